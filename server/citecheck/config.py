@@ -1,0 +1,156 @@
+"""Settings shared by the CLI and the language server, and pure parsers for each place they come from.
+
+Precedence (lowest first): defaults → ``citecheck.toml`` / ``[tool.citecheck]`` → ``CITECHECK_*``
+environment → CLI flags or LSP ``initializationOptions`` / ``workspace/configuration``.
+This module never reads files or the environment itself: callers pass the values in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from citecheck.errors import ConfigError
+from citecheck.findings import Kind, Severity
+
+DEFAULT_COURTLISTENER_URL = "https://www.courtlistener.com/api/rest/v4/"
+DEFAULT_CAP_URL = "https://static.case.law/"
+
+
+def _data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("citecheck", appauthor=False))
+
+
+def _cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir("citecheck", appauthor=False))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    corpus_path: Path = field(default_factory=lambda: _data_dir() / "corpus.sqlite")
+    cache_path: Path = field(default_factory=lambda: _cache_dir() / "cache.sqlite")
+    courtlistener_token: str | None = field(default=None, repr=False)
+    courtlistener_url: str = DEFAULT_COURTLISTENER_URL
+    cap_fetch: bool = True
+    cap_url: str = DEFAULT_CAP_URL
+    offline: bool = False
+    enabled_checks: frozenset[str] | None = None  # None = all; else finding kinds to report
+    severity_overrides: Mapping[str, Severity] = field(default_factory=dict)
+    languages: tuple[str, ...] = ("plaintext", "markdown")
+    max_document_chars: int = 2_000_000
+    debounce_ms: int = 150
+    model_url: str | None = None  # OpenAI-compatible endpoint for unsupported-holding
+    model_name: str | None = None
+    http_timeout_s: float = 20.0
+
+    def network_allowed(self) -> bool:
+        return not self.offline
+
+    def kind_enabled(self, kind: Kind | str) -> bool:
+        return self.enabled_checks is None or str(kind) in self.enabled_checks
+
+    def severity_for(self, kind: Kind | str, default: Severity) -> Severity:
+        return self.severity_overrides.get(str(kind), default)
+
+
+# key as written in TOML / JSON (either snake_case or camelCase) → field name
+_ALIASES = {
+    "corpus": "corpus_path",
+    "corpusPath": "corpus_path",
+    "cache": "cache_path",
+    "cachePath": "cache_path",
+    "courtlistenerToken": "courtlistener_token",
+    "token": "courtlistener_token",
+    "courtlistenerUrl": "courtlistener_url",
+    "courtlistener_base_url": "courtlistener_url",
+    "courtlistenerBaseUrl": "courtlistener_url",
+    "capFetch": "cap_fetch",
+    "capUrl": "cap_url",
+    "enabledChecks": "enabled_checks",
+    "checks": "enabled_checks",
+    "severityOverrides": "severity_overrides",
+    "severity": "severity_overrides",
+    "maxDocumentChars": "max_document_chars",
+    "sizeLimit": "max_document_chars",
+    "size_limit": "max_document_chars",
+    "debounceMs": "debounce_ms",
+    "modelUrl": "model_url",
+    "modelName": "model_name",
+    "httpTimeout": "http_timeout_s",
+}
+_FIELDS = {f.name for f in fields(Settings)}
+
+
+def _coerce(name: str, value: Any) -> Any:
+    try:
+        if name in ("corpus_path", "cache_path"):
+            return Path(str(value)).expanduser()
+        if name in ("cap_fetch", "offline"):
+            if isinstance(value, str):
+                return value.strip().lower() in ("1", "true", "yes", "on")
+            return bool(value)
+        if name in ("max_document_chars", "debounce_ms"):
+            return int(value)
+        if name == "http_timeout_s":
+            return float(value)
+        if name == "languages":
+            items = value.split(",") if isinstance(value, str) else list(value)
+            return tuple(s.strip() for s in items if s.strip())
+        if name == "enabled_checks":
+            if value is None:
+                return None
+            items = value.split(",") if isinstance(value, str) else list(value)
+            unknown = [s for s in items if s.strip() and s.strip() not in {k.value for k in Kind}]
+            if unknown:
+                raise ConfigError(f"unknown check(s) in enabled_checks: {', '.join(unknown)}")
+            return frozenset(s.strip() for s in items if s.strip())
+        if name == "severity_overrides":
+            if isinstance(value, str):  # "misquote=warning,name-misspelled=error"
+                value = dict(p.split("=", 1) for p in value.split(",") if "=" in p)
+            out = {}
+            for k, v in dict(value).items():
+                if k not in {kk.value for kk in Kind}:
+                    raise ConfigError(f"unknown finding kind in severity overrides: {k}")
+                out[k] = Severity(str(v).lower())
+            return out
+        if name in ("courtlistener_token", "model_url", "model_name"):
+            return str(value) if value not in (None, "") else None
+        return str(value)
+    except ConfigError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"bad value for {name}: {value!r} ({exc})") from exc
+
+
+def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None) -> Settings:
+    """Apply a mapping (TOML table, LSP options) on top of ``base``; unknown keys are ignored.
+
+    >>> s = settings_from_mapping({"corpusPath": "/tmp/c.sqlite", "capFetch": False})
+    >>> (str(s.corpus_path), s.cap_fetch)
+    ('/tmp/c.sqlite', False)
+    """
+    base = base or Settings()
+    changes: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = _ALIASES.get(raw_key, raw_key.replace("-", "_"))
+        if key in _FIELDS and value is not None:
+            changes[key] = _coerce(key, value)
+    return replace(base, **changes)
+
+
+def settings_from_env(environ: Mapping[str, str], base: Settings | None = None) -> Settings:
+    """``CITECHECK_CORPUS_PATH`` → corpus_path, etc.; ``CITECHECK_COURTLISTENER_TOKEN`` too.
+
+    >>> settings_from_env({"CITECHECK_OFFLINE": "1"}).offline
+    True
+    """
+    data = {}
+    for k, v in environ.items():
+        if k.startswith("CITECHECK_"):
+            name = k[len("CITECHECK_") :].lower()
+            data[{"corpus": "corpus_path", "cache": "cache_path"}.get(name, name)] = v
+    return settings_from_mapping(data, base)

@@ -1,0 +1,59 @@
+"""The one exception tree of citecheck; dependency exceptions are translated into it at the edges.
+
+    CitecheckError
+    ├── ConfigError          bad settings file, flag or environment variable
+    ├── InputError           unreadable, encrypted, binary or oversize input document
+    ├── CorpusError          the SQLite corpus or cache cannot be opened / is corrupt
+    │   └── ImportFormatError   an import path is in no format we know
+    └── SourceError          a case-law source failed
+        ├── SourceUnavailable   network down, timeout, 5xx after retries
+        ├── RateLimited         throttled; ``retry_after`` seconds (may be None)
+        ├── AuthenticationError 401/403 from CourtListener
+        └── BadResponse         the service answered with something we cannot parse
+
+Problems *in the document* are never exceptions: they are Findings.
+"""
+
+from __future__ import annotations
+
+
+class CitecheckError(Exception):
+    """Base of every error citecheck raises on purpose."""
+
+
+class ConfigError(CitecheckError):
+    pass
+
+
+class InputError(CitecheckError):
+    pass
+
+
+class CorpusError(CitecheckError):
+    pass
+
+
+class ImportFormatError(CorpusError):
+    pass
+
+
+class SourceError(CitecheckError):
+    pass
+
+
+class SourceUnavailable(SourceError):
+    pass
+
+
+class RateLimited(SourceError):
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class AuthenticationError(SourceError):
+    pass
+
+
+class BadResponse(SourceError):
+    pass

@@ -1,0 +1,163 @@
+"""Our citation records: plain frozen values, safe to cache, serialise and send to clients.
+
+eyecite's objects never leave ``extract/eyecite_adapter.py``. Every span here is a code-point
+offset into the ORIGINAL document text (not a cleaned copy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from citecheck.spans import Span
+
+
+class CiteForm(StrEnum):
+    FULL = "full"  # Roe v. Wade, 410 U.S. 113, 116 (1973)
+    SHORT = "short"  # Roe, 410 U.S. at 116
+    ID = "id"  # Id. at 116
+    SUPRA = "supra"  # Roe, supra, at 116
+    REFERENCE = "reference"  # Roe at 116
+    UNRECOGNISED = "unrecognised"  # 33 Umbrella 422: citation-shaped, reporter unknown
+
+
+class Database(StrEnum):
+    """Electronic databases whose cites we recognise but cannot verify from reporters."""
+
+    WESTLAW = "WL"
+    LEXIS = "LEXIS"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PinPage:
+    """One element of a pin cite: a page or page range, maybe a footnote, maybe a star page.
+
+    ``352–53`` gives ``first="352", last="353"`` (the short end expanded); ``3 n.6`` gives
+    ``first="3", footnote="6"``; ``*3`` gives ``first="3", star=True``.
+    """
+
+    first: str
+    last: str | None = None
+    footnote: str | None = None
+    star: bool = False
+    span: Span
+
+    def pages(self) -> tuple[str, ...]:
+        """Every page the element names (``352–55`` → 352..355), numeric pages only."""
+        if self.last is None or not (self.first.isdigit() and self.last.isdigit()):
+            return (self.first,)
+        lo, hi = int(self.first), int(self.last)
+        if hi < lo or hi - lo > 200:
+            return (self.first, self.last)
+        return tuple(str(p) for p in range(lo, hi + 1))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pincite:
+    text: str
+    span: Span
+    parts: tuple[PinPage, ...]
+    malformed: str | None = None  # why it could not be parsed, if it could not
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CaseName:
+    """The case name as written, cleaned of markup (``*Mata v. Avianca, Inc.*`` → ``Mata v. Avianca, Inc.``)."""
+
+    text: str
+    span: Span
+    plaintiff: str | None = None
+    defendant: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Parenthetical:
+    text: str  # without the outer parentheses
+    span: Span  # including the parentheses
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Quote:
+    text: str  # without the quotation marks; inner quotes kept as written
+    span: Span  # of the text between the marks
+    block: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Citation:
+    """One cited authority at one place in the document.
+
+    ``index`` is the position in document order in the extraction's list. A short form has
+    ``antecedent`` = the index of the FULL citation it resolves to (``None`` if unresolved).
+    Full citations that are parallel cites of one case share a ``group`` (the index of the first
+    of them); a lone full citation has ``group == index``.
+    """
+
+    index: int
+    form: CiteForm
+    span: Span  # the citation core: "410 U.S. 113", "Id. at 5", "Roe, 410 U.S. at 116", "33 Umbrella 422"
+    full_span: Span  # from case name (if any) through the last parenthetical / history
+    text: str  # span.of(document)
+    volume: str | None = None
+    reporter: str | None = None  # normalised through reporters-db ("F. Supp. 3d"), or as written if unknown
+    reporter_as_written: str | None = None
+    page: str | None = None  # first page (None for "585 U.S. ___")
+    database: Database | None = None  # WL / LEXIS cites
+    case_name: CaseName | None = None
+    pincite: Pincite | None = None
+    court: str | None = None  # courts-db id ("ca3", "scotus")
+    court_text: str | None = None  # as written in the parenthetical ("3d Cir.")
+    year: int | None = None
+    date: str | None = None  # ISO date when a full date is given
+    date_span: Span | None = None  # the court/date parenthetical, parentheses included
+    parentheticals: tuple[Parenthetical, ...] = ()  # explanatory ones
+    history: tuple[str, ...] = ()  # subsequent history phrases ("aff'd, 391 F.3d 250")
+    quotes: tuple[Quote, ...] = ()
+    proposition: str | None = None
+    proposition_span: Span | None = None
+    group: int | None = None
+    antecedent: int | None = None
+    antecedent_text: str | None = None  # "Roe" in "Roe, supra"
+    paragraph: int = 0  # index of the paragraph it was found in
+
+    @property
+    def key(self) -> tuple[str, str, str] | None:
+        """``(volume, reporter, page)`` for full reporter cites; what sources look up."""
+        if self.form is CiteForm.FULL and self.volume and self.reporter and self.page:
+            return (self.volume, self.reporter, self.page)
+        return None
+
+    @property
+    def cite_string(self) -> str | None:
+        """The bare citation string, the only thing that may leave the machine."""
+        if self.volume and self.reporter and self.page:
+            return f"{self.volume} {self.reporter} {self.page}"
+        return None
+
+    def __repr__(self) -> str:
+        return f"Citation({self.index}, {self.form.value}, {self.text!r})"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Extraction:
+    """The result of extracting one document."""
+
+    text: str
+    citations: tuple[Citation, ...]
+
+    def at(self, offset: int) -> Citation | None:
+        """The citation whose full span contains ``offset`` (innermost core span preferred)."""
+        best: Citation | None = None
+        for c in self.citations:
+            if c.full_span.start <= offset <= c.full_span.end:
+                if best is None or len(c.full_span) < len(best.full_span):
+                    best = c
+        return best
+
+    def resolved(self, citation: Citation) -> Citation | None:
+        """The full citation a citation stands for (itself when full)."""
+        if citation.form is CiteForm.FULL:
+            return citation
+        if citation.antecedent is None:
+            return None
+        return self.citations[citation.antecedent]

@@ -1,0 +1,171 @@
+"""Finding: what a check says about one citation, with its evidence and suggested fixes.
+
+The vocabulary of finding kinds is closed and documented here; the same strings appear in CLI
+output, JSON, SARIF, ``Diagnostic.code``, settings (enabled checks, severity overrides) and docs/.
+This module is pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from citecheck.spans import Span
+
+
+class Severity(StrEnum):
+    """error = confident it is wrong; warning = likely wrong; info = could not verify."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+class Kind(StrEnum):
+    FABRICATED_CASE = "fabricated-case"
+    IMPOSSIBLE_CITATION = "impossible-citation"
+    NAME_MISMATCH = "name-mismatch"
+    NAME_MISSPELLED = "name-misspelled"
+    MISQUOTE = "misquote"
+    PINCITE_OUT_OF_RANGE = "pincite-out-of-range"
+    PINCITE_WRONG_PAGE = "pincite-wrong-page"
+    PINCITE_UNVERIFIABLE = "pincite-unverifiable"
+    MALFORMED_PINCITE = "malformed-pincite"
+    YEAR_MISMATCH = "year-mismatch"
+    COURT_MISMATCH = "court-mismatch"
+    JURISDICTION = "jurisdiction"
+    UNSUPPORTED_HOLDING = "unsupported-holding"
+    UNRESOLVED_SHORT_FORM = "unresolved-short-form"
+    CANNOT_VERIFY = "cannot-verify"
+    DOCUMENT_TOO_LARGE = "document-too-large"
+
+
+#: One line per kind, for docs, hovers and ``codeDescription`` pages.
+KIND_DOCS: dict[Kind, str] = {
+    Kind.FABRICATED_CASE: "No case begins at this volume/reporter/page in a source that covers the volume.",
+    Kind.IMPOSSIBLE_CITATION: "The citation cannot exist: unknown reporter, series not yet published in the "
+    "cited year, or a page past the end of a complete volume.",
+    Kind.NAME_MISMATCH: "The citation belongs to a different case than the one named.",
+    Kind.NAME_MISSPELLED: "The case name is close to, but not the same as, the case at this citation.",
+    Kind.MISQUOTE: "The quoted passage does not appear in the opinion.",
+    Kind.PINCITE_OUT_OF_RANGE: "The pin cite is outside the pages the case occupies.",
+    Kind.PINCITE_WRONG_PAGE: "The quoted or cited passage is on a different page than the pin cite.",
+    Kind.PINCITE_UNVERIFIABLE: "No page map for this reporter (or a star page), so the pin cite cannot be checked.",
+    Kind.MALFORMED_PINCITE: "The pin cite is not in a form a court would accept (e.g. a reversed range).",
+    Kind.YEAR_MISMATCH: "The year in the parenthetical is not the year the case was decided.",
+    Kind.COURT_MISMATCH: "The court in the parenthetical is not the court that decided the case.",
+    Kind.JURISDICTION: "The authority is from a jurisdiction that does not bind the forum.",
+    Kind.UNSUPPORTED_HOLDING: "The opinion does not appear to support the proposition it is cited for.",
+    Kind.UNRESOLVED_SHORT_FORM: "A short form (Id., supra, Name at page) has no full citation to refer to.",
+    Kind.CANNOT_VERIFY: "No source we have covers this citation; it was not checked (not an accusation).",
+    Kind.DOCUMENT_TOO_LARGE: "The document is larger than the configured size limit and was not checked.",
+}
+
+#: Severity a kind gets unless a check says otherwise or the user overrides it.
+DEFAULT_SEVERITY: dict[Kind, Severity] = {
+    Kind.FABRICATED_CASE: Severity.ERROR,
+    Kind.IMPOSSIBLE_CITATION: Severity.ERROR,
+    Kind.NAME_MISMATCH: Severity.ERROR,
+    Kind.NAME_MISSPELLED: Severity.WARNING,
+    Kind.MISQUOTE: Severity.ERROR,
+    Kind.PINCITE_OUT_OF_RANGE: Severity.ERROR,
+    Kind.PINCITE_WRONG_PAGE: Severity.WARNING,
+    Kind.PINCITE_UNVERIFIABLE: Severity.INFO,
+    Kind.MALFORMED_PINCITE: Severity.WARNING,
+    Kind.YEAR_MISMATCH: Severity.WARNING,
+    Kind.COURT_MISMATCH: Severity.WARNING,
+    Kind.JURISDICTION: Severity.INFO,
+    Kind.UNSUPPORTED_HOLDING: Severity.WARNING,
+    Kind.UNRESOLVED_SHORT_FORM: Severity.WARNING,
+    Kind.CANNOT_VERIFY: Severity.INFO,
+    Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
+}
+
+#: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
+INFO_ONLY: frozenset[Kind] = frozenset({Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE})
+
+DOCS_BASE_URL = "https://github.com/citecheck/citecheck/blob/main/docs/findings.md"
+
+
+def docs_url(kind: Kind | str) -> str:
+    return f"{DOCS_BASE_URL}#{kind}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextEdit:
+    """Replace ``span`` of the original text with ``new_text``."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fix:
+    """A suggested correction: a title a lawyer reads and the edits that apply it."""
+
+    title: str
+    edits: tuple[TextEdit, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Evidence:
+    """What we compared the draft against. Every field is optional; fill all you have."""
+
+    source: str | None = None  # "corpus", "courtlistener", "cache", "reporters-db", ...
+    record_id: str | None = None
+    case_name: str | None = None
+    citation: str | None = None  # the matched record's citation, e.g. "100 A.2d 36"
+    court: str | None = None
+    date: str | None = None  # ISO decision date
+    url: str | None = None
+    page: str | None = None  # the page the passage was found on / the page we used
+    passage: str | None = None  # the opinion text we compared with
+    draft: str | None = None  # what the draft says (quote, name) for side-by-side display
+    diff: str | None = None  # word-level diff, human readable
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    kind: Kind
+    severity: Severity
+    span: Span
+    message: str
+    evidence: Evidence = field(default_factory=Evidence)
+    fixes: tuple[Fix, ...] = ()
+    citation_index: int | None = None  # index into the extraction's citation list
+
+    def __post_init__(self) -> None:
+        if self.kind in INFO_ONLY and self.severity is not Severity.INFO:
+            raise ValueError(f"{self.kind} is always info")
+
+    def with_severity(self, severity: Severity) -> Finding:
+        if self.kind in INFO_ONLY:
+            return self
+        return replace(self, severity=severity)
+
+
+def make_finding(
+    kind: Kind,
+    span: Span,
+    message: str,
+    *,
+    evidence: Evidence | None = None,
+    fixes: tuple[Fix, ...] = (),
+    citation_index: int | None = None,
+    severity: Severity | None = None,
+) -> Finding:
+    """Build a finding with the kind's default severity unless one is given."""
+    return Finding(
+        kind=kind,
+        severity=severity or DEFAULT_SEVERITY[kind],
+        span=span,
+        message=message,
+        evidence=evidence or Evidence(),
+        fixes=fixes,
+        citation_index=citation_index,
+    )
