@@ -1,0 +1,276 @@
+"""Reading the documents a user hands the CLI: .docx, .md, .txt, .pdf and stdin, as plain text.
+
+Everything that can go wrong with a file (missing, malformed, encrypted, binary, enormous) becomes
+one ``InputError`` naming the file, so the CLI can report it in one line and go on with the others.
+The text returned is what citations are found in; spans in reports are code points into it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from citecheck.errors import InputError
+
+#: Largest input file we open at all (bytes). Bigger is refused before reading.
+MAX_FILE_BYTES = 200 * 1024 * 1024
+#: Largest total uncompressed size of a .docx package (guards against zip bombs).
+MAX_DOCX_UNCOMPRESSED = 400 * 1024 * 1024
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted .docx and old .doc are OLE compound files
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_FOOTNOTES_RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
+_ENDNOTES_RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes"
+_TEXT_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputDocument:
+    """One document's text, and for PDFs where each page begins in it.
+
+    >>> d = InputDocument(name="a.pdf", kind="pdf", text="one\\n\\ntwo", pages=((0, "1"), (5, "2")))
+    >>> d.page_at(6)
+    '2'
+    """
+
+    name: str  # as the user gave it ("-" becomes "<stdin>")
+    kind: str  # "docx" | "markdown" | "text" | "pdf"
+    text: str
+    pages: tuple[tuple[int, str], ...] = ()  # (offset where the page starts, page label)
+
+    def page_at(self, offset: int) -> str | None:
+        if not self.pages:
+            return None
+        i = bisect.bisect_right([o for o, _ in self.pages], offset)
+        return self.pages[max(i - 1, 0)][1]
+
+
+def read_input(name: str, *, stdin: BinaryIO | None = None, max_chars: int = 2_000_000) -> InputDocument:
+    """Read one document; ``"-"`` reads ``stdin`` (bytes), sniffing .docx and .pdf by their magic.
+
+    Raises:
+        InputError: one line naming the file and what is wrong with it.
+    """
+    if name == "-":
+        if stdin is None:
+            raise InputError("<stdin>: no standard input to read")
+        data = stdin.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise InputError(f"<stdin>: input is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        return _read_bytes("<stdin>", _sniff(data, ""), data, max_chars)
+    path = Path(name)
+    try:
+        if path.is_dir():
+            raise InputError(f"{name}: is a directory, not a document")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"{name}: file is {size // (1024 * 1024)} MB; the limit is "
+                             f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise InputError(f"{name}: no such file") from exc
+    except PermissionError as exc:
+        raise InputError(f"{name}: permission denied") from exc
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from exc
+    return _read_bytes(name, _sniff(data, path.suffix.lower()), data, max_chars)
+
+
+def _sniff(data: bytes, suffix: str) -> str:
+    if suffix == ".docx" or (not suffix and data.startswith(b"PK\x03\x04")):
+        return "docx"
+    if suffix == ".pdf" or (not suffix and data.startswith(b"%PDF-")):
+        return "pdf"
+    if suffix == ".doc":
+        return "doc"
+    return _TEXT_SUFFIXES.get(suffix, "text")
+
+
+def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocument:
+    if kind == "doc":
+        raise InputError(f"{name}: old binary Word .doc files are not supported; save it as .docx")
+    if kind == "docx":
+        text = _docx_text(name, data)
+        doc = InputDocument(name=name, kind=kind, text=text)
+    elif kind == "pdf":
+        doc = _pdf_document(name, data)
+    else:
+        doc = InputDocument(name=name, kind=kind, text=_decode_text(name, data))
+    if len(doc.text) > max_chars:
+        raise InputError(f"{name}: document is {len(doc.text):,} characters; the limit is {max_chars:,} "
+                         "(raise max_document_chars to check it)")
+    return doc
+
+
+def _decode_text(name: str, data: bytes) -> str:
+    if data.startswith(_OLE_MAGIC):
+        raise InputError(f"{name}: this is a Word/OLE binary file (encrypted .docx or .doc), not text")
+    if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{name}: looks like a binary file, not text")
+    encoding = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig"
+    try:
+        return _normalise_newlines(data.decode(encoding))
+    except UnicodeDecodeError:
+        pass
+    try:  # Word's "Save as plain text" on Windows
+        return _normalise_newlines(data.decode("cp1252"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from exc
+
+
+def _normalise_newlines(text: str) -> str:
+    """CRLF → LF so that line:column in reports matches what editors show."""
+    return text.replace("\r\n", "\n")
+
+
+# docx
+
+
+def _docx_text(name: str, data: bytes) -> str:
+    """Body (paragraphs and tables in order), then headers/footers, footnotes and endnotes.
+
+    python-docx has no API for footnotes/endnotes, so those parts are read from the package.
+    """
+    if data.startswith(_OLE_MAGIC):
+        raise InputError(f"{name}: the .docx is encrypted (password protected); save an unprotected copy")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            total = sum(info.file_size for info in zf.infolist())
+            if total > MAX_DOCX_UNCOMPRESSED:
+                raise InputError(f"{name}: the .docx unpacks to {total // (1024 * 1024)} MB; refusing to open it")
+            if "word/document.xml" not in zf.namelist():
+                raise InputError(f"{name}: not a Word document (no word/document.xml in the package)")
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"{name}: not a valid .docx (the file is not a zip package)") from exc
+
+    import docx  # lazy: the CLI starts faster without python-docx when only text files are checked
+    from docx.opc.exceptions import PackageNotFoundError
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+        blocks = list(_body_blocks(document))
+        blocks += _header_footer_blocks(document)
+        blocks += _note_blocks(document, _FOOTNOTES_RT, "footnote")
+        blocks += _note_blocks(document, _ENDNOTES_RT, "endnote")
+    except InputError:
+        raise
+    except (PackageNotFoundError, KeyError, ValueError, AttributeError, zipfile.BadZipFile) as exc:
+        raise InputError(f"{name}: malformed .docx ({type(exc).__name__}: {exc})") from exc
+    except Exception as exc:  # lxml XMLSyntaxError and friends: any broken part is a bad input file
+        raise InputError(f"{name}: malformed .docx ({type(exc).__name__})") from exc
+    return "\n\n".join(b for b in blocks if b.strip())
+
+
+def _body_blocks(document) -> list[str]:
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    out: list[str] = []
+    for block in document.iter_inner_content():
+        if isinstance(block, Paragraph):
+            out.append(block.text)
+        elif isinstance(block, Table):
+            out.extend(_table_blocks(block))
+    return out
+
+
+def _table_blocks(table) -> list[str]:
+    """One block per cell paragraph; merged cells appear once."""
+    out: list[str] = []
+    seen: set[int] = set()
+    for row in table.rows:
+        for cell in row.cells:
+            if id(cell._tc) in seen:
+                continue
+            seen.add(id(cell._tc))
+            for para in cell.paragraphs:
+                out.append(para.text)
+            for inner in cell.tables:
+                out.extend(_table_blocks(inner))
+    return out
+
+
+def _header_footer_blocks(document) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    for section in document.sections:
+        for hf in (section.header, section.first_page_header, section.even_page_header,
+                   section.footer, section.first_page_footer, section.even_page_footer):
+            if hf.is_linked_to_previous:
+                continue
+            text = "\n".join(p.text for p in hf.paragraphs if p.text.strip())
+            for table in hf.tables:
+                text += "\n" + "\n".join(_table_blocks(table))
+            if text.strip() and text not in seen:
+                seen.add(text)
+                out.append(text)
+    return out
+
+
+def _note_blocks(document, reltype: str, kind: str) -> list[str]:
+    """Each real note (not the separators) as ``<number> <text>``, in document order."""
+    from docx.oxml import parse_xml
+    from docx.text.paragraph import Paragraph
+
+    part = None
+    for rel in document.part.rels.values():
+        if rel.reltype == reltype and not rel.is_external:
+            part = rel.target_part
+            break
+    if part is None:
+        return []
+    root = parse_xml(part.blob)
+    out: list[str] = []
+    for note in root.iter(f"{_W}{kind}"):
+        if note.get(f"{_W}type") in ("separator", "continuationSeparator", "continuationNotice"):
+            continue
+        paras = [Paragraph(p, None).text for p in note.iter(f"{_W}p")]
+        text = "\n".join(p for p in paras if p.strip()).strip()
+        if text:
+            out.append(f"{note.get(f'{_W}id')} {text}")
+    return out
+
+
+# pdf
+
+
+def _pdf_document(name: str, data: bytes) -> InputDocument:
+    """Text of every page, pages separated by a blank line, with each page's label and offset."""
+    import pypdf
+    from pypdf.errors import PdfReadError
+
+    if not data.startswith(b"%PDF-"):
+        raise InputError(f"{name}: not a PDF (no %PDF header)")
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                ok = reader.decrypt("")
+            except Exception as exc:
+                raise InputError(f"{name}: the PDF is encrypted; save an unprotected copy") from exc
+            if not ok:
+                raise InputError(f"{name}: the PDF is encrypted; save an unprotected copy")
+        try:
+            labels = list(reader.page_labels)
+        except Exception:
+            labels = []
+        parts: list[str] = []
+        pages: list[tuple[int, str]] = []
+        offset = 0
+        for i, page in enumerate(reader.pages):
+            text = _normalise_newlines(page.extract_text() or "").strip("\n")
+            label = labels[i] if i < len(labels) and labels[i] else str(i + 1)
+            pages.append((offset, label))
+            parts.append(text)
+            offset += len(text) + 2
+    except InputError:
+        raise
+    except PdfReadError as exc:
+        raise InputError(f"{name}: malformed PDF ({exc})") from exc
+    except Exception as exc:  # pypdf raises assorted errors on broken files
+        raise InputError(f"{name}: malformed PDF ({type(exc).__name__})") from exc
+    return InputDocument(name=name, kind="pdf", text="\n\n".join(parts), pages=tuple(pages))
