@@ -1,0 +1,145 @@
+"""The workspace ignore list, ``.citecheck/ignore.json``: findings and citations the user dismissed.
+
+Entries are keyed by CONTENT — finding kind + normalised citation + a hash of the quoted words —
+never by position, so a dismissal survives edits, re-opening the file and switching editors (every
+client talks to the same server-side file).  ``"*"`` as kind and quote hash means "this citation,
+whatever is wrong with it".  The file is small JSON a person can read and edit::
+
+    {"version": 1, "ignored": [{"kind": "misquote", "citation": "100 a.2d 36", "quoteHash": "9f2c…"},
+                               {"kind": "*", "citation": "410 u.s. 113", "quoteHash": "*"}]}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from citecheck.extract.models import Citation, Extraction
+from citecheck.findings import Finding
+
+log = logging.getLogger(__name__)
+
+ANY = "*"
+FILE_VERSION = 1
+_WS = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IgnoreKey:
+    kind: str
+    citation: str
+    quote_hash: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "citation": self.citation, "quoteHash": self.quote_hash}
+
+    @classmethod
+    def from_json(cls, data: object) -> IgnoreKey | None:
+        if not isinstance(data, dict):
+            return None
+        kind, cite, qh = data.get("kind"), data.get("citation"), data.get("quoteHash", "")
+        if not isinstance(kind, str) or not isinstance(cite, str) or not isinstance(qh, str) or not cite:
+            return None
+        return cls(kind=kind, citation=cite, quote_hash=qh)
+
+    @property
+    def whole_citation(self) -> IgnoreKey:
+        return IgnoreKey(kind=ANY, citation=self.citation, quote_hash=ANY)
+
+
+def normalise_citation(text: str) -> str:
+    """Case- and spacing-insensitive form of a citation string.
+
+    >>> normalise_citation("410  U. S. 113")
+    '410 u. s. 113'
+    """
+    return _WS.sub(" ", text).strip().lower()
+
+
+def quote_hash(quote: str | None) -> str:
+    """A short, stable hash of the quoted words (so the file does not copy the draft's text)."""
+    if not quote:
+        return ""
+    norm = _WS.sub(" ", quote.replace("“", '"').replace("”", '"')).strip().lower()
+    return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:16]
+
+
+def _citation_for(finding: Finding, extraction: Extraction | None) -> Citation | None:
+    if extraction is None:
+        return None
+    if finding.citation_index is not None and 0 <= finding.citation_index < len(extraction.citations):
+        return extraction.citations[finding.citation_index]
+    hits = [c for c in extraction.citations if c.full_span.overlaps(finding.span) or c.span == finding.span]
+    return min(hits, key=lambda c: len(c.full_span)) if hits else None
+
+
+def key_for(finding: Finding, extraction: Extraction | None, text: str) -> IgnoreKey:
+    """The content key of ``finding``: a short form is keyed by the full citation it stands for."""
+    cite = _citation_for(finding, extraction)
+    if cite is not None and extraction is not None:
+        full = extraction.resolved(cite) or cite
+        label = full.cite_string or full.text
+    else:
+        label = finding.span.of(text)
+    quote = finding.evidence.draft
+    if quote is None and cite is not None:
+        quote = next((q.text for q in cite.quotes if q.span.overlaps(finding.span)), None)
+    return IgnoreKey(kind=str(finding.kind), citation=normalise_citation(label), quote_hash=quote_hash(quote))
+
+
+class IgnoreStore:
+    """The ignore list of one workspace; ``path=None`` keeps it in memory (no workspace folder)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._keys: set[IgnoreKey] = set()
+        self.load()
+
+    @classmethod
+    def for_root(cls, root: str | os.PathLike[str] | None) -> IgnoreStore:
+        return cls(Path(root) / ".citecheck" / "ignore.json" if root else None)
+
+    def load(self) -> None:
+        self._keys = set()
+        if self.path is None or not self.path.exists():
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            entries = data.get("ignored", []) if isinstance(data, dict) else []
+        except (OSError, ValueError) as exc:
+            log.warning("cannot read %s (%s); starting with an empty ignore list", self.path, exc)
+            return
+        for entry in entries:
+            if (key := IgnoreKey.from_json(entry)) is not None:
+                self._keys.add(key)
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        body = {"version": FILE_VERSION, "ignored": [k.to_json() for k in sorted(self._keys, key=_sort_key)]}
+        tmp = self.path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, self.path)
+
+    def add(self, key: IgnoreKey) -> None:
+        self._keys.add(key)
+        self.save()
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, IgnoreKey) and self.ignores(key)
+
+    def ignores(self, key: IgnoreKey) -> bool:
+        return key in self._keys or key.whole_citation in self._keys
+
+
+def _sort_key(k: IgnoreKey) -> tuple[str, str, str]:
+    return (k.citation, k.kind, k.quote_hash)
