@@ -1,0 +1,260 @@
+"""``citecheck``: check filed documents (``check``), manage the corpus (``corpus``), run evaluations (``eval``).
+
+The edge of the batch side: argv, files, stdout/stderr and exit codes live here and nowhere else.
+Exit codes: 0 nothing at or above ``--fail-on``; 1 findings at or above it; 2 usage, config or
+input errors. Errors are one line on stderr; ``--debug`` shows tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from citecheck import __version__
+from citecheck.config import Settings
+from citecheck.config_files import load_settings
+from citecheck.errors import CitecheckError, ConfigError, InputError
+from citecheck.findings import Severity
+from citecheck.inputs import InputDocument, read_input
+
+log = logging.getLogger(__name__)
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+FORMAT_NAMES = ("text", "json", "sarif", "html", "markdown")
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+class _UsageError(Exception):
+    """argparse wanted to exit; carries its exit status instead."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
+        if message:
+            sys.stderr.write(message)
+        raise _UsageError(status)
+
+
+def _common_options() -> argparse.ArgumentParser:
+    """Options every subcommand accepts, before or after its name (SUPPRESS keeps argparse from
+    letting a subparser's default overwrite a value given before the subcommand)."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="FILE",
+                   help="settings file (citecheck.toml or pyproject.toml); default: searched upwards")
+    p.add_argument("--corpus", default=argparse.SUPPRESS, metavar="FILE", help="local corpus (SQLite) to use")
+    p.add_argument("--offline", action="store_true", default=argparse.SUPPRESS,
+                   help="never use the network (no CAP download, no CourtListener)")
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="show tracebacks and debug logging")
+    return p
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, str]]:
+    """The parser, and for each optional command group that could not be loaded, why."""
+    common = _common_options()
+    parser = _Parser(prog="citecheck", parents=[common],
+                     description="Catch fabricated and misused case citations in legal documents.")
+    parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = sub.add_parser("check", parents=[common], help="check documents and write a report",
+                           description="Check .docx, .md, .txt and .pdf documents ('-' reads stdin).")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--format", "-f", choices=FORMAT_NAMES, default="text")
+    check.add_argument("--output", "-o", type=Path, metavar="PATH", help="write the report here, not stdout")
+    check.add_argument("--fail-on", choices=FAIL_ON, default="error",
+                       help="exit 1 when a finding is at or above this severity (default: error)")
+    check.set_defaults(_run=_run_check)
+
+    missing: dict[str, str] = {}
+    for name, module, add, run in (("corpus", "citecheck.corpus_cli", "add_corpus_commands", "run_corpus_command"),
+                                   ("eval", "citecheck.eval_cli", "add_eval_commands", "run_eval_command")):
+        _wire_optional(sub, common, name, module, add, run, missing)
+    return parser, missing
+
+
+def _wire_optional(sub, common, name: str, module: str, add: str, run: str, missing: dict[str, str]) -> None:
+    """Let another module add its own subcommand; a missing module gives a one-line error, not a crash."""
+    try:
+        mod = __import__(module, fromlist=[add, run])
+        getattr(mod, add)(sub)
+        runner = getattr(mod, run)
+        if name in sub.choices:
+            sub.choices[name].set_defaults(_run=lambda args, settings, _r=runner: _call_maybe_async(_r, args, settings))
+            return
+        reason = f"{module}.{add} did not add a '{name}' command"
+    except Exception as exc:  # ImportError, or a half-written module while others work on it
+        reason = f"{type(exc).__name__}: {exc}"
+    missing[name] = reason
+    placeholder = sub.add_parser(name, parents=[common], help=f"({name} commands unavailable)", add_help=False)
+    placeholder.add_argument("rest", nargs=argparse.REMAINDER)
+    placeholder.set_defaults(_run=lambda args, settings, _n=name, _why=reason: _unavailable(_n, _why))
+
+
+def _unavailable(name: str, why: str) -> int:
+    raise CitecheckError(f"the '{name}' commands are not available in this installation ({why})")
+
+
+def _call_maybe_async(fn: Callable[..., Any], *args: Any) -> int:
+    result = fn(*args)
+    if inspect.isawaitable(result):
+        result = asyncio.run(result)
+    return int(result or 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``citecheck`` console script; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    parser, _missing = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as exc:
+        return EXIT_OK if exc.status == 0 else EXIT_USAGE
+    if not getattr(args, "_run", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        settings, config_file = load_settings(
+            config_file=getattr(args, "config", None),
+            overrides={"corpus": getattr(args, "corpus", None), "offline": getattr(args, "offline", None) or None},
+        )
+        if config_file:
+            log.debug("settings from %s", config_file)
+        return args._run(args, settings)
+    except KeyboardInterrupt:
+        sys.stderr.write("citecheck: interrupted\n")
+        return 130
+    except CitecheckError as exc:
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"citecheck: error: {exc}\n")
+        return EXIT_USAGE
+    except Exception as exc:
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"citecheck: internal error: {type(exc).__name__}: {exc} (run with --debug for details)\n")
+        return EXIT_USAGE
+
+
+def _run_check(args: argparse.Namespace, settings: Settings) -> int:
+    from citecheck.report import FORMATS
+    from citecheck.report.model import BatchResult, FileError
+    from citecheck.report.text import render_text
+
+    docs: list[InputDocument] = []
+    errors: list[FileError] = []
+    if sum(1 for f in args.files if f == "-") > 1:
+        raise ConfigError("'-' (stdin) may be given only once")
+    for name in args.files:
+        try:
+            docs.append(read_input(name, stdin=sys.stdin.buffer if name == "-" else None,
+                                   max_chars=settings.max_document_chars))
+        except InputError as exc:
+            errors.append(FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1]))
+            sys.stderr.write(f"citecheck: {exc}\n")
+
+    files, sources = _check_documents(docs, settings, progress=sys.stderr.isatty() and bool(docs))
+    batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
+                        sources=sources, offline=settings.offline)
+    if args.format == "text":
+        tty = args.output is None and sys.stdout.isatty()
+        out = render_text(batch, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
+    else:
+        out = FORMATS[args.format](batch)
+    _write(out, args.output, sys.stdout)
+    if errors:
+        return EXIT_USAGE
+    return _exit_for(batch, args.fail_on)
+
+
+def _exit_for(batch, fail_on: str) -> int:
+    if fail_on == "never":
+        return EXIT_OK
+    threshold = Severity(fail_on).rank
+    worst = batch.worst()
+    return EXIT_FINDINGS if worst is not None and worst.rank >= threshold else EXIT_OK
+
+
+def _width() -> int:
+    try:
+        return max(80, os.get_terminal_size(sys.stdout.fileno()).columns)
+    except (OSError, ValueError):
+        return 120
+
+
+def _write(text: str, path: Path | None, stdout: TextIO) -> None:
+    if path is None:
+        stdout.write(text)
+        stdout.flush()
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
+
+
+def _check_documents(docs: list[InputDocument], settings: Settings, *, progress: bool):
+    """Check every document with one source chain in one event loop (``asyncio.run`` once)."""
+    from contextlib import nullcontext
+
+    from citecheck.offline import no_network
+    from citecheck.report.model import file_result
+
+    if not docs:
+        return [], ""
+    try:
+        from citecheck.pipeline import check_document
+        from citecheck.sources.chain import open_source
+    except ImportError as exc:
+        raise CitecheckError(f"the checking pipeline is not available in this installation ({exc})") from exc
+
+    async def run() -> tuple[list, str]:
+        results = []
+        async with open_source(settings) as source:
+            with _progress(progress, len(docs)) as advance:
+                for doc in docs:
+                    report = await check_document(doc.text, source, settings)
+                    results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
+                    advance(doc.name)
+            return results, str(getattr(source, "name", "") or "")
+
+    with no_network() if settings.offline else nullcontext():
+        return asyncio.run(run())
+
+
+class _progress:
+    """A rich progress bar on stderr when it is a terminal; a no-op otherwise."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self.enabled, self.total, self._bar = enabled, total, None
+
+    def __enter__(self) -> Callable[[str], None]:
+        if not self.enabled:
+            return lambda name: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self._bar = Progress(TextColumn("checking {task.description}"), BarColumn(), MofNCompleteColumn(),
+                             console=Console(stderr=True), transient=True)
+        self._bar.start()
+        task = self._bar.add_task("", total=self.total)
+        return lambda name: self._bar.update(task, advance=1, description=name)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()

@@ -1,0 +1,141 @@
+"""One self-contained HTML file a lawyer can file away: counts, table of authorities, findings.
+
+No scripts, no external fonts or stylesheets: it must open the same in ten years and in a
+browser with no network. Every string from the document or a source is escaped. Pure.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from citecheck.findings import Finding, Severity, docs_url
+from citecheck.report.model import (
+    BatchResult,
+    FileResult,
+    Status,
+    authorities,
+    cited_text,
+    evidence_items,
+    notes,
+)
+
+_CSS = """
+body{font-family:Georgia,'Times New Roman',serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+h1{font-size:1.6rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
+th,td{border:1px solid #ccc;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.95rem}
+th{background:#f3f3f3}
+.counts td{text-align:center;font-size:1.1rem}
+.status,.sev{display:inline-block;padding:0 .4rem;border-radius:.25rem;font-family:sans-serif;font-size:.8rem}
+.problem,.error{background:#fde2e1;color:#8a1111}.warning{background:#fff3cd;color:#7a5200}
+.cannot-verify,.info,.not-checked{background:#e3eef9;color:#1d4f80}.verified{background:#e0f2e3;color:#1e5e2b}
+.finding{border:1px solid #ddd;border-left:.35rem solid #999;padding:.5rem .8rem;margin:.8rem 0}
+.finding.error{border-left-color:#c62828}.finding.warning{border-left-color:#e0a800}
+.finding.info{border-left-color:#3b78b5}
+.finding dl{display:grid;grid-template-columns:9rem 1fr;gap:.2rem .8rem;margin:.4rem 0}
+.finding dt{font-weight:bold;font-family:sans-serif;font-size:.85rem}.finding dd{margin:0}
+.context{background:#fafafa;border:1px dashed #ddd;padding:.3rem .5rem;white-space:pre-wrap}
+mark{background:#ffe58f}code{font-size:.9rem}.note{background:#f4f8fc;padding:.6rem;border:1px solid #d6e4f2}
+"""
+
+
+def _badge(value: str, cls: str) -> str:
+    return f'<span class="{cls} {escape(value)}">{escape(value)}</span>'
+
+
+def _context(file: FileResult, f: Finding, radius: int = 160) -> str:
+    start = max(0, f.span.start - radius)
+    end = min(len(file.text), f.span.end + radius)
+    before, hit, after = file.text[start:f.span.start], f.span.of(file.text), file.text[f.span.end:end]
+    return (("…" if start else "") + escape(before) + f"<mark>{escape(hit)}</mark>" + escape(after)
+            + ("…" if end < len(file.text) else ""))
+
+
+def _link(value: str) -> str:
+    if value.startswith(("https://", "http://")):
+        return f'<a href="{escape(value)}">{escape(value)}</a>'
+    return escape(value)
+
+
+def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
+    line, col = file.line_col(f.span.start)
+    page = file.page_at(f.span.start)
+    where = f"line {line}, column {col}" + (f", PDF page {escape(page)}" if page else "")
+    rows = "".join(f"<dt>{escape(label)}</dt><dd>{_link(value)}</dd>" for label, value in evidence_items(f))
+    fixes = "".join(f"<li>{escape(fix.title)}</li>" for fix in f.fixes)
+    return (
+        f'<div class="finding {f.severity.value}" id="{fid}">'
+        f"<p>{_badge(f.severity.value, 'sev')} <strong>{escape(f.kind.value)}</strong> — {where} — "
+        f"<code>{escape(cited_text(file, f))}</code></p>"
+        f"<p>{escape(f.message)}</p>"
+        f'<div class="context">{_context(file, f)}</div>'
+        + (f"<dl>{rows}</dl>" if rows else "")
+        + (f"<p>Suggested fix:</p><ul>{fixes}</ul>" if fixes else "")
+        + f'<p><a href="{escape(docs_url(f.kind))}">What “{escape(f.kind.value)}” means</a></p></div>'
+    )
+
+
+def _file_html(file: FileResult, n: int) -> str:
+    findings = file.sorted_findings()
+    first_finding: dict[int, str] = {}
+    for i, f in enumerate(findings):
+        if f.citation_index is not None:
+            first_finding.setdefault(f.citation_index, f"f{n}-{i}")
+    rows = []
+    for a in authorities(file):
+        places = []
+        for p in a.places:
+            label = f"{p.line}:{p.column}"
+            anchor = first_finding.get(p.citation_index)
+            places.append(f'<a href="#{anchor}">{label}</a>' if anchor else label)
+        case = a.record
+        matched = (f"{escape(case.name)}" + (f" ({escape(case.decision_date[:4])})" if case.decision_date else "")
+                   if case else "")
+        if case and case.url:
+            matched = f'<a href="{escape(case.url)}">{matched}</a>'
+        rows.append(
+            f"<tr><td><em>{escape(a.name) or '—'}</em></td><td>{escape(a.cite)}</td>"
+            f"<td>{_badge(a.status.value, 'status')}</td><td>{', '.join(places)}</td>"
+            f"<td>{matched}</td><td>{escape(', '.join(a.kinds))}</td></tr>"
+        )
+    toa = (
+        '<table class="toa"><thead><tr><th>Authority</th><th>Citation</th><th>Status</th>'
+        "<th>Cited at (line:column)</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
+        + "".join(rows) + "</tbody></table>"
+    )
+    body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
+    return (
+        f'<section class="file"><h2>{escape(file.name)}</h2>'
+        f"<h3>Table of authorities</h3>{toa}"
+        f"<h3>Findings ({len(findings)})</h3>{body or '<p>No findings.</p>'}</section>"
+    )
+
+
+def render_html(batch: BatchResult) -> str:
+    status = batch.status_counts()
+    counts = (
+        '<table class="counts"><thead><tr><th>Files</th><th>Citations</th>'
+        + "".join(f"<th>{s.value.capitalize()}s</th>" for s in Severity)
+        + "".join(f"<th>{escape(s.value)}</th>" for s in Status)
+        + "</tr></thead><tbody><tr>"
+        + f"<td>{len(batch.files)}</td><td>{sum(len(f.citations) for f in batch.files)}</td>"
+        + "".join(f"<td>{batch.count(s)}</td>" for s in Severity)
+        + "".join(f"<td>{status[s.value]}</td>" for s in Status)
+        + "</tr></tbody></table>"
+    )
+    errors = "".join(f"<li><strong>{escape(e.name)}</strong>: {escape(e.message)}</li>" for e in batch.errors)
+    note_html = "".join(f'<p class="note">{escape(x)}</p>' for x in notes(batch))
+    files = "".join(_file_html(f, i) for i, f in enumerate(batch.files))
+    title = "Citation check: " + ", ".join(f.name for f in batch.files) if batch.files else "Citation check"
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
+        f"<h1>{escape(title)}</h1>"
+        f"<p>citecheck {escape(batch.tool_version)}"
+        + (f" — sources: {escape(batch.sources)}" if batch.sources else "")
+        + ("</p>" if not batch.offline else " — offline</p>")
+        + f"<h2>Summary</h2>{counts}{note_html}"
+        + (f"<h2>Files that could not be read</h2><ul>{errors}</ul>" if errors else "")
+        + files
+        + "</body></html>\n"
+    )

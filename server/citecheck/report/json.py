@@ -1,0 +1,121 @@
+"""Versioned JSON report (schema in docs/report-json.md); also the wire format other edges reuse.
+
+Spans are Python code-point offsets into the text that was checked (``"offset_unit": "codepoint"``).
+A consumer indexing in UTF-16 (JavaScript, Word) must convert. Pure: returns a string.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from citecheck.findings import Finding, Severity
+from citecheck.report.model import BatchResult, FileResult, authorities, notes
+from citecheck.sources.models import CaseRecord
+from citecheck.spans import Span
+
+SCHEMA_NAME = "citecheck-report"
+SCHEMA_VERSION = 1
+
+
+def span_json(file: FileResult, span: Span) -> dict[str, int]:
+    line, col = file.line_col(span.start)
+    end_line, end_col = file.line_col(span.end)
+    return {"start": span.start, "end": span.end, "line": line, "column": col,
+            "end_line": end_line, "end_column": end_col}
+
+
+def record_json(record: CaseRecord | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    return {
+        "id": record.id,
+        "source": record.source,
+        "name": record.name,
+        "court": record.court_id,
+        "court_name": record.court_name,
+        "decision_date": record.decision_date,
+        "citations": [str(c) for c in record.citations],
+        "url": record.url,
+    }
+
+
+def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
+    ev = f.evidence
+    return {
+        "kind": f.kind.value,
+        "severity": f.severity.value,
+        "span": span_json(file, f.span),
+        "page": file.page_at(f.span.start),
+        "message": f.message,
+        "citation_index": f.citation_index,
+        "evidence": {k: getattr(ev, k) for k in ev.__slots__ if getattr(ev, k) is not None},
+        "fixes": [
+            {"title": fix.title,
+             "edits": [{"span": {"start": e.span.start, "end": e.span.end}, "new_text": e.new_text}
+                       for e in fix.edits]}
+            for fix in f.fixes
+        ],
+    }
+
+
+def _file_json(file: FileResult) -> dict[str, Any]:
+    citations = []
+    for c in file.citations:
+        st = file.status_of(c.index)
+        citations.append({
+            "index": c.index,
+            "text": c.text,
+            "form": c.form.value,
+            "span": span_json(file, c.span),
+            "full_span": {"start": c.full_span.start, "end": c.full_span.end},
+            "page": file.page_at(c.span.start),
+            "case_name": c.case_name.text if c.case_name else None,
+            "cite": c.cite_string,
+            "database": c.database.value if c.database else None,
+            "pincite": c.pincite.text if c.pincite else None,
+            "court": c.court,
+            "year": c.year,
+            "antecedent": c.antecedent,
+            "group": c.group,
+            "status": st.status.value,
+            "reason": st.reason or None,
+            "resolved_case": record_json(st.record),
+            "page_used": st.page_used,
+            "passage": st.passage,
+        })
+    return {
+        "path": file.name,
+        "kind": file.kind,
+        "characters": len(file.text),
+        "citations": citations,
+        "findings": [finding_json(file, f) for f in file.sorted_findings()],
+        "authorities": [
+            {"name": a.name, "cite": a.cite, "status": a.status.value,
+             "case": record_json(a.record), "citation_indexes": [p.citation_index for p in a.places],
+             "kinds": list(a.kinds)}
+            for a in authorities(file)
+        ],
+    }
+
+
+def render_json(batch: BatchResult, *, indent: int | None = 2) -> str:
+    doc = {
+        "schema": SCHEMA_NAME,
+        "version": SCHEMA_VERSION,
+        "offset_unit": "codepoint",
+        "tool": {"name": "citecheck", "version": batch.tool_version},
+        "offline": batch.offline,
+        "sources": batch.sources,
+        "summary": {
+            "files": len(batch.files),
+            "citations": sum(len(f.citations) for f in batch.files),
+            "findings": {s.value: batch.count(s) for s in Severity},
+            "status": batch.status_counts(),
+            "input_errors": len(batch.errors),
+        },
+        "files": [_file_json(f) for f in batch.files],
+        "errors": [{"path": e.name, "message": e.message} for e in batch.errors],
+        "notes": notes(batch),
+    }
+    return json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"

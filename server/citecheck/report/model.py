@@ -1,0 +1,295 @@
+"""What every report format renders: checked files, their citations with a status, findings, errors.
+
+The pipeline's ``Report`` is adapted here once (``file_result``), so the five renderers share one
+view of a batch and never disagree on a status, a line number or a table-of-authorities entry.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from citecheck.extract.models import Citation, CiteForm
+from citecheck.findings import Finding, Kind, Severity
+from citecheck.sources.models import CaseRecord
+
+
+class Status(StrEnum):
+    """Per-citation outcome, worst first in ``RANK``."""
+
+    PROBLEM = "problem"  # at least one warning or error finding
+    CANNOT_VERIFY = "cannot-verify"  # no source we have covers it
+    NOT_CHECKED = "not-checked"  # nothing to look up (e.g. short form without antecedent)
+    VERIFIED = "verified"  # found in a source and no problem was raised
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CitationStatus:
+    index: int
+    status: Status
+    record: CaseRecord | None = None
+    page_used: str | None = None
+    passage: str | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place:
+    """Where a citation sits: 1-based line and column in code points."""
+
+    citation_index: int
+    line: int
+    column: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Authority:
+    """One entry of the table of authorities: a case cited once or many times."""
+
+    name: str
+    cite: str
+    status: Status
+    record: CaseRecord | None
+    places: tuple[Place, ...]
+    kinds: tuple[str, ...] = ()  # finding kinds raised on any of its citations
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileResult:
+    name: str
+    kind: str
+    text: str
+    citations: tuple[Citation, ...]
+    findings: tuple[Finding, ...]
+    statuses: tuple[CitationStatus, ...]
+    pages: tuple[tuple[int, str], ...] = ()  # PDF page starts (offset, label)
+    _line_starts: tuple[int, ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+        object.__setattr__(self, "_line_starts", tuple(starts))
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a code-point offset.
+
+        >>> FileResult(name="x", kind="text", text="ab\\ncd", citations=(), findings=(), statuses=()).line_col(4)
+        (2, 2)
+        """
+        i = bisect.bisect_right(self._line_starts, offset) - 1
+        return i + 1, offset - self._line_starts[i] + 1
+
+    def page_at(self, offset: int) -> str | None:
+        if not self.pages:
+            return None
+        i = bisect.bisect_right([o for o, _ in self.pages], offset)
+        return self.pages[max(i - 1, 0)][1]
+
+    def status_of(self, index: int) -> CitationStatus:
+        return self.statuses[index]
+
+    def sorted_findings(self) -> list[Finding]:
+        """Most severe first, then in document order."""
+        return sorted(self.findings, key=lambda f: (-f.severity.rank, f.span.start, f.kind.value))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileError:
+    name: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BatchResult:
+    files: tuple[FileResult, ...]
+    errors: tuple[FileError, ...] = ()
+    tool_version: str = "0"
+    sources: str = ""  # human readable: which sources were consulted
+    offline: bool = False
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.files for x in f.findings if x.severity is severity)
+
+    def status_counts(self) -> dict[str, int]:
+        counts = {s.value: 0 for s in Status}
+        for f in self.files:
+            for st in f.statuses:
+                counts[st.status.value] += 1
+        return counts
+
+    def worst(self) -> Severity | None:
+        ranks = [x.severity for f in self.files for x in f.findings]
+        return max(ranks, key=lambda s: s.rank) if ranks else None
+
+
+ENABLE_VERIFICATION_HINT = (
+    "To verify them: import a corpus (`citecheck corpus import PATH`, e.g. a CAP static export or "
+    "CourtListener bulk CSVs), let citecheck download CAP volumes (run without --offline), or set "
+    "CITECHECK_COURTLISTENER_TOKEN to look them up on CourtListener."
+)
+
+
+def notes(batch: BatchResult) -> list[str]:
+    """Plain-language notes every format prints after the findings (never accusations)."""
+    out: list[str] = []
+    unverified = batch.status_counts()[Status.CANNOT_VERIFY.value]
+    if unverified:
+        out.append(
+            f"{unverified} citation{'s' if unverified != 1 else ''} could not be verified: no source "
+            f"available to this run covers {'them' if unverified != 1 else 'it'}. This is not a finding "
+            f"that {'they are' if unverified != 1 else 'it is'} wrong. {ENABLE_VERIFICATION_HINT}"
+        )
+    if batch.offline:
+        out.append("Offline mode: no network was used.")
+    return out
+
+
+def _get(obj: Any, *names: str, default: Any = None) -> Any:
+    for name in names:
+        if obj is not None and hasattr(obj, name):
+            return getattr(obj, name)
+    return default
+
+
+def _result_index(result: Any) -> int | None:
+    idx = _get(result, "citation_index", "index")
+    if idx is None:
+        idx = _get(_get(result, "citation"), "index")
+    return idx
+
+
+def _status_value(raw: Any) -> Status | None:
+    if raw is None:
+        return None
+    try:
+        return Status(str(getattr(raw, "value", raw)))
+    except ValueError:
+        return None
+
+
+def derive_status(citation: Citation, findings: Sequence[Finding], record: CaseRecord | None) -> Status:
+    """Status from the findings on a citation, when the pipeline gave none."""
+    if any(f.severity is not Severity.INFO for f in findings):
+        return Status.PROBLEM
+    if any(f.kind in (Kind.CANNOT_VERIFY,) for f in findings):
+        return Status.CANNOT_VERIFY
+    if record is not None:
+        return Status.VERIFIED
+    if citation.form is CiteForm.UNRECOGNISED:
+        return Status.PROBLEM
+    return Status.NOT_CHECKED
+
+
+def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple[int, str], ...] = ()) -> FileResult:
+    """Adapt a pipeline ``Report`` (``.extraction``, ``.findings``, ``.results``) to a FileResult.
+
+    A finding raised on a citation also counts against it when the pipeline's own status is
+    milder (a renderer must never show "verified" next to an error about the same citation).
+    """
+    extraction = _get(report, "extraction")
+    citations = tuple(_get(extraction, "citations", default=()) or ())
+    findings = tuple(_get(report, "findings", default=()) or ())
+    by_index: dict[int, Any] = {}
+    for result in _get(report, "results", default=()) or ():
+        idx = _result_index(result)
+        if idx is not None:
+            by_index[idx] = result
+    per_citation: dict[int, list[Finding]] = {}
+    for f in findings:
+        if f.citation_index is not None:
+            per_citation.setdefault(f.citation_index, []).append(f)
+    statuses = []
+    for c in citations:
+        result = by_index.get(c.index)
+        record = _get(result, "record")
+        own = per_citation.get(c.index, [])
+        derived = derive_status(c, own, record)
+        status = _status_value(_get(result, "status")) or derived
+        if derived is Status.PROBLEM:
+            status = Status.PROBLEM
+        statuses.append(
+            CitationStatus(
+                index=c.index,
+                status=status,
+                record=record,
+                page_used=_get(result, "page_used"),
+                passage=_get(result, "passage"),
+                reason=str(_get(result, "reason", default="") or ""),
+            )
+        )
+    return FileResult(
+        name=name, kind=kind, text=text, citations=citations, findings=findings,
+        statuses=tuple(statuses), pages=pages,
+    )
+
+
+_STATUS_ORDER = (Status.PROBLEM, Status.VERIFIED, Status.CANNOT_VERIFY, Status.NOT_CHECKED)
+
+
+def _authority_key(file: FileResult, c: Citation) -> tuple | None:
+    if c.form is not CiteForm.FULL:
+        if c.antecedent is None:
+            return None
+        c = file.citations[c.antecedent]
+    head = file.citations[c.group] if c.group is not None and c.group < len(file.citations) else c
+    if head.key is not None:
+        return ("cite", *head.key)
+    return ("text", head.text)
+
+
+def authorities(file: FileResult) -> list[Authority]:
+    """The table of authorities: each case once, every place it is cited, its overall status.
+
+    Short forms count as places of the case they resolve to; parallel cites are one authority.
+    Unresolved short forms have no authority (their findings say so).
+    """
+    groups: dict[tuple, list[Citation]] = {}
+    for c in file.citations:
+        key = _authority_key(file, c)
+        if key is not None:
+            groups.setdefault(key, []).append(c)
+    kinds_by_index: dict[int, set[str]] = {}
+    for f in file.findings:
+        if f.citation_index is not None:
+            kinds_by_index.setdefault(f.citation_index, set()).add(f.kind.value)
+    out: list[Authority] = []
+    for cites in groups.values():
+        fulls = [c for c in cites if c.form in (CiteForm.FULL, CiteForm.UNRECOGNISED)] or cites
+        head = fulls[0]
+        statuses = {file.status_of(c.index).status for c in cites}
+        status = next(s for s in _STATUS_ORDER if s in statuses)
+        record = next((file.status_of(c.index).record for c in cites if file.status_of(c.index).record), None)
+        parallels = [c.text for c in fulls if c.group == head.group and c.form is CiteForm.FULL]
+        cite = ", ".join(dict.fromkeys(parallels)) if parallels else head.text
+        name = head.case_name.text if head.case_name else (record.name if record else "")
+        places = []
+        for c in cites:
+            line, col = file.line_col(c.span.start)
+            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
+        kinds = sorted({k for c in cites for k in kinds_by_index.get(c.index, ())})
+        out.append(Authority(name=name, cite=cite, status=status, record=record,
+                             places=tuple(places), kinds=tuple(kinds)))
+    out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
+    return out
+
+
+def evidence_items(finding: Finding) -> list[tuple[str, str]]:
+    """The filled evidence fields as (label, value), in the order a reader wants them."""
+    ev = finding.evidence
+    items = [
+        ("Source", ev.source), ("Case", ev.case_name), ("Citation", ev.citation), ("Court", ev.court),
+        ("Decided", ev.date), ("Page", ev.page), ("Draft says", ev.draft), ("Opinion says", ev.passage),
+        ("Difference", ev.diff), ("Note", ev.note), ("Record", ev.record_id), ("Link", ev.url),
+    ]
+    return [(label, str(value)) for label, value in items if value]
+
+
+def cited_text(file: FileResult, finding: Finding) -> str:
+    """The citation a finding is about, as written (falls back to the finding's own span)."""
+    if finding.citation_index is not None and finding.citation_index < len(file.citations):
+        return file.citations[finding.citation_index].text
+    return finding.span.of(file.text)

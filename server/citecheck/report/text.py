@@ -1,0 +1,94 @@
+"""Terminal report: a rich table grouped by severity on a TTY, compiler-style plain lines otherwise.
+
+Plain output (``path:line:col: severity kind: message``) is what editors, grep and CI logs parse,
+so it carries no colour or box drawing. Pure: returns a string.
+"""
+
+from __future__ import annotations
+
+import io
+
+from citecheck.findings import Severity
+from citecheck.report.model import BatchResult, FileResult, Status, cited_text, evidence_items, notes
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def _summary(file: FileResult) -> str:
+    counts = {s: 0 for s in Status}
+    for st in file.statuses:
+        counts[st.status] += 1
+    sev = {s: sum(1 for f in file.findings if f.severity is s) for s in Severity}
+    n = len(file.citations)
+    parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
+    return (f"{n} citation{'s' if n != 1 else ''}" + (f" ({', '.join(parts)})" if parts else "")
+            + f"; {sev[Severity.ERROR]} errors, {sev[Severity.WARNING]} warnings, {sev[Severity.INFO]} info")
+
+
+def render_plain(batch: BatchResult) -> str:
+    """One line per finding, evidence indented below it; a summary line per file."""
+    lines: list[str] = []
+    for file in batch.files:
+        for f in file.sorted_findings():
+            line, col = file.line_col(f.span.start)
+            lines.append(f"{file.name}:{line}:{col}: {f.severity.value} {f.kind.value}: {f.message}")
+            lines.append(f"    cited: {cited_text(file, f)}")
+            for label, value in evidence_items(f):
+                lines.append(f"    {label.lower()}: {_one_line(value)}")
+            for fix in f.fixes:
+                lines.append(f"    fix: {fix.title}")
+        lines.append(f"{file.name}: {_summary(file)}")
+    for err in batch.errors:
+        lines.append(f"{err.name}: error: {err.message}")
+    for note in notes(batch):
+        lines.append(f"note: {note}")
+    return "\n".join(lines) + "\n"
+
+
+def _one_line(value: str, limit: int = 300) -> str:
+    value = " ".join(value.split())
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> str:
+    """Tables grouped by severity for a person at a terminal."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                      color_system="standard" if color else None, highlight=False)
+    for file in batch.files:
+        console.print(Text(file.name, style="bold"), Text(" — " + _summary(file)))
+        for severity in Severity:
+            group = [f for f in file.sorted_findings() if f.severity is severity]
+            if not group:
+                continue
+            table = Table(title=f"{severity.value} ({len(group)})", title_style=_STYLE[severity],
+                          title_justify="left", show_lines=True, expand=True)
+            table.add_column("where", no_wrap=True)
+            table.add_column("kind", style=_STYLE[severity], no_wrap=True)
+            table.add_column("citation", ratio=2)
+            table.add_column("message and evidence", ratio=5)
+            for f in group:
+                line, col = file.line_col(f.span.start)
+                body = Text(f.message)
+                for label, value in evidence_items(f):
+                    body.append(f"\n{label}: ", style="dim")
+                    body.append(_one_line(value, 240))
+                for fix in f.fixes:
+                    body.append("\nfix: ", style="green")
+                    body.append(fix.title)
+                table.add_row(f"{line}:{col}", f.kind.value, cited_text(file, f), body)
+            console.print(table)
+        console.print()
+    for err in batch.errors:
+        console.print(Text(f"{err.name}: error: {err.message}", style="bold red"))
+    for note in notes(batch):
+        console.print(Text("note: ", style="bold") + Text(note))
+    return buf.getvalue()
+
+
+def render_text(batch: BatchResult, *, tty: bool = False, width: int = 120, color: bool = True) -> str:
+    return render_rich(batch, width=width, color=color) if tty else render_plain(batch)
