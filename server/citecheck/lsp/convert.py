@@ -1,0 +1,170 @@
+"""Finding → LSP ``Diagnostic`` / ``CodeAction`` (and back from a diagnostic's ``data``).
+
+Pure translation: positions come from ``positions.py`` and the ignore key from ``ignore.py``;
+nothing here talks to the client.  ``data`` is plain JSON so every client can echo it back::
+
+    {"kind": "name-mismatch", "version": 7, "key": {"kind", "citation", "quoteHash"},
+     "fixes": [{"title": "…", "edits": [{"range": {...}, "newText": "…"}]}]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+
+from citecheck.findings import Finding, Fix, Severity, docs_url
+from citecheck.lsp.ignore import IgnoreKey
+from citecheck.lsp.positions import LineIndex, span_to_range
+
+SOURCE = "citecheck"
+CMD_IGNORE = "citecheck.ignore"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClientFeatures:
+    """What the client can render; decided once at initialize."""
+
+    related_information: bool = True
+    code_description: bool = True
+    data: bool = True
+
+
+def _range_json(rng: types.Range) -> dict[str, Any]:
+    return {
+        "start": {"line": rng.start.line, "character": rng.start.character},
+        "end": {"line": rng.end.line, "character": rng.end.character},
+    }
+
+
+def range_from_json(data: Any) -> types.Range | None:
+    try:
+        return types.Range(
+            start=types.Position(line=int(data["start"]["line"]), character=int(data["start"]["character"])),
+            end=types.Position(line=int(data["end"]["line"]), character=int(data["end"]["character"])),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "title": fix.title,
+            "edits": [
+                {"range": _range_json(span_to_range(index, e.span, encoding)), "newText": e.new_text}
+                for e in fix.edits
+            ],
+        }
+        for fix in fixes
+    ]
+
+
+def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.DiagnosticRelatedInformation]:
+    ev = finding.evidence
+    parts = []
+    if ev.case_name or ev.citation:
+        case = ", ".join(p for p in (ev.case_name, ev.citation) if p)
+        when = " ".join(p for p in (ev.court, ev.date) if p)
+        parts.append(f"Matched: {case}" + (f" ({when})" if when else "") + (f", source: {ev.source}" if ev.source else ""))
+    if ev.passage:
+        passage = ev.passage if len(ev.passage) <= 300 else ev.passage[:297] + "…"
+        parts.append((f"Page {ev.page}: " if ev.page else "Passage: ") + f"“{passage}”")
+    elif ev.page:
+        parts.append(f"Page used: {ev.page}")
+    if ev.note:
+        parts.append(ev.note)
+    if not parts:
+        return []
+    # The related location is the citation itself (a LSP location must be a document range);
+    # the case link, when there is one, is in the hover and in codeDescription-style docs.
+    location = types.Location(uri=ev.url if ev.url and ev.url.startswith("http") else uri, range=rng)
+    return [types.DiagnosticRelatedInformation(location=location, message=p) for p in parts]
+
+
+def to_diagnostic(
+    finding: Finding,
+    *,
+    uri: str,
+    index: LineIndex,
+    encoding: str,
+    version: int | None,
+    key: IgnoreKey,
+    client: ClientFeatures,
+) -> types.Diagnostic:
+    rng = span_to_range(index, finding.span, encoding)
+    data = {
+        "kind": str(finding.kind),
+        "version": version,
+        "key": key.to_json(),
+        "fixes": fixes_json(finding.fixes, index, encoding),
+    }
+    return types.Diagnostic(
+        range=rng,
+        severity=_SEVERITY[finding.severity],
+        code=str(finding.kind),
+        code_description=types.CodeDescription(href=docs_url(finding.kind)) if client.code_description else None,
+        source=SOURCE,
+        message=finding.message,
+        related_information=(_related(finding, uri, rng) or None) if client.related_information else None,
+        data=data,
+    )
+
+
+def fix_actions(
+    uri: str, diagnostic: types.Diagnostic, fixes: Sequence[dict[str, Any]]
+) -> list[types.CodeAction]:
+    """Quick fixes from the JSON fixes of ``data`` (or recomputed into the same shape)."""
+    actions = []
+    for i, fix in enumerate(fixes):
+        edits = []
+        for e in fix.get("edits", []):
+            rng = range_from_json(e.get("range"))
+            if rng is not None and isinstance(e.get("newText"), str):
+                edits.append(types.TextEdit(range=rng, new_text=e["newText"]))
+        if not edits:
+            continue
+        actions.append(
+            types.CodeAction(
+                title=str(fix.get("title") or "Apply citecheck fix"),
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                is_preferred=i == 0,
+                edit=types.WorkspaceEdit(changes={uri: edits}),
+            )
+        )
+    return actions
+
+
+def ignore_actions(uri: str, diagnostic: types.Diagnostic, key: IgnoreKey) -> list[types.CodeAction]:
+    shown = key.citation
+    return [
+        types.CodeAction(
+            title=f"Ignore this finding ({key.kind})",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            command=types.Command(
+                title="Ignore this finding",
+                command=CMD_IGNORE,
+                arguments=[{"uri": uri, "scope": "finding", "key": key.to_json()}],
+            ),
+        ),
+        types.CodeAction(
+            title=f"Ignore citation “{shown}” in this workspace",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            command=types.Command(
+                title="Ignore this citation in this workspace",
+                command=CMD_IGNORE,
+                arguments=[{"uri": uri, "scope": "citation", "key": key.to_json()}],
+            ),
+        ),
+    ]

@@ -1,0 +1,496 @@
+"""Live diagnostics: two stages per edit, per-document scheduling, push or pull delivery.
+
+Per document, one worker applies edits in order to the incremental extraction ``Document`` (in the
+loop's default executor, so stdin keeps being read) and publishes stage 1 — local findings — for
+every version it reaches.  A per-document timer (``settings.debounce_ms``) then fires stage 2:
+source-backed findings via ``pipeline.check_document``.  A newer version cancels the timer and any
+stage-2 run; nothing is ever published for a version that is no longer current.
+
+The citation being typed: the span of the LAST edit of the latest ``didChange`` is the *hold*.
+Findings on a citation whose full span touches the hold are left out of stage-1 diagnostics; the
+hold is released when the debounce fires (the user paused) or when the next edit lands elsewhere
+(the user moved on).  Source findings from an earlier version are kept, with spans shifted through
+the edits, unless an edit touched them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from citecheck.config import Settings
+from citecheck.extract.models import Extraction
+from citecheck.findings import Finding, Kind, make_finding
+from citecheck.lsp.convert import ClientFeatures, to_diagnostic
+from citecheck.lsp.ignore import key_for
+from citecheck.lsp.positions import LineIndex
+from citecheck.lsp.text import AppliedEdit
+from citecheck.spans import Span
+
+if TYPE_CHECKING:
+    from citecheck.lsp.server import CiteServer
+
+log = logging.getLogger(__name__)
+
+CITATIONS_NOTIFICATION = "citecheck/citations"
+_PROGRESS_AFTER_S = 0.3
+
+
+@dataclass(eq=False)
+class DocState:
+    """Everything the server knows about one open document (mutated on the loop thread only,
+    except ``document`` which only the worker touches, in the executor)."""
+
+    uri: str
+    language_id: str
+    version: int
+    text: str
+    pending: list[AppliedEdit] = field(default_factory=list)
+    reset: bool = True  # rebuild the extraction Document from ``text``
+    document: Any = None
+    extraction: Extraction | None = None
+    extraction_version: int | None = None
+    local: tuple[Finding, ...] = ()
+    carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version, shifted
+    report: Any = None
+    report_version: int | None = None
+    hold: Span | None = None
+    too_large: bool = False
+    shown: tuple[Finding, ...] = ()
+    shown_version: int | None = None
+    diagnostics: list[types.Diagnostic] = field(default_factory=list)
+    result_id: str = ""
+    worker: asyncio.Task[Any] | None = None
+    later: asyncio.Task[Any] | None = None
+    published: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+# ---- pure helpers ------------------------------------------------------------------------------
+
+
+def shift_findings(findings: tuple[Finding, ...], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
+    """Move findings through edits; drop any whose span an edit touched.
+
+    >>> f = make_finding(Kind.CANNOT_VERIFY, Span(10, 20), "x")
+    >>> [x.span for x in shift_findings((f,), [AppliedEdit(start=0, end=2, new_text="abcd")])]
+    [Span(start=12, end=22)]
+    >>> shift_findings((f,), [AppliedEdit(start=15, end=15, new_text="z")])
+    ()
+    """
+    out = []
+    for f in findings:
+        span: Span | None = f.span
+        for e in edits:
+            if span is None:
+                break
+            if e.end < span.start:
+                span = span.shift(len(e.new_text) - (e.end - e.start))
+            elif e.start > span.end:
+                continue
+            else:
+                span = None
+        if span is not None:
+            out.append(replace(f, span=span, fixes=()) if span != f.span else f)
+    return tuple(out)
+
+
+def _edit_hold(edits: list[AppliedEdit]) -> Span | None:
+    if not edits:
+        return None
+    last = edits[-1]
+    return Span(last.start, last.start + len(last.new_text))
+
+
+def _held_back(extraction: Extraction | None, hold: Span | None) -> list[Span]:
+    """Full spans of citations the caret is still typing in (touching the hold)."""
+    if extraction is None or hold is None:
+        return []
+    return [
+        c.full_span
+        for c in extraction.citations
+        if c.full_span.start <= hold.end and hold.start <= c.full_span.end
+    ]
+
+
+def _merge(primary: tuple[Finding, ...], extra: tuple[Finding, ...]) -> list[Finding]:
+    seen = {(f.kind, f.span) for f in primary}
+    return [*primary, *(f for f in extra if (f.kind, f.span) not in seen)]
+
+
+def too_large_finding(text: str, limit: int) -> Finding:
+    first_eol = min((i for i in (text.find("\n"), text.find("\r")) if i >= 0), default=len(text))
+    return make_finding(
+        Kind.DOCUMENT_TOO_LARGE,
+        Span(0, min(first_eol, 200)),
+        f"This document has {len(text):,} characters, more than the limit of {limit:,} "
+        "(setting citecheck.maxDocumentChars); its citations were not checked.",
+    )
+
+
+def _cannot_verify_all(extraction: Extraction | None, why: str) -> list[Finding]:
+    if extraction is None:
+        return []
+    return [
+        make_finding(Kind.CANNOT_VERIFY, c.span, f"Not checked: {why}", citation_index=c.index)
+        for c in extraction.citations
+        if c.key is not None
+    ]
+
+
+def _stage1(document: Any, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings) -> tuple:
+    """Runs in the executor: bring the extraction Document to ``text``, then local findings."""
+    from citecheck.extract import Document, Edit
+    from citecheck.pipeline import local_findings
+
+    if reset or document is None:
+        document = Document(text)
+    elif edits:
+        document.apply_edits([Edit(e.start, e.end, e.new_text) for e in edits])
+    extraction = document.extraction
+    if extraction.text != text:  # never trust a diverged incremental state: re-sync fully
+        log.error("incremental extraction diverged from the editor's text; re-extracting in full")
+        document = Document(text)
+        extraction = document.extraction
+    return document, extraction, tuple(local_findings(extraction, settings))
+
+
+# ---- the scheduler ------------------------------------------------------------------------------
+
+
+class Diagnostics:
+    """Owns per-document scheduling and delivery for one server."""
+
+    def __init__(self, server: CiteServer) -> None:
+        self.server = server
+        self.client = ClientFeatures()
+
+    def configure_client(self, caps: types.ClientCapabilities) -> None:
+        from citecheck.lsp.server import capability
+
+        prefix = "text_document.diagnostic" if self.server.pull else "text_document.publish_diagnostics"
+        self.client = ClientFeatures(
+            related_information=bool(capability(caps, f"{prefix}.related_information", self.server.pull)),
+            code_description=bool(capability(caps, f"{prefix}.code_description_support", self.server.pull)),
+            data=bool(capability(caps, f"{prefix}.data_support", False)),
+        )
+        self.progress = bool(capability(caps, "window.work_done_progress", False))
+        self.refresh = bool(capability(caps, "workspace.diagnostics.refresh_support", False))
+
+    # -- events --
+    def opened(self, uri: str, language_id: str, version: int, text: str) -> None:
+        self.closed(uri, clear=False)
+        state = DocState(uri=uri, language_id=language_id, version=version, text=text)
+        self.server.docs[uri] = state
+        self._kick(state)
+
+    def changed(self, uri: str, version: int, text: str, edits: list[AppliedEdit]) -> None:
+        state: DocState | None = self.server.docs.get(uri)
+        if state is None:
+            return
+        local = {(f.kind, f.span) for f in state.local}
+        sourced = tuple(f for f in self._report_findings(state) if (f.kind, f.span) not in local)
+        state.carried = shift_findings(sourced or state.carried, edits)
+        state.version, state.text = version, text
+        state.pending.extend(edits)
+        state.report, state.report_version = None, None
+        state.hold = _edit_hold(edits)
+        state.published.clear()
+        self._cancel_later(state)
+        self._kick(state)
+
+    def closed(self, uri: str, *, clear: bool = True) -> None:
+        state: DocState | None = self.server.docs.pop(uri, None)
+        if state is not None:
+            self._cancel_later(state)
+            if state.worker is not None:
+                state.worker.cancel()
+        if clear and not self.server.pull:
+            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def refresh_all(self) -> None:
+        """Settings or the ignore list changed: recompute everything from the current text."""
+        for state in list(self.server.docs.values()):
+            state.reset = True
+            state.hold = None
+            state.carried, state.report, state.report_version = (), None, None
+            self._cancel_later(state)
+            self._kick(state)
+
+    def republish_all(self) -> None:
+        """Only the filter (ignore list) changed: publish again without recomputing."""
+        for state in self.server.docs.values():
+            if state.shown_version == state.version:
+                self._publish(state)
+
+    # -- stage 1 --
+    def _kick(self, state: DocState) -> None:
+        if state.worker is None or state.worker.done():
+            state.worker = self.server.spawn(self._work(state), what="local citation check")
+
+    async def _work(self, state: DocState) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            settings = self.server.settings
+            version, text = state.version, state.text
+            edits, state.pending = state.pending, []
+            reset, state.reset = state.reset, False
+            if not self._should_check(state, settings):
+                state.document, state.reset = None, True
+                state.extraction, state.local = None, ()
+            else:
+                try:
+                    state.document, extraction, local = await loop.run_in_executor(
+                        None, _stage1, state.document, reset, edits, text, settings
+                    )
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    state.document, state.reset = None, True
+                    self.server.report_problem("extraction", exc)
+                    extraction, local = None, ()
+                state.extraction, state.extraction_version, state.local = extraction, version, local
+            if state.version != version or state.pending:
+                continue  # a newer version arrived meanwhile: never publish this one
+            self._publish(state)
+            self._schedule_later(state)
+            return
+
+    def _should_check(self, state: DocState, settings: Settings) -> bool:
+        state.too_large = len(state.text) > settings.max_document_chars
+        if state.too_large:
+            return False
+        return not settings.languages or state.language_id in settings.languages
+
+    # -- stage 2 --
+    def _schedule_later(self, state: DocState) -> None:
+        self._cancel_later(state)
+        if state.extraction is None:
+            return
+        state.later = self.server.spawn(self._later(state, state.version), what="source check")
+
+    @staticmethod
+    def _cancel_later(state: DocState) -> None:
+        if state.later is not None and not state.later.done():
+            state.later.cancel()
+        state.later = None
+
+    async def _later(self, state: DocState, version: int) -> None:
+        await asyncio.sleep(max(0, self.server.settings.debounce_ms) / 1000)
+        if state.version != version:
+            return
+        if state.hold is not None:
+            held = _held_back(state.extraction, state.hold)
+            state.hold = None
+            if held:  # the user paused: show what the caret was typing in
+                self._publish(state)
+        await self.run_stage2(state, version)
+
+    async def check_now(self, state: DocState) -> Any:
+        """The "check document now" command: stage 1 to the current version, then stage 2."""
+        self._cancel_later(state)
+        while state.worker is not None and not state.worker.done():
+            await asyncio.wait({state.worker})
+        if state.extraction_version != state.version:
+            return None
+        state.hold = None
+        return await self.run_stage2(state, state.version)
+
+    async def run_stage2(self, state: DocState, version: int) -> Any:
+        """Source-backed check of ``version``; publishes and returns the report (None if stale)."""
+        extraction, text = state.extraction, state.text
+        if extraction is None or state.extraction_version != version:
+            return None
+        progress = _Progress(self.server) if self.progress else None
+        check = asyncio.ensure_future(self._check(text, extraction))
+        try:
+            done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
+            if not done and progress is not None:
+                await progress.begin(f"Checking {len(extraction.citations)} citations")
+            report = await check
+        finally:
+            check.cancel()
+            if progress is not None:
+                progress.end()
+        if state.version != version or self.server.docs.get(state.uri) is not state:
+            return None
+        state.report, state.report_version = report, version
+        state.carried = ()
+        state.hold = None
+        self._publish(state)
+        self.notify_citations(state)
+        return report
+
+    async def _check(self, text: str, extraction: Extraction) -> Any:
+        from citecheck.pipeline import check_document
+
+        settings = self.server.settings
+        try:
+            source = await self.server.sources.get(settings)
+            return await check_document(text, source, settings, extraction=extraction)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.server.report_problem("source check", exc)
+            findings = _cannot_verify_all(extraction, f"the case-law source failed ({exc})")
+            return _FailedReport(findings=findings, error=str(exc))
+
+    @staticmethod
+    def _report_findings(state: DocState) -> tuple[Finding, ...]:
+        if state.report is None or state.report_version != state.version:
+            return ()
+        return tuple(getattr(state.report, "findings", ()) or ())
+
+    # -- delivery --
+    def current_findings(self, state: DocState) -> list[Finding]:
+        settings = self.server.settings
+        if state.too_large:
+            return [too_large_finding(state.text, settings.max_document_chars)]
+        report = self._report_findings(state)
+        findings = _merge(report, state.local) if report else _merge(state.local, state.carried)
+        held = _held_back(state.extraction, state.hold)
+        out = []
+        for f in findings:
+            if not settings.kind_enabled(f.kind):
+                continue
+            if any(f.span.overlaps(h) or h.covers(f.span) for h in held):
+                continue
+            if self.server.ignores.ignores(key_for(f, state.extraction, state.text)):
+                continue
+            out.append(f.with_severity(settings.severity_for(f.kind, f.severity)))
+        out.sort(key=lambda f: (f.span.start, f.span.end, str(f.kind)))
+        return out
+
+    def _publish(self, state: DocState) -> None:
+        if self.server.docs.get(state.uri) is not state:
+            return
+        findings = self.current_findings(state)
+        index = LineIndex(state.text)
+        encoding = str(self.server.workspace.position_encoding or "utf-16")
+        state.diagnostics = [
+            to_diagnostic(
+                f,
+                uri=state.uri,
+                index=index,
+                encoding=encoding,
+                version=state.version,
+                key=key_for(f, state.extraction, state.text),
+                client=self.client,
+            )
+            for f in findings
+        ]
+        state.shown, state.shown_version = tuple(findings), state.version
+        state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
+        state.published.set()
+        if self.server.pull:
+            if self.refresh:
+                with contextlib.suppress(Exception):
+                    self.server.workspace_diagnostic_refresh(None)
+        else:
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=state.uri, version=state.version, diagnostics=state.diagnostics)
+            )
+
+    async def pull(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
+        state: DocState | None = self.server.docs.get(uri)
+        if state is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(state.published.wait(), timeout=10)
+        if previous_result_id and previous_result_id == state.result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=state.result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=state.diagnostics, result_id=state.result_id)
+
+    def notify_citations(self, state: DocState) -> None:
+        from citecheck.lsp.features.citations import citations_payload
+
+        if self.server.docs.get(state.uri) is not state:
+            return
+        payload = citations_payload(state, str(self.server.workspace.position_encoding or "utf-16"))
+        self.server.protocol.notify(CITATIONS_NOTIFICATION, payload)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _FailedReport:
+    """Stand-in report when the source failed: every citation is cannot-verify, never accused."""
+
+    findings: list[Finding]
+    error: str
+    results: tuple = ()
+
+
+class _Progress:
+    """``$/progress`` for slow source work (only shown when it takes more than a moment)."""
+
+    def __init__(self, server: CiteServer) -> None:
+        self.server = server
+        self.token: str | None = None
+        self.started = 0.0
+
+    async def begin(self, title: str) -> None:
+        token = f"citecheck-{uuid.uuid4().hex[:12]}"
+        try:
+            await self.server.work_done_progress.create_async(token)
+        except Exception as exc:  # the client refused; progress is a courtesy
+            log.debug("progress create failed: %s", exc)
+            return
+        self.token, self.started = token, time.monotonic()
+        self.server.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title="citecheck", message=title, cancellable=False)
+        )
+
+    def end(self) -> None:
+        if self.token is None:
+            return
+        with contextlib.suppress(Exception):
+            self.server.work_done_progress.end(
+                self.token, types.WorkDoneProgressEnd(message=f"done in {time.monotonic() - self.started:.1f}s")
+            )
+        self.server.work_done_progress.tokens.pop(self.token, None)
+        self.token = None
+
+
+class SourceHolder:
+    """One authority source per server, opened lazily and re-opened when its settings change."""
+
+    def __init__(self) -> None:
+        self._stack: contextlib.AsyncExitStack | None = None
+        self._source: Any = None
+        self._settings: Settings | None = None
+        self._lock = asyncio.Lock()
+
+    async def get(self, settings: Settings) -> Any:
+        from citecheck.lsp.server import CiteServer
+
+        async with self._lock:
+            if self._source is not None and self._settings is not None:
+                if not CiteServer.source_settings_changed(self._settings, settings):
+                    return self._source
+                await self._close()
+            from citecheck.sources.chain import open_source
+
+            stack = contextlib.AsyncExitStack()
+            self._source = await stack.enter_async_context(open_source(settings))
+            self._stack, self._settings = stack, settings
+            return self._source
+
+    async def current(self) -> Any:
+        return self._source
+
+    async def _close(self) -> None:
+        stack, self._stack, self._source, self._settings = self._stack, None, None, None
+        if stack is not None:
+            try:
+                await stack.aclose()
+            except Exception as exc:
+                log.warning("closing the source failed: %s", exc)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._close()

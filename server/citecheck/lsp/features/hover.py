@@ -1,0 +1,77 @@
+"""Hover on a citation: its status, the matched case, the page used and the compared passage."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from citecheck.lsp.features.citations import PENDING, _status, result_for
+from citecheck.lsp.positions import span_to_range
+
+if TYPE_CHECKING:
+    from citecheck.lsp.server import CiteServer
+
+_STATUS_TEXT = {
+    "found": "found in a source",
+    "verified": "verified: the case exists and nothing was found wrong",
+    "problem": "found, with problems (see below)",
+    "not-checked": "nothing to look up",
+    "ambiguous": "several cases share this citation",
+    "not-found": "no case begins here in a source that covers this volume",
+    "cannot-verify": "could not be verified (no source we have covers it)",
+    PENDING: "not checked against a source yet",
+}
+
+
+def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover | None:
+    state = server.docs.get(uri)
+    doc = server.open_document(uri)
+    if state is None or doc is None or state.extraction is None or state.extraction_version != state.version:
+        return None
+    index = doc.line_index()
+    offset = index.offset_at(position, doc.encoding)
+    cite = state.extraction.at(offset)
+    if cite is None:
+        return None
+    report = state.report if state.report_version == state.version else None
+    target = state.extraction.resolved(cite) or cite
+    result = result_for(report, cite) if report is not None else None
+    if result is None and report is not None and target is not cite:
+        result = result_for(report, target)
+    findings = [f for f in state.shown if f.citation_index == cite.index or f.span.overlaps(cite.span)]
+    value = render_hover(cite.text, result, findings, target.text if target is not cite else None)
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
+        range=span_to_range(index, cite.span, doc.encoding),
+    )
+
+
+def render_hover(cite_text: str, result: Any, findings: list[Any], stands_for: str | None) -> str:
+    status = _status(result) if result is not None else PENDING
+    lines = [f"**citecheck** · `{cite_text}` — {_STATUS_TEXT.get(status, status)}"]
+    if stands_for:
+        lines.append(f"Short form of `{stands_for}`.")
+    record = getattr(result, "record", None)
+    if record is not None:
+        name = getattr(record, "name", "?")
+        court = getattr(record, "court_name", None) or getattr(record, "court_id", None)
+        date = getattr(record, "decision_date", None)
+        cites = ", ".join(str(c) for c in getattr(record, "citations", ()) or ())
+        line = f"Matched: *{name}*" + (f", {cites}" if cites else "")
+        meta = " · ".join(p for p in (court, date) if p)
+        if meta:
+            line += f" ({meta})"
+        if url := getattr(record, "url", None):
+            line += f" — [open]({url})"
+        lines.append(line)
+    if page := getattr(result, "page_used", None):
+        lines.append(f"Page used: {page}")
+    if passage := getattr(result, "passage", None):
+        passage = passage if len(passage) <= 600 else passage[:597] + "…"
+        lines.append("> " + passage.replace("\n", "\n> "))
+    if reason := getattr(result, "reason", None):
+        lines.append(f"_{reason}_")
+    for f in findings:
+        lines.append(f"- **{f.kind}** ({f.severity}): {f.message}")
+    return "\n\n".join(lines)
