@@ -62,7 +62,7 @@ class LineIndex:
 
     >>> idx = LineIndex("A,\\vB\\r\\nC")
     >>> idx.line_count, idx.position_at(4, "utf-16"), idx.offset_at(types.Position(line=1, character=0), "utf-16")
-    (2, Position(line=0, character=4), 6)
+    (2, 0:4, 6)
     """
 
     __slots__ = ("starts", "text")
