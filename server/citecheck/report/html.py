@@ -19,6 +19,7 @@ from citecheck.report.model import (
     notes,
 )
 
+_SEVERITY_HEAD = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
 _CSS = """
 body{font-family:Georgia,'Times New Roman',serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.6rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
@@ -115,7 +116,7 @@ def render_html(batch: BatchResult) -> str:
     status = batch.status_counts()
     counts = (
         '<table class="counts"><thead><tr><th>Files</th><th>Citations</th>'
-        + "".join(f"<th>{s.value.capitalize()}s</th>" for s in Severity)
+        + "".join(f"<th>{_SEVERITY_HEAD[s]}</th>" for s in Severity)
         + "".join(f"<th>{escape(s.value)}</th>" for s in Status)
         + "</tr></thead><tbody><tr>"
         + f"<td>{len(batch.files)}</td><td>{sum(len(f.citations) for f in batch.files)}</td>"

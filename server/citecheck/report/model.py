@@ -218,7 +218,8 @@ def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple
                 record=record,
                 page_used=_get(result, "page_used"),
                 passage=_get(result, "passage"),
-                reason=str(_get(result, "reason", default="") or ""),
+                reason=str(_get(result, "reason", default="") or _get(_get(result, "lookup"), "reason", default="")
+                           or ""),
             )
         )
     return FileResult(
@@ -231,7 +232,7 @@ _STATUS_ORDER = (Status.PROBLEM, Status.VERIFIED, Status.CANNOT_VERIFY, Status.N
 
 
 def _authority_key(file: FileResult, c: Citation) -> tuple | None:
-    if c.form is not CiteForm.FULL:
+    if c.form not in (CiteForm.FULL, CiteForm.UNRECOGNISED):
         if c.antecedent is None:
             return None
         c = file.citations[c.antecedent]

@@ -1,0 +1,69 @@
+"""The HTML report: one self-contained, escaped file with a table of authorities; and how it renders."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import lxml.html
+import pytest
+
+from citecheck.report.html import render_html
+
+
+def _toa_rows(doc) -> list[list[str]]:
+    rows = doc.xpath("//table[contains(@class,'toa')]/tbody/tr")
+    return [[td.text_content().strip() for td in row.xpath("./td")] for row in rows]
+
+
+def test_html_is_self_contained_and_escapes_document_text(sample_batch):
+    out = render_html(sample_batch)
+    assert "<script" not in out and "<link" not in out and "@import" not in out
+    assert "<b>&</b>" not in out and "&lt;b&gt;&amp;&lt;/b&gt;" in out  # context shown, escaped
+    doc = lxml.html.fromstring(out)
+    assert doc.xpath("//h2")[0].text_content() == "Summary"
+
+
+def test_html_table_of_authorities_has_each_case_once_with_places_and_status(sample_batch):
+    doc = lxml.html.fromstring(render_html(sample_batch))
+    rows = _toa_rows(doc)
+    assert [r[0] for r in rows] == ["Berry v. Keith", "Savage v. Parks", "Whitfield v. Kessler"]
+    berry = rows[0]
+    assert berry[1:4] == ["100 A.2d 831", "problem", "2:49, 2:80"]
+    # a place with a finding links to that finding's evidence
+    link = doc.xpath("//table[contains(@class,'toa')]//a[text()='2:49']")[0]
+    target = doc.get_element_by_id(link.get("href")[1:])
+    assert "pincite-out-of-range" in target.text_content() and "Berry v. Keith" in target.text_content()
+    assert rows[1][4] == "Savage v. Parks (1953)"
+
+
+def test_html_findings_show_evidence_and_links(sample_batch):
+    doc = lxml.html.fromstring(render_html(sample_batch))
+    findings = doc.xpath("//div[contains(@class,'finding')]")
+    assert len(findings) == 2
+    text = findings[0].text_content()
+    assert "Page831–833" in text.replace(" ", "") and "Suggested fix" in text
+    hrefs = findings[0].xpath(".//a/@href")
+    assert any(h.endswith("#pincite-out-of-range") for h in hrefs)
+    assert findings[0].xpath(".//mark")[0].text_content() == "836"
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no Chromium installed (Debian package 'chromium'); "
+                    ".ci/run installs it when it can")
+def test_html_renders_in_headless_chromium(sample_batch, tmp_path):
+    page = tmp_path / "report.html"
+    page.write_text(render_html(sample_batch), encoding="utf-8")
+    flags = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}"]
+    shot = tmp_path / "shot.png"
+    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=1200,1600", page.as_uri()],
+                   check=True, timeout=90, capture_output=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
+    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], check=True, timeout=90,
+                         capture_output=True, text=True).stdout
+    rows = _toa_rows(lxml.html.fromstring(dom))
+    assert [r[0] for r in rows] == ["Berry v. Keith", "Savage v. Parks", "Whitfield v. Kessler"]

@@ -1,0 +1,37 @@
+"""The versioned JSON report: spans are code points into the checked text."""
+
+from __future__ import annotations
+
+import json
+
+from citecheck.report.json import SCHEMA_VERSION, render_json
+
+
+def test_json_header_and_summary(sample_batch):
+    doc = json.loads(render_json(sample_batch))
+    assert (doc["schema"], doc["version"], doc["offset_unit"]) == ("citecheck-report", SCHEMA_VERSION, "codepoint")
+    assert doc["summary"]["findings"] == {"error": 2, "warning": 0, "info": 0}
+    assert doc["summary"]["status"]["verified"] == 2
+    assert doc["errors"] == [{"path": "bad.docx", "message": "malformed .docx"}]
+
+
+def test_json_spans_index_the_original_text_in_code_points(sample_batch):
+    text = sample_batch.files[0].text
+    doc = json.loads(render_json(sample_batch))
+    (f,) = doc["files"]
+    for c in f["citations"]:
+        assert text[c["span"]["start"]:c["span"]["end"]] == c["text"]
+    whit = f["citations"][3]
+    assert whit["text"] == "512 A.4th 77" and whit["span"]["start"] == text.index("512 A.4th 77")
+
+
+def test_json_findings_carry_kind_severity_evidence_and_fixes(sample_batch):
+    doc = json.loads(render_json(sample_batch))
+    pin = doc["files"][0]["findings"][0]
+    assert pin["kind"] == "pincite-out-of-range" and pin["severity"] == "error"
+    assert pin["evidence"]["record_id"] == "cap:2" and pin["evidence"]["page"] == "831–833"
+    assert pin["fixes"][0]["edits"][0]["new_text"] == "833"
+    savage = doc["files"][0]["citations"][0]
+    assert savage["resolved_case"]["name"] == "Savage v. Parks" and savage["status"] == "verified"
+    assert {a["name"] for a in doc["files"][0]["authorities"]} == {
+        "Savage v. Parks", "Berry v. Keith", "Whitfield v. Kessler"}
