@@ -1,0 +1,238 @@
+/**
+ * The "Citations" tree's model, built from the server's `citecheck/citations` notification.
+ *
+ * Pure: it validates the notification (a bad payload is dropped, never thrown into VS Code) and
+ * turns each document's citations into display nodes. It holds no citation logic: labels, status
+ * and findings come from the server as they are; this module only chooses icons and wording.
+ * Ranges arrive as LSP ranges in UTF-16 (what the client negotiated); a payload that carries
+ * code-point spans instead is converted with `positions.ts` against the document text.
+ */
+import { codePointToUtf16 } from './positions';
+
+export const CITATIONS_NOTIFICATION = 'citecheck/citations';
+
+export interface LspPosition {
+  line: number;
+  character: number;
+}
+export interface LspRange {
+  start: LspPosition;
+  end: LspPosition;
+}
+
+export interface CitationFinding {
+  kind: string;
+  severity?: string;
+  message?: string;
+}
+
+export interface CitationInfo {
+  index: number;
+  text: string;
+  form?: string;
+  range?: LspRange;
+  /** Code-point offsets, used when no range is given. */
+  span?: { start: number; end: number };
+  status?: string;
+  caseName?: string;
+  matchedCase?: string;
+  findings: CitationFinding[];
+}
+
+export interface DocumentCitations {
+  uri: string;
+  version?: number;
+  citations: CitationInfo[];
+  /** Anything else the server reports about the check (stage, source reachability). */
+  extra: Record<string, unknown>;
+}
+
+export interface CitationNode {
+  type: 'citation';
+  uri: string;
+  index: number;
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: string;
+  range: LspRange | undefined;
+  children: FindingNode[];
+}
+
+export interface FindingNode {
+  type: 'finding';
+  uri: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: string;
+  range: LspRange | undefined;
+}
+
+export type TreeNode = CitationNode | FindingNode;
+
+/** Parse one notification; returns undefined (and the reason) for a payload we cannot use. */
+export function parseCitations(payload: unknown): { ok: DocumentCitations } | { error: string } {
+  if (!isObject(payload)) return { error: 'payload is not an object' };
+  const { uri, version, citations, ...extra } = payload;
+  if (typeof uri !== 'string' || uri === '') return { error: 'payload has no uri' };
+  if (!Array.isArray(citations)) return { error: 'payload has no citations array' };
+  const parsed: CitationInfo[] = [];
+  citations.forEach((raw, i) => {
+    const c = parseCitation(raw, i);
+    if (c) parsed.push(c);
+  });
+  return {
+    ok: { uri, version: typeof version === 'number' ? version : undefined, citations: parsed, extra },
+  };
+}
+
+function parseCitation(raw: unknown, position: number): CitationInfo | undefined {
+  if (!isObject(raw)) return undefined;
+  const text = str(raw.text) ?? '';
+  const findingsRaw = Array.isArray(raw.findings) ? raw.findings : [];
+  const findings: CitationFinding[] = [];
+  for (const f of findingsRaw) {
+    if (typeof f === 'string') findings.push({ kind: f });
+    else if (isObject(f) && typeof (f.kind ?? f.code) === 'string') {
+      findings.push({ kind: String(f.kind ?? f.code), severity: str(f.severity), message: str(f.message) });
+    }
+  }
+  const span = isObject(raw.span) && isInt(raw.span.start) && isInt(raw.span.end)
+    ? { start: raw.span.start as number, end: raw.span.end as number }
+    : undefined;
+  return {
+    index: isInt(raw.index) ? (raw.index as number) : position,
+    text,
+    form: str(raw.form),
+    range: parseRange(raw.range),
+    span,
+    status: str(raw.status),
+    caseName: str(raw.caseName ?? raw.case_name),
+    matchedCase: str(raw.matchedCase ?? raw.matched_case),
+    findings,
+  };
+}
+
+function parseRange(raw: unknown): LspRange | undefined {
+  if (!isObject(raw) || !isObject(raw.start) || !isObject(raw.end)) return undefined;
+  const { start, end } = raw;
+  if (![start.line, start.character, end.line, end.character].every(isInt)) return undefined;
+  return {
+    start: { line: start.line as number, character: start.character as number },
+    end: { line: end.line as number, character: end.character as number },
+  };
+}
+
+/** The range to reveal: the server's range, else the code-point span converted against `text`. */
+export function rangeOf(c: CitationInfo, text: string | undefined): LspRange | undefined {
+  if (c.range) return c.range;
+  if (!c.span || text === undefined) return undefined;
+  return { start: positionAt(text, codePointToUtf16(text, c.span.start)), end: positionAt(text, codePointToUtf16(text, c.span.end)) };
+}
+
+/** LSP position of a UTF-16 offset; only \n, \r\n and \r end a line (not \v, \f or U+2028). */
+export function positionAt(text: string, utf16Offset: number): LspPosition {
+  const end = Math.min(utf16Offset, text.length);
+  let line = 0;
+  let lineStart = 0;
+  for (let i = 0; i < end; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10 || (ch === 13 && text.charCodeAt(i + 1) !== 10)) {
+      line += 1;
+      lineStart = i + 1;
+    }
+  }
+  return { line, character: end - lineStart };
+}
+
+const STATUS_ICON: Record<string, string> = {
+  verified: 'pass',
+  found: 'pass',
+  ok: 'pass',
+  'not-found': 'error',
+  not_found: 'error',
+  fabricated: 'error',
+  impossible: 'error',
+  ambiguous: 'question',
+  'cannot-verify': 'circle-outline',
+  cannot_verify: 'circle-outline',
+  unverified: 'circle-outline',
+  pending: 'loading~spin',
+  checking: 'loading~spin',
+};
+
+const SEVERITY_ICON: Record<string, string> = { error: 'error', warning: 'warning', info: 'info', information: 'info' };
+
+/** Display nodes for one document's citations, in document order. */
+export function citationNodes(doc: DocumentCitations, text?: string): CitationNode[] {
+  return [...doc.citations]
+    .sort((a, b) => a.index - b.index)
+    .map((c) => {
+      const range = rangeOf(c, text);
+      const status = c.status ?? 'unknown';
+      const worst = worstSeverity(c.findings);
+      let icon = STATUS_ICON[status] ?? 'circle-outline';
+      if (icon === 'pass' && c.findings.length > 0) icon = worst === 'error' ? 'error' : worst === 'info' ? 'info' : 'warning';
+      if (worst === 'error') icon = 'error';
+      const name = c.caseName ?? c.matchedCase;
+      const label = name ? `${name}, ${c.text}` : c.text || `citation ${c.index + 1}`;
+      const kinds = c.findings.map((f) => f.kind);
+      const description = kinds.length > 0 ? `${status} · ${kinds.join(', ')}` : status;
+      const tooltipLines = [c.text, `Status: ${status}`];
+      if (c.form) tooltipLines.push(`Form: ${c.form}`);
+      if (c.matchedCase) tooltipLines.push(`Matched: ${c.matchedCase}`);
+      for (const f of c.findings) tooltipLines.push(`• ${f.kind}${f.message ? `: ${f.message}` : ''}`);
+      const children: FindingNode[] = c.findings.map((f) => ({
+        type: 'finding',
+        uri: doc.uri,
+        label: f.kind,
+        description: f.message ?? '',
+        tooltip: f.message ?? f.kind,
+        icon: SEVERITY_ICON[f.severity ?? ''] ?? 'warning',
+        range,
+      }));
+      return { type: 'citation', uri: doc.uri, index: c.index, label, description, tooltip: tooltipLines.join('\n'), icon, range, children };
+    });
+}
+
+function worstSeverity(findings: CitationFinding[]): string | undefined {
+  for (const s of ['error', 'warning', 'info']) {
+    if (findings.some((f) => (f.severity ?? '').toLowerCase() === s)) return s;
+  }
+  return undefined;
+}
+
+/** Latest citations per document; an older version never replaces a newer one. */
+export class CitationStore {
+  private readonly docs = new Map<string, DocumentCitations>();
+
+  update(doc: DocumentCitations): boolean {
+    const old = this.docs.get(doc.uri);
+    if (old?.version !== undefined && doc.version !== undefined && doc.version < old.version) return false;
+    this.docs.set(doc.uri, doc);
+    return true;
+  }
+
+  get(uri: string): DocumentCitations | undefined {
+    return this.docs.get(uri);
+  }
+
+  forget(uri: string): void {
+    this.docs.delete(uri);
+  }
+
+  clear(): void {
+    this.docs.clear();
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function isInt(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+}
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}

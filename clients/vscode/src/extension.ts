@@ -1,0 +1,133 @@
+/**
+ * Entry point: wires settings, the server, the status bar, the Citations tree and the commands
+ * together. No logic lives here; each piece is in its own module.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+
+import { parseCitations } from './citations';
+import { CitationsProvider, VIEW_ID } from './citationsView';
+import { registerCommands } from './commands';
+import { hostEnv, resolveServerCommand, ServerNotFound } from './launch';
+import { CitecheckServer } from './server';
+import { needsRestart, readClientSettings, SECTION, serverSettings } from './settings';
+import { StatusBar } from './statusBar';
+import { TokenStore } from './token';
+import * as api from './vscodeapi';
+
+let server: CitecheckServer | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('citecheck', { log: true });
+  const tokens = new TokenStore(context.secrets);
+  await tokens.load();
+  const status = new StatusBar();
+  const tree = new CitationsProvider((uri) => api.findOpenDocument(uri)?.getText());
+  let languages = readClientSettings(api.getConfiguration(SECTION)).languages;
+  let citationsSeen = false;
+
+  const pathContext = () => ({ workspaceFolder: api.workspaceFolderPath(), home: os.homedir() });
+  const setActive = (editor: vscode.TextEditor | undefined) => {
+    const uri = editor?.document.uri.toString();
+    status.model.setActive(uri);
+    tree.setActive(uri);
+    status.render();
+  };
+
+  const srv = new CitecheckServer(
+    {
+      settings: (scopeUri) =>
+        serverSettings(api.getConfiguration(SECTION, scopeUri ? api.parseUri(scopeUri) : undefined), tokens.value, pathContext()),
+      onState: (state, detail) => {
+        status.model.setServer(state, detail);
+        status.render();
+      },
+      onFailed: (message) => {
+        void api.showErrorMessage(message, 'Open settings', 'Restart server').then((choice) => {
+          if (choice === 'Open settings') void api.openSettings('citecheck.server');
+          else if (choice === 'Restart server') void restart();
+        });
+      },
+      onCitations: (payload) => {
+        const parsed = parseCitations(payload);
+        if ('error' in parsed) {
+          output.appendLine(`ignored a citecheck/citations notification: ${parsed.error}`);
+          return;
+        }
+        citationsSeen = true;
+        const doc = parsed.ok;
+        tree.update(doc);
+        const reach = doc.extra.courtlistener ?? (doc.extra.sources as Record<string, unknown> | undefined)?.courtlistener;
+        if (reach === 'unreachable' || reach === 'ok') status.model.setCourtListener(reach);
+        if (doc.extra.stage !== 'local') status.model.checked(doc.uri, doc.version);
+        status.render();
+      },
+      onDocumentSent: (uri, version) => {
+        status.model.checking(uri, version);
+        status.render();
+      },
+    },
+    output,
+  );
+  server = srv;
+
+  const start = async () => {
+    const clientSettings = readClientSettings(api.getConfiguration(SECTION), pathContext());
+    languages = clientSettings.languages;
+    try {
+      await srv.start(resolveServerCommand(clientSettings, hostEnv()), languages);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      status.model.setServer('failed', message);
+      status.render();
+      const setting = err instanceof ServerNotFound ? err.setting : 'citecheck.server.path';
+      const choice = await api.showErrorMessage(`citecheck: ${message}`, 'Open settings');
+      if (choice) await api.openSettings(setting);
+    }
+  };
+  const restart = async () => {
+    srv.restartPolicy.reset();
+    tree.clear();
+    await start();
+  };
+
+  context.subscriptions.push(
+    output,
+    status,
+    tree,
+    api.createTreeView(VIEW_ID, tree),
+    ...registerCommands({
+      isRunning: () => srv.isRunning,
+      executeServerCommand: (command, args) => srv.executeCommand(command, args),
+      restartServer: restart,
+      // secrets.onDidChange (below) tells the server, for this window and any other.
+      setToken: (value) => tokens.set(value),
+      hasToken: () => tokens.value !== undefined,
+      isChecked: (doc) => languages.includes(doc.languageId) && ['file', 'untitled'].includes(api.parseUri(doc.uri.toString()).scheme),
+    }),
+    api.onDidChangeActiveTextEditor(setActive),
+    api.onDidCloseTextDocument((doc) => {
+      status.model.forget(doc.uri.toString());
+      tree.forget(doc.uri.toString());
+      status.render();
+    }),
+    api.onDidChangeDiagnostics((e) => {
+      // Without the citations notification, a diagnostics update is the only "check finished" signal.
+      if (!citationsSeen) for (const uri of e.uris) status.model.checked(uri.toString());
+      status.refreshCounts(e.uris);
+    }),
+    api.onDidChangeConfiguration((e) => {
+      if (needsRestart((key) => e.affectsConfiguration(key))) void restart();
+    }),
+    context.secrets.onDidChange((e) => {
+      if (e.key === 'citecheck.courtlistenerToken') void tokens.load().then(() => srv.notifyConfigurationChanged());
+    }),
+  );
+  setActive(vscode.window.activeTextEditor);
+  await start();
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
+}

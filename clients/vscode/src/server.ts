@@ -1,0 +1,187 @@
+/**
+ * Starts and supervises `citecheck-lsp --stdio` through vscode-languageclient.
+ *
+ * It owns the LanguageClient's lifetime: start, stop, restart (manual, after a settings change, or
+ * after a crash with back-off from `RestartPolicy`), and it answers the server's
+ * `workspace/configuration` request for section `citecheck` with `serverSettings` (which carries the
+ * CourtListener token from secret storage, so the token is never written to settings.json).
+ * Everything the user sees (notifications, status bar, tree) is reached through `ServerHooks`.
+ */
+import type * as vscode from 'vscode';
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  ExecuteCommandRequest,
+  LanguageClient,
+  type LanguageClientOptions,
+  RevealOutputChannelOn,
+  type ServerOptions,
+  State,
+} from 'vscode-languageclient/node';
+
+import { CITATIONS_NOTIFICATION } from './citations';
+import type { ServerCommand } from './launch';
+import { RestartPolicy } from './restart';
+import { documentSelector, SECTION, type ServerSettings } from './settings';
+import type { ServerState } from './status';
+
+export interface ServerHooks {
+  /** The answer to `workspace/configuration` for `citecheck` (scopeUri when the server names one). */
+  settings(scopeUri?: string): ServerSettings;
+  onState(state: ServerState, detail?: string): void;
+  /** The server stopped for good (start-up failure, or too many crashes). */
+  onFailed(message: string): void;
+  onCitations(payload: unknown): void;
+  /** A document was sent to the server (opened or changed): a check is under way. */
+  onDocumentSent(uri: string, version: number): void;
+}
+
+export class CitecheckServer {
+  private client: LanguageClient | undefined;
+  private reachedRunning = false;
+  private stopping = false;
+  readonly restartPolicy: RestartPolicy;
+
+  constructor(
+    private readonly hooks: ServerHooks,
+    private readonly outputChannel: vscode.LogOutputChannel,
+    restartPolicy?: RestartPolicy,
+  ) {
+    this.restartPolicy = restartPolicy ?? new RestartPolicy();
+  }
+
+  get isRunning(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  async start(command: ServerCommand, languages: readonly string[]): Promise<void> {
+    await this.stop();
+    this.stopping = false;
+    this.reachedRunning = false;
+    const exe = { command: command.command, args: command.args };
+    const serverOptions: ServerOptions = { run: exe, debug: exe };
+    const client = new LanguageClient('citecheck', 'citecheck', serverOptions, this.clientOptions(languages));
+    this.client = client;
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        this.reachedRunning = true;
+        this.hooks.onState('running');
+      } else if (e.newState === State.Starting) {
+        this.hooks.onState('starting');
+      }
+    });
+    client.onNotification(CITATIONS_NOTIFICATION, (payload: unknown) => this.hooks.onCitations(payload));
+    this.hooks.onState('starting');
+    try {
+      await client.start();
+    } catch (err) {
+      if (this.client === client) this.client = undefined;
+      const why = err instanceof Error ? err.message : String(err);
+      this.hooks.onState('failed', why);
+      this.hooks.onFailed(
+        `citecheck could not start its server (${command.command} ${command.args.join(' ')}, from ${command.origin}): ${why}`,
+      );
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    this.stopping = true;
+    try {
+      if (client.state !== State.Stopped) await client.stop(2000);
+    } catch {
+      // a server that is already gone cannot be stopped; nothing left to clean up
+    }
+    this.hooks.onState('stopped');
+  }
+
+  /** Tell the server its settings changed; it re-reads them through `workspace/configuration`. */
+  async notifyConfigurationChanged(): Promise<void> {
+    if (!this.isRunning || !this.client) return;
+    await this.client.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { [SECTION]: this.hooks.settings() },
+    });
+  }
+
+  /** Run a server command (`workspace/executeCommand`); throws when the server is not running. */
+  async executeCommand(command: string, args: unknown[]): Promise<unknown> {
+    if (!this.isRunning || !this.client) throw new Error('the citecheck server is not running');
+    return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  }
+
+  /** Commands the running server advertised in `executeCommandProvider`. */
+  serverCommands(): string[] {
+    return [...(this.client?.initializeResult?.capabilities.executeCommandProvider?.commands ?? [])];
+  }
+
+  private clientOptions(languages: readonly string[]): LanguageClientOptions {
+    const hooks = this.hooks;
+    return {
+      documentSelector: documentSelector(languages),
+      outputChannel: this.outputChannel,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: hooks.settings(),
+      // Changes to `citecheck.*` reach the server as one didChangeConfiguration carrying our mapping.
+      synchronize: { configurationSection: SECTION },
+      diagnosticPullOptions: { onChange: true, onSave: true },
+      errorHandler: {
+        error: (_error, _message, count) => ({
+          action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
+        }),
+        closed: () => this.onClosed(),
+      },
+      middleware: {
+        didOpen: (doc, next) => {
+          hooks.onDocumentSent(doc.uri.toString(), doc.version);
+          return next(doc);
+        },
+        didChange: (event, next) => {
+          hooks.onDocumentSent(event.document.uri.toString(), event.document.version);
+          return next(event);
+        },
+        workspace: {
+          configuration: async (params, token, next) => {
+            const answer = await next(params, token);
+            const values = Array.isArray(answer) ? answer : params.items.map(() => null);
+            return params.items.map((item, i) =>
+              item.section === SECTION ? hooks.settings(item.scopeUri) : values[i],
+            );
+          },
+          didChangeConfiguration: async () => {
+            await this.client?.sendNotification(DidChangeConfigurationNotification.type, {
+              settings: { [SECTION]: hooks.settings() },
+            });
+          },
+        },
+      },
+    };
+  }
+
+  private async onClosed(): Promise<{ action: CloseAction; message?: string; handled?: boolean }> {
+    if (this.stopping) return { action: CloseAction.DoNotRestart, handled: true };
+    if (!this.reachedRunning) {
+      const message =
+        'The citecheck server exited while starting. Check that citecheck-legal is installed for the ' +
+        'configured Python (citecheck.python) or that citecheck.server.path points to citecheck-lsp; ' +
+        'details are in Output › citecheck.';
+      this.hooks.onState('failed', 'exited while starting');
+      this.hooks.onFailed(message);
+      return { action: CloseAction.DoNotRestart, message, handled: true };
+    }
+    this.reachedRunning = false;
+    const decision = this.restartPolicy.onCrash();
+    if (!decision.restart) {
+      const message = `The citecheck server crashed ${decision.crashes} times in a few minutes and was not restarted; details are in Output › citecheck.`;
+      this.hooks.onState('failed', 'crashed repeatedly');
+      this.hooks.onFailed(message);
+      return { action: CloseAction.DoNotRestart, message, handled: true };
+    }
+    this.hooks.onState('starting', `restarting after a crash in ${Math.round(decision.delayMs / 1000)} s`);
+    this.outputChannel.appendLine(`citecheck server exited; restarting in ${decision.delayMs} ms (crash ${decision.crashes}).`);
+    await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+    return { action: CloseAction.Restart, handled: true };
+  }
+}

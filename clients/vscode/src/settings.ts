@@ -1,0 +1,156 @@
+/**
+ * Reads the extension's configuration and maps it to what the Python server accepts.
+ *
+ * Pure: it takes a `Configuration` (VS Code's `WorkspaceConfiguration` fits) and returns plain
+ * objects, so it is unit-tested without VS Code. The server reads its settings through
+ * `workspace/configuration` (section `citecheck`); `serverSettings` builds that answer with the
+ * camelCase keys `citecheck.config.settings_from_mapping` understands, drops unset values so the
+ * server keeps its own defaults, and adds the CourtListener token from secret storage.
+ */
+
+/** The part of `vscode.WorkspaceConfiguration` this module needs. */
+export interface Configuration {
+  get<T>(key: string): T | undefined;
+}
+
+export const SECTION = 'citecheck';
+export const DEFAULT_LANGUAGES: readonly string[] = ['plaintext', 'markdown'];
+
+/** Settings the extension itself uses (starting the server, choosing documents). */
+export interface ClientSettings {
+  serverPath: string | undefined;
+  python: string | undefined;
+  languages: string[];
+}
+
+/** The `citecheck` section as the server receives it (keys: citecheck/config.py `_ALIASES`). */
+export interface ServerSettings {
+  corpusPath?: string;
+  cachePath?: string;
+  courtlistenerUrl?: string;
+  courtlistenerToken?: string;
+  capFetch?: boolean;
+  offline?: boolean;
+  enabledChecks?: string[];
+  severityOverrides?: Record<string, string>;
+  languages?: string[];
+  maxDocumentChars?: number;
+  debounceMs?: number;
+}
+
+/**
+ * VS Code setting (under `citecheck.`) → server key. Every setting the server reads is listed
+ * here once; package.json contributes the same keys (a test checks they agree).
+ */
+export const SERVER_SETTING_KEYS = {
+  corpusPath: 'corpusPath',
+  cachePath: 'cachePath',
+  courtlistenerUrl: 'courtlistenerUrl',
+  capFetch: 'capFetch',
+  offline: 'offline',
+  enabledChecks: 'enabledChecks',
+  severityOverrides: 'severityOverrides',
+  languages: 'languages',
+  sizeLimit: 'maxDocumentChars',
+  debounceMs: 'debounceMs',
+} as const satisfies Record<string, keyof ServerSettings>;
+
+/** Settings only the client reads. */
+export const CLIENT_SETTING_KEYS = ['server.path', 'python', 'languages', 'trace.server'] as const;
+
+export const SEVERITIES: readonly string[] = ['error', 'warning', 'info'];
+
+export interface PathContext {
+  /** Replaces `${workspaceFolder}`; undefined when no folder is open. */
+  workspaceFolder?: string;
+  /** Replaces a leading `~`. */
+  home?: string;
+}
+
+export function readClientSettings(cfg: Configuration, ctx: PathContext = {}): ClientSettings {
+  return {
+    serverPath: optionalPath(cfg.get<string>('server.path'), ctx),
+    python: optionalPath(cfg.get<string>('python'), ctx),
+    languages: languagesOf(cfg.get<unknown>('languages')),
+  };
+}
+
+/** The answer to `workspace/configuration` for section `citecheck`. */
+export function serverSettings(cfg: Configuration, token: string | undefined, ctx: PathContext = {}): ServerSettings {
+  const out: ServerSettings = {};
+  const corpusPath = optionalPath(cfg.get<string>('corpusPath'), ctx);
+  if (corpusPath) out.corpusPath = corpusPath;
+  const cachePath = optionalPath(cfg.get<string>('cachePath'), ctx);
+  if (cachePath) out.cachePath = cachePath;
+  const url = trimmed(cfg.get<string>('courtlistenerUrl'));
+  if (url) out.courtlistenerUrl = url;
+  const capFetch = cfg.get<unknown>('capFetch');
+  if (typeof capFetch === 'boolean') out.capFetch = capFetch;
+  const offline = cfg.get<unknown>('offline');
+  if (typeof offline === 'boolean') out.offline = offline;
+  const checks = cfg.get<unknown>('enabledChecks');
+  // Unset or empty means "all checks": an empty list silencing everything is never what was meant.
+  if (Array.isArray(checks) && checks.length > 0) {
+    out.enabledChecks = checks.filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+  }
+  const overrides = cfg.get<unknown>('severityOverrides');
+  if (overrides && typeof overrides === 'object' && !Array.isArray(overrides)) {
+    const entries = Object.entries(overrides as Record<string, unknown>).filter(
+      ([, v]) => typeof v === 'string' && SEVERITIES.includes(v.toLowerCase()),
+    );
+    if (entries.length > 0) {
+      out.severityOverrides = Object.fromEntries(entries.map(([k, v]) => [k, (v as string).toLowerCase()]));
+    }
+  }
+  out.languages = languagesOf(cfg.get<unknown>('languages'));
+  const size = positiveInt(cfg.get<unknown>('sizeLimit'));
+  if (size !== undefined) out.maxDocumentChars = size;
+  const debounce = nonNegativeInt(cfg.get<unknown>('debounceMs'));
+  if (debounce !== undefined) out.debounceMs = debounce;
+  if (token && token.trim()) out.courtlistenerToken = token.trim();
+  return out;
+}
+
+/** Documents the client sends to the server: each language, saved files and untitled buffers. */
+export function documentSelector(languages: readonly string[]): { scheme: string; language: string }[] {
+  return languages.flatMap((language) => [
+    { scheme: 'file', language },
+    { scheme: 'untitled', language },
+  ]);
+}
+
+/** True when a change to these settings needs a server restart (the rest is re-read live). */
+export function needsRestart(affects: (key: string) => boolean): boolean {
+  return ['server.path', 'python', 'languages'].some((k) => affects(`${SECTION}.${k}`));
+}
+
+function languagesOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [...DEFAULT_LANGUAGES];
+  const langs = value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
+  return langs.length > 0 ? [...new Set(langs)] : [...DEFAULT_LANGUAGES];
+}
+
+function trimmed(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function optionalPath(value: unknown, ctx: PathContext): string | undefined {
+  let p = trimmed(value);
+  if (p === undefined) return undefined;
+  if (p.includes('${workspaceFolder}')) {
+    if (ctx.workspaceFolder === undefined) return undefined;
+    p = p.split('${workspaceFolder}').join(ctx.workspaceFolder);
+  }
+  if (ctx.home !== undefined && (p === '~' || p.startsWith('~/') || p.startsWith('~\\'))) {
+    p = ctx.home + p.slice(1);
+  }
+  return p;
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined;
+}
+
+function nonNegativeInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+}

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { beforeEach, test } from 'node:test';
+
+import { citationNodes, CitationStore, parseCitations, positionAt, rangeOf } from '../src/citations';
+import { CitationsProvider, REVEAL_COMMAND } from '../src/citationsView';
+import { fake } from './fake-vscode';
+
+const URI = 'file:///brief.md';
+
+function payload(version: number, citations: unknown[]): unknown {
+  return { uri: URI, version, citations };
+}
+
+const ROE = {
+  index: 0,
+  text: '410 U.S. 113',
+  form: 'full',
+  range: { start: { line: 2, character: 16 }, end: { line: 2, character: 28 } },
+  status: 'verified',
+  caseName: 'Roe v. Wade',
+  matchedCase: 'Roe v. Wade',
+  findings: [],
+};
+const BOONE = {
+  index: 1,
+  text: '446 Cal. Rptr. 4th 183',
+  form: 'full',
+  range: { start: { line: 4, character: 21 }, end: { line: 4, character: 43 } },
+  status: 'not-found',
+  caseName: 'Boone v. Vinson',
+  findings: [{ kind: 'impossible-citation', severity: 'error', message: 'Cal. Rptr. has no 4th series.' }],
+};
+
+function parsed(p: unknown) {
+  const r = parseCitations(p);
+  assert.ok('ok' in r, JSON.stringify(r));
+  return r.ok;
+}
+
+test('a citations notification becomes one node per citation, in document order', () => {
+  const nodes = citationNodes(parsed(payload(3, [BOONE, ROE])));
+  assert.deepEqual(
+    nodes.map((n) => [n.label, n.description, n.icon]),
+    [
+      ['Roe v. Wade, 410 U.S. 113', 'verified', 'pass'],
+      ['Boone v. Vinson, 446 Cal. Rptr. 4th 183', 'not-found · impossible-citation', 'error'],
+    ],
+  );
+  const boone = nodes[1];
+  assert.deepEqual(boone.range, BOONE.range);
+  assert.equal(boone.children.length, 1);
+  assert.equal(boone.children[0].label, 'impossible-citation');
+  assert.equal(boone.children[0].icon, 'error');
+  assert.match(boone.tooltip, /Cal\. Rptr\. has no 4th series/);
+});
+
+test('a verified citation with a warning finding gets a warning icon', () => {
+  const c = { ...ROE, findings: [{ kind: 'year-mismatch', severity: 'warning' }] };
+  assert.equal(citationNodes(parsed(payload(1, [c])))[0].icon, 'warning');
+  const plain = { ...ROE, findings: ['name-misspelled'] }; // kinds as bare strings are accepted too
+  const node = citationNodes(parsed(payload(1, [plain])))[0];
+  assert.equal(node.icon, 'warning');
+  assert.equal(node.children[0].label, 'name-misspelled');
+});
+
+test('cannot-verify is shown as unverified, never as an error', () => {
+  const c = { ...ROE, status: 'cannot-verify', findings: [{ kind: 'cannot-verify', severity: 'info' }] };
+  assert.equal(citationNodes(parsed(payload(1, [c])))[0].icon, 'circle-outline');
+});
+
+test('bad payloads are rejected with a reason, bad entries skipped', () => {
+  assert.deepEqual(parseCitations(null), { error: 'payload is not an object' });
+  assert.deepEqual(parseCitations({ citations: [] }), { error: 'payload has no uri' });
+  assert.deepEqual(parseCitations({ uri: URI }), { error: 'payload has no citations array' });
+  const doc = parsed(payload(1, [42, { text: 'x', range: { start: { line: -1 } } }]));
+  assert.equal(doc.citations.length, 1);
+  assert.equal(doc.citations[0].range, undefined);
+  assert.equal(doc.citations[0].index, 1);
+});
+
+test('extra fields are kept for the status bar', () => {
+  const doc = parsed({ uri: URI, version: 2, citations: [], courtlistener: 'unreachable' });
+  assert.equal(doc.extra.courtlistener, 'unreachable');
+});
+
+test('a code-point span is converted to a UTF-16 range against the text (emoji before it)', () => {
+  const text = 'Intro\nSee 😀 Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019).';
+  const cite = '446 Cal. Rptr. 4th 183';
+  const startCp = [...text.slice(0, text.indexOf(cite))].length; // code points before the cite
+  const c = parsed(payload(1, [{ index: 0, text: cite, span: { start: startCp, end: startCp + cite.length } }])).citations[0];
+  const r = rangeOf(c, text);
+  // "See 😀 Boone v. Vinson, " is 23 code points but 24 UTF-16 units
+  assert.deepEqual(r, { start: { line: 1, character: 24 }, end: { line: 1, character: 46 } });
+  assert.equal(rangeOf(c, undefined), undefined);
+});
+
+test('positionAt splits lines only on \\n, \\r\\n and \\r', () => {
+  const text = 'a\r\nb\rc\vd\u2028e\nf';
+  assert.deepEqual(positionAt(text, text.indexOf('b')), { line: 1, character: 0 });
+  assert.deepEqual(positionAt(text, text.indexOf('c')), { line: 2, character: 0 });
+  assert.deepEqual(positionAt(text, text.indexOf('e')), { line: 2, character: 4 }); // \v and U+2028 are not line ends
+  assert.deepEqual(positionAt(text, text.indexOf('f')), { line: 3, character: 0 });
+});
+
+test('an older version never replaces a newer one', () => {
+  const store = new CitationStore();
+  assert.equal(store.update(parsed(payload(5, [ROE]))), true);
+  assert.equal(store.update(parsed(payload(4, []))), false);
+  assert.equal(store.get(URI)?.citations.length, 1);
+  assert.equal(store.update(parsed(payload(6, []))), true);
+  assert.equal(store.get(URI)?.citations.length, 0);
+});
+
+beforeEach(() => fake.reset());
+
+test('the tree shows the active document; clicking an item reveals its range', async () => {
+  const provider = new CitationsProvider();
+  let refreshes = 0;
+  provider.onDidChangeTreeData(() => refreshes++);
+  provider.update(parsed(payload(1, [ROE, BOONE])));
+  assert.deepEqual(provider.getChildren(), []); // no active document yet
+  provider.setActive(URI);
+  const roots = provider.getChildren();
+  assert.equal(roots.length, 2);
+  const item = provider.getTreeItem(roots[1]) as unknown as {
+    label: string;
+    collapsibleState: number;
+    iconPath: { id: string };
+    command: { command: string; arguments: unknown[] };
+  };
+  assert.equal(item.label, 'Boone v. Vinson, 446 Cal. Rptr. 4th 183');
+  assert.equal(item.collapsibleState, 2); // expanded: it has a finding
+  assert.equal(item.iconPath.id, 'error');
+  assert.equal(item.command.command, REVEAL_COMMAND);
+  assert.deepEqual(item.command.arguments, [URI, BOONE.range]);
+  assert.equal(provider.getChildren(roots[1]).length, 1);
+  const before = refreshes;
+  provider.update(parsed(payload(2, [ROE])));
+  assert.equal(refreshes, before + 1);
+  assert.equal(provider.getChildren().length, 1);
+});

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import {
+  CLIENT_SETTING_KEYS,
+  type Configuration,
+  documentSelector,
+  needsRestart,
+  readClientSettings,
+  SERVER_SETTING_KEYS,
+  serverSettings,
+} from '../src/settings';
+
+function config(values: Record<string, unknown>): Configuration {
+  return { get: <T>(key: string) => values[key] as T | undefined };
+}
+
+const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+const contributed: Record<string, { default?: unknown }> = pkg.contributes.configuration.properties;
+
+/** Configuration as VS Code gives it with nothing set: the package.json defaults. */
+function defaults(overrides: Record<string, unknown> = {}): Configuration {
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(contributed)) values[k.replace(/^citecheck\./, '')] = v.default;
+  return config({ ...values, ...overrides });
+}
+
+test('with default settings only languages reach the server, so it keeps its own defaults', () => {
+  assert.deepEqual(serverSettings(defaults(), undefined), {
+    capFetch: true,
+    offline: false,
+    languages: ['plaintext', 'markdown'],
+    maxDocumentChars: 2000000,
+    debounceMs: 150,
+  });
+});
+
+test('each setting maps to the camelCase key the server accepts', () => {
+  const s = serverSettings(
+    defaults({
+      corpusPath: '/data/corpus.sqlite',
+      cachePath: '/data/cache.sqlite',
+      courtlistenerUrl: ' http://127.0.0.1:9/api/ ',
+      capFetch: false,
+      offline: true,
+      enabledChecks: ['fabricated-case', 'misquote'],
+      severityOverrides: { 'year-mismatch': 'Error', misquote: 'bogus' },
+      languages: ['markdown', 'latex', 'latex'],
+      sizeLimit: 5000.7,
+      debounceMs: 0,
+    }),
+    'abc123',
+  );
+  assert.deepEqual(s, {
+    corpusPath: '/data/corpus.sqlite',
+    cachePath: '/data/cache.sqlite',
+    courtlistenerUrl: 'http://127.0.0.1:9/api/',
+    capFetch: false,
+    offline: true,
+    enabledChecks: ['fabricated-case', 'misquote'],
+    severityOverrides: { 'year-mismatch': 'error' }, // bad severities are dropped, not sent
+    languages: ['markdown', 'latex'],
+    maxDocumentChars: 5000,
+    debounceMs: 0,
+    courtlistenerToken: 'abc123',
+  });
+});
+
+test('an empty enabledChecks list means all checks, not none', () => {
+  assert.equal(serverSettings(defaults({ enabledChecks: [] }), undefined).enabledChecks, undefined);
+});
+
+test('nonsense numbers are dropped rather than sent', () => {
+  const s = serverSettings(defaults({ sizeLimit: 0, debounceMs: -5 }), undefined);
+  assert.equal(s.maxDocumentChars, undefined);
+  assert.equal(s.debounceMs, undefined);
+});
+
+test('the token is never sent when blank', () => {
+  assert.equal(serverSettings(defaults(), '  ').courtlistenerToken, undefined);
+});
+
+test('${workspaceFolder} and ~ are expanded in paths', () => {
+  const ctx = { workspaceFolder: '/ws', home: '/home/me' };
+  const s = serverSettings(defaults({ corpusPath: '${workspaceFolder}/c.sqlite', cachePath: '~/cache.sqlite' }), undefined, ctx);
+  assert.equal(s.corpusPath, '/ws/c.sqlite');
+  assert.equal(s.cachePath, '/home/me/cache.sqlite');
+  // without a folder open the path is left to the server's default
+  assert.equal(serverSettings(defaults({ corpusPath: '${workspaceFolder}/c.sqlite' }), undefined, {}).corpusPath, undefined);
+});
+
+test('client settings: paths, and languages fall back to plaintext + markdown', () => {
+  assert.deepEqual(readClientSettings(defaults()), { serverPath: undefined, python: undefined, languages: ['plaintext', 'markdown'] });
+  assert.deepEqual(readClientSettings(defaults({ 'server.path': ' /opt/citecheck-lsp ', python: '~/venv/bin/python', languages: [] }), { home: '/h' }), {
+    serverPath: '/opt/citecheck-lsp',
+    python: '/h/venv/bin/python',
+    languages: ['plaintext', 'markdown'],
+  });
+});
+
+test('document selector covers saved and untitled documents of each language', () => {
+  assert.deepEqual(documentSelector(['plaintext', 'latex']), [
+    { scheme: 'file', language: 'plaintext' },
+    { scheme: 'untitled', language: 'plaintext' },
+    { scheme: 'file', language: 'latex' },
+    { scheme: 'untitled', language: 'latex' },
+  ]);
+});
+
+test('only server start-up settings need a restart', () => {
+  assert.equal(needsRestart((k) => k === 'citecheck.python'), true);
+  assert.equal(needsRestart((k) => k === 'citecheck.languages'), true);
+  assert.equal(needsRestart((k) => k === 'citecheck.offline'), false);
+});
+
+test('package.json contributes exactly the settings the code reads', () => {
+  const expected = new Set([...Object.keys(SERVER_SETTING_KEYS), ...CLIENT_SETTING_KEYS].map((k) => `citecheck.${k}`));
+  assert.deepEqual(new Set(Object.keys(contributed)), expected);
+});
+
+test('no setting stores the CourtListener token', () => {
+  assert.ok(!Object.keys(contributed).some((k) => /token/i.test(k)));
+});
