@@ -16,3 +16,117 @@ def shared_corpus_path(*parts: str) -> Path:
 
         pytest.skip(f"real corpus not available at {path} (expected ../shared/corpus beside the checkout)")
     return path
+
+
+def make_citation(
+    text: str,
+    core: str,
+    *,
+    index: int = 0,
+    occurrence: int = 0,
+    form: str = "full",
+    name: str | None = None,
+    pin: str | None = None,
+    quotes: tuple[str, ...] = (),
+    year: int | None = None,
+    court: str | None = None,
+    parentheticals: tuple[str, ...] = (),
+    antecedent: int | None = None,
+    database: str | None = None,
+    volume: str | None = None,
+    reporter: str | None = None,
+    page: str | None = None,
+):  # -> citecheck.extract.models.Citation
+    """A ``Citation`` for the ``occurrence``-th ``core`` in ``text``, spans computed from the text.
+
+    For checks and pipeline tests that must not depend on the extractor. ``pin`` is the pin cite as
+    written after the core ("1006" or "1006–07" or "*3"), found after the core; ``quotes`` are found
+    anywhere in the text; ``volume``/``reporter``/``page`` default to splitting a full core
+    ("100 A.2d 36") on whitespace.
+
+    >>> c = make_citation("See Roe v. Wade, 410 U.S. 113, 116 (1973).", "410 U.S. 113", name="Roe v. Wade", pin="116")
+    >>> (c.volume, c.reporter, c.page, c.pincite.parts[0].first, c.case_name.span.start)
+    ('410', 'U.S.', '113', '116', 4)
+    """
+    from citecheck.extract.models import (
+        CaseName,
+        Citation,
+        CiteForm,
+        Database,
+        Parenthetical,
+        Pincite,
+        PinPage,
+        Quote,
+    )
+    from citecheck.spans import Span
+
+    def find(needle: str, start: int = 0, nth: int = 0) -> Span:
+        pos = start - 1
+        for _ in range(nth + 1):
+            pos = text.find(needle, pos + 1)
+            if pos < 0:
+                raise ValueError(f"{needle!r} not in text")
+        return Span(pos, pos + len(needle))
+
+    span = find(core, 0, occurrence)
+    cform = CiteForm(form)
+    if cform is CiteForm.FULL and volume is None and reporter is None and page is None and database is None:
+        parts = core.split()
+        volume, reporter, page = parts[0], " ".join(parts[1:-1]), parts[-1]
+    case_name = None
+    full_start = span.start
+    if name:
+        name_at = text.rfind(name, 0, span.start)
+        if name_at < 0:
+            raise ValueError(f"{name!r} not before {core!r}")
+        ns = Span(name_at, name_at + len(name))
+        case_name = CaseName(text=name, span=ns)
+        full_start = ns.start
+    pincite = None
+    end = span.end
+    if pin:
+        ps = find(pin, span.end)
+        elems = []
+        for raw in pin.split(","):
+            raw = raw.strip()
+            star = raw.startswith("*")
+            body = raw.lstrip("*")
+            foot = None
+            if " n." in body:
+                body, foot = body.split(" n.", 1)
+            first, _, last = body.replace("-", "–").partition("–")
+            if last and len(last) < len(first):
+                last = first[: len(first) - len(last)] + last
+            es = find(raw, ps.start)
+            elems.append(PinPage(first=first, last=last or None, footnote=foot, star=star, span=es))
+        pincite = Pincite(text=pin, span=ps, parts=tuple(elems))
+        end = ps.end
+    qs = tuple(Quote(text=q, span=find(q)) for q in quotes)
+    date_span = None
+    if year is not None:
+        m = text.find(f"{year})", end)
+        if m >= 0:
+            date_span = Span(text.rfind("(", 0, m), m + len(str(year)) + 1)
+            end = date_span.end
+    parens = tuple(Parenthetical(text=p, span=find(f"({p})")) for p in parentheticals)
+    return Citation(
+        index=index,
+        form=cform,
+        span=span,
+        full_span=Span(full_start, max(end, span.end)),
+        text=core,
+        volume=volume,
+        reporter=reporter,
+        reporter_as_written=reporter,
+        page=page,
+        database=Database(database) if database else None,
+        case_name=case_name,
+        pincite=pincite,
+        court=court,
+        year=year,
+        date_span=date_span,
+        parentheticals=parens,
+        quotes=qs,
+        group=index if cform is CiteForm.FULL else None,
+        antecedent=antecedent,
+    )

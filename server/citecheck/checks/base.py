@@ -1,0 +1,124 @@
+"""The Check protocol and the context every check receives; pure values, no I/O.
+
+A check turns one citation (plus, for source-backed checks, its lookup result, matched record and
+opinion text) into findings. The pipeline gathers everything a check needs first, so no check awaits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from citecheck.extract.models import Citation, Extraction
+from citecheck.findings import Evidence, Finding
+from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuoteMatch:
+    """Where one quoted passage of the draft was located in the opinion text.
+
+    ``exact`` is True when the quote was found (after normalisation); otherwise ``start``/``end``
+    delimit the closest real passage and ``diff`` says how the draft differs.
+    """
+
+    quote_index: int
+    exact: bool
+    start: int
+    end: int
+    passage: str
+    diff: str | None = None
+    swallowed_negation: str | None = None  # an ellipsis would have had to omit this word
+    score: float = 1.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckContext:
+    """Everything known about one citation when the checks run.
+
+    ``full`` is the full citation this one stands for (itself for a full cite, the antecedent for a
+    short form). ``lookup``/``record`` belong to ``full``. ``quote_matches`` has one entry per quote
+    of ``citation`` (``None`` when the quote was too short to check or there was no opinion text).
+    ``elsewhere`` maps a quote index to passages found in other cases of the source.
+    """
+
+    extraction: Extraction
+    citation: Citation
+    full: Citation | None = None
+    lookup: LookupResult | None = None
+    record: CaseRecord | None = None
+    opinion: OpinionText | None = None
+    quote_matches: tuple[QuoteMatch | None, ...] = ()
+    elsewhere: Mapping[int, tuple[PassageHit, ...]] = field(default_factory=dict)
+    source_name: str | None = None  # None: no source was given at all
+
+    @property
+    def text(self) -> str:
+        return self.extraction.text
+
+    @property
+    def reporter(self) -> str | None:
+        """The reporter the citation's pages refer to (a short form's own, else its antecedent's)."""
+        if self.citation.reporter:
+            return self.citation.reporter
+        return self.full.reporter if self.full else None
+
+    @property
+    def volume(self) -> str | None:
+        if self.citation.volume:
+            return self.citation.volume
+        return self.full.volume if self.full else None
+
+    def case_cite(self) -> CaseCite | None:
+        """The record's citation in the reporter this citation uses."""
+        if self.record is None or self.reporter is None:
+            return None
+        return self.record.cite_for(self.reporter, self.volume) or self.record.cite_for(self.reporter)
+
+
+@runtime_checkable
+class Check(Protocol):
+    """One verification rule. ``id`` is its module name; ``local`` checks need no lookup."""
+
+    id: str
+    local: bool
+
+    def run(self, ctx: CheckContext) -> Iterable[Finding]: ...
+
+
+def record_evidence(
+    ctx: CheckContext,
+    *,
+    page: str | None = None,
+    passage: str | None = None,
+    draft: str | None = None,
+    diff: str | None = None,
+    note: str | None = None,
+) -> Evidence:
+    """Evidence naming the matched record (id, name, citation, court, date, url) plus what was compared."""
+    rec = ctx.record
+    cite = ctx.case_cite()
+    if rec is not None and cite is None and rec.citations:
+        cite = rec.citations[0]
+    return Evidence(
+        source=(ctx.lookup.source if ctx.lookup and ctx.lookup.source else ctx.source_name),
+        record_id=rec.id if rec else None,
+        case_name=rec.name if rec else None,
+        citation=str(cite) if cite else (str(ctx.lookup.key) if ctx.lookup else None),
+        court=(rec.court_name or rec.court_id) if rec else None,
+        date=rec.decision_date if rec else None,
+        url=rec.url if rec else None,
+        page=page,
+        passage=passage,
+        draft=draft,
+        diff=diff,
+        note=note,
+    )
+
+
+def describe_record(record: CaseRecord, cite: CaseCite | None = None) -> str:
+    """``Peyton v. District of Columbia, 100 A.2d 36 (1953)`` for messages."""
+    cite = cite or (record.citations[0] if record.citations else None)
+    year = f" ({record.decision_date[:4]})" if record.decision_date else ""
+    return f"{record.name}, {cite}{year}" if cite else f"{record.name}{year}"

@@ -1,0 +1,177 @@
+"""Does the cited case exist? Impossible citations (no lookup) and the lookup verdicts; pure.
+
+Domain rule: only ``LookupStatus.NOT_FOUND`` (a source that covers the volume has no case there) may
+become ``fabricated-case``. Westlaw/Lexis cites, uncovered volumes and failing sources are
+``cannot-verify`` (info): "we could not check" is never an accusation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from citecheck.checks import reporter_limits
+from citecheck.checks.base import CheckContext, describe_record, record_evidence
+from citecheck.extract.models import Citation, CiteForm
+from citecheck.findings import Evidence, Finding, Fix, Kind, TextEdit, make_finding
+from citecheck.sources.models import CaseRecord, LookupStatus
+from citecheck.spans import Span
+
+
+def impossible_reason(citation: Citation) -> str | None:
+    """Why a citation cannot exist, judged from reporters-db alone; None when it may exist.
+
+    Applies to full citations only (short forms inherit their antecedent's verdict).
+    """
+    if citation.form is CiteForm.UNRECOGNISED:
+        reporter = citation.reporter_as_written or citation.reporter or ""
+        if reporter and reporter_limits.is_known_reporter(reporter):
+            return None  # a journal or code the extractor did not classify; not ours to judge
+        shown = f"“{reporter}”" if reporter else "this reporter"
+        return f"{shown} is not a reporter known to reporters-db, so no case can be cited as “{citation.text}”"
+    if citation.form is not CiteForm.FULL or citation.database is not None or not citation.reporter:
+        return None
+    if citation.volume:
+        reason = reporter_limits.volume_problem(citation.reporter, citation.volume)
+        if reason:
+            return reason
+    if citation.page:
+        reason = reporter_limits.page_problem(citation.reporter, citation.page)
+        if reason:
+            return reason
+    if citation.year:
+        return reporter_limits.series_year_problem(citation.reporter, citation.year)
+    return None
+
+
+class ImpossibleCitationCheck:
+    """Unknown reporter, a series that did not exist in the cited year, an impossible volume or page."""
+
+    id = "existence"
+    local = True
+
+    def run(self, ctx: CheckContext) -> Iterator[Finding]:
+        reason = impossible_reason(ctx.citation)
+        if reason:
+            yield make_finding(
+                Kind.IMPOSSIBLE_CITATION,
+                ctx.citation.span,
+                f"Impossible citation: {reason}.",
+                evidence=Evidence(source="reporters-db", citation=ctx.citation.cite_string, note=reason),
+                citation_index=ctx.citation.index,
+            )
+
+
+class ExistenceCheck:
+    """Turns the source's verdict on a full citation into fabricated-case / impossible / cannot-verify."""
+
+    id = "existence"
+    local = False
+
+    def run(self, ctx: CheckContext) -> Iterator[Finding]:
+        c = ctx.citation
+        if c.form is not CiteForm.FULL or impossible_reason(c):
+            return
+        if c.database is not None:
+            yield _cannot_verify(
+                ctx, f"{c.text} is a {c.database.value} database citation; its text is not in any source we have"
+            )
+            return
+        lookup = ctx.lookup
+        if lookup is None:
+            why = "no case-law source is configured" if ctx.source_name is None else "it was not looked up"
+            yield _cannot_verify(ctx, f"{c.cite_string or c.text} was not checked: {why}")
+            return
+        if lookup.status is LookupStatus.CANNOT_VERIFY:
+            reason = lookup.reason or "no source we have covers this volume"
+            yield _cannot_verify(ctx, f"{lookup.key} could not be verified: {reason}")
+        elif lookup.status is LookupStatus.NOT_FOUND:
+            yield from _not_found(ctx)
+
+
+def _cannot_verify(ctx: CheckContext, message: str) -> Finding:
+    return make_finding(
+        Kind.CANNOT_VERIFY,
+        ctx.citation.span,
+        message + ". This is not a finding that the case does not exist.",
+        evidence=Evidence(
+            source=ctx.lookup.source if ctx.lookup else ctx.source_name,
+            citation=ctx.citation.cite_string,
+            note=ctx.lookup.reason if ctx.lookup else None,
+        ),
+        citation_index=ctx.citation.index,
+    )
+
+
+def _not_found(ctx: CheckContext) -> Iterator[Finding]:
+    c, lookup = ctx.citation, ctx.lookup
+    assert lookup is not None
+    source = lookup.source or ctx.source_name or "the source"
+    page = c.page or ""
+    if (
+        lookup.volume_complete
+        and lookup.volume_last_page
+        and page.isdigit()
+        and lookup.volume_last_page.isdigit()
+        and int(page) > int(lookup.volume_last_page)
+    ):
+        reason = f"volume {lookup.key.volume} of {lookup.key.reporter} ends at page {lookup.volume_last_page}"
+        yield make_finding(
+            Kind.IMPOSSIBLE_CITATION,
+            c.span,
+            f"Impossible citation: {reason}, so nothing begins at {lookup.key} ({source}).",
+            evidence=Evidence(source=source, citation=str(lookup.key), note=reason),
+            citation_index=c.index,
+        )
+        return
+    host = lookup.containing
+    if host is not None:
+        cite = host.cite_for(lookup.key.reporter, lookup.key.volume)
+        span_txt = f" (pages {cite.page}–{cite.last_page})" if cite and cite.last_page else ""
+        message = (
+            f"No case begins at {lookup.key} in {source}: page {lookup.key.page} is in the middle of "
+            f"{describe_record(host, cite)}{span_txt}. Cite the case by its first page and put "
+            f"{lookup.key.page} in the pin cite."
+        )
+        fixes: tuple[Fix, ...] = ()
+        if cite is not None and c.page:
+            page_span = _page_span(c)
+            if page_span is not None:
+                fixes = (
+                    Fix(
+                        title=f"Cite {host.name} at its first page, {cite}, {lookup.key.page}",
+                        edits=(TextEdit(span=page_span, new_text=f"{cite.page}, {lookup.key.page}"),),
+                    ),
+                )
+        yield make_finding(
+            Kind.FABRICATED_CASE,
+            c.span,
+            message,
+            evidence=record_evidence(_with_record(ctx, host), page=lookup.key.page, note=lookup.reason or None),
+            fixes=fixes if c.pincite is None else (),
+            citation_index=c.index,
+        )
+        return
+    covered = f" ({lookup.reason})" if lookup.reason else ""
+    yield make_finding(
+        Kind.FABRICATED_CASE,
+        c.span,
+        f"No case begins at {lookup.key}: {source} covers this volume{covered} and has no case there. "
+        "The citation appears to be fabricated.",
+        evidence=Evidence(source=source, citation=str(lookup.key), note=lookup.reason or None),
+        citation_index=c.index,
+    )
+
+
+def _with_record(ctx: CheckContext, record: CaseRecord) -> CheckContext:
+    return replace(ctx, record=record)
+
+
+def _page_span(c: Citation) -> Span | None:
+    """Span of the first-page number inside the citation core, e.g. ``37`` in ``100 A.2d 37``."""
+    if not c.page:
+        return None
+    pos = c.text.rfind(c.page)
+    if pos < 0:
+        return None
+    return Span(c.span.start + pos, c.span.start + pos + len(c.page))

@@ -1,0 +1,133 @@
+"""Is the pin cite inside the case, and on the page where the quoted passage is? pure.
+
+* ``malformed-pincite`` (local): a pin the extractor could not parse, or a reversed range.
+* ``pincite-out-of-range``: a page before the case's first page or after its last one. The last page
+  is the larger of the record's ``last_page`` and the last page label in the opinion's page map
+  (sources disagree; a larger labelled page is proof the case runs that far).
+* ``pincite-wrong-page``: the quoted passage is located, the page map exists, and the passage is on
+  none of the cited pages (a passage running over a page break counts on both pages).
+* ``pincite-unverifiable`` (info): no page map for that reporter, or a Westlaw/Lexis star page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from citecheck.checks.base import CheckContext, record_evidence
+from citecheck.checks.quotes import format_pages
+from citecheck.extract.models import CiteForm, Pincite
+from citecheck.findings import Finding, Fix, Kind, TextEdit, make_finding
+
+
+def _numeric_pages(pin: Pincite) -> list[int]:
+    return [int(p) for part in pin.parts if not part.star for p in part.pages() if p.isdigit()]
+
+
+class MalformedPinciteCheck:
+    id = "pin_cite"
+    local = True
+
+    def run(self, ctx: CheckContext) -> Iterator[Finding]:
+        pin = ctx.citation.pincite
+        if pin is None:
+            return
+        reason = pin.malformed
+        if reason is None:
+            for part in pin.parts:
+                if part.last and part.first.isdigit() and part.last.isdigit() and int(part.last) < int(part.first):
+                    reason = f"the range {part.first}–{part.last} runs backwards"
+                    break
+        if reason:
+            yield make_finding(
+                Kind.MALFORMED_PINCITE,
+                pin.span,
+                f"The pin cite “{pin.text}” is malformed: {reason}.",
+                citation_index=ctx.citation.index,
+            )
+
+
+class PinciteCheck:
+    id = "pin_cite"
+    local = False
+
+    def run(self, ctx: CheckContext) -> Iterator[Finding]:
+        c = ctx.citation
+        pin = c.pincite
+        if pin is None or pin.malformed or ctx.record is None:
+            return
+        if c.form is CiteForm.FULL and c.database is not None:
+            return
+        rec = ctx.record
+        cite = ctx.case_cite()
+        if cite is None:
+            return
+        pm = None
+        if ctx.opinion is not None and ctx.reporter:
+            pm = ctx.opinion.page_map(cite.reporter, cite.volume) or ctx.opinion.page_map(cite.reporter)
+        pages = _numeric_pages(pin)
+        located = [m for m in ctx.quote_matches if m is not None and m.exact]
+        right = None
+        if pm is not None and located:
+            m = located[0]
+            right = format_pages(pm.pages_between(m.start, max(m.start, m.end - 1)))
+        fix_edits = (Fix(title=f"Change the pin cite to {right}", edits=(TextEdit(span=pin.span, new_text=right),)),) if right else ()
+
+        # 1. out of range
+        first = int(cite.page) if cite.page.isdigit() else None
+        lasts = [int(x) for x in (cite.last_page, pm.last_label if pm else None) if x and x.isdigit()]
+        last = max(lasts) if lasts else None
+        if first is not None and pages:
+            outside = [p for p in pages if p < first or (last is not None and p > last)]
+            if outside:
+                extent = f"pages {first}–{last}" if last is not None and last != first else f"page {first}"
+                if last is None:
+                    extent = f"page {first} onward"
+                yield make_finding(
+                    Kind.PINCITE_OUT_OF_RANGE,
+                    pin.span,
+                    f"Pin cite {outside[0]} is outside {rec.name}, {cite}, which occupies {extent}."
+                    + (f" The quoted passage is on page {right}." if right else ""),
+                    evidence=record_evidence(ctx, page=right, passage=located[0].passage if located and right else None,
+                                             note=f"case occupies {extent}"),
+                    fixes=fix_edits,
+                    citation_index=c.index,
+                )
+                return
+
+        # 2. unverifiable
+        star = any(part.star for part in pin.parts)
+        if star or pm is None:
+            why = (
+                "a star page refers to a database's pagination, which we cannot check"
+                if star
+                else f"there is no page map for {cite.reporter} in the opinion text we have"
+            )
+            if ctx.opinion is None:
+                why = "the opinion text is not available"
+            yield make_finding(
+                Kind.PINCITE_UNVERIFIABLE,
+                pin.span,
+                f"The pin cite “{pin.text}” could not be checked: {why}.",
+                evidence=record_evidence(ctx, note=why),
+                citation_index=c.index,
+            )
+            return
+
+        # 3. wrong page
+        if not located or not pages:
+            return
+        cited = {str(p) for p in pages}
+        for m in located:
+            on = pm.pages_between(m.start, max(m.start, m.end - 1))
+            if cited & set(on):
+                continue
+            where = format_pages(on)
+            yield make_finding(
+                Kind.PINCITE_WRONG_PAGE,
+                pin.span,
+                f"The quoted passage is on page {where} of {cite}, not at {pin.text}.",
+                evidence=record_evidence(ctx, page=where, passage=m.passage, draft=c.quotes[m.quote_index].text),
+                fixes=(Fix(title=f"Change the pin cite to {where}", edits=(TextEdit(span=pin.span, new_text=where),)),),
+                citation_index=c.index,
+            )
+            return

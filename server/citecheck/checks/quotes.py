@@ -1,0 +1,156 @@
+"""Is every quoted passage really in the cited opinion? misquote findings with the closest real text; pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from citecheck.checks.base import CheckContext, QuoteMatch, record_evidence
+from citecheck.checks.quote_match import (
+    MIN_QUOTE_WORDS,
+    OpinionIndex,
+    closest_passage,
+    locate,
+    negation_blocked,
+    quote_word_count,
+)
+from citecheck.extract.models import Citation
+from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
+from citecheck.sources.models import OpinionText
+
+_CLEANED = re.compile(r"cleaned\s+up|citations?\s+omitted|internal\s+quotation", re.I)
+
+
+def is_cleaned_up(citation: Citation) -> bool:
+    """"(cleaned up)" / "(citations omitted)": the quote may drop internal citations and marks."""
+    return any(_CLEANED.search(p.text) for p in citation.parentheticals)
+
+
+def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | None, ...]:
+    """Locate each quote of ``citation`` in the opinion (None for quotes too short to check)."""
+    cleaned = is_cleaned_up(citation)
+    out: list[QuoteMatch | None] = []
+    for qi, q in enumerate(citation.quotes):
+        if quote_word_count(q.text) < MIN_QUOTE_WORDS:
+            out.append(None)
+            continue
+        loc = locate(q.text, index, cleaned_up=cleaned)
+        if loc is not None:
+            out.append(
+                QuoteMatch(quote_index=qi, exact=True, start=loc.start, end=loc.end, passage=index.text[loc.start : loc.end])
+            )
+            continue
+        negation = negation_blocked(q.text, index, cleaned_up=cleaned)
+        close = closest_passage(q.text, index)
+        if close is None:
+            out.append(
+                QuoteMatch(quote_index=qi, exact=False, start=0, end=0, passage="", swallowed_negation=negation, score=0.0)
+            )
+            continue
+        out.append(
+            QuoteMatch(
+                quote_index=qi,
+                exact=False,
+                start=close.start,
+                end=close.end,
+                passage=index.text[close.start : close.end],
+                diff=close.diff,
+                swallowed_negation=negation,
+                score=close.score,
+            )
+        )
+    return tuple(out)
+
+
+def page_of(opinion: OpinionText | None, reporter: str | None, volume: str | None, start: int, end: int) -> str | None:
+    """``"1006"`` or ``"1006–07"`` for the passage, from the reporter's page map (None without one)."""
+    if opinion is None or reporter is None:
+        return None
+    pm = opinion.page_map(reporter, volume) or opinion.page_map(reporter)
+    if pm is None:
+        return None
+    return format_pages(pm.pages_between(start, max(start, end - 1)))
+
+
+def format_pages(pages: tuple[str, ...]) -> str:
+    """``("1006", "1007")`` → ``"1006–07"`` (Bluebook drops repeated digits).
+
+    >>> format_pages(("1006",)), format_pages(("1006", "1007")), format_pages(("99", "100"))
+    ('1006', '1006–07', '99–100')
+    """
+    if len(pages) == 1:
+        return pages[0]
+    a, b = pages[0], pages[-1]
+    if a.isdigit() and b.isdigit() and len(a) == len(b) and len(a) > 2:
+        common = 0
+        while common < len(a) - 2 and a[common] == b[common]:
+            common += 1
+        b = b[common:]
+    return f"{a}–{b}"
+
+
+class QuoteCheck:
+    id = "quotes"
+    local = False
+
+    def run(self, ctx: CheckContext) -> Iterator[Finding]:
+        c = ctx.citation
+        if ctx.record is None or ctx.opinion is None:
+            return
+        for m in ctx.quote_matches:
+            if m is None or m.exact:
+                continue
+            quote = c.quotes[m.quote_index]
+            yield self._misquote(ctx, quote.text, quote.span, m)
+
+    def _misquote(self, ctx: CheckContext, draft: str, span, m: QuoteMatch) -> Finding:  # type: ignore[no-untyped-def]
+        rec = ctx.record
+        assert rec is not None
+        short = draft if len(draft) <= 80 else draft[:77] + "…"
+        hits = ctx.elsewhere.get(m.quote_index, ())
+        other = next((h for h in hits if h.case.id != rec.id), None)
+        if other is not None:
+            where = f" at page {other.page}" if other.page else ""
+            cite = other.case.citations[0] if other.case.citations else None
+            return make_finding(
+                Kind.MISQUOTE,
+                span,
+                f"This quotation is not in {rec.name}; it is from {other.case.name}"
+                f"{', ' + str(cite) if cite else ''}{where}.",
+                evidence=record_evidence(ctx, page=other.page, passage=other.passage, draft=draft,
+                                         note=f"found in {other.case.id}"),
+                citation_index=ctx.citation.index,
+            )
+        if m.swallowed_negation:
+            return make_finding(
+                Kind.MISQUOTE,
+                span,
+                f"The ellipsis in “{short}” leaves out “{m.swallowed_negation}”, which reverses the meaning "
+                f"of the passage in {rec.name}.",
+                evidence=record_evidence(ctx, passage=m.passage or None, draft=draft,
+                                         page=page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end),
+                                         diff=m.diff),
+                citation_index=ctx.citation.index,
+            )
+        if not m.passage:
+            return make_finding(
+                Kind.MISQUOTE,
+                span,
+                f"The quotation “{short}” does not appear in {rec.name}, and nothing in the opinion comes close.",
+                evidence=record_evidence(ctx, draft=draft),
+                citation_index=ctx.citation.index,
+                severity=Severity.WARNING,
+            )
+        page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
+        where = f" (page {page})" if page else ""
+        fixes: tuple[Fix, ...] = ()
+        if m.score >= 0.7 and "..." not in draft and "…" not in draft and ". . ." not in draft:
+            fixes = (Fix(title="Quote the opinion exactly", edits=(TextEdit(span=span, new_text=m.passage),)),)
+        return make_finding(
+            Kind.MISQUOTE,
+            span,
+            f"Misquotation of {rec.name}{where}: {m.diff}.",
+            evidence=record_evidence(ctx, page=page, passage=m.passage, draft=draft, diff=m.diff),
+            fixes=fixes,
+            citation_index=ctx.citation.index,
+        )

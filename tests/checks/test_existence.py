@@ -1,0 +1,87 @@
+"""Existence: fabricated only from NOT_FOUND, cannot-verify (info) for everything uncovered."""
+
+from __future__ import annotations
+
+from citecheck.checks.existence import ExistenceCheck, ImpossibleCitationCheck
+from citecheck.findings import Kind, Severity
+from citecheck.sources.models import CiteKey, LookupResult, LookupStatus
+from citecheck.testing import make_citation
+
+TEXT = "See Peyton v. District of Columbia, 100 A.2d 37 (D.C. 1953)."
+
+
+def kinds(findings) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f.kind.value for f in findings]
+
+
+def test_not_found_in_covered_volume_is_fabricated(make_ctx) -> None:
+    c = make_citation(TEXT, "100 A.2d 37", name="Peyton v. District of Columbia", year=1953)
+    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus",
+                          reason="the corpus holds all of 100 A.2d")
+    found = list(ExistenceCheck().run(make_ctx(TEXT, [c], lookup=lookup)))
+    assert kinds(found) == ["fabricated-case"]
+    assert found[0].severity is Severity.ERROR
+    assert "100 A.2d 37" in found[0].message and found[0].span.of(TEXT) == "100 A.2d 37"
+
+
+def test_first_page_inside_another_case_names_that_case(make_ctx, cap_case) -> None:
+    record, _ = cap_case("0036-01")  # Peyton, 100 A.2d 36-38
+    c = make_citation(TEXT, "100 A.2d 37", name="Peyton v. District of Columbia", year=1953)
+    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus",
+                          containing=record)
+    [f] = ExistenceCheck().run(make_ctx(TEXT, [c], lookup=lookup))
+    assert f.kind is Kind.FABRICATED_CASE
+    assert "middle of Peyton v. District of Columbia" in f.message
+    assert f.evidence.record_id == record.id
+    [fix] = f.fixes
+    assert fix.edits[0].new_text == "36, 37" and fix.edits[0].span.of(TEXT) == "37"
+
+
+def test_cannot_verify_is_info_never_fabricated(make_ctx) -> None:
+    c = make_citation(TEXT, "100 A.2d 37", year=1953)
+    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.CANNOT_VERIFY,
+                          reason="100 A.2d is only partly in the corpus")
+    [f] = ExistenceCheck().run(make_ctx(TEXT, [c], lookup=lookup))
+    assert (f.kind, f.severity) == (Kind.CANNOT_VERIFY, Severity.INFO)
+    assert "only partly" in f.message
+
+
+def test_no_source_and_westlaw_are_cannot_verify(make_ctx) -> None:
+    c = make_citation(TEXT, "100 A.2d 37")
+    [f] = ExistenceCheck().run(make_ctx(TEXT, [c], source_name=None))
+    assert f.kind is Kind.CANNOT_VERIFY and "no case-law source" in f.message
+    wl_text = "Smith v. Jones, 2019 WL 1234567, at *3 (D. Del. 2019)."
+    wl = make_citation(wl_text, "2019 WL 1234567", database="WL", volume="2019", reporter="WL", page="1234567")
+    [f] = ExistenceCheck().run(make_ctx(wl_text, [wl], lookup=None))
+    assert f.kind is Kind.CANNOT_VERIFY and "WL" in f.message
+
+
+def test_page_past_end_of_complete_volume_is_impossible(make_ctx) -> None:
+    text = "Doe v. Roe, 100 A.2d 2417 (D.C. 1953)."
+    c = make_citation(text, "100 A.2d 2417")
+    lookup = LookupResult(key=CiteKey("100", "A.2d", "2417"), status=LookupStatus.NOT_FOUND, source="corpus",
+                          volume_complete=True, volume_last_page="1210")
+    [f] = ExistenceCheck().run(make_ctx(text, [c], lookup=lookup))
+    assert f.kind is Kind.IMPOSSIBLE_CITATION and "ends at page 1210" in f.message
+
+
+def test_found_gives_no_existence_finding(make_ctx, cap_case) -> None:
+    record, _ = cap_case("0036-01")
+    text = "Peyton v. District of Columbia, 100 A.2d 36 (D.C. 1953)."
+    c = make_citation(text, "100 A.2d 36", name="Peyton v. District of Columbia")
+    assert list(ExistenceCheck().run(make_ctx(text, [c], record=record))) == []
+
+
+def test_impossible_citations_without_lookup(make_ctx) -> None:
+    text = "Smith v. Jones, 33 Umbrella 422 (1986); Doe v. Roe, 15 S.W.3d 100 (Tex. 1986)."
+    unknown = make_citation(text, "33 Umbrella 422", form="unrecognised", volume="33", reporter="Umbrella", page="422")
+    series = make_citation(text, "15 S.W.3d 100", index=1, year=1986)
+    ok = make_citation("Roe v. Wade, 410 U.S. 113 (1973).", "410 U.S. 113", year=1973)
+    check = ImpossibleCitationCheck()
+    [f] = check.run(make_ctx(text, [unknown, series], 0, source_name=None))
+    assert f.kind is Kind.IMPOSSIBLE_CITATION and "Umbrella" in f.message
+    [f] = check.run(make_ctx(text, [unknown, series], 1, source_name=None))
+    assert "began in 1999" in f.message
+    assert list(check.run(make_ctx("Roe v. Wade, 410 U.S. 113 (1973).", [ok], source_name=None))) == []
+    # the existence check does not pile a second finding on an impossible citation
+    assert list(ExistenceCheck().run(make_ctx(text, [unknown, series], 1, source_name=None))) == []
