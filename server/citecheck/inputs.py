@@ -181,12 +181,12 @@ def _body_blocks(document) -> list[str]:
 def _table_blocks(table) -> list[str]:
     """One block per cell paragraph; merged cells appear once."""
     out: list[str] = []
-    seen: set[int] = set()
+    seen: list = []  # the <w:tc> elements themselves: holding them keeps lxml proxy identity stable
     for row in table.rows:
         for cell in row.cells:
-            if id(cell._tc) in seen:
+            if any(tc is cell._tc for tc in seen):
                 continue
-            seen.add(id(cell._tc))
+            seen.append(cell._tc)
             for para in cell.paragraphs:
                 out.append(para.text)
             for inner in cell.tables:
