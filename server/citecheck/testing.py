@@ -85,7 +85,7 @@ def make_citation(
     pincite = None
     end = span.end
     if pin:
-        ps = find(pin, span.end)
+        ps = find(pin, span.end if cform is CiteForm.FULL else span.start)
         elems = []
         for raw in pin.split(","):
             raw = raw.strip()

@@ -1,0 +1,80 @@
+"""Pin cites against the case's pages and the page map of the real opinion (100 A.2d 36, pages 36–38)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from citecheck.checks.pin_cite import MalformedPinciteCheck, PinciteCheck
+from citecheck.findings import Kind, Severity
+from citecheck.testing import make_citation
+
+ON_38 = "we may only set aside a judgment on a factual issue when it is plainly wrong"
+OVER_BREAK = "it was highly improbable that anyone would see defendant through the overhanging trees"
+
+
+def _run(make_ctx, cap_case, quote: str, pin: str, *, with_map: bool = True) -> list:
+    record, opinion = cap_case("0036-01")
+    if not with_map:
+        opinion = replace(opinion, page_maps=())
+    text = f'"{quote}." Peyton v. District of Columbia, 100 A.2d 36, {pin} (D.C. 1953).'
+    c = make_citation(text, "100 A.2d 36", name="Peyton v. District of Columbia", pin=pin, quotes=(quote,))
+    return list(PinciteCheck().run(make_ctx(text, [c], record=record, opinion=opinion))), text
+
+
+@pytest.mark.parametrize(
+    ("quote", "pin"),
+    [
+        (ON_38, "38"),
+        (ON_38, "37–38"),  # a range that includes the page
+        (OVER_BREAK, "37"),  # the passage runs over the 37/38 break: either page is right
+        (OVER_BREAK, "38"),
+    ],
+)
+def test_right_page_gives_nothing(make_ctx, cap_case, quote: str, pin: str) -> None:
+    found, _ = _run(make_ctx, cap_case, quote, pin)
+    assert found == []
+
+
+def test_wrong_page_inside_the_case(make_ctx, cap_case) -> None:
+    [f], text = _run(make_ctx, cap_case, ON_38, "37")
+    assert (f.kind, f.severity) == (Kind.PINCITE_WRONG_PAGE, Severity.WARNING)
+    assert f.span.of(text) == "37" and "page 38" in f.message
+    assert f.fixes[0].edits[0].new_text == "38" and f.evidence.page == "38"
+    assert "plainly wrong" in f.evidence.passage
+
+
+def test_out_of_range(make_ctx, cap_case) -> None:
+    [f], _ = _run(make_ctx, cap_case, ON_38, "45")
+    assert (f.kind, f.severity) == (Kind.PINCITE_OUT_OF_RANGE, Severity.ERROR)
+    assert "pages 36–38" in f.message and f.fixes[0].edits[0].new_text == "38"
+
+
+def test_no_page_map_is_unverifiable_info(make_ctx, cap_case) -> None:
+    [f], _ = _run(make_ctx, cap_case, ON_38, "37", with_map=False)
+    assert (f.kind, f.severity) == (Kind.PINCITE_UNVERIFIABLE, Severity.INFO)
+    # the range check still works from the record's first/last page
+    [f], _ = _run(make_ctx, cap_case, ON_38, "45", with_map=False)
+    assert f.kind is Kind.PINCITE_OUT_OF_RANGE
+
+
+def test_star_page_is_unverifiable(make_ctx, cap_case) -> None:
+    [f], _ = _run(make_ctx, cap_case, ON_38, "*3")
+    assert f.kind is Kind.PINCITE_UNVERIFIABLE and "star page" in f.message
+
+
+def test_id_short_form_is_checked_against_its_antecedent(make_ctx, cap_case) -> None:
+    record, opinion = cap_case("0036-01")
+    text = f'Peyton v. District of Columbia, 100 A.2d 36 (D.C. 1953). The court said "{ON_38}." Id. at 37.'
+    full = make_citation(text, "100 A.2d 36", name="Peyton v. District of Columbia")
+    short = make_citation(text, "Id. at 37", index=1, form="id", pin="37", quotes=(ON_38,), antecedent=0)
+    [f] = PinciteCheck().run(make_ctx(text, [full, short], 1, record=record, opinion=opinion))
+    assert f.kind is Kind.PINCITE_WRONG_PAGE and f.fixes[0].edits[0].new_text == "38"
+
+
+def test_reversed_range_is_malformed(make_ctx) -> None:
+    text = "Peyton v. District of Columbia, 100 A.2d 36, 38–36 (D.C. 1953)."
+    c = make_citation(text, "100 A.2d 36", pin="38–36")
+    [f] = MalformedPinciteCheck().run(make_ctx(text, [c], source_name=None))
+    assert f.kind is Kind.MALFORMED_PINCITE and "backwards" in f.message
