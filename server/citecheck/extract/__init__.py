@@ -1,0 +1,36 @@
+"""Citation extraction: document text → every cited authority, with spans into the original text.
+
+    from citecheck.extract import extract_citations, Document, Edit
+    extract_citations(text) -> Extraction
+    doc = Document(text); doc.apply_edits([Edit(start=..., end=..., new_text=...)]) -> Extraction
+
+Pure: no I/O. Only ``eyecite_adapter.py`` imports eyecite. See docs/extraction.md for the rules.
+"""
+
+from citecheck.extract.document import Document, Edit, extract_citations
+from citecheck.extract.models import (
+    CaseName,
+    Citation,
+    CiteForm,
+    Database,
+    Extraction,
+    Parenthetical,
+    Pincite,
+    PinPage,
+    Quote,
+)
+
+__all__ = [
+    "CaseName",
+    "Citation",
+    "CiteForm",
+    "Database",
+    "Document",
+    "Edit",
+    "Extraction",
+    "Parenthetical",
+    "PinPage",
+    "Pincite",
+    "Quote",
+    "extract_citations",
+]

@@ -1,0 +1,97 @@
+"""What follows a citation core: parentheticals (court/date and explanatory) and subsequent history.
+
+Only parentheticals that directly follow a citation belong to it. eyecite's court regex
+``(?P<court>.*?)`` crawls across ``)`` to the next ``(9th Cir. 1999)`` on the line and gives an
+earlier citation a later one's year, court and end; reading balanced parentheses from the citation
+forward cannot do that.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citecheck.extract.courts import court_id
+from citecheck.spans import Span
+
+_MONTHS = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+_DATE_TAIL = re.compile(
+    r"(?:(?P<month>Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)[a-z]*\.?\s+(?P<day>\d{1,2}),?\s+)?"
+    r"(?P<year>(?:1[6-9]|20)\d\d)$"
+)
+_OPEN_PAREN = re.compile(r"\s*\(")
+HISTORY = re.compile(
+    r",?\s*(?P<phrase>(?:(?:and|judgment|order|decision)\s+)?"
+    r"(?:aff'd|aff'g|affirmed|rev'd|rev'g|reversed|vacated|vacating|cert\.\s+(?:denied|granted|dismissed)|"
+    r"overruled|abrogated|modified|reh'g\s+(?:en\s+banc\s+)?(?:denied|granted)|appeal\s+dismissed|superseded|"
+    r"withdrawn|amended|remanded|on\s+remand|on\s+reh'g|petition\s+for\s+cert\.\s+filed|dismissed)"
+    r"[^;()\"]{0,120}?),\s*"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CourtDate:
+    court_text: str | None
+    court: str | None
+    year: int | None
+    date: str | None
+
+
+def matching_paren(text: str, open_at: int, limit: int) -> int | None:
+    """Index just past the ``)`` that closes the ``(`` at ``open_at``; ``None`` if unbalanced."""
+    depth = 0
+    for i in range(open_at, limit):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def parentheticals_after(text: str, pos: int, limit: int) -> list[Span]:
+    """Consecutive balanced parentheticals starting at ``pos`` (spaces allowed between)."""
+    out: list[Span] = []
+    while True:
+        m = _OPEN_PAREN.match(text, pos, limit)
+        if not m:
+            return out
+        close = matching_paren(text, m.end() - 1, limit)
+        if close is None:
+            return out
+        out.append(Span(m.end() - 1, close))
+        pos = close
+
+
+def parse_court_date(inner: str) -> CourtDate | None:
+    """``"3d Cir. 2013"`` / ``"S.D.N.Y. Mar. 3, 2020"`` / ``"1973"`` / ``"9th Cir."``; ``None`` if explanatory."""
+    inner = " ".join(inner.split())
+    m = _DATE_TAIL.search(inner)
+    if m:
+        court_text = inner[: m.start()].strip().rstrip(",").strip() or None
+        if court_text is not None and (len(court_text) > 60 or not _court_like(court_text)):
+            return None
+        year = int(m["year"])
+        date = None
+        if m["month"] and m["day"]:
+            month = _MONTHS[m["month"][:3].lower()]
+            day = int(m["day"])
+            if 1 <= day <= 31:
+                date = f"{year:04d}-{month:02d}-{day:02d}"
+        return CourtDate(court_text, court_id(court_text) if court_text else None, year, date)
+    found = court_id(inner, exact=True)
+    if found is not None:
+        return CourtDate(inner, found, None, None)
+    return None
+
+
+def _court_like(text: str) -> bool:
+    """Court abbreviations are capitalised words, ordinals and periods: ``N.D. Cal.``, ``3d Cir.``."""
+    for word in text.split():
+        if word[:1].islower() and word not in ("ex", "rel.", "en", "banc", "and", "of"):
+            return False
+    return True

@@ -1,0 +1,60 @@
+"""Court parenthetical → courts-db id, memoised.
+
+eyecite's ``get_court_by_paren`` re-normalises all 2,809 courts with a regex for every parenthetical
+(its hot spot) and maps ``3d Cir.`` to nothing because courts-db writes ``3rd Cir.``. We build one
+dictionary once, with ordinals folded (``2d``/``2nd``, ``3d``/``3rd`` → ``2``, ``3``), and cache each
+lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+_NON_WORD = re.compile(r"[^\w]")
+_QUALIFIER = re.compile(r"^(?:\d+\w*|Dist\.|Div\.|Dep't|Dept\.|App\.\s?Dist\.)$")
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th|d)\b")
+
+SCOTUS_REPORTERS = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S.L.W."})
+
+
+def _key(s: str) -> str:
+    return _NON_WORD.sub("", _ORDINAL.sub(r"\1", s)).lower()
+
+
+@cache
+def _table() -> dict[str, str]:
+    import courts_db
+
+    table: dict[str, str] = {}
+    for court in courts_db.courts:
+        cs = court.get("citation_string") or ""
+        if cs:
+            table.setdefault(_key(cs), str(court["id"]))
+    return table
+
+
+@cache
+def court_id(court_text: str, *, exact: bool = False) -> str | None:
+    """The courts-db id for a court as written in a parenthetical (``"3d Cir."`` → ``"ca3"``).
+
+    Unless ``exact``, trailing words are dropped until a court matches (``"Cal. Ct. App. 2d Dist."``).
+    """
+    text = court_text.strip().strip(",")
+    if not text:
+        return None
+    table = _table()
+    found = table.get(_key(text))
+    if found:
+        return found
+    if exact:
+        return None
+    # "Cal. Ct. App. 2d Dist.", "N.Y. App. Div. 1st Dep't": drop district/division qualifiers only
+    # (dropping arbitrary words would turn "Cal. Super. Ct." into the Supreme Court of California).
+    words = text.split()
+    while len(words) > 1 and _QUALIFIER.match(words[-1]):
+        words.pop()
+        found = table.get(_key(" ".join(words)))
+        if found:
+            return found
+    return None

@@ -1,0 +1,95 @@
+"""``extract_citations`` and the incremental ``Document``.
+
+Both go through the same path: split into paragraphs, extract each paragraph (cached by its text),
+assemble. A ``Document`` differs only in keeping its paragraph cache between edits, so after any
+sequence of edits its extraction is, by construction, the extraction of its current text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citecheck.errors import InputError
+from citecheck.extract.assemble import assemble
+from citecheck.extract.models import Extraction
+from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
+from citecheck.extract.paragraphs import split_paragraphs
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Edit:
+    """Replace ``[start, end)`` (code points into the CURRENT text) with ``new_text``."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+def _check_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise InputError(f"document text must be a string, not {type(text).__name__}")
+    return text
+
+
+def extract_citations(text: str) -> Extraction:
+    """Every citation in ``text``, spans as code-point offsets into ``text``."""
+    text = _check_text(text)
+    paragraphs = split_paragraphs(text)
+    results = [extract_paragraph(text[s:e]) for s, e in paragraphs]
+    return assemble(text, paragraphs, results)
+
+
+class Document:
+    """A document being edited: keeps per-paragraph results and re-extracts only changed paragraphs."""
+
+    __slots__ = ("_cache", "_extraction", "_text")
+
+    def __init__(self, text: str = "") -> None:
+        self._text = _check_text(text)
+        self._cache: dict[str, ParagraphResult] = {}
+        self._extraction = self._run()
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def extraction(self) -> Extraction:
+        return self._extraction
+
+    def set_text(self, text: str) -> Extraction:
+        """Replace the whole text (LSP full sync); unchanged paragraphs are still reused."""
+        self._text = _check_text(text)
+        self._extraction = self._run()
+        return self._extraction
+
+    def apply_edits(self, edits: list[Edit] | tuple[Edit, ...]) -> Extraction:
+        """Apply ``edits`` in order (each against the text left by the previous one), then re-extract."""
+        text = self._text
+        for e in edits:
+            if not isinstance(e, Edit):
+                raise InputError(f"expected an Edit, got {type(e).__name__}")
+            if not (0 <= e.start <= e.end <= len(text)):
+                raise InputError(
+                    f"edit range {e.start}..{e.end} is outside the document (length {len(text)})"
+                )
+            text = text[: e.start] + _check_text(e.new_text) + text[e.end :]
+        self._text = text
+        self._extraction = self._run()
+        return self._extraction
+
+    def _run(self) -> Extraction:
+        text = self._text
+        paragraphs = split_paragraphs(text)
+        old = self._cache
+        new: dict[str, ParagraphResult] = {}
+        results = []
+        for s, e in paragraphs:
+            key = text[s:e]
+            res = new.get(key) or old.get(key)
+            if res is None:
+                res = extract_paragraph(key)
+            new[key] = res
+            results.append(res)
+        self._cache = new
+        return assemble(text, paragraphs, results)

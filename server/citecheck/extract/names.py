@@ -1,0 +1,171 @@
+"""Case names, read backwards from a citation: ``*Mata v. Avianca, Inc.*, 678 F.Supp.3d 443``.
+
+eyecite's back-scan returns ``Avianca, Inc.*`` for that example and ``Welfare Fund`` for
+``Mid Cent. Operating Eng'rs Health & Welfare Fund v. HoosierVac LLC``. We scan word by word on the
+normalised text (emphasis markers already blanked), keeping capitalised words, known abbreviations and
+the small connectors of case names (``of``, ``&``, ``ex rel.``, ``v.``), and stopping at signals,
+sentence ends, clause punctuation and ordinary lower-case words.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from citecheck.extract.models import CaseName
+from citecheck.extract.normalise import _EMPHASIS
+from citecheck.spans import Span
+
+CONNECTORS = frozenset(
+    "v. vs. v of the and & for ex rel. re de del la le du da von van der den on to a an at by et al. "
+    "d/b/a f/k/a n/k/a aka".split()
+)
+SIGNALS = frozenset(
+    "see see, cf. cf., accord accord, but compare with also e.g. e.g., contra quoting citing "
+    "(quoting (citing (see (cf. and or id. id., ibid. (citation (internal (emphasis in under "
+    "following adopting discussing".split()
+)
+CORPORATE = frozenset(
+    "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. plc pllc et jr. sr. ii iii iv".split()
+)
+_EXTRA_ABBREVIATIONS = frozenset(
+    "U.S. Inc. Co. Corp. Ltd. Bros. Cnty. Cty. Twp. Dist. Mfg. Nat. Sec. Sch. St. Ste. Mt. Ft. Pa. Ill. "
+    "Cal. Tex. Fla. Mass. Mich. Minn. Wis. Ind. Md. Va. Ga. Ala. Ariz. Ark. Colo. Conn. Del. Haw. Ida. "
+    "Iowa Kan. Ky. La. Me. Miss. Mo. Mont. Neb. Nev. N.H. N.J. N.M. N.Y. N.C. N.D. Ohio Okla. Or. R.I. "
+    "S.C. S.D. Tenn. Utah Vt. Wash. W. Va. Wyo. Cir. Ct. App. Admin. Comm'n Comm'r Dep't Ass'n Gov't "
+    "Int'l Nat'l Educ. Emps. Eng'rs Hosp. Ins. Invs. Mgmt. Prods. Sys. Servs. Techs. Transp. Univ. Corr. "
+    "Fed. Bd. Auth. Cmty. Ctr. Dev. Envtl. Fin. Grp. Indus. Med. Mun. Org. Pub. Ry. Ref. Reg'l Res. Sav. "
+    "Tel. Tr. Unif. Util. Cent. Mut. Am. Gen. Elec. Equip. Hous. Prop. Ret. Soc. Sup. Super. Prot. Def. "
+    "Emp. Lab. Lic. Mem. Misc. Mktg. Petro. Pharm. Chem. Coll. Cont'l Constr. Coop. Elecs. Enters. Entm't "
+    "Found. Hldgs. Holdings L.L.C. L.P. N.A. P.C. P.A. S.A. Jr. Sr. Dr. Mr. Mrs. Ms. Hon. Gov. Sen. Rep. "
+    "Atty. Att'y Gen. Sec'y Pet. Petr. Dr. No. Nos. Rev. Civ. Crim.".split()
+)
+
+_WORD = re.compile(r"\S+")
+_NAME_SEP = re.compile(r"\s+(?:v\.|vs\.|v)\s+")
+_WS = re.compile(r"\s+")
+
+
+@cache
+def abbreviations() -> frozenset[str]:
+    from reporters_db import CASE_NAME_ABBREVIATIONS
+
+    return frozenset(CASE_NAME_ABBREVIATIONS) | _EXTRA_ABBREVIATIONS
+
+
+def _is_abbreviation(word: str) -> bool:
+    core = word.strip("(),;:\"'")
+    if core in abbreviations():
+        return True
+    if re.fullmatch(r"[A-Z]\.", core):  # an initial
+        return True
+    return bool(re.fullmatch(r"(?:[A-Za-z]{1,4}\.){2,}", core))  # U.S., N.L.R.B., e.g.
+
+
+def clean_name(original: str) -> str:
+    """Name text as written, without Markdown emphasis and with whitespace collapsed."""
+    return _WS.sub(" ", _EMPHASIS.sub("", original)).strip().strip(",").strip()
+
+
+def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> tuple[int, int] | None:
+    """The span ``[start, end')`` of a name that ends at or just before ``end`` (spaces/comma skipped).
+
+    ``floor`` bounds the scan (previous citation, paragraph start).
+    """
+    stop = end
+    while stop > floor and norm[stop - 1] in " ,":
+        stop -= 1
+    if stop <= floor:
+        return None
+    words = list(_WORD.finditer(norm, max(floor, stop - 400), stop))
+    if words and words[0].start() < floor:
+        words = words[1:]
+    kept: list[re.Match[str]] = []
+    for w in reversed(words):
+        tok = w.group()
+        low = tok.lower()
+        right = kept[-1].group() if kept else None
+        if not kept:
+            tok_core = tok.rstrip(",")
+        else:
+            tok_core = tok
+        if len(kept) >= max_words:
+            break
+        if tok_core[-1:] in ';:!?"' or tok_core.endswith(").") or tok_core.endswith("),"):
+            break
+        if tok_core.endswith(",") and kept:
+            if right is None or right.lower().rstrip(",") not in CORPORATE:
+                break
+            tok_core = tok_core[:-1]
+        if low.rstrip(",") in SIGNALS and not (low == "in" and right == "re"):
+            break
+        first = tok_core[:1]
+        if first.islower() or first in "&":
+            if tok_core.lower() in CONNECTORS:
+                kept.append(w)
+                continue
+            break
+        if first == "(" or first == ")":
+            break
+        if tok_core == "In" or tok_core == "Ex":
+            if right in ("re", "parte", "rel."):
+                kept.append(w)
+            break
+        if tok_core.endswith(".") and not _is_abbreviation(tok_core):
+            # "Court. Smith v. Jones": a sentence ended there
+            break
+        if not (first.isupper() or first.isdigit() or first in "'"):
+            break
+        kept.append(w)
+    # drop leading connectors ("of", "and"), keep "In re"/"Ex parte"
+    while kept and kept[-1].group().lower().rstrip(",") in CONNECTORS:
+        kept.pop()
+    while kept and kept[0].group().lower().rstrip(",") in CONNECTORS and kept[0].group() != "v.":
+        kept.pop(0)
+    while kept and (kept[-1].group()[:1].isdigit() or kept[-1].group().lower().rstrip(",") in CONNECTORS):
+        kept.pop()  # a name does not start with a number ("100 A.3d 1004, 153 ...") or a connector
+    if not kept:
+        return None
+    start = kept[-1].start()
+    last = kept[0]
+    stop_at = last.end()
+    while stop_at > start and norm[stop_at - 1] in ",":
+        stop_at -= 1
+    if not any(ch.isalpha() for ch in norm[start:stop_at]):
+        return None
+    return start, stop_at
+
+
+def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | None:
+    """The case name ending just before a full citation that starts at ``end``."""
+    found = scan_name_back(norm, floor, end)
+    if found is None:
+        return None
+    start, stop = found
+    text = clean_name(original[start:stop])
+    plaintiff = defendant = None
+    split_at = _NAME_SEP.search(norm, start, stop)
+    if split_at is not None:
+        plaintiff = clean_name(original[start : split_at.start()]) or None
+        defendant = clean_name(original[split_at.end() : stop]) or None
+    if split_at is None and not _looks_like_single_name(text):
+        return None
+    return CaseName(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
+
+
+def _looks_like_single_name(text: str) -> bool:
+    """A name without "v." is only trusted in the forms that lack one (In re, Ex parte, ...)."""
+    return bool(
+        re.match(
+            r"(?:In re|Ex parte|Matter of|In the Matter of|Estate of|Application of|Petition of)\b", text
+        )
+    ) or (len(text.split()) <= 4)
+
+
+def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:
+    """The short case name before a short form or ``supra`` (``Roe``, ``Planned Parenthood``)."""
+    found = scan_name_back(norm, floor, end, max_words=6)
+    if found is None:
+        return None
+    start, stop = found
+    return clean_name(original[start:stop]), Span(start, stop)

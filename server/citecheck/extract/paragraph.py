@@ -1,0 +1,525 @@
+"""Extraction of ONE paragraph, with spans relative to the paragraph: the unit we cache.
+
+Everything here depends only on the paragraph's text, so a paragraph's result can be reused wherever
+the same text appears and after any edit elsewhere. What needs the rest of the document (which full
+citation a short form means, a block quote or sentence in the previous paragraph, reference
+citations such as ``Roe at 116`` that are only citations if ``Roe`` was cited before) is left for the
+cheap document pass in ``assemble.py``, driven by the flags recorded here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
+from citecheck.extract.courts import SCOTUS_REPORTERS
+from citecheck.extract.eyecite_adapter import Hit, HitKind, scan
+from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
+from citecheck.extract.names import SIGNALS, case_name_at, short_name_at
+from citecheck.extract.normalise import normalise
+from citecheck.extract.pincites import parse_pincite, unparsed_pincite
+from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
+from citecheck.extract.sentences import sentence_spans
+from citecheck.extract.unrecognised import find_unrecognised
+from citecheck.spans import Span
+
+_COMMA = re.compile(r"\s*,\s*")
+_PIN_INTRO = re.compile(r",\s*(?:at\s+)?")
+_AT = re.compile(r",?\s*at\s+")
+_AT_WORD = re.compile(r",?\s*at\s+(?P<word>[^\s,;.)]*)")
+_SUPRA_NOT_CASE = re.compile(r",?\s*(?:note|n\.|Part|part|Section|section|§|pt\.)")
+_RECORD = re.compile(
+    r"\b(?:ECF\s+No\.|Dkt\.(?:\s+No\.)?|(?:Am\.\s+)?Compl\.|Tr\.|Ex\.|Decl\.|J\.A\.|R\.)\s*(?:¶\s*)?\d"
+)
+_REFERENCE = re.compile(
+    r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+at\s+(?=\*?\d)"
+)
+_LEADING_JUNK = re.compile(r"[\s>\"'(\[,;:.*_-]+")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'.]*")
+
+
+@dataclass(frozen=True, slots=True)
+class RefCandidate:
+    """``Name at 116``: a reference citation if ``Name`` is a party to an earlier full citation."""
+
+    words: tuple[tuple[int, int], ...]  # spans of the name's words
+    name_end: int
+    pincite: Pincite
+    sentence: int
+
+
+@dataclass(frozen=True, slots=True)
+class ParagraphResult:
+    """One paragraph's citations with paragraph-relative spans and the hints the document pass needs."""
+
+    citations: tuple[Citation, ...]
+    nested: tuple[bool, ...]  # inside another citation's parenthetical or history: Id. skips it
+    leading: tuple[bool, ...]  # only signals/markup before it in the paragraph
+    needs_prev: tuple[bool, ...]  # its proposition is in the previous paragraph
+    barrier_before: tuple[bool, ...]  # a statute / record cite since the previous citation: breaks Id.
+    barrier_at_end: bool
+    block: Quote | None  # the paragraph is a block quote: this is it
+    last_sentence: Span | None  # last sentence that is not only a citation
+    refs: tuple[RefCandidate, ...] = ()
+    ref_props: tuple[tuple[Span | None, tuple[Quote, ...], bool], ...] = field(default=())
+
+
+@dataclass(slots=True)
+class _Draft:
+    hit: Hit | None
+    form: CiteForm
+    span: Span
+    core: Span
+    full: Span
+    volume: str | None = None
+    reporter: str | None = None
+    reporter_as_written: str | None = None
+    page: str | None = None
+    database: object = None
+    case_name: CaseName | None = None
+    pincite: Pincite | None = None
+    court: str | None = None
+    court_text: str | None = None
+    year: int | None = None
+    date: str | None = None
+    date_span: Span | None = None
+    parens: list[Parenthetical] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)
+    group: int = -1
+    antecedent_text: str | None = None
+    nested: bool = False
+    after: int = 0  # end of pin cite (or core)
+    paren_end: int = 0  # end of its own parentheticals
+
+
+def _pin(
+    norm: str, text: str, pos: int, limit: int, stops: frozenset[int], *, need_at: bool
+) -> tuple[Pincite | None, int]:
+    m = (_AT if need_at else _PIN_INTRO).match(norm, pos, limit)
+    if not m:
+        return None, pos
+    pin, end = parse_pincite(norm, m.end(), limit, original=text, stops=stops)
+    if pin is None and need_at:
+        w = _AT_WORD.match(norm, pos, limit)
+        if w and w["word"]:
+            s = w.start("word")
+            return unparsed_pincite(
+                norm,
+                s,
+                w.end("word"),
+                original=text,
+                reason=f"pin cite {text[s : w.end('word')]!r} is not a page",
+            ), w.end()
+    return pin, end
+
+
+@lru_cache(maxsize=16_384)
+def extract_paragraph(text: str) -> ParagraphResult:
+    """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
+    norm = normalise(text)
+    n = len(norm)
+    hits = scan(norm)
+    cands = find_unrecognised(norm, [(h.start, h.end) for h in hits])
+    items: list[Hit | object] = sorted([*hits, *cands], key=lambda h: h.start)  # type: ignore[attr-defined]
+    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined]
+    barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
+        m.start() for m in _RECORD.finditer(norm)
+    ]
+
+    drafts: list[_Draft] = []
+    prev_end = 0
+    for i, h in enumerate(items):
+        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined]
+        if isinstance(h, Hit):
+            if h.kind is HitKind.OTHER:
+                prev_end = max(prev_end, h.end)
+                continue
+            d = _draft_for_hit(norm, text, h, prev_end, limit, stops)
+        else:
+            d = _draft_for_unrecognised(norm, text, h, limit, stops)
+        if d is None:
+            continue
+        drafts.append(d)
+        prev_end = max(prev_end, d.after)
+
+    _attach_tails(norm, text, drafts)
+    _group_and_history(norm, text, drafts)
+    _names(norm, text, drafts)
+
+    # finalise spans; nested = inside another citation's full span
+    for d in drafts:
+        d.full = d.full.union(d.span)
+    for d in drafts:
+        for o in drafts:
+            if o is not d and o.group != d.group and o.full.start < d.span.start and d.span.end <= o.full.end:
+                d.nested = True
+                break
+
+    protected = [(d.full.start, d.full.end) for d in drafts]
+    sents = sentence_spans(norm, protected)
+    quotes = find_quotes(norm, text)
+    only = [_only_citations(norm, s, protected) for s in sents]
+    block = block_quote(text, 0, n) if is_block_paragraph(text) else None
+
+    citations: list[Citation] = []
+    leading: list[bool] = []
+    needs_prev: list[bool] = []
+    barrier_before: list[bool] = []
+    last_main_end = 0
+    for idx, d in enumerate(drafts):
+        si = _sentence_of(sents, d.span.start)
+        prop_i = si
+        while prop_i is not None and prop_i >= 0 and only[prop_i]:
+            prop_i -= 1
+        np = prop_i is not None and prop_i < 0
+        prop = None if (prop_i is None or prop_i < 0) else Span(*sents[prop_i])
+        qs = _quotes_for(d, drafts, quotes, sents, si, prop_i)
+        if (
+            block is not None
+            and si is not None
+            and only[si]
+            and si == len(sents) - 1
+            and idx == _first_in_sentence(drafts, sents, si)
+        ):
+            bq = block_quote(text, 0, sents[si][0])
+            if bq is not None:
+                qs = (bq, *qs)
+        lead = not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        if lead and block is None:
+            pass
+        citations.append(
+            Citation(
+                index=idx,
+                form=d.form,
+                span=d.span,
+                full_span=d.full,
+                text=text[d.span.start : d.span.end],
+                volume=d.volume,
+                reporter=d.reporter,
+                reporter_as_written=d.reporter_as_written,
+                page=d.page,
+                database=d.database,  # type: ignore[arg-type]
+                case_name=d.case_name,
+                pincite=d.pincite,
+                court=d.court,
+                court_text=d.court_text,
+                year=d.year,
+                date=d.date,
+                date_span=d.date_span,
+                parentheticals=tuple(d.parens),
+                history=tuple(d.history),
+                quotes=qs,
+                proposition=None if prop is None else text[prop.start : prop.end],
+                proposition_span=prop,
+                group=d.group,
+                antecedent_text=d.antecedent_text,
+            )
+        )
+        leading.append(lead)
+        needs_prev.append(np)
+        lo = last_main_end
+        barrier_before.append(any(lo <= b < d.span.start for b in barriers))
+        if not d.nested:
+            last_main_end = d.full.end
+    last_sentence = None
+    for i in range(len(sents) - 1, -1, -1):
+        if not only[i]:
+            last_sentence = Span(*sents[i])
+            break
+    refs = _reference_candidates(norm, text, drafts, sents, stops)
+    ref_props = tuple(_ref_context(r, sents, only, quotes, drafts) for r in refs)
+    return ParagraphResult(
+        citations=tuple(citations),
+        nested=tuple(d.nested for d in drafts),
+        leading=tuple(leading),
+        needs_prev=tuple(needs_prev),
+        barrier_before=tuple(barrier_before),
+        barrier_at_end=any(b >= last_main_end for b in barriers),
+        block=block,
+        last_sentence=last_sentence,
+        refs=refs,
+        ref_props=ref_props,
+    )
+
+
+def _draft_for_hit(
+    norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int]
+) -> _Draft | None:
+    core = Span(h.start, h.end)
+    if h.kind is HitKind.CASE:
+        pin, after = _pin(norm, text, h.end, limit, stops, need_at=False)
+        return _Draft(
+            hit=h, form=CiteForm.FULL, span=core, core=core, full=core, volume=h.volume, reporter=h.reporter,
+            reporter_as_written=h.reporter_as_written, page=h.page, database=h.database, pincite=pin, after=after,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+        )  # fmt: skip
+    if h.kind is HitKind.SHORT:
+        pin_start = h.end - len(h.page or "")
+        pin, after = parse_pincite(norm, pin_start, limit, original=text, stops=stops - {pin_start})
+        if pin is None:
+            after = h.end
+        name = short_name_at(norm, text, prev_end, h.start)
+        start = name[1].start if name else h.start
+        span = Span(start, max(after, h.end))
+        return _Draft(
+            hit=h, form=CiteForm.SHORT, span=span, core=core, full=span, volume=h.volume, reporter=h.reporter,
+            reporter_as_written=h.reporter_as_written, database=h.database, pincite=pin, after=span.end,
+            antecedent_text=name[0] if name else None,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+        )  # fmt: skip
+    if h.kind is HitKind.ID:
+        end = h.end
+        while end > h.start and norm[end - 1] == ",":
+            end -= 1
+        pin, after = _pin(norm, text, end, limit, stops, need_at=True)
+        span = Span(h.start, after if pin else end)
+        return _Draft(
+            hit=h,
+            form=CiteForm.ID,
+            span=span,
+            core=Span(h.start, end),
+            full=span,
+            pincite=pin,
+            after=span.end,
+        )
+    if h.kind is HitKind.SUPRA:
+        end = h.end
+        while end > h.start and norm[end - 1] == ",":
+            end -= 1
+        if _SUPRA_NOT_CASE.match(norm, end, limit):
+            return None
+        name = short_name_at(norm, text, prev_end, h.start)
+        if name is None:
+            return None
+        pin, after = _pin(norm, text, end, limit, stops, need_at=True)
+        span = Span(name[1].start, after if pin else end)
+        return _Draft(
+            hit=h, form=CiteForm.SUPRA, span=span, core=Span(h.start, end), full=span, pincite=pin,
+            after=span.end, antecedent_text=name[0],
+        )  # fmt: skip
+    return None
+
+
+def _draft_for_unrecognised(norm: str, text: str, c: object, limit: int, stops: frozenset[int]) -> _Draft:
+    core = Span(c.start, c.end)  # type: ignore[attr-defined]
+    pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
+    return _Draft(
+        hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,  # type: ignore[attr-defined]
+        reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,  # type: ignore[attr-defined]
+    )  # fmt: skip
+
+
+def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
+    """Each citation's own parentheticals: the first may be the court/date one."""
+    n = len(norm)
+    for d in drafts:
+        spans = parentheticals_after(norm, d.after, n)
+        d.paren_end = spans[-1].end if spans else d.after
+        if not spans:
+            continue
+        parens = list(spans)
+        if d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
+            cd = parse_court_date(norm[parens[0].start + 1 : parens[0].end - 1])
+            if cd is not None:
+                d.date_span = parens[0]
+                d.court_text = cd.court_text
+                if cd.court:
+                    d.court = cd.court
+                d.year, d.date = cd.year, cd.date
+                parens = parens[1:]
+        d.parens = [Parenthetical(text=text[p.start + 1 : p.end - 1], span=p) for p in parens]
+        d.full = d.full.union(Span(d.span.start, d.paren_end))
+
+
+def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
+    """Parallel cites share a group and the last member's parentheticals; history extends the span."""
+    by_start = {d.core.start: i for i, d in enumerate(drafts)}
+    i = 0
+    while i < len(drafts):
+        d = drafts[i]
+        if d.group != -1:
+            i += 1
+            continue
+        d.group = i
+        members = [i]
+        j = i
+        while (
+            j + 1 < len(drafts)
+            and drafts[j].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
+            and drafts[j + 1].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
+            and drafts[j].paren_end == drafts[j].after
+            and _COMMA.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
+        ):
+            j += 1
+            drafts[j].group = i
+            members.append(j)
+        last = drafts[j]
+        if len(members) > 1:
+            for k in members[:-1]:
+                m = drafts[k]
+                m.court = last.court or m.court
+                m.court_text, m.year, m.date, m.date_span = (
+                    last.court_text,
+                    last.year,
+                    last.date,
+                    last.date_span,
+                )
+                m.parens = list(last.parens)
+        end = last.paren_end
+        # subsequent history: ", aff'd, 391 F.3d 250 (2004)"
+        while True:
+            hm = HISTORY.match(norm, end)
+            if not hm or hm.end() not in by_start:
+                break
+            k = by_start[hm.end()]
+            hd = drafts[k]
+            if hd.form is not CiteForm.FULL:
+                break
+            hd.nested = True
+            kk = k
+            while (
+                kk + 1 < len(drafts)
+                and drafts[kk + 1].group == -1
+                and drafts[kk].paren_end == drafts[kk].after
+                and _COMMA.fullmatch(norm, drafts[kk].after, drafts[kk + 1].core.start)
+            ):
+                kk += 1
+            hist_end = drafts[kk].paren_end
+            for m in members:
+                drafts[m].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
+            end = hist_end
+        for m in members:
+            drafts[m].full = Span(drafts[m].full.start, max(drafts[m].full.end, end))
+        i = j + 1
+
+
+def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
+    floor = 0
+    for i, d in enumerate(drafts):
+        if d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED) and d.group == i:
+            # floor: end of the previous citation's core/pin (a nested citation may sit inside a parenthetical)
+            name = case_name_at(norm, text, floor, d.core.start)
+            if name is not None:
+                members = [m for m in drafts if m.group == i]
+                for m in members:
+                    m.case_name = name
+                    m.full = m.full.union(name.span)
+        floor = max(floor, d.after)
+
+
+def _sentence_of(sents: list[tuple[int, int]], pos: int) -> int | None:
+    for i, (s, e) in enumerate(sents):
+        if s <= pos < e or (i == len(sents) - 1 and pos >= s):
+            return i
+        if pos < s:
+            return max(0, i - 1) if i else 0
+    return None
+
+
+def _strip_signals(s: str) -> str:
+    return " ".join(
+        w for w in s.split() if w.lower().strip(",.;:()*_") not in SIGNALS and w.lower() not in SIGNALS
+    )
+
+
+def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
+    s, e = sent
+    chars = list(norm[s:e])
+    for a, b in protected:
+        if b <= s or a >= e:
+            continue
+        for k in range(max(a, s), min(b, e)):
+            chars[k - s] = " "
+    rest = _strip_signals("".join(chars))
+    return not _WORDS.search(rest)
+
+
+def _first_in_sentence(drafts: list[_Draft], sents: list[tuple[int, int]], si: int) -> int:
+    s, e = sents[si]
+    for i, d in enumerate(drafts):
+        if s <= d.span.start < e:
+            return i
+    return -1
+
+
+def _inside_any(span: Span, drafts: list[_Draft], skip: _Draft | None = None) -> bool:
+    return any(o is not skip and o.full.start <= span.start and span.end <= o.full.end for o in drafts)
+
+
+def _quotes_for(
+    d: _Draft,
+    drafts: list[_Draft],
+    quotes: list[Quote],
+    sents: list[tuple[int, int]],
+    si: int | None,
+    prop_i: int | None,
+) -> tuple[Quote, ...]:
+    out: list[Quote] = []
+    if si is not None:
+        s0 = sents[si][0]
+        before = [
+            q
+            for q in quotes
+            if s0 <= q.span.start and q.span.end <= d.full.start and not _inside_any(q.span, drafts)
+        ]
+        prev_ends = [
+            o.full.end for o in drafts if o is not d and s0 <= o.full.end <= d.full.start and not o.nested
+        ]
+        if prev_ends and before:
+            last = max(prev_ends)
+            after_prev = [q for q in before if q.span.start >= last]
+            if after_prev:
+                before = after_prev
+        if prop_i is not None and prop_i >= 0 and prop_i != si:
+            ps, pe = sents[prop_i]
+            out.extend(
+                q
+                for q in quotes
+                if ps <= q.span.start and q.span.end <= pe and not _inside_any(q.span, drafts)
+            )
+        out.extend(before)
+    for p in d.parens:
+        out.extend(q for q in quotes if p.span.start < q.span.start and q.span.end < p.span.end)
+    return tuple(out)
+
+
+def _reference_candidates(
+    norm: str, text: str, drafts: list[_Draft], sents: list[tuple[int, int]], stops: frozenset[int]
+) -> tuple[RefCandidate, ...]:
+    if " at " not in norm:
+        return ()
+    out: list[RefCandidate] = []
+    for m in _REFERENCE.finditer(norm):
+        span = Span(m.start(), m.end())
+        if any(o.span.start < span.end and span.start < o.span.end for o in drafts):
+            continue
+        pin, _ = parse_pincite(norm, m.end(), len(norm), original=text, stops=stops)
+        if pin is None:
+            continue
+        words = tuple(
+            (w.start(), w.end())
+            for w in re.finditer(r"\S+", norm[: m.end("name")])
+            if w.start() >= m.start("name")
+        )
+        si = _sentence_of(sents, m.start())
+        out.append(
+            RefCandidate(words=words, name_end=m.end("name"), pincite=pin, sentence=-1 if si is None else si)
+        )
+    return tuple(out)
+
+
+def _ref_context(
+    r: RefCandidate, sents: list[tuple[int, int]], only: list[bool], quotes: list[Quote], drafts: list[_Draft]
+) -> tuple[Span | None, tuple[Quote, ...], bool]:
+    """(proposition span, quotes, needs_prev) for a reference candidate, like any other citation."""
+    if r.sentence < 0:
+        return None, (), False
+    s0 = sents[r.sentence][0]
+    qs = tuple(
+        q
+        for q in quotes
+        if s0 <= q.span.start and q.span.end <= r.words[0][0] and not _inside_any(q.span, drafts)
+    )
+    return Span(*sents[r.sentence]), qs, False

@@ -1,0 +1,94 @@
+"""Pin cites: ``352``, ``352-53`` / ``352–53`` (short end expanded), ``352, 355``, ``3 n.6``,
+``460 & n.4``, ``*3``, ``at p. 651``.
+
+eyecite parses none of the en-dash ranges, footnotes after a page, or ``& n.4`` forms (they land in
+``extra``, or truncate a short form's span). We parse them here on the normalised text (dashes already
+``-``), and return spans into it (= into the original).
+"""
+
+from __future__ import annotations
+
+import re
+
+from citecheck.extract.models import Pincite, PinPage
+from citecheck.spans import Span
+
+_ELEM = re.compile(
+    r"(?:pp?\.\s?)?(?P<star>\*)?(?P<first>\d+)"
+    r"(?:\s?-\s?(?P<star2>\*)?(?P<last>\d+)(?![\d.]*\s?[A-Z]))?"
+    r"(?:\s?(?:&\s?)?nn?\.\s?(?P<fn>\d+(?:\s?(?:-|&|,)\s?\d+)*))?"
+)
+_SEP = re.compile(r"\s?(?:,|&|and)\s?")
+_DANGLING_RANGE = re.compile(r"\s?-\s?(?!\d|\*\d)")
+
+
+def expand_range_end(first: str, last: str) -> str:
+    """``352``/``53`` → ``353``; ``1005``/``6`` → ``1006``; a full end stays as written."""
+    if len(last) < len(first):
+        return first[: len(first) - len(last)] + last
+    return last
+
+
+def parse_pincite(
+    text: str, start: int, limit: int, *, original: str, stops: frozenset[int] = frozenset()
+) -> tuple[Pincite | None, int]:
+    """Parse a pin cite beginning at ``start`` (no leading comma) in normalised ``text``.
+
+    ``limit`` bounds the scan; ``stops`` are offsets where another citation begins (a number there is
+    the volume of a parallel cite, not a pin page). Returns the pin cite (``None`` if nothing
+    pin-like is there) and the offset just after it.
+    """
+    parts: list[PinPage] = []
+    malformed: str | None = None
+    pos = start
+    end = start
+    while pos < limit:
+        if pos in stops:
+            break
+        m = _ELEM.match(text, pos, limit)
+        if not m or (m.start("first") in stops):
+            break
+        first, last = m["first"], m["last"]
+        star = bool(m["star"] or m["star2"])
+        if last is not None:
+            last = expand_range_end(first, last)
+            if int(last) < int(first):
+                malformed = f"range {text[m.start() : m.end()]!r} ends before it starts"
+        fn = None
+        if m["fn"]:
+            fn = re.split(r"\s?(?:-|&|,)\s?", m["fn"])[0]
+        parts.append(PinPage(first=first, last=last, footnote=fn, star=star, span=Span(m.start(), m.end())))
+        end = m.end()
+        d = _DANGLING_RANGE.match(text, end, limit)
+        if last is None and d is not None and m["fn"] is None:
+            malformed = f"range {text[m.start() : d.end()].strip()!r} has no end"
+            end = d.end()
+            break
+        sep = _SEP.match(text, end, limit)
+        if not sep:
+            break
+        nxt = _ELEM.match(text, sep.end(), limit)
+        if not nxt or sep.end() in stops or nxt.start("first") in stops:
+            break
+        # "352, 355" continues the list; "352, 93 S. Ct. 705" does not (the stop check above), and
+        # "352, 2d ed." is not a page.
+        after = text[nxt.end() : nxt.end() + 2]
+        if after[:1].isalpha() or after[:2].strip()[:1].isalpha():
+            break
+        pos = sep.end()
+    if not parts:
+        return None, start
+    return (
+        Pincite(
+            text=original[start:end].rstrip(),
+            span=Span(start, start + len(original[start:end].rstrip())),
+            parts=tuple(parts),
+            malformed=malformed,
+        ),
+        end,
+    )
+
+
+def unparsed_pincite(text: str, start: int, end: int, *, original: str, reason: str) -> Pincite:
+    """A pin cite that is present but unreadable (``at ___``, ``at xii``): kept with the reason."""
+    return Pincite(text=original[start:end], span=Span(start, end), parts=(), malformed=reason)

@@ -1,0 +1,52 @@
+"""Sentence boundaries inside a paragraph, aware of legal abbreviations and citations.
+
+Citations are full of periods (``U.S.``, ``F.3d``, ``v.``, ``Id.``); we protect every citation's full
+span so no boundary falls inside one, and skip the periods of known abbreviations and initials.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from citecheck.extract.names import _is_abbreviation
+
+_END = re.compile(r"[.?!]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])")
+_PRIOR_WORD = re.compile(r"\S+$")
+_NOT_ENDING = frozenset("e.g. i.e. cf. v. vs. viz. etc. al. n. nn. p. pp. para. ¶ §".split())
+
+
+def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``[(start, end), ...]`` covering the paragraph, trimmed of surrounding whitespace."""
+    protected = sorted(protected)
+    starts = [p[0] for p in protected]
+    cuts: list[int] = []
+    for m in _END.finditer(norm):
+        dot = m.start()
+        i = bisect_right(starts, dot) - 1
+        if i >= 0 and protected[i][0] <= dot < protected[i][1] and dot != protected[i][1] - 1:
+            continue
+        if i >= 0 and protected[i][0] <= dot < protected[i][1] and norm[dot] == ".":
+            # the period is the citation's own last character ("Id." / "Inc."); ends a sentence only
+            # when the next word starts one
+            pass
+        word = _PRIOR_WORD.search(norm, 0, m.end())
+        w = word.group() if word else ""
+        core = w.rstrip("\"')]")
+        if norm[dot] == "." and not (i >= 0 and protected[i][0] <= dot < protected[i][1]):
+            low = core.lower()
+            if low in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(").")):
+                continue
+        cuts.append(m.end())
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for c in [*cuts, len(norm)]:
+        s, e = pos, c
+        while s < e and norm[s].isspace():
+            s += 1
+        while e > s and norm[e - 1].isspace():
+            e -= 1
+        if e > s:
+            spans.append((s, e))
+        pos = c
+    return spans

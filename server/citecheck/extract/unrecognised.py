@@ -1,0 +1,90 @@
+"""Citation-shaped strings whose reporter does not exist: ``Boone v. Vinson, 446 Cal. Rptr. 4th 183``,
+``33 Umbrella 422``.
+
+eyecite only finds reporters that reporters-db knows, so an invented reporter is invisible to it; yet
+an invented reporter is itself a sign of a fabricated citation. These candidates feed an
+"impossible citation" error, so precision matters more than recall: a candidate must look like
+``VOLUME Reporter Words PAGE`` (capitalised abbreviation words, ordinal series) AND stand where a
+citation stands: after a case name and comma, or after a signal, or before a court/year
+parenthetical. Statutes, docket numbers, dates and anything reporters-db knows are rejected.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citecheck.extract.context import parentheticals_after, parse_court_date
+from citecheck.extract.eyecite_adapter import known_reporter_strings
+from citecheck.extract.names import scan_name_back
+
+_WORD = r"(?:[A-Z][A-Za-z'.]*|\d+(?:d|th|st|nd|rd)|&)"
+_CANDIDATE = re.compile(
+    rf"(?<![\w.§$/-])(?P<volume>[1-9]\d{{0,3}})\s(?P<reporter>{_WORD}(?:\s{_WORD}){{0,4}}?)\s(?P<page>[1-9]\d{{0,5}})(?![\w/-]|\.\d)"
+)
+_BAD_WORDS = frozenset(
+    "no. nos. civ. cv. cr. crim. cir. stat. u.s.c. c.f.r. fed. reg. pub. l. cong. sess. art. ch. sec. § "
+    "part pt. title rule r. dkt. ecf doc. ex. exh. tr. app'x. vol. ed. edition para. ¶ at p. pp. n. "
+    "jan. jan feb. feb mar. mar march apr. apr april may jun. june jul. july aug. aug august sep. sept. "
+    "september oct. oct october nov. nov november dec. dec december january february "
+    "am pm a.m. p.m. and or u.s. wl lexis".split()
+)
+_SIGNAL_BEFORE = re.compile(
+    r"(?:^|[\s(;])(?:[Ss]ee(?:,? also)?|[Cc]f\.|[Aa]ccord|[Cc]ompare|[Bb]ut see|[Cc]iting|[Qq]uoting|e\.g\.,)\s*$"
+)
+_BAD_BEFORE = re.compile(
+    r"(?:No\.|Nos\.|§|¶|Title|Pub\. L\.|Stat\.|ch\.|Ch\.|at|p\.|pp\.|Vol\.|,\s\d{1,3})\s*$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    start: int
+    end: int
+    volume: str
+    reporter: str
+    page: str
+
+
+def find_unrecognised(norm: str, taken: list[tuple[int, int]]) -> list[Candidate]:
+    """Candidates in a normalised paragraph that overlap none of ``taken`` (eyecite's hits)."""
+    if not any(ch.isdigit() for ch in norm):
+        return []
+    out: list[Candidate] = []
+    known = known_reporter_strings()
+    for m in _CANDIDATE.finditer(norm):
+        s, e = m.start(), m.end()
+        if any(a < e and s < b for a, b in taken):
+            continue
+        reporter = m["reporter"]
+        words = reporter.split()
+        if any(w.lower() in _BAD_WORDS for w in words):
+            continue
+        if "".join(words).lower() in known:
+            continue
+        if not any(ch.isalpha() for ch in reporter) or len(reporter) > 40:
+            continue
+        before = norm[max(0, s - 40) : s]
+        if _BAD_BEFORE.search(before):
+            continue
+        if not _citation_context(norm, s, e):
+            continue
+        out.append(Candidate(s, e, m["volume"], " ".join(words), m["page"]))
+    return out
+
+
+def _citation_context(norm: str, s: int, e: int) -> bool:
+    before = norm[max(0, s - 300) : s]
+    if _SIGNAL_BEFORE.search(before):
+        return True
+    if before.rstrip().endswith(","):
+        name = scan_name_back(norm, max(0, s - 300), s)
+        if name is not None:
+            text = norm[name[0] : name[1]]
+            if re.search(r"\sv\.?\s|^In re\s|^Ex parte\s", text):
+                return True
+    # a court/date parenthetical right after (possibly after a pin cite)
+    m = re.match(r"(?:,\s*(?:at\s+)?\*?\d+(?:-\d+)?)?", norm[e:])
+    pos = e + (m.end() if m else 0)
+    parens = parentheticals_after(norm, pos, len(norm))
+    return bool(parens) and parse_court_date(norm[parens[0].start + 1 : parens[0].end - 1]) is not None
