@@ -1,0 +1,293 @@
+"""The lookup cache (aiosqlite): CourtListener answers, case records and opinion texts.
+
+Why: CourtListener allows a free user a handful of requests a minute, and a language server asks
+the same questions on every keystroke. The cache makes repeated checks instant and grows into a
+local corpus (opinions are full-text searchable here too).
+
+WAL mode and a busy timeout make it safe for the language server and the CLI at once. Negative
+answers live shorter than positive ones (a case may be added upstream). A file that is not a valid
+database is moved aside with a warning and rebuilt — a cache is never worth a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import aiosqlite
+
+from citecheck.errors import CorpusError
+from citecheck.sources.codec import (
+    opinion_from_dict,
+    opinion_to_dict,
+    record_from_dict,
+    record_to_dict,
+    result_from_dict,
+    result_to_dict,
+)
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    OpinionText,
+    PassageHit,
+)
+from citecheck.sources.passages import fold, fts_phrase, longest_fragment
+
+log = logging.getLogger(__name__)
+
+POSITIVE_TTL_S = 30 * 24 * 3600.0
+NEGATIVE_TTL_S = 24 * 3600.0
+MISSING_VOLUME_TTL_S = 7 * 24 * 3600.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS lookups (key TEXT PRIMARY KEY, result TEXT NOT NULL, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS records (id TEXT PRIMARY KEY, record TEXT NOT NULL, stored REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS opinions (rowid INTEGER PRIMARY KEY, case_id TEXT NOT NULL UNIQUE,
+    text TEXT NOT NULL, opinion TEXT NOT NULL, stored REAL NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS opinion_fts USING fts5 (
+    text, content='opinions', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS missing_volumes (reporter TEXT NOT NULL, volume TEXT NOT NULL, reason TEXT,
+    expires REAL NOT NULL, PRIMARY KEY (reporter, volume));
+"""
+
+
+def _key(k: CiteKey) -> str:
+    return f"{k.volume}|{k.reporter}|{k.page}"
+
+
+class Cache:
+    name = "cache"
+
+    def __init__(self, path: Path, db: aiosqlite.Connection) -> None:
+        self.path = path
+        self._db = db
+
+    @classmethod
+    async def open(cls, path: Path | str, *, clock: float | None = None) -> Cache:
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CorpusError(f"cannot create cache folder {path.parent}: {exc}") from exc
+        try:
+            return cls(path, await cls._connect(path))
+        except sqlite3.DatabaseError as exc:
+            aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
+            log.warning("cache %s is corrupt (%s); moved aside to %s and rebuilt", path, exc, aside)
+            try:
+                path.replace(aside)
+                for suffix in ("-wal", "-shm"):
+                    side = path.with_name(path.name + suffix)
+                    if side.exists():
+                        side.unlink()
+            except OSError as move_exc:
+                raise CorpusError(
+                    f"cache {path} is corrupt and cannot be moved aside: {move_exc}"
+                ) from move_exc
+            try:
+                return cls(path, await cls._connect(path))
+            except sqlite3.DatabaseError as exc2:
+                raise CorpusError(f"cannot rebuild cache {path}: {exc2}") from exc2
+
+    @staticmethod
+    async def _connect(path: Path) -> aiosqlite.Connection:
+        db = await aiosqlite.connect(path, timeout=10)
+        try:
+            await db.execute("PRAGMA busy_timeout=10000")
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.executescript(_SCHEMA)
+            async with db.execute("PRAGMA quick_check") as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
+            await db.commit()
+        except BaseException:
+            await db.close()
+            raise
+        return db
+
+    # ------------------------------------------------------------------ lookups
+    async def get_lookups(
+        self, keys: Sequence[CiteKey], *, now: float | None = None
+    ) -> dict[CiteKey, LookupResult]:
+        now = time.time() if now is None else now
+        out: dict[CiteKey, LookupResult] = {}
+        try:
+            for i in range(0, len(keys), 500):
+                chunk = keys[i : i + 500]
+                by_key = {_key(k): k for k in chunk}
+                marks = ",".join("?" * len(chunk))
+                async with self._db.execute(
+                    f"SELECT key, result FROM lookups WHERE key IN ({marks}) AND expires > ?", [*by_key, now]
+                ) as cur:
+                    async for key, raw in cur:
+                        r = result_from_dict(json.loads(raw))
+                        out[by_key[key]] = LookupResult(
+                            key=by_key[key],
+                            status=r.status,
+                            records=r.records,
+                            source="cache",
+                            reason=_cached_reason(r),
+                            containing=r.containing,
+                            volume_complete=r.volume_complete,
+                            volume_last_page=r.volume_last_page,
+                        )
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache read failed: {exc}") from exc
+        return out
+
+    async def put_lookups(self, results: Iterable[LookupResult], *, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        rows = []
+        recs = []
+        for r in results:
+            positive = r.status in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS)
+            ttl = POSITIVE_TTL_S if positive else NEGATIVE_TTL_S
+            rows.append((_key(r.key), json.dumps(result_to_dict(r)), now + ttl))
+            recs.extend((x.id, json.dumps(record_to_dict(x)), now) for x in r.records)
+        try:
+            await self._db.executemany(
+                "INSERT OR REPLACE INTO lookups (key, result, expires) VALUES (?,?,?)", rows
+            )
+            await self._db.executemany(
+                "INSERT OR REPLACE INTO records (id, record, stored) VALUES (?,?,?)", recs
+            )
+            await self._db.commit()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache write failed: {exc}") from exc
+
+    async def get_record(self, case_id: str) -> CaseRecord | None:
+        async with self._db.execute("SELECT record FROM records WHERE id = ?", (case_id,)) as cur:
+            row = await cur.fetchone()
+        return record_from_dict(json.loads(row[0])) if row else None
+
+    # ------------------------------------------------------------------ opinions
+    async def get_opinion(self, case_id: str) -> OpinionText | None:
+        try:
+            async with self._db.execute(
+                "SELECT opinion, text FROM opinions WHERE case_id = ?", (case_id,)
+            ) as cur:
+                row = await cur.fetchone()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache read failed: {exc}") from exc
+        if row is None:
+            return None
+        d = json.loads(row[0])
+        d["text"] = row[1]
+        return opinion_from_dict(d)
+
+    async def put_opinion(
+        self, record: CaseRecord, opinion: OpinionText, *, now: float | None = None
+    ) -> None:
+        now = time.time() if now is None else now
+        meta = opinion_to_dict(opinion)
+        meta["text"] = ""  # stored once, in its own column (FTS content)
+        try:
+            async with self._db.execute(
+                "SELECT rowid, text FROM opinions WHERE case_id = ?", (opinion.case_id,)
+            ) as cur:
+                old = await cur.fetchone()
+            if old is not None:
+                await self._db.execute(
+                    "INSERT INTO opinion_fts(opinion_fts, rowid, text) VALUES ('delete', ?, ?)",
+                    (old[0], old[1]),
+                )
+                await self._db.execute("DELETE FROM opinions WHERE rowid = ?", (old[0],))
+            cur2 = await self._db.execute(
+                "INSERT INTO opinions (case_id, text, opinion, stored) VALUES (?,?,?,?)",
+                (opinion.case_id, opinion.text, json.dumps(meta), now),
+            )
+            await self._db.execute(
+                "INSERT INTO opinion_fts(rowid, text) VALUES (?, ?)", (cur2.lastrowid, opinion.text)
+            )
+            await self._db.execute(
+                "INSERT OR REPLACE INTO records (id, record, stored) VALUES (?,?,?)",
+                (record.id, json.dumps(record_to_dict(record)), now),
+            )
+            await self._db.commit()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache write failed: {exc}") from exc
+
+    async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
+        fragment = longest_fragment(passage)
+        query = fts_phrase(fragment)
+        if query is None:
+            return []
+        needle, _ = fold(fragment)
+        hits: list[PassageHit] = []
+        try:
+            async with self._db.execute(
+                "SELECT o.case_id, o.text, o.opinion, r.record FROM opinion_fts f JOIN opinions o ON o.rowid = f.rowid"
+                " JOIN records r ON r.id = o.case_id WHERE opinion_fts MATCH ? LIMIT ?",
+                (query, limit * 4),
+            ) as cur:
+                rows = await cur.fetchall()
+        except sqlite3.Error:
+            return []
+        for _case_id, text, op_raw, rec_raw in rows:
+            folded, index = fold(text)
+            at = folded.find(needle)
+            if at < 0:
+                continue
+            start, end = index[at], index[at + len(needle) - 1] + 1
+            d = json.loads(op_raw)
+            d["text"] = text
+            op = opinion_from_dict(d)
+            pm = op.page_maps[0] if op.page_maps else None
+            hits.append(
+                PassageHit(
+                    case=record_from_dict(json.loads(rec_raw)),
+                    offset=start,
+                    passage=text[start:end],
+                    page=pm.page_at(start) if pm else None,
+                    reporter=pm.reporter if pm else None,
+                )
+            )
+            if len(hits) >= limit:
+                break
+        return hits
+
+    # ------------------------------------------------------------------ CAP volumes known to be absent
+    async def volume_missing(self, reporter: str, volume: str, *, now: float | None = None) -> str | None:
+        now = time.time() if now is None else now
+        async with self._db.execute(
+            "SELECT reason FROM missing_volumes WHERE reporter = ? AND volume = ? AND expires > ?",
+            (reporter, volume, now),
+        ) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def put_volume_missing(
+        self, reporter: str, volume: str, reason: str, *, now: float | None = None
+    ) -> None:
+        now = time.time() if now is None else now
+        await self._db.execute(
+            "INSERT OR REPLACE INTO missing_volumes (reporter, volume, reason, expires) VALUES (?,?,?,?)",
+            (reporter, volume, reason, now + MISSING_VOLUME_TTL_S),
+        )
+        await self._db.commit()
+
+    # ------------------------------------------------------------------ housekeeping
+    async def clear(self) -> None:
+        try:
+            for table in ("lookups", "records", "opinions", "missing_volumes"):
+                await self._db.execute(f"DELETE FROM {table}")
+            await self._db.execute("INSERT INTO opinion_fts(opinion_fts) VALUES ('delete-all')")
+            await self._db.commit()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cannot clear cache: {exc}") from exc
+
+    async def close(self) -> None:
+        await self._db.close()
+
+
+def _cached_reason(r: LookupResult) -> str:
+    base = r.reason or ""
+    origin = r.source or "a source"
+    return f"{base} (cached answer from {origin})" if base else f"cached answer from {origin}"

@@ -1,0 +1,181 @@
+"""Download whole CAP volumes from the case.law static layout and import them.
+
+Layout: ``<base>/<reporter-slug>/<volume>/CasesMetadata.json``, ``…/cases/<file>.json``,
+``…/html/<file>.html``. Only the volume identifier (reporter slug + volume number) is in any URL:
+the draft and even its citation list never leave the machine, which is the point of fetching a
+whole volume rather than asking about one citation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import httpx
+
+from citecheck.errors import SourceError, SourceUnavailable
+from citecheck.sources.cap_import import import_cap_volume
+from citecheck.sources.corpus import Corpus
+from citecheck.sources.importing import ImportStats, NullProgress, ProgressSink
+from citecheck.sources.reporters import cap_slug, is_known_reporter
+
+if TYPE_CHECKING:
+    from citecheck.sources.cache import Cache
+
+log = logging.getLogger(__name__)
+
+#: CAP's collection ends in 2018: series that began later are never there.
+CAP_LAST_YEAR = 2018
+#: After a network failure, do not try the same volume again for this long (keystrokes!).
+RETRY_AFTER_FAILURE_S = 60.0
+
+
+@dataclass(slots=True)
+class FetchOutcome:
+    imported: set[tuple[str, str]] = field(default_factory=set)
+    failures: dict[tuple[str, str], str] = field(default_factory=dict)
+    stats: list[ImportStats] = field(default_factory=list)
+
+
+def _edition_start_year(reporter: str) -> int | None:
+    import reporters_db
+
+    root = reporters_db.EDITIONS.get(reporter)
+    for rep in reporters_db.REPORTERS.get(root, ()) if root else ():
+        ed = rep.get("editions", {}).get(reporter)
+        if ed and ed.get("start"):
+            return ed["start"].year
+    return None
+
+
+class CapFetcher:
+    """Fetches volumes over HTTP (httpx, async) and imports them into a corpus."""
+
+    name = "cap-fetch"
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout_s: float = 20.0,
+        cache: Cache | None = None,
+        client: httpx.AsyncClient | None = None,
+        concurrency: int = 8,
+    ) -> None:
+        self.base_url = base_url.rstrip("/") + "/"
+        self.cache = cache
+        self._client = client or httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout_s, connect=min(3.0, timeout_s)), follow_redirects=True
+        )
+        self._own_client = client is None
+        self._sem = asyncio.Semaphore(concurrency)
+        self._recent_failures: dict[tuple[str, str], tuple[float, str]] = {}
+
+    def volume_url(self, reporter: str, volume: str) -> str:
+        return f"{self.base_url}{cap_slug(reporter)}/{volume}/"
+
+    async def _get(self, url: str) -> bytes:
+        async with self._sem:
+            try:
+                resp = await self._client.get(url)
+            except httpx.TimeoutException as exc:
+                raise SourceUnavailable(f"timed out fetching {url}") from exc
+            except httpx.HTTPError as exc:
+                raise SourceUnavailable(f"cannot reach {self.base_url}: {exc.__class__.__name__}") from exc
+        if resp.status_code == 404:
+            raise FileNotFoundError(url)
+        if resp.status_code >= 400:
+            raise SourceUnavailable(f"{url}: HTTP {resp.status_code}")
+        return resp.content
+
+    async def download_volume(self, reporter: str, volume: str, dest: Path) -> Path:
+        """Download one volume into ``dest/<slug>/<volume>``; FileNotFoundError when CAP has none."""
+        base = self.volume_url(reporter, volume)
+        folder = dest / cap_slug(reporter) / volume
+        (folder / "cases").mkdir(parents=True, exist_ok=True)
+        (folder / "html").mkdir(parents=True, exist_ok=True)
+        raw = await self._get(base + "CasesMetadata.json")
+        try:
+            cases = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise SourceError(f"{base}CasesMetadata.json is not JSON") from exc
+        if not isinstance(cases, list):
+            raise SourceError(f"{base}CasesMetadata.json is not a list of cases")
+        (folder / "CasesMetadata.json").write_bytes(raw)
+        names = [str(c["file_name"]) for c in cases if isinstance(c, dict) and c.get("file_name")]
+
+        async def one(name: str) -> None:
+            for sub, ext in (("cases", "json"), ("html", "html")):
+                try:
+                    data = await self._get(f"{base}{sub}/{name}.{ext}")
+                except FileNotFoundError:
+                    continue  # a case without HTML is still a case (no page map for it)
+                (folder / sub / f"{name}.{ext}").write_bytes(data)
+
+        await asyncio.gather(*(one(n) for n in names))
+        return folder
+
+    def _skip_reason(self, reporter: str, volume: str) -> str | None:
+        if not is_known_reporter(reporter):
+            return f"{reporter} is not a reporter CAP publishes"
+        start = _edition_start_year(reporter)
+        if start is not None and start > CAP_LAST_YEAR:
+            return f"CAP ends in {CAP_LAST_YEAR}; {reporter} began in {start}"
+        recent = self._recent_failures.get((reporter, volume))
+        if recent and time.monotonic() - recent[0] < RETRY_AFTER_FAILURE_S:
+            return recent[1]
+        return None
+
+    async def fetch_and_import(
+        self, volumes: Sequence[tuple[str, str]], corpus: Corpus, *, progress: ProgressSink | None = None
+    ) -> FetchOutcome:
+        """Fetch each (reporter, volume) not known to be missing, import it; never raises for one volume."""
+        progress = progress or NullProgress()
+        out = FetchOutcome()
+        for reporter, volume in volumes:
+            label = f"{volume} {reporter}"
+            skip = self._skip_reason(reporter, volume)
+            if skip:
+                out.failures[(reporter, volume)] = skip
+                continue
+            if self.cache is not None:
+                missing = await self.cache.volume_missing(reporter, volume)
+                if missing:
+                    out.failures[(reporter, volume)] = missing
+                    continue
+            with tempfile.TemporaryDirectory(prefix="citecheck-cap-") as tmp:
+                try:
+                    folder = await self.download_volume(reporter, volume, Path(tmp))
+                except FileNotFoundError:
+                    reason = f"CAP has no volume {label}"
+                    out.failures[(reporter, volume)] = reason
+                    if self.cache is not None:
+                        await self.cache.put_volume_missing(reporter, volume, reason)
+                    continue
+                except SourceError as exc:
+                    reason = f"CAP download of {label} failed: {exc}"
+                    out.failures[(reporter, volume)] = reason
+                    self._recent_failures[(reporter, volume)] = (time.monotonic(), reason)
+                    continue
+                try:
+                    stats = await asyncio.to_thread(
+                        import_cap_volume, corpus, folder, url_base=self.base_url, progress=progress
+                    )
+                except Exception as exc:  # a bad volume must not break the check: it becomes a reason
+                    log.warning("import of downloaded %s failed: %s", label, exc)
+                    out.failures[(reporter, volume)] = f"CAP volume {label} could not be imported: {exc}"
+                    continue
+            out.imported.add((reporter, volume))
+            out.stats.append(stats)
+        return out
+
+    async def close(self) -> None:
+        if self._own_client:
+            await self._client.aclose()

@@ -1,0 +1,176 @@
+"""Import CAP static volumes (the case.law layout) into the corpus.
+
+A volume folder holds ``CasesMetadata.json`` (every case of the volume), ``cases/<file>.json`` and
+``html/<file>.html``. Page positions come from the HTML's ``page-label`` anchors: the JSON's
+opinion text has no page markers. A volume is marked complete only when its cases tile its pages
+(see ``corpus.tiles_volume``); the trimmed sample of 100 A.2d does not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from citecheck.errors import ImportFormatError
+from citecheck.sources.corpus import Corpus, tiles_volume
+from citecheck.sources.importing import ImportStats, NullProgress, ProgressSink
+from citecheck.sources.models import CaseCite, CaseRecord
+from citecheck.sources.pagination import derived_last_page, html_to_text, page_maps
+from citecheck.sources.reporters import cap_slug, normalise_reporter
+
+
+def find_cap_volumes(path: Path) -> list[Path]:
+    """Volume folders under ``path`` (itself, or up to two levels down: <reporter>/<volume>)."""
+    if (path / "CasesMetadata.json").is_file():
+        return [path]
+    found = sorted(p.parent for p in path.glob("*/CasesMetadata.json"))
+    found += sorted(p.parent for p in path.glob("*/*/CasesMetadata.json"))
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _court_id(name: str) -> str | None:
+    """courts-db id for a CAP court name, when exactly one court matches."""
+    try:
+        from courts_db import find_court
+
+        ids = find_court(name)
+    except Exception:  # courts-db is best effort: an unknown court leaves court_id empty
+        return None
+    return ids[0] if len(ids) == 1 else None
+
+
+def _split_cite(cite: str) -> tuple[str, str, str] | None:
+    parts = cite.split()
+    if len(parts) < 3 or not parts[0].isdigit():
+        return None
+    return parts[0], normalise_reporter(" ".join(parts[1:-1])), parts[-1]
+
+
+def _load_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ImportFormatError(f"{path}: not readable CAP JSON ({exc})") from exc
+
+
+def case_record(meta: dict[str, Any], url_base: str | None = None) -> CaseRecord:
+    """CaseRecord from one CAP case's metadata (CasesMetadata entry or cases/*.json)."""
+    cites: list[CaseCite] = []
+    first, last = str(meta.get("first_page") or ""), meta.get("last_page")
+    for i, c in enumerate(meta.get("citations") or []):
+        split = _split_cite(str(c.get("cite", "")))
+        if split is None:
+            continue
+        vol, rep, page = split
+        # CAP's first_page/last_page belong to the first (official) cite
+        last_page = str(last) if i == 0 and last and page == first else None
+        cites.append(CaseCite(volume=vol, reporter=rep, page=page, last_page=last_page, type=c.get("type")))
+    court = meta.get("court") or {}
+    juris = meta.get("jurisdiction") or {}
+    url = None
+    if url_base and cites and meta.get("file_name"):
+        url = f"{url_base.rstrip('/')}/{cap_slug(cites[0].reporter)}/{cites[0].volume}/cases/{meta['file_name']}.json"
+    name_abbr = meta.get("name_abbreviation")
+    return CaseRecord(
+        id=f"cap:{meta['id']}",
+        source="cap",
+        name=name_abbr or meta.get("name") or "",
+        name_full=meta.get("name"),
+        name_abbreviation=name_abbr,
+        court_id=_court_id(court["name"]) if court.get("name") else None,
+        court_name=court.get("name"),
+        jurisdiction=juris.get("name_long") or juris.get("name"),
+        decision_date=meta.get("decision_date"),
+        citations=tuple(cites),
+        url=url,
+    )
+
+
+def _iter_volume_cases(folder: Path) -> Iterator[tuple[dict[str, Any], Path | None]]:
+    meta = _load_json(folder / "CasesMetadata.json")
+    if not isinstance(meta, list):
+        raise ImportFormatError(f"{folder / 'CasesMetadata.json'}: expected a list of cases")
+    for case in meta:
+        if not isinstance(case, dict) or "id" not in case:
+            raise ImportFormatError(f"{folder / 'CasesMetadata.json'}: a case entry has no id")
+        name = case.get("file_name")
+        html_path = folder / "html" / f"{name}.html" if name else None
+        yield case, html_path if html_path is not None and html_path.is_file() else None
+
+
+def import_cap_volume(
+    corpus: Corpus, folder: Path, *, url_base: str | None = None, progress: ProgressSink | None = None
+) -> ImportStats:
+    """Import one volume folder; idempotent (cases are replaced by id)."""
+    progress = progress or NullProgress()
+    cases = opinions = citations = 0
+    first_cites: list[CaseCite] = []
+    with corpus.transaction():
+        for meta, html_path in _iter_volume_cases(folder):
+            record = case_record(meta, url_base)
+            text = None
+            maps = ()
+            if html_path is not None:
+                parsed = html_to_text(html_path.read_text(encoding="utf-8", errors="replace"))
+                if record.citations and record.citations[0].last_page is None:
+                    labels = [m.label for m in parsed.markers if m.index == 1]
+                    c0 = record.citations[0]
+                    fixed = CaseCite(
+                        volume=c0.volume,
+                        reporter=c0.reporter,
+                        page=c0.page,
+                        last_page=derived_last_page(c0.page, labels),
+                        type=c0.type,
+                    )
+                    record = _with_cites(record, (fixed, *record.citations[1:]))
+                text, maps = parsed.text, page_maps(parsed.markers, record.citations)
+                opinions += 1
+            corpus.upsert_case(record, text, maps)
+            cases += 1
+            citations += len(record.citations)
+            if record.citations:
+                first_cites.append(record.citations[0])
+            progress.advance(1)
+        volumes: set[tuple[str, str]] = {(c.reporter, c.volume) for c in first_cites}
+        complete: list[str] = []
+        for reporter, volume in sorted(volumes):
+            ranges = []
+            ok = True
+            for c in first_cites:
+                if (c.reporter, c.volume) != (reporter, volume):
+                    continue
+                if not (c.page.isdigit() and c.last_page and c.last_page.isdigit()):
+                    ok = False
+                    break
+                ranges.append((int(c.page), int(c.last_page)))
+            is_complete = ok and tiles_volume(ranges)
+            last = str(max(b for _, b in ranges)) if is_complete else None
+            corpus.mark_volume(reporter, volume, "cap", complete=is_complete, last_page=last)
+            if is_complete:
+                complete.append(f"{volume} {reporter}")
+    return ImportStats(
+        format="cap",
+        cases=cases,
+        opinions=opinions,
+        citations=citations,
+        rows=cases,
+        volumes=tuple(f"{v} {r}" for r, v in sorted(volumes)),
+        complete_volumes=tuple(complete),
+    )
+
+
+def _with_cites(record: CaseRecord, cites: tuple[CaseCite, ...]) -> CaseRecord:
+    return replace(record, citations=cites)
+
+
+def count_cap_cases(folders: list[Path]) -> int:
+    total = 0
+    for f in folders:
+        meta = _load_json(f / "CasesMetadata.json")
+        total += len(meta) if isinstance(meta, list) else 0
+    return total

@@ -1,0 +1,309 @@
+"""The source chain: cache → local corpus → CAP volume download → CourtListener.
+
+The pipeline only ever talks to this. Each link answers what it can; a definitive answer (FOUND,
+AMBIGUOUS, or NOT_FOUND from a source that covers the volume) stops the walk; everything else
+falls through and, if nothing covers the citation, ends as CANNOT_VERIFY with every link's reason.
+A failing link (network down, corrupt file, throttled) is a reason, never a NOT_FOUND.
+
+``open_source(settings)`` builds the chain the settings ask for; ``SourceChain(...)`` takes explicit
+parts, for tests and for embedding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from citecheck.config import Settings
+from citecheck.errors import CitecheckError, CorpusError, SourceError
+from citecheck.sources.base import AuthoritySource
+from citecheck.sources.corpus import Corpus, CorpusSource
+from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.reporters import is_database, normalise_reporter
+
+if TYPE_CHECKING:
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.cap_fetch import CapFetcher
+
+log = logging.getLogger(__name__)
+
+_DEFINITIVE = (LookupStatus.FOUND, LookupStatus.AMBIGUOUS, LookupStatus.NOT_FOUND)
+
+
+def _join(*reasons: str) -> str:
+    seen: list[str] = []
+    for r in reasons:
+        if r and r not in seen:
+            seen.append(r)
+    return "; ".join(seen)
+
+
+class SourceChain:
+    """An AuthoritySource made of optional links; see the module docstring for the order."""
+
+    name = "chain"
+
+    def __init__(
+        self,
+        *,
+        corpus: CorpusSource | None = None,
+        cache: Cache | None = None,
+        cap_fetcher: CapFetcher | None = None,
+        remote: AuthoritySource | None = None,
+        remote_off_reason: str = "",
+    ) -> None:
+        self.corpus = corpus
+        self.cache = cache
+        self.cap_fetcher = cap_fetcher
+        self.remote = remote
+        self.remote_off_reason = remote_off_reason
+
+    # ------------------------------------------------------------------ AuthoritySource
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        wanted = list(dict.fromkeys(keys))
+        results: dict[CiteKey, LookupResult] = {}
+        partial: dict[CiteKey, LookupResult] = {}  # CANNOT_VERIFY answers so far (reasons, containing)
+        todo: list[CiteKey] = []
+        for k in wanted:
+            if is_database(normalise_reporter(k.reporter)):
+                results[k] = LookupResult(
+                    key=k,
+                    status=LookupStatus.CANNOT_VERIFY,
+                    reason=f"{k.reporter} is a Westlaw/Lexis database citation; no public source covers it",
+                )
+            else:
+                todo.append(k)
+
+        if self.cache is not None and todo:
+            try:
+                cached = await self.cache.get_lookups(todo)
+            except CitecheckError as exc:
+                log.warning("lookup cache unavailable: %s", exc)
+                cached = {}
+            results.update(cached)
+            todo = [k for k in todo if k not in cached]
+
+        todo = await self._ask_corpus(todo, results, partial)
+
+        if self.cap_fetcher is not None and todo and self.corpus is not None:
+            fetched = await self._fetch_cap(todo, partial)
+            if fetched:
+                again = [k for k in todo if (normalise_reporter(k.reporter), k.volume) in fetched]
+                rest = await self._ask_corpus(again, results, partial)
+                todo = [k for k in todo if k not in again or k in rest]
+
+        if todo:
+            if self.remote is not None:
+                try:
+                    remote = await self.remote.lookup(todo)
+                except (SourceError, CorpusError) as exc:
+                    for k in todo:
+                        self._note(partial, k, f"{self.remote.name} unavailable: {exc}")
+                else:
+                    fresh = {}
+                    for k in todo:
+                        r = remote.get(k)
+                        if r is None:
+                            self._note(partial, k, f"{self.remote.name} returned no answer")
+                        elif r.status in _DEFINITIVE:
+                            prev = partial.get(k)
+                            if prev is not None and prev.containing is not None and r.containing is None:
+                                r = replace(r, containing=prev.containing)
+                            results[k] = fresh[k] = r
+                        else:
+                            self._note(partial, k, r.reason or f"{self.remote.name} could not verify it", r)
+                            if r.source and r.reason:
+                                fresh[k] = r  # uncovered-by-CourtListener: a negative worth caching briefly
+                    if self.cache is not None and fresh:
+                        try:
+                            await self.cache.put_lookups(fresh.values())
+                        except CitecheckError as exc:
+                            log.warning("could not write lookup cache: %s", exc)
+            elif self.remote_off_reason:
+                for k in todo:
+                    self._note(partial, k, self.remote_off_reason)
+
+        for k in wanted:
+            if k not in results:
+                prev = partial.get(k)
+                results[k] = prev or LookupResult(
+                    key=k, status=LookupStatus.CANNOT_VERIFY, reason="no source covers this citation"
+                )
+        return {k: results[k] for k in wanted}
+
+    async def opinion(self, record: CaseRecord) -> OpinionText | None:
+        if self.cache is not None:
+            try:
+                hit = await self.cache.get_opinion(record.id)
+                if hit is not None:
+                    return hit
+            except CitecheckError as exc:
+                log.warning("opinion cache unavailable: %s", exc)
+        if self.corpus is not None:
+            try:
+                op = await self.corpus.opinion(record)
+                if op is not None:
+                    return op
+            except CitecheckError as exc:
+                log.warning("corpus unavailable: %s", exc)
+        if self.remote is not None and record.source == "courtlistener":
+            try:
+                op = await self.remote.opinion(record)
+            except CitecheckError as exc:
+                log.warning("could not fetch opinion for %s: %s", record.id, exc)
+                return None
+            if op is not None and self.cache is not None:
+                try:
+                    await self.cache.put_opinion(record, op)
+                except CitecheckError as exc:
+                    log.warning("could not write opinion cache: %s", exc)
+            return op
+        return None
+
+    async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
+        hits: list[PassageHit] = []
+        for link in (self.corpus, self.cache):
+            if link is None or len(hits) >= limit:
+                continue
+            try:
+                more = await link.find_passage(passage, limit=limit - len(hits))
+            except CitecheckError as exc:
+                log.warning("passage search failed: %s", exc)
+                continue
+            seen = {h.case.id for h in hits}
+            hits.extend(h for h in more if h.case.id not in seen)
+        return hits[:limit]
+
+    async def clear_cache(self) -> None:
+        if self.cache is not None:
+            await self.cache.clear()
+
+    def describe(self) -> str:
+        parts = []
+        if self.cache is not None:
+            parts.append(f"cache ({self.cache.path})")
+        if self.corpus is not None:
+            parts.append(f"local corpus ({self.corpus.corpus.path})")
+        if self.cap_fetcher is not None:
+            parts.append(f"CAP volume download ({self.cap_fetcher.base_url})")
+        if self.remote is not None:
+            parts.append(getattr(self.remote, "description", self.remote.name))
+        elif self.remote_off_reason:
+            parts.append(f"CourtListener off: {self.remote_off_reason}")
+        return " → ".join(parts) if parts else "no sources (every citation will be cannot-verify)"
+
+    async def close(self) -> None:
+        for link in (self.remote, self.cap_fetcher, self.cache, self.corpus):
+            if link is not None:
+                try:
+                    await link.close()
+                except Exception as exc:  # closing must not mask the real outcome
+                    log.debug("error closing %s: %s", link, exc)
+
+    async def __aenter__(self) -> SourceChain:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _note(
+        partial: dict[CiteKey, LookupResult], key: CiteKey, reason: str, r: LookupResult | None = None
+    ) -> None:
+        prev = partial.get(key)
+        containing = (prev.containing if prev else None) or (r.containing if r else None)
+        partial[key] = LookupResult(
+            key=key,
+            status=LookupStatus.CANNOT_VERIFY,
+            source=(prev.source if prev else None) or (r.source if r else None),
+            reason=_join(prev.reason if prev else "", reason),
+            containing=containing,
+        )
+
+    async def _ask_corpus(
+        self, keys: list[CiteKey], results: dict[CiteKey, LookupResult], partial: dict[CiteKey, LookupResult]
+    ) -> list[CiteKey]:
+        if self.corpus is None or not keys:
+            return keys
+        try:
+            answers = await self.corpus.lookup(keys)
+        except CitecheckError as exc:
+            for k in keys:
+                self._note(partial, k, f"local corpus unavailable: {exc}")
+            return keys
+        left = []
+        for k in keys:
+            r = answers[k]
+            if r.status in _DEFINITIVE:
+                results[k] = r
+                partial.pop(k, None)
+            else:
+                partial[k] = r
+                left.append(k)
+        return left
+
+    async def _fetch_cap(
+        self, keys: list[CiteKey], partial: dict[CiteKey, LookupResult]
+    ) -> set[tuple[str, str]]:
+        assert self.cap_fetcher is not None and self.corpus is not None
+        volumes = sorted(
+            {
+                (normalise_reporter(k.reporter), k.volume)
+                for k in keys
+                if not self.corpus.corpus.has_volume(normalise_reporter(k.reporter), k.volume, "cap")
+            }
+        )
+        if not volumes:
+            return set()
+        outcome = await self.cap_fetcher.fetch_and_import(volumes, self.corpus.corpus)
+        for k in keys:
+            why = outcome.failures.get((normalise_reporter(k.reporter), k.volume))
+            if why:
+                self._note(partial, k, why)
+        return set(outcome.imported)
+
+
+@asynccontextmanager
+async def open_source(settings: Settings) -> AsyncIterator[SourceChain]:
+    """The chain the settings ask for; always usable (a missing part only narrows coverage)."""
+    chain = await build_from_settings(settings)
+    try:
+        yield chain
+    finally:
+        await chain.close()
+
+
+async def build_from_settings(settings: Settings) -> SourceChain:
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.cap_fetch import CapFetcher
+    from citecheck.sources.courtlistener import CourtListenerClient
+
+    corpus: CorpusSource | None = None
+    try:
+        corpus = CorpusSource(await asyncio.to_thread(Corpus, settings.corpus_path))
+    except (CorpusError, OSError) as exc:
+        log.warning("local corpus unavailable (%s): %s", settings.corpus_path, exc)
+    cache: Cache | None = None
+    try:
+        cache = await Cache.open(settings.cache_path)
+    except (CorpusError, OSError) as exc:
+        log.warning("cache unavailable (%s): %s", settings.cache_path, exc)
+    cap = None
+    if settings.cap_fetch and not settings.offline and corpus is not None:
+        cap = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache)
+    remote = None
+    off = ""
+    if settings.offline:
+        off = "offline mode: CourtListener not consulted"
+    elif not settings.courtlistener_token:
+        off = "no CourtListener token configured (set CITECHECK_COURTLISTENER_TOKEN)"
+    else:
+        remote = CourtListenerClient(
+            settings.courtlistener_url, settings.courtlistener_token, timeout_s=settings.http_timeout_s
+        )
+    return SourceChain(corpus=corpus, cache=cache, cap_fetcher=cap, remote=remote, remote_off_reason=off)

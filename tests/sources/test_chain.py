@@ -1,0 +1,159 @@
+"""The source chain: order, honest coverage, failures → cannot-verify, open_source from settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from citecheck.config import Settings
+from citecheck.errors import SourceUnavailable
+from citecheck.sources.base import AuthoritySource
+from citecheck.sources.cache import Cache
+from citecheck.sources.chain import SourceChain, open_source
+from citecheck.sources.corpus import Corpus, CorpusSource
+from citecheck.sources.models import (
+    CaseCite,
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    OpinionText,
+    PassageHit,
+)
+
+
+class RecordingRemote:
+    """A real AuthoritySource implementation with canned answers that records what it was asked."""
+
+    name = "courtlistener"
+
+    def __init__(self, answers: dict[CiteKey, LookupResult] | None = None, fail: bool = False) -> None:
+        self.answers = answers or {}
+        self.fail = fail
+        self.asked: list[CiteKey] = []
+
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        self.asked.extend(keys)
+        if self.fail:
+            raise SourceUnavailable("cannot connect")
+        return {k: self.answers[k] for k in keys if k in self.answers}
+
+    async def opinion(self, record: CaseRecord) -> OpinionText | None:
+        if self.fail:
+            raise SourceUnavailable("cannot connect")
+        return OpinionText(case_id=record.id, text="remote text")
+
+    async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
+        return []
+
+    async def close(self) -> None:
+        pass
+
+
+REMOTE_REC = CaseRecord(
+    id="cl:77",
+    source="courtlistener",
+    name="Far v. Away",
+    citations=(CaseCite(volume="500", reporter="F.3d", page="1"),),
+)
+
+
+async def test_chain_is_an_authority_source(real_corpus_file: Path):
+    chain = SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)))
+    assert isinstance(chain, AuthoritySource)
+    await chain.close()
+
+
+async def test_corpus_answers_first_remote_gets_only_the_rest(real_corpus_file: Path, tmp_path: Path):
+    remote = RecordingRemote(
+        {
+            CiteKey("500", "F.3d", "1"): LookupResult(
+                key=CiteKey("500", "F.3d", "1"),
+                status=LookupStatus.FOUND,
+                records=(REMOTE_REC,),
+                source="courtlistener",
+            )
+        }
+    )
+    cache = await Cache.open(tmp_path / "cache.sqlite")
+    async with SourceChain(
+        corpus=CorpusSource(Corpus(real_corpus_file)), cache=cache, remote=remote
+    ) as chain:
+        keys = [CiteKey("100", "A.2d", "36"), CiteKey("500", "F.3d", "1"), CiteKey("100", "A.2d", "500")]
+        res = await chain.lookup(keys)
+        assert list(res) == keys
+        assert res[keys[0]].status is LookupStatus.FOUND and res[keys[0]].source == "corpus"
+        assert res[keys[1]].record == REMOTE_REC
+        assert res[keys[2]].status is LookupStatus.CANNOT_VERIFY
+        assert "only part of 100 A.2d" in res[keys[2]].reason
+        assert remote.asked == [keys[1], keys[2]]  # the corpus hit never left the machine
+        # second time: the remote answer comes from the cache, the remote is not asked again
+        remote.asked.clear()
+        again = await chain.lookup([keys[1]])
+        assert again[keys[1]].source == "cache" and again[keys[1]].record == REMOTE_REC
+        assert remote.asked == []
+
+
+async def test_failing_remote_is_cannot_verify_never_not_found(real_corpus_file: Path):
+    remote = RecordingRemote(fail=True)
+    async with SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)), remote=remote) as chain:
+        k = CiteKey("999", "F.3d", "123")
+        r = (await chain.lookup([k]))[k]
+        assert r.status is LookupStatus.CANNOT_VERIFY
+        assert "does not cover 999 F.3d" in r.reason and "unavailable" in r.reason
+        assert await chain.opinion(REMOTE_REC) is None  # failure → None, not an exception
+
+
+async def test_database_cites_never_leave_the_machine():
+    remote = RecordingRemote()
+    chain = SourceChain(remote=remote)
+    k = CiteKey("2019", "WL", "123456")
+    r = (await chain.lookup([k]))[k]
+    assert r.status is LookupStatus.CANNOT_VERIFY and "Westlaw/Lexis" in r.reason
+    assert remote.asked == []
+
+
+async def test_no_sources_at_all_is_cannot_verify():
+    chain = SourceChain(remote_off_reason="offline mode")
+    k = CiteKey("1", "U.S.", "1")
+    r = (await chain.lookup([k, k]))[k]
+    assert r.status is LookupStatus.CANNOT_VERIFY and r.reason == "offline mode"
+    assert "offline" in chain.describe()
+
+
+async def test_opinion_and_passage_from_corpus(real_corpus_file: Path):
+    async with SourceChain(corpus=CorpusSource(Corpus(real_corpus_file))) as chain:
+        rec = (await chain.lookup([CiteKey("100", "A.3d", "1076")]))[CiteKey("100", "A.3d", "1076")].record
+        assert rec is not None and rec.name == "West v. United States"
+        op = await chain.opinion(rec)
+        assert op is not None and op.page_map("A.3d") is not None
+        hits = await chain.find_passage("indecent exposure in a public place")
+        assert [h.case.name for h in hits] == ["Peyton v. District of Columbia"]
+        assert hits[0].page == "37" and hits[0].reporter == "A.2d"  # *37 sits in the head matter
+
+
+async def test_open_source_offline_uses_corpus_and_cache(real_corpus_file: Path, tmp_path: Path):
+    settings = Settings(
+        corpus_path=real_corpus_file,
+        cache_path=tmp_path / "c" / "cache.sqlite",
+        offline=True,
+        courtlistener_token="x",
+    )
+    async with open_source(settings) as source:
+        assert isinstance(source, AuthoritySource)
+        text = source.describe()
+        assert "local corpus" in text and "offline" in text and "CAP volume download" not in text
+        res = await source.lookup([CiteKey("100", "A.2d", "36"), CiteKey("5", "F.4th", "1")])
+        assert res[CiteKey("100", "A.2d", "36")].status is LookupStatus.FOUND
+        assert res[CiteKey("5", "F.4th", "1")].status is LookupStatus.CANNOT_VERIFY
+        await source.clear_cache()
+
+
+async def test_open_source_without_token_says_so(tmp_path: Path):
+    settings = Settings(
+        corpus_path=tmp_path / "new" / "corpus.sqlite", cache_path=tmp_path / "cache.sqlite", cap_fetch=False
+    )
+    async with open_source(settings) as source:
+        k = CiteKey("410", "U.S.", "113")
+        r = (await source.lookup([k]))[k]
+        assert r.status is LookupStatus.CANNOT_VERIFY and "no CourtListener token" in r.reason
