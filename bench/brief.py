@@ -43,7 +43,9 @@ def opinion_texts(corpus: Path = SHARED_CORPUS) -> tuple[str, ...]:
     """The plain text of every opinion in the CourtListener bulk sample."""
     path = corpus / "courtlistener-bulk" / "opinions.csv"
     if not path.exists():
-        raise FileNotFoundError(f"real corpus not found at {path} (expected ../shared/corpus beside the checkout)")
+        raise FileNotFoundError(
+            f"real corpus not found at {path} (expected ../shared/corpus beside the checkout)"
+        )
     csv.field_size_limit(sys.maxsize)
     with path.open(newline="", encoding="utf-8") as f:
         rows = csv.DictReader(f, quotechar='"', escapechar="\\", doublequote=False)
@@ -82,10 +84,19 @@ def _cases(corpus: Path = SHARED_CORPUS) -> tuple[tuple[str, str, str, str], ...
             if len(parties) != 2:
                 continue
             p = [_lower_small(re.split(r",", x)[0].strip().title()) for x in parties]
-            p = [re.sub(r"\b(Petitioners?|Respondents?|Appellants?|Appellees?|Plaintiffs?|Defendants?)\b", "", x).strip() for x in p]
+            p = [
+                re.sub(
+                    r"\b(Petitioners?|Respondents?|Appellants?|Appellees?|Plaintiffs?|Defendants?)\b", "", x
+                ).strip()
+                for x in p
+            ]
             if not all(p) or not re.fullmatch(r"[\w.'&, -]+", p[0] + p[1]):
                 continue
-            short = p[0].split()[-1] if p[0].split()[-1] not in {"State", "People", "Commonwealth"} else p[1].split()[-1]
+            short = (
+                p[0].split()[-1]
+                if p[0].split()[-1] not in {"State", "People", "Commonwealth"}
+                else p[1].split()[-1]
+            )
             out.append((short, f"{p[0]} v. {p[1]}", row["citation"], row["year"]))
     return tuple(out)
 
@@ -105,7 +116,7 @@ def build_brief(words: int = 30_000, citations: int = 1_000, seed: int = 0) -> s
     n_words = n_cites = 0
     last: tuple[str, str, str, str, int] | None = None
     wl_counter = 1_000_000
-    while n_words < words:
+    while n_words < words or n_cites < citations:
         para: list[str] = []
         para_words = 0
         while para_words < 110:

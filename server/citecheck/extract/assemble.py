@@ -157,23 +157,31 @@ def _name_matches(short: str, full: _Full) -> bool:
     return any(f" {s} " in f" {n} " for n in full.names)
 
 
+def _suffixes(name: str) -> list[str]:
+    """``"Md. Donze"`` → ``["Md. Donze", "Donze"]``: the name as written first, then shorter tails."""
+    words = name.split()
+    return [" ".join(words[k:]) for k in range(len(words))]
+
+
 def _resolve_short(c: Citation, st: _State) -> int | None:
     same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
     if not same:
         return None
     if c.antecedent_text:
-        named = [f for f in same if _name_matches(c.antecedent_text, f)]
-        if named:
-            return named[-1].index
+        for name in _suffixes(c.antecedent_text):
+            named = [f for f in same if _name_matches(name, f)]
+            if named:
+                return named[-1].index
     return same[-1].index
 
 
 def _resolve_supra(c: Citation, st: _State) -> int | None:
     if not c.antecedent_text:
         return None
-    for f in reversed(st.fulls):
-        if _name_matches(c.antecedent_text, f):
-            return f.index
+    for name in _suffixes(c.antecedent_text):
+        for f in reversed(st.fulls):
+            if _name_matches(name, f):
+                return f.index
     return None
 
 

@@ -22,7 +22,7 @@ CONNECTORS = frozenset(
 )
 SIGNALS = frozenset(
     "see see, cf. cf., accord accord, but compare with also e.g. e.g., contra quoting citing "
-    "(quoting (citing (see (cf. and or id. id., ibid. (citation (internal (emphasis in under "
+    "(quoting (citing (see (cf. id. id., ibid. (citation (internal (emphasis in under "
     "following adopting discussing".split()
 )
 CORPORATE = frozenset(
@@ -41,6 +41,9 @@ _EXTRA_ABBREVIATIONS = frozenset(
     "Atty. Att'y Gen. Sec'y Pet. Petr. Dr. No. Nos. Rev. Civ. Crim.".split()
 )
 
+_LOWER_ABBREVIATIONS = frozenset(
+    "al. et. ex. rel. inc. co. corp. ltd. jr. sr. no. st. bros. assocs. ass'n".split()
+)
 _WORD = re.compile(r"\S+")
 _NAME_SEP = re.compile(r"\s+(?:v\.|vs\.|v)\s+")
 _WS = re.compile(r"\s+")
@@ -55,7 +58,7 @@ def abbreviations() -> frozenset[str]:
 
 def _is_abbreviation(word: str) -> bool:
     core = word.strip("(),;:\"'")
-    if core in abbreviations():
+    if core in abbreviations() or core.lower() in _LOWER_ABBREVIATIONS:
         return True
     if re.fullmatch(r"[A-Z]\.", core):  # an initial
         return True
@@ -111,7 +114,7 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
             if right in ("re", "parte", "rel."):
                 kept.append(w)
             break
-        if tok_core.endswith(".") and not _is_abbreviation(tok_core):
+        if kept and tok_core.endswith(".") and not _is_abbreviation(tok_core):
             # "Court. Smith v. Jones": a sentence ended there
             break
         if not (first.isupper() or first.isdigit() or first in "'"):
