@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupSt
 from citecheck.spans import Span
 
 log = logging.getLogger(__name__)
+_ELLIPSIS_SPLIT = re.compile(r"(?:\.\s*){3,}|…")
+_BRACKETS = re.compile(r"\[[^\]]*\]")
 
 VERIFIED = "verified"
 PROBLEM = "problem"
@@ -125,9 +128,19 @@ async def _opinion(source: AuthoritySource, record: CaseRecord) -> OpinionText |
         return None
 
 
-async def _find_elsewhere(source: AuthoritySource, passage: str) -> tuple[PassageHit, ...]:
+async def _find_elsewhere(source: AuthoritySource, quote: str) -> tuple[PassageHit, ...]:
+    """Cases of the source containing the quote, or failing that its first or last eight words."""
     try:
-        return tuple(await source.find_passage(passage, limit=3))
+        hits = await source.find_passage(quote, limit=3)
+        if hits:
+            return tuple(hits)
+        words = max(_ELLIPSIS_SPLIT.split(_BRACKETS.sub(" ", quote)), key=len).split()
+        if len(words) >= 12:
+            for fragment in (" ".join(words[:8]), " ".join(words[-8:])):
+                hits = await source.find_passage(fragment, limit=3)
+                if hits:
+                    return tuple(hits)
+        return ()
     except Exception as exc:
         if not _is_source_error(exc):
             log.exception("find_passage failed")
@@ -199,6 +212,7 @@ async def check_document(
         rec = record_for(c)
         if rec is not None and rec.id in indexes and c.quotes:
             matches[c.index] = match_quotes(c, indexes[rec.id])
+    matches = _assign_quotes(cites, matches)
     elsewhere: dict[int, dict[int, tuple[PassageHit, ...]]] = {}
     if source is not None:
         wanted = [(ci, m.quote_index) for ci, ms in matches.items() for m in ms if m is not None and not m.exact]
@@ -230,6 +244,49 @@ async def check_document(
     findings = apply_settings(found, settings)
     results = tuple(_result(ctx, [f for f in findings if f.citation_index == ctx.citation.index]) for ctx in contexts)
     return Report(text=text, extraction=extraction, findings=tuple(findings), results=results)
+
+
+def _owner(cites: Sequence[Citation], carriers: list[int], quote: Span) -> int:
+    """The citation a quote belongs to: the one whose text contains it, else the next one after it."""
+    covering = [i for i in carriers if cites[i].full_span.covers(quote)]
+    if covering:
+        return covering[0]
+    after = [i for i in carriers if cites[i].span.start >= quote.end]
+    if after:
+        return min(after, key=lambda i: cites[i].span.start)
+    return max(carriers, key=lambda i: cites[i].span.start)
+
+
+def _assign_quotes(
+    cites: Sequence[Citation], matches: dict[int, tuple[QuoteMatch | None, ...]]
+) -> dict[int, tuple[QuoteMatch | None, ...]]:
+    """One quote may be attached to several citations (a string cite, an Id. after it).
+
+    A quote found in any of their opinions is checked only there; a quote found in none of them is
+    reported only against the citation it belongs to (and not at all when that citation could not be
+    checked): a quote from an unverifiable case must not become a misquote of its neighbour.
+    """
+    carriers: dict[Span, list[int]] = {}
+    for c in cites:
+        for q in c.quotes:
+            carriers.setdefault(q.span, []).append(c.index)
+    out = dict(matches)
+    for span, owners in carriers.items():
+        if len(owners) < 2:
+            continue
+        found_in = [
+            ci for ci in owners
+            for m in matches.get(ci, ())
+            if m is not None and m.exact and cites[ci].quotes[m.quote_index].span == span
+        ]
+        keep = set(found_in) if found_in else {_owner(cites, owners, span)}
+        for ci in owners:
+            if ci in keep or ci not in out:
+                continue
+            out[ci] = tuple(
+                None if m is not None and cites[ci].quotes[m.quote_index].span == span else m for m in out[ci]
+            )
+    return out
 
 
 def _result(ctx: CheckContext, findings: list[Finding]) -> CitationResult:

@@ -82,6 +82,9 @@ class ExistenceCheck:
             why = "no case-law source is configured" if ctx.source_name is None else "it was not looked up"
             yield _cannot_verify(ctx, f"{c.cite_string or c.text} was not checked: {why}")
             return
+        if lookup.containing is not None and lookup.status is not LookupStatus.FOUND and _strictly_inside(ctx):
+            yield _middle_of(ctx)
+            return
         if lookup.status is LookupStatus.CANNOT_VERIFY:
             reason = lookup.reason or "no source we have covers this volume"
             yield _cannot_verify(ctx, f"{lookup.key} could not be verified: {reason}")
@@ -93,7 +96,7 @@ def _cannot_verify(ctx: CheckContext, message: str) -> Finding:
     return make_finding(
         Kind.CANNOT_VERIFY,
         ctx.citation.span,
-        message + ". This is not a finding that the case does not exist.",
+        message.rstrip(". ") + ". This is not a finding that the case does not exist.",
         evidence=Evidence(
             source=ctx.lookup.source if ctx.lookup else ctx.source_name,
             citation=ctx.citation.cite_string,
@@ -124,33 +127,8 @@ def _not_found(ctx: CheckContext) -> Iterator[Finding]:
             citation_index=c.index,
         )
         return
-    host = lookup.containing
-    if host is not None:
-        cite = host.cite_for(lookup.key.reporter, lookup.key.volume)
-        span_txt = f" (pages {cite.page}–{cite.last_page})" if cite and cite.last_page else ""
-        message = (
-            f"No case begins at {lookup.key} in {source}: page {lookup.key.page} is in the middle of "
-            f"{describe_record(host, cite)}{span_txt}. Cite the case by its first page and put "
-            f"{lookup.key.page} in the pin cite."
-        )
-        fixes: tuple[Fix, ...] = ()
-        if cite is not None and c.page:
-            page_span = _page_span(c)
-            if page_span is not None:
-                fixes = (
-                    Fix(
-                        title=f"Cite {host.name} at its first page, {cite}, {lookup.key.page}",
-                        edits=(TextEdit(span=page_span, new_text=f"{cite.page}, {lookup.key.page}"),),
-                    ),
-                )
-        yield make_finding(
-            Kind.FABRICATED_CASE,
-            c.span,
-            message,
-            evidence=record_evidence(_with_record(ctx, host), page=lookup.key.page, note=lookup.reason or None),
-            fixes=fixes if c.pincite is None else (),
-            citation_index=c.index,
-        )
+    if lookup.containing is not None:
+        yield _middle_of(ctx)
         return
     covered = f" ({lookup.reason})" if lookup.reason else ""
     yield make_finding(
@@ -159,6 +137,53 @@ def _not_found(ctx: CheckContext) -> Iterator[Finding]:
         f"No case begins at {lookup.key}: {source} covers this volume{covered} and has no case there. "
         "The citation appears to be fabricated.",
         evidence=Evidence(source=source, citation=str(lookup.key), note=lookup.reason or None),
+        citation_index=c.index,
+    )
+
+
+def _strictly_inside(ctx: CheckContext) -> bool:
+    """The cited first page lies strictly between another case's first and last page.
+
+    Then no case can begin there, even in a volume we hold only in part (a case may begin on the
+    last page of the one before it, so that page proves nothing).
+    """
+    lookup = ctx.lookup
+    assert lookup is not None and lookup.containing is not None
+    cite = lookup.containing.cite_for(lookup.key.reporter, lookup.key.volume)
+    page = lookup.key.page
+    if cite is None or not (page.isdigit() and cite.page.isdigit() and (cite.last_page or "").isdigit()):
+        return False
+    return int(cite.page) < int(page) < int(cite.last_page or 0)
+
+
+def _middle_of(ctx: CheckContext) -> Finding:
+    c, lookup = ctx.citation, ctx.lookup
+    assert lookup is not None and lookup.containing is not None
+    source = lookup.source or ctx.source_name or "the source"
+    host = lookup.containing
+    cite = host.cite_for(lookup.key.reporter, lookup.key.volume)
+    span_txt = f" (pages {cite.page}–{cite.last_page})" if cite and cite.last_page else ""
+    message = (
+        f"No case begins at {lookup.key} in {source}: page {lookup.key.page} is in the middle of "
+        f"{describe_record(host, cite)}{span_txt}. Cite the case by its first page and put "
+        f"{lookup.key.page} in the pin cite."
+    )
+    fixes: tuple[Fix, ...] = ()
+    if cite is not None and c.page:
+        page_span = _page_span(c)
+        if page_span is not None:
+            fixes = (
+                Fix(
+                    title=f"Cite {host.name} at its first page, {cite}, {lookup.key.page}",
+                    edits=(TextEdit(span=page_span, new_text=f"{cite.page}, {lookup.key.page}"),),
+                ),
+            )
+    return make_finding(
+        Kind.FABRICATED_CASE,
+        c.span,
+        message,
+        evidence=record_evidence(_with_record(ctx, host), page=lookup.key.page, note=lookup.reason or None),
+        fixes=fixes if c.pincite is None else (),
         citation_index=c.index,
     )
 

@@ -37,15 +37,27 @@ def _lineage(court_id: str) -> set[str]:
 
 
 def courts_conflict(cited: str, actual: str) -> bool:
-    """True only when both are known courts and neither contains the other.
+    """True only when both are known courts of different systems or places, neither containing the other.
+
+    Courts of the same state (``dccrimct`` vs ``dc`` for "D.C.") are not flagged: a parenthetical like
+    "D.C." names a jurisdiction more often than a precise court, and a false alarm costs more than a miss.
 
     >>> courts_conflict("ca3", "ca9"), courts_conflict("ca3", "ca3"), courts_conflict("ca3", "21806")
     (True, False, False)
+    >>> courts_conflict("dccrimct", "dc"), courts_conflict("ca3", "connappct")
+    (False, True)
     """
     courts = _courts()
     if cited == actual or cited not in courts or actual not in courts:
         return False
-    return not (cited in _lineage(actual) or actual in _lineage(cited))
+    if cited in _lineage(actual) or actual in _lineage(cited):
+        return False
+    a, b = courts[cited], courts[actual]
+    if a.get("system") != b.get("system"):
+        return True
+    if a.get("system") == "federal":
+        return True  # two different federal courts (circuits, districts)
+    return bool(a.get("location")) and bool(b.get("location")) and a.get("location") != b.get("location")
 
 
 class ParentheticalCheck:
