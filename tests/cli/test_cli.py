@@ -1,0 +1,176 @@
+"""``citecheck check`` end to end: the real pipeline, real files, exit codes, errors, offline guarantee."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+EXAMPLE = "examples/brief.md"
+
+
+def test_fresh_clone_offline_does_real_work_and_accuses_nobody(run_cli):
+    r = run_cli("check", EXAMPLE)
+    # extraction + local checks still run: the impossible citation and the reversed pin range
+    assert "error impossible-citation" in r.out and "64 F.4th 512" in r.out
+    assert "warning malformed-pincite" in r.out and "733–31" in r.out
+    # every other citation says plainly it could not be verified, and how to fix that
+    assert "info cannot-verify: 100 A.2d 450 could not be verified" in r.out
+    assert "citecheck corpus import" in r.out and "CITECHECK_COURTLISTENER_TOKEN" in r.out
+    assert "fabricated-case" not in r.out and "appears to be fabricated" not in r.out
+    assert r.rc == 1  # an error-level finding (the impossible citation) at the default --fail-on error
+
+
+@pytest.mark.parametrize(("fail_on", "rc"), [("never", 0), ("error", 1), ("warning", 1), ("info", 1)])
+def test_fail_on_thresholds(run_cli, tmp_path, fail_on, rc):
+    assert run_cli("check", "--offline", "--fail-on", fail_on, EXAMPLE).rc == rc
+
+
+def test_only_info_findings_pass_at_fail_on_error_but_not_info(run_cli, tmp_path):
+    doc = tmp_path / "one.md"
+    doc.write_text("See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953).\n")
+    assert run_cli("check", "--offline", str(doc)).rc == 0
+    assert run_cli("check", "--offline", "--fail-on", "warning", str(doc)).rc == 0
+    assert run_cli("check", "--offline", "--fail-on", "info", str(doc)).rc == 1
+
+
+def test_bad_input_is_one_line_and_other_files_are_still_checked(run_cli, tmp_path):
+    bad = tmp_path / "broken.docx"
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    r = run_cli("check", "--offline", "--format", "json", str(bad), EXAMPLE, str(tmp_path / "missing.md"))
+    assert r.rc == 2
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 2 and "broken.docx: not a valid .docx" in lines[0] and "missing.md: no such file" in lines[1]
+    assert "Traceback" not in r.err
+    doc = json.loads(r.out)
+    assert [f["path"] for f in doc["files"]] == [EXAMPLE]
+    assert [e["path"] for e in doc["errors"]] == [str(bad), str(tmp_path / "missing.md")]
+
+
+def test_usage_and_config_errors_exit_2(run_cli, tmp_path):
+    assert run_cli("check").rc == 2
+    assert run_cli("check", "--format", "pdf", EXAMPLE).rc == 2
+    assert run_cli().rc == 2
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("checks = ['no-such-kind']\n")
+    r = run_cli("check", "--config", str(cfg), EXAMPLE)
+    assert r.rc == 2 and r.err.strip() == "citecheck: error: unknown check(s) in enabled_checks: no-such-kind"
+    assert run_cli("--version").rc == 0
+
+
+def test_internal_errors_are_one_line_unless_debug(run_cli, monkeypatch):
+    import citecheck.cli as cli
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(cli, "_check_documents", boom)
+    r = run_cli("check", EXAMPLE)
+    assert r.rc == 2 and "Traceback" not in r.err
+    assert r.err.strip() == "citecheck: internal error: RuntimeError: kaboom (run with --debug for details)"
+    r = run_cli("check", "--debug", EXAMPLE)
+    assert r.rc == 2 and "Traceback" in r.err and "kaboom" in r.err
+
+
+def test_stdin_and_output_file(run_cli, tmp_path):
+    out = tmp_path / "report.md"
+    r = run_cli("check", "--offline", "-f", "markdown", "-o", str(out), "-",
+                stdin=b"See Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001).\n")
+    assert r.rc == 1 and r.out == ""
+    text = out.read_text(encoding="utf-8")
+    assert "## <stdin>" in text and "`impossible-citation`" in text
+
+
+def test_docx_with_table_and_footnotes_is_checked_end_to_end(run_cli, tmp_path):
+    """A .docx built here with python-docx: citations in a table cell and in a footnote are found."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    try:
+        from test_inputs import build_docx  # the real-format builder the input tests use
+    finally:
+        sys.path.pop(0)
+    path = build_docx(
+        tmp_path / "memo.docx",
+        body=["The purchaser may rescind. Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953)."],
+        table=[["Authority", "Holding"],
+               ["Berry v. Keith, 100 A.2d 831, 833–32 (D.C. Mun. App. 1953)", "agent may not forfeit"]],
+        footnotes=["But see Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001)."],
+    )
+    r = run_cli("check", "--offline", "--format", "json", str(path))
+    doc = json.loads(r.out)
+    (f,) = doc["files"]
+    assert f["kind"] == "docx"
+    assert [c["text"] for c in f["citations"] if c["form"] == "full"] == ["100 A.2d 450", "100 A.2d 831", "64 F.4th 512"]
+    kinds = {(x["kind"], f["citations"][x["citation_index"]]["text"]) for x in f["findings"]}
+    assert ("malformed-pincite", "100 A.2d 831") in kinds  # from the table cell
+    assert ("impossible-citation", "64 F.4th 512") in kinds  # from the footnote
+    assert r.rc == 1
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    hits: list[str]
+
+    def do_GET(self):
+        type(self).hits.append(self.path)
+        self.send_response(503)
+        self.end_headers()
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def fake_services(monkeypatch):
+    """A real HTTP server on 127.0.0.1 standing in for CourtListener and the CAP static site."""
+    handler = type("Handler", (_Recorder,), {"hits": []})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", base + "api/rest/v4/")
+    monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "test-token")
+    monkeypatch.setenv("CITECHECK_CAP_URL", base + "cap/")
+    monkeypatch.setenv("CITECHECK_HTTP_TIMEOUT_S", "5")
+    yield handler.hits
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_offline_sends_nothing_even_with_a_token_configured(run_cli, fake_services):
+    r = run_cli("check", "--offline", EXAMPLE)
+    assert fake_services == []
+    assert "fabricated-case" not in r.out
+    # the same run without --offline does reach the services (so this test can fail)
+    r = run_cli("check", "--format", "json", EXAMPLE)
+    assert fake_services, "expected the online run to contact the local stand-in services"
+    doc = json.loads(r.out)
+    assert doc["offline"] is False
+    statuses = {c["status"] for c in doc["files"][0]["citations"]}
+    assert "verified" not in statuses  # a failing service verifies nothing and accuses nobody
+    assert all(x["kind"] != "fabricated-case" for x in doc["files"][0]["findings"])
+
+
+@pytest.mark.corpus
+def test_with_the_sample_corpus_every_deterministic_kind_appears(run_cli, imported_corpus):
+    r = run_cli("check", "--offline", "--format", "json", EXAMPLE)
+    doc = json.loads(r.out)
+    (f,) = doc["files"]
+    kinds = {x["kind"] for x in f["findings"]}
+    assert kinds >= {
+        "fabricated-case", "impossible-citation", "name-mismatch", "name-misspelled", "misquote",
+        "pincite-out-of-range", "pincite-wrong-page", "year-mismatch", "court-mismatch", "malformed-pincite",
+        "cannot-verify",
+    }
+    by_text = {c["text"]: c for c in f["citations"]}
+    clean = by_text["100 A.2d 450"]
+    assert clean["status"] == "verified" and clean["resolved_case"]["name"] == "Savage v. Parks"
+    assert by_text["2019 WL 1396975"]["status"] == "cannot-verify"
+    assert by_text["183 A.3d 727"]["status"] in ("cannot-verify", "problem")  # real, not in the sample
+    savage = next(a for a in f["authorities"] if a["name"] == "Savage v. Parks")
+    assert savage["status"] == "verified" and len(savage["citation_indexes"]) == 3  # full, Id., short form
+    assert r.rc == 1
