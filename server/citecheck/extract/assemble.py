@@ -260,9 +260,12 @@ def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[Paragra
             proposition: tuple[str, Span] | None = None
             if res.leading[k] and prev is not None and prev.block is not None:  # type: ignore[index]
                 quotes = (_quote(prev.block, prev_off), *(_quote(q, off) for q in c.quotes))
-            if res.needs_prev[k] and prev is not None and prev.last_sentence is not None:  # type: ignore[index]
-                ps = _sp(prev.last_sentence, prev_off)
-                proposition = (text[ps.start : ps.end], ps)
+            if res.needs_prev[k] and prev is not None:  # type: ignore[index]
+                # a citation standing alone under a block quote is offered for the block quote itself
+                src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index]
+                if src is not None:
+                    ps = _sp(src, prev_off)
+                    proposition = (text[ps.start : ps.end], ps)
             cit = shift_citation(
                 c,
                 off,

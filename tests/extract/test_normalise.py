@@ -1,0 +1,17 @@
+from citecheck.extract.normalise import normalise
+
+
+def test_same_length_and_mappings() -> None:
+    text = "Roe\u00a0v. Wade, 410\u202fU.S. 113, 116\u201317 \u201cquoted\u201d \u2018x\u2019 *Mata*, at *3, 585 U.S. ___ \u2028\v\f"
+    out = normalise(text)
+    assert len(out) == len(text)
+    assert "410 U.S. 113, 116-17" in out
+    assert '"quoted"' in out and "'x'" in out
+    assert " Mata " in out  # emphasis markers blanked
+    assert "at *3" in out  # a star page is not emphasis
+    assert "585 U.S. ___" in out  # a blank page is not emphasis
+
+
+def test_non_bmp_characters_keep_offsets() -> None:
+    text = "\U0001f600 Roe v. Wade, 410 U.S. 113"
+    assert len(normalise(text)) == len(text)

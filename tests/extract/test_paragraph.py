@@ -1,0 +1,186 @@
+"""Fields of full citations: names, reporters, pincites, parentheticals, history, groups, quotes, propositions.
+
+The citations are real ones from real filings and opinions.
+"""
+
+from __future__ import annotations
+
+from citecheck.extract import CiteForm, Database, extract_citations
+
+
+def _cites(text: str):
+    return extract_citations(text).citations
+
+
+def test_markdown_case_name() -> None:
+    text = "*Mata v. Avianca, Inc.*, 678 F.Supp.3d 443, 448 (S.D.N.Y. 2023)."
+    (c,) = _cites(text)
+    assert c.case_name is not None
+    assert c.case_name.text == "Mata v. Avianca, Inc."
+    assert (c.case_name.plaintiff, c.case_name.defendant) == ("Mata", "Avianca, Inc.")
+    assert text[c.case_name.span.start : c.case_name.span.end] == "Mata v. Avianca, Inc."
+    assert (c.volume, c.reporter, c.reporter_as_written, c.page) == ("678", "F. Supp. 3d", "F.Supp.3d", "443")
+    assert c.court == "nysd" and c.year == 2023 and c.pincite.text == "448"
+    assert c.full_span.start == 1 and text[c.full_span.end - 1] == ")"
+
+
+def test_bold_and_underscore_names() -> None:
+    (c,) = _cites("See **Roe v. Wade**, 410 U.S. 113 (1973).")
+    assert c.case_name.text == "Roe v. Wade"
+    (c,) = _cites("See _Roe v. Wade_, 410 U.S. 113 (1973).")
+    assert c.case_name.text == "Roe v. Wade"
+
+
+def test_long_name_with_ampersand_and_abbreviations() -> None:
+    text = (
+        "The Seventh Circuit agreed. Mid Cent. Operating Eng\u2019rs Health & Welfare Fund v. HoosierVac LLC, "
+        "105 F.4th 1001, 1005\u201306 (7th Cir. 2024)."
+    )
+    (c,) = _cites(text)
+    assert c.case_name.text == "Mid Cent. Operating Eng\u2019rs Health & Welfare Fund v. HoosierVac LLC"
+    assert c.case_name.plaintiff == "Mid Cent. Operating Eng\u2019rs Health & Welfare Fund"
+    assert c.case_name.defendant == "HoosierVac LLC"
+    assert c.court == "ca7" and c.pincite.parts[0].last == "1006"
+
+
+def test_signals_and_sentence_words_are_not_part_of_the_name() -> None:
+    cites = _cites(
+        "The court so held. See, e.g., Smith v. Jones, 123 F.3d 456 (3d Cir. 1999); "
+        "cf. United States ex rel. Polansky v. Exec. Health Res., Inc., 599 U.S. 419 (2023)."
+    )
+    assert [c.case_name.text for c in cites] == [
+        "Smith v. Jones",
+        "United States ex rel. Polansky v. Exec. Health Res., Inc.",
+    ]
+
+
+def test_in_re_name() -> None:
+    (c,) = _cites("In re Fin. Oversight & Mgmt. Bd. for P.R., 590 B.R. 577 (D.P.R. 2018).")
+    assert c.case_name.text == "In re Fin. Oversight & Mgmt. Bd. for P.R."
+    assert c.court == "prd"
+
+
+def test_parallel_citations_are_grouped_and_share_the_parenthetical() -> None:
+    text = "State v. Dyous, 153 Conn. App. 266, 270, 100 A.3d 1004 (2014)."
+    a, b = _cites(text)
+    assert a.group == b.group == a.index
+    assert a.pincite.text == "270" and b.pincite is None
+    assert a.year == b.year == 2014
+    assert a.case_name == b.case_name and a.case_name.text == "State v. Dyous"
+
+
+def test_string_cite_gives_separate_authorities() -> None:
+    text = "See Roe v. Wade, 410 U.S. 113 (1973); Doe v. Bolton, 410 U.S. 179, 181 (1973)."
+    a, b = _cites(text)
+    assert a.group == a.index and b.group == b.index and a.group != b.group
+    assert (a.case_name.text, b.case_name.text) == ("Roe v. Wade", "Doe v. Bolton")
+    assert a.year == b.year == 1973 and b.pincite.text == "181"
+
+
+def test_explanatory_parentheticals_and_nested_citation() -> None:
+    text = (
+        "Planned Parenthood of Se. Pa. v. Casey, 505 U.S. 833, 846 (1992) (plurality opinion) "
+        "(quoting Doe v. Bolton, 410 U.S. 179, 181 (1973))."
+    )
+    casey, doe = _cites(text)
+    assert [p.text for p in casey.parentheticals] == [
+        "plurality opinion",
+        "quoting Doe v. Bolton, 410 U.S. 179, 181 (1973)",
+    ]
+    assert casey.year == 1992 and casey.full_span.end == len(text) - 1
+    assert doe.case_name.text == "Doe v. Bolton" and doe.year == 1973
+
+
+def test_subsequent_history() -> None:
+    text = (
+        "Tenafly Eruv Ass\u2019n v. Borough of Tenafly, 309 F.3d 144 (3d Cir. 2002), "
+        "judgment vacated on reh\u2019g on other grounds, 391 F.3d 250 (3d Cir. 2004)."
+    )
+    main, later = _cites(text)
+    assert main.history == ("judgment vacated on reh\u2019g on other grounds, 391 F.3d 250",)
+    assert main.year == 2002 and main.full_span.end == len(text) - 1
+    assert later.year == 2004 and later.case_name is None
+
+
+def test_full_date_and_databases() -> None:
+    wl, lexis = _cites(
+        "Smith v. Jones, 2019 WL 1396975, at *2 (S.D.N.Y. Mar. 27, 2019); "
+        "Doe v. Roe, 2020 U.S. Dist. LEXIS 12345, at *4 (N.D. Cal. Jan. 3, 2020)."
+    )
+    assert wl.database is Database.WESTLAW and lexis.database is Database.LEXIS
+    assert (wl.date, wl.year, wl.court) == ("2019-03-27", 2019, "nysd")
+    assert (lexis.date, lexis.court) == ("2020-01-03", "cand")
+    assert wl.date_span is not None and wl.pincite.text == "*2"
+
+
+def test_placeholder_page() -> None:
+    (c,) = _cites("Trump v. Hawaii, 585 U.S. ___ (2018).")
+    assert c.page is None and c.volume == "585" and c.year == 2018
+
+
+def test_quotes_before_citation_in_same_sentence_straight_and_curly() -> None:
+    text = (
+        'The Court explained that "the right of privacy is broad," Roe v. Wade, 410 U.S. 113, 153 (1973), '
+        "and that \u201cthe State\u2019s interest grows,\u201d id. at 162."
+    )
+    roe, id_ = _cites(text)
+    assert [q.text for q in roe.quotes] == ["the right of privacy is broad,"]
+    assert [q.text for q in id_.quotes] == ["the State\u2019s interest grows,"]
+    q = roe.quotes[0]
+    assert text[q.span.start : q.span.end] == q.text
+
+
+def test_nested_quotes_and_parenthetical_quotes() -> None:
+    text = (
+        "Brown v. Bd. of Educ., 347 U.S. 483, 495 (1954) "
+        "(\u201cSeparate educational facilities are \u2018inherently unequal.\u2019\u201d)."
+    )
+    (c,) = _cites(text)
+    assert [q.text for q in c.quotes] == [
+        "Separate educational facilities are \u2018inherently unequal.\u2019"
+    ]
+
+
+def test_quote_in_previous_sentence_when_citation_stands_alone() -> None:
+    text = 'Courts hold that "a contract requires consideration." See Smith v. Jones, 123 F.3d 456, 460 (3d Cir. 1999).'
+    (c,) = _cites(text)
+    assert c.proposition == 'Courts hold that "a contract requires consideration."'
+    assert [q.text for q in c.quotes] == ["a contract requires consideration."]
+    assert c.proposition_span.of(text) == c.proposition
+
+
+def test_proposition_is_the_citing_sentence_when_it_has_prose() -> None:
+    text = "Background. The Court in Roe v. Wade, 410 U.S. 113 (1973), recognised a right of privacy."
+    (c,) = _cites(text)
+    assert c.proposition == "The Court in Roe v. Wade, 410 U.S. 113 (1973), recognised a right of privacy."
+
+
+def test_block_quote_before_citation() -> None:
+    text = (
+        "The Court explained:\n\n"
+        "> Separate educational facilities are inherently unequal.\n"
+        "> Therefore, we hold that the plaintiffs are deprived of equal protection.\n\n"
+        "Brown v. Bd. of Educ., 347 U.S. 483, 495 (1954)."
+    )
+    (c,) = _cites(text)
+    assert c.quotes and c.quotes[0].block
+    assert c.quotes[0].text == (
+        "Separate educational facilities are inherently unequal. "
+        "Therefore, we hold that the plaintiffs are deprived of equal protection."
+    )
+    # the citation stands alone under the block quote: it is offered for the block quote
+    assert c.proposition.startswith("Separate educational") and c.proposition.endswith("equal protection.")
+    assert c.proposition_span.of(text) == c.proposition
+
+
+def test_block_quote_ending_with_its_citation() -> None:
+    text = "> The right of privacy is broad enough to encompass a woman's decision. Roe v. Wade, 410 U.S. 113, 153 (1973)."
+    (c,) = _cites(text)
+    assert c.quotes[0].block
+    assert c.quotes[0].text == "The right of privacy is broad enough to encompass a woman's decision."
+
+
+def test_paragraph_index() -> None:
+    cites = _cites("Roe v. Wade, 410 U.S. 113 (1973).\n\nText.\n\nId. at 116.")
+    assert [c.paragraph for c in cites] == [0, 2]
+    assert cites[1].form is CiteForm.ID and cites[1].antecedent == 0
