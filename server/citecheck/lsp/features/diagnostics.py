@@ -146,17 +146,20 @@ def _cannot_verify_all(extraction: Extraction | None, why: str) -> list[Finding]
 
 def _stage1(document: Any, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings) -> tuple:
     """Runs in the executor: bring the extraction Document to ``text``, then local findings."""
-    from citecheck.extract import Document, Edit
+    from citecheck import extract
     from citecheck.pipeline import local_findings
 
+    if not hasattr(extract, "Document"):  # no incremental extractor: full extraction per version
+        extraction = extract.extract_citations(text)
+        return None, extraction, tuple(local_findings(extraction, settings))
     if reset or document is None:
-        document = Document(text)
+        document = extract.Document(text)
     elif edits:
-        document.apply_edits([Edit(e.start, e.end, e.new_text) for e in edits])
+        document.apply_edits([extract.Edit(start=e.start, end=e.end, new_text=e.new_text) for e in edits])
     extraction = document.extraction
     if extraction.text != text:  # never trust a diverged incremental state: re-sync fully
         log.error("incremental extraction diverged from the editor's text; re-extracting in full")
-        document = Document(text)
+        document = extract.Document(text)
         extraction = document.extraction
     return document, extraction, tuple(local_findings(extraction, settings))
 
