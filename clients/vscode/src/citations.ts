@@ -109,7 +109,7 @@ function parseCitation(raw: unknown, position: number): CitationInfo | undefined
     span,
     status: str(raw.status),
     caseName: str(raw.caseName ?? raw.case_name),
-    matchedCase: str(raw.matchedCase ?? raw.matched_case),
+    matchedCase: str(raw.matchedCase ?? raw.matched_case ?? (isObject(raw.record) ? raw.record.name : undefined)),
     findings,
   };
 }
@@ -201,6 +201,24 @@ function worstSeverity(findings: CitationFinding[]): string | undefined {
     if (findings.some((f) => (f.severity ?? '').toLowerCase() === s)) return s;
   }
   return undefined;
+}
+
+const UNREACHABLE = /courtlistener[^.;\n]*?(unavailable|unreachable|cannot reach|could not reach|timed out|connection)/i;
+
+/**
+ * Whether the last check of this document could reach CourtListener: the server's own field when it
+ * sends one (`courtlistener: "ok" | "unreachable"`), else read from the cannot-verify findings it
+ * produced when the lookup failed. "unknown" while the check is pending or when nothing says.
+ */
+export function courtListenerReach(doc: DocumentCitations): 'ok' | 'unreachable' | 'unknown' {
+  const field = doc.extra.courtlistener;
+  if (field === 'ok' || field === 'unreachable') return field;
+  let checked = false;
+  for (const c of doc.citations) {
+    if (c.status && c.status !== 'pending') checked = true;
+    if (c.findings.some((f) => f.kind === 'cannot-verify' && UNREACHABLE.test(f.message ?? ''))) return 'unreachable';
+  }
+  return checked ? 'ok' : 'unknown';
 }
 
 /** Latest citations per document; an older version never replaces a newer one. */

@@ -1,7 +1,9 @@
 /**
- * The extension's commands. Those that need the server forward to its `workspace/executeCommand`
- * ids; the rest (restart, token) act on the client. Results are shown, never interpreted: the
- * server produces the report, this module only picks how to display what came back.
+ * The extension's commands. Check document, Show report, Clear cache and Ignore have the same ids as
+ * the server's `workspace/executeCommand` commands (server/citecheck/lsp/features/commands.py): the
+ * extension registers them (see CitecheckLanguageClient in server.ts), fills in the active document,
+ * forwards them and shows the result. Restart and the token act on the client. Results are shown,
+ * never interpreted: the server makes the report, this module only picks how to display it.
  */
 import { tokenProblem } from './token';
 import * as api from './vscodeapi';
@@ -16,11 +18,13 @@ export const COMMANDS = {
   revealCitation: 'citecheck.revealCitation',
 } as const;
 
-/** Command ids the server registers (server/citecheck/lsp). */
+/** Command ids the server handles (server/citecheck/lsp/features/commands.py). */
 export const SERVER_COMMANDS = {
-  checkDocument: 'citecheck.server.checkDocument',
-  showReport: 'citecheck.server.showReport',
-  clearCache: 'citecheck.server.clearCache',
+  checkDocument: 'citecheck.checkDocument',
+  showReport: 'citecheck.showReport',
+  clearCache: 'citecheck.clearCache',
+  /** Sent by the server's "ignore" code actions with their own arguments. */
+  ignore: 'citecheck.ignore',
 } as const;
 
 export interface CommandDeps {
@@ -62,6 +66,18 @@ export function reportView(result: unknown, title = 'citecheck report'): ReportV
   return { kind: 'none', message: 'The server returned no report.' };
 }
 
+/** One line about a finished check: `{citations, findings: [{severity}]}` from the server. */
+export function checkSummary(result: unknown): string {
+  const r = (result ?? {}) as { citations?: unknown; findings?: unknown; checked?: unknown };
+  if (r.checked === false) return 'the document changed during the check; it will be checked again.';
+  const n = typeof r.citations === 'number' ? r.citations : undefined;
+  const findings = Array.isArray(r.findings) ? (r.findings as { severity?: unknown }[]) : [];
+  const by = (s: string) => findings.filter((f) => f?.severity === s).length;
+  const cites = n === undefined ? 'checked' : `checked ${n} citation${n === 1 ? '' : 's'}`;
+  if (findings.length === 0) return `${cites}: no findings.`;
+  return `${cites}: ${by('error')} error(s), ${by('warning')} warning(s), ${by('info')} not verified / info.`;
+}
+
 function looksLikeHtml(s: string): boolean {
   return /^\s*(<!doctype html|<html[\s>])/i.test(s);
 }
@@ -91,7 +107,13 @@ export function registerCommands(deps: CommandDeps): api.Disposable[] {
       return undefined;
     }
     try {
-      return await deps.executeServerCommand(command, args);
+      const result = await deps.executeServerCommand(command, args);
+      const error = (result as { error?: unknown } | null)?.error;
+      if (typeof error === 'string') {
+        void api.showErrorMessage(`citecheck: cannot ${what}: ${error}`);
+        return undefined;
+      }
+      return result ?? null;
     } catch (err) {
       void api.showErrorMessage(`citecheck: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
@@ -101,7 +123,9 @@ export function registerCommands(deps: CommandDeps): api.Disposable[] {
   return [
     api.registerCommand(COMMANDS.checkDocument, async () => {
       const doc = activeChecked();
-      if (doc) await onServer('check the document', SERVER_COMMANDS.checkDocument, [{ uri: doc.uri }]);
+      if (!doc) return;
+      const result = await onServer('check the document', SERVER_COMMANDS.checkDocument, [{ uri: doc.uri }]);
+      if (result) void api.showInformationMessage(`citecheck: ${checkSummary(result)}`);
     }),
     api.registerCommand(COMMANDS.showReport, async () => {
       const doc = activeChecked();
@@ -115,8 +139,16 @@ export function registerCommands(deps: CommandDeps): api.Disposable[] {
     }),
     api.registerCommand(COMMANDS.clearCache, async () => {
       const result = await onServer('clear the cache', SERVER_COMMANDS.clearCache, []);
-      if (result !== undefined) void api.showInformationMessage('citecheck: cache cleared; open documents are being re-checked.');
+      if (result === undefined) return;
+      const cleared = (result as { cleared?: unknown } | null)?.cleared;
+      void api.showInformationMessage(
+        cleared === false
+          ? 'citecheck: there is no lookup cache to clear.'
+          : 'citecheck: cache cleared; open documents are being re-checked.',
+      );
     }),
+    // Code actions carry their own arguments; pass them through unchanged.
+    api.registerCommand(SERVER_COMMANDS.ignore, (...args: unknown[]) => onServer('ignore the finding', SERVER_COMMANDS.ignore, args)),
     api.registerCommand(COMMANDS.restartServer, () => deps.restartServer()),
     api.registerCommand(COMMANDS.setToken, async () => {
       const value = await api.showInputBox({
@@ -134,4 +166,15 @@ export function registerCommands(deps: CommandDeps): api.Disposable[] {
     }),
     api.registerCommand(COMMANDS.revealCitation, (uri: string, range) => api.revealRange(uri, range)),
   ];
+}
+
+/**
+ * Forwarders for server commands this extension does not know (a newer server), so code actions
+ * that use them still work. Returns the disposables; call again after each server start.
+ */
+export function registerForwarders(serverCommands: readonly string[], deps: Pick<CommandDeps, 'executeServerCommand'>): api.Disposable[] {
+  const known = new Set<string>([...Object.values(COMMANDS), ...Object.values(SERVER_COMMANDS)]);
+  return serverCommands
+    .filter((id) => !known.has(id))
+    .map((id) => api.registerCommand(id, (...args: unknown[]) => deps.executeServerCommand(id, args)));
 }

@@ -5,12 +5,13 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 
-import { parseCitations } from './citations';
+import { courtListenerReach, parseCitations } from './citations';
 import { CitationsProvider, VIEW_ID } from './citationsView';
-import { registerCommands } from './commands';
+import { registerCommands, registerForwarders } from './commands';
 import { hostEnv, resolveServerCommand, ServerNotFound } from './launch';
 import { CitecheckServer } from './server';
 import { needsRestart, readClientSettings, SECTION, serverSettings } from './settings';
+import { STALE_CHECK_MS } from './status';
 import { StatusBar } from './statusBar';
 import { TokenStore } from './token';
 import * as api from './vscodeapi';
@@ -25,6 +26,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const tree = new CitationsProvider((uri) => api.findOpenDocument(uri)?.getText());
   let languages = readClientSettings(api.getConfiguration(SECTION)).languages;
   let citationsSeen = false;
+  let forwarders: api.Disposable[] = [];
+  context.subscriptions.push({ dispose: () => forwarders.forEach((d) => d.dispose()) });
 
   const pathContext = () => ({ workspaceFolder: api.workspaceFolderPath(), home: os.homedir() });
   const setActive = (editor: vscode.TextEditor | undefined) => {
@@ -41,6 +44,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onState: (state, detail) => {
         status.model.setServer(state, detail);
         status.render();
+        forwarders.forEach((d) => d.dispose());
+        forwarders =
+          state === 'running'
+            ? registerForwarders(srv.serverCommands(), { executeServerCommand: (c, a) => srv.executeCommand(c, a) })
+            : [];
       },
       onFailed: (message) => {
         void api.showErrorMessage(message, 'Open settings', 'Restart server').then((choice) => {
@@ -57,14 +65,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         citationsSeen = true;
         const doc = parsed.ok;
         tree.update(doc);
-        const reach = doc.extra.courtlistener ?? (doc.extra.sources as Record<string, unknown> | undefined)?.courtlistener;
-        if (reach === 'unreachable' || reach === 'ok') status.model.setCourtListener(reach);
-        if (doc.extra.stage !== 'local') status.model.checked(doc.uri, doc.version);
+        const reach = courtListenerReach(doc);
+        if (reach !== 'unknown') status.model.setCourtListener(reach);
+        status.model.checked(doc.uri, doc.version);
         status.render();
       },
       onDocumentSent: (uri, version) => {
         status.model.checking(uri, version);
         status.render();
+        // A check that never reports back (document too large, server busy) stops showing as
+        // "checking…" after STALE_CHECK_MS; render again then.
+        setTimeout(() => status.render(), STALE_CHECK_MS + 100);
       },
     },
     output,

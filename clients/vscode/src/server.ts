@@ -9,6 +9,7 @@
  */
 import type * as vscode from 'vscode';
 import {
+  type BaseLanguageClient,
   CloseAction,
   DidChangeConfigurationNotification,
   ErrorAction,
@@ -37,7 +38,23 @@ export interface ServerHooks {
   onDocumentSent(uri: string, version: number): void;
 }
 
+/**
+ * A LanguageClient that leaves `workspace/executeCommand` to the extension. The server's command ids
+ * (citecheck.checkDocument, …) are also the extension's palette commands; registering them in
+ * commands.ts, rather than letting the client register them when the server starts, keeps them
+ * available (with a "server is not running" answer) while the server is down, and lets them fill in
+ * the active document and show results.
+ */
+class CitecheckLanguageClient extends LanguageClient {
+  override registerFeature(feature: Parameters<BaseLanguageClient['registerFeature']>[0]): void {
+    const method = (feature as { registrationType?: { method?: string } }).registrationType?.method;
+    if (method === ExecuteCommandRequest.method) return;
+    super.registerFeature(feature);
+  }
+}
+
 export class CitecheckServer {
+  private lastSentSettings: string | undefined;
   private client: LanguageClient | undefined;
   private reachedRunning = false;
   private stopping = false;
@@ -61,7 +78,8 @@ export class CitecheckServer {
     this.reachedRunning = false;
     const exe = { command: command.command, args: command.args };
     const serverOptions: ServerOptions = { run: exe, debug: exe };
-    const client = new LanguageClient('citecheck', 'citecheck', serverOptions, this.clientOptions(languages));
+    this.lastSentSettings = undefined;
+    const client = new CitecheckLanguageClient('citecheck', 'citecheck', serverOptions, this.clientOptions(languages));
     this.client = client;
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
@@ -98,18 +116,27 @@ export class CitecheckServer {
     this.hooks.onState('stopped');
   }
 
-  /** Tell the server its settings changed; it re-reads them through `workspace/configuration`. */
+  /**
+   * Send the current settings with `workspace/didChangeConfiguration` (the server applies them without
+   * a restart). Skipped when nothing the server reads changed: VS Code reports every settings change,
+   * and both our registration and the server's dynamic one would otherwise send each change twice.
+   */
   async notifyConfigurationChanged(): Promise<void> {
-    if (!this.isRunning || !this.client) return;
-    await this.client.sendNotification(DidChangeConfigurationNotification.type, {
-      settings: { [SECTION]: this.hooks.settings() },
-    });
+    const client = this.client;
+    if (!client || client.state !== State.Running) return;
+    const settings = this.hooks.settings();
+    const key = JSON.stringify(settings);
+    if (key === this.lastSentSettings) return;
+    this.lastSentSettings = key;
+    await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settings } });
   }
 
   /** Run a server command (`workspace/executeCommand`); throws when the server is not running. */
   async executeCommand(command: string, args: unknown[]): Promise<unknown> {
     if (!this.isRunning || !this.client) throw new Error('the citecheck server is not running');
-    return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    // No arguments are sent as none at all, which every server accepts (pygls rejects an empty list
+    // for handlers that take only *args).
+    return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args.length > 0 ? args : undefined });
   }
 
   /** Commands the running server advertised in `executeCommandProvider`. */
@@ -146,15 +173,14 @@ export class CitecheckServer {
           configuration: async (params, token, next) => {
             const answer = await next(params, token);
             const values = Array.isArray(answer) ? answer : params.items.map(() => null);
-            return params.items.map((item, i) =>
-              item.section === SECTION ? hooks.settings(item.scopeUri) : values[i],
-            );
-          },
-          didChangeConfiguration: async () => {
-            await this.client?.sendNotification(DidChangeConfigurationNotification.type, {
-              settings: { [SECTION]: hooks.settings() },
+            return params.items.map((item, i) => {
+              if (item.section !== SECTION) return values[i];
+              const settings = hooks.settings(item.scopeUri);
+              if (item.scopeUri === undefined) this.lastSentSettings = JSON.stringify(settings);
+              return settings;
             });
           },
+          didChangeConfiguration: () => this.notifyConfigurationChanged(),
         },
       },
     };

@@ -28,15 +28,20 @@ export interface StatusView {
 export const SHOW_PROBLEMS = 'workbench.actions.view.problems';
 export const RESTART_COMMAND = 'citecheck.restartServer';
 
+/** A check that has not reported back after this long no longer shows as "checking…". */
+export const STALE_CHECK_MS = 30_000;
+
 const ZERO: Counts = { error: 0, warning: 0, info: 0 };
 
 export class StatusModel {
   private server: ServerState = 'starting';
   private serverDetail = '';
   private active: string | undefined;
-  private readonly pending = new Map<string, number>();
+  private readonly pending = new Map<string, { version: number; since: number }>();
   private readonly counts = new Map<string, Counts>();
   private reach: Reachability = 'unknown';
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   setServer(state: ServerState, detail = ''): void {
     this.server = state;
@@ -50,14 +55,15 @@ export class StatusModel {
 
   /** A check of `uri` at `version` started (a change was sent, or the server said so). */
   checking(uri: string, version = 0): void {
-    this.pending.set(uri, Math.max(version, this.pending.get(uri) ?? 0));
+    const old = this.pending.get(uri)?.version ?? 0;
+    this.pending.set(uri, { version: Math.max(version, old), since: this.now() });
   }
 
   /** A check of `uri` finished for `version`; older results leave a newer check pending. */
   checked(uri: string, version?: number): void {
     const waiting = this.pending.get(uri);
     if (waiting === undefined) return;
-    if (version === undefined || version >= waiting) this.pending.delete(uri);
+    if (version === undefined || version >= waiting.version) this.pending.delete(uri);
   }
 
   setFindings(uri: string, counts: Counts): void {
@@ -74,7 +80,8 @@ export class StatusModel {
   }
 
   isChecking(uri: string): boolean {
-    return this.pending.has(uri);
+    const p = this.pending.get(uri);
+    return p !== undefined && this.now() - p.since < STALE_CHECK_MS;
   }
 
   view(): StatusView {
@@ -90,7 +97,7 @@ export class StatusModel {
         level: 'error',
       };
     }
-    if (this.active !== undefined && this.pending.has(this.active)) {
+    if (this.active !== undefined && this.isChecking(this.active)) {
       return { text: '$(sync~spin) citecheck: checking…', tooltip: 'Checking citations in this document', command: SHOW_PROBLEMS, level: undefined };
     }
     const scoped = this.active !== undefined && this.counts.has(this.active);
