@@ -28,8 +28,9 @@ th,td{border:1px solid #ccc;padding:.35rem .5rem;text-align:left;vertical-align:
 th{background:#f3f3f3}
 .counts td{text-align:center;font-size:1.1rem}
 .status,.sev{display:inline-block;padding:0 .4rem;border-radius:.25rem;font-family:sans-serif;font-size:.8rem}
-.problem,.error{background:#fde2e1;color:#8a1111}.warning{background:#fff3cd;color:#7a5200}
-.cannot-verify,.info,.not-checked{background:#e3eef9;color:#1d4f80}.verified{background:#e0f2e3;color:#1e5e2b}
+.status.problem,.sev.error{background:#fde2e1;color:#8a1111}.sev.warning{background:#fff3cd;color:#7a5200}
+.status.cannot-verify,.sev.info,.status.not-checked{background:#e3eef9;color:#1d4f80}
+.status.verified{background:#e0f2e3;color:#1e5e2b}
 .finding{border:1px solid #ddd;border-left:.35rem solid #999;padding:.5rem .8rem;margin:.8rem 0}
 .finding.error{border-left-color:#c62828}.finding.warning{border-left-color:#e0a800}
 .finding.info{border-left-color:#3b78b5}

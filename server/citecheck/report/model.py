@@ -127,7 +127,7 @@ class BatchResult:
 
 
 ENABLE_VERIFICATION_HINT = (
-    "To verify them: import a corpus (`citecheck corpus import PATH`, e.g. a CAP static export or "
+    "To enable verification: import a corpus (`citecheck corpus import PATH`, e.g. a CAP static export or "
     "CourtListener bulk CSVs), let citecheck download CAP volumes (run without --offline), or set "
     "CITECHECK_COURTLISTENER_TOKEN to look them up on CourtListener."
 )
