@@ -37,3 +37,75 @@ def real_corpus(real_corpus_file: Path):
     corpus = Corpus(real_corpus_file)
     yield corpus
     corpus.close()
+
+
+class Loopback:
+    """A real HTTP server on 127.0.0.1 whose answers a test scripts; records every request."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.requests: list[tuple[str, str, dict[str, str], bytes]] = []
+        self.routes = {}  # (method, path) -> callable(body) -> (status, headers, bytes) | list of those
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _serve(self, method: str) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                outer.requests.append((method, self.path, dict(self.headers), body))
+                path = self.path.split("?")[0]
+                answer = outer.routes.get((method, path))
+                if isinstance(answer, list):
+                    answer = answer.pop(0) if len(answer) > 1 else answer[0]
+                if callable(answer):
+                    answer = answer(self.path, body)
+                status, headers, payload = answer if answer else (404, {}, b'{"detail": "Not found."}')
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def do_GET(self) -> None:
+                self._serve("GET")
+
+            def do_POST(self) -> None:
+                self._serve("POST")
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+
+    def json(self, method: str, path: str, *answers) -> None:
+        """Answer ``(status, body)`` pairs in turn (the last one repeats)."""
+        import json as _json
+
+        self.routes[(method, path)] = [
+            (
+                status,
+                {"Content-Type": "application/json", **(extra[0] if extra else {})},
+                _json.dumps(body).encode(),
+            )
+            for status, body, *extra in answers
+        ]
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+@pytest.fixture
+def loopback():
+    server = Loopback()
+    yield server
+    server.stop()

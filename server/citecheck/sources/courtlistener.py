@@ -107,10 +107,19 @@ class CourtListenerClient:
         backoff_s: float = 0.5,
         max_wait_s: float = 90.0,
         quiet_after_failure_s: float = 30.0,
+        assume_courtlistener_coverage: bool | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
+        host = urlsplit(self.base_url).hostname or ""
+        # Our coverage table describes the real CourtListener; any other server (a firm's
+        # `citecheck corpus serve`) must say per answer whether it holds the volume.
+        self.assume_courtlistener_coverage = (
+            host == "courtlistener.com" or host.endswith(".courtlistener.com")
+            if assume_courtlistener_coverage is None
+            else assume_courtlistener_coverage
+        )
         headers = {"User-Agent": "citecheck"}
         if token:
             headers["Authorization"] = f"Token {token}"
@@ -276,7 +285,10 @@ class CourtListenerClient:
         for entry in data:
             if not isinstance(entry, dict):
                 raise BadResponse("citation-lookup entry is not an object")
+            normalized = [str(x) for x in entry.get("normalized_citations") or []]
             key = starts.get(entry.get("start_index", -1))  # type: ignore[arg-type]
+            if key is not None and str(norm[key]) not in normalized and entry.get("citation") != str(key):
+                key = None  # offsets do not line up with what we sent: trust the citation string instead
             if key is None:
                 for s in entry.get("normalized_citations") or []:
                     key = by_string.get(s)
@@ -292,8 +304,17 @@ class CourtListenerClient:
         return out, overflow
 
     def _map_entry(self, key: CiteKey, nkey: CiteKey, status: Any, entry: dict[str, Any]) -> LookupResult:
-        covered = courtlistener_covers(nkey.reporter, nkey.volume)
+        if "citecheck_volume_complete" in entry:  # a citecheck corpus server says what it holds
+            covered = bool(entry["citecheck_volume_complete"])
+            last_page = entry.get("citecheck_volume_last_page") if covered else None
+        else:
+            covered = self.assume_courtlistener_coverage and courtlistener_covers(nkey.reporter, nkey.volume)
+            last_page = None
         label = str(nkey)
+        vol = f"{nkey.volume} {nkey.reporter}"
+        where = (
+            "CourtListener" if self.assume_courtlistener_coverage else f"the corpus server at {self.base_url}"
+        )
         if status in (200, 300):
             clusters = [c for c in entry.get("clusters") or [] if isinstance(c, dict)]
             records = [self.record_from_cluster(c) for c in clusters]
@@ -304,7 +325,7 @@ class CourtListenerClient:
                     status=LookupStatus.FOUND if len(exact) == 1 else LookupStatus.AMBIGUOUS,
                     records=tuple(exact),
                     source=self.name,
-                    reason="found in CourtListener",
+                    reason=f"found in {where}",
                 )
             # CourtListener's "perhaps it's a pincite" fallback: the page is INSIDE another case
             containing = records[0] if len(records) == 1 else None
@@ -313,12 +334,14 @@ class CourtListenerClient:
                     key=key,
                     status=LookupStatus.NOT_FOUND,
                     source=self.name,
-                    reason=f"no case begins at {label} in CourtListener, which holds all of {nkey.volume} {nkey.reporter}",
+                    reason=f"no case begins at {label} in {where}, which holds all of {vol}",
                     containing=containing,
+                    volume_complete=True,
+                    volume_last_page=last_page,
                 )
             return self._cannot(
                 key,
-                f"no case begins at {label} in CourtListener (its coverage of {nkey.reporter} is not complete)",
+                f"no case begins at {label} in {where} (its coverage of {vol} is not complete)",
                 containing,
             )
         if status == 404:
@@ -327,14 +350,14 @@ class CourtListenerClient:
                     key=key,
                     status=LookupStatus.NOT_FOUND,
                     source=self.name,
-                    reason=f"CourtListener, which holds all of {nkey.volume} {nkey.reporter}, has no case at {label}",
+                    reason=f"{where}, which holds all of {vol}, has no case at {label}",
+                    volume_complete=True,
+                    volume_last_page=last_page,
                 )
-            return self._cannot(
-                key, f"not in CourtListener, whose coverage of {nkey.reporter} is not complete"
-            )
+            return self._cannot(key, f"not in {where}, whose coverage of {vol} is not complete")
         if status == 400:
-            return self._cannot(key, f"CourtListener does not know the reporter of {label}")
-        return self._cannot(key, f"CourtListener answered status {status} for {label}")
+            return self._cannot(key, f"{where} does not know the reporter of {label}")
+        return self._cannot(key, f"{where} answered status {status} for {label}")
 
     # ------------------------------------------------------------------ text
     async def cluster(self, cluster_id: str) -> dict[str, Any] | None:
