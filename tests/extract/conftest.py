@@ -44,3 +44,10 @@ def bulk_opinions() -> tuple[str, ...]:
 @pytest.fixture(scope="session")
 def cap_opinions() -> tuple[str, ...]:
     return _cap_opinions()
+
+
+@pytest.fixture(scope="session")
+def bulk_extractions(bulk_opinions):
+    from citecheck.extract import extract_citations
+
+    return tuple((text, extract_citations(text)) for text in bulk_opinions)

@@ -36,6 +36,7 @@ _RECORD = re.compile(
 _REFERENCE = re.compile(
     r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+at\s+(?=\*?\d)"
 )
+_NONSPACE = re.compile(r"\S+")
 _LEADING_JUNK = re.compile(r"[\s>\"'(\[,;:.*_-]+")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'.]*")
 
@@ -101,6 +102,8 @@ def _pin(
     if not m:
         return None, pos
     pin, end = parse_pincite(norm, m.end(), limit, original=text, stops=stops)
+    if pin is None and not need_at:
+        return None, pos
     if pin is None and need_at:
         w = _AT_WORD.match(norm, pos, limit)
         if w and w["word"]:
@@ -498,11 +501,9 @@ def _reference_candidates(
         pin, _ = parse_pincite(norm, m.end(), len(norm), original=text, stops=stops)
         if pin is None:
             continue
-        words = tuple(
-            (w.start(), w.end())
-            for w in re.finditer(r"\S+", norm[: m.end("name")])
-            if w.start() >= m.start("name")
-        )
+        words = tuple((w.start(), w.end()) for w in _NONSPACE.finditer(norm, m.start("name"), m.end("name")))
+        if not words:
+            continue
         si = _sentence_of(sents, m.start())
         out.append(
             RefCandidate(words=words, name_end=m.end("name"), pincite=pin, sentence=-1 if si is None else si)

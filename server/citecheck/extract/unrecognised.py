@@ -27,8 +27,12 @@ _BAD_WORDS = frozenset(
     "part pt. title rule r. dkt. ecf doc. ex. exh. tr. app'x. vol. ed. edition para. ¶ at p. pp. n. "
     "jan. jan feb. feb mar. mar march apr. apr april may jun. june jul. july aug. aug august sep. sept. "
     "september oct. oct october nov. nov november dec. dec december january february "
-    "am pm a.m. p.m. and or u.s. wl lexis".split()
+    "am pm a.m. p.m. and or u.s. wl lexis "
+    # session laws, codes, agency decisions and journals: real sources reporters-db does not list
+    "act acts laws code const. op. ops. att'y gen. dec. decs. rul. comm'n admin. rev. law j. l.j. q. "
+    "mag. bull. rep. prac. treatise restatement".split()
 )
+_INITIALISM = re.compile(r"(?:[A-Z]\.\s?){2,}")  # "O.I.C.": an agency or local reporter we cannot judge
 _SIGNAL_BEFORE = re.compile(
     r"(?:^|[\s(;])(?:[Ss]ee(?:,? also)?|[Cc]f\.|[Aa]ccord|[Cc]ompare|[Bb]ut see|[Cc]iting|[Qq]uoting|e\.g\.,)\s*$"
 )
@@ -62,8 +66,10 @@ def find_unrecognised(norm: str, taken: list[tuple[int, int]]) -> list[Candidate
             continue
         if "".join(words).lower() in known:
             continue
-        if not any(ch.isalpha() for ch in reporter) or len(reporter) > 40:
+        if not any(ch.isalpha() for ch in reporter) or len(reporter) > 40 or _INITIALISM.fullmatch(reporter):
             continue
+        if re.match(r",?\s*§", norm[e : e + 4]):
+            continue  # "2005 Wis. Act 400, § 5": a statute
         before = norm[max(0, s - 40) : s]
         if _BAD_BEFORE.search(before):
             continue

@@ -1,0 +1,98 @@
+"""Short forms resolved across the document: Id., short cites, supra, references."""
+
+from __future__ import annotations
+
+from citecheck.extract import CiteForm, extract_citations
+
+
+def _cites(text: str):
+    return extract_citations(text).citations
+
+
+def test_short_forms_resolve_to_their_full_citation() -> None:
+    text = (
+        "Roe v. Wade, 410 U.S. 113, 116 (1973). Branzburg v. Hayes, 408 U.S. 665 (1972). "
+        "Benson v. Gottschalk, 409 U.S. 63, 67 (1972).\n\n"
+        "Roe, 410 U.S. at 120. Id. at 121. Benson, 409 U.S. at 67. Branzburg, supra, at 690. Roe at 153."
+    )
+    cites = _cites(text)
+    forms = [c.form for c in cites]
+    assert forms == [CiteForm.FULL] * 3 + [
+        CiteForm.SHORT,
+        CiteForm.ID,
+        CiteForm.SHORT,
+        CiteForm.SUPRA,
+        CiteForm.REFERENCE,
+    ]
+    ante = [c.antecedent for c in cites[3:]]
+    assert ante == [0, 0, 2, 1, 0]
+    assert [c.antecedent_text for c in cites[3:]] == ["Roe", None, "Benson", "Branzburg", "Roe"]
+    assert [c.pincite.parts[0].first for c in cites[3:]] == ["120", "121", "67", "690", "153"]
+    ex = extract_citations(text)
+    assert ex.resolved(ex.citations[4]) is ex.citations[0]
+
+
+def test_short_cite_picks_the_case_by_name_when_volume_is_shared() -> None:
+    text = (
+        "Roe v. Wade, 410 U.S. 113 (1973); Doe v. Bolton, 410 U.S. 179 (1973). "
+        "Doe, 410 U.S. at 181. Roe, 410 U.S. at 116."
+    )
+    cites = _cites(text)
+    assert [c.antecedent for c in cites[2:]] == [1, 0]
+
+
+def test_id_after_statute_is_not_the_case() -> None:
+    cites = _cites("Roe v. Wade, 410 U.S. 113 (1973). See 42 U.S.C. \u00a7 1983. Id. \u00a7 1988.")
+    id_ = cites[-1]
+    assert id_.form is CiteForm.ID and id_.antecedent is None
+
+
+def test_id_after_record_citation_is_not_the_case() -> None:
+    cites = _cites(
+        "Roe v. Wade, 410 U.S. 113 (1973). The complaint says so. Compl. \u00b6 45. Id. \u00b6 46."
+    )
+    assert cites[-1].form is CiteForm.ID and cites[-1].antecedent is None
+
+
+def test_id_skips_citations_inside_a_parenthetical() -> None:
+    text = (
+        "Planned Parenthood of Se. Pa. v. Casey, 505 U.S. 833, 846 (1992) "
+        "(quoting Doe v. Bolton, 410 U.S. 179, 181 (1973)). Id. at 851."
+    )
+    cites = _cites(text)
+    assert cites[-1].form is CiteForm.ID and cites[-1].antecedent == 0
+
+
+def test_id_chain_follows_short_forms() -> None:
+    text = (
+        "Roe v. Wade, 410 U.S. 113 (1973). Doe v. Bolton, 410 U.S. 179 (1973). "
+        "Roe, 410 U.S. at 116. Id. at 117. Id."
+    )
+    cites = _cites(text)
+    assert [c.antecedent for c in cites[2:]] == [0, 0, 0]
+
+
+def test_id_after_parallel_cite_points_to_the_group() -> None:
+    text = "State v. Dyous, 153 Conn. App. 266, 100 A.3d 1004 (2014). Id. at 270."
+    cites = _cites(text)
+    assert cites[-1].antecedent == 0 == cites[1].group
+
+
+def test_unresolvable_short_forms_stay_unresolved() -> None:
+    cites = _cites("Id. at 5. Smith, supra, at 4. Jones, 123 F.3d at 460. Nobody at 7.")
+    assert [c.form for c in cites] == [CiteForm.ID, CiteForm.SUPRA, CiteForm.SHORT]
+    assert all(c.antecedent is None for c in cites)
+
+
+def test_supra_note_and_supra_part_are_not_case_citations() -> None:
+    cites = _cites("Roe v. Wade, 410 U.S. 113 (1973). See supra Part II. Tribe, supra note 3, at 5.")
+    assert [c.form for c in cites] == [CiteForm.FULL]
+
+
+def test_reference_requires_an_earlier_party_name() -> None:
+    cites = _cites(
+        "Later, Casey at 846 said so. Planned Parenthood v. Casey, 505 U.S. 833 (1992). Casey at 850."
+    )
+    refs = [c for c in cites if c.form is CiteForm.REFERENCE]
+    assert [c.text for c in refs] == ["Casey at 850"]
+    assert refs[0].antecedent == 0

@@ -1,0 +1,149 @@
+"""The public API over real opinion text: spans index the original text; incremental == full."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citecheck.errors import InputError
+from citecheck.extract import CiteForm, Document, Edit, extract_citations
+
+
+def _check_spans(text: str, ex) -> None:
+    for c in ex.citations:
+        assert text[c.span.start : c.span.end] == c.text
+        assert c.full_span.covers(c.span)
+        assert 0 <= c.full_span.start <= c.full_span.end <= len(text)
+        if c.case_name is not None:
+            assert c.full_span.covers(c.case_name.span)
+        if c.pincite is not None:
+            assert text[c.pincite.span.start : c.pincite.span.end] == c.pincite.text
+        for q in c.quotes:
+            if not q.block:
+                assert text[q.span.start : q.span.end] == q.text
+        for p in c.parentheticals:
+            assert text[p.span.start + 1 : p.span.end - 1] == p.text
+        if c.proposition_span is not None:
+            assert text[c.proposition_span.start : c.proposition_span.end] == c.proposition
+        if c.antecedent is not None:
+            assert ex.citations[c.antecedent].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
+            assert c.antecedent < c.index
+
+
+def test_spans_index_the_original_text_of_real_opinions(bulk_extractions) -> None:
+    total = 0
+    for text, ex in bulk_extractions:
+        _check_spans(text, ex)
+        total += len(ex.citations)
+    assert total > 500  # the 34 opinions cite hundreds of authorities
+
+
+def test_spans_over_cap_html_text(cap_opinions) -> None:
+    for text in cap_opinions:
+        _check_spans(text, extract_citations(text))
+
+
+def test_real_opinion_yields_resolved_short_forms(bulk_extractions) -> None:
+    forms = {f: 0 for f in CiteForm}
+    resolved = 0
+    for _, ex in bulk_extractions:
+        for c in ex.citations:
+            forms[c.form] += 1
+            resolved += c.form in (CiteForm.ID, CiteForm.SHORT, CiteForm.SUPRA) and c.antecedent is not None
+    assert forms[CiteForm.FULL] > 300 and forms[CiteForm.ID] > 30 and forms[CiteForm.SHORT] > 30
+    assert resolved > (forms[CiteForm.ID] + forms[CiteForm.SHORT]) * 0.7
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(InputError):
+        extract_citations(b"bytes")  # type: ignore[arg-type]
+    doc = Document("Roe v. Wade, 410 U.S. 113 (1973).")
+    with pytest.raises(InputError, match="outside the document"):
+        doc.apply_edits([Edit(start=5, end=999, new_text="x")])
+    with pytest.raises(InputError):
+        doc.apply_edits([Edit(start=3, end=2, new_text="x")])
+    assert doc.text == "Roe v. Wade, 410 U.S. 113 (1973)."  # unchanged after a rejected edit
+
+
+def test_empty_and_odd_text() -> None:
+    assert extract_citations("").citations == ()
+    assert extract_citations("   \n\n ").citations == ()
+    assert extract_citations("eyecite").citations == ()  # eyecite's joke citation "1 FLP 1" is not ours
+    assert extract_citations("\x00\ufffd" * 50).citations == ()
+
+
+def test_edits_apply_in_order_with_lsp_semantics() -> None:
+    text = "See Roe v. Wade, 410 U.S. 113 (1973)."
+    doc = Document(text)
+    y = text.index("73")
+    ex = doc.apply_edits([Edit(start=0, end=3, new_text="Cf."), Edit(start=y, end=y + 2, new_text="74")])
+    assert doc.text == "Cf. Roe v. Wade, 410 U.S. 113 (1974)."
+    assert ex == extract_citations(doc.text) and ex.citations[0].year == 1974
+
+
+def test_document_reuses_unchanged_paragraphs(monkeypatch) -> None:
+    import citecheck.extract.document as document
+
+    calls: list[str] = []
+    real = document.extract_paragraph
+
+    def counting(text: str):
+        calls.append(text)
+        return real.__wrapped__(text)
+
+    monkeypatch.setattr(document, "extract_paragraph", counting)
+    text = "Roe v. Wade, 410 U.S. 113 (1973).\n\nSome text.\n\nId. at 116."
+    doc = Document(text)
+    calls.clear()
+    s = text.index("Some")
+    ex = doc.apply_edits([Edit(start=s, end=s + 4, new_text="Other")])
+    assert calls == ["Other text."]
+    assert ex.citations[1].antecedent == 0 and ex.citations[1].span.start == doc.text.index("Id.")
+
+
+_TEXT = st.sampled_from(
+    [
+        "",
+        " ",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "x",
+        ".",
+        "Id. at 5",
+        ", 410 U.S. 113",
+        "Roe v. Wade",
+        " (3d Cir. 1999)",
+        "\u2013",
+        "\u00a0",
+        '"',
+        "*",
+    ]
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_random_edits_equal_full_extraction(bulk_opinions, data) -> None:
+    i = data.draw(st.integers(0, len(bulk_opinions) - 1), label="opinion")
+    base = bulk_opinions[i]
+    start = data.draw(st.integers(0, max(0, len(base) - 6000)), label="window")
+    text = base[start : start + 6000]  # a window keeps each example fast
+    doc = Document(text)
+    assert doc.extraction == extract_citations(text)
+    for _ in range(data.draw(st.integers(1, 4), label="rounds")):
+        edits = []
+        cur = len(doc.text)
+        for _ in range(data.draw(st.integers(1, 3), label="n")):
+            a = data.draw(st.integers(0, cur), label="a")
+            b = data.draw(st.integers(a, min(cur, a + data.draw(st.integers(0, 40), label="len"))), label="b")
+            new = data.draw(st.one_of(_TEXT, st.text(max_size=12)), label="new")
+            edits.append(Edit(start=a, end=b, new_text=new))
+            cur += len(new) - (b - a)
+        got = doc.apply_edits(edits)
+        assert got == extract_citations(doc.text)

@@ -1,0 +1,57 @@
+"""Citation-shaped strings with invented reporters; and the ordinary text that must NOT look like one."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck.extract import CiteForm, extract_citations
+
+
+def _unrec(text: str):
+    return [c for c in extract_citations(text).citations if c.form is CiteForm.UNRECOGNISED]
+
+
+def test_invented_reporter_series_with_name() -> None:
+    text = "See Boone v. Vinson, 446 Cal. Rptr. 4th 183, 190 (2019)."
+    (c,) = _unrec(text)
+    assert c.text == "446 Cal. Rptr. 4th 183"
+    assert (c.volume, c.reporter, c.page) == ("446", "Cal. Rptr. 4th", "183")
+    assert c.case_name is not None and c.case_name.text == "Boone v. Vinson"
+    assert c.pincite.text == "190" and c.year == 2019
+    assert c.key is None  # never looked up as if it were a real reporter
+
+
+def test_invented_reporter_word() -> None:
+    (c,) = _unrec("Varghese v. China S. Airlines Co., 33 Umbrella 422 (11th Cir. 2019).")
+    assert c.text == "33 Umbrella 422" and c.court == "ca11"
+    (c,) = _unrec("See 33 Umbrella 422.")
+    assert c.text == "33 Umbrella 422" and c.case_name is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plaintiff sues under 42 U.S.C. \u00a7 1983 and 28 U.S.C. \u00a7\u00a7 1331, 1343.",
+        "Smith v. Jones, No. 12 Civ. 345, 2019 WL 1396975 (S.D.N.Y. Mar. 27, 2019).",
+        "In 2019 WL reported the case; on 3 March 2020 the court ruled.",
+        "Pub. L. No. 111-148, 124 Stat. 119 (2010).",
+        "The hearing was held on June 3, 2019, at 10 A.M. in Courtroom 4 Room 12.",
+        "See 17 C.F.R. \u00a7 240.10b-5 and Fed. R. Civ. P. 12(b)(6).",
+        "The jury awarded 12 Million 400 thousand dollars.",
+        "Roe v. Wade, 410 U.S. 113 (1973); Casey, 505 U.S. 833, 846 (1992).",
+        "Section 3 Title 42 applies. Article 2 Section 1 also applies.",
+        "Dkt. 12 Ex. 3 at 4; ECF No. 45 Attach. 2 at 7.",
+        "U.S. Const. amend. XIV, \u00a7 1; 5 Witkin, Summary of Cal. Law 423 (10th ed. 2005).",
+    ],
+)
+def test_ordinary_text_is_not_an_invented_citation(text: str) -> None:
+    assert _unrec(text) == []
+
+
+def test_real_opinion_text_has_no_invented_reporters(bulk_extractions) -> None:
+    """Real opinions cite real reporters; every candidate here would be a false accusation."""
+    found = []
+    for text, ex in bulk_extractions:
+        for c in (c for c in ex.citations if c.form is CiteForm.UNRECOGNISED):
+            found.append(text[max(0, c.full_span.start - 40) : c.full_span.end + 10])
+    assert found == []
