@@ -74,7 +74,8 @@ class PinciteCheck:
 
         # 1. out of range
         first = int(cite.page) if cite.page.isdigit() else None
-        lasts = [int(x) for x in (cite.last_page, pm.last_label if pm else None) if x and x.isdigit()]
+        labels = [lbl for _, lbl in pm.starts] if pm else []
+        lasts = [int(x) for x in (cite.last_page, *labels) if x and x.isdigit()]
         last = max(lasts) if lasts else None
         if first is not None and pages:
             outside = [p for p in pages if p < first or (last is not None and p > last)]
