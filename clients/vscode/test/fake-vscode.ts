@@ -283,3 +283,31 @@ export const languages = {
   },
   onDidChangeDiagnostics: fake.onDiagnostics.event,
 };
+
+/** Output channels are accepted and recorded, never shown. */
+export const outputLines: string[] = [];
+(window as Record<string, unknown>).createOutputChannel = (name: string) => ({
+  name,
+  appendLine: (l: string) => outputLines.push(l),
+  append: (l: string) => outputLines.push(l),
+  info: (l: string) => outputLines.push(l),
+  warn: (l: string) => outputLines.push(l),
+  error: (l: string) => outputLines.push(String(l)),
+  debug: () => undefined,
+  trace: () => undefined,
+  show: () => undefined,
+  clear: () => undefined,
+  dispose: () => undefined,
+});
+
+// vscode-languageclient subclasses these at module load; the fake only needs them to exist.
+export class CallHierarchyItem {}
+export class CodeLens {}
+export class CompletionItem {}
+export class DocumentLink {}
+export class InlayHint {}
+export class SymbolInformation {}
+export class TypeHierarchyItem {}
+export class CodeAction {}
+export class Diagnostic {}
+export class CancellationError extends Error {}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -122,4 +123,20 @@ test('package.json contributes exactly the settings the code reads', () => {
 
 test('no setting stores the CourtListener token', () => {
   assert.ok(!Object.keys(contributed).some((k) => /token/i.test(k)));
+});
+
+test('the finding kinds offered in settings are exactly the server\'s (citecheck.findings.Kind)', (t) => {
+  const python = process.env.CITECHECK_PYTHON || 'python3';
+  const r = spawnSync(python, ['-c', 'import json; from citecheck.findings import Kind; print(json.dumps([k.value for k in Kind]))'], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) {
+    t.skip(`${python} cannot import citecheck.findings; install the package or set CITECHECK_PYTHON`);
+    return;
+  }
+  const kinds: string[] = JSON.parse(r.stdout);
+  const enabled = (contributed['citecheck.enabledChecks'] as { items: { enum: string[] } }).items.enum;
+  const overrides = (contributed['citecheck.severityOverrides'] as { propertyNames: { enum: string[] } }).propertyNames.enum;
+  assert.deepEqual([...enabled].sort(), [...kinds].sort());
+  assert.deepEqual([...overrides].sort(), [...kinds].sort());
 });
