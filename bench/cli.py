@@ -1,0 +1,105 @@
+"""Benchmark: ``citecheck check --offline`` on the 30,000-word brief — wall time and peak memory.
+
+Each run is a fresh ``citecheck`` process (what a user waits for), measured with ``os.wait4`` for the
+child's own peak RSS. "cold" = a new, empty lookup cache; "warm" = the same cache again, already
+filled by the cold run. When ../shared/corpus is present its samples are imported into a private
+corpus first, so lookups, opinion loads and checks do real work; otherwise every citation is
+cannot-verify and the figures measure extraction and local checks only.
+
+    python bench/cli.py [--words 30000] [--citations 1000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from brief import build_brief
+from citecheck.testing import SHARED_CORPUS
+
+
+def _import_corpus(path: Path) -> str:
+    from citecheck.sources.corpus import Corpus
+    from citecheck.sources.importing import import_path
+
+    parts = [SHARED_CORPUS / "cap-static", SHARED_CORPUS / "courtlistener-bulk"]
+    if not all(p.exists() for p in parts):
+        return "none (../shared/corpus absent)"
+    corpus = Corpus(path)
+    try:
+        for p in parts:
+            import_path(corpus, p)
+    finally:
+        corpus.close()
+    return "CAP 100 A.2d sample + CourtListener bulk sample"
+
+
+def _run(doc: Path, env: dict[str, str]) -> tuple[float, float, dict]:
+    """(wall seconds, peak RSS MiB, parsed JSON report) of one ``citecheck check`` process."""
+    cmd = [sys.executable, "-m", "citecheck", "check", "--offline", "--format", "json", "--fail-on", "never",
+           str(doc)]
+    out_path, err_path = doc.with_suffix(".out.json"), doc.with_suffix(".err.txt")
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)  # the child's own rusage, not all children's
+        wall = time.perf_counter() - start
+    rc = os.waitstatus_to_exitcode(status)
+    proc.returncode = rc
+    if rc != 0:
+        raise SystemExit(f"citecheck failed ({rc}): {err_path.read_text()[-2000:]}")
+    return wall, usage.ru_maxrss / 1024, json.loads(out_path.read_text(encoding="utf-8"))  # Linux: KiB
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--words", type=int, default=30_000)
+    ap.add_argument("--citations", type=int, default=1_000)
+    ap.add_argument("--runs", type=int, default=3, help="warm runs to take the median of")
+    ap.add_argument("--example-copies", type=int, default=20,
+                    help="copies of the example brief's argument appended, so the sample corpus has work to do")
+    args = ap.parse_args(argv)
+
+    text = build_brief(words=args.words, citations=args.citations)
+    example = (Path(__file__).resolve().parents[1] / "examples" / "brief.md").read_text(encoding="utf-8")
+    argument = example[example.index("## ARGUMENT"):]
+    docs = {
+        "bench brief": text,
+        f"bench brief + example argument x{args.example_copies}": text + "\n\n" + "\n\n".join(
+            [argument] * args.example_copies),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        corpus_note = _import_corpus(home / "corpus.sqlite")
+        print(f"corpus: {corpus_note}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs")
+        for label, body in docs.items():
+            doc = home / "brief.md"
+            doc.write_text(body, encoding="utf-8")
+            cache = home / f"cache-{len(body)}.sqlite"
+            env = {k: v for k, v in os.environ.items() if not k.startswith("CITECHECK_")}
+            env.update(CITECHECK_CORPUS_PATH=str(home / "corpus.sqlite"), CITECHECK_CACHE_PATH=str(cache),
+                       CITECHECK_CONFIG=str(home / "citecheck.toml"))
+            (home / "citecheck.toml").write_text("")
+            cold_wall, cold_peak, report = _run(doc, env)
+            warm = [_run(doc, env) for _ in range(args.runs)]
+            summary = report["summary"]
+            walls = [w for w, _, _ in warm]
+            print(f"\n{label}: {len(body.split()):,} words, {len(body):,} characters")
+            print(f"  citations: {summary['citations']:,}; findings: {summary['findings']}; status: {summary['status']}")
+            print(f"  cold cache: wall {cold_wall:.2f} s, peak RSS {cold_peak:.0f} MiB")
+            print(f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
+                  f"max {max(walls):.2f}, {len(walls)} runs), peak RSS {max(p for _, p, _ in warm):.0f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
