@@ -55,6 +55,8 @@ def test_key_survives_moving_text_around() -> None:
 
 def test_evidence_draft_wins_for_the_quote_hash() -> None:
     f = make_finding(Kind.MISQUOTE, Span(0, 3), "x", evidence=Evidence(draft="Other  Words"))
+    name = make_finding(Kind.NAME_MISMATCH, Span(0, 3), "x", evidence=Evidence(draft="Smith v. Jones"))
+    assert key_for(name, None, "abc def").quote_hash == ""
     assert key_for(f, None, "abc def").quote_hash == quote_hash("other words")
 
 

@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citecheck.extract.models import Citation, Extraction
-from citecheck.findings import Finding
+from citecheck.findings import Finding, Kind
 
 log = logging.getLogger(__name__)
 
 ANY = "*"
 FILE_VERSION = 1
 _WS = re.compile(r"\s+")
+#: Kinds about a quotation: the quoted words are part of what the user dismissed.
+_QUOTE_KINDS = frozenset({Kind.MISQUOTE, Kind.PINCITE_WRONG_PAGE, Kind.UNSUPPORTED_HOLDING})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,7 +88,7 @@ def key_for(finding: Finding, extraction: Extraction | None, text: str) -> Ignor
         label = full.cite_string or full.text
     else:
         label = finding.span.of(text)
-    quote = finding.evidence.draft
+    quote = finding.evidence.draft if finding.kind in _QUOTE_KINDS else None
     if quote is None and cite is not None:
         quote = next((q.text for q in cite.quotes if q.span.overlaps(finding.span)), None)
     return IgnoreKey(kind=str(finding.kind), citation=normalise_citation(label), quote_hash=quote_hash(quote))

@@ -5,6 +5,7 @@ log) and the other features go on; the server never dies on bad input.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -135,6 +136,7 @@ def create_server() -> CiteServer:
         return server.guarded("code actions", actions_feature.code_actions, [])(server, params)
 
     def command(name: str, fn: Any) -> None:
+        # exactly ``(*args)``: pygls structures command arguments from the handler's signature
         async def run(*args: Any) -> Any:
             try:
                 result = fn(server, *args)
@@ -142,8 +144,13 @@ def create_server() -> CiteServer:
             except commands.CommandError as exc:
                 server.log_to_client(f"citecheck: {name}: {exc}", types.MessageType.Warning)
                 return {"error": str(exc)}
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                server.report_problem(name, exc)
+                return {"error": f"{name} failed; see the citecheck log"}
 
-        server.command(name)(server.guarded(name, run, {"error": f"{name} failed; see the citecheck log"}))
+        server.command(name)(run)
 
     command(commands.CHECK_DOCUMENT, commands.check_document)
     command(commands.SHOW_REPORT, commands.show_report)
