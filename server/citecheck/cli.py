@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import inspect
 import logging
 import os
@@ -92,6 +93,7 @@ def _wire_optional(sub, common, name: str, module: str, add: str, run: str, miss
         getattr(mod, add)(sub)
         runner = getattr(mod, run)
         if name in sub.choices:
+            _add_missing_common_options(sub.choices[name], common)
             sub.choices[name].set_defaults(_run=lambda args, settings, _r=runner: _call_maybe_async(_r, args, settings))
             return
         reason = f"{module}.{add} did not add a '{name}' command"
@@ -101,6 +103,13 @@ def _wire_optional(sub, common, name: str, module: str, add: str, run: str, miss
     placeholder = sub.add_parser(name, parents=[common], help=f"({name} commands unavailable)", add_help=False)
     placeholder.add_argument("rest", nargs=argparse.REMAINDER)
     placeholder.set_defaults(_run=lambda args, settings, _n=name, _why=reason: _unavailable(_n, _why))
+
+
+def _add_missing_common_options(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """``citecheck corpus --config F ...`` works like ``citecheck --config F corpus ...``."""
+    for action in common._actions:
+        if action.option_strings and not any(o in parser._option_string_actions for o in action.option_strings):
+            parser._add_action(action)
 
 
 def _unavailable(name: str, why: str) -> int:
@@ -139,6 +148,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("citecheck: interrupted\n")
         return 130
+    except BrokenPipeError:  # `citecheck ... | head`: the reader left; say nothing more
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except CitecheckError as exc:
         if debug:
             traceback.print_exc()

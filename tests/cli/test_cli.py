@@ -174,3 +174,21 @@ def test_with_the_sample_corpus_every_deterministic_kind_appears(run_cli, import
     savage = next(a for a in f["authorities"] if a["name"] == "Savage v. Parks")
     assert savage["status"] == "verified" and len(savage["citation_indexes"]) == 3  # full, Id., short form
     assert r.rc == 1
+
+
+@pytest.mark.corpus
+def test_corpus_command_is_wired_and_its_corpus_is_what_check_uses(run_cli, cli_home):
+    from citecheck.testing import shared_corpus_path
+
+    r = run_cli("corpus", "import", str(shared_corpus_path("cap-static")))
+    assert r.rc == 0 and "imported 9 cases" in r.out
+    r = run_cli("check", "--offline", "--format", "json", EXAMPLE)
+    by_text = {c["text"]: c for c in json.loads(r.out)["files"][0]["citations"]}
+    assert by_text["100 A.2d 450"]["status"] == "verified"
+    r = run_cli("corpus", "import", str(cli_home / "nope"))
+    assert r.rc == 2 and r.err.startswith("citecheck: error: ") and len(r.err.strip().splitlines()) == 1
+
+
+def test_eval_command_is_wired(run_cli, tmp_path):
+    r = run_cli("eval", str(tmp_path / "missing.jsonl"))
+    assert r.rc == 2 and r.err.startswith("citecheck: error: ") and "Traceback" not in r.err
