@@ -1,0 +1,113 @@
+"""Tests that need their own server process: restart persistence, pull mode, push-only clients,
+request cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
+from pytest_lsp import client_capabilities
+
+TEXT = "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\nWrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
+
+
+async def _session(h, corpus: Path, cache: Path, caps: types.ClientCapabilities, root: Path | None = None):
+    client = await h.config.start()
+    result = await h.start_session(client, caps, h.init_options(corpus, cache), root)
+    return client, result
+
+
+async def _close(client) -> None:
+    await client.shutdown_session()
+    await client.stop()
+
+
+async def test_ignore_list_survives_a_restart(h, corpus_db: Path, tmp_path: Path) -> None:
+    uri = (tmp_path / "brief.txt").as_uri()
+    caps = client_capabilities("visual-studio-code")
+    client, _ = await _session(h, corpus_db, tmp_path, caps, root=tmp_path)
+    try:
+        h.open_doc(client, uri, TEXT)
+        diags = await h.wait_publish(client, uri, 1, lambda ds: {"court-mismatch", "year-mismatch"} <= {d.code for d in ds})
+        d = next(d for d in diags if d.code == "court-mismatch")
+        args = [{"uri": uri, "scope": "citation", "key": d.data["key"]}]
+        done = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="citecheck.ignore", arguments=args))
+        assert done["scope"] == "citation"
+    finally:
+        await _close(client)
+    stored = json.loads((tmp_path / ".citecheck" / "ignore.json").read_text(encoding="utf-8"))
+    assert stored["ignored"] == [{"kind": "*", "citation": "100 a.2d 831", "quoteHash": "*"}]
+
+    # a new server (another editor, say Neovim) honours it; the text moved, the key still matches
+    client, _ = await _session(h, corpus_db, tmp_path, client_capabilities("neovim@v0.11.0"), root=tmp_path)
+    try:
+        h.open_doc(client, uri, "New first line.\n" + TEXT)
+        diags = await h.wait_publish(client, uri, 1, lambda ds: "year-mismatch" in {d.code for d in ds})
+        assert "court-mismatch" not in {d.code for d in diags}
+    finally:
+        await _close(client)
+
+
+async def test_push_only_clients_are_not_offered_pull(h, corpus_db: Path, tmp_path: Path) -> None:
+    # Neovim 0.11 can pull but cannot be told to re-pull: it gets push, and no diagnosticProvider,
+    # so it never sees the same finding twice.
+    client, result = await _session(h, corpus_db, tmp_path, client_capabilities("neovim@v0.11.0"))
+    try:
+        assert result.capabilities.diagnostic_provider is None
+    finally:
+        await _close(client)
+
+
+async def test_pull_mode_when_client_can_pull_and_refresh(h, corpus_db: Path, tmp_path: Path) -> None:
+    caps = client_capabilities("neovim@v0.11.0")
+    caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    client, result = await _session(h, corpus_db, tmp_path, caps)
+    uri = "file:///pull/doc.txt"
+    try:
+        assert result.capabilities.diagnostic_provider is not None
+        h.open_doc(client, uri, TEXT)
+        ident = types.TextDocumentIdentifier(uri=uri)
+        report = None
+        for _ in range(200):  # stage 1 first, then the refresh after stage 2 tells us to pull again
+            report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+            if {"court-mismatch", "year-mismatch"} <= {d.code for d in report.items}:
+                break
+            await asyncio.sleep(0.05)
+        assert {"court-mismatch", "year-mismatch"} <= {d.code for d in report.items}
+        assert client.diagnostic_refresh_count >= 1
+        again = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=ident, previous_result_id=report.result_id)
+        )
+        assert again.kind == "unchanged"
+        assert not client.published.get(uri)  # never both
+    finally:
+        await _close(client)
+
+
+async def test_cancel_request(h, corpus_db: Path, tmp_path: Path) -> None:
+    caps = client_capabilities("neovim@v0.11.0")
+    caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    client, _ = await _session(h, corpus_db, tmp_path, caps)
+    try:
+        # a pull for a document still being checked waits; cancelling it must answer -32800
+        uri = "file:///pull/cancel.txt"
+        h.open_doc(client, uri, TEXT * 400)
+        fut = client.protocol.send_request(
+            types.TEXT_DOCUMENT_DIAGNOSTIC,
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri)),
+            msg_id="cancel-me",
+        )
+        client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="cancel-me"))
+        with pytest.raises((JsonRpcRequestCancelled, asyncio.CancelledError)):
+            await asyncio.wait_for(asyncio.wrap_future(fut), timeout=10)
+        # and the server is fine afterwards
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        assert report.kind == "full"
+    finally:
+        await _close(client)
