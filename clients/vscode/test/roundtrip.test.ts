@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -57,8 +58,8 @@ const TEXT = `Intro paragraph.\nSee 😀 Boone v. Vinson, ${CITE} (2019).\n`;
 const CITE_COLUMN = 'See 😀 Boone v. Vinson, '.length; // UTF-16 units (JS string length)
 const WAIT_MS = 40_000;
 
-/** Settings as the extension would send them: the user turned the network off. */
-function userConfig(tmp: string): Configuration {
+/** Settings as the extension would send them: by default the user turned the network off. */
+function userConfig(tmp: string, extra: Record<string, unknown> = {}): Configuration {
   const values: Record<string, unknown> = {
     corpusPath: path.join(tmp, 'corpus.sqlite'),
     cachePath: path.join(tmp, 'cache.sqlite'),
@@ -68,6 +69,7 @@ function userConfig(tmp: string): Configuration {
     sizeLimit: 2_000_000,
     debounceMs: 20,
     severityOverrides: {},
+    ...extra,
   };
   return { get: <T>(key: string) => values[key] as T | undefined };
 }
@@ -112,13 +114,17 @@ class Session {
   citations: unknown[] = [];
   private waiters: (() => void)[] = [];
 
-  constructor() {
+  constructor(
+    private readonly extraSettings: Record<string, unknown> = {},
+    private readonly token?: string,
+  ) {
     this.proc = spawn(PYTHON, ['-m', 'citecheck.lsp', '--stdio'], {
       cwd: this.tmp,
       env: {
         ...process.env,
-        CITECHECK_OFFLINE: '1',
+        CITECHECK_OFFLINE: extraSettings.offline === false ? '0' : '1',
         CITECHECK_CAP_FETCH: '0',
+        CITECHECK_COURTLISTENER_TOKEN: '',
         XDG_DATA_HOME: path.join(this.tmp, 'data'),
         XDG_CACHE_HOME: path.join(this.tmp, 'cache'),
       },
@@ -135,7 +141,9 @@ class Session {
     c.onRequest(ConfigurationRequest.type, (params) => {
       this.configRequests.push(params);
       this.wake();
-      return params.items.map((item) => (item.section === 'citecheck' ? serverSettings(userConfig(this.tmp), undefined) : null));
+      return params.items.map((item) =>
+        item.section === 'citecheck' ? serverSettings(userConfig(this.tmp, this.extraSettings), this.token) : null,
+      );
     });
     c.onRequest('client/registerCapability', () => null);
     c.onRequest('window/workDoneProgress/create', () => null);
@@ -166,7 +174,7 @@ class Session {
       processId: process.pid,
       rootUri: pathToFileURL(this.tmp).toString(),
       capabilities: capabilities(pull),
-      initializationOptions: serverSettings(userConfig(this.tmp), undefined),
+      initializationOptions: serverSettings(userConfig(this.tmp, this.extraSettings), undefined),
       workspaceFolders: null,
     } as never);
     await this.conn.sendNotification(InitializedNotification.type, {});
@@ -240,19 +248,32 @@ function assertImpossibleCitation(diag: Diagnostic | undefined): void {
   assert.match(diag.codeDescription?.href ?? '', /^https:\/\/.*#impossible-citation$/);
 }
 
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as { port: number };
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
 let push: Session;
 let pull: Session;
+let down: Session;
 
 before(async () => {
   if (skip) return;
   push = new Session();
   pull = new Session();
-  await Promise.all([push.initialize(false), pull.initialize(true)]);
+  // Network on, a token from secret storage, and a CourtListener that does not answer.
+  const url = `http://127.0.0.1:${await closedPort()}/api/rest/v4/`;
+  down = new Session({ offline: false, courtlistenerUrl: url }, '0123456789abcdef0123456789abcdef01234567');
+  await Promise.all([push.initialize(false), pull.initialize(true), down.initialize(false)]);
 });
 
 after(async () => {
   if (skip) return;
-  await Promise.all([push?.close(), pull?.close()]);
+  await Promise.all([push?.close(), pull?.close(), down?.close()]);
 });
 
 test('the server negotiates UTF-16, as vscode-languageclient requires', { skip }, () => {
@@ -339,4 +360,25 @@ test('the commands the extension forwards work against the server', { skip, time
   assert.match(view.kind === 'html' ? view.html : '', /impossible-citation|Cal\. Rptr\. 4th/);
   const bad = await push.conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.checkDocument, arguments: [{ uri: 'file:///not-open.txt' }] });
   assert.equal(typeof (bad as { error?: unknown }).error, 'string'); // an error the extension shows, not a crash
+});
+
+test('CourtListener down: the token reaches the server, the citation is cannot-verify, the status bar says unreachable', { skip, timeout: 60_000 }, async () => {
+  const uri = down.uri('memo.txt');
+  const text = 'As held in Roe v. Wade, 410 U.S. 113 (1973), the right is fundamental.\n';
+  await down.open(uri, text);
+  const doc = await down.waitFor('a checked citecheck/citations notification', () => {
+    for (const raw of [...down.citations].reverse()) {
+      const parsed = parseCitations(raw);
+      if ('ok' in parsed && parsed.ok.uri === uri && parsed.ok.citations.some((c) => c.status && c.status !== 'pending')) return parsed.ok;
+    }
+    return undefined;
+  });
+  const roe = doc.citations.find((c) => c.text === '410 U.S. 113');
+  assert.ok(roe, JSON.stringify(doc.citations));
+  assert.equal(roe.status, 'cannot-verify');
+  assert.ok(roe.findings.some((f) => f.kind === 'cannot-verify' && f.severity === 'info'), JSON.stringify(roe.findings));
+  assert.ok(!roe.findings.some((f) => f.kind === 'fabricated-case'), 'a real case is never called fabricated');
+  // Only with the token does the server try CourtListener (without one it says "no token"), so
+  // "unreachable" also shows the token travelled through workspace/configuration.
+  assert.equal(courtListenerReach(doc), 'unreachable', JSON.stringify(roe.findings));
 });
