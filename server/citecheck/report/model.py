@@ -126,11 +126,14 @@ class BatchResult:
         return max(ranks, key=lambda s: s.rank) if ranks else None
 
 
-ENABLE_VERIFICATION_HINT = (
-    "To enable verification: import a corpus (`citecheck corpus import PATH`, e.g. a CAP static export or "
-    "CourtListener bulk CSVs), let citecheck download CAP volumes (run without --offline), or set "
-    "CITECHECK_COURTLISTENER_TOKEN to look them up on CourtListener."
-)
+def enable_verification_hint(offline: bool) -> str:
+    """How a user turns "could not verify" into a real check, in the words every format prints."""
+    cap = ("let citecheck download CAP volumes (run without --offline)" if offline
+           else "let citecheck download CAP volumes (needs network access to static.case.law)")
+    return (
+        "To enable verification: import a corpus (`citecheck corpus import PATH`, e.g. a CAP static export or "
+        f"CourtListener bulk CSVs), {cap}, or set CITECHECK_COURTLISTENER_TOKEN to look them up on CourtListener."
+    )
 
 
 def notes(batch: BatchResult) -> list[str]:
@@ -141,7 +144,7 @@ def notes(batch: BatchResult) -> list[str]:
         out.append(
             f"{unverified} citation{'s' if unverified != 1 else ''} could not be verified: no source "
             f"available to this run covers {'them' if unverified != 1 else 'it'}. This is not a finding "
-            f"that {'they are' if unverified != 1 else 'it is'} wrong. {ENABLE_VERIFICATION_HINT}"
+            f"that {'they are' if unverified != 1 else 'it is'} wrong. {enable_verification_hint(batch.offline)}"
         )
     if batch.offline:
         out.append("Offline mode: no network was used.")
