@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
 from citecheck.checks.existence import impossible_reason
-from citecheck.checks.quote_match import OpinionIndex
+from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import match_quotes, page_of
 from citecheck.config import Settings
 from citecheck.errors import CitecheckError
@@ -204,7 +204,7 @@ async def check_document(
     if source is not None and needed:
         texts = await asyncio.gather(*(_opinion(source, r) for r in needed.values()))
         opinions = {rid: t for rid, t in zip(needed, texts, strict=True) if t is not None}
-    indexes = {rid: OpinionIndex(t.text) for rid, t in opinions.items()}
+    indexes = {rid: opinion_index(t.text) for rid, t in opinions.items()}
 
     # locate quotes; ask the source about the ones the cited opinion does not contain
     matches: dict[int, tuple[QuoteMatch | None, ...]] = {}

@@ -23,7 +23,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _ELLIPSIS = re.compile(r"(?:\.\s*){3,}|…|\*\s*\*\s*\*")
@@ -46,6 +46,7 @@ class Token:
     end: int
 
 
+@lru_cache(maxsize=65536)
 def normalise_word(word: str) -> str:
     """Casefold, strip accents and apostrophes: ``Defendant’s`` → ``defendants``.
 
@@ -82,6 +83,12 @@ class OpinionIndex:
     @cached_property
     def counts(self) -> Counter[str]:  # pragma: no cover - convenience
         return Counter(t.norm for t in self.tokens)
+
+
+@lru_cache(maxsize=32)
+def opinion_index(text: str) -> OpinionIndex:
+    """The index of an opinion text, cached: the editor re-checks the same cases on every pause."""
+    return OpinionIndex(text)
 
 
 # ---- quote pattern -------------------------------------------------------------------------------
@@ -181,12 +188,25 @@ def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Loca
     for alt in first.alts:
         starts.update(index.positions.get(alt, ()))
         # the first quoted word may be the tail of a hyphenated / compound opinion word
+    second = items[1] if len(items) > 1 else None
     for s in sorted(starts):
+        if isinstance(second, _Word) and s + 1 < len(toks) and not _may_continue(toks, s + 1, second):
+            continue  # cheap rejection of the many starts at a common first word
         matcher = _Matcher(items, toks, cleaned_up)
         end = matcher.match(0, s)
         if end is not None:
             return Located(toks[s].start, toks[end - 1].end)
     return None
+
+
+def _may_continue(toks: list[Token], t: int, item: _Word) -> bool:
+    """Could the opinion token at ``t`` begin matching ``item`` (exactly, as a marker or a compound)?"""
+    norm = toks[t].norm
+    if norm in item.alts or _is_marker(norm) or _is_marker_item(item):
+        return True
+    if t + 1 < len(toks) and norm + toks[t + 1].norm in item.alts:
+        return True
+    return any(norm.startswith(a) for a in item.alts)
 
 
 def negation_blocked(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> str | None:

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 from citecheck.checks import reporter_limits
 from citecheck.checks.names import NameVerdict, compare_names
-from citecheck.checks.quote_match import OpinionIndex, locate
 from citecheck.checks.quotes import format_pages
 from citecheck.sources.models import CaseCite, CaseRecord, OpinionText, PageMap
 
@@ -74,7 +73,17 @@ _PROPOSITIONS = (
 )
 _ORDINALS = ("2d", "3d", "4th", "5th", "6th", "7th", "8th")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
-_BAD_CHARS = re.compile(r"[\d\"“”\[\]()§*_/\\]|\bId\b|\bv\.|\bU\.S\.|\bSee\b|\bsupra\b|\bibid\b", re.I)
+_BAD_CHARS = re.compile(
+    r"[\d\"“”\[\]()§*_/\\]|\bId\b|\bv\.|\bU\.S\.|\bSee\b|\bsupra\b|\bibid\b"
+    r"|(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])",  # a quotation mark inside the sentence (not an apostrophe)
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    start: int
+    end: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,7 +139,6 @@ def _draft_name(record: CaseRecord) -> str:
 
 def _passages(opinion: OpinionText, pm: PageMap) -> tuple[_Passage, ...]:
     """Sentences that make good quotes: plain prose, 10–40 words, found once, on known pages."""
-    index = OpinionIndex(opinion.text)
     text = opinion.text
     out = []
     head_end = pm.starts[0][0] if pm.first_page == pm.starts[0][1] and pm.starts else 0
@@ -146,9 +154,7 @@ def _passages(opinion: OpinionText, pm: PageMap) -> tuple[_Passage, ...]:
             at = text.find(body)
             if at < head_end or at < 0 or text.find(body, at + 1) >= 0:
                 continue
-            loc = locate(body, index)
-            if loc is None or loc.start != at:
-                continue
+            loc = _Span(at, at + len(body))
             pages = pm.pages_between(loc.start, max(loc.start, loc.end - 1))
             if all(p.isdigit() for p in pages):
                 out.append(_Passage(text=body, pages=pages))
