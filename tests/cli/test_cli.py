@@ -85,15 +85,7 @@ def test_stdin_and_output_file(run_cli, tmp_path):
 
 def test_docx_with_table_and_footnotes_is_checked_end_to_end(run_cli, tmp_path):
     """A .docx built here with python-docx: citations in a table cell and in a footnote are found."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    try:
-        from test_inputs import build_docx  # the real-format builder the input tests use
-    finally:
-        sys.path.pop(0)
-    path = build_docx(
+    path = _test_inputs_module().build_docx(
         tmp_path / "memo.docx",
         body=["The purchaser may rescind. Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953)."],
         table=[["Authority", "Holding"],
@@ -109,6 +101,44 @@ def test_docx_with_table_and_footnotes_is_checked_end_to_end(run_cli, tmp_path):
     assert ("malformed-pincite", "100 A.2d 831") in kinds  # from the table cell
     assert ("impossible-citation", "64 F.4th 512") in kinds  # from the footnote
     assert r.rc == 1
+
+
+def _test_inputs_module():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    try:
+        import test_inputs  # the real-format builders the input tests use
+    finally:
+        sys.path.pop(0)
+    return test_inputs
+
+
+def test_pdf_findings_carry_the_pdf_page(run_cli, tmp_path):
+    pdf = tmp_path / "filed.pdf"
+    pdf.write_bytes(_test_inputs_module().build_pdf([
+        "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953).",
+        "But see Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001).",
+    ]))
+    r = run_cli("check", "--offline", "--format", "json", str(pdf))
+    (f,) = json.loads(r.out)["files"]
+    assert f["kind"] == "pdf"
+    pages = {c["text"]: c["page"] for c in f["citations"]}
+    assert pages == {"100 A.2d 450": "1", "64 F.4th 512": "2"}
+    (impossible,) = [x for x in f["findings"] if x["kind"] == "impossible-citation"]
+    assert impossible["page"] == "2"
+
+
+def test_progress_bar_draws_on_a_terminal_and_is_silent_otherwise(capsys):
+    from citecheck.cli import _progress
+
+    with _progress(False, 2) as advance:
+        advance("a.md")
+    assert capsys.readouterr().err == ""
+    with _progress(True, 2) as advance:
+        advance("a.md")
+        advance("b.md")
 
 
 class _Recorder(BaseHTTPRequestHandler):
