@@ -57,7 +57,7 @@ def citations_payload(state: DocState, encoding: str) -> dict[str, Any]:
     index = LineIndex(state.text)
     report = state.report if state.report_version == state.version else None
     by_index: dict[int, list[Any]] = {}
-    for f in state.shown:
+    for f, _ in state.shown:
         if f.citation_index is not None:
             by_index.setdefault(f.citation_index, []).append(f)
     out = []

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from citecheck.lsp.convert import SOURCE, fix_actions, fixes_json, ignore_actions
-from citecheck.lsp.ignore import IgnoreKey, key_for
+from citecheck.lsp.ignore import IgnoreKey
 from citecheck.lsp.positions import span_to_range
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def _recompute(server: CiteServer, state: Any, doc: Any, d: types.Diagnostic) ->
     if state.shown_version != state.version:
         return [], None
     index = doc.line_index()
-    for f in state.shown:
+    for f, key in state.shown:
         if str(f.kind) == str(d.code) and span_to_range(index, f.span, doc.encoding) == d.range:
-            return fixes_json(f.fixes, index, doc.encoding), key_for(f, state.extraction, state.text)
+            return fixes_json(f.fixes, index, doc.encoding), key
     return [], None

@@ -20,6 +20,7 @@ import contextlib
 import logging
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from citecheck.config import Settings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind, make_finding
 from citecheck.lsp.convert import ClientFeatures, to_diagnostic
-from citecheck.lsp.ignore import key_for
+from citecheck.lsp.ignore import IgnoreKey, key_for
 from citecheck.lsp.positions import LineIndex
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
@@ -63,7 +64,7 @@ class DocState:
     report_version: int | None = None
     hold: Span | None = None
     too_large: bool = False
-    shown: tuple[Finding, ...] = ()
+    shown: tuple[tuple[Finding, IgnoreKey], ...] = ()  # what the client shows, with ignore keys
     shown_version: int | None = None
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     result_id: str = ""
@@ -75,30 +76,46 @@ class DocState:
 # ---- pure helpers ------------------------------------------------------------------------------
 
 
-def shift_findings(findings: tuple[Finding, ...], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
-    """Move findings through edits; drop any whose span an edit touched.
+def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
+    """``span`` moved through ``edits`` (applied in order), or None if an edit touched it.
 
-    >>> f = make_finding(Kind.CANNOT_VERIFY, Span(10, 20), "x")
-    >>> [x.span for x in shift_findings((f,), [AppliedEdit(start=0, end=2, new_text="abcd")])]
-    [Span(start=12, end=22)]
-    >>> shift_findings((f,), [AppliedEdit(start=15, end=15, new_text="z")])
-    ()
+    >>> shift_span(Span(10, 20), [AppliedEdit(start=0, end=2, new_text="abcd")])
+    Span(start=12, end=22)
+    >>> shift_span(Span(10, 20), [AppliedEdit(start=15, end=15, new_text="z")]) is None
+    True
     """
-    out = []
-    for f in findings:
-        span: Span | None = f.span
-        for e in edits:
-            if span is None:
-                break
-            if e.end < span.start:
-                span = span.shift(len(e.new_text) - (e.end - e.start))
-            elif e.start > span.end:
-                continue
-            else:
-                span = None
-        if span is not None:
-            out.append(replace(f, span=span, fixes=()) if span != f.span else f)
-    return tuple(out)
+    for e in edits:
+        if e.end < span.start:
+            span = span.shift(len(e.new_text) - (e.end - e.start))
+        elif e.start > span.end:
+            continue
+        else:
+            return None
+    return span
+
+
+def _shift_finding(f: Finding, edits: list[AppliedEdit]) -> Finding | None:
+    span = shift_span(f.span, edits)
+    if span is None:
+        return None
+    if span == f.span:
+        return f
+    fixes = []
+    for fix in f.fixes:
+        moved = [(shift_span(e.span, edits), e) for e in fix.edits]
+        if all(m is not None for m, _ in moved):
+            fixes.append(replace(fix, edits=tuple(replace(e, span=m) for m, e in moved)))
+    return replace(f, span=span, fixes=tuple(fixes))
+
+
+def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
+    """Move findings (and their fixes) through edits; drop any whose span an edit touched."""
+    return tuple(m for f in findings if (m := _shift_finding(f, edits)) is not None)
+
+
+def shift_shown(shown: Iterable[tuple[Finding, IgnoreKey]], edits: list[AppliedEdit]) -> tuple[tuple[Finding, IgnoreKey], ...]:
+    """Displayed findings, moved with the text: what every new version shows until stage 1 reaches it."""
+    return tuple((m, key) for f, key in shown if (m := _shift_finding(f, edits)) is not None)
 
 
 def _edit_hold(edits: list[AppliedEdit]) -> Span | None:
@@ -204,8 +221,13 @@ class Diagnostics:
         state.pending.extend(edits)
         state.report, state.report_version = None, None
         state.hold = _edit_hold(edits)
-        state.published.clear()
         self._cancel_later(state)
+        if state.too_large or len(text) > self.server.settings.max_document_chars:
+            state.published.clear()
+        else:
+            # every version gets its publish at once: the findings on screen, moved with the edit
+            # (those the edit touched are dropped until stage 1 has looked at the new text)
+            self._send(state, shift_shown(state.shown, edits), refresh=False)
         self._kick(state)
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
@@ -351,10 +373,12 @@ class Diagnostics:
         return tuple(getattr(state.report, "findings", ()) or ())
 
     # -- delivery --
-    def current_findings(self, state: DocState) -> list[Finding]:
+    def current_findings(self, state: DocState) -> list[tuple[Finding, IgnoreKey]]:
+        """What to show for ``state.version``: filtered by settings, hold and ignore list."""
         settings = self.server.settings
         if state.too_large:
-            return [too_large_finding(state.text, settings.max_document_chars)]
+            f = too_large_finding(state.text, settings.max_document_chars)
+            return [(f, key_for(f, None, state.text))]
         report = self._report_findings(state)
         findings = _merge(report, state.local) if report else _merge(state.local, state.carried)
         held = _held_back(state.extraction, state.hold)
@@ -364,35 +388,36 @@ class Diagnostics:
                 continue
             if any(f.span.overlaps(h) or h.covers(f.span) for h in held):
                 continue
-            if self.server.ignores.ignores(key_for(f, state.extraction, state.text)):
+            key = key_for(f, state.extraction, state.text)
+            if self.server.ignores.ignores(key):
                 continue
-            out.append(f.with_severity(settings.severity_for(f.kind, f.severity)))
-        out.sort(key=lambda f: (f.span.start, f.span.end, str(f.kind)))
+            out.append((f.with_severity(settings.severity_for(f.kind, f.severity)), key))
+        out.sort(key=lambda p: (p[0].span.start, p[0].span.end, str(p[0].kind)))
         return out
 
     def _publish(self, state: DocState) -> None:
         if self.server.docs.get(state.uri) is not state:
             return
-        findings = self.current_findings(state)
-        index = LineIndex(state.text)
+        self._send(state, tuple(self.current_findings(state)))
+
+    def _line_index(self, state: DocState) -> LineIndex:
+        doc = self.server.open_document(state.uri)
+        if doc is not None and doc.version == state.version and doc.source is state.text:
+            return doc.line_index()  # built once per version, shared with pygls' conversions
+        return LineIndex(state.text)
+
+    def _send(self, state: DocState, shown: tuple[tuple[Finding, IgnoreKey], ...], *, refresh: bool = True) -> None:
+        index = self._line_index(state)
         encoding = str(self.server.workspace.position_encoding or "utf-16")
         state.diagnostics = [
-            to_diagnostic(
-                f,
-                uri=state.uri,
-                index=index,
-                encoding=encoding,
-                version=state.version,
-                key=key_for(f, state.extraction, state.text),
-                client=self.client,
-            )
-            for f in findings
+            to_diagnostic(f, uri=state.uri, index=index, encoding=encoding, version=state.version, key=key, client=self.client)
+            for f, key in shown
         ]
-        state.shown, state.shown_version = tuple(findings), state.version
+        state.shown, state.shown_version = shown, state.version
         state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
         state.published.set()
         if self.server.pull:
-            if self.refresh:
+            if self.refresh and refresh:  # a pull client re-pulls after its own edits anyway
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
         else:
