@@ -110,3 +110,16 @@ async def test_network_down_is_fast_cannot_verify(tmp_path: Path):
         assert r.status is LookupStatus.CANNOT_VERIFY
         assert "CAP download of 100 A.2d failed" in r.reason and "courtlistener unavailable" in r.reason
         assert "CourtListener" in source.describe()
+
+
+async def test_unreachable_site_is_tried_once_not_per_volume(tmp_path: Path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    fetcher = CapFetcher(f"http://127.0.0.1:{port}/")
+    try:
+        out = await fetcher.fetch_and_import([("A.2d", "1"), ("A.2d", "2")], Corpus(tmp_path / "c.sqlite"))
+    finally:
+        await fetcher.close()
+    assert "cannot reach" in out.failures[("A.2d", "1")]
+    assert out.failures[("A.2d", "2")].startswith("CAP site unreachable")

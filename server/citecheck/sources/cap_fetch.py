@@ -128,9 +128,9 @@ class CapFetcher:
         start = _edition_start_year(reporter)
         if start is not None and start > CAP_LAST_YEAR:
             return f"CAP ends in {CAP_LAST_YEAR}; {reporter} began in {start}"
-        recent = self._recent_failures.get((reporter, volume))
-        if recent and time.monotonic() - recent[0] < RETRY_AFTER_FAILURE_S:
-            return recent[1]
+        for failed in (self._recent_failures.get((reporter, volume)), self._recent_failures.get(("*", "*"))):
+            if failed and time.monotonic() - failed[0] < RETRY_AFTER_FAILURE_S:
+                return failed[1]
         return None
 
     async def fetch_and_import(
@@ -163,6 +163,9 @@ class CapFetcher:
                     reason = f"CAP download of {label} failed: {exc}"
                     out.failures[(reporter, volume)] = reason
                     self._recent_failures[(reporter, volume)] = (time.monotonic(), reason)
+                    if isinstance(exc, SourceUnavailable) and "cannot reach" in str(exc):
+                        # the site is unreachable: do not try every other volume too (offline laptop)
+                        self._recent_failures[("*", "*")] = (time.monotonic(), f"CAP site unreachable: {exc}")
                     continue
                 try:
                     stats = await asyncio.to_thread(

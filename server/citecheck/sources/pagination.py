@@ -85,12 +85,15 @@ class _Builder:
         self.markers: list[Marker] = []
 
     def text(self, s: str) -> None:
-        for i, chunk in enumerate(_WS.split(s)):
-            if i > 0:
-                self.pending_space = True
-            if chunk:
-                self._emit(chunk)
-        if s and s[-1].isspace():
+        if not s:
+            return
+        collapsed = _WS.sub(" ", s)
+        core = collapsed.strip(" ")
+        if collapsed[0] == " ":
+            self.pending_space = True
+        if core:
+            self._emit(core)
+        if collapsed[-1] == " ":
             self.pending_space = True
 
     def newline(self) -> None:
