@@ -16,7 +16,7 @@ from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, Q
 from citecheck.checks.case_name import best_record
 from citecheck.checks.existence import impossible_reason
 from citecheck.checks.quote_match import opinion_index
-from citecheck.checks.quotes import match_quotes, page_of
+from citecheck.checks.quotes import match_proposition, match_quotes, page_of
 from citecheck.config import Settings
 from citecheck.errors import CitecheckError
 from citecheck.extract.models import Citation, CiteForm, Extraction
@@ -213,6 +213,14 @@ async def check_document(
         if rec is not None and rec.id in indexes and c.quotes:
             matches[c.index] = match_quotes(c, indexes[rec.id])
     matches = _assign_quotes(cites, matches)
+    propositions: dict[int, QuoteMatch] = {}
+    for c in cites:
+        rec = record_for(c)
+        if rec is None or rec.id not in indexes or c.pincite is None or c.quotes:
+            continue  # a quoted passage, found or not, is what the pin cite is judged by
+        pm = match_proposition(c, indexes[rec.id])
+        if pm is not None:
+            propositions[c.index] = pm
     elsewhere: dict[int, dict[int, tuple[PassageHit, ...]]] = {}
     if source is not None:
         wanted = [(ci, m.quote_index) for ci, ms in matches.items() for m in ms if m is not None and not m.exact]
@@ -236,6 +244,7 @@ async def check_document(
             opinion=opinions.get(rec.id) if rec is not None else None,
             quote_matches=matches.get(c.index, ()),
             elsewhere=elsewhere.get(c.index, {}),
+            proposition_match=propositions.get(c.index),
             source_name=source_name,
         )
         contexts.append(ctx)
@@ -291,7 +300,7 @@ def _assign_quotes(
 
 def _result(ctx: CheckContext, findings: list[Finding]) -> CitationResult:
     page = passage = None
-    for m in ctx.quote_matches:
+    for m in (*ctx.quote_matches, ctx.proposition_match):
         if m is not None and m.passage:
             passage = m.passage
             page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)

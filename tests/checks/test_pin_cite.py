@@ -78,3 +78,24 @@ def test_reversed_range_is_malformed(make_ctx) -> None:
     c = make_citation(text, "100 A.2d 36", pin="38–36")
     [f] = MalformedPinciteCheck().run(make_ctx(text, [c], source_name=None))
     assert f.kind is Kind.MALFORMED_PINCITE and "backwards" in f.message
+
+
+def test_proposition_copied_from_the_opinion_locates_the_page(make_ctx, cap_case) -> None:
+    from dataclasses import replace as _replace
+
+    from citecheck.checks.quote_match import OpinionIndex
+    from citecheck.checks.quotes import match_proposition
+
+    record, opinion = cap_case("0036-01")
+    prop = "There was substantial evidence to support the finding, and we may only set aside a judgment on a factual issue."
+    text = f"{prop} Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953)."
+    c = make_citation(text, "100 A.2d 36", pin="37")
+    c = _replace(c, proposition=prop)
+    m = match_proposition(c, OpinionIndex(opinion.text))
+    assert m is not None and m.quote_index == -1
+    ctx = _replace(make_ctx(text, [c], record=record, opinion=opinion), proposition_match=m)
+    [f] = PinciteCheck().run(ctx)
+    assert f.kind is Kind.PINCITE_WRONG_PAGE and "restates" in f.message and f.fixes[0].edits[0].new_text == "38"
+    # a paraphrase is not located
+    para = _replace(c, proposition="Appellate courts rarely disturb findings of fact made by a trial judge below.")
+    assert match_proposition(para, OpinionIndex(opinion.text)) is None

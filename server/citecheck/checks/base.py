@@ -41,6 +41,8 @@ class CheckContext:
     short form). ``lookup``/``record`` belong to ``full``. ``quote_matches`` has one entry per quote
     of ``citation`` (``None`` when the quote was too short to check or there was no opinion text).
     ``elsewhere`` maps a quote index to passages found in other cases of the source.
+    ``proposition_match`` (``quote_index`` -1) locates the sentence the citation supports when it
+    copies the opinion nearly word for word; pin cites fall back on it when no quote was found.
     """
 
     extraction: Extraction
@@ -51,6 +53,7 @@ class CheckContext:
     opinion: OpinionText | None = None
     quote_matches: tuple[QuoteMatch | None, ...] = ()
     elsewhere: Mapping[int, tuple[PassageHit, ...]] = field(default_factory=dict)
+    proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
 
     @property

@@ -92,6 +92,14 @@ class ExistenceCheck:
             yield from _not_found(ctx)
 
 
+_SOURCE_NAMES = {"corpus": "the local corpus", "courtlistener": "CourtListener", "cache": "the cache", "cap": "CAP"}
+
+
+def _source_label(ctx: CheckContext) -> str:
+    name = (ctx.lookup.source if ctx.lookup else None) or ctx.source_name
+    return _SOURCE_NAMES.get(name or "", name or "the source")
+
+
 def _cannot_verify(ctx: CheckContext, message: str) -> Finding:
     return make_finding(
         Kind.CANNOT_VERIFY,
@@ -109,7 +117,7 @@ def _cannot_verify(ctx: CheckContext, message: str) -> Finding:
 def _not_found(ctx: CheckContext) -> Iterator[Finding]:
     c, lookup = ctx.citation, ctx.lookup
     assert lookup is not None
-    source = lookup.source or ctx.source_name or "the source"
+    source = _source_label(ctx)
     page = c.page or ""
     if (
         lookup.volume_complete
@@ -159,7 +167,7 @@ def _strictly_inside(ctx: CheckContext) -> bool:
 def _middle_of(ctx: CheckContext) -> Finding:
     c, lookup = ctx.citation, ctx.lookup
     assert lookup is not None and lookup.containing is not None
-    source = lookup.source or ctx.source_name or "the source"
+    source = _source_label(ctx)
     host = lookup.containing
     cite = host.cite_for(lookup.key.reporter, lookup.key.volume)
     span_txt = f" (pages {cite.page}–{cite.last_page})" if cite and cite.last_page else ""

@@ -15,12 +15,18 @@ from collections.abc import Iterator
 
 from citecheck.checks.base import CheckContext, record_evidence
 from citecheck.checks.quotes import format_pages
-from citecheck.extract.models import CiteForm, Pincite
+from citecheck.extract.models import Citation, CiteForm, Pincite
 from citecheck.findings import Finding, Fix, Kind, TextEdit, make_finding
 
 
 def _numeric_pages(pin: Pincite) -> list[int]:
     return [int(p) for part in pin.parts if not part.star for p in part.pages() if p.isdigit()]
+
+
+def _draft_of(c: Citation, quote_index: int) -> str | None:
+    if 0 <= quote_index < len(c.quotes):
+        return c.quotes[quote_index].text
+    return c.proposition
 
 
 class MalformedPinciteCheck:
@@ -66,6 +72,8 @@ class PinciteCheck:
             pm = ctx.opinion.page_map(cite.reporter, cite.volume) or ctx.opinion.page_map(cite.reporter)
         pages = _numeric_pages(pin)
         located = [m for m in ctx.quote_matches if m is not None and m.exact]
+        if not located and ctx.proposition_match is not None:
+            located = [ctx.proposition_match]
         right = None
         if pm is not None and located:
             m = located[0]
@@ -123,11 +131,12 @@ class PinciteCheck:
             if cited & set(on):
                 continue
             where = format_pages(on)
+            what = "quoted passage" if m.quote_index >= 0 else "passage the sentence restates"
             yield make_finding(
                 Kind.PINCITE_WRONG_PAGE,
                 pin.span,
-                f"The quoted passage is on page {where} of {cite}, not at {pin.text}.",
-                evidence=record_evidence(ctx, page=where, passage=m.passage, draft=c.quotes[m.quote_index].text),
+                f"The {what} is on page {where} of {cite}, not at {pin.text}.",
+                evidence=record_evidence(ctx, page=where, passage=m.passage, draft=_draft_of(c, m.quote_index)),
                 fixes=(Fix(title=f"Change the pin cite to {where}", edits=(TextEdit(span=pin.span, new_text=where),)),),
                 citation_index=c.index,
             )

@@ -62,6 +62,29 @@ def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | 
     return tuple(out)
 
 
+MIN_PROPOSITION_WORDS = 8
+PROPOSITION_SCORE = 0.85
+
+
+def match_proposition(citation: Citation, index: OpinionIndex) -> QuoteMatch | None:
+    """Where the citation's proposition is in the opinion, when it copies the opinion nearly verbatim.
+
+    Paraphrases are not located (that is the model-based check's job): only an exact match, or a
+    passage sharing at least 85 % of the proposition's words in order, counts.
+    """
+    prop = citation.proposition
+    if not prop or quote_word_count(prop) < MIN_PROPOSITION_WORDS:
+        return None
+    loc = locate(prop, index)
+    if loc is not None:
+        return QuoteMatch(quote_index=-1, exact=True, start=loc.start, end=loc.end, passage=index.text[loc.start : loc.end])
+    close = closest_passage(prop, index, min_score=PROPOSITION_SCORE)
+    if close is None:
+        return None
+    return QuoteMatch(quote_index=-1, exact=True, start=close.start, end=close.end,
+                      passage=index.text[close.start : close.end], score=close.score)
+
+
 def page_of(opinion: OpinionText | None, reporter: str | None, volume: str | None, start: int, end: int) -> str | None:
     """``"1006"`` or ``"1006–07"`` for the passage, from the reporter's page map (None without one)."""
     if opinion is None or reporter is None:
