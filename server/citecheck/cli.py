@@ -179,7 +179,8 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
                                    max_chars=settings.max_document_chars))
         except InputError as exc:
             errors.append(FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1]))
-            sys.stderr.write(f"citecheck: {exc}\n")
+            if args.format != "text" or args.output is not None:  # plain text on stdout already shows it
+                sys.stderr.write(f"citecheck: {exc}\n")
 
     files, sources = _check_documents(docs, settings, progress=sys.stderr.isatty() and bool(docs))
     batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
@@ -244,10 +245,20 @@ def _check_documents(docs: list[InputDocument], settings: Settings, *, progress:
                     report = await check_document(doc.text, source, settings)
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
                     advance(doc.name)
-            return results, str(getattr(source, "name", "") or "")
+            return results, _describe_sources(settings)
 
     with no_network() if settings.offline else nullcontext():
         return asyncio.run(run())
+
+
+def _describe_sources(settings: Settings) -> str:
+    """Which sources this run could consult, for the report header (never the token)."""
+    parts = [f"local corpus {settings.corpus_path}", f"cache {settings.cache_path}"]
+    if not settings.offline and settings.cap_fetch:
+        parts.append(f"CAP volume download ({settings.cap_url})")
+    if not settings.offline and settings.courtlistener_token:
+        parts.append(f"CourtListener ({settings.courtlistener_url})")
+    return "; ".join(parts)
 
 
 class _progress:

@@ -222,3 +222,10 @@ def test_corpus_command_is_wired_and_its_corpus_is_what_check_uses(run_cli, cli_
 def test_eval_command_is_wired(run_cli, tmp_path):
     r = run_cli("eval", str(tmp_path / "missing.jsonl"))
     assert r.rc == 2 and r.err.startswith("citecheck: error: ") and "Traceback" not in r.err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "html", "markdown"])
+def test_the_courtlistener_token_never_appears_in_a_report(run_cli, monkeypatch, fmt):
+    monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "tok-5ecret-value")
+    r = run_cli("check", "--offline", "--format", fmt, EXAMPLE)
+    assert r.out and "tok-5ecret-value" not in r.out + r.err
