@@ -157,3 +157,29 @@ async def test_open_source_without_token_says_so(tmp_path: Path):
         k = CiteKey("410", "U.S.", "113")
         r = (await source.lookup([k]))[k]
         assert r.status is LookupStatus.CANNOT_VERIFY and "no CourtListener token" in r.reason
+
+
+async def test_a_fresh_import_wins_over_a_cached_remote_answer(tmp_path: Path, cap_volume: Path):
+    from citecheck.sources.importing import import_path
+
+    key = CiteKey("100", "A.2d", "36")
+    remote = RecordingRemote(
+        {
+            key: LookupResult(
+                key=key,
+                status=LookupStatus.CANNOT_VERIFY,
+                source="courtlistener",
+                reason="not in CourtListener",
+            )
+        }
+    )
+    corpus = Corpus(tmp_path / "c.sqlite")
+    cache = await Cache.open(tmp_path / "cache.sqlite")
+    async with SourceChain(corpus=CorpusSource(corpus), cache=cache, remote=remote) as chain:
+        first = (await chain.lookup([key]))[key]
+        assert first.status is LookupStatus.CANNOT_VERIFY and "not in CourtListener" in first.reason
+        cached = (await chain.lookup([key]))[key]
+        assert cached.source == "cache" and remote.asked == [key]  # asked once, then cached
+        import_path(corpus, cap_volume)
+        after = (await chain.lookup([key]))[key]
+        assert after.status is LookupStatus.FOUND and after.source == "corpus"

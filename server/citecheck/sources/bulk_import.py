@@ -48,6 +48,7 @@ TEXT_FIELDS = (
     "plain_text",
 )
 _COMMIT_EVERY = 2000
+_ASSEMBLE_PAGE = 500
 COURTLISTENER_WEB = "https://www.courtlistener.com"
 
 
@@ -284,79 +285,65 @@ def _assemble(corpus: Corpus, progress: ProgressSink) -> tuple[int, int, int, tu
     progress.stage("assembling cases", total)
     cases = texts = cites_n = 0
     volumes: set[tuple[str, str]] = set()
-    # a second cursor: the outer query streams clusters while we write
-    cursor = db.execute(
-        "SELECT c.id, c.case_name, c.case_name_short, c.case_name_full, c.date_filed, c.slug, c.head,"
-        " c.head_markers, d.court_id, d.docket_number, k.name, k.jurisdiction FROM cl_clusters c"
-        " LEFT JOIN cl_dockets d ON d.id = c.docket_id LEFT JOIN cl_courts k ON k.id = d.court_id ORDER BY c.id"
-    )
-    batch = 0
+    # keyset pages: never hold all clusters in memory (the real file has ~10 million)
+    last_id = -1
+    while True:
+        page = db.execute(
+            "SELECT c.id, c.case_name, c.case_name_short, c.case_name_full, c.date_filed, c.slug, c.head,"
+            " c.head_markers, d.court_id, d.docket_number, k.name, k.jurisdiction FROM cl_clusters c"
+            " LEFT JOIN cl_dockets d ON d.id = c.docket_id LEFT JOIN cl_courts k ON k.id = d.court_id"
+            " WHERE c.id > ? ORDER BY c.id LIMIT ?",
+            (last_id, _ASSEMBLE_PAGE),
+        ).fetchall()
+        if not page:
+            break
+        last_id = page[-1][0]
+        with corpus.transaction():
+            for row in page:
+                n_cites, has_text = _assemble_one(corpus, row, volumes)
+                cases += 1
+                texts += int(has_text)
+                cites_n += n_cites
+                progress.advance(1)
     with corpus.transaction():
-        for (
-            cid,
-            name,
-            short,
-            full,
-            date,
-            slug,
-            head,
-            head_markers,
-            court_id,
-            _docket,
-            court_name,
-            juris,
-        ) in cursor.fetchall():
-            raw_cites = db.execute(
-                "SELECT volume, reporter, page, type FROM cl_cites WHERE cluster_id = ? ORDER BY id", (cid,)
-            ).fetchall()
-            ops = db.execute(
-                "SELECT text, markers FROM cl_ops WHERE cluster_id = ? ORDER BY id", (cid,)
-            ).fetchall()
-            parts = [_decode(head or "", head_markers or "[]")] + [_decode(t, m) for t, m in ops]
-            joined = join_texts(parts)
-            cites = []
-            for k, (vol, rep, page, typ) in enumerate(raw_cites, start=1):
-                labels = [m.label for m in joined.markers if m.index == k]
-                cites.append(
-                    CaseCite(
-                        volume=vol,
-                        reporter=rep,
-                        page=page,
-                        last_page=derived_last_page(page, labels),
-                        type=typ,
-                    )
-                )
-                volumes.add((rep, vol))
-            url = (
-                f"{COURTLISTENER_WEB}/opinion/{cid}/{slug}/"
-                if slug
-                else f"{COURTLISTENER_WEB}/opinion/{cid}/"
-            )
-            record = CaseRecord(
-                id=f"cl:{cid}",
-                source="courtlistener",
-                name=name or full or short or "",
-                name_short=short,
-                name_full=full,
-                court_id=court_id,
-                court_name=court_name,
-                jurisdiction=juris,
-                decision_date=date,
-                citations=tuple(cites),
-                url=url,
-            )
-            has_text = bool(ops)
-            corpus.upsert_case(
-                record,
-                joined.text if has_text else None,
-                page_maps(joined.markers, cites) if has_text else (),
-            )
-            cases += 1
-            texts += int(has_text)
-            cites_n += len(cites)
-            batch += 1
-            progress.advance(1)
         for rep, vol in sorted(volumes):
             if not corpus.has_volume(rep, vol, "courtlistener"):
                 corpus.mark_volume(rep, vol, "courtlistener", complete=False, last_page=None)
     return cases, texts, cites_n, tuple(f"{v} {r}" for r, v in sorted(volumes))
+
+
+def _assemble_one(corpus: Corpus, row: tuple, volumes: set[tuple[str, str]]) -> tuple[int, bool]:
+    """Build one cluster's case: head matter then opinions by id, citations by id (= citation index)."""
+    db = corpus.connection
+    cid, name, short, full, date, slug, head, head_markers, court_id, _docket, court_name, juris = row
+    raw_cites = db.execute(
+        "SELECT volume, reporter, page, type FROM cl_cites WHERE cluster_id = ? ORDER BY id", (cid,)
+    ).fetchall()
+    ops = db.execute("SELECT text, markers FROM cl_ops WHERE cluster_id = ? ORDER BY id", (cid,)).fetchall()
+    joined = join_texts([_decode(head or "", head_markers or "[]")] + [_decode(t, m) for t, m in ops])
+    cites = []
+    for k, (vol, rep, page, typ) in enumerate(raw_cites, start=1):
+        labels = [m.label for m in joined.markers if m.index == k]
+        cites.append(
+            CaseCite(volume=vol, reporter=rep, page=page, last_page=derived_last_page(page, labels), type=typ)
+        )
+        volumes.add((rep, vol))
+    url = f"{COURTLISTENER_WEB}/opinion/{cid}/{slug}/" if slug else f"{COURTLISTENER_WEB}/opinion/{cid}/"
+    record = CaseRecord(
+        id=f"cl:{cid}",
+        source="courtlistener",
+        name=name or full or short or "",
+        name_short=short,
+        name_full=full,
+        court_id=court_id,
+        court_name=court_name,
+        jurisdiction=juris,
+        decision_date=date,
+        citations=tuple(cites),
+        url=url,
+    )
+    has_text = bool(ops)
+    corpus.upsert_case(
+        record, joined.text if has_text else None, page_maps(joined.markers, cites) if has_text else ()
+    )
+    return len(cites), has_text

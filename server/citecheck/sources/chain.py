@@ -1,4 +1,4 @@
-"""The source chain: cache → local corpus → CAP volume download → CourtListener.
+"""The source chain: local corpus → cache → CAP volume download → CourtListener.
 
 The pipeline only ever talks to this. Each link answers what it can; a definitive answer (FOUND,
 AMBIGUOUS, or NOT_FOUND from a source that covers the volume) stops the walk; everything else
@@ -78,16 +78,24 @@ class SourceChain:
             else:
                 todo.append(k)
 
+        # The local corpus first: it is microseconds away and a fresh import must win over a cached
+        # remote answer; the cache holds only remote answers, so asking it second loses nothing.
+        todo = await self._ask_corpus(todo, results, partial)
+
         if self.cache is not None and todo:
             try:
                 cached = await self.cache.get_lookups(todo)
             except CitecheckError as exc:
                 log.warning("lookup cache unavailable: %s", exc)
                 cached = {}
-            results.update(cached)
+            for k, r in cached.items():
+                prev = partial.pop(k, None)
+                if r.status is LookupStatus.CANNOT_VERIFY and prev is not None:
+                    r = replace(
+                        r, reason=_join(prev.reason, r.reason), containing=r.containing or prev.containing
+                    )
+                results[k] = r
             todo = [k for k in todo if k not in cached]
-
-        todo = await self._ask_corpus(todo, results, partial)
 
         if self.cap_fetcher is not None and todo and self.corpus is not None:
             fetched = await self._fetch_cap(todo, partial)
@@ -136,13 +144,6 @@ class SourceChain:
         return {k: results[k] for k in wanted}
 
     async def opinion(self, record: CaseRecord) -> OpinionText | None:
-        if self.cache is not None:
-            try:
-                hit = await self.cache.get_opinion(record.id)
-                if hit is not None:
-                    return hit
-            except CitecheckError as exc:
-                log.warning("opinion cache unavailable: %s", exc)
         if self.corpus is not None:
             try:
                 op = await self.corpus.opinion(record)
@@ -150,6 +151,13 @@ class SourceChain:
                     return op
             except CitecheckError as exc:
                 log.warning("corpus unavailable: %s", exc)
+        if self.cache is not None:
+            try:
+                hit = await self.cache.get_opinion(record.id)
+                if hit is not None:
+                    return hit
+            except CitecheckError as exc:
+                log.warning("opinion cache unavailable: %s", exc)
         if self.remote is not None and record.source == "courtlistener":
             try:
                 op = await self.remote.opinion(record)
@@ -184,10 +192,10 @@ class SourceChain:
 
     def describe(self) -> str:
         parts = []
-        if self.cache is not None:
-            parts.append(f"cache ({self.cache.path})")
         if self.corpus is not None:
             parts.append(f"local corpus ({self.corpus.corpus.path})")
+        if self.cache is not None:
+            parts.append(f"cache ({self.cache.path})")
         if self.cap_fetcher is not None:
             parts.append(f"CAP volume download ({self.cap_fetcher.base_url})")
         if self.remote is not None:
