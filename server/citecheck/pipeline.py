@@ -223,7 +223,9 @@ async def check_document(
             propositions[c.index] = pm
     elsewhere: dict[int, dict[int, tuple[PassageHit, ...]]] = {}
     if source is not None:
-        wanted = [(ci, m.quote_index) for ci, ms in matches.items() for m in ms if m is not None and not m.exact]
+        # only quotes with nothing close in the cited opinion: a near miss is a misquote of that case
+        wanted = [(ci, m.quote_index) for ci, ms in matches.items() for m in ms
+                  if m is not None and not m.exact and not m.passage]
         hits = await asyncio.gather(*(_find_elsewhere(source, cites[ci].quotes[qi].text) for ci, qi in wanted))
         for (ci, qi), h in zip(wanted, hits, strict=True):
             if h:

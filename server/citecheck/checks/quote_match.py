@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _ELLIPSIS = re.compile(r"(?:\.\s*){3,}|…|\*\s*\*\s*\*")
@@ -66,26 +66,33 @@ def _is_marker(norm: str) -> bool:
     return norm.isdigit() and len(norm) <= 3
 
 
-@dataclass(slots=True)
 class OpinionIndex:
-    """Tokens of one opinion text and where each word occurs (built once per opinion)."""
+    """Tokens of one opinion text and where each word occurs (built once per opinion).
 
-    text: str
-    tokens: list[Token] = field(init=False)
-    positions: dict[str, list[int]] = field(init=False)
+    Stored as parallel lists (normalised word, start, end) rather than one object per token: a long
+    opinion has tens of thousands of words and the editor keeps several indexes cached.
+    """
 
-    def __post_init__(self) -> None:
-        self.tokens = tokenize(self.text)
-        self.positions = {}
-        for i, t in enumerate(self.tokens):
-            self.positions.setdefault(t.norm, []).append(i)
+    __slots__ = ("ends", "norms", "positions", "starts", "text")
 
-    @cached_property
-    def counts(self) -> Counter[str]:  # pragma: no cover - convenience
-        return Counter(t.norm for t in self.tokens)
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.norms: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.positions: dict[str, list[int]] = {}
+        for i, m in enumerate(_TOKEN.finditer(text)):
+            norm = normalise_word(m.group())
+            self.norms.append(norm)
+            self.starts.append(m.start())
+            self.ends.append(m.end())
+            self.positions.setdefault(norm, []).append(i)
+
+    def __len__(self) -> int:
+        return len(self.norms)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)
 def opinion_index(text: str) -> OpinionIndex:
     """The index of an opinion text, cached: the editor re-checks the same cases on every pause."""
     return OpinionIndex(text)
@@ -181,7 +188,7 @@ def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Loca
     words = [i for i in items if isinstance(i, _Word)]
     if not words:
         return None
-    toks = index.tokens
+    toks = index.norms
     first = items[0]
     assert isinstance(first, _Word)
     starts: set[int] = set()
@@ -195,16 +202,16 @@ def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Loca
         matcher = _Matcher(items, toks, cleaned_up)
         end = matcher.match(0, s)
         if end is not None:
-            return Located(toks[s].start, toks[end - 1].end)
+            return Located(index.starts[s], index.ends[end - 1])
     return None
 
 
-def _may_continue(toks: list[Token], t: int, item: _Word) -> bool:
+def _may_continue(toks: list[str], t: int, item: _Word) -> bool:
     """Could the opinion token at ``t`` begin matching ``item`` (exactly, as a marker or a compound)?"""
-    norm = toks[t].norm
+    norm = toks[t]
     if norm in item.alts or _is_marker(norm) or _is_marker_item(item):
         return True
-    if t + 1 < len(toks) and norm + toks[t + 1].norm in item.alts:
+    if t + 1 < len(toks) and norm + toks[t + 1] in item.alts:
         return True
     return any(norm.startswith(a) for a in item.alts)
 
@@ -216,7 +223,7 @@ def negation_blocked(quote: str, index: OpinionIndex, *, cleaned_up: bool = Fals
         return None
     first = items[0]
     assert isinstance(first, _Word)
-    toks = index.tokens
+    toks = index.norms
     for alt in first.alts:
         for s in index.positions.get(alt, ()):
             m = _Matcher(items, toks, cleaned_up, allow_negation=True)
@@ -229,7 +236,7 @@ def negation_blocked(quote: str, index: OpinionIndex, *, cleaned_up: bool = Fals
 class _Matcher:
     """Backtracking match of the quote pattern against opinion tokens from a start position."""
 
-    def __init__(self, items: list[_Item], toks: list[Token], cleaned_up: bool, allow_negation: bool = False):
+    def __init__(self, items: list[_Item], toks: list[str], cleaned_up: bool, allow_negation: bool = False):
         self.items = items
         self.toks = toks
         self.cleaned_up = cleaned_up
@@ -258,10 +265,10 @@ class _Matcher:
         if isinstance(item, _Gap | _Alteration):
             limit = min(n, t + item.max_words)
             for k in range(t, limit + 1):
-                if k > t and isinstance(item, _Gap) and toks[k - 1].norm in NEGATIONS:
+                if k > t and isinstance(item, _Gap) and toks[k - 1] in NEGATIONS:
                     if not self.allow_negation:
                         break
-                    self.swallowed = self.swallowed or toks[k - 1].norm
+                    self.swallowed = self.swallowed or toks[k - 1]
                 r = self.match(i + 1, k)
                 if r is not None:
                     return r
@@ -269,7 +276,7 @@ class _Matcher:
         if t >= n:
             # the quote may end with a footnote marker the opinion does not repeat
             return t if _is_marker_item(item) and i == len(items) - 1 else None
-        tok = toks[t].norm
+        tok = toks[t]
         if tok in item.alts:
             r = self.match(i + 1, t + 1)
             if r is not None:
@@ -280,7 +287,7 @@ class _Matcher:
             r = self.match(i + 2, t + 1)
             if r is not None:
                 return r
-        if t + 1 < n and toks[t].norm + toks[t + 1].norm in item.alts:
+        if t + 1 < n and toks[t] + toks[t + 1] in item.alts:
             r = self.match(i + 1, t + 2)
             if r is not None:
                 return r
@@ -296,9 +303,9 @@ class _Matcher:
             limit = min(n, t + MAX_CITATION_RUN)
             for k in range(t + 1, limit + 1):
                 run = toks[t:k]
-                if any(x.norm in NEGATIONS for x in run):
+                if any(x in NEGATIONS for x in run):
                     break
-                if any(x.norm.isdigit() or x.norm in ("v", "id", "see") for x in run):
+                if any(x.isdigit() or x in ("v", "id", "see") for x in run):
                     r = self.match(i, k)
                     if r is not None:
                         return r
@@ -331,7 +338,7 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     qtext = _BRACKET.sub(lambda m: m.group(1), _ELLIPSIS.sub(" ", quote))
     qtoks = tokenize(qtext)
     n = len(qtoks)
-    toks = index.tokens
+    toks = index.norms
     if n == 0 or not toks:
         return None
     votes: Counter[int] = Counter()
@@ -351,7 +358,7 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     lo = max(0, best_start - 5)
     hi = min(len(toks), best_start + n + 8)
     window = toks[lo:hi]
-    sm = SequenceMatcher(a=[t.norm for t in window], b=[t.norm for t in qtoks], autojunk=False)
+    sm = SequenceMatcher(a=window, b=[t.norm for t in qtoks], autojunk=False)
     blocks = [b for b in sm.get_matching_blocks() if b.size]
     if not blocks:
         return None
@@ -363,13 +370,13 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     a1 = blocks[-1].a + blocks[-1].size
     b0 = blocks[0].b
     b1 = blocks[-1].b + blocks[-1].size
-    sm2 = SequenceMatcher(a=[t.norm for t in window[a0:a1]], b=[t.norm for t in qtoks[b0:b1]], autojunk=False)
+    sm2 = SequenceMatcher(a=window[a0:a1], b=[t.norm for t in qtoks[b0:b1]], autojunk=False)
     changes = []
     for op, i1, i2, j1, j2 in sm2.get_opcodes():
         if op == "equal":
             continue
         if i2 > i1:
-            op_text = index.text[window[a0 + i1].start : window[a0 + i2 - 1].end]
+            op_text = index.text[index.starts[lo + a0 + i1] : index.ends[lo + a0 + i2 - 1]]
         else:
             op_text = ""
         dr_text = qtext[qtoks[b0 + j1].start : qtoks[b0 + j2 - 1].end] if j2 > j1 else ""
@@ -380,8 +387,8 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     if b1 < n:
         changes.append(("", qtext[qtoks[b1].start : qtoks[n - 1].end]))
     return Closest(
-        start=window[a0].start,
-        end=window[a1 - 1].end,
+        start=index.starts[lo + a0],
+        end=index.ends[lo + a1 - 1],
         score=score,
         diff=describe_changes(changes),
         changes=tuple(changes),
