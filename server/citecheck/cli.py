@@ -242,9 +242,10 @@ def _check_documents(docs: list[InputDocument], settings: Settings, *, progress:
         async with open_source(settings) as source:
             with _progress(progress, len(docs)) as advance:
                 for doc in docs:
+                    advance(doc.name, 0)
                     report = await check_document(doc.text, source, settings)
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
-                    advance(doc.name)
+                    advance(doc.name, 1)
             return results, _describe_sources(settings)
 
     with no_network() if settings.offline else nullcontext():
@@ -267,9 +268,9 @@ class _progress:
     def __init__(self, enabled: bool, total: int) -> None:
         self.enabled, self.total, self._bar = enabled, total, None
 
-    def __enter__(self) -> Callable[[str], None]:
+    def __enter__(self) -> Callable[[str, int], None]:
         if not self.enabled:
-            return lambda name: None
+            return lambda name, done: None
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -277,7 +278,7 @@ class _progress:
                              console=Console(stderr=True), transient=True)
         self._bar.start()
         task = self._bar.add_task("", total=self.total)
-        return lambda name: self._bar.update(task, advance=1, description=name)
+        return lambda name, done: self._bar.update(task, advance=done, description=name)
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:

@@ -134,11 +134,12 @@ def test_progress_bar_draws_on_a_terminal_and_is_silent_otherwise(capsys):
     from citecheck.cli import _progress
 
     with _progress(False, 2) as advance:
-        advance("a.md")
+        advance("a.md", 1)
     assert capsys.readouterr().err == ""
     with _progress(True, 2) as advance:
-        advance("a.md")
-        advance("b.md")
+        advance("a.md", 0)
+        advance("a.md", 1)
+        advance("b.md", 1)
 
 
 class _Recorder(BaseHTTPRequestHandler):

@@ -11,6 +11,9 @@ import io
 from citecheck.findings import Severity
 from citecheck.report.model import BatchResult, FileResult, Status, cited_text, evidence_items, notes
 
+#: Evidence shown in the terminal table; the plain, JSON, HTML and Markdown reports show all of it.
+_TABLE_EVIDENCE = frozenset({"Case", "Citation", "Decided", "Page", "Draft says", "Opinion says", "Difference",
+                             "Link"})
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
@@ -75,6 +78,8 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                 line, col = file.line_col(f.span.start)
                 body = Text(f.message)
                 for label, value in evidence_items(f):
+                    if label not in _TABLE_EVIDENCE:
+                        continue
                     body.append(f"\n{label}: ", style="dim")
                     body.append(_one_line(value, 240))
                 for fix in f.fixes:
