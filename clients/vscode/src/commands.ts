@@ -34,7 +34,7 @@ export interface CommandDeps {
   setToken(value: string | undefined): Promise<boolean>;
   hasToken(): boolean;
   /** Documents the server checks (matches the document selector). */
-  isChecked(doc: { uri: { toString(): string }; languageId: string }): boolean;
+  isChecked(doc: { uri: { scheme: string; toString(): string }; languageId: string }): boolean;
 }
 
 export type ReportView =

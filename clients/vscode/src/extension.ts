@@ -3,7 +3,7 @@
  * together. No logic lives here; each piece is in its own module.
  */
 import * as os from 'node:os';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 
 import { courtListenerReach, parseCitations } from './citations';
 import { CitationsProvider, VIEW_ID } from './citationsView';
@@ -19,7 +19,7 @@ import * as api from './vscodeapi';
 let server: CitecheckServer | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const output = vscode.window.createOutputChannel('citecheck', { log: true });
+  const output = api.createLogOutputChannel('citecheck');
   const tokens = new TokenStore(context.secrets);
   await tokens.load();
   const status = new StatusBar();
@@ -27,7 +27,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   let languages = readClientSettings(api.getConfiguration(SECTION)).languages;
   let citationsSeen = false;
   let forwarders: api.Disposable[] = [];
-  context.subscriptions.push({ dispose: () => forwarders.forEach((d) => d.dispose()) });
+  let staleTimer: NodeJS.Timeout | undefined;
+  context.subscriptions.push({
+    dispose: () => {
+      forwarders.forEach((d) => d.dispose());
+      clearTimeout(staleTimer);
+    },
+  });
 
   const pathContext = () => ({ workspaceFolder: api.workspaceFolderPath(), home: os.homedir() });
   const setActive = (editor: vscode.TextEditor | undefined) => {
@@ -52,7 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       },
       onFailed: (message) => {
         void api.showErrorMessage(message, 'Open settings', 'Restart server').then((choice) => {
-          if (choice === 'Open settings') void api.openSettings('citecheck.server');
+          if (choice === 'Open settings') void api.openSettings('citecheck');
           else if (choice === 'Restart server') void restart();
         });
       },
@@ -75,7 +81,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         status.render();
         // A check that never reports back (document too large, server busy) stops showing as
         // "checking…" after STALE_CHECK_MS; render again then.
-        setTimeout(() => status.render(), STALE_CHECK_MS + 100);
+        clearTimeout(staleTimer);
+        staleTimer = setTimeout(() => status.render(), STALE_CHECK_MS + 100);
       },
     },
     output,
@@ -114,7 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // secrets.onDidChange (below) tells the server, for this window and any other.
       setToken: (value) => tokens.set(value),
       hasToken: () => tokens.value !== undefined,
-      isChecked: (doc) => languages.includes(doc.languageId) && ['file', 'untitled'].includes(api.parseUri(doc.uri.toString()).scheme),
+      isChecked: (doc) => languages.includes(doc.languageId) && ['file', 'untitled'].includes(doc.uri.scheme),
     }),
     api.onDidChangeActiveTextEditor(setActive),
     api.onDidCloseTextDocument((doc) => {
@@ -134,7 +141,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (e.key === 'citecheck.courtlistenerToken') void tokens.load().then(() => srv.notifyConfigurationChanged());
     }),
   );
-  setActive(vscode.window.activeTextEditor);
+  setActive(api.activeEditor());
   await start();
 }
 

@@ -62,6 +62,14 @@ export function openSettings(settingId: string): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openSettings', settingId);
 }
 
+export function createLogOutputChannel(name: string): vscode.LogOutputChannel {
+  return vscode.window.createOutputChannel(name, { log: true });
+}
+
+export function activeEditor(): vscode.TextEditor | undefined {
+  return vscode.window.activeTextEditor;
+}
+
 export function activeDocument(): vscode.TextDocument | undefined {
   return vscode.window.activeTextEditor?.document;
 }

@@ -237,7 +237,14 @@ export const commands = {
   },
 };
 
+/** Lines written to output channels (never shown). */
+export const outputLines: string[] = [];
+
 export const window = {
+  createOutputChannel(name: string) {
+    const write = (l: unknown) => void outputLines.push(String(l));
+    return { name, appendLine: write, append: write, info: write, warn: write, error: write, debug: write, trace: write, show: () => undefined, clear: () => undefined, dispose: () => undefined };
+  },
   createStatusBarItem(id: string, alignment: StatusBarAlignment, priority: number) {
     const item = new FakeStatusBarItem(id, alignment, priority);
     fake.statusItems.push(item);
@@ -283,22 +290,6 @@ export const languages = {
   },
   onDidChangeDiagnostics: fake.onDiagnostics.event,
 };
-
-/** Output channels are accepted and recorded, never shown. */
-export const outputLines: string[] = [];
-(window as Record<string, unknown>).createOutputChannel = (name: string) => ({
-  name,
-  appendLine: (l: string) => outputLines.push(l),
-  append: (l: string) => outputLines.push(l),
-  info: (l: string) => outputLines.push(l),
-  warn: (l: string) => outputLines.push(l),
-  error: (l: string) => outputLines.push(String(l)),
-  debug: () => undefined,
-  trace: () => undefined,
-  show: () => undefined,
-  clear: () => undefined,
-  dispose: () => undefined,
-});
 
 // vscode-languageclient subclasses these at module load; the fake only needs them to exist.
 export class CallHierarchyItem {}
