@@ -34,7 +34,9 @@ def _file_md(file: FileResult) -> list[str]:
         out.append("No findings.")
     for f in findings:
         line, col = file.line_col(f.span.start)
-        out.append(f"- **{f.severity.value}** `{f.kind.value}` at {line}:{col} — `{_cell(cited_text(file, f))}`: "
+        page = file.page_at(f.span.start)
+        where = f"{line}:{col}" + (f" (PDF page {page})" if page else "")
+        out.append(f"- **{f.severity.value}** `{f.kind.value}` at {where} — `{_cell(cited_text(file, f))}`: "
                    f"{_cell(f.message)}")
         for label, value in evidence_items(f):
             out.append(f"  - {label}: {_cell(value)}")

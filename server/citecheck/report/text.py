@@ -36,6 +36,8 @@ def render_plain(batch: BatchResult) -> str:
             line, col = file.line_col(f.span.start)
             lines.append(f"{file.name}:{line}:{col}: {f.severity.value} {f.kind.value}: {f.message}")
             lines.append(f"    cited: {_one_line(cited_text(file, f))}")
+            if (page := file.page_at(f.span.start)) is not None:
+                lines.append(f"    pdf page: {page}")
             for label, value in evidence_items(f):
                 lines.append(f"    {label.lower()}: {_one_line(value)}")
             for fix in f.fixes:
@@ -85,7 +87,8 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                 for fix in f.fixes:
                     body.append("\nfix: ", style="green")
                     body.append(fix.title)
-                table.add_row(f"{line}:{col}", f.kind.value, _one_line(cited_text(file, f)), body)
+                page = file.page_at(f.span.start)
+                table.add_row(f"{line}:{col}" + (f"\np. {page}" if page else ""), f.kind.value, _one_line(cited_text(file, f)), body)
             console.print(table)
         console.print()
     for err in batch.errors:
