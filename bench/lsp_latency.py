@@ -84,7 +84,8 @@ async def run(args: argparse.Namespace) -> int:
     def _config(params: types.ConfigurationParams) -> list:
         return [None for _ in params.items]
 
-    await client.start_io(sys.executable, "-m", "citecheck.lsp", "--stdio")
+    profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
+    await client.start_io(sys.executable, *profile, "-m", "citecheck.lsp", "--stdio")
     pid = client._server.pid  # the subprocess we started
     caps = types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(
@@ -182,6 +183,7 @@ def main() -> None:
     ap.add_argument("--interval-ms", type=int, default=120)
     ap.add_argument("--debounce-ms", type=int, default=150)
     ap.add_argument("--words", type=int, default=30_000)
+    ap.add_argument("--profile", help="write a cProfile of the server's main thread to this file")
     sys.exit(asyncio.run(run(ap.parse_args())))
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from citecheck.extract.models import (
     CaseName,
@@ -48,32 +49,92 @@ class _Full:
     group: int
     volume: str | None
     reporter: str | None
-    names: tuple[str, ...]  # normalised plaintiff, defendant, whole name
-    short_names: frozenset[str]  # single words / parties usable as "Roe at 116"
+    padded: str  # " plaintiff | defendant | whole name " normalised, for word-sequence containment
+    short_names: frozenset[str]  # parties and their first distinctive word: usable as "Roe at 116"
 
 
 @dataclass(slots=True)
 class _State:
     fulls: list[_Full] = field(default_factory=list)
+    by_reporter: dict[tuple[str | None, str | None], list[_Full]] = field(default_factory=dict)
+    by_word: dict[str, list[_Full]] = field(default_factory=dict)
+    by_short: dict[str, _Full] = field(default_factory=dict)  # latest full citation per short name
     last_authority: int | None = None
+
+    def add(self, f: _Full, words: frozenset[str]) -> None:
+        self.fulls.append(f)
+        self.by_reporter.setdefault((f.volume, f.reporter), []).append(f)
+        for w in words:
+            self.by_word.setdefault(w, []).append(f)
+        for n in f.short_names:
+            self.by_short[n] = f
 
 
 def _sp(s: Span, d: int) -> Span:
     return Span(s.start + d, s.end + d)
 
 
+class _Shifter:
+    """Moves one paragraph's objects by ``d``; objects shared between citations (a group's case name
+    and parentheticals, a sentence's quotes) are moved once."""
+
+    __slots__ = ("d", "done")
+
+    def __init__(self, d: int) -> None:
+        self.d = d
+        self.done: dict[int, object] = {}
+
+    def span(self, s: Span) -> Span:
+        return Span(s.start + self.d, s.end + self.d)
+
+    def name(self, n: CaseName | None) -> CaseName | None:
+        if n is None or not self.d:
+            return n
+        got = self.done.get(id(n))
+        if got is None:
+            got = self.done[id(n)] = CaseName(
+                text=n.text, span=self.span(n.span), plaintiff=n.plaintiff, defendant=n.defendant
+            )
+        return got  # type: ignore[return-value]
+
+    def pin(self, p: Pincite | None) -> Pincite | None:
+        if p is None or not self.d:
+            return p
+        d = self.d
+        return Pincite(
+            text=p.text,
+            span=Span(p.span.start + d, p.span.end + d),
+            parts=tuple(
+                PinPage(
+                    first=x.first, last=x.last, footnote=x.footnote, star=x.star, span=Span(x.span.start + d, x.span.end + d)
+                )
+                for x in p.parts
+            ),
+            malformed=p.malformed,
+        )
+
+    def quotes(self, qs: tuple[Quote, ...]) -> tuple[Quote, ...]:
+        if not qs or not self.d:
+            return qs
+        return tuple(self.quote(q) for q in qs)
+
+    def quote(self, q: Quote) -> Quote:
+        got = self.done.get(id(q))
+        if got is None:
+            got = self.done[id(q)] = Quote(text=q.text, span=self.span(q.span), block=q.block)
+        return got  # type: ignore[return-value]
+
+    def parens(self, ps: tuple[Parenthetical, ...]) -> tuple[Parenthetical, ...]:
+        if not ps or not self.d:
+            return ps
+        got = self.done.get(id(ps))
+        if got is None:
+            got = self.done[id(ps)] = tuple(Parenthetical(text=p.text, span=self.span(p.span)) for p in ps)
+        return got  # type: ignore[return-value]
+
+
 def _pin(p: Pincite | None, d: int) -> Pincite | None:
-    if p is None or d == 0:
-        return p
-    return Pincite(
-        text=p.text,
-        span=_sp(p.span, d),
-        parts=tuple(
-            PinPage(first=x.first, last=x.last, footnote=x.footnote, star=x.star, span=_sp(x.span, d))
-            for x in p.parts
-        ),
-        malformed=p.malformed,
-    )
+    return _Shifter(d).pin(p)
 
 
 def _quote(q: Quote, d: int) -> Quote:
@@ -90,41 +151,39 @@ def shift_citation(
     paragraph: int,
     quotes: tuple[Quote, ...] | None = None,
     proposition: tuple[str, Span] | None = None,
+    shifter: _Shifter | None = None,
 ) -> Citation:
     """``c`` with every span moved by ``d`` and the document-level fields set."""
-    name = c.case_name
-    if name is not None and d:
-        name = CaseName(
-            text=name.text, span=_sp(name.span, d), plaintiff=name.plaintiff, defendant=name.defendant
-        )
+    sh = shifter if shifter is not None else _Shifter(d)
     prop, prop_span = c.proposition, c.proposition_span
     if proposition is not None:
         prop, prop_span = proposition
-    elif prop_span is not None:
-        prop_span = _sp(prop_span, d)
+    elif prop_span is not None and d:
+        prop_span = Span(prop_span.start + d, prop_span.end + d)
+    date_span = c.date_span
+    if date_span is not None and d:
+        date_span = Span(date_span.start + d, date_span.end + d)
     return Citation(
         index=index,
         form=c.form,
-        span=_sp(c.span, d),
-        full_span=_sp(c.full_span, d),
+        span=Span(c.span.start + d, c.span.end + d),
+        full_span=Span(c.full_span.start + d, c.full_span.end + d),
         text=c.text,
         volume=c.volume,
         reporter=c.reporter,
         reporter_as_written=c.reporter_as_written,
         page=c.page,
         database=c.database,
-        case_name=name,
-        pincite=_pin(c.pincite, d),
+        case_name=sh.name(c.case_name),
+        pincite=sh.pin(c.pincite),
         court=c.court,
         court_text=c.court_text,
         year=c.year,
         date=c.date,
-        date_span=None if c.date_span is None else _sp(c.date_span, d),
-        parentheticals=tuple(Parenthetical(text=p.text, span=_sp(p.span, d)) for p in c.parentheticals)
-        if d
-        else c.parentheticals,
+        date_span=date_span,
+        parentheticals=sh.parens(c.parentheticals),
         history=c.history,
-        quotes=quotes if quotes is not None else tuple(_quote(q, d) for q in c.quotes),
+        quotes=quotes if quotes is not None else sh.quotes(c.quotes),
         proposition=prop,
         proposition_span=prop_span,
         group=group,
@@ -134,44 +193,48 @@ def shift_citation(
     )
 
 
-def _full_record(c: Citation, index: int, group: int) -> _Full:
+@lru_cache(maxsize=65_536)
+def _names_of(name: CaseName | None) -> tuple[str, frozenset[str], frozenset[str]]:
+    """(padded names, short names, every word) of a case name."""
+    if name is None:
+        return "", frozenset(), frozenset()
     names: list[str] = []
     shorts: set[str] = set()
-    if c.case_name is not None:
-        for party in (c.case_name.plaintiff, c.case_name.defendant):
-            if party:
-                p = norm_name(party)
-                names.append(p)
-                shorts.add(p)
-                words = [w for w in p.split() if w not in _GENERIC]
-                if words:
-                    shorts.add(words[0])
-        names.append(norm_name(c.case_name.text))
-    return _Full(index, group, c.volume, c.reporter, tuple(names), frozenset(shorts))
+    for party in (name.plaintiff, name.defendant):
+        if party:
+            p = norm_name(party)
+            names.append(p)
+            shorts.add(p)
+            words = [w for w in p.split() if w not in _GENERIC]
+            if words:
+                shorts.add(words[0])
+    names.append(norm_name(name.text))
+    words = frozenset(w for n in names for w in n.split())
+    return " " + " | ".join(names) + " ", frozenset(shorts), words
 
 
-def _name_matches(short: str, full: _Full) -> bool:
-    s = norm_name(short)
-    if not s:
-        return False
-    return any(f" {s} " in f" {n} " for n in full.names)
+def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
+    padded, shorts, words = _names_of(c.case_name)
+    st.add(_Full(index, group, c.volume, c.reporter, padded, shorts), words)
 
 
-def _suffixes(name: str) -> list[str]:
-    """``"Md. Donze"`` → ``["Md. Donze", "Donze"]``: the name as written first, then shorter tails."""
-    words = name.split()
-    return [" ".join(words[k:]) for k in range(len(words))]
+@lru_cache(maxsize=65_536)
+def _suffixes(name: str) -> tuple[str, ...]:
+    """``"Md. Donze"`` → ``(" md donze ", " donze ")``: the name as written first, then shorter tails,
+    normalised and padded for word-sequence containment."""
+    words = norm_name(name).split()
+    return tuple(f" {' '.join(words[k:])} " for k in range(len(words)))
 
 
 def _resolve_short(c: Citation, st: _State) -> int | None:
-    same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
+    same = st.by_reporter.get((c.volume, c.reporter))
     if not same:
         return None
     if c.antecedent_text:
         for name in _suffixes(c.antecedent_text):
-            named = [f for f in same if _name_matches(name, f)]
-            if named:
-                return named[-1].index
+            for f in reversed(same):
+                if name in f.padded:
+                    return f.index
     return same[-1].index
 
 
@@ -179,8 +242,8 @@ def _resolve_supra(c: Citation, st: _State) -> int | None:
     if not c.antecedent_text:
         return None
     for name in _suffixes(c.antecedent_text):
-        for f in reversed(st.fulls):
-            if _name_matches(name, f):
+        for f in reversed(st.by_word.get(name.split(" ", 2)[1], ())):
+            if name in f.padded:
                 return f.index
     return None
 
@@ -193,97 +256,145 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
         name = norm_name(text[offset + s : offset + r.name_end])
         if not name or name in _GENERIC:
             continue
-        for f in reversed(st.fulls):
-            if name in f.short_names:
-                return f.index, s, text[offset + s : offset + r.name_end]
+        f = st.by_short.get(name)
+        if f is not None:
+            return f.index, s, text[offset + s : offset + r.name_end]
     return None
 
 
-def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult]) -> Extraction:
+Memo = dict[tuple[object, ...], tuple[object, ...]]
+
+
+def assemble(
+    text: str,
+    paragraphs: list[tuple[int, int]],
+    results: list[ParagraphResult],
+    *,
+    memo: Memo | None = None,
+    new_memo: Memo | None = None,
+) -> Extraction:
+    """Number, shift and resolve. ``memo`` (from the previous run of the same document) lets a paragraph
+    whose offset, numbering and resolutions did not change reuse its citation objects; the entries used
+    or made are written to ``new_memo``. The result does not depend on the memo."""
     out: list[Citation] = []
     st = _State()
     prev: ParagraphResult | None = None
     prev_off = 0
     for pno, ((off, _end), res) in enumerate(zip(paragraphs, results, strict=True)):
-        order: list[tuple[int, int, object]] = [(c.span.start, 0, k) for k, c in enumerate(res.citations)]
-        if res.refs:
-            order.extend((r.words[0][0], 1, k) for k, r in enumerate(res.refs))
-            order.sort(key=lambda t: (t[0], t[1]))
-        local_to_global: dict[int, int] = {}
-        for _pos, kind, k in order:
-            index = len(out)
-            if kind == 1:
-                r = res.refs[k]  # type: ignore[index]
-                found = _resolve_reference(r, text, off, st)
-                if found is None:
-                    continue
-                ante, s, name = found
-                span = Span(off + s, off + r.pincite.span.end)
-                prop_span, quotes, _np = res.ref_props[k]  # type: ignore[index]
-                out.append(
-                    Citation(
-                        index=index,
-                        form=CiteForm.REFERENCE,
-                        span=span,
-                        full_span=span,
-                        text=text[span.start : span.end],
-                        pincite=_pin(r.pincite, off),
-                        quotes=tuple(_quote(q, off) for q in quotes),
-                        proposition=None
-                        if prop_span is None
-                        else text[off + prop_span.start : off + prop_span.end],
-                        proposition_span=None if prop_span is None else _sp(prop_span, off),
-                        group=index,
-                        antecedent=ante,
-                        antecedent_text=" ".join(name.split()),
-                        paragraph=pno,
-                    )
-                )
-                st.last_authority = ante
+        plan = _plan(text, off, res, prev, st, len(out))
+        uses_prev = prev is not None and any(e[0] == "c" and (e[5] or e[6]) for e in plan)
+        key = (id(res), off, pno, tuple(plan), (id(prev), prev_off) if uses_prev else None)
+        hit = memo.get(key) if memo is not None else None
+        if hit is not None:
+            built: tuple[Citation, ...] = hit[2]  # type: ignore[assignment]
+        else:
+            sh = _Shifter(off)
+            built = tuple(_build(text, off, pno, res, prev, prev_off, e, sh) for e in plan)
+        if new_memo is not None:
+            new_memo[key] = (res, prev, built)
+        out.extend(built)
+        if res.barrier_at_end:
+            st.last_authority = None
+        prev, prev_off = res, off
+    return Extraction(text=text, citations=tuple(out))
+
+
+def _plan(
+    text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: _State, base: int
+) -> list[tuple[object, ...]]:
+    """Document order, numbering and resolution for one paragraph (no objects built)."""
+    order: list[tuple[int, int, int]] = [(c.span.start, 0, k) for k, c in enumerate(res.citations)]
+    if res.refs:
+        order.extend((r.words[0][0], 1, k) for k, r in enumerate(res.refs))
+        order.sort(key=lambda t: (t[0], t[1]))
+    plan: list[tuple[object, ...]] = []
+    local_to_global: dict[int, int] = {}
+    for _pos, kind, k in order:
+        index = base + len(plan)
+        if kind == 1:
+            found = _resolve_reference(res.refs[k], text, off, st)
+            if found is None:
                 continue
-            c = res.citations[k]  # type: ignore[index]
-            local_to_global[k] = index  # type: ignore[index]
-            nested = res.nested[k]  # type: ignore[index]
-            if res.barrier_before[k]:  # type: ignore[index]
-                st.last_authority = None
-            group: int | None = None
-            antecedent: int | None = None
-            if c.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
-                group = local_to_global.get(c.group if c.group is not None else k, index)
-            elif c.form is CiteForm.SHORT:
+            ante, s, name = found
+            plan.append(("r", k, index, ante, s, name))
+            st.last_authority = ante
+            continue
+        c = res.citations[k]
+        local_to_global[k] = index
+        if res.barrier_before[k]:
+            st.last_authority = None
+        group: int | None = None
+        antecedent: int | None = None
+        if c.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
+            group = local_to_global.get(c.group if c.group is not None else k, index)
+            _add_full(st, c, index, group)
+            if not res.nested[k]:
+                st.last_authority = group
+        else:
+            if c.form is CiteForm.SHORT:
                 antecedent = _resolve_short(c, st)
             elif c.form is CiteForm.SUPRA:
                 antecedent = _resolve_supra(c, st)
             elif c.form is CiteForm.ID:
                 antecedent = st.last_authority
-            quotes: tuple[Quote, ...] | None = None
-            proposition: tuple[str, Span] | None = None
-            if res.leading[k] and prev is not None and prev.block is not None:  # type: ignore[index]
-                quotes = (_quote(prev.block, prev_off), *(_quote(q, off) for q in c.quotes))
-            if res.needs_prev[k] and prev is not None:  # type: ignore[index]
-                # a citation standing alone under a block quote is offered for the block quote itself
-                src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index]
-                if src is not None:
-                    ps = _sp(src, prev_off)
-                    proposition = (text[ps.start : ps.end], ps)
-            cit = shift_citation(
-                c,
-                off,
-                index=index,
-                group=group,
-                antecedent=antecedent,
-                paragraph=pno,
-                quotes=quotes,
-                proposition=proposition,
-            )
-            out.append(cit)
-            if c.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
-                st.fulls.append(_full_record(cit, index, group if group is not None else index))
-                if not nested:
-                    st.last_authority = group
-            elif not nested and c.form is not CiteForm.ID:
+            if not res.nested[k] and c.form is not CiteForm.ID:
                 st.last_authority = antecedent
-        if res.barrier_at_end:
-            st.last_authority = None
-        prev, prev_off = res, off
-    return Extraction(text=text, citations=tuple(out))
+        block = bool(res.leading[k] and prev is not None and prev.block is not None)
+        prop_prev = bool(res.needs_prev[k] and prev is not None)
+        plan.append(("c", k, index, group, antecedent, block, prop_prev))
+    return plan
+
+
+def _build(
+    text: str,
+    off: int,
+    pno: int,
+    res: ParagraphResult,
+    prev: ParagraphResult | None,
+    prev_off: int,
+    e: tuple[object, ...],
+    sh: _Shifter,
+) -> Citation:
+    if e[0] == "r":
+        _, k, index, ante, s, name = e
+        r = res.refs[k]  # type: ignore[index]
+        span = Span(off + s, off + r.pincite.span.end)  # type: ignore[operator]
+        prop_span, quotes, _np = res.ref_props[k]  # type: ignore[index]
+        return Citation(
+            index=index,  # type: ignore[arg-type]
+            form=CiteForm.REFERENCE,
+            span=span,
+            full_span=span,
+            text=text[span.start : span.end],
+            pincite=_pin(r.pincite, off),
+            quotes=tuple(_quote(q, off) for q in quotes),
+            proposition=None if prop_span is None else text[off + prop_span.start : off + prop_span.end],
+            proposition_span=None if prop_span is None else _sp(prop_span, off),
+            group=index,  # type: ignore[arg-type]
+            antecedent=ante,  # type: ignore[arg-type]
+            antecedent_text=" ".join(str(name).split()),
+            paragraph=pno,
+        )
+    _, k, index, group, antecedent, block, prop_prev = e
+    c = res.citations[k]  # type: ignore[index]
+    quotes: tuple[Quote, ...] | None = None
+    proposition: tuple[str, Span] | None = None
+    if block and prev is not None and prev.block is not None:
+        quotes = (_quote(prev.block, prev_off), *(_quote(q, off) for q in c.quotes))
+    if prop_prev and prev is not None:
+        # a citation standing alone under a block quote is offered for the block quote itself
+        src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index]
+        if src is not None:
+            ps = _sp(src, prev_off)
+            proposition = (text[ps.start : ps.end], ps)
+    return shift_citation(
+        c,
+        off,
+        index=index,  # type: ignore[arg-type]
+        group=group,  # type: ignore[arg-type]
+        antecedent=antecedent,  # type: ignore[arg-type]
+        paragraph=pno,
+        quotes=quotes,
+        proposition=proposition,
+        shifter=sh,
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citecheck.errors import InputError
-from citecheck.extract.assemble import assemble
+from citecheck.extract.assemble import Memo, assemble
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
 from citecheck.extract.paragraphs import split_paragraphs
@@ -42,11 +42,12 @@ def extract_citations(text: str) -> Extraction:
 class Document:
     """A document being edited: keeps per-paragraph results and re-extracts only changed paragraphs."""
 
-    __slots__ = ("_cache", "_extraction", "_text")
+    __slots__ = ("_cache", "_extraction", "_memo", "_text")
 
     def __init__(self, text: str = "") -> None:
         self._text = _check_text(text)
         self._cache: dict[str, ParagraphResult] = {}
+        self._memo: Memo = {}
         self._extraction = self._run()
 
     @property
@@ -92,4 +93,7 @@ class Document:
             new[key] = res
             results.append(res)
         self._cache = new
-        return assemble(text, paragraphs, results)
+        memo: Memo = {}
+        extraction = assemble(text, paragraphs, results, memo=self._memo, new_memo=memo)
+        self._memo = memo
+        return extraction

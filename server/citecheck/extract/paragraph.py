@@ -118,7 +118,7 @@ def _pin(
     return pin, end
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=2_048)
 def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
     norm = normalise(text)
