@@ -100,3 +100,29 @@ def sample_batch() -> BatchResult:
     fr = file_result("briefs/sample brief.md", "markdown", TEXT, build_report())
     return BatchResult(files=(fr,), errors=(FileError(name="bad.docx", message="malformed .docx"),),
                        tool_version="0.1.0", sources="corpus", offline=True)
+
+
+@pytest.fixture
+def headless_chromium(tmp_path):
+    """Open an HTML file in headless Chromium: returns (screenshot PNG bytes, DOM after load).
+
+    Skips with a clear reason when Debian's ``chromium`` is not installed (.ci/run installs it when it can).
+    """
+    import shutil
+    import subprocess
+
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary is None:
+        pytest.skip("no Chromium installed (Debian package 'chromium'); .ci/run installs it when it can")
+    flags = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'chromium-profile'}"]
+
+    def open_page(page, window: str = "1280,1600") -> tuple[bytes, str]:
+        shot = tmp_path / (page.stem + ".png")
+        subprocess.run([*flags, f"--screenshot={shot}", f"--window-size={window}", page.as_uri()],
+                       check=True, timeout=90, capture_output=True)
+        dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], check=True, timeout=90,
+                             capture_output=True, text=True).stdout
+        return shot.read_bytes(), dom
+
+    return open_page
