@@ -154,3 +154,18 @@ async def test_oversize_document_is_one_finding() -> None:
 
 def test_corpus_path_exists() -> None:
     assert isinstance(shared_corpus_path("cap-static"), Path)
+
+
+async def test_parallel_cites_and_neutral_pins(corpus_source) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "Madison Teachers, Inc. v. Scott, 2018 WI 11, ¶ 5, 379 Wis. 2d 439, 906 N.W.2d 436 (2018).\n\n"
+        "State v. Dyous, 100 A.3d 1004, 153 Conn. App. 266, 270 (2015).\n"
+    )
+    report = await check_document(text, corpus_source, Settings())
+    kinds = [f.kind for f in report.findings]
+    # a paragraph pin of a neutral cite is never "out of range"
+    assert Kind.PINCITE_OUT_OF_RANGE not in kinds
+    assert any(f.kind is Kind.PINCITE_UNVERIFIABLE and "¶ 5" in f.message for f in report.findings)
+    # one wrong year in a parenthetical shared by two parallel cites is one finding, not two
+    years = [f for f in report.findings if f.kind is Kind.YEAR_MISMATCH]
+    assert len(years) == 1 and years[0].fixes[0].edits[0].new_text == "2014"

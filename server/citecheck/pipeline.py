@@ -252,9 +252,20 @@ async def check_document(
         contexts.append(ctx)
         found.extend(_run(LOCAL_CHECKS, ctx))
         found.extend(_run(SOURCE_CHECKS, ctx))
-    findings = apply_settings(found, settings)
+    findings = apply_settings(_dedupe(found), settings)
     results = tuple(_result(ctx, [f for f in findings if f.citation_index == ctx.citation.index]) for ctx in contexts)
     return Report(text=text, extraction=extraction, findings=tuple(findings), results=results)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    """One finding per kind and span (parallel cites of one case share a parenthetical and quotes)."""
+    seen: set[tuple[Kind, Span]] = set()
+    out = []
+    for f in findings:
+        if (f.kind, f.span) not in seen:
+            seen.add((f.kind, f.span))
+            out.append(f)
+    return out
 
 
 def _owner(cites: Sequence[Citation], carriers: list[int], quote: Span) -> int:

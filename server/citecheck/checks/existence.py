@@ -85,6 +85,11 @@ class ExistenceCheck:
         if lookup.containing is not None and lookup.status is not LookupStatus.FOUND and _strictly_inside(ctx):
             yield _middle_of(ctx)
             return
+        if lookup.status is LookupStatus.AMBIGUOUS and ctx.record is None and c.case_name is None:
+            names = "; ".join(describe_record(r) for r in lookup.records[:4])
+            yield _cannot_verify(ctx, f"several cases begin at {lookup.key} ({names}) and the draft does not "
+                                      "name one, so the citation was not checked")
+            return
         if lookup.status is LookupStatus.CANNOT_VERIFY:
             reason = lookup.reason or "no source we have covers this volume"
             yield _cannot_verify(ctx, f"{lookup.key} could not be verified: {reason}")

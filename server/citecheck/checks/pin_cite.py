@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from citecheck.checks import reporter_limits
 from citecheck.checks.base import CheckContext, record_evidence
 from citecheck.checks.quotes import format_pages
 from citecheck.extract.models import Citation, CiteForm, Pincite
@@ -66,6 +67,16 @@ class PinciteCheck:
         rec = ctx.record
         cite = ctx.case_cite()
         if cite is None:
+            return
+        if "¶" in pin.text or reporter_limits.is_neutral(cite.reporter):
+            why = "a neutral citation is pinned by paragraph, and paragraph numbers are not in our page maps"
+            yield make_finding(
+                Kind.PINCITE_UNVERIFIABLE,
+                pin.span,
+                f"The pin cite “{pin.text}” could not be checked: {why}.",
+                evidence=record_evidence(ctx, note=why),
+                citation_index=c.index,
+            )
             return
         pm = None
         if ctx.opinion is not None and ctx.reporter:

@@ -101,6 +101,16 @@ def _squash(s: str) -> str:
     return "".join(s.split()).lower()
 
 
+def is_neutral(reporter: str) -> bool:
+    """Neutral (public-domain) citations number paragraphs, not pages: ``2018 WI 11, ¶ 23``.
+
+    >>> is_neutral("WI"), is_neutral("A.3d")
+    (True, False)
+    """
+    eds = _editions().get(reporter)
+    return bool(eds) and all(e.cite_type == "neutral" for e in eds)
+
+
 def is_known_reporter(reporter: str) -> bool:
     """True when reporters-db knows the string as a reporter, variation, law code or journal.
 
