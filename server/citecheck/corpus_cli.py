@@ -174,7 +174,7 @@ async def _fetch(args: argparse.Namespace, corpus_path: Path, settings: Settings
     try:
         with RichProgress() as progress:
             outcome = await fetcher.fetch_and_import(
-                [(reporter, v) for v in args.volumes], corpus, progress=progress
+                [(reporter, v) for v in args.volumes], corpus, progress=progress, refresh=True
             )
     finally:
         await fetcher.close()

@@ -123,3 +123,22 @@ async def test_unreachable_site_is_tried_once_not_per_volume(tmp_path: Path):
         await fetcher.close()
     assert "cannot reach" in out.failures[("A.2d", "1")]
     assert out.failures[("A.2d", "2")].startswith("CAP site unreachable")
+
+
+async def test_concurrent_checks_download_a_volume_once(static_cap, tmp_path: Path):
+    import asyncio
+
+    url, paths = static_cap
+    corpus = Corpus(tmp_path / "c.sqlite")
+    fetcher = CapFetcher(url)
+    try:
+        a, b = await asyncio.gather(
+            fetcher.fetch_and_import([("A.2d", "100")], corpus),
+            fetcher.fetch_and_import([("A.2d", "100")], corpus),
+        )
+        assert a.imported == b.imported == {("A.2d", "100")}
+        assert paths.count("/a2d/100/CasesMetadata.json") == 1
+        again = await fetcher.fetch_and_import([("A.2d", "100")], corpus, refresh=True)
+        assert again.stats[0].cases == 9 and paths.count("/a2d/100/CasesMetadata.json") == 2
+    finally:
+        await fetcher.close()

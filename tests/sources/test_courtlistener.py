@@ -339,3 +339,29 @@ async def test_garbage_answers_are_bad_response(loopback):
             await cl.lookup([CiteKey("1", "U.S.", "1")])
     finally:
         await cl.close()
+
+
+async def test_opinion_text_falls_back_through_fields(loopback):
+    cluster = {**CLUSTER, "sub_opinions": ["https://www.courtlistener.com/api/rest/v4/opinions/9/",
+                                           "https://www.courtlistener.com/api/rest/v4/opinions/8/"],
+               "headmatter": "<p>Head</p>"}  # fmt: skip
+    loopback.json("GET", "/clusters/42/", (200, cluster))
+    loopback.json("GET", "/opinions/8/", (200, {"id": 8, "html_with_citations": "", "xml_harvard": "",
+                                                 "html": '<p>Lead <span class="star-pagination">*11</span>text</p>',
+                                                 "plain_text": "ignored"}))  # fmt: skip
+    loopback.json(
+        "GET", "/opinions/9/", (200, {"id": 9, "html_with_citations": "  ", "plain_text": "Dissent."})
+    )
+    cl = client(loopback.url)
+    try:
+        rec = CaseRecord(id="cl:42", source="courtlistener", name="A v. B")
+        op = await cl.opinion(rec)
+    finally:
+        await cl.close()
+    assert (
+        op is not None and op.text == "Head\nLead text\nDissent."
+    )  # opinions in id order, head matter first
+    pm = op.page_map("A.2d", "5")
+    assert pm is not None and pm.page_at(op.text.index("text")) == "11"
+    paths = [p for _, p, _, _ in loopback.requests]
+    assert "/opinions/8/?fields=" in paths[1] and "html_with_citations" in paths[1]

@@ -77,6 +77,7 @@ class CapFetcher:
         self._own_client = client is None
         self._sem = asyncio.Semaphore(concurrency)
         self._recent_failures: dict[tuple[str, str], tuple[float, str]] = {}
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     def volume_url(self, reporter: str, volume: str) -> str:
         return f"{self.base_url}{cap_slug(reporter)}/{volume}/"
@@ -134,50 +135,75 @@ class CapFetcher:
         return None
 
     async def fetch_and_import(
-        self, volumes: Sequence[tuple[str, str]], corpus: Corpus, *, progress: ProgressSink | None = None
+        self,
+        volumes: Sequence[tuple[str, str]],
+        corpus: Corpus,
+        *,
+        progress: ProgressSink | None = None,
+        refresh: bool = False,
     ) -> FetchOutcome:
-        """Fetch each (reporter, volume) not known to be missing, import it; never raises for one volume."""
+        """Fetch each (reporter, volume) not known to be missing, import it; never raises for one volume.
+
+        Volumes already in the corpus are skipped unless ``refresh`` (``corpus fetch`` re-downloads).
+        """
         progress = progress or NullProgress()
         out = FetchOutcome()
         for reporter, volume in volumes:
-            label = f"{volume} {reporter}"
-            skip = self._skip_reason(reporter, volume)
-            if skip:
-                out.failures[(reporter, volume)] = skip
-                continue
-            if self.cache is not None:
-                missing = await self.cache.volume_missing(reporter, volume)
-                if missing:
-                    out.failures[(reporter, volume)] = missing
-                    continue
-            with tempfile.TemporaryDirectory(prefix="citecheck-cap-") as tmp:
-                try:
-                    folder = await self.download_volume(reporter, volume, Path(tmp))
-                except FileNotFoundError:
-                    reason = f"CAP has no volume {label}"
-                    out.failures[(reporter, volume)] = reason
-                    if self.cache is not None:
-                        await self.cache.put_volume_missing(reporter, volume, reason)
-                    continue
-                except SourceError as exc:
-                    reason = f"CAP download of {label} failed: {exc}"
-                    out.failures[(reporter, volume)] = reason
-                    self._recent_failures[(reporter, volume)] = (time.monotonic(), reason)
-                    if isinstance(exc, SourceUnavailable) and "cannot reach" in str(exc):
-                        # the site is unreachable: do not try every other volume too (offline laptop)
-                        self._recent_failures[("*", "*")] = (time.monotonic(), f"CAP site unreachable: {exc}")
-                    continue
-                try:
-                    stats = await asyncio.to_thread(
-                        import_cap_volume, corpus, folder, url_base=self.base_url, progress=progress
-                    )
-                except Exception as exc:  # a bad volume must not break the check: it becomes a reason
-                    log.warning("import of downloaded %s failed: %s", label, exc)
-                    out.failures[(reporter, volume)] = f"CAP volume {label} could not be imported: {exc}"
-                    continue
-            out.imported.add((reporter, volume))
-            out.stats.append(stats)
+            # one download per volume even when several checks ask at once (language server + CLI)
+            lock = self._locks.setdefault((reporter, volume), asyncio.Lock())
+            async with lock:
+                await self._fetch_one(reporter, volume, corpus, progress, out, refresh)
         return out
+
+    async def _fetch_one(
+        self,
+        reporter: str,
+        volume: str,
+        corpus: Corpus,
+        progress: ProgressSink,
+        out: FetchOutcome,
+        refresh: bool,
+    ) -> None:
+        label = f"{volume} {reporter}"
+        if not refresh and await asyncio.to_thread(corpus.has_volume, reporter, volume, "cap"):
+            out.imported.add((reporter, volume))  # another caller fetched it while we waited
+            return
+        skip = self._skip_reason(reporter, volume)
+        if skip:
+            out.failures[(reporter, volume)] = skip
+            return
+        if self.cache is not None:
+            missing = await self.cache.volume_missing(reporter, volume)
+            if missing:
+                out.failures[(reporter, volume)] = missing
+                return
+        with tempfile.TemporaryDirectory(prefix="citecheck-cap-") as tmp:
+            try:
+                folder = await self.download_volume(reporter, volume, Path(tmp))
+            except FileNotFoundError:
+                reason = f"CAP has no volume {label}"
+                out.failures[(reporter, volume)] = reason
+                if self.cache is not None:
+                    await self.cache.put_volume_missing(reporter, volume, reason)
+                return
+            except SourceError as exc:
+                reason = f"CAP download of {label} failed: {exc}"
+                out.failures[(reporter, volume)] = reason
+                self._recent_failures[(reporter, volume)] = (time.monotonic(), reason)
+                if isinstance(exc, SourceUnavailable) and "cannot reach" in str(exc):
+                    # the site is unreachable: do not try every other volume too (offline laptop)
+                    self._recent_failures[("*", "*")] = (time.monotonic(), f"CAP site unreachable: {exc}")
+                return
+            try:
+                stats = await asyncio.to_thread(
+                    import_cap_volume, corpus, folder, url_base=self.base_url, progress=progress
+                )
+            except Exception as exc:  # a bad volume must not break the check: it becomes a reason
+                log.warning("import of downloaded %s failed: %s", label, exc)
+                out.failures[(reporter, volume)] = f"CAP volume {label} could not be imported: {exc}"
+                return
+        out.imported.add((reporter, volume))
+        out.stats.append(stats)
 
     async def close(self) -> None:
         if self._own_client:

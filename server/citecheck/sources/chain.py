@@ -259,13 +259,8 @@ class SourceChain:
         self, keys: list[CiteKey], partial: dict[CiteKey, LookupResult]
     ) -> set[tuple[str, str]]:
         assert self.cap_fetcher is not None and self.corpus is not None
-        volumes = sorted(
-            {
-                (normalise_reporter(k.reporter), k.volume)
-                for k in keys
-                if not self.corpus.corpus.has_volume(normalise_reporter(k.reporter), k.volume, "cap")
-            }
-        )
+        wanted = sorted({(normalise_reporter(k.reporter), k.volume) for k in keys})
+        volumes = [(r, v) for r, v in wanted if not await self.corpus.has_volume(r, v, "cap")]
         if not volumes:
             return set()
         outcome = await self.cap_fetcher.fetch_and_import(volumes, self.corpus.corpus)

@@ -10,6 +10,7 @@ else the corpus lacks is CANNOT_VERIFY.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import threading
@@ -123,7 +124,10 @@ class Corpus:
                 uri = f"file:{self.path}?mode=ro"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise CorpusError(f"cannot create the corpus folder {self.path.parent}: {exc}") from exc
                 self._db = sqlite3.connect(
                     self.path, check_same_thread=False, timeout=30, isolation_level=None
                 )
@@ -538,31 +542,34 @@ class Corpus:
 
 
 class CorpusSource:
-    """The corpus as an AuthoritySource. SQLite lookups take microseconds, so they run inline;
-    imports (CAP downloads) run in a worker thread (the connection is shared behind a lock)."""
+    """The corpus as an AuthoritySource.
+
+    Calls run in a worker thread: a CAP volume being imported in another thread holds the corpus
+    lock for a while, and the language server's event loop must never wait on it.
+    """
 
     name = "corpus"
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
 
-    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+    async def _run(self, what: str, fn, *args, **kw):  # type: ignore[no-untyped-def]
         try:
-            return self.corpus.lookup(keys)
+            return await asyncio.to_thread(fn, *args, **kw)
         except sqlite3.Error as exc:
-            raise CorpusError(f"corpus lookup failed: {exc}") from exc
+            raise CorpusError(f"corpus {what} failed: {exc}") from exc
+
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        return await self._run("lookup", self.corpus.lookup, list(keys))
 
     async def opinion(self, record: CaseRecord) -> OpinionText | None:
-        try:
-            return self.corpus.opinion(record.id)
-        except sqlite3.Error as exc:
-            raise CorpusError(f"corpus read failed: {exc}") from exc
+        return await self._run("read", self.corpus.opinion, record.id)
 
     async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
-        try:
-            return self.corpus.find_passage(passage, limit=limit)
-        except sqlite3.Error as exc:
-            raise CorpusError(f"corpus search failed: {exc}") from exc
+        return await self._run("search", self.corpus.find_passage, passage, limit=limit)
+
+    async def has_volume(self, reporter: str, volume: str, source: str | None = None) -> bool:
+        return await self._run("read", self.corpus.has_volume, reporter, volume, source)
 
     async def close(self) -> None:
-        self.corpus.close()
+        await asyncio.to_thread(self.corpus.close)
