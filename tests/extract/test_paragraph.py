@@ -184,3 +184,27 @@ def test_paragraph_index() -> None:
     cites = _cites("Roe v. Wade, 410 U.S. 113 (1973).\n\nText.\n\nId. at 116.")
     assert [c.paragraph for c in cites] == [0, 2]
     assert cites[1].form is CiteForm.ID and cites[1].antecedent == 0
+
+
+def test_state_styles_from_real_opinions() -> None:
+    # New York: year in square brackets; California: year before the volume; Illinois: paragraph pins
+    ny = _cites(
+        "( see Metropolitan Transp. Auth. v. Bruken Realty Corp., 67 N.Y.2d 156, 160, 501 N.Y.S.2d 306, 492 N.E.2d 379 [1986] )."
+    )
+    assert len({c.group for c in ny}) == 1 and all(c.year == 1986 for c in ny)
+    assert (
+        ny[0].case_name.text == "Metropolitan Transp. Auth. v. Bruken Realty Corp."
+        and ny[0].pincite.text == "160"
+    )
+    ca = _cites("(Delaney v. Superior Court (1990) 50 Cal.3d 785, 798, 268 Cal.Rptr. 753, 789 P.2d 934.)")
+    assert (
+        ca[0].case_name.text == "Delaney v. Superior Court"
+        and ca[0].year == 1990
+        and len({c.group for c in ca}) == 1
+    )
+    il = _cites("In re A.C. , 2016 IL App (1st) 153047, \u00b6 24, 403 Ill.Dec. 811, 54 N.E.3d 952.")
+    assert il[0].pincite.text == "\u00b6 24" and len({c.group for c in il}) == 1
+    ga = _cites("Curtis v. Bd. of Regents &c. of Ga., 262 Ga. 226, 227-228, 416 S.E.2d 510 (1992).")
+    assert (
+        ga[0].case_name.text == "Curtis v. Bd. of Regents &c. of Ga." and ga[0].pincite.parts[0].last == "228"
+    )

@@ -106,7 +106,11 @@ class _Shifter:
             span=Span(p.span.start + d, p.span.end + d),
             parts=tuple(
                 PinPage(
-                    first=x.first, last=x.last, footnote=x.footnote, star=x.star, span=Span(x.span.start + d, x.span.end + d)
+                    first=x.first,
+                    last=x.last,
+                    footnote=x.footnote,
+                    star=x.star,
+                    span=Span(x.span.start + d, x.span.end + d),
                 )
                 for x in p.parts
             ),

@@ -57,7 +57,9 @@ def _tokenizer():  # type: ignore[no-untyped-def]
             return None
 
     tokenizer = _CitationOnlyTokenizer()
-    tokenizer.tokenize("See Roe v. Wade, 410 U.S. 113 (1973). Id. at 116.")  # build the Aho-Corasick automaton
+    tokenizer.tokenize(
+        "See Roe v. Wade, 410 U.S. 113 (1973). Id. at 116."
+    )  # build the Aho-Corasick automaton
     # eyecite and reporters-db hold a few hundred thousand objects that live as long as the process.
     # Move them out of the cyclic collector's reach: otherwise every full collection walks them all,
     # a 100-200 ms pause in the middle of a keystroke.

@@ -17,7 +17,7 @@ from citecheck.extract.normalise import _EMPHASIS
 from citecheck.spans import Span
 
 CONNECTORS = frozenset(
-    "v. vs. v of the and & for ex rel. re de del la le du da von van der den on to a an at by et al. "
+    "v. vs. v of the and & &c. for ex rel. re de del la le du da von van der den on to a an at by et al. "
     "d/b/a f/k/a n/k/a aka".split()
 )
 SIGNALS = frozenset(
@@ -108,6 +108,11 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
                 kept.append(w)
                 continue
             break
+        if first == "(" and tok_core[1:2].isupper() and tok_core.lower() not in SIGNALS:
+            kept.append(
+                w
+            )  # "(Delaney v. Superior Court (1990) 50 Cal.3d 785": the name opens the parenthesis
+            break
         if first == "(" or first == ")":
             break
         if tok_core == "In" or tok_core == "Ex":
@@ -130,6 +135,8 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     if not kept:
         return None
     start = kept[-1].start()
+    if norm[start] == "(":
+        start += 1
     last = kept[0]
     stop_at = last.end()
     while stop_at > start and norm[stop_at - 1] in ",":

@@ -36,6 +36,8 @@ _RECORD = re.compile(
 _REFERENCE = re.compile(
     r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+at\s+(?=\*?\d)"
 )
+_BRACKET_DATE = re.compile(r"\s*(?P<open>\[)(?P<inner>[^\[\]]{4,40})\]")
+_CALIFORNIA_YEAR = re.compile(r"(?P<open>\()(?P<year>(?:1[6-9]|20)\d\d)(?P<close>\))\s*$")
 _NONSPACE = re.compile(r"\S+")
 _LEADING_JUNK = re.compile(r"[\s>\"'(\[,;:.*_-]+")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'.]*")
@@ -319,6 +321,11 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
     n = len(norm)
     for d in drafts:
         spans = parentheticals_after(norm, d.after, n)
+        if not spans and d.form is CiteForm.FULL:
+            # New York style: "67 N.Y.2d 156, 160 [1986]"
+            b = _BRACKET_DATE.match(norm, d.after)
+            if b is not None and parse_court_date(b["inner"]) is not None:
+                spans = [Span(b.start("open"), b.end())]
         d.paren_end = spans[-1].end if spans else d.after
         if not spans:
             continue
@@ -403,7 +410,17 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
     for i, d in enumerate(drafts):
         if d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED) and d.group == i:
             # floor: end of the previous citation's core/pin (a nested citation may sit inside a parenthetical)
-            name = case_name_at(norm, text, floor, d.core.start)
+            end = d.core.start
+            ca = _CALIFORNIA_YEAR.search(norm, max(floor, end - 12), end)
+            if ca is not None and d.date_span is None:
+                # California style: "Delaney v. Superior Court (1990) 50 Cal.3d 785, 798"
+                members = [m for m in drafts if m.group == i]
+                for m in members:
+                    m.year = int(ca["year"])
+                    m.date_span = Span(ca.start("open"), ca.end("close"))
+                    m.full = m.full.union(m.date_span)
+                end = ca.start("open")
+            name = case_name_at(norm, text, floor, end)
             if name is not None:
                 members = [m for m in drafts if m.group == i]
                 for m in members:
