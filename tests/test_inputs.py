@@ -190,3 +190,28 @@ def test_missing_directory_and_enormous_inputs(tmp_path):
     (tmp_path / "big.txt").write_text("x" * 5000)
     with pytest.raises(InputError, match="5,000 characters; the limit is 1,000"):
         read_input(str(tmp_path / "big.txt"), max_chars=1000)
+
+
+def test_docx_text_is_what_word_shows_with_tracked_changes_accepted(tmp_path):
+    """Hyperlinked names, tracked insertions, smart tags and content controls are read; deletions and
+    field codes are not (python-docx's Paragraph.text would drop the insertion and lose the citation)."""
+    from docx.oxml import parse_xml
+
+    ns = (f'xmlns:w="{W_NS}" '
+          'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"')
+    document = docx.Document()
+    p = document.add_paragraph("See ")
+    for xml in (
+        f'<w:hyperlink {ns} r:id="rId99"><w:r><w:t>Savage v. Parks</w:t></w:r></w:hyperlink>',
+        f'<w:ins {ns} w:id="1" w:author="A"><w:r><w:t>, 100 A.2d 450</w:t></w:r></w:ins>',
+        f'<w:del {ns} w:id="2" w:author="A"><w:r><w:delText>, 99 A.2d 1</w:delText></w:r></w:del>',
+        f'<w:r {ns}><w:fldChar w:fldCharType="begin"/></w:r>',
+        f'<w:r {ns}><w:instrText> TA \\l "Savage" </w:instrText></w:r>',
+        f'<w:r {ns}><w:fldChar w:fldCharType="end"/></w:r>',
+        f'<w:smartTag {ns} w:uri="u" w:element="e"><w:r><w:t>, 451</w:t></w:r></w:smartTag>',
+        f'<w:sdt {ns}><w:sdtContent><w:r><w:t> (D.C. Mun. App.</w:t><w:tab/><w:t>1953).</w:t></w:r>'
+        "</w:sdtContent></w:sdt>",
+    ):
+        p._p.append(parse_xml(xml))
+    document.save(tmp_path / "tracked.docx")
+    assert read_input(str(tmp_path / "tracked.docx")).text == "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App.\t1953)."

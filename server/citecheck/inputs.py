@@ -172,10 +172,40 @@ def _body_blocks(document) -> list[str]:
     out: list[str] = []
     for block in document.iter_inner_content():
         if isinstance(block, Paragraph):
-            out.append(block.text)
+            out.append(paragraph_text(block._p))
         elif isinstance(block, Table):
             out.extend(_table_blocks(block))
     return out
+
+
+_SKIP = {f"{_W}{t}" for t in ("del", "moveFrom", "instrText", "delText", "footnoteReference",
+                               "endnoteReference", "txbxContent", "pPr", "rPr")}
+_CHARS = {f"{_W}tab": "\t", f"{_W}br": "\n", f"{_W}cr": "\n", f"{_W}noBreakHyphen": "-"}
+
+
+def paragraph_text(p) -> str:
+    """The text Word shows for a ``<w:p>`` with tracked changes accepted.
+
+    python-docx's ``Paragraph.text`` drops runs inside ``<w:ins>``, smart tags and content
+    controls; drafts under revision are full of them. Deleted and moved-away text, field codes
+    and text boxes (their own paragraphs) are left out.
+    """
+    parts: list[str] = []
+
+    def walk(el) -> None:
+        for child in el:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in _SKIP:
+                continue
+            if tag == f"{_W}t":
+                parts.append(child.text or "")
+            elif tag in _CHARS:
+                parts.append(_CHARS[tag])
+            else:
+                walk(child)
+
+    walk(p)
+    return "".join(parts)
 
 
 def _table_blocks(table) -> list[str]:
@@ -188,7 +218,7 @@ def _table_blocks(table) -> list[str]:
                 continue
             seen.append(cell._tc)
             for para in cell.paragraphs:
-                out.append(para.text)
+                out.append(paragraph_text(para._p))
             for inner in cell.tables:
                 out.extend(_table_blocks(inner))
     return out
@@ -202,7 +232,7 @@ def _header_footer_blocks(document) -> list[str]:
                    section.footer, section.first_page_footer, section.even_page_footer):
             if hf.is_linked_to_previous:
                 continue
-            text = "\n".join(p.text for p in hf.paragraphs if p.text.strip())
+            text = "\n".join(t for p in hf.paragraphs if (t := paragraph_text(p._p)).strip())
             for table in hf.tables:
                 text += "\n" + "\n".join(_table_blocks(table))
             if text.strip() and text not in seen:
@@ -214,7 +244,6 @@ def _header_footer_blocks(document) -> list[str]:
 def _note_blocks(document, reltype: str, kind: str) -> list[str]:
     """Each real note (not the separators) as ``<number> <text>``, in document order."""
     from docx.oxml import parse_xml
-    from docx.text.paragraph import Paragraph
 
     part = None
     for rel in document.part.rels.values():
@@ -228,7 +257,7 @@ def _note_blocks(document, reltype: str, kind: str) -> list[str]:
     for note in root.iter(f"{_W}{kind}"):
         if note.get(f"{_W}type") in ("separator", "continuationSeparator", "continuationNotice"):
             continue
-        paras = [Paragraph(p, None).text for p in note.iter(f"{_W}p")]
+        paras = [paragraph_text(p) for p in note.iter(f"{_W}p")]
         text = "\n".join(p for p in paras if p.strip()).strip()
         if text:
             out.append(f"{note.get(f'{_W}id')} {text}")
