@@ -53,17 +53,30 @@ class CitecheckLanguageClient extends LanguageClient {
   }
 }
 
+/** The part of LanguageClient this module uses (tests substitute a fake). */
+export type Client = Pick<
+  LanguageClient,
+  'state' | 'onDidChangeState' | 'onNotification' | 'start' | 'stop' | 'sendNotification' | 'sendRequest' | 'initializeResult'
+>;
+export type ClientFactory = (serverOptions: ServerOptions, clientOptions: LanguageClientOptions) => Client;
+
+const createClient: ClientFactory = (serverOptions, clientOptions) =>
+  new CitecheckLanguageClient('citecheck', 'citecheck', serverOptions, clientOptions);
+
 export class CitecheckServer {
   private lastSentSettings: string | undefined;
-  private client: LanguageClient | undefined;
+  private client: Client | undefined;
   private reachedRunning = false;
   private stopping = false;
+  /** The user was already told this start failed (the close handler and start() can both see it). */
+  private failureShown = false;
   readonly restartPolicy: RestartPolicy;
 
   constructor(
     private readonly hooks: ServerHooks,
     private readonly outputChannel: vscode.LogOutputChannel,
     restartPolicy?: RestartPolicy,
+    private readonly factory: ClientFactory = createClient,
   ) {
     this.restartPolicy = restartPolicy ?? new RestartPolicy();
   }
@@ -76,10 +89,11 @@ export class CitecheckServer {
     await this.stop();
     this.stopping = false;
     this.reachedRunning = false;
+    this.failureShown = false;
     const exe = { command: command.command, args: command.args };
     const serverOptions: ServerOptions = { run: exe, debug: exe };
     this.lastSentSettings = undefined;
-    const client = new CitecheckLanguageClient('citecheck', 'citecheck', serverOptions, this.clientOptions(languages));
+    const client = this.factory(serverOptions, this.clientOptions(languages));
     this.client = client;
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
@@ -95,6 +109,8 @@ export class CitecheckServer {
       await client.start();
     } catch (err) {
       if (this.client === client) this.client = undefined;
+      if (this.failureShown) return;
+      this.failureShown = true;
       const why = err instanceof Error ? err.message : String(err);
       this.hooks.onState('failed', why);
       this.hooks.onFailed(
@@ -193,8 +209,11 @@ export class CitecheckServer {
         'The citecheck server exited while starting. Check that citecheck-legal is installed for the ' +
         'configured Python (citecheck.python) or that citecheck.server.path points to citecheck-lsp; ' +
         'details are in Output › citecheck.';
-      this.hooks.onState('failed', 'exited while starting');
-      this.hooks.onFailed(message);
+      if (!this.failureShown) {
+        this.failureShown = true;
+        this.hooks.onState('failed', 'exited while starting');
+        this.hooks.onFailed(message);
+      }
       return { action: CloseAction.DoNotRestart, message, handled: true };
     }
     this.reachedRunning = false;
