@@ -76,3 +76,12 @@ def test_short_quotes_are_not_checked(make_ctx, cap_case) -> None:
 def test_format_pages() -> None:
     assert format_pages(("1006", "1007")) == "1006–07"
     assert format_pages(("37", "38")) == "37–38"
+
+
+def test_short_altered_phrase_is_only_a_warning(make_ctx, cap_case) -> None:
+    record, opinion = cap_case("0036-01")
+    phrase = "clearly wrong or without evidence"
+    text = _doc(phrase)
+    c = make_citation(text, "100 A.2d 36", pin="38", quotes=(phrase,))
+    [f] = QuoteCheck().run(make_ctx(text, [c], record=record, opinion=opinion))
+    assert (f.kind, f.severity) == (Kind.MISQUOTE, Severity.WARNING) and "“plainly”" in f.message

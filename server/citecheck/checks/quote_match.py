@@ -381,11 +381,18 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
             op_text = ""
         dr_text = qtext[qtoks[b0 + j1].start : qtoks[b0 + j2 - 1].end] if j2 > j1 else ""
         changes.append((op_text, dr_text))
-    # words the draft adds before/after the aligned part also count as changes
+    # unaligned words at either end of the quote: replacements of the opinion words beside the
+    # aligned part (a changed first or last word), else additions
     if b0 > 0:
-        changes.insert(0, ("", qtext[qtoks[0].start : qtoks[b0 - 1].end]))
+        k = min(b0, lo + a0)
+        op_text = index.text[index.starts[lo + a0 - k] : index.ends[lo + a0 - 1]] if k else ""
+        changes.insert(0, (op_text, qtext[qtoks[0].start : qtoks[b0 - 1].end]))
+        a0 -= k
     if b1 < n:
-        changes.append(("", qtext[qtoks[b1].start : qtoks[n - 1].end]))
+        k = min(n - b1, len(toks) - (lo + a1))
+        op_text = index.text[index.starts[lo + a1] : index.ends[lo + a1 + k - 1]] if k else ""
+        changes.append((op_text, qtext[qtoks[b1].start : qtoks[n - 1].end]))
+        a1 += k
     return Closest(
         start=index.starts[lo + a0],
         end=index.ends[lo + a1 - 1],

@@ -18,6 +18,7 @@ from citecheck.extract.models import Citation
 from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import OpinionText
 
+SHORT_QUOTE_WORDS = 6
 _CLEANED = re.compile(r"cleaned\s+up|citations?\s+omitted|internal\s+quotation", re.I)
 
 
@@ -176,4 +177,6 @@ class QuoteCheck:
             evidence=record_evidence(ctx, page=page, passage=m.passage, draft=draft, diff=m.diff),
             fixes=fixes,
             citation_index=ctx.citation.index,
+            # a short phrase in quotation marks is often a term, not a quotation: say "probably"
+            severity=Severity.WARNING if quote_word_count(draft) < SHORT_QUOTE_WORDS else None,
         )
