@@ -365,3 +365,12 @@ async def test_opinion_text_falls_back_through_fields(loopback):
     assert pm is not None and pm.page_at(op.text.index("text")) == "11"
     paths = [p for _, p, _, _ in loopback.requests]
     assert "/opinions/8/?fields=" in paths[1] and "html_with_citations" in paths[1]
+
+
+async def test_unusable_base_url_is_source_unavailable():
+    cl = client("ftp://example.invalid/api/")
+    try:
+        with pytest.raises(SourceUnavailable, match="cannot use"):
+            await cl.lookup([CiteKey("1", "U.S.", "1")])
+    finally:
+        await cl.close()

@@ -90,6 +90,8 @@ class CapFetcher:
                 raise SourceUnavailable(f"timed out fetching {url}") from exc
             except httpx.HTTPError as exc:
                 raise SourceUnavailable(f"cannot reach {self.base_url}: {exc.__class__.__name__}") from exc
+            except httpx.InvalidURL as exc:
+                raise SourceUnavailable(f"cannot use {self.base_url}: {exc}") from exc
         if resp.status_code == 404:
             raise FileNotFoundError(url)
         if resp.status_code >= 400:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from citecheck.config import Settings
-from citecheck.errors import CitecheckError, CorpusError, SourceError
+from citecheck.errors import CitecheckError, CorpusError
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.corpus import Corpus, CorpusSource
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
@@ -108,9 +108,13 @@ class SourceChain:
             if self.remote is not None:
                 try:
                     remote = await self.remote.lookup(todo)
-                except (SourceError, CorpusError) as exc:
+                except CitecheckError as exc:
                     for k in todo:
                         self._note(partial, k, f"{self.remote.name} unavailable: {exc}")
+                except Exception as exc:  # a bug in one source must not sink the whole check
+                    log.exception("%s lookup failed", self.remote.name)
+                    for k in todo:
+                        self._note(partial, k, f"{self.remote.name} failed ({exc.__class__.__name__})")
                 else:
                     fresh = {}
                     for k in todo:

@@ -163,6 +163,8 @@ class CourtListenerClient:
                     raise SourceUnavailable(self._down_reason) from exc
                 await self._sleep(self.backoff_s * 2 ** (attempt - 1))
                 continue
+            except (httpx.HTTPError, httpx.InvalidURL) as exc:  # bad URL, unsupported scheme, …
+                raise SourceUnavailable(f"cannot use {self.base_url}: {exc}") from exc
             status = resp.status_code
             if status in (401, 403):
                 raise AuthenticationError(
