@@ -49,3 +49,11 @@ def test_sarif_results_rules_regions_and_fixes(sample_batch):
     assert second["properties"]["citation"] == "512 A.4th 77"
     notes = run["invocations"][0]["toolExecutionNotifications"]
     assert notes[0]["message"]["text"] == "malformed .docx" and run["invocations"][0]["executionSuccessful"] is False
+
+
+def test_sarif_fingerprints_are_stable_and_distinct(sample_batch):
+    first = json.loads(render_sarif(sample_batch))["runs"][0]["results"]
+    again = json.loads(render_sarif(sample_batch))["runs"][0]["results"]
+    prints = [r["partialFingerprints"]["citecheckFinding/v1"] for r in first]
+    assert prints == [r["partialFingerprints"]["citecheckFinding/v1"] for r in again]
+    assert len(set(prints)) == len(prints)

@@ -7,6 +7,7 @@ SARIF replacements; unreadable inputs become tool execution notifications. Pure:
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import PurePath
 from typing import Any
@@ -31,6 +32,13 @@ def _region(file: FileResult, start: int, end: int) -> dict[str, int]:
     end_line, end_col = file.line_col(end)
     return {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col,
             "charOffset": start, "charLength": end - start}
+
+
+def _fingerprint(file: FileResult, f: Finding, seen: dict[str, int]) -> str:
+    """Stable across runs and unrelated edits: kind + what was cited + its occurrence number."""
+    base = f"{file.name}|{f.kind.value}|{' '.join(cited_text(file, f).split())}"
+    seen[base] = seen.get(base, 0) + 1
+    return hashlib.sha256(f"{base}|{seen[base]}".encode()).hexdigest()[:32]
 
 
 def _result(file: FileResult, artifact_index: int, f: Finding) -> dict[str, Any]:
@@ -70,7 +78,15 @@ def render_sarif(batch: BatchResult) -> str:
         "defaultConfiguration": {"level": _LEVEL[DEFAULT_SEVERITY[kind]]},
     } for kind in _RULES]
     artifacts = [{"location": {"uri": _uri(f.name)}, "length": len(f.text)} for f in batch.files]
-    results = [_result(file, i, f) for i, file in enumerate(batch.files) for f in file.sorted_findings()]
+    results = []
+    for i, file in enumerate(batch.files):
+        seen: dict[str, int] = {}
+        prints = {id(f): _fingerprint(file, f, seen)  # numbered in document order, not severity order
+                  for f in sorted(file.findings, key=lambda x: (x.span.start, x.kind.value))}
+        for f in file.sorted_findings():
+            result = _result(file, i, f)
+            result["partialFingerprints"] = {"citecheckFinding/v1": prints[id(f)]}
+            results.append(result)
     notifications = [{
         "level": "error",
         "message": {"text": err.message},
