@@ -360,6 +360,15 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     window = toks[lo:hi]
     sm = SequenceMatcher(a=window, b=[t.norm for t in qtoks], autojunk=False)
     blocks = [b for b in sm.get_matching_blocks() if b.size]
+    # a stray short match far from the rest ("the" a few words earlier) is not part of the passage
+    while len(blocks) > 1 and blocks[0].size < 3 and (
+        blocks[1].a - (blocks[0].a + blocks[0].size) > blocks[1].b - (blocks[0].b + blocks[0].size) + 1
+    ):
+        blocks.pop(0)
+    while len(blocks) > 1 and blocks[-1].size < 3 and (
+        blocks[-1].a - (blocks[-2].a + blocks[-2].size) > blocks[-1].b - (blocks[-2].b + blocks[-2].size) + 1
+    ):
+        blocks.pop()
     if not blocks:
         return None
     matched = sum(b.size for b in blocks)

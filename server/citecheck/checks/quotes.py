@@ -166,7 +166,7 @@ class QuoteCheck:
                 severity=Severity.WARNING,
             )
         page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
-        where = f" (page {page})" if page else ""
+        where = f" ({'pages' if page and '–' in page else 'page'} {page})" if page else ""
         fixes: tuple[Fix, ...] = ()
         if m.score >= 0.7 and "..." not in draft and "…" not in draft and ". . ." not in draft:
             fixes = (Fix(title="Quote the opinion exactly", edits=(TextEdit(span=span, new_text=m.passage),)),)
