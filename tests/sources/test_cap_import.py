@@ -33,6 +33,8 @@ def test_peyton_record_text_and_page_map(real_corpus: Corpus):
     assert rec is not None
     assert rec.name == "Peyton v. District of Columbia"
     assert rec.name_full == "PEYTON v. DISTRICT OF COLUMBIA"
+    assert rec.name_short == "Peyton" and rec.name_abbreviation == "Peyton v. District of Columbia"
+    assert rec.url == "https://case.law/caselaw/?reporter=a2d&volume=100&case=0036-01"
     assert rec.decision_date == "1953-11-06"
     assert rec.court_name == "District of Columbia Municipal Court of Appeals"
     assert rec.court_id == "dc"  # via courts-db
@@ -142,6 +144,20 @@ def test_unknown_format_is_a_clear_error(tmp_path: Path):
         detect_format(tmp_path)
     with pytest.raises(ImportFormatError, match="no such"):
         detect_format(tmp_path / "missing")
+
+
+@pytest.mark.parametrize(
+    ("name", "short"),
+    [
+        ("United States v. Lewis", "Lewis"),
+        ("Nowinski v. Randall H. Hagner & Co.", "Nowinski"),
+        ("In re Smith", "In re Smith"),
+    ],
+)
+def test_short_names(name, short):
+    from citecheck.sources.cap_import import short_name
+
+    assert short_name(name) == short
 
 
 def test_case_record_ignores_unparseable_cites():

@@ -44,6 +44,28 @@ def _court_id(name: str) -> str | None:
     return ids[0] if len(ids) == 1 else None
 
 
+CASE_LAW_VIEWER = "https://case.law/caselaw/"
+#: Parties a short form never uses (it names the other side): "State v. Dyous" → "Dyous".
+_GENERIC_PARTIES = frozenset(
+    {"state", "people", "commonwealth", "united states", "the state", "the people", "district of columbia"}
+)
+
+
+def short_name(name: str) -> str | None:
+    """A short-form name the way courts write it: the first non-generic party, or "In re X".
+
+    >>> short_name("Peyton v. District of Columbia"), short_name("State v. Dyous"), short_name("In re J.W.")
+    ('Peyton', 'Dyous', 'In re J.W.')
+    """
+    if name.lower().startswith(("in re ", "ex parte ", "matter of ")):
+        return name
+    parties = [p.strip(" ,.") for p in name.split(" v. ")]
+    for party in parties:
+        if party and party.lower() not in _GENERIC_PARTIES and not party.lower().startswith("state of "):
+            return party.split(",")[0].strip()
+    return parties[0] or None
+
+
 def _split_cite(cite: str) -> tuple[str, str, str] | None:
     parts = cite.split()
     if len(parts) < 3 or not parts[0].isdigit():
@@ -73,13 +95,18 @@ def case_record(meta: dict[str, Any], url_base: str | None = None) -> CaseRecord
     court = meta.get("court") or {}
     juris = meta.get("jurisdiction") or {}
     url = None
-    if url_base and cites and meta.get("file_name"):
-        url = f"{url_base.rstrip('/')}/{cap_slug(cites[0].reporter)}/{cites[0].volume}/cases/{meta['file_name']}.json"
+    if cites and meta.get("file_name"):
+        slug, vol, fname = cap_slug(cites[0].reporter), cites[0].volume, meta["file_name"]
+        if url_base:  # where it was downloaded from (maybe a firm's mirror)
+            url = f"{url_base.rstrip('/')}/{slug}/{vol}/cases/{fname}.json"
+        else:
+            url = f"{CASE_LAW_VIEWER}?reporter={slug}&volume={vol}&case={fname}"
     name_abbr = meta.get("name_abbreviation")
     return CaseRecord(
         id=f"cap:{meta['id']}",
         source="cap",
         name=name_abbr or meta.get("name") or "",
+        name_short=short_name(name_abbr) if name_abbr else None,
         name_full=meta.get("name"),
         name_abbreviation=name_abbr,
         court_id=_court_id(court["name"]) if court.get("name") else None,
