@@ -7,8 +7,8 @@
  * `citecheck/citations` in a shape the Citations tree understands, and answers the commands the
  * extension forwards. Both diagnostic models are driven: push, and pull as VS Code itself uses.
  *
- * Python comes from CITECHECK_PYTHON, else python3. The test is skipped only when that Python
- * cannot import citecheck.lsp; any other failure is a real failure.
+ * Python comes from CITECHECK_PYTHON, else python3 or python. The test is skipped only when no such
+ * Python can import citecheck.lsp; any other failure is a real failure.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -43,13 +43,21 @@ import { citationNodes, CITATIONS_NOTIFICATION, courtListenerReach, parseCitatio
 import { checkSummary, reportView, SERVER_COMMANDS } from '../src/commands';
 import { type Configuration, serverSettings } from '../src/settings';
 
-const PYTHON = process.env.CITECHECK_PYTHON || 'python3';
-const importCheck = spawnSync(PYTHON, ['-c', 'import citecheck.lsp'], { encoding: 'utf8' });
-const skip =
-  importCheck.status === 0
-    ? false
-    : `${PYTHON} cannot import citecheck.lsp (${(importCheck.error?.message ?? importCheck.stderr ?? '').trim().split('\n').pop()}); ` +
-      'install the package (pip install -e .) or set CITECHECK_PYTHON';
+/** CITECHECK_PYTHON, else the first of python3 / python that can import citecheck.lsp. */
+function findPython(): { python: string; skip: string | false } {
+  const candidates = process.env.CITECHECK_PYTHON ? [process.env.CITECHECK_PYTHON] : ['python3', 'python'];
+  const why: string[] = [];
+  for (const python of candidates) {
+    const r = spawnSync(python, ['-c', 'import citecheck.lsp'], { encoding: 'utf8' });
+    if (r.status === 0) return { python, skip: false };
+    why.push(`${python}: ${(r.error?.message ?? r.stderr ?? '').trim().split('\n').pop()}`);
+  }
+  return {
+    python: candidates[0],
+    skip: `no Python can import citecheck.lsp (${why.join('; ')}); install the package (pip install -e .) or set CITECHECK_PYTHON`,
+  };
+}
+const { python: PYTHON, skip } = findPython();
 
 const CITE = '446 Cal. Rptr. 4th 183';
 // The emoji before the citation makes UTF-16 columns differ from code-point columns by one:

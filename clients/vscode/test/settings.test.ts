@@ -126,12 +126,11 @@ test('no setting stores the CourtListener token', () => {
 });
 
 test('the finding kinds offered in settings are exactly the server\'s (citecheck.findings.Kind)', (t) => {
-  const python = process.env.CITECHECK_PYTHON || 'python3';
-  const r = spawnSync(python, ['-c', 'import json; from citecheck.findings import Kind; print(json.dumps([k.value for k in Kind]))'], {
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) {
-    t.skip(`${python} cannot import citecheck.findings; install the package or set CITECHECK_PYTHON`);
+  const code = 'import json; from citecheck.findings import Kind; print(json.dumps([k.value for k in Kind]))';
+  const pythons = process.env.CITECHECK_PYTHON ? [process.env.CITECHECK_PYTHON] : ['python3', 'python'];
+  const r = pythons.map((p) => spawnSync(p, ['-c', code], { encoding: 'utf8' })).find((x) => x.status === 0);
+  if (!r) {
+    t.skip(`no Python (${pythons.join(', ')}) can import citecheck.findings; install the package or set CITECHECK_PYTHON`);
     return;
   }
   const kinds: string[] = JSON.parse(r.stdout);
