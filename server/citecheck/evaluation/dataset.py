@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from citecheck.checks import reporter_limits
 from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.quote_match import NEGATIONS, normalise_word
 from citecheck.checks.quotes import format_pages
 from citecheck.sources.models import CaseCite, CaseRecord, OpinionText, PageMap
 
@@ -208,12 +209,28 @@ def _swap_words(quote: str, rng: random.Random) -> str | None:
     return out
 
 
+def _styled(quote: str, rng: random.Random) -> str:
+    """The quote as lawyers write it: sometimes with an omission (never of a negation) or an alteration."""
+    words = quote.split()
+    style = rng.random()
+    if style < 0.2 and len(words) >= 16:
+        i = rng.randint(4, len(words) - 10)
+        j = i + rng.randint(3, min(12, len(words) - i - 4))
+        omitted = {normalise_word(w.strip(".,;:")) for w in words[i:j]}
+        if not omitted & NEGATIONS:
+            return " ".join(words[:i]).rstrip(",;:") + " . . . " + " ".join(words[j:])
+    elif style < 0.35 and words[0][:1].isupper() and words[0][1:].islower():
+        return f"[{words[0][0].lower()}]{words[0][1:]} " + " ".join(words[1:])
+    return quote
+
+
 def _excerpt(u: _Usable, p: _Passage, rng: random.Random, *, name: str | None = None, quote: str | None = None,
-             cite_core: str | None = None, pin: str | None = None) -> tuple[str, str]:
+             cite_core: str | None = None, pin: str | None = None, styled: bool = True) -> tuple[str, str]:
     """(excerpt text, citation core as written)."""
     core = cite_core or f"{u.cite.volume} {u.cite.reporter} {u.cite.page}"
     pin = pin or format_pages(p.pages)
-    text = f'{rng.choice(_INTROS)} "{quote or p.text}." {name or u.name}, {core}, {pin} ({u.year}).'
+    shown = quote or (_styled(p.text, rng) if styled else p.text)
+    text = f'{rng.choice(_INTROS)} "{shown}." {name or u.name}, {core}, {pin} ({u.year}).'
     return text, core
 
 
@@ -243,6 +260,9 @@ def make_dataset(
         example = _inject(u, p, inject, usable, rng, variants) if inject else None
         if example is None:
             text, _ = _excerpt(u, p, rng)
+            if rng.random() < 0.25 and len(u.passages) > 1:  # a second quote through "Id."
+                p2 = rng.choice([q for q in u.passages if q is not p])
+                text += f' It added that "{_styled(p2.text, rng)}." Id. at {format_pages(p2.pages)}.'
             example = {"text": text, "hallucinations": {}, "injected": None}
         if real_cases and rng.random() < 0.3:
             rc = rng.choice(real_cases)
