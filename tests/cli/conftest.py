@@ -23,7 +23,8 @@ class CliResult:
 
 @pytest.fixture
 def cli_home(tmp_path, monkeypatch) -> Path:
-    """A fresh machine: no corpus, no cache, no token, no config beyond an empty file; cwd = repo root."""
+    """A fresh machine: no corpus, no cache, no token, no config beyond an empty file; cwd = repo root;
+    no reachable network service."""
     for key in list(os.environ):
         if key.startswith("CITECHECK_"):
             monkeypatch.delenv(key)
@@ -33,6 +34,9 @@ def cli_home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("CITECHECK_CACHE_PATH", str(home / "cache.sqlite"))
     (home / "citecheck.toml").write_text("# empty: defaults\n")
     monkeypatch.setenv("CITECHECK_CONFIG", str(home / "citecheck.toml"))
+    # runs without --offline must still never leave this machine: point every service at a closed port
+    monkeypatch.setenv("CITECHECK_CAP_URL", "http://127.0.0.1:9/")
+    monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", "http://127.0.0.1:9/api/rest/v4/")
     monkeypatch.chdir(REPO_ROOT)
     return home
 
