@@ -85,3 +85,13 @@ def test_impossible_citations_without_lookup(make_ctx) -> None:
     assert list(check.run(make_ctx("Roe v. Wade, 410 U.S. 113 (1973).", [ok], source_name=None))) == []
     # the existence check does not pile a second finding on an impossible citation
     assert list(ExistenceCheck().run(make_ctx(text, [unknown, series], 1, source_name=None))) == []
+
+
+def test_found_through_an_inner_page_is_the_middle_of_that_case(make_ctx, cap_case) -> None:
+    # CourtListener-style sources resolve a page inside a case to the case (star-pagination fallback)
+    record, _ = cap_case("0036-01")
+    c = make_citation(TEXT, "100 A.2d 37", name="Peyton v. District of Columbia", year=1953)
+    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.FOUND, records=(record,),
+                          source="courtlistener")
+    [f] = ExistenceCheck().run(make_ctx(TEXT, [c], record=record, lookup=lookup))
+    assert f.kind is Kind.FABRICATED_CASE and "middle of Peyton" in f.message and "CourtListener" in f.message

@@ -85,6 +85,11 @@ class ExistenceCheck:
         if lookup.containing is not None and lookup.status is not LookupStatus.FOUND and _strictly_inside(ctx):
             yield _middle_of(ctx)
             return
+        if lookup.status is LookupStatus.FOUND and ctx.record is not None and _found_by_inner_page(ctx):
+            # a source that resolves a page inside a case (star-pagination fallback) found the case,
+            # but no case begins at the cited page
+            yield _middle_of(replace(ctx, lookup=replace(lookup, containing=ctx.record)))
+            return
         if lookup.status is LookupStatus.AMBIGUOUS and ctx.record is None and c.case_name is None:
             names = "; ".join(describe_record(r) for r in lookup.records[:4])
             yield _cannot_verify(ctx, f"several cases begin at {lookup.key} ({names}) and the draft does not "
@@ -167,6 +172,19 @@ def _strictly_inside(ctx: CheckContext) -> bool:
     if cite is None or not (page.isdigit() and cite.page.isdigit() and (cite.last_page or "").isdigit()):
         return False
     return int(cite.page) < int(page) < int(cite.last_page or 0)
+
+
+def _found_by_inner_page(ctx: CheckContext) -> bool:
+    """The record found for the key begins on an earlier page of the same volume."""
+    lookup, rec = ctx.lookup, ctx.record
+    assert lookup is not None and rec is not None
+    cite = rec.cite_for(lookup.key.reporter, lookup.key.volume)
+    return (
+        cite is not None
+        and cite.page.isdigit()
+        and lookup.key.page.isdigit()
+        and int(cite.page) < int(lookup.key.page)
+    )
 
 
 def _middle_of(ctx: CheckContext) -> Finding:
