@@ -72,7 +72,7 @@ async def test_position_encoding_is_negotiated(client: LanguageClient) -> None:
 DRAFT = (
     "Id. at 4.\n"
     'The court in Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953), noted that "the right door of his car was open."\n'
-    'Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) ("the left door of his truck was closed and locked").\n'
+    'Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) ("The right door of his truck was wide open.").\n'
     "Wrong name: Smith v. Jones, 100 A.2d 38 (D.C. 1953).\n"
     "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
     "Pin out of range: United States v. Lewis, 100 A.2d 40, 99 (D.C. 1953).\n"

@@ -35,6 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     from citecheck.lsp.wiring import create_server
 
+    # Extraction runs in a worker thread; a short GIL switch interval lets the protocol thread
+    # answer a keystroke between the worker's slices instead of waiting 5 ms per hand-over.
+    sys.setswitchinterval(0.0005)
+
     server = create_server()
     if args.tcp:
         server.start_tcp(args.host, args.port)

@@ -3,14 +3,19 @@
 Pure translation: positions come from ``positions.py`` and the ignore key from ``ignore.py``;
 nothing here talks to the client.  ``data`` is plain JSON so every client can echo it back::
 
-    {"kind": "name-mismatch", "version": 7, "key": {"kind", "citation", "quoteHash"},
-     "fixes": [{"title": "…", "edits": [{"range": {...}, "newText": "…"}]}]}
+    {"kind": "name-mismatch", "key": {"kind", "citation", "quoteHash"},
+     "fixes": [{"title": "…", "edits": [{"range": {...}, "newText": "…", "oldText": "…"}]}]}
+
+``data`` carries no document version on purpose: a diagnostic whose position did not move is sent
+again byte for byte (``Renderer`` caches each diagnostic's JSON), and ``oldText`` lets the server
+check that a fix echoed back by the client still applies to the text it was made for.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lsprotocol import types
@@ -60,7 +65,11 @@ def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[di
         {
             "title": fix.title,
             "edits": [
-                {"range": _range_json(span_to_range(index, e.span, encoding)), "newText": e.new_text}
+                {
+                    "range": _range_json(span_to_range(index, e.span, encoding)),
+                    "newText": e.new_text,
+                    "oldText": e.span.of(index.text),
+                }
                 for e in fix.edits
             ],
         }
@@ -96,14 +105,13 @@ def to_diagnostic(
     uri: str,
     index: LineIndex,
     encoding: str,
-    version: int | None,
     key: IgnoreKey,
     client: ClientFeatures,
+    rng: types.Range | None = None,
 ) -> types.Diagnostic:
-    rng = span_to_range(index, finding.span, encoding)
+    rng = rng or span_to_range(index, finding.span, encoding)
     data = {
         "kind": str(finding.kind),
-        "version": version,
         "key": key.to_json(),
         "fixes": fixes_json(finding.fixes, index, encoding),
     }
@@ -168,3 +176,47 @@ def ignore_actions(uri: str, diagnostic: types.Diagnostic, key: IgnoreKey) -> li
             ),
         ),
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A finding as the client has it: its ignore key and, once rendered, its range and JSON."""
+
+    finding: Finding
+    key: IgnoreKey
+    range: types.Range | None = None
+    fix_ranges: tuple[types.Range, ...] = ()
+    diagnostic: types.Diagnostic | None = None
+    json: str = ""
+    rendered_for: int | None = None  # the document version ``range``/``json`` are valid for
+
+
+class Renderer:
+    """Turns findings into diagnostics, re-using the JSON of any whose positions did not move.
+
+    A brief holds hundreds of findings and every keystroke republishes them; rebuilding and
+    re-serialising all of them costs tens of milliseconds, re-using them almost nothing.
+    """
+
+    def __init__(self, converter: Any, client: ClientFeatures) -> None:
+        self.converter = converter
+        self.client = client
+
+    def render(
+        self, shown: Iterable[Shown], *, uri: str, index: LineIndex, encoding: str, version: int
+    ) -> tuple[Shown, ...]:
+        out = []
+        for s in shown:
+            if s.json and s.rendered_for == version:
+                out.append(s)
+                continue
+            f = s.finding
+            rng = span_to_range(index, f.span, encoding)
+            fix_ranges = tuple(span_to_range(index, e.span, encoding) for fix in f.fixes for e in fix.edits)
+            if s.json and s.range == rng and s.fix_ranges == fix_ranges:
+                out.append(replace(s, rendered_for=version))
+                continue
+            diag = to_diagnostic(f, uri=uri, index=index, encoding=encoding, key=s.key, client=self.client, rng=rng)
+            body = json.dumps(self.converter.unstructure(diag), separators=(",", ":"))
+            out.append(replace(s, range=rng, fix_ranges=fix_ranges, diagnostic=diag, json=body, rendered_for=version))
+        return tuple(out)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
+import json
 import logging
 import os
 import traceback
@@ -152,6 +154,26 @@ class CiteServer(LanguageServer):
                         message=f"{summary} — details in the citecheck output/log.",
                     )
                 )
+
+    def send_notification_json(self, method: str, params_json: str) -> None:
+        """Send a notification whose params are already JSON (see ``convert.Renderer``).
+
+        pygls would unstructure and re-serialise every diagnostic of a brief on each keystroke;
+        this writes the same JSON-RPC frame pygls writes, from pre-rendered parts.
+        """
+        protocol = self.protocol
+        if protocol.writer is None:
+            return
+        body = f'{{"jsonrpc":"2.0","method":{json.dumps(method)},"params":{params_json}}}'.encode()
+        header = b""
+        if protocol._include_headers:  # pygls <3: set by set_writer for stdio/TCP, not WebSocket
+            header = (
+                f"Content-Length: {len(body)}\r\nContent-Type: {protocol.CONTENT_TYPE}; "
+                f"charset={protocol.CHARSET}\r\n\r\n"
+            ).encode()
+        result = protocol.writer.write(header + body)
+        if inspect.isawaitable(result):
+            self.spawn(result, what="writing to the client")
 
     def log_to_client(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         with contextlib.suppress(Exception):

@@ -30,6 +30,17 @@ def result_for(report: Any, citation: Citation) -> Any:
     return None
 
 
+def _results_by_index(report: Any) -> dict[int, Any]:
+    out: dict[int, Any] = {}
+    for r in getattr(report, "results", None) or ():
+        idx = getattr(r, "citation_index", getattr(r, "index", None))
+        if idx is None and (c := getattr(r, "citation", None)) is not None:
+            idx = getattr(c, "index", None)
+        if isinstance(idx, int):
+            out[idx] = r
+    return out
+
+
 def record_json(record: Any) -> dict[str, Any] | None:
     if record is None:
         return None
@@ -57,12 +68,14 @@ def citations_payload(state: DocState, encoding: str) -> dict[str, Any]:
     index = LineIndex(state.text)
     report = state.report if state.report_version == state.version else None
     by_index: dict[int, list[Any]] = {}
-    for f, _ in state.shown:
+    for s in state.shown:
+        f = s.finding
         if f.citation_index is not None:
             by_index.setdefault(f.citation_index, []).append(f)
     out = []
+    results = _results_by_index(report)
     for c in extraction.citations:
-        result = result_for(report, c) if report is not None else None
+        result = results.get(c.index)
         findings = by_index.get(c.index, [])
         worst = max((f.severity for f in findings), key=lambda s: s.rank, default=None)
         out.append(

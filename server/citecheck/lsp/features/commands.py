@@ -44,7 +44,7 @@ def _state(server: CiteServer, args: tuple[Any, ...]) -> Any:
 async def check_document(server: CiteServer, *args: Any) -> dict[str, Any]:
     state = _state(server, args)
     report = await server.diagnostics.check_now(state)
-    findings = [f for f, _ in state.shown]
+    findings = [s.finding for s in state.shown]
     return {
         "uri": state.uri,
         "version": state.version,
@@ -74,7 +74,7 @@ async def show_report(server: CiteServer, *args: Any) -> dict[str, Any]:
     except ImportError:
         findings = [
             {"kind": str(f.kind), "severity": str(f.severity), "message": f.message, "start": f.span.start, "end": f.span.end}
-            for f, _ in state.shown
+            for f in (s.finding for s in state.shown)
         ]
         return {"format": "json", "content": json.dumps({"uri": state.uri, "findings": findings}, indent=2)}
 

@@ -1,8 +1,10 @@
 """Live diagnostics: two stages per edit, per-document scheduling, push or pull delivery.
 
-Per document, one worker applies edits in order to the incremental extraction ``Document`` (in the
-loop's default executor, so stdin keeps being read) and publishes stage 1 — local findings — for
-every version it reaches.  A per-document timer (``settings.debounce_ms``) then fires stage 2:
+Every ``didChange`` is answered at once with the findings on screen moved through the edit (those
+the edit touched are dropped), so every version gets its publish.  Per document, one worker then
+applies the edits in order to the incremental extraction ``Document`` (in the loop's default
+executor, so stdin keeps being read) once typing settles for a third of the debounce, and
+publishes stage 1 — local findings — for the version it reached.  A per-document timer (``settings.debounce_ms``) then fires stage 2:
 source-backed findings via ``pipeline.check_document``.  A newer version cancels the timer and any
 stage-2 run; nothing is ever published for a version that is no longer current.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 import uuid
@@ -29,8 +32,8 @@ from lsprotocol import types
 from citecheck.config import Settings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind, make_finding
-from citecheck.lsp.convert import ClientFeatures, to_diagnostic
-from citecheck.lsp.ignore import IgnoreKey, key_for
+from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
+from citecheck.lsp.ignore import key_for
 from citecheck.lsp.positions import LineIndex
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
@@ -59,12 +62,15 @@ class DocState:
     extraction: Extraction | None = None
     extraction_version: int | None = None
     local: tuple[Finding, ...] = ()
-    carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version, shifted
+    carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
+    carried_edits: list[AppliedEdit] = field(default_factory=list)  # …and the edits since
+    line_count: int | None = None  # lines of the text last rendered
     report: Any = None
     report_version: int | None = None
     hold: Span | None = None
+    last_change: float = 0.0  # monotonic time of the latest didChange
     too_large: bool = False
-    shown: tuple[tuple[Finding, IgnoreKey], ...] = ()  # what the client shows, with ignore keys
+    shown: tuple[Shown, ...] = ()  # what the client shows (rendered for ``shown_version``)
     shown_version: int | None = None
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     result_id: str = ""
@@ -105,7 +111,16 @@ def _shift_finding(f: Finding, edits: list[AppliedEdit]) -> Finding | None:
         moved = [(shift_span(e.span, edits), e) for e in fix.edits]
         if all(m is not None for m, _ in moved):
             fixes.append(replace(fix, edits=tuple(replace(e, span=m) for m, e in moved)))
-    return replace(f, span=span, fixes=tuple(fixes))
+    # direct construction: dataclasses.replace costs ~3x more, and a brief shifts hundreds per key
+    return Finding(
+        kind=f.kind,
+        severity=f.severity,
+        span=span,
+        message=f.message,
+        evidence=f.evidence,
+        fixes=tuple(fixes),
+        citation_index=f.citation_index,
+    )
 
 
 def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
@@ -113,9 +128,44 @@ def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tup
     return tuple(m for f in findings if (m := _shift_finding(f, edits)) is not None)
 
 
-def shift_shown(shown: Iterable[tuple[Finding, IgnoreKey]], edits: list[AppliedEdit]) -> tuple[tuple[Finding, IgnoreKey], ...]:
-    """Displayed findings, moved with the text: what every new version shows until stage 1 reaches it."""
-    return tuple((m, key) for f, key in shown if (m := _shift_finding(f, edits)) is not None)
+def shift_shown(
+    shown: Iterable[Shown], edits: list[AppliedEdit], version: int, stable_from: int | None
+) -> tuple[Shown, ...]:
+    """Displayed findings, moved with the text: what every new version shows until stage 1 reaches it.
+
+    A finding before the edit, or (``stable_from``) on a later line when no line break was added
+    or removed, keeps its LSP position, so its rendered JSON stays valid for ``version``.
+    """
+    out = []
+    for s in shown:
+        moved = _shift_finding(s.finding, edits)
+        if moved is None:
+            continue
+        valid = moved is s.finding or (
+            stable_from is not None
+            and moved.span.start > stable_from
+            and all(e.span.start > stable_from for fix in moved.fixes for e in fix.edits)
+        )
+        out.append(
+            Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None)
+        )
+    return tuple(out)
+
+
+def stable_offset(text: str, edits: list[AppliedEdit], lines_before: int | None, lines_after: int) -> int | None:
+    """Offset after which LSP positions did not change, or None (a line break came or went).
+
+    >>> stable_offset("xab\\ncd", [AppliedEdit(start=0, end=0, new_text="x")], 2, 2)
+    3
+    """
+    if len(edits) != 1 or lines_before != lines_after:
+        return None
+    e = edits[0]
+    if "\n" in e.new_text or "\r" in e.new_text:
+        return None
+    after = e.start + len(e.new_text)
+    ends = [i for i in (text.find("\n", after), text.find("\r", after)) if i >= 0]
+    return min(ends) if ends else None
 
 
 def _edit_hold(edits: list[AppliedEdit]) -> Span | None:
@@ -190,6 +240,7 @@ class Diagnostics:
     def __init__(self, server: CiteServer) -> None:
         self.server = server
         self.client = ClientFeatures()
+        self.renderer = Renderer(server.protocol._converter, self.client)
 
     def configure_client(self, caps: types.ClientCapabilities) -> None:
         from citecheck.lsp.server import capability
@@ -200,6 +251,7 @@ class Diagnostics:
             code_description=bool(capability(caps, f"{prefix}.code_description_support", self.server.pull)),
             data=bool(capability(caps, f"{prefix}.data_support", False)),
         )
+        self.renderer = Renderer(self.server.protocol._converter, self.client)
         self.progress = bool(capability(caps, "window.work_done_progress", False))
         self.refresh = bool(capability(caps, "workspace.diagnostics.refresh_support", False))
 
@@ -216,18 +268,24 @@ class Diagnostics:
             return
         local = {(f.kind, f.span) for f in state.local}
         sourced = tuple(f for f in self._report_findings(state) if (f.kind, f.span) not in local)
-        state.carried = shift_findings(sourced or state.carried, edits)
+        if sourced:
+            state.carried, state.carried_edits = sourced, list(edits)
+        else:  # shifted lazily, once, when stage 1 next needs them
+            state.carried_edits.extend(edits)
         state.version, state.text = version, text
         state.pending.extend(edits)
         state.report, state.report_version = None, None
         state.hold = _edit_hold(edits)
+        state.last_change = time.monotonic()
         self._cancel_later(state)
         if state.too_large or len(text) > self.server.settings.max_document_chars:
             state.published.clear()
         else:
             # every version gets its publish at once: the findings on screen, moved with the edit
             # (those the edit touched are dropped until stage 1 has looked at the new text)
-            self._send(state, shift_shown(state.shown, edits), refresh=False)
+            index = self._line_index(state)
+            stable = stable_offset(text, edits, state.line_count, index.line_count)
+            self._send(state, shift_shown(state.shown, edits, version, stable), refresh=False)
         self._kick(state)
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
@@ -245,6 +303,7 @@ class Diagnostics:
             state.reset = True
             state.hold = None
             state.carried, state.report, state.report_version = (), None, None
+            state.carried_edits = []
             self._cancel_later(state)
             self._kick(state)
 
@@ -262,6 +321,11 @@ class Diagnostics:
     async def _work(self, state: DocState) -> None:
         loop = asyncio.get_running_loop()
         while True:
+            # Let a burst of keystrokes settle before extracting: extraction competes with the
+            # protocol thread for the GIL, and every keystroke already got its (shifted) publish.
+            settle = self.server.settings.debounce_ms / 3000
+            while (wait := state.last_change + settle - time.monotonic()) > 0:
+                await asyncio.sleep(wait)
             settings = self.server.settings
             version, text = state.version, state.text
             edits, state.pending = state.pending, []
@@ -346,7 +410,7 @@ class Diagnostics:
         if state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         state.report, state.report_version = report, version
-        state.carried = ()
+        state.carried, state.carried_edits = (), []
         state.hold = None
         self._publish(state)
         self.notify_citations(state)
@@ -373,12 +437,15 @@ class Diagnostics:
         return tuple(getattr(state.report, "findings", ()) or ())
 
     # -- delivery --
-    def current_findings(self, state: DocState) -> list[tuple[Finding, IgnoreKey]]:
+    def current_findings(self, state: DocState) -> list[Shown]:
         """What to show for ``state.version``: filtered by settings, hold and ignore list."""
         settings = self.server.settings
         if state.too_large:
             f = too_large_finding(state.text, settings.max_document_chars)
-            return [(f, key_for(f, None, state.text))]
+            return [Shown(f, key_for(f, None, state.text))]
+        previous = {(s.finding, s.key): s for s in state.shown}
+        if state.carried_edits:
+            state.carried, state.carried_edits = shift_findings(state.carried, state.carried_edits), []
         report = self._report_findings(state)
         findings = _merge(report, state.local) if report else _merge(state.local, state.carried)
         held = _held_back(state.extraction, state.hold)
@@ -391,8 +458,9 @@ class Diagnostics:
             key = key_for(f, state.extraction, state.text)
             if self.server.ignores.ignores(key):
                 continue
-            out.append((f.with_severity(settings.severity_for(f.kind, f.severity)), key))
-        out.sort(key=lambda p: (p[0].span.start, p[0].span.end, str(p[0].kind)))
+            f = f.with_severity(settings.severity_for(f.kind, f.severity))
+            out.append(previous.get((f, key)) or Shown(f, key))
+        out.sort(key=lambda s: (s.finding.span.start, s.finding.span.end, str(s.finding.kind)))
         return out
 
     def _publish(self, state: DocState) -> None:
@@ -406,24 +474,25 @@ class Diagnostics:
             return doc.line_index()  # built once per version, shared with pygls' conversions
         return LineIndex(state.text)
 
-    def _send(self, state: DocState, shown: tuple[tuple[Finding, IgnoreKey], ...], *, refresh: bool = True) -> None:
+    def _send(self, state: DocState, shown: Iterable[Shown], *, refresh: bool = True) -> None:
         index = self._line_index(state)
         encoding = str(self.server.workspace.position_encoding or "utf-16")
-        state.diagnostics = [
-            to_diagnostic(f, uri=state.uri, index=index, encoding=encoding, version=state.version, key=key, client=self.client)
-            for f, key in shown
-        ]
-        state.shown, state.shown_version = shown, state.version
+        state.shown = self.renderer.render(shown, uri=state.uri, index=index, encoding=encoding, version=state.version)
+        state.line_count = index.line_count
+        state.shown_version = state.version
         state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
         state.published.set()
         if self.server.pull:
+            state.diagnostics = [s.diagnostic for s in state.shown if s.diagnostic is not None]
             if self.refresh and refresh:  # a pull client re-pulls after its own edits anyway
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
         else:
-            self.server.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=state.uri, version=state.version, diagnostics=state.diagnostics)
+            params = (
+                f'{{"uri":{json.dumps(state.uri)},"version":{state.version},'
+                f'"diagnostics":[{",".join(s.json for s in state.shown)}]}}'
             )
+            self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     async def pull(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         state: DocState | None = self.server.docs.get(uri)

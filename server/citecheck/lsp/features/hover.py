@@ -39,7 +39,9 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
     result = result_for(report, cite) if report is not None else None
     if result is None and report is not None and target is not cite:
         result = result_for(report, target)
-    findings = [f for f, _ in state.shown if f.citation_index == cite.index or f.span.overlaps(cite.span)]
+    findings = [
+        f for f in (s.finding for s in state.shown) if f.citation_index == cite.index or f.span.overlaps(cite.span)
+    ]
     value = render_hover(cite.text, result, findings, target.text if target is not cite else None)
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
