@@ -4,13 +4,26 @@
  * Pure: it takes a `Configuration` (VS Code's `WorkspaceConfiguration` fits) and returns plain
  * objects, so it is unit-tested without VS Code. The server reads its settings through
  * `workspace/configuration` (section `citecheck`); `serverSettings` builds that answer with the
- * camelCase keys `citecheck.config.settings_from_mapping` understands, drops unset values so the
- * server keeps its own defaults, and adds the CourtListener token from secret storage.
+ * camelCase keys `citecheck.config.settings_from_mapping` understands, sends only what the user set
+ * (VS Code reports package.json defaults as values too; sending those would override the server's
+ * own configuration — citecheck.toml, CITECHECK_* variables), and adds the CourtListener token from
+ * secret storage.
  */
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs. */
 export interface Configuration {
   get<T>(key: string): T | undefined;
+  /** Where a value comes from; without it every value counts as set by the user. */
+  inspect?<T>(key: string): InspectedValue<T> | undefined;
+}
+
+export interface InspectedValue<T> {
+  globalValue?: T;
+  workspaceValue?: T;
+  workspaceFolderValue?: T;
+  globalLanguageValue?: T;
+  workspaceLanguageValue?: T;
+  workspaceFolderLanguageValue?: T;
 }
 
 export const SECTION = 'citecheck';
@@ -30,12 +43,16 @@ export interface ServerSettings {
   courtlistenerUrl?: string;
   courtlistenerToken?: string;
   capFetch?: boolean;
+  capUrl?: string;
   offline?: boolean;
+  httpTimeout?: number;
   enabledChecks?: string[];
   severityOverrides?: Record<string, string>;
   languages?: string[];
   maxDocumentChars?: number;
   debounceMs?: number;
+  modelUrl?: string;
+  modelName?: string;
 }
 
 /**
@@ -47,12 +64,16 @@ export const SERVER_SETTING_KEYS = {
   cachePath: 'cachePath',
   courtlistenerUrl: 'courtlistenerUrl',
   capFetch: 'capFetch',
+  capUrl: 'capUrl',
   offline: 'offline',
+  httpTimeout: 'httpTimeout',
   enabledChecks: 'enabledChecks',
   severityOverrides: 'severityOverrides',
   languages: 'languages',
   sizeLimit: 'maxDocumentChars',
   debounceMs: 'debounceMs',
+  modelUrl: 'modelUrl',
+  modelName: 'modelName',
 } as const satisfies Record<string, keyof ServerSettings>;
 
 /** Settings only the client reads. */
@@ -76,7 +97,8 @@ export function readClientSettings(cfg: Configuration, ctx: PathContext = {}): C
 }
 
 /** The answer to `workspace/configuration` for section `citecheck`. */
-export function serverSettings(cfg: Configuration, token: string | undefined, ctx: PathContext = {}): ServerSettings {
+export function serverSettings(config: Configuration, token: string | undefined, ctx: PathContext = {}): ServerSettings {
+  const cfg: Configuration = { get: <T>(key: string) => userValue<T>(config, key) };
   const out: ServerSettings = {};
   const corpusPath = optionalPath(cfg.get<string>('corpusPath'), ctx);
   if (corpusPath) out.corpusPath = corpusPath;
@@ -84,6 +106,12 @@ export function serverSettings(cfg: Configuration, token: string | undefined, ct
   if (cachePath) out.cachePath = cachePath;
   const url = trimmed(cfg.get<string>('courtlistenerUrl'));
   if (url) out.courtlistenerUrl = url;
+  for (const key of ['capUrl', 'modelUrl', 'modelName'] as const) {
+    const value = trimmed(cfg.get<string>(key));
+    if (value) out[key] = value;
+  }
+  const timeout = cfg.get<unknown>('httpTimeout');
+  if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0) out.httpTimeout = timeout;
   const capFetch = cfg.get<unknown>('capFetch');
   if (typeof capFetch === 'boolean') out.capFetch = capFetch;
   const offline = cfg.get<unknown>('offline');
@@ -102,7 +130,8 @@ export function serverSettings(cfg: Configuration, token: string | undefined, ct
       out.severityOverrides = Object.fromEntries(entries.map(([k, v]) => [k, (v as string).toLowerCase()]));
     }
   }
-  out.languages = languagesOf(cfg.get<unknown>('languages'));
+  // Always sent: the server must check the same languages the client sends it.
+  out.languages = languagesOf(config.get<unknown>('languages'));
   const size = positiveInt(cfg.get<unknown>('sizeLimit'));
   if (size !== undefined) out.maxDocumentChars = size;
   const debounce = nonNegativeInt(cfg.get<unknown>('debounceMs'));
@@ -122,6 +151,18 @@ export function documentSelector(languages: readonly string[]): { scheme: string
 /** True when a change to these settings needs a server restart (the rest is re-read live). */
 export function needsRestart(affects: (key: string) => boolean): boolean {
   return ['server.path', 'python', 'languages'].some((k) => affects(`${SECTION}.${k}`));
+}
+
+/** The value when the user (or workspace) set it, undefined when it is only the default. */
+function userValue<T>(cfg: Configuration, key: string): T | undefined {
+  if (!cfg.inspect) return cfg.get<T>(key);
+  const i = cfg.inspect<T>(key);
+  const set =
+    i !== undefined &&
+    [i.globalValue, i.workspaceValue, i.workspaceFolderValue, i.globalLanguageValue, i.workspaceLanguageValue, i.workspaceFolderLanguageValue].some(
+      (v) => v !== undefined,
+    );
+  return set ? cfg.get<T>(key) : undefined;
 }
 
 function languagesOf(value: unknown): string[] {

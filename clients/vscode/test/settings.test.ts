@@ -21,20 +21,37 @@ function config(values: Record<string, unknown>): Configuration {
 const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
 const contributed: Record<string, { default?: unknown }> = pkg.contributes.configuration.properties;
 
-/** Configuration as VS Code gives it with nothing set: the package.json defaults. */
+/**
+ * Configuration as VS Code gives it: `get` returns the package.json default for anything unset,
+ * `inspect` tells which keys the user set (here: those in `overrides`).
+ */
 function defaults(overrides: Record<string, unknown> = {}): Configuration {
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(contributed)) values[k.replace(/^citecheck\./, '')] = v.default;
-  return config({ ...values, ...overrides });
+  Object.assign(values, overrides);
+  return {
+    get: <T>(key: string) => values[key] as T | undefined,
+    inspect: <T>(key: string) => (key in overrides ? { globalValue: overrides[key] as T } : {}),
+  };
 }
 
-test('with default settings only languages reach the server, so it keeps its own defaults', () => {
-  assert.deepEqual(serverSettings(defaults(), undefined), {
+test('with nothing set only languages reach the server, so its own configuration (toml, env) applies', () => {
+  assert.deepEqual(serverSettings(defaults(), undefined), { languages: ['plaintext', 'markdown'] });
+});
+
+test('a setting explicitly set to its default value is still sent', () => {
+  assert.deepEqual(serverSettings(defaults({ offline: false, capFetch: true }), undefined), {
     capFetch: true,
     offline: false,
     languages: ['plaintext', 'markdown'],
-    maxDocumentChars: 2000000,
-    debounceMs: 150,
+  });
+});
+
+test('without inspect (a plain mapping), every value counts as set', () => {
+  assert.deepEqual(serverSettings(config({ offline: true, debounceMs: 50 }), undefined), {
+    offline: true,
+    debounceMs: 50,
+    languages: ['plaintext', 'markdown'],
   });
 });
 
@@ -51,6 +68,10 @@ test('each setting maps to the camelCase key the server accepts', () => {
       languages: ['markdown', 'latex', 'latex'],
       sizeLimit: 5000.7,
       debounceMs: 0,
+      capUrl: 'http://127.0.0.1:8/cap/',
+      httpTimeout: 2.5,
+      modelUrl: 'http://127.0.0.1:9/v1',
+      modelName: 'm',
     }),
     'abc123',
   );
@@ -65,6 +86,10 @@ test('each setting maps to the camelCase key the server accepts', () => {
     languages: ['markdown', 'latex'],
     maxDocumentChars: 5000,
     debounceMs: 0,
+    capUrl: 'http://127.0.0.1:8/cap/',
+    httpTimeout: 2.5,
+    modelUrl: 'http://127.0.0.1:9/v1',
+    modelName: 'm',
     courtlistenerToken: 'abc123',
   });
 });
