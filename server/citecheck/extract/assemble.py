@@ -51,23 +51,36 @@ class _Full:
     reporter: str | None
     padded: str  # " plaintiff | defendant | whole name " normalised, for word-sequence containment
     short_names: frozenset[str]  # parties and their first distinctive word: usable as "Roe at 116"
+    words: frozenset[str]
 
 
 @dataclass(slots=True)
 class _State:
+    """Lookup tables over the full citations seen so far. Every table is append-only per key, so the
+    state at any earlier paragraph is recovered by popping what came after (``truncate``)."""
+
     fulls: list[_Full] = field(default_factory=list)
     by_reporter: dict[tuple[str | None, str | None], list[_Full]] = field(default_factory=dict)
     by_word: dict[str, list[_Full]] = field(default_factory=dict)
-    by_short: dict[str, _Full] = field(default_factory=dict)  # latest full citation per short name
+    by_short: dict[str, list[_Full]] = field(default_factory=dict)
     last_authority: int | None = None
 
-    def add(self, f: _Full, words: frozenset[str]) -> None:
+    def add(self, f: _Full) -> None:
         self.fulls.append(f)
         self.by_reporter.setdefault((f.volume, f.reporter), []).append(f)
-        for w in words:
+        for w in f.words:
             self.by_word.setdefault(w, []).append(f)
         for n in f.short_names:
-            self.by_short[n] = f
+            self.by_short.setdefault(n, []).append(f)
+
+    def truncate(self, n: int) -> None:
+        for f in reversed(self.fulls[n:]):
+            self.by_reporter[(f.volume, f.reporter)].pop()
+            for w in f.words:
+                self.by_word[w].pop()
+            for name in f.short_names:
+                self.by_short[name].pop()
+        del self.fulls[n:]
 
 
 def _sp(s: Span, d: int) -> Span:
@@ -105,14 +118,16 @@ class _Shifter:
             text=p.text,
             span=Span(p.span.start + d, p.span.end + d),
             parts=tuple(
-                PinPage(
-                    first=x.first,
-                    last=x.last,
-                    footnote=x.footnote,
-                    star=x.star,
-                    span=Span(x.span.start + d, x.span.end + d),
-                )
-                for x in p.parts
+                [
+                    PinPage(
+                        first=x.first,
+                        last=x.last,
+                        footnote=x.footnote,
+                        star=x.star,
+                        span=Span(x.span.start + d, x.span.end + d),
+                    )
+                    for x in p.parts
+                ]
             ),
             malformed=p.malformed,
         )
@@ -219,7 +234,7 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str], frozenset[str
 
 def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
     padded, shorts, words = _names_of(c.case_name)
-    st.add(_Full(index, group, c.volume, c.reporter, padded, shorts), words)
+    st.add(_Full(index, group, c.volume, c.reporter, padded, shorts, words))
 
 
 @lru_cache(maxsize=65_536)
@@ -260,47 +275,88 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
         name = norm_name(text[offset + s : offset + r.name_end])
         if not name or name in _GENERIC:
             continue
-        f = st.by_short.get(name)
-        if f is not None:
-            return f.index, s, text[offset + s : offset + r.name_end]
+        found = st.by_short.get(name)
+        if found:
+            return found[-1].index, s, text[offset + s : offset + r.name_end]
     return None
 
 
 Memo = dict[tuple[object, ...], tuple[object, ...]]
 
 
-def assemble(
-    text: str,
-    paragraphs: list[tuple[int, int]],
-    results: list[ParagraphResult],
-    *,
-    memo: Memo | None = None,
-    new_memo: Memo | None = None,
-) -> Extraction:
-    """Number, shift and resolve. ``memo`` (from the previous run of the same document) lets a paragraph
-    whose offset, numbering and resolutions did not change reuse its citation objects; the entries used
-    or made are written to ``new_memo``. The result does not depend on the memo."""
-    out: list[Citation] = []
-    st = _State()
-    prev: ParagraphResult | None = None
-    prev_off = 0
-    for pno, ((off, _end), res) in enumerate(zip(paragraphs, results, strict=True)):
+@dataclass(slots=True)
+class Run:
+    """What one run over a document leaves for the next run over the same (edited) document."""
+
+    keys: list[tuple[int, int]]  # (id(result), offset) per paragraph
+    results: list[ParagraphResult]  # held so the ids in ``keys`` stay unique
+    before: list[tuple[int, int | None, int]]  # per paragraph: fulls seen, last authority, citations before
+    built: list[tuple[Citation, ...]]  # per paragraph
+    state: _State
+    memo: Memo
+
+
+def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult]) -> Extraction:
+    """Number, shift and resolve the paragraph results of ``text``."""
+    return assemble_incremental(text, paragraphs, results, None)[0]
+
+
+def assemble_incremental(
+    text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], prior: Run | None
+) -> tuple[Extraction, Run]:
+    """``assemble`` reusing the previous run of the same document (which it consumes).
+
+    Paragraphs before the first one whose result or offset changed are taken over as they were
+    (resolution state rolled back to that point); later ones reuse built citations when their offset,
+    numbering and resolutions did not change. The result does not depend on ``prior``.
+    """
+    keys = [(id(res), off) for (off, _e), res in zip(paragraphs, results, strict=True)]
+    q = 0
+    if prior is not None:
+        limit = min(len(keys), len(prior.keys))
+        while q < limit and keys[q] == prior.keys[q]:
+            q += 1
+    if prior is not None and q > 0:
+        n_fulls, last_authority, n_out = prior.before[q] if q < len(prior.before) else prior.before[-1]
+        if q >= len(prior.before):  # every paragraph unchanged
+            n_fulls, n_out = len(prior.state.fulls), sum(len(b) for b in prior.built)
+            last_authority = prior.state.last_authority
+        st = prior.state
+        st.truncate(n_fulls)
+        st.last_authority = last_authority
+        before = prior.before[:q]
+        built_all = prior.built[:q]
+        out: list[Citation] = [c for b in built_all for c in b]
+        del n_out
+        memo = prior.memo
+    else:
+        q = 0
+        st = _State()
+        before, built_all, out = [], [], []
+        memo = prior.memo if prior is not None else {}
+    new_memo: Memo = {}
+    prev: ParagraphResult | None = results[q - 1] if q > 0 else None
+    prev_off = paragraphs[q - 1][0] if q > 0 else 0
+    for pno in range(q, len(results)):
+        off, res = paragraphs[pno][0], results[pno]
+        before.append((len(st.fulls), st.last_authority, len(out)))
         plan = _plan(text, off, res, prev, st, len(out))
         uses_prev = prev is not None and any(e[0] == "c" and (e[5] or e[6]) for e in plan)
         key = (id(res), off, pno, tuple(plan), (id(prev), prev_off) if uses_prev else None)
-        hit = memo.get(key) if memo is not None else None
+        hit = memo.get(key)
         if hit is not None:
             built: tuple[Citation, ...] = hit[2]  # type: ignore[assignment]
         else:
             sh = _Shifter(off)
             built = tuple(_build(text, off, pno, res, prev, prev_off, e, sh) for e in plan)
-        if new_memo is not None:
-            new_memo[key] = (res, prev, built)
+        new_memo[key] = (res, prev, built)
+        built_all.append(built)
         out.extend(built)
         if res.barrier_at_end:
             st.last_authority = None
         prev, prev_off = res, off
-    return Extraction(text=text, citations=tuple(out))
+    run = Run(keys=keys, results=list(results), before=before, built=built_all, state=st, memo=new_memo)
+    return Extraction(text=text, citations=tuple(out)), run
 
 
 def _plan(

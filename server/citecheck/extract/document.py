@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citecheck.errors import InputError
-from citecheck.extract.assemble import Memo, assemble
+from citecheck.extract.assemble import Run, assemble, assemble_incremental
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
 from citecheck.extract.paragraphs import split_paragraphs
@@ -42,12 +42,12 @@ def extract_citations(text: str) -> Extraction:
 class Document:
     """A document being edited: keeps per-paragraph results and re-extracts only changed paragraphs."""
 
-    __slots__ = ("_cache", "_extraction", "_memo", "_text")
+    __slots__ = ("_cache", "_extraction", "_run_state", "_text")
 
     def __init__(self, text: str = "") -> None:
         self._text = _check_text(text)
         self._cache: dict[str, ParagraphResult] = {}
-        self._memo: Memo = {}
+        self._run_state: Run | None = None
         self._extraction = self._run()
 
     @property
@@ -93,7 +93,6 @@ class Document:
             new[key] = res
             results.append(res)
         self._cache = new
-        memo: Memo = {}
-        extraction = assemble(text, paragraphs, results, memo=self._memo, new_memo=memo)
-        self._memo = memo
+        prior, self._run_state = self._run_state, None  # consumed; dropped if assembling fails
+        extraction, self._run_state = assemble_incremental(text, paragraphs, results, prior)
         return extraction
