@@ -78,3 +78,16 @@ def test_cleaned_up_may_drop_internal_citations() -> None:
     quote = "A plaintiff must plead facts. Labels will not do."
     assert locate(quote, idx) is None
     assert locate(quote, idx, cleaned_up=True) is not None
+
+
+@pytest.mark.parametrize(
+    "opinion",
+    [
+        "The rule against perpetuities\n[945 N.E.2d 490 , 920 N.Y.S.2d 297]\nrule applies to options to renew.",
+        "The rule against perpetuities *1006 rule applies to options to renew.",
+    ],
+)
+def test_inline_page_markers_are_not_words(opinion: str) -> None:
+    idx = OpinionIndex(opinion)
+    loc = locate("against perpetuities rule applies to options", idx)
+    assert loc is not None and idx.text[loc.start : loc.end].endswith("options")

@@ -28,6 +28,11 @@ from functools import lru_cache
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _ELLIPSIS = re.compile(r"(?:\.\s*){3,}|…|\*\s*\*\s*\*")
 _BRACKET = re.compile(r"\[([^\]]*)\]")
+#: Page markers some opinion texts carry inline; they are not words of the opinion.
+_PAGE_MARKER = re.compile(
+    r"\[\s*\d+\s+[A-Za-z][^\[\]\n]{0,30}?\s+\d+(?:\s*,\s*\d+\s+[A-Za-z][^\[\]\n]{0,30}?\s+\d+)*\s*\]"
+    r"|(?<![\w*])\*\d+\b"
+)
 
 NEGATIONS = frozenset(
     "not no never nor cannot neither none nothing nobody nowhere dont doesnt didnt isnt wasnt arent werent "
@@ -81,12 +86,20 @@ class OpinionIndex:
         self.starts: list[int] = []
         self.ends: list[int] = []
         self.positions: dict[str, list[int]] = {}
-        for i, m in enumerate(_TOKEN.finditer(text)):
+        skip = [(m.start(), m.end()) for m in _PAGE_MARKER.finditer(text)]
+        k = 0
+        i = 0
+        for m in _TOKEN.finditer(text):
+            while k < len(skip) and skip[k][1] <= m.start():
+                k += 1
+            if k < len(skip) and skip[k][0] <= m.start():
+                continue  # inside an inline page marker: "[945 N.E.2d 489, 920 N.Y.S.2d 296]", "*1006"
             norm = normalise_word(m.group())
             self.norms.append(norm)
             self.starts.append(m.start())
             self.ends.append(m.end())
             self.positions.setdefault(norm, []).append(i)
+            i += 1
 
     def __len__(self) -> int:
         return len(self.norms)

@@ -1,6 +1,10 @@
 """Short forms (Id., supra, "Roe, 410 U.S. at 116") that refer to no full citation; local and pure.
 
 Short forms that do resolve are checked by the other checks against their antecedent's case.
+
+Severity depends on what the short form could refer to. A reporter short cite ("Roe, 410 U.S. at
+116") can only mean a case, so one without an earlier full cite is a warning. "Id." and "supra" very
+often refer to a statute, the record or a treatise, which are not case citations: they are info.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from collections.abc import Iterator
 
 from citecheck.checks.base import CheckContext
 from citecheck.extract.models import CiteForm
-from citecheck.findings import Finding, Kind, make_finding
+from citecheck.findings import Finding, Kind, Severity, make_finding
 
 _SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
 
@@ -20,14 +24,26 @@ class UnresolvedShortFormCheck:
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
         c = ctx.citation
-        if c.form in _SHORT_FORMS and c.antecedent is None:
-            what = {
-                CiteForm.ID: "“Id.” has no preceding citation to refer to",
-                CiteForm.SUPRA: f"“{c.antecedent_text or c.text}, supra” names no case cited earlier in full",
-            }.get(c.form, f"the short form “{c.text}” matches no case cited earlier in full")
+        if c.form not in _SHORT_FORMS or c.antecedent is not None:
+            return
+        if c.form is CiteForm.SHORT and c.reporter:
             yield make_finding(
                 Kind.UNRESOLVED_SHORT_FORM,
                 c.span,
-                f"Unresolved short form: {what}. Cite the case in full the first time it appears.",
+                f"Unresolved short form: no case cited earlier in full matches “{c.text}”. "
+                "Cite the case in full the first time it appears.",
                 citation_index=c.index,
             )
+            return
+        what = {
+            CiteForm.ID: "“Id.” does not follow a case citation",
+            CiteForm.SUPRA: f"“{c.antecedent_text or c.text}, supra” names no case cited earlier in full",
+        }.get(c.form, f"“{c.text}” matches no case cited earlier in full")
+        yield make_finding(
+            Kind.UNRESOLVED_SHORT_FORM,
+            c.span,
+            f"{what}, so it was not checked. If it refers to a statute, the record or another source, "
+            "nothing is wrong.",
+            citation_index=c.index,
+            severity=Severity.INFO,
+        )
