@@ -20,6 +20,7 @@ import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import {
+  CodeActionRequest,
   ConfigurationRequest,
   createProtocolConnection,
   type Diagnostic,
@@ -40,8 +41,9 @@ import {
 } from 'vscode-languageserver-protocol/node';
 
 import { citationNodes, CITATIONS_NOTIFICATION, courtListenerReach, parseCitations } from '../src/citations';
-import { checkSummary, reportView, SERVER_COMMANDS } from '../src/commands';
+import { checkSummary, registerCommands, reportView, SERVER_COMMANDS } from '../src/commands';
 import { type Configuration, serverSettings } from '../src/settings';
+import { fake } from './fake-vscode';
 
 /** CITECHECK_PYTHON, else the first of python3 / python that can import citecheck.lsp. */
 function findPython(): { python: string; skip: string | false } {
@@ -391,4 +393,40 @@ test('CourtListener down: the token reaches the server, the citation is cannot-v
   // Only with the token does the server try CourtListener (without one it says "no token"), so
   // "unreachable" also shows the token travelled through workspace/configuration.
   assert.equal(courtListenerReach(doc), 'unreachable', JSON.stringify(roe.findings));
+});
+
+test('"Ignore" quick fix: VS Code runs the command through the extension, the server drops the finding', { skip, timeout: 60_000 }, async () => {
+  const uri = push.uri('ignore-me.txt');
+  const text = 'See 😀 Smith v. Jones, 999 Cal. Rptr. 4th 1 (2020).\n';
+  await push.open(uri, text);
+  const diagnostics = () => push.published.filter((p) => p.uri === uri).at(-1)?.diagnostics;
+  const diag = await push.waitFor('the impossible citation to ignore', () => diagnostics()?.find((d) => d.code === 'impossible-citation'));
+  const actions = (await push.conn.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri },
+    range: diag.range,
+    context: { diagnostics: [diag], only: ['quickfix'] },
+  })) as { title: string; command?: { command: string; arguments?: unknown[] } }[];
+  const ignore = actions.find((a) => a.command?.command === SERVER_COMMANDS.ignore);
+  assert.ok(ignore?.command, `an ignore action among ${JSON.stringify(actions.map((a) => a.title))}`);
+  // VS Code executes the action's command by id; the extension registered that id (commands.ts).
+  fake.reset();
+  const disposables = registerCommands({
+    isRunning: () => true,
+    executeServerCommand: (command, args) => push.conn.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }),
+    restartServer: async () => undefined,
+    setToken: async () => false,
+    hasToken: () => false,
+    isChecked: () => true,
+  });
+  try {
+    const handler = fake.commands.get(ignore.command.command);
+    assert.ok(handler, 'the extension handles the code action command');
+    await handler(...(ignore.command.arguments ?? []));
+    assert.deepEqual(fake.messages.filter((m) => m.level === 'error'), []);
+    await push.waitFor('diagnostics republished without the ignored finding', () =>
+      diagnostics()?.some((d) => d.code === 'impossible-citation') === false ? true : undefined,
+    );
+  } finally {
+    disposables.forEach((d) => d.dispose());
+  }
 });
