@@ -318,3 +318,13 @@ async def test_bad_input_never_crashes(client: LanguageClient, h) -> None:
         types.ExecuteCommandParams(command="citecheck.showReport", arguments=[{"uri": uri, "format": "json"}])
     )
     assert ok["format"] == "json"
+
+
+async def test_language_filter_and_aliases(client: LanguageClient, h) -> None:
+    # Neovim, Helix and Emacs call plain text "text": checked like VS Code's "plaintext"
+    text = "See 33 Umbrella 422 (1999).\n"
+    h.open_doc(client, "file:///ws/alias.txt", text, language="text")
+    await h.wait_publish(client, "file:///ws/alias.txt", 1, _has_all({"impossible-citation"}))
+    # a language not in settings.languages is not checked (and gets an empty publish)
+    h.open_doc(client, "file:///ws/code.py", text, language="python")
+    assert await h.wait_publish(client, "file:///ws/code.py", 1) == []

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CITATIONS_NOTIFICATION = "citecheck/citations"
+#: Editors name plain text differently (VS Code "plaintext", Neovim/Helix/Emacs "text").
+_LANGUAGE_ALIASES = {"text": "plaintext", "txt": "plaintext", "plain": "plaintext", "md": "markdown"}
 _PROGRESS_AFTER_S = 0.3
 
 
@@ -355,7 +357,10 @@ class Diagnostics:
         state.too_large = len(state.text) > settings.max_document_chars
         if state.too_large:
             return False
-        return not settings.languages or state.language_id in settings.languages
+        if not settings.languages:
+            return True
+        language = _LANGUAGE_ALIASES.get(state.language_id, state.language_id)
+        return language in settings.languages or state.language_id in settings.languages
 
     # -- stage 2 --
     def _schedule_later(self, state: DocState) -> None:
