@@ -1,6 +1,6 @@
 /**
- * The one module that touches the `vscode` API for the other modules (except the glue in
- * extension.ts and server.ts, which hand `vscode` objects to vscode-languageclient).
+ * The one module of ours that calls the `vscode` API; the others import only its types (and
+ * vscode-languageclient, which server.ts drives, calls it on its own).
  *
  * Keeping every call here lets the unit tests swap `vscode` for the small fake in
  * test/fake-vscode.ts (an esbuild alias) and check what the extension asked VS Code to do.
