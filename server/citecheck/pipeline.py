@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
 from citecheck.checks.existence import impossible_reason
-from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import match_proposition, match_quotes, page_of
 from citecheck.config import Settings
 from citecheck.errors import CitecheckError
@@ -176,60 +176,16 @@ async def check_document(
     cites = extraction.citations
     keys = {i: k for i, c in enumerate(cites) if (k := _key(c)) is not None}
     lookups = await _lookup(source, sorted(set(keys.values()))) if source is not None else {}
-
-    # the case each full citation stands for
-    records: dict[int, CaseRecord] = {}
-    for i, k in keys.items():
-        res = lookups.get(k)
-        if res is None or res.status not in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS):
-            continue
-        name = cites[i].case_name.text if cites[i].case_name else None
-        rec = res.record if res.status is LookupStatus.FOUND else best_record(name, res.records)
-        if rec is None and res.status is LookupStatus.FOUND and res.records:
-            rec = res.records[0]
-        if rec is not None:
-            records[i] = rec
+    chosen = _choose_records(cites, keys, lookups)
 
     def record_for(c: Citation) -> CaseRecord | None:
         full = _full_of(extraction, c)
-        return records.get(full.index) if full is not None else None
+        return chosen.get(full.index) if full is not None else None
 
-    # opinions, only for cases whose text a check needs (quotes or pin cites)
-    needed: dict[str, CaseRecord] = {}
-    for c in cites:
-        rec = record_for(c)
-        if rec is not None and (c.quotes or c.pincite):
-            needed.setdefault(rec.id, rec)
-    opinions: dict[str, OpinionText] = {}
-    if source is not None and needed:
-        texts = await asyncio.gather(*(_opinion(source, r) for r in needed.values()))
-        opinions = {rid: t for rid, t in zip(needed, texts, strict=True) if t is not None}
+    opinions = await _fetch_opinions(source, cites, record_for) if source is not None else {}
     indexes = {rid: opinion_index(t.text) for rid, t in opinions.items()}
-
-    # locate quotes; ask the source about the ones the cited opinion does not contain
-    matches: dict[int, tuple[QuoteMatch | None, ...]] = {}
-    for c in cites:
-        rec = record_for(c)
-        if rec is not None and rec.id in indexes and c.quotes:
-            matches[c.index] = match_quotes(c, indexes[rec.id])
-    matches = _assign_quotes(cites, matches)
-    propositions: dict[int, QuoteMatch] = {}
-    for c in cites:
-        rec = record_for(c)
-        if rec is None or rec.id not in indexes or c.pincite is None or c.quotes:
-            continue  # a quoted passage, found or not, is what the pin cite is judged by
-        pm = match_proposition(c, indexes[rec.id])
-        if pm is not None:
-            propositions[c.index] = pm
-    elsewhere: dict[int, dict[int, tuple[PassageHit, ...]]] = {}
-    if source is not None:
-        # only quotes with nothing close in the cited opinion: a near miss is a misquote of that case
-        wanted = [(ci, m.quote_index) for ci, ms in matches.items() for m in ms
-                  if m is not None and not m.exact and not m.passage]
-        hits = await asyncio.gather(*(_find_elsewhere(source, cites[ci].quotes[qi].text) for ci, qi in wanted))
-        for (ci, qi), h in zip(wanted, hits, strict=True):
-            if h:
-                elsewhere.setdefault(ci, {})[qi] = h
+    matches, propositions = _locate_passages(cites, record_for, indexes)
+    elsewhere = await _search_elsewhere(source, cites, matches) if source is not None else {}
 
     source_name = getattr(source, "name", "source") if source is not None else None
     found: list[Finding] = []
@@ -255,6 +211,80 @@ async def check_document(
     findings = apply_settings(_dedupe(found), settings)
     results = tuple(_result(ctx, [f for f in findings if f.citation_index == ctx.citation.index]) for ctx in contexts)
     return Report(text=text, extraction=extraction, findings=tuple(findings), results=results)
+
+
+def _choose_records(
+    cites: Sequence[Citation], keys: dict[int, CiteKey], lookups: dict[CiteKey, LookupResult]
+) -> dict[int, CaseRecord]:
+    """The case each full citation stands for (of several at one cite, the one the draft names)."""
+    records: dict[int, CaseRecord] = {}
+    for i, k in keys.items():
+        res = lookups.get(k)
+        if res is None or res.status not in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS):
+            continue
+        name = cites[i].case_name.text if cites[i].case_name else None
+        rec = res.record if res.status is LookupStatus.FOUND else best_record(name, res.records)
+        if rec is None and res.status is LookupStatus.FOUND and res.records:
+            rec = res.records[0]
+        if rec is not None:
+            records[i] = rec
+    return records
+
+
+async def _fetch_opinions(
+    source: AuthoritySource, cites: Sequence[Citation], record_for: Callable[[Citation], CaseRecord | None]
+) -> dict[str, OpinionText]:
+    """Opinion texts, only for cases whose text a check needs (quotes or pin cites), fetched concurrently."""
+    needed: dict[str, CaseRecord] = {}
+    for c in cites:
+        rec = record_for(c)
+        if rec is not None and (c.quotes or c.pincite):
+            needed.setdefault(rec.id, rec)
+    if not needed:
+        return {}
+    texts = await asyncio.gather(*(_opinion(source, r) for r in needed.values()))
+    return {rid: t for rid, t in zip(needed, texts, strict=True) if t is not None}
+
+
+def _locate_passages(
+    cites: Sequence[Citation],
+    record_for: Callable[[Citation], CaseRecord | None],
+    indexes: dict[str, OpinionIndex],
+) -> tuple[dict[int, tuple[QuoteMatch | None, ...]], dict[int, QuoteMatch]]:
+    """Each citation's quotes located in its case's opinion, and (for unquoted pins) its proposition."""
+    matches: dict[int, tuple[QuoteMatch | None, ...]] = {}
+    for c in cites:
+        rec = record_for(c)
+        if rec is not None and rec.id in indexes and c.quotes:
+            matches[c.index] = match_quotes(c, indexes[rec.id])
+    matches = _assign_quotes(cites, matches)
+    propositions: dict[int, QuoteMatch] = {}
+    for c in cites:
+        rec = record_for(c)
+        if rec is None or rec.id not in indexes or c.pincite is None or c.quotes:
+            continue  # a quoted passage, found or not, is what the pin cite is judged by
+        pm = match_proposition(c, indexes[rec.id])
+        if pm is not None:
+            propositions[c.index] = pm
+    return matches, propositions
+
+
+async def _search_elsewhere(
+    source: AuthoritySource, cites: Sequence[Citation], matches: dict[int, tuple[QuoteMatch | None, ...]]
+) -> dict[int, dict[int, tuple[PassageHit, ...]]]:
+    """Other cases of the source containing quotes that have nothing close in the cited opinion."""
+    wanted = [
+        (ci, m.quote_index)
+        for ci, ms in matches.items()
+        for m in ms
+        if m is not None and not m.exact and not m.passage  # a near miss is a misquote of the cited case
+    ]
+    hits = await asyncio.gather(*(_find_elsewhere(source, cites[ci].quotes[qi].text) for ci, qi in wanted))
+    elsewhere: dict[int, dict[int, tuple[PassageHit, ...]]] = {}
+    for (ci, qi), h in zip(wanted, hits, strict=True):
+        if h:
+            elsewhere.setdefault(ci, {})[qi] = h
+    return elsewhere
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
