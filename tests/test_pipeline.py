@@ -169,3 +169,25 @@ async def test_parallel_cites_and_neutral_pins(corpus_source) -> None:  # type: 
     # one wrong year in a parenthetical shared by two parallel cites is one finding, not two
     years = [f for f in report.findings if f.kind is Kind.YEAR_MISMATCH]
     assert len(years) == 1 and years[0].fixes[0].edits[0].new_text == "2014"
+
+
+async def test_quote_of_an_uncovered_case_is_not_a_misquote_of_its_neighbour(corpus_source) -> None:  # type: ignore[no-untyped-def]
+    quote = "the assessor must value the property at its true and actual value as of the assessment date"
+    text = (
+        f'The court held that "{quote}." Pratt & Whitney Engine Servs. v. Steager, 239 W. Va. 833, 840 (2017); '
+        "see also Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n"
+    )
+    report = await check_document(text, corpus_source, Settings())
+    assert Kind.MISQUOTE not in {f.kind for f in report.findings}
+    assert any(f.kind is Kind.CANNOT_VERIFY and "239 W. Va. 833" in f.message for f in report.findings)
+
+
+async def test_ids_quote_is_checked_against_the_case_it_refers_to(corpus_source) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "Exposure must be intentional. Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953). "
+        f'Reversal requires more: "{PLAINLY}." Id. at 37.\n'
+    )
+    report = await check_document(text, corpus_source, Settings())
+    [wrong] = [f for f in report.findings if f.kind is Kind.PINCITE_WRONG_PAGE]
+    assert wrong.span.of(text) == "37" and wrong.span.start > text.index("Id.")
+    assert wrong.fixes[0].edits[0].new_text == "38"
