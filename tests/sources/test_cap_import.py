@@ -34,7 +34,16 @@ def test_peyton_record_text_and_page_map(real_corpus: Corpus):
     assert rec.name == "Peyton v. District of Columbia"
     assert rec.name_full == "PEYTON v. DISTRICT OF COLUMBIA"
     assert rec.name_short == "Peyton" and rec.name_abbreviation == "Peyton v. District of Columbia"
-    assert rec.url == "https://case.law/caselaw/?reporter=a2d&volume=100&case=0036-01"
+    assert rec.url is None  # local import: no link unless asked for
+    meta = {
+        "id": 1,
+        "name": "A v. B",
+        "first_page": "7",
+        "file_name": "0007-01",
+        "citations": [{"cite": "9 A.2d 7"}],
+    }
+    linked = case_record(meta, case_law_links=True)
+    assert linked.url == "https://case.law/caselaw/?reporter=a2d&volume=9&case=0007-01"
     assert rec.decision_date == "1953-11-06"
     assert rec.court_name == "District of Columbia Municipal Court of Appeals"
     assert rec.court_id == "dc"  # via courts-db

@@ -80,8 +80,14 @@ def _load_json(path: Path) -> Any:
         raise ImportFormatError(f"{path}: not readable CAP JSON ({exc})") from exc
 
 
-def case_record(meta: dict[str, Any], url_base: str | None = None) -> CaseRecord:
-    """CaseRecord from one CAP case's metadata (CasesMetadata entry or cases/*.json)."""
+def case_record(
+    meta: dict[str, Any], url_base: str | None = None, *, case_law_links: bool = False
+) -> CaseRecord:
+    """CaseRecord from one CAP case's metadata (CasesMetadata entry or cases/*.json).
+
+    ``url`` is the download URL when fetched; for a local import, a case.law viewer link only when
+    ``case_law_links`` (off by default: reports and their golden files show no link for local cases).
+    """
     cites: list[CaseCite] = []
     first, last = str(meta.get("first_page") or ""), meta.get("last_page")
     for i, c in enumerate(meta.get("citations") or []):
@@ -99,7 +105,7 @@ def case_record(meta: dict[str, Any], url_base: str | None = None) -> CaseRecord
         slug, vol, fname = cap_slug(cites[0].reporter), cites[0].volume, meta["file_name"]
         if url_base:  # where it was downloaded from (maybe a firm's mirror)
             url = f"{url_base.rstrip('/')}/{slug}/{vol}/cases/{fname}.json"
-        else:
+        elif case_law_links:
             url = f"{CASE_LAW_VIEWER}?reporter={slug}&volume={vol}&case={fname}"
     name_abbr = meta.get("name_abbreviation")
     return CaseRecord(
