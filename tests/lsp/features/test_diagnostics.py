@@ -1,0 +1,54 @@
+"""Pure parts of the diagnostics scheduler: moving findings with edits, the hold, the size finding."""
+
+from __future__ import annotations
+
+from citecheck.extract.models import Citation, CiteForm, Extraction
+from citecheck.findings import Fix, Kind, TextEdit, make_finding
+from citecheck.lsp.convert import Shown
+from citecheck.lsp.features.diagnostics import (
+    _held_back,
+    shift_findings,
+    shift_shown,
+    stable_offset,
+    too_large_finding,
+)
+from citecheck.lsp.ignore import IgnoreKey
+from citecheck.lsp.text import AppliedEdit
+from citecheck.spans import Span
+
+EDIT = AppliedEdit(start=5, end=5, new_text="abc")  # three characters typed at offset 5
+
+
+def test_findings_before_after_and_touching_an_edit() -> None:
+    before = make_finding(Kind.CANNOT_VERIFY, Span(0, 3), "b")
+    touching = make_finding(Kind.CANNOT_VERIFY, Span(2, 5), "t")  # ends where the caret is
+    after = make_finding(
+        Kind.YEAR_MISMATCH, Span(10, 14), "a", fixes=(Fix(title="f", edits=(TextEdit(span=Span(10, 14), new_text="1953"),)),)
+    )
+    out = shift_findings([before, touching, after], [EDIT])
+    assert out[0] is before
+    assert [f.span for f in out] == [Span(0, 3), Span(13, 17)]
+    assert out[1].fixes[0].edits[0].span == Span(13, 17)
+
+
+def test_shift_shown_keeps_rendered_json_only_where_positions_hold() -> None:
+    key = IgnoreKey(kind="x", citation="y")
+    same_line = Shown(make_finding(Kind.CANNOT_VERIFY, Span(10, 12), "s"), key, json="{}", rendered_for=1)
+    next_line = Shown(make_finding(Kind.CANNOT_VERIFY, Span(30, 32), "n"), key, json="{}", rendered_for=1)
+    text = "01234abc56789xyz\n" + "z" * 30  # after the edit, the first line break is at 16
+    out = shift_shown([same_line, next_line], [EDIT], 2, stable_offset(text, [EDIT], 2, 2))
+    assert [s.rendered_for for s in out] == [None, 2]
+    assert stable_offset(text, [AppliedEdit(start=5, end=5, new_text="\n")], 2, 3) is None
+
+
+def test_hold_covers_the_citation_being_typed() -> None:
+    cite = Citation(index=0, form=CiteForm.UNRECOGNISED, span=Span(4, 18), full_span=Span(4, 18), text="33 Umbrella 42")
+    ex = Extraction(text="See 33 Umbrella 42", citations=(cite,))
+    assert _held_back(ex, Span(18, 19)) == [Span(4, 18)]  # typing right after it
+    assert _held_back(ex, Span(0, 1)) == []
+
+
+def test_too_large_is_one_visible_warning() -> None:
+    f = too_large_finding("x" * 50 + "\nmore", 10)
+    assert f.kind is Kind.DOCUMENT_TOO_LARGE and f.span == Span(0, 50)
+    assert "10" in f.message
