@@ -75,3 +75,12 @@ def test_precision_recall_per_type() -> None:
 def test_category_aliases() -> None:
     assert category_of("Incorrect pincite") == "wrong-pincite"
     assert category_of("case name mismatch") == "name-mismatch"
+
+
+def test_optional_spans_count_neither_way() -> None:
+    [ex] = parse_dataset(['{"text": "t", "hallucinations": {}, "optional": ["Roe v. Wade"]}'])
+    assert ex.optional == ("Roe v. Wade",)
+    scores = Scores()
+    score_example(scores, ex, [Prediction(span_text="Roe v. Wade", category="name-mismatch", kind="name-mismatch",
+                                          message="")])
+    assert scores.overall.pred == 0 and not scores.false_alarms

@@ -1,7 +1,9 @@
 """Score findings against gold hallucination spans (LePhantomCite format); pure.
 
-A dataset line is ``{"text": ..., "hallucinations": {span_text: type}, ...}``; other keys are ignored.
-A predicted span matches a gold span when either string contains the other. Only error and warning
+A dataset line is ``{"text": ..., "hallucinations": {span_text: type}, ...}``; optional spans
+(``"optional"``, ``"optional_spans"`` or ``"optional_hallucinations"``: a list of span texts or a
+{span: type} map) may be flagged or not, so a prediction matching only an optional span counts neither
+way; other keys are ignored. A predicted span matches a gold span when either string contains the other. Only error and warning
 findings count as predictions ("could not verify" is not a prediction). Precision, recall and F1 are
 computed over all spans and per type; a finding kind counts for the type its category names.
 """
@@ -85,6 +87,7 @@ class Example:
     text: str
     gold: tuple[tuple[str, str], ...]  # (span text, category)
     id: str | None = None
+    optional: tuple[str, ...] = ()  # spans that may be flagged without counting
 
 
 def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Example]:
@@ -105,7 +108,15 @@ def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Exam
         if not isinstance(halls, dict):
             raise InputError(f"{origin}:{n}: \"hallucinations\" must map span text to a type")
         gold = tuple((str(s), category_of(str(t))) for s, t in halls.items() if str(s).strip())
-        out.append(Example(text=obj["text"], gold=gold, id=str(obj.get("id", n))))
+        optional: list[str] = []
+        for key in ("optional", "optional_spans", "optional_hallucinations"):
+            value = obj.get(key)
+            if isinstance(value, dict):
+                optional.extend(str(k) for k in value)
+            elif isinstance(value, list):
+                optional.extend(str(v.get("span", "")) if isinstance(v, dict) else str(v) for v in value)
+        out.append(Example(text=obj["text"], gold=gold, id=str(obj.get("id", n)),
+                           optional=tuple(o for o in optional if o.strip())))
     return out
 
 
@@ -197,6 +208,8 @@ def score_example(scores: Scores, example: Example, preds: Sequence[Prediction])
             scores.misses.append((example.id or "?", span, cat))
     for p in preds:
         any_hit = any(spans_match(p.span_text, s) for s, _ in example.gold)
+        if not any_hit and any(spans_match(p.span_text, o) for o in example.optional):
+            continue  # an optional span: neither right nor wrong to flag
         typed_hit = any(spans_match(p.span_text, s) and p.category == c for s, c in example.gold)
         scores.overall.pred += 1
         scores.overall.pred_hit += any_hit
