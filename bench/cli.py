@@ -45,8 +45,18 @@ def _import_corpus(path: Path) -> str:
 
 def _run(doc: Path, env: dict[str, str]) -> tuple[float, float, dict]:
     """(wall seconds, peak RSS MiB, parsed JSON report) of one ``citecheck check`` process."""
-    cmd = [sys.executable, "-m", "citecheck", "check", "--offline", "--format", "json", "--fail-on", "never",
-           str(doc)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "citecheck",
+        "check",
+        "--offline",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        str(doc),
+    ]
     out_path, err_path = doc.with_suffix(".out.json"), doc.with_suffix(".err.txt")
     with out_path.open("wb") as out, err_path.open("wb") as err:
         start = time.perf_counter()
@@ -60,22 +70,64 @@ def _run(doc: Path, env: dict[str, str]) -> tuple[float, float, dict]:
     return wall, usage.ru_maxrss / 1024, json.loads(out_path.read_text(encoding="utf-8"))  # Linux: KiB
 
 
+def _stages(doc: Path, corpus: Path, cache: Path) -> str:
+    """Where the time goes, in one process: extraction, lookups + checks, each renderer."""
+    import asyncio
+
+    from citecheck.config import Settings
+    from citecheck.extract import extract_citations
+    from citecheck.inputs import read_input
+    from citecheck.pipeline import check_document
+    from citecheck.report import FORMATS
+    from citecheck.report.model import BatchResult, file_result
+    from citecheck.sources.chain import open_source
+
+    settings = Settings(corpus_path=corpus, cache_path=cache, offline=True, max_document_chars=10**8)
+    t0 = time.perf_counter()
+    text = read_input(str(doc)).text
+    t1 = time.perf_counter()
+    extraction = extract_citations(text)
+    t2 = time.perf_counter()
+
+    async def run():
+        async with open_source(settings) as source:
+            return await check_document(text, source, settings, extraction=extraction)
+
+    report = asyncio.run(run())
+    t3 = time.perf_counter()
+    batch = BatchResult(files=(file_result(doc.name, "markdown", text, report),))
+    renders = []
+    for name, render in FORMATS.items():
+        r0 = time.perf_counter()
+        render(batch)
+        renders.append(f"{name} {1000 * (time.perf_counter() - r0):.0f}")
+    return (
+        f"read {1000 * (t1 - t0):.0f} ms, extract {1000 * (t2 - t1):.0f} ms, lookups+checks "
+        f"{1000 * (t3 - t2):.0f} ms, render ms: {', '.join(renders)}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--words", type=int, default=30_000)
     ap.add_argument("--citations", type=int, default=1_000)
     ap.add_argument("--runs", type=int, default=3, help="warm runs to take the median of")
-    ap.add_argument("--example-copies", type=int, default=20,
-                    help="copies of the example brief's argument appended, so the sample corpus has work to do")
+    ap.add_argument(
+        "--example-copies",
+        type=int,
+        default=20,
+        help="copies of the example brief's argument appended, so the sample corpus has work to do",
+    )
     args = ap.parse_args(argv)
 
     text = build_brief(words=args.words, citations=args.citations)
     example = (Path(__file__).resolve().parents[1] / "examples" / "brief.md").read_text(encoding="utf-8")
-    argument = example[example.index("## ARGUMENT"):]
+    argument = example[example.index("## ARGUMENT") :]
     docs = {
         "bench brief": text,
-        f"bench brief + example argument x{args.example_copies}": text + "\n\n" + "\n\n".join(
-            [argument] * args.example_copies),
+        f"bench brief + example argument x{args.example_copies}": text
+        + "\n\n"
+        + "\n\n".join([argument] * args.example_copies),
     }
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
@@ -86,18 +138,26 @@ def main(argv: list[str] | None = None) -> int:
             doc.write_text(body, encoding="utf-8")
             cache = home / f"cache-{len(body)}.sqlite"
             env = {k: v for k, v in os.environ.items() if not k.startswith("CITECHECK_")}
-            env.update(CITECHECK_CORPUS_PATH=str(home / "corpus.sqlite"), CITECHECK_CACHE_PATH=str(cache),
-                       CITECHECK_CONFIG=str(home / "citecheck.toml"))
+            env.update(
+                CITECHECK_CORPUS_PATH=str(home / "corpus.sqlite"),
+                CITECHECK_CACHE_PATH=str(cache),
+                CITECHECK_CONFIG=str(home / "citecheck.toml"),
+            )
             (home / "citecheck.toml").write_text("")
             cold_wall, cold_peak, report = _run(doc, env)
             warm = [_run(doc, env) for _ in range(args.runs)]
             summary = report["summary"]
             walls = [w for w, _, _ in warm]
             print(f"\n{label}: {len(body.split()):,} words, {len(body):,} characters")
-            print(f"  citations: {summary['citations']:,}; findings: {summary['findings']}; status: {summary['status']}")
+            print(
+                f"  citations: {summary['citations']:,}; findings: {summary['findings']}; status: {summary['status']}"
+            )
             print(f"  cold cache: wall {cold_wall:.2f} s, peak RSS {cold_peak:.0f} MiB")
-            print(f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
-                  f"max {max(walls):.2f}, {len(walls)} runs), peak RSS {max(p for _, p, _ in warm):.0f} MiB")
+            print(
+                f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
+                f"max {max(walls):.2f}, {len(walls)} runs), peak RSS {max(p for _, p, _ in warm):.0f} MiB"
+            )
+            print(f"  in-process stages (warm): {_stages(doc, home / 'corpus.sqlite', cache)}")
     return 0
 
 
