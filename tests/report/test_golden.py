@@ -63,9 +63,10 @@ def _import_sample(path: Path) -> None:
         corpus.close()
 
 
-@pytest.fixture(params=["offline", "corpus"])
-def scenario(request, tmp_path) -> tuple[str, BatchResult]:
-    settings = _settings(tmp_path)
+@pytest.fixture(scope="module", params=["offline", "corpus"])
+def scenario(request, tmp_path_factory) -> tuple[str, BatchResult]:
+    """Each scenario is checked once per test run; the five format tests share its result."""
+    settings = _settings(tmp_path_factory.mktemp(request.param))
     if request.param == "corpus":
         _import_sample(settings.corpus_path)
     return request.param, _check(settings)
