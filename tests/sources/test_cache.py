@@ -106,3 +106,14 @@ async def test_missing_volume_memo(tmp_path: Path):
         assert await cache.volume_missing("A.2d", "9") == "CAP has no volume 9 A.2d"
     finally:
         await cache.close()
+
+
+def test_busy_is_not_corrupt():
+    import sqlite3
+
+    from citecheck.sources.cache import _corrupt, _in_use
+
+    locked = sqlite3.OperationalError("database is locked")
+    assert _in_use(locked) and not _corrupt(locked)  # never moved aside while another process holds it
+    assert _corrupt(sqlite3.DatabaseError("file is not a database"))
+    assert _corrupt(sqlite3.DatabaseError("database disk image is malformed"))

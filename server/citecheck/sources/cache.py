@@ -57,6 +57,16 @@ CREATE TABLE IF NOT EXISTS missing_volumes (reporter TEXT NOT NULL, volume TEXT 
 """
 
 
+def _in_use(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
+def _corrupt(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return any(w in msg for w in ("not a database", "malformed", "integrity", "encrypted", "disk image"))
+
+
 def _key(k: CiteKey) -> str:
     return f"{k.volume}|{k.reporter}|{k.page}"
 
@@ -69,7 +79,7 @@ class Cache:
         self._db = db
 
     @classmethod
-    async def open(cls, path: Path | str, *, clock: float | None = None) -> Cache:
+    async def open(cls, path: Path | str) -> Cache:
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -77,23 +87,31 @@ class Cache:
             raise CorpusError(f"cannot create cache folder {path.parent}: {exc}") from exc
         try:
             return cls(path, await cls._connect(path))
+        except sqlite3.OperationalError as exc:
+            if _in_use(exc):  # another process holds it: not corrupt, just unavailable right now
+                raise CorpusError(f"cache {path} is busy: {exc}") from exc
+            if not _corrupt(exc):
+                raise CorpusError(f"cannot open cache {path}: {exc}") from exc
+            return await cls._rebuild(path, exc)
         except sqlite3.DatabaseError as exc:
-            aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
-            log.warning("cache %s is corrupt (%s); moved aside to %s and rebuilt", path, exc, aside)
-            try:
-                path.replace(aside)
-                for suffix in ("-wal", "-shm"):
-                    side = path.with_name(path.name + suffix)
-                    if side.exists():
-                        side.unlink()
-            except OSError as move_exc:
-                raise CorpusError(
-                    f"cache {path} is corrupt and cannot be moved aside: {move_exc}"
-                ) from move_exc
-            try:
-                return cls(path, await cls._connect(path))
-            except sqlite3.DatabaseError as exc2:
-                raise CorpusError(f"cannot rebuild cache {path}: {exc2}") from exc2
+            return await cls._rebuild(path, exc)
+
+    @classmethod
+    async def _rebuild(cls, path: Path, exc: Exception) -> Cache:
+        aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
+        log.warning("cache %s is corrupt (%s); moved aside to %s and rebuilt", path, exc, aside)
+        try:
+            path.replace(aside)
+            for suffix in ("-wal", "-shm"):
+                side = path.with_name(path.name + suffix)
+                if side.exists():
+                    side.unlink()
+        except OSError as move_exc:
+            raise CorpusError(f"cache {path} is corrupt and cannot be moved aside: {move_exc}") from move_exc
+        try:
+            return cls(path, await cls._connect(path))
+        except sqlite3.DatabaseError as exc2:
+            raise CorpusError(f"cannot rebuild cache {path}: {exc2}") from exc2
 
     @staticmethod
     async def _connect(path: Path) -> aiosqlite.Connection:

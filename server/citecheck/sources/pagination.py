@@ -189,7 +189,7 @@ def html_to_text(source: str) -> ParsedText:
                     label = attrs.get("label") or attrs.get("data-label") or attrs.get("number")
                     dropped = bool(label) and "pagescheme" in attrs and "P" in label.upper()
                     marker = [depth, label, _index(attrs), [], dropped]
-                elif name in _SKIP or "footnotemark" in classes:
+                elif name in _SKIP or name == "footnotemark" or "footnotemark" in classes:
                     skip_depth = depth
                 continue
         else:
