@@ -1,0 +1,25 @@
+"""The docstring examples of the checks, the pipeline and the evaluation run (house style: no dead examples)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "citecheck.checks.reporter_limits",
+    "citecheck.checks.names",
+    "citecheck.checks.quote_match",
+    "citecheck.checks.quotes",
+    "citecheck.checks.parenthetical",
+    "citecheck.evaluation.scoring",
+    "citecheck.testing",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0
