@@ -19,7 +19,7 @@ from citecheck.sources.models import CaseRecord
 
 
 class Status(StrEnum):
-    """Per-citation outcome, worst first in ``RANK``."""
+    """Per-citation outcome shown in every report (the pipeline's ``CitationResult.status`` values)."""
 
     PROBLEM = "problem"  # at least one warning or error finding
     CANNOT_VERIFY = "cannot-verify"  # no source we have covers it
@@ -151,25 +151,9 @@ def notes(batch: BatchResult) -> list[str]:
     return out
 
 
-def _get(obj: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        if obj is not None and hasattr(obj, name):
-            return getattr(obj, name)
-    return default
-
-
-def _result_index(result: Any) -> int | None:
-    idx = _get(result, "citation_index", "index")
-    if idx is None:
-        idx = _get(_get(result, "citation"), "index")
-    return idx
-
-
 def _status_value(raw: Any) -> Status | None:
-    if raw is None:
-        return None
     try:
-        return Status(str(getattr(raw, "value", raw)))
+        return Status(str(raw)) if raw is not None else None
     except ValueError:
         return None
 
@@ -188,19 +172,16 @@ def derive_status(citation: Citation, findings: Sequence[Finding], record: CaseR
 
 
 def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple[int, str], ...] = ()) -> FileResult:
-    """Adapt a pipeline ``Report`` (``.extraction``, ``.findings``, ``.results``) to a FileResult.
+    """Adapt a ``citecheck.pipeline.Report`` (``.extraction``, ``.findings``, ``.results``) to a FileResult.
 
-    A finding raised on a citation also counts against it when the pipeline's own status is
-    milder (a renderer must never show "verified" next to an error about the same citation).
+    ``results`` hold one ``CitationResult`` per citation (``citation_index``, ``status``, ``record``,
+    ``lookup``, ``page_used``, ``passage``). A finding raised on a citation also counts against it
+    when the pipeline's own status is milder: a renderer must never show "verified" next to an error
+    about the same citation.
     """
-    extraction = _get(report, "extraction")
-    citations = tuple(_get(extraction, "citations", default=()) or ())
-    findings = tuple(_get(report, "findings", default=()) or ())
-    by_index: dict[int, Any] = {}
-    for result in _get(report, "results", default=()) or ():
-        idx = _result_index(result)
-        if idx is not None:
-            by_index[idx] = result
+    citations = tuple(report.extraction.citations)
+    findings = tuple(report.findings)
+    by_index = {r.citation_index: r for r in report.results}
     per_citation: dict[int, list[Finding]] = {}
     for f in findings:
         if f.citation_index is not None:
@@ -208,21 +189,20 @@ def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple
     statuses = []
     for c in citations:
         result = by_index.get(c.index)
-        record = _get(result, "record")
-        own = per_citation.get(c.index, [])
-        derived = derive_status(c, own, record)
-        status = _status_value(_get(result, "status")) or derived
+        record = getattr(result, "record", None)
+        derived = derive_status(c, per_citation.get(c.index, []), record)
+        status = _status_value(getattr(result, "status", None)) or derived
         if derived is Status.PROBLEM:
             status = Status.PROBLEM
+        lookup = getattr(result, "lookup", None)
         statuses.append(
             CitationStatus(
                 index=c.index,
                 status=status,
                 record=record,
-                page_used=_get(result, "page_used"),
-                passage=_get(result, "passage"),
-                reason=str(_get(result, "reason", default="") or _get(_get(result, "lookup"), "reason", default="")
-                           or ""),
+                page_used=getattr(result, "page_used", None),
+                passage=getattr(result, "passage", None),
+                reason=getattr(lookup, "reason", "") or "",
             )
         )
     return FileResult(
