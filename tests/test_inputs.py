@@ -215,3 +215,16 @@ def test_docx_text_is_what_word_shows_with_tracked_changes_accepted(tmp_path):
         p._p.append(parse_xml(xml))
     document.save(tmp_path / "tracked.docx")
     assert read_input(str(tmp_path / "tracked.docx")).text == "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App.\t1953)."
+
+
+def test_docx_merged_cells_are_read_once_and_docx_on_stdin_is_sniffed(tmp_path):
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).merge(table.cell(0, 1)).text = "Savage v. Parks, 100 A.2d 450"
+    table.cell(1, 0).text = "left"
+    table.cell(1, 1).text = "right"
+    buf = io.BytesIO()
+    document.save(buf)
+    doc = read_input("-", stdin=io.BytesIO(buf.getvalue()))
+    assert doc.kind == "docx" and doc.name == "<stdin>"
+    assert doc.text == "Savage v. Parks, 100 A.2d 450\n\nleft\n\nright"
