@@ -31,6 +31,7 @@ class QuoteMatch:
     diff: str | None = None
     swallowed_negation: str | None = None  # an ellipsis would have had to omit this word
     score: float = 1.0
+    others: tuple[tuple[int, int], ...] = ()  # further occurrences of an exact quote (start, end)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -139,8 +139,8 @@ class PinciteCheck:
         cited = {str(p) for p in pages}
         for m in located:
             on = pm.pages_between(m.start, max(m.start, m.end - 1))
-            if cited & set(on):
-                continue
+            if cited & set(on) or any(cited & set(pm.pages_between(a, max(a, b - 1))) for a, b in m.others):
+                continue  # on a cited page (a repeated passage may be cited at any of its places)
             where = format_pages(on)
             what = "quoted passage" if m.quote_index >= 0 else "passage the sentence restates"
             yield make_finding(

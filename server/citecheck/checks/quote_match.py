@@ -197,26 +197,41 @@ def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Loca
     >>> locate("the statute . . . apply", idx) is None  # the ellipsis would swallow "not"
     True
     """
+    found = locate_all(quote, index, cleaned_up=cleaned_up, limit=1)
+    return found[0] if found else None
+
+
+def locate_all(quote: str, index: OpinionIndex, *, cleaned_up: bool = False, limit: int = 10) -> list[Located]:
+    """Every occurrence of ``quote`` (an opinion may repeat a standard or a statute), in text order.
+
+    >>> idx = OpinionIndex("Time is of the essence. Later: time is of the essence.")
+    >>> [idx.text[x.start:x.end] for x in locate_all("time is of the essence", idx)]
+    ['Time is of the essence', 'time is of the essence']
+    """
     items = parse_quote(quote)
-    words = [i for i in items if isinstance(i, _Word)]
-    if not words:
-        return None
+    if not any(isinstance(i, _Word) for i in items):
+        return []
     toks = index.norms
     first = items[0]
     assert isinstance(first, _Word)
     starts: set[int] = set()
     for alt in first.alts:
         starts.update(index.positions.get(alt, ()))
-        # the first quoted word may be the tail of a hyphenated / compound opinion word
     second = items[1] if len(items) > 1 else None
+    out: list[Located] = []
+    after = -1
     for s in sorted(starts):
+        if s < after:
+            continue  # inside the previous occurrence
         if isinstance(second, _Word) and s + 1 < len(toks) and not _may_continue(toks, s + 1, second):
             continue  # cheap rejection of the many starts at a common first word
-        matcher = _Matcher(items, toks, cleaned_up)
-        end = matcher.match(0, s)
+        end = _Matcher(items, toks, cleaned_up).match(0, s)
         if end is not None:
-            return Located(index.starts[s], index.ends[end - 1])
-    return None
+            out.append(Located(index.starts[s], index.ends[end - 1]))
+            after = end
+            if len(out) >= limit:
+                break
+    return out
 
 
 def _may_continue(toks: list[str], t: int, item: _Word) -> bool:

@@ -11,6 +11,7 @@ from citecheck.checks.quote_match import (
     OpinionIndex,
     closest_passage,
     locate,
+    locate_all,
     negation_blocked,
     quote_word_count,
 )
@@ -35,10 +36,12 @@ def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | 
         if quote_word_count(q.text) < MIN_QUOTE_WORDS:
             out.append(None)
             continue
-        loc = locate(q.text, index, cleaned_up=cleaned)
-        if loc is not None:
+        found = locate_all(q.text, index, cleaned_up=cleaned)
+        if found:
+            loc = found[0]
             out.append(
-                QuoteMatch(quote_index=qi, exact=True, start=loc.start, end=loc.end, passage=index.text[loc.start : loc.end])
+                QuoteMatch(quote_index=qi, exact=True, start=loc.start, end=loc.end,
+                           passage=index.text[loc.start : loc.end], others=tuple((x.start, x.end) for x in found[1:]))
             )
             continue
         negation = negation_blocked(q.text, index, cleaned_up=cleaned)
