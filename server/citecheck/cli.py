@@ -144,7 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if config_file:
             log.debug("settings from %s", config_file)
-        return args._run(args, settings)
+        from citecheck.offline import no_network
+
+        with no_network() if settings.offline else contextlib.nullcontext():  # every command, not just check
+            return args._run(args, settings)
     except KeyboardInterrupt:
         sys.stderr.write("citecheck: interrupted\n")
         return 130
@@ -224,9 +227,6 @@ def _write(text: str, path: Path | None, stdout: TextIO) -> None:
 
 def _check_documents(docs: list[InputDocument], settings: Settings, *, progress: bool):
     """Check every document with one source chain in one event loop (``asyncio.run`` once)."""
-    from contextlib import nullcontext
-
-    from citecheck.offline import no_network
     from citecheck.report.model import file_result
 
     if not docs:
@@ -248,8 +248,7 @@ def _check_documents(docs: list[InputDocument], settings: Settings, *, progress:
                     advance(doc.name, 1)
             return results, _describe_sources(settings)
 
-    with no_network() if settings.offline else nullcontext():
-        return asyncio.run(run())
+    return asyncio.run(run())
 
 
 def _describe_sources(settings: Settings) -> str:
