@@ -62,6 +62,8 @@ async def test_lookup_and_opinion_round_trip_through_corpus_server(served: Corpu
         assert (
             res[keys[1]].record is not None and res[keys[1]].record.name == "Peyton v. District of Columbia"
         )
+        # a self-hosted server has no rate limit: courts come from the dockets route
+        assert dyous.court_id == "connappct" and res[keys[1]].record.court_id == "dc"
         # the served corpus holds only part of 100 A.2d: not found there is NOT an accusation
         assert res[keys[2]].status is LookupStatus.CANNOT_VERIFY
         op = await cl.opinion(dyous)
@@ -205,6 +207,8 @@ async def test_statuses_are_mapped_honestly(loopback):
     finally:
         await cl.close()
     assert res[keys[0]].status is LookupStatus.FOUND and res[keys[0]].record.id == "cl:42"
+    assert res[keys[0]].record.court_id is None  # CourtListener's quota is not spent on dockets
+    assert all(method == "POST" for method, *_ in loopback.requests)
     assert res[keys[1]].status is LookupStatus.NOT_FOUND and res[keys[1]].containing.id == "cl:42"
     assert res[keys[2]].status is LookupStatus.NOT_FOUND  # A.2d is a closed series: CourtListener has it all
     assert res[keys[3]].status is LookupStatus.CANNOT_VERIFY  # A.3d still running: 404 is no proof

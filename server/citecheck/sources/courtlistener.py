@@ -17,6 +17,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -108,6 +109,7 @@ class CourtListenerClient:
         max_wait_s: float = 90.0,
         quiet_after_failure_s: float = 30.0,
         assume_courtlistener_coverage: bool | None = None,
+        fetch_courts: bool | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -120,6 +122,10 @@ class CourtListenerClient:
             if assume_courtlistener_coverage is None
             else assume_courtlistener_coverage
         )
+        # one extra request per case found: worth it on a self-hosted server, not on CourtListener's
+        # free tier (5 requests a minute), where court stays unknown and the court check is skipped
+        self.fetch_courts = (not self.assume_courtlistener_coverage) if fetch_courts is None else fetch_courts
+        self._courts: dict[str, str | None] = {}
         headers = {"User-Agent": "citecheck"}
         if token:
             headers["Authorization"] = f"Token {token}"
@@ -268,7 +274,42 @@ class CourtListenerClient:
                     results[k] = self._cannot(k, "CourtListener did not recognise this as a case citation")
         for k in pending:
             results.setdefault(k, self._cannot(k, "CourtListener did not answer for this citation"))
+        if self.fetch_courts:
+            results = await self._with_courts(results)
         return results
+
+    async def _with_courts(self, results: dict[CiteKey, LookupResult]) -> dict[CiteKey, LookupResult]:
+        """Fill ``court_id`` from each cluster's docket (the cluster JSON has no court). Best effort."""
+        wanted = {
+            r.id[3:]
+            for res in results.values()
+            for r in (*res.records, *((res.containing,) if res.containing else ()))
+            if r.court_id is None and r.id.startswith("cl:")
+        }
+        for cid in sorted(wanted):
+            if cid in self._courts:
+                continue
+            docket = (self._clusters.get(cid) or {}).get("docket_id")
+            court = None
+            if docket is not None:
+                try:
+                    data = await self._json("GET", f"dockets/{docket}/", params={"fields": "id,court_id"})
+                except (BadResponse, SourceUnavailable):
+                    data = None
+                if isinstance(data, dict) and isinstance(data.get("court_id"), str):
+                    court = data["court_id"]
+            self._courts[cid] = court
+
+        def fix(r: CaseRecord | None) -> CaseRecord | None:
+            if r is None or r.court_id is not None or not r.id.startswith("cl:"):
+                return r
+            court = self._courts.get(r.id[3:])
+            return replace(r, court_id=court) if court else r
+
+        return {
+            k: replace(res, records=tuple(fix(r) for r in res.records), containing=fix(res.containing))  # type: ignore[misc]
+            for k, res in results.items()
+        }
 
     def _cannot(self, key: CiteKey, reason: str, containing: CaseRecord | None = None) -> LookupResult:
         return LookupResult(

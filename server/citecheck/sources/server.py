@@ -4,7 +4,7 @@ A firm runs one on its own network so no lookup ever leaves it; citecheck's own 
 against it over loopback. Routes (same JSON shapes as CourtListener v4):
 
 - ``POST /api/rest/v4/citation-lookup/``  (form or JSON: ``text``, or ``volume``/``reporter``/``page``)
-- ``GET  /api/rest/v4/clusters/<id>/``
+- ``GET  /api/rest/v4/clusters/<id>/`` and ``GET /api/rest/v4/dockets/<id>/`` (for ``court_id``)
 - ``GET  /api/rest/v4/opinions/<id>/``    (``?fields=`` honoured)
 - ``GET  /api/rest/v4/opinions/?cluster=<id>``
 
@@ -119,8 +119,8 @@ class CorpusAPI:
             "absolute_url": f"/opinion/{cid}/{slug}/",
             "panel": [],
             "non_participating_judges": [],
-            "docket_id": None,
-            "docket": None,
+            "docket_id": cid,  # one docket per case here: same id
+            "docket": f"{self.base_url}dockets/{cid}/",
             "sub_opinions": [f"{self.base_url}opinions/{cid}/"] if has_text else [],
             "citations": [
                 {
@@ -263,6 +263,24 @@ class CorpusAPI:
             return 404, {"detail": "No OpinionCluster matches the given query."}
         return 200, self.cluster_json(record, rowid)
 
+    def docket(self, docket_id: int, fields: list[str] | None = None) -> tuple[int, Any]:
+        rowid = self.corpus.rowid(case_id_for(docket_id))
+        record = self.corpus.record_by_rowid(rowid) if rowid is not None else None
+        if record is None:
+            return 404, {"detail": "No Docket matches the given query."}
+        data = {
+            "resource_uri": f"{self.base_url}dockets/{docket_id}/",
+            "id": docket_id,
+            "court": f"{self.base_url}courts/{record.court_id}/" if record.court_id else None,
+            "court_id": record.court_id,
+            "case_name": record.name,
+            "case_name_short": record.name_short or "",
+            "case_name_full": record.name_full or "",
+        }
+        if fields:
+            data = {k: v for k, v in data.items() if k in fields}
+        return 200, data
+
     def opinion(self, opinion_id: int, fields: list[str] | None = None) -> tuple[int, Any]:
         rowid = self.corpus.rowid(case_id_for(opinion_id))
         record = self.corpus.record_by_rowid(rowid) if rowid is not None else None
@@ -305,9 +323,11 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             path, query = self._route()
             fields = query.get("fields", [""])[0].split(",") if query.get("fields") else None
-            m = re.fullmatch(r"(clusters|opinions)/(\d+)/?", path)
+            m = re.fullmatch(r"(clusters|opinions|dockets)/(\d+)/?", path)
             if m and m.group(1) == "clusters":
                 self._send(*self.api.cluster(int(m.group(2))))
+            elif m and m.group(1) == "dockets":
+                self._send(*self.api.docket(int(m.group(2)), fields))
             elif m:
                 self._send(*self.api.opinion(int(m.group(2)), fields))
             elif path.rstrip("/") == "opinions" and query.get("cluster", [""])[0].isdigit():
