@@ -178,13 +178,11 @@ def _found_by_inner_page(ctx: CheckContext) -> bool:
     """The record found for the key begins on an earlier page of the same volume."""
     lookup, rec = ctx.lookup, ctx.record
     assert lookup is not None and rec is not None
-    cite = rec.cite_for(lookup.key.reporter, lookup.key.volume)
-    return (
-        cite is not None
-        and cite.page.isdigit()
-        and lookup.key.page.isdigit()
-        and int(cite.page) < int(lookup.key.page)
-    )
+    key = lookup.key
+    same = [x for x in rec.citations if x.reporter == key.reporter and x.volume == key.volume]
+    if not same or any(x.page == key.page for x in same) or not key.page.isdigit():
+        return False
+    return all(x.page.isdigit() and int(x.page) < int(key.page) for x in same)
 
 
 def _middle_of(ctx: CheckContext) -> Finding:
