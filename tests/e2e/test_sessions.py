@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,68 @@ async def test_cancel_request(h, corpus_db: Path, tmp_path: Path) -> None:
         assert report.kind == "full"
     finally:
         await _close(client)
+
+
+class _SlowFailingCourtListener:
+    """A real HTTP server on 127.0.0.1 that answers every request slowly with 401."""
+
+    def __init__(self, delay_s: float) -> None:
+        import http.server
+        import threading
+
+        self.requests: list[bytes] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                outer.requests.append(self.path.encode() + b" " + self.rfile.read(length))
+                time.sleep(delay_s)
+                self.send_response(401)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(b'{"detail": "Invalid token."}')
+
+            do_GET = do_POST = _answer
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/api/rest/v4/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+async def test_slow_failing_source_shows_progress_and_cannot_verify(h, corpus_db: Path, tmp_path: Path) -> None:
+    remote = _SlowFailingCourtListener(delay_s=0.8)
+    client = await h.config.start()
+    try:
+        options = h.init_options(
+            corpus_db, tmp_path, offline=False, courtlistenerToken="test-token", courtlistenerUrl=remote.url
+        )
+        await h.start_session(client, client_capabilities("visual-studio-code"), options)
+        uri = "file:///remote/brief.txt"
+        h.open_doc(client, uri, "As held in Roe v. Wade, 410 U.S. 113 (1973), privacy matters.\n")
+        diags = await h.wait_publish(client, uri, 1, lambda ds: any(d.code == "cannot-verify" for d in ds), timeout=30)
+        (d,) = [d for d in diags if d.code == "cannot-verify"]
+        assert d.severity == types.DiagnosticSeverity.Information  # never an accusation
+        for _ in range(100):  # the failure is in the client's log, not only a squiggle
+            if any("could not be verified" in m.message for m in client.log_messages):
+                break
+            await asyncio.sleep(0.02)
+        logged = [m for m in client.log_messages if "could not be verified" in m.message]
+        assert logged and logged[0].type == types.MessageType.Warning, [m.message for m in client.log_messages]
+        assert remote.requests, "the source was consulted"
+        assert all(b"privacy matters" not in r for r in remote.requests)  # only citation strings leave
+        reports = [r for r in client.progress_reports.values() if r]
+        assert reports and isinstance(reports[0][0], types.WorkDoneProgressBegin)
+        assert isinstance(reports[0][-1], types.WorkDoneProgressEnd)
+        await client.shutdown_session()
+    finally:
+        remote.close()
+        await client.stop()

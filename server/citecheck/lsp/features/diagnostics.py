@@ -243,6 +243,7 @@ class Diagnostics:
         self.server = server
         self.client = ClientFeatures()
         self.renderer = Renderer(server.protocol._converter, self.client)
+        self.logged_reasons: set[str] = set()
 
     def configure_client(self, caps: types.ClientCapabilities) -> None:
         from citecheck.lsp.server import capability
@@ -419,7 +420,27 @@ class Diagnostics:
         state.hold = None
         self._publish(state)
         self.notify_citations(state)
+        self._log_unverified(report)
         return report
+
+    def _log_unverified(self, report: Any) -> None:
+        """Tell the client (once per reason) why citations could not be verified: a source that
+        failed must be visible in the log, not only as info squiggles."""
+        reasons: dict[str, int] = {}
+        for r in getattr(report, "results", ()) or ():
+            lookup = getattr(r, "lookup", None)
+            reason = getattr(lookup, "reason", "") if lookup is not None else ""
+            if reason and str(getattr(r, "status", "")) == "cannot-verify":
+                reasons[reason] = reasons.get(reason, 0) + 1
+        for reason, count in reasons.items():
+            if reason in self.logged_reasons or len(self.logged_reasons) > 500:
+                continue
+            self.logged_reasons.add(reason)
+            failed = any(w in reason.lower() for w in ("fail", "error", "unavailable", "http", "timeout", "refused"))
+            self.server.log_to_client(
+                f"citecheck: {count} citation(s) could not be verified: {reason}",
+                types.MessageType.Warning if failed else types.MessageType.Info,
+            )
 
     async def _check(self, text: str, extraction: Extraction) -> Any:
         from citecheck.pipeline import check_document
