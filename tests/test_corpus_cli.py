@@ -112,3 +112,23 @@ def test_serve_runs_as_a_process_and_answers(tmp_path: Path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_rich_progress_draws_stages_on_a_terminal():
+    import io
+
+    from citecheck.corpus_cli import RichProgress
+
+    buf = io.StringIO()
+    with RichProgress(buf, force_terminal=True) as progress:
+        progress.stage("opinions.csv", 100)
+        progress.advance(60)
+        progress.stage("assembling cases", 3)
+        progress.advance(3)
+    out = buf.getvalue()
+    assert "opinions.csv" in out and "assembling cases" in out and "3/3" in out
+    quiet = io.StringIO()
+    with RichProgress(quiet) as progress:  # not a terminal: nothing drawn
+        progress.stage("x", 1)
+        progress.advance(1)
+    assert quiet.getvalue() == ""

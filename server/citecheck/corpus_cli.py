@@ -76,11 +76,11 @@ def add_corpus_commands(subparsers: Any) -> None:
 class RichProgress:
     """A ProgressSink that draws one bar per stage on stderr (nothing when stderr is not a terminal)."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, *, force_terminal: bool | None = None) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        console = Console(file=stream or sys.stderr)
+        console = Console(file=stream or sys.stderr, force_terminal=force_terminal)
         self._progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),

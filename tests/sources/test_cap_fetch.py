@@ -142,3 +142,12 @@ async def test_concurrent_checks_download_a_volume_once(static_cap, tmp_path: Pa
         assert again.stats[0].cases == 9 and paths.count("/a2d/100/CasesMetadata.json") == 2
     finally:
         await fetcher.close()
+
+
+async def test_neutral_citations_are_not_fetched(tmp_path: Path):
+    fetcher = CapFetcher("http://127.0.0.1:9/")  # never contacted
+    try:
+        out = await fetcher.fetch_and_import([("IL App (1st)", "2018")], Corpus(tmp_path / "c.sqlite"))
+    finally:
+        await fetcher.close()
+    assert "neutral" in out.failures[("IL App (1st)", "2018")]

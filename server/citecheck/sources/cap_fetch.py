@@ -44,6 +44,16 @@ class FetchOutcome:
     stats: list[ImportStats] = field(default_factory=list)
 
 
+def _cite_type(reporter: str) -> str | None:
+    import reporters_db
+
+    root = reporters_db.EDITIONS.get(reporter)
+    for rep in reporters_db.REPORTERS.get(root, ()) if root else ():
+        if reporter in rep.get("editions", {}):
+            return rep.get("cite_type")
+    return None
+
+
 def _edition_start_year(reporter: str) -> int | None:
     import reporters_db
 
@@ -128,6 +138,8 @@ class CapFetcher:
     def _skip_reason(self, reporter: str, volume: str) -> str | None:
         if not is_known_reporter(reporter):
             return f"{reporter} is not a reporter CAP publishes"
+        if _cite_type(reporter) == "neutral":
+            return f"{reporter} is a neutral (public-domain) citation, not a CAP reporter volume"
         start = _edition_start_year(reporter)
         if start is not None and start > CAP_LAST_YEAR:
             return f"CAP ends in {CAP_LAST_YEAR}; {reporter} began in {start}"
