@@ -55,7 +55,9 @@ async def _run(args: argparse.Namespace, db: Path) -> None:
         for label in ("cold", "warm"):
             t = time.perf_counter()
             report = await check_document(text, source, Settings(), extraction=extraction)
-            print(f"check_document {label}: {time.perf_counter() - t:.2f} s, {len(report.findings):,} findings")
+            print(
+                f"check_document {label}: {time.perf_counter() - t:.2f} s, {len(report.findings):,} findings"
+            )
 
         samples = load_samples(db)
         real_path = SHARED_CORPUS / "citations" / "legalcitebench-cases-A.jsonl"
@@ -67,14 +69,18 @@ async def _run(args: argparse.Namespace, db: Path) -> None:
         for label in ("cold", "warm"):
             t = time.perf_counter()
             report = await check_document(quoting, source, Settings())
-            print(f"check_document, {len(quoting.split()):,}-word brief quoting the corpus ({label}): "
-                  f"{time.perf_counter() - t:.2f} s, {len(report.extraction.citations)} citations")
+            print(
+                f"check_document, {len(quoting.split()):,}-word brief quoting the corpus ({label}): "
+                f"{time.perf_counter() - t:.2f} s, {len(report.extraction.citations)} citations"
+            )
         examples = parse_dataset([json.dumps(r) for r in rows])
         t = time.perf_counter()
         scores = await evaluate(examples, source, Settings())
         dt = time.perf_counter() - t
-        print(f"eval: {len(examples)} excerpts in {dt:.2f} s ({len(examples) / dt:.0f}/s); "
-              f"P={scores.overall.precision:.3f} R={scores.overall.recall:.3f}")
+        print(
+            f"eval: {len(examples)} excerpts in {dt:.2f} s ({len(examples) / dt:.0f}/s); "
+            f"P={scores.overall.precision:.3f} R={scores.overall.recall:.3f}"
+        )
     finally:
         await source.close()
 

@@ -43,7 +43,9 @@ def _rss_mb(pid: int) -> tuple[float, float]:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
         fields[key] = value.strip()
-    return int(fields.get("VmRSS", "0 kB").split()[0]) / 1024, int(fields.get("VmHWM", "0 kB").split()[0]) / 1024
+    return int(fields.get("VmRSS", "0 kB").split()[0]) / 1024, int(
+        fields.get("VmHWM", "0 kB").split()[0]
+    ) / 1024
 
 
 def _corpus(tmp: Path) -> Path:
@@ -123,8 +125,14 @@ async def run(args: argparse.Namespace) -> int:
     corpus = _corpus(tmp)
     profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, *profile, "-m", "citecheck.lsp", "--stdio",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
+        sys.executable,
+        *profile,
+        "-m",
+        "citecheck.lsp",
+        "--stdio",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        limit=2**26,
     )
     ed = Editor(proc)
     t0 = time.perf_counter()
@@ -149,7 +157,10 @@ async def run(args: argparse.Namespace) -> int:
     ed.notify("initialized", {})
     uri = "file:///bench/brief.txt"
     t_open = time.perf_counter()
-    ed.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": brief}})
+    ed.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": brief}},
+    )
     await asyncio.wait_for(ed.checked.wait(), timeout=300)
     t_checked = time.perf_counter() - t_open
     print(
@@ -200,7 +211,9 @@ async def run(args: argparse.Namespace) -> int:
     )
     p95 = statistics.quantiles(lat, n=20)[18] if len(lat) >= 20 else max(lat)
     print(f"keystrokes: {len(sent)} at {args.interval_ms} ms intervals, debounce {args.debounce_ms} ms")
-    print(f"didChange → publish for that version: p50 {statistics.median(lat):.1f} ms, p95 {p95:.1f} ms, max {lat[-1]:.1f} ms")
+    print(
+        f"didChange → publish for that version: p50 {statistics.median(lat):.1f} ms, p95 {p95:.1f} ms, max {lat[-1]:.1f} ms"
+    )
     print(f"versions published: {len(lat)}/{len(sent)}" + (f" (missing: {missing[:10]})" if missing else ""))
     print(f"final diagnostics: {len(final)}, ranges covering text: {covering}")
     print(f"server RSS: {rss:.0f} MB now, {peak:.0f} MB peak (target <= 300 MB)")

@@ -14,6 +14,7 @@ def test_other_courts() -> None:
     assert court_id("Cal. Ct. App. 2d Dist.") == "calctapp"
     assert court_id("Cal. Super. Ct.") is None  # not silently the Supreme Court of California
     assert court_id("holding that") is None
+    assert court_id("D.C.") == "dc"  # the D.C. Court of Appeals, as the Bluebook means it
 
 
 def test_lookup_is_memoised() -> None:

@@ -15,6 +15,11 @@ _NON_WORD = re.compile(r"[^\w]")
 _QUALIFIER = re.compile(r"^(?:\d+\w*|Dist\.|Div\.|Dep't|Dept\.|App\.\s?Dist\.)$")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th|d)\b")
 
+_ALIASES = {
+    "D.C.": "dc",  # "(D.C. 1992)" is the D.C. Court of Appeals; courts-db gives "D.C." to the old criminal court
+    "U.S.": "scotus",
+}
+
 SCOTUS_REPORTERS = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S.L.W."})
 
 
@@ -26,7 +31,8 @@ def _key(s: str) -> str:
 def _table() -> dict[str, str]:
     import courts_db
 
-    table: dict[str, str] = {}
+    # Bluebook abbreviations courts-db spells differently or assigns to another court.
+    table: dict[str, str] = {_key(k): v for k, v in _ALIASES.items()}
     for court in courts_db.courts:
         cs = court.get("citation_string") or ""
         if cs:
