@@ -230,3 +230,23 @@ def test_the_courtlistener_token_never_appears_in_a_report(run_cli, monkeypatch,
     monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "tok-5ecret-value")
     r = run_cli("check", "--offline", "--format", fmt, EXAMPLE)
     assert r.out and "tok-5ecret-value" not in r.out + r.err
+
+
+def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypatch):
+    monkeypatch.delenv("CITECHECK_CONFIG")
+    project = tmp_path / "matter"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[tool.citecheck]\nseverity = { impossible-citation = "warning" }\ncorpus = "corpus.sqlite"\n')
+    drafts = project / "drafts"
+    drafts.mkdir()
+    (drafts / "brief.md").write_text("See Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001).\n")
+    monkeypatch.chdir(drafts)  # the settings file is found upwards
+    monkeypatch.delenv("CITECHECK_CORPUS_PATH")
+    r = run_cli("check", "--offline", "brief.md")
+    assert "warning impossible-citation" in r.out and r.rc == 0  # downgraded by the project's settings
+    assert (project / "corpus.sqlite").exists()  # relative to the pyproject, not the current directory
+    assert not (drafts / "corpus.sqlite").exists()
+    monkeypatch.setenv("CITECHECK_SEVERITY_OVERRIDES", "impossible-citation=error")
+    r = run_cli("check", "--offline", "brief.md")
+    assert "error impossible-citation" in r.out and r.rc == 1  # the environment beats the file
