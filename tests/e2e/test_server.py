@@ -328,3 +328,19 @@ async def test_language_filter_and_aliases(client: LanguageClient, h) -> None:
     # a language not in settings.languages is not checked (and gets an empty publish)
     h.open_doc(client, "file:///ws/code.py", text, language="python")
     assert await h.wait_publish(client, "file:///ws/code.py", 1) == []
+
+
+async def test_commands_check_now_report_and_clear_cache(client: LanguageClient, h) -> None:
+    uri = "file:///ws/commands.txt"
+    h.open_doc(client, uri, "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n")
+    run = client.workspace_execute_command_async
+    checked = await run(types.ExecuteCommandParams(command="citecheck.checkDocument", arguments=[{"uri": uri}]))
+    assert checked["checked"] and checked["version"] == 1
+    assert "year-mismatch" in {f["kind"] for f in checked["findings"]}
+    report = await run(types.ExecuteCommandParams(command="citecheck.showReport", arguments=[{"uri": uri}]))
+    assert report["format"] == "markdown" and "Branson v. Harris" in report["content"]
+    html = await run(types.ExecuteCommandParams(command="citecheck.showReport", arguments=[uri, "html"]))
+    assert html["content"].lstrip().lower().startswith("<!doctype html")
+    cleared = await run(types.ExecuteCommandParams(command="citecheck.clearCache", arguments=[]))
+    assert cleared == {"cleared": True}
+    await h.wait_publish(client, uri, 1, _has_all({"year-mismatch"}))  # re-checked after clearing

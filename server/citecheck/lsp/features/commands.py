@@ -80,15 +80,19 @@ async def show_report(server: CiteServer, *args: Any) -> dict[str, Any]:
 
 
 async def clear_cache(server: CiteServer, *args: Any) -> dict[str, Any]:
-    source = await server.sources.get(server.settings)
-    clear = getattr(source, "clear_cache", None)
-    if clear is None:
-        return {"cleared": False}
-    result = clear()
-    if hasattr(result, "__await__"):
-        await result
-    server.diagnostics.refresh_all()
-    return {"cleared": True}
+    async def clear(source: Any) -> bool:
+        fn = getattr(source, "clear_cache", None)
+        if fn is None:
+            return False
+        result = fn()
+        if hasattr(result, "__await__"):
+            await result
+        return True
+
+    cleared = await server.sources.run(server.settings, clear)
+    if cleared:
+        server.diagnostics.refresh_all()
+    return {"cleared": cleared}
 
 
 def ignore(server: CiteServer, *args: Any) -> dict[str, Any]:

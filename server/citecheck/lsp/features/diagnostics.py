@@ -21,9 +21,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -446,9 +447,12 @@ class Diagnostics:
         from citecheck.pipeline import check_document
 
         settings = self.server.settings
-        try:
-            source = await self.server.sources.get(settings)
+
+        async def check(source: Any) -> Any:
             return await check_document(text, source, settings, extraction=extraction)
+
+        try:
+            return await self.server.sources.run(settings, check)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -580,17 +584,43 @@ class _Progress:
 
 
 class SourceHolder:
-    """One authority source per server, opened lazily and re-opened when its settings change."""
+    """One authority source per server, on its own thread and event loop.
+
+    The source-backed check does real CPU work (matching quotes against opinions, running every
+    check) between its awaits; on the protocol's loop that would delay keystrokes. Here it runs
+    beside it, and a cancelled stage 2 cancels the task on this loop too. The source is opened
+    lazily and re-opened when its settings change.
+    """
 
     def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._source: Any = None
         self._settings: Settings | None = None
-        self._lock = asyncio.Lock()
+        self._lock: asyncio.Lock | None = None
 
-    async def get(self, settings: Settings) -> Any:
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="citecheck-sources", daemon=True)
+            thread.start()
+            self._loop, self._thread = loop, thread
+        return self._loop
+
+    async def run(self, settings: Settings, fn: Callable[[Any], Awaitable[Any]]) -> Any:
+        """``await fn(source)`` on the source thread; cancelling the caller cancels it there."""
+        loop = self._ensure_loop()
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._run(settings, fn), loop))
+
+    async def _run(self, settings: Settings, fn: Callable[[Any], Awaitable[Any]]) -> Any:
+        return await fn(await self._get(settings))
+
+    async def _get(self, settings: Settings) -> Any:
         from citecheck.lsp.server import CiteServer
 
+        if self._lock is None:
+            self._lock = asyncio.Lock()
         async with self._lock:
             if self._source is not None and self._settings is not None:
                 if not CiteServer.source_settings_changed(self._settings, settings):
@@ -603,9 +633,6 @@ class SourceHolder:
             self._stack, self._settings = stack, settings
             return self._source
 
-    async def current(self) -> Any:
-        return self._source
-
     async def _close(self) -> None:
         stack, self._stack, self._source, self._settings = self._stack, None, None, None
         if stack is not None:
@@ -615,5 +642,10 @@ class SourceHolder:
                 log.warning("closing the source failed: %s", exc)
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._close()
+        loop, self._loop = self._loop, None
+        if loop is None:
+            return
+        try:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._close(), loop))
+        finally:
+            loop.call_soon_threadsafe(loop.stop)
