@@ -91,3 +91,18 @@ def test_inline_page_markers_are_not_words(opinion: str) -> None:
     idx = OpinionIndex(opinion)
     loc = locate("against perpetuities rule applies to options", idx)
     assert loc is not None and idx.text[loc.start : loc.end].endswith("options")
+
+
+def test_pathological_quote_is_undecided_quickly(peyton: OpinionIndex) -> None:
+    import time
+
+    from citecheck.checks.quote_match import QuoteTooComplex, locate_all
+
+    quote = "the . . . the . . . the . . . the . . . the . . . the . . . zebra"
+    t = time.perf_counter()
+    try:
+        assert locate_all(quote, peyton) == []
+    except QuoteTooComplex:
+        pass
+    assert negation_blocked(quote, peyton) is None
+    assert time.perf_counter() - t < 5

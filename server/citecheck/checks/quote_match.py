@@ -18,9 +18,11 @@ a word-level diff a lawyer can read.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -42,6 +44,7 @@ MAX_GAP = 80  # words an ellipsis may stand for
 MAX_ALTERATION = 6  # words a standalone [alteration] may replace
 MAX_CITATION_RUN = 30  # words "(cleaned up)" may drop at once
 MIN_QUOTE_WORDS = 3  # shorter quotes (scare quotes, single terms) are not checked
+MAX_STEPS = 60_000  # matcher steps per quote search (~0.3 s worst case); beyond that the quote is not checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +191,7 @@ class Located:
 
 
 def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Located | None:
-    """Where ``quote`` occurs in the opinion (first occurrence), or None.
+    """Where ``quote`` occurs in the opinion (first occurrence), or None (also when too complex to decide).
 
     >>> idx = OpinionIndex("The court held that the statute does not apply. It reversed.")
     >>> loc = locate("[T]he statute does not apply", idx)
@@ -197,12 +200,17 @@ def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Loca
     >>> locate("the statute . . . apply", idx) is None  # the ellipsis would swallow "not"
     True
     """
-    found = locate_all(quote, index, cleaned_up=cleaned_up, limit=1)
+    try:
+        found = locate_all(quote, index, cleaned_up=cleaned_up, limit=1)
+    except QuoteTooComplex:
+        return None
     return found[0] if found else None
 
 
 def locate_all(quote: str, index: OpinionIndex, *, cleaned_up: bool = False, limit: int = 10) -> list[Located]:
     """Every occurrence of ``quote`` (an opinion may repeat a standard or a statute), in text order.
+
+    Raises ``QuoteTooComplex`` when the search would take too long (then the quote is not checked).
 
     >>> idx = OpinionIndex("Time is of the essence. Later: time is of the essence.")
     >>> [idx.text[x.start:x.end] for x in locate_all("time is of the essence", idx)]
@@ -220,12 +228,13 @@ def locate_all(quote: str, index: OpinionIndex, *, cleaned_up: bool = False, lim
     second = items[1] if len(items) > 1 else None
     out: list[Located] = []
     after = -1
+    budget = _Budget()
     for s in sorted(starts):
         if s < after:
             continue  # inside the previous occurrence
         if isinstance(second, _Word) and s + 1 < len(toks) and not _may_continue(toks, s + 1, second):
             continue  # cheap rejection of the many starts at a common first word
-        end = _Matcher(items, toks, cleaned_up).match(0, s)
+        end = _Matcher(items, toks, cleaned_up, budget=budget, positions=index.positions).match(0, s)
         if end is not None:
             out.append(Located(index.starts[s], index.ends[end - 1]))
             after = end
@@ -252,37 +261,72 @@ def negation_blocked(quote: str, index: OpinionIndex, *, cleaned_up: bool = Fals
     first = items[0]
     assert isinstance(first, _Word)
     toks = index.norms
-    for alt in first.alts:
-        for s in index.positions.get(alt, ()):
-            m = _Matcher(items, toks, cleaned_up, allow_negation=True)
-            end = m.match(0, s)
-            if end is not None and m.swallowed:
-                return m.swallowed
+    budget = _Budget()
+    try:
+        for alt in first.alts:
+            for s in index.positions.get(alt, ()):
+                m = _Matcher(items, toks, cleaned_up, allow_negation=True, budget=budget, positions=index.positions)
+                end = m.match(0, s)
+                if end is not None and m.swallowed:
+                    return m.swallowed
+    except QuoteTooComplex:
+        return None
     return None
+
+
+class QuoteTooComplex(Exception):
+    """The quote's pattern (many ellipses between common words) would take too long to decide."""
+
+
+class _Budget:
+    """Steps one search may take over all its start positions; past it the answer is "undecided"."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, steps: int = MAX_STEPS) -> None:
+        self.left = steps
 
 
 class _Matcher:
     """Backtracking match of the quote pattern against opinion tokens from a start position."""
 
-    def __init__(self, items: list[_Item], toks: list[str], cleaned_up: bool, allow_negation: bool = False):
+    def __init__(self, items: list[_Item], toks: list[str], cleaned_up: bool, allow_negation: bool = False,
+                 budget: _Budget | None = None, positions: dict[str, list[int]] | None = None):
         self.items = items
+        self.positions = positions
         self.toks = toks
         self.cleaned_up = cleaned_up
         self.allow_negation = allow_negation
         self.swallowed: str | None = None
         self.memo: dict[tuple[int, int], int | None] = {}
-        self.budget = 20_000
+        self.budget = budget or _Budget()
 
     def match(self, i: int, t: int) -> int | None:
         key = (i, t)
         if key in self.memo:
             return self.memo[key]
-        self.budget -= 1
-        if self.budget < 0:
-            return None
+        self.budget.left -= 1
+        if self.budget.left < 0:
+            raise QuoteTooComplex
         result = self._match(i, t)
         self.memo[key] = result
         return result
+
+    def _gap_ends(self, nxt: int, t: int, limit: int) -> Iterable[int]:
+        """Where a gap starting at ``t`` may end: only before an occurrence of the next quoted word
+        (found through the index) when there is one, else at every position."""
+        item = self.items[nxt] if nxt < len(self.items) else None
+        if self.positions is None or not isinstance(item, _Word) or _is_marker_item(item):
+            return range(t, limit + 1)
+        ends: set[int] = set()
+        for alt in item.alts:
+            occ = self.positions.get(alt, ())
+            lo = bisect.bisect_left(occ, t)
+            hi = bisect.bisect_right(occ, limit)
+            ends.update(occ[lo:hi])
+            # the next word may also be the head of a compound, or follow a footnote marker
+            ends.update(k for k in range(t, min(limit, t + 1) + 1))
+        return sorted(ends)
 
     def _match(self, i: int, t: int) -> int | None:
         items, toks = self.items, self.toks
@@ -292,11 +336,15 @@ class _Matcher:
         n = len(toks)
         if isinstance(item, _Gap | _Alteration):
             limit = min(n, t + item.max_words)
-            for k in range(t, limit + 1):
-                if k > t and isinstance(item, _Gap) and toks[k - 1] in NEGATIONS:
-                    if not self.allow_negation:
-                        break
-                    self.swallowed = self.swallowed or toks[k - 1]
+            scanned = t  # tokens t..scanned-1 have been checked for a negation
+            for k in self._gap_ends(i + 1, t, limit):
+                if isinstance(item, _Gap):
+                    while scanned < k:
+                        if toks[scanned] in NEGATIONS:
+                            if not self.allow_negation:
+                                return None
+                            self.swallowed = self.swallowed or toks[scanned]
+                        scanned += 1
                 r = self.match(i + 1, k)
                 if r is not None:
                     return r

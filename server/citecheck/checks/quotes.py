@@ -9,6 +9,7 @@ from citecheck.checks.base import CheckContext, QuoteMatch, record_evidence
 from citecheck.checks.quote_match import (
     MIN_QUOTE_WORDS,
     OpinionIndex,
+    QuoteTooComplex,
     closest_passage,
     locate,
     locate_all,
@@ -36,7 +37,11 @@ def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | 
         if quote_word_count(q.text) < MIN_QUOTE_WORDS:
             out.append(None)
             continue
-        found = locate_all(q.text, index, cleaned_up=cleaned)
+        try:
+            found = locate_all(q.text, index, cleaned_up=cleaned)
+        except QuoteTooComplex:
+            out.append(None)  # undecided is not a misquote
+            continue
         if found:
             loc = found[0]
             out.append(
