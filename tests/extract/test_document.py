@@ -147,3 +147,9 @@ def test_random_edits_equal_full_extraction(bulk_opinions, data) -> None:
             cur += len(new) - (b - a)
         got = doc.apply_edits(edits)
         assert got == extract_citations(doc.text)
+
+
+def test_pathological_text_is_handled() -> None:
+    assert len(extract_citations("Id. at 5. " * 2000).citations) == 2000
+    assert extract_citations("A. " * 5000).citations == ()
+    assert extract_citations("(" * 2000 + "Roe v. Wade, 410 U.S. 113" + ")" * 2000).citations[0].page == "113"

@@ -25,3 +25,16 @@ def test_long_paragraph_splits_at_line_breaks() -> None:
 def test_empty_and_whitespace() -> None:
     assert split_paragraphs("") == []
     assert split_paragraphs("\n\n\n") == []
+
+
+def test_line_without_breaks_is_cut_at_safe_sentence_ends() -> None:
+    text = "Roe v. Wade, 410 U.S. 113 (1973). " * 300
+    parts = split_paragraphs(text)
+    assert len(parts) > 1 and all(e - s <= MAX_PARAGRAPH for s, e in parts)
+    assert all(text[s:e].startswith("Roe v. Wade") for s, e in parts)  # never inside a citation
+
+
+def test_unbreakable_text_is_still_bounded() -> None:
+    text = "x" * (3 * MAX_PARAGRAPH + 5)
+    parts = split_paragraphs(text)
+    assert all(e - s <= MAX_PARAGRAPH for s, e in parts) and parts[-1][1] == len(text)

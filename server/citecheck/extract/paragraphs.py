@@ -4,7 +4,8 @@ A paragraph ends at a blank line (a line break, optional spaces/tabs, another li
 ``\\r`` and ``\\n`` all count as line breaks, as in LSP). ``\\v``, ``\\f``, ``\\u2028`` and friends are
 ordinary characters here: they do not end a paragraph (scanning reads them as spaces). A paragraph
 longer than ``MAX_PARAGRAPH`` is split further at single line breaks, so that a text without blank
-lines (one paragraph per line) still re-extracts one line per keystroke.
+lines (one paragraph per line) still re-extracts one line per keystroke, and a line longer than that at
+safe sentence ends, so no single unit of work grows without bound.
 
 Citations never cross a paragraph boundary; eyecite's own metadata windows stop at line breaks too,
 so this costs almost nothing in accuracy.
@@ -18,6 +19,7 @@ MAX_PARAGRAPH = 3_000
 
 _BLANK = re.compile(r"(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))+")
 _LINE = re.compile(r"\r\n|\r|\n")
+_SAFE_SENTENCE_END = re.compile(r"(?:(?<=[a-z]{3}[.?!])|(?<=\)\.))[ \t]+(?=[A-Z(])")
 
 
 def split_paragraphs(text: str) -> list[tuple[int, int]]:
@@ -43,7 +45,26 @@ def _add(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
     pos = start
     for m in _LINE.finditer(text, start, end):
         if m.start() > pos:
-            out.append((pos, m.start()))
+            _add_line(text, pos, m.start(), out)
         pos = m.end()
     if pos < end:
-        out.append((pos, end))
+        _add_line(text, pos, end, out)
+
+
+def _add_line(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
+    """A line longer than ``MAX_PARAGRAPH`` (a document with no line breaks at all) is cut at sentence
+    ends that cannot be inside a citation (after ``).`` or a lower-case word), else at a space."""
+    while end - start > MAX_PARAGRAPH:
+        cut = None
+        for m in _SAFE_SENTENCE_END.finditer(text, start + MAX_PARAGRAPH // 3, start + MAX_PARAGRAPH):
+            cut = m
+        if cut is not None:
+            out.append((start, cut.start()))
+            start = cut.end()
+            continue
+        space = text.rfind(" ", start + 1, start + MAX_PARAGRAPH)
+        stop = space if space > start else start + MAX_PARAGRAPH
+        out.append((start, stop))
+        start = stop + 1 if space > start else stop
+    if start < end:
+        out.append((start, end))

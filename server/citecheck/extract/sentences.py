@@ -30,7 +30,7 @@ def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[in
             # the period is the citation's own last character ("Id." / "Inc."); ends a sentence only
             # when the next word starts one
             pass
-        word = _PRIOR_WORD.search(norm, 0, m.end())
+        word = _PRIOR_WORD.search(norm, max(0, m.end() - 80), m.end())
         w = word.group() if word else ""
         core = w.rstrip("\"')]")
         if norm[dot] == "." and not (i >= 0 and protected[i][0] <= dot < protected[i][1]):
