@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qs
 
+import httpx
 import pytest
 
 from citecheck.errors import AuthenticationError, RateLimited, SourceUnavailable
@@ -308,13 +309,18 @@ async def test_timeouts_are_retried_then_unavailable(loopback):
 
     loopback.routes[("POST", "/citation-lookup/")] = slow
     sleeps = Sleeps()
-    cl = client(loopback.url, timeout_s=0.1, retries=1, sleep=sleeps)
+    cl = CourtListenerClient(loopback.url, "t", timeout_s=3, retries=1, sleep=sleeps)
+    cl._client.timeout = httpx.Timeout(0.1, connect=3.0)  # short reads, patient connects (a loaded CI box)
     try:
         with pytest.raises(SourceUnavailable, match="timed out"):
             await cl.lookup([CiteKey("1", "U.S.", "1")])
     finally:
         await cl.close()
-    assert sleeps.calls == [0.5] and len(loopback.requests) == 2
+    assert sleeps.calls == [0.5]  # one retry, after the backoff
+    deadline = time.monotonic() + 5  # the server thread may log the 2nd request after we gave up on it
+    while len(loopback.requests) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(loopback.requests) == 2
 
 
 async def test_network_down_fails_fast_and_stays_quiet():
@@ -378,3 +384,26 @@ async def test_unusable_base_url_is_source_unavailable():
             await cl.lookup([CiteKey("1", "U.S.", "1")])
     finally:
         await cl.close()
+
+
+async def test_throttled_mid_lookup_keeps_earlier_answers(loopback):
+    def first(path, body):
+        text = parse_qs(body.decode())["text"][0]
+        entries = [_entry(text, c, 404) for c in text.split("; ")]
+        return (200, {"Content-Type": "application/json"}, json.dumps(entries).encode())
+
+    throttled = (
+        429,
+        {"Content-Type": "application/json"},
+        json.dumps({"wait_until": "2999-01-01T00:00:00Z"}).encode(),
+    )
+    loopback.routes[("POST", "/citation-lookup/")] = [first, throttled]
+    keys = [CiteKey(str(i), "A.2d", "1") for i in range(1, 301)]  # two batches: 250 + 50
+    cl = client(loopback.url)
+    try:
+        res = await cl.lookup(keys)
+    finally:
+        await cl.close()
+    assert res[keys[0]].source == "courtlistener"  # answered by the first batch
+    late = res[keys[-1]]
+    assert late.status is LookupStatus.CANNOT_VERIFY and late.source is None and "throttling" in late.reason

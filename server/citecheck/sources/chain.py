@@ -129,7 +129,9 @@ class SourceChain:
                         else:
                             self._note(partial, k, r.reason or f"{self.remote.name} could not verify it", r)
                             if r.source and r.reason:
-                                fresh[k] = r  # uncovered-by-CourtListener: a negative worth caching briefly
+                                # a coverage fact (e.g. 404 in a volume CourtListener holds only in part) is
+                                # worth caching briefly; a transient failure comes with source=None and is not
+                                fresh[k] = r
                     if self.cache is not None and fresh:
                         try:
                             await self.cache.put_lookups(fresh.values())

@@ -103,6 +103,7 @@ class CourtListenerClient:
         token: str | None,
         *,
         timeout_s: float = 20.0,
+        connect_timeout_s: float = 3.0,
         client: httpx.AsyncClient | None = None,
         retries: int = 3,
         backoff_s: float = 0.5,
@@ -130,7 +131,7 @@ class CourtListenerClient:
         if token:
             headers["Authorization"] = f"Token {token}"
         self._client = client or httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout_s, connect=min(3.0, timeout_s)), headers=headers
+            timeout=httpx.Timeout(timeout_s, connect=min(connect_timeout_s, timeout_s)), headers=headers
         )
         if client is not None:
             self._client.headers.update(headers)
@@ -264,7 +265,18 @@ class CourtListenerClient:
         while pending and rounds < 50:
             rounds += 1
             text, starts = batches(pending)[0]
-            answered, overflow = await self._lookup_text(text, starts, norm)
+            try:
+                answered, overflow = await self._lookup_text(text, starts, norm)
+            except (RateLimited, SourceUnavailable) as exc:
+                if not results:
+                    raise
+                # keep what earlier batches answered; the rest is transient (source=None: not cached)
+                for k in pending:
+                    results[k] = LookupResult(
+                        key=k, status=LookupStatus.CANNOT_VERIFY, reason=f"CourtListener unavailable: {exc}"
+                    )
+                pending = []
+                break
             results.update(answered)
             batch_keys = list(starts.values())
             rest = pending[len(batch_keys) :]
