@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.protocol import default_converter
 
 from citecheck.config import Settings
 from citecheck.extract.models import Extraction
@@ -243,7 +244,7 @@ class Diagnostics:
     def __init__(self, server: CiteServer) -> None:
         self.server = server
         self.client = ClientFeatures()
-        self.renderer = Renderer(server.protocol._converter, self.client)
+        self.renderer = Renderer(default_converter(), self.client)
         self.logged_reasons: set[str] = set()
 
     def configure_client(self, caps: types.ClientCapabilities) -> None:
@@ -255,7 +256,7 @@ class Diagnostics:
             code_description=bool(capability(caps, f"{prefix}.code_description_support", self.server.pull)),
             data=bool(capability(caps, f"{prefix}.data_support", False)),
         )
-        self.renderer = Renderer(self.server.protocol._converter, self.client)
+        self.renderer = Renderer(self.renderer.converter, self.client)
         self.progress = bool(capability(caps, "window.work_done_progress", False))
         self.refresh = bool(capability(caps, "workspace.diagnostics.refresh_support", False))
 
