@@ -105,3 +105,8 @@ async def test_lookups_keep_answering_while_a_volume_imports(
         CiteKey("279", "Neb.", "94")
     ].record is not None
     await source.close()
+
+
+def test_find_passage_with_an_alteration_bracket(real_corpus: Corpus):
+    hits = real_corpus.find_passage("[D]efendant was convicted by the court of making an obscene")
+    assert [h.case.name for h in hits] == ["Peyton v. District of Columbia"]

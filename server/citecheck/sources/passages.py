@@ -44,8 +44,8 @@ def fold(text: str) -> tuple[str, list[int]]:
     prev_space = True
     for i, ch in enumerate(text):
         t = ch.translate(_FOLD)
-        if not t or t in "'\"`":
-            continue  # quotation marks differ between a draft and the opinion (nesting): ignore them
+        if not t or t in "'\"`[]":
+            continue  # quotation marks (nesting) and alteration brackets ("[T]he") differ: ignore them
         if t.isspace():
             if prev_space:
                 continue
@@ -71,7 +71,7 @@ def longest_fragment(passage: str) -> str:
 
 def fts_phrase(passage: str, max_words: int = 16) -> str | None:
     """An FTS5 phrase query for the passage's words (quoted, so FTS syntax in it is inert)."""
-    words = _WORD.findall(passage.lower())
+    words = _WORD.findall(passage.lower().replace("[", "").replace("]", ""))
     if not words:
         return None
     if len(words) > max_words:  # the middle of a long quote is the most distinctive part
