@@ -7,6 +7,9 @@
 type Listener<T> = (e: T) => unknown;
 
 export class Disposable {
+  static from(...items: { dispose(): unknown }[]): Disposable {
+    return new Disposable(() => items.forEach((i) => i.dispose()));
+  }
   constructor(private readonly fn: () => void = () => undefined) {}
   dispose(): void {
     this.fn();
@@ -167,6 +170,7 @@ export const fake = {
   onDiagnostics: new EventEmitter<{ uris: Uri[] }>(),
   onDocChange: new EventEmitter<unknown>(),
   onDocClose: new EventEmitter<FakeDocument>(),
+  onDocOpen: new EventEmitter<FakeDocument>(),
   reset(): void {
     this.config.clear();
     this.commands.clear();
@@ -197,7 +201,21 @@ function message(level: 'error' | 'warning' | 'info') {
   };
 }
 
-export const workspace = {
+/**
+ * Members vscode-languageclient registers but these tests never exercise (providers, file
+ * events, notebooks) answer with a no-op: `register*` and `on*` give a Disposable.
+ */
+function lenient<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(t, key, receiver) {
+      if (Reflect.has(t, key)) return Reflect.get(t, key, receiver);
+      if (typeof key === 'string' && /^(register|on[A-Z])/.test(key)) return () => new Disposable();
+      return undefined;
+    },
+  });
+}
+
+export const workspace = lenient({
   getConfiguration(section: string) {
     return {
       get<T>(key: string, dflt?: T): T | undefined {
@@ -222,7 +240,11 @@ export const workspace = {
     fake.untitled.push(arg);
     return fake.document(`untitled:Untitled-${fake.untitled.length}`, arg.content, arg.language);
   },
-};
+  notebookDocuments: [] as unknown[],
+  getWorkspaceFolder: () => undefined,
+  createFileSystemWatcher: () => ({ onDidCreate: () => new Disposable(), onDidChange: () => new Disposable(), onDidDelete: () => new Disposable(), dispose: () => undefined }),
+  onDidOpenTextDocument: fake.onDocOpen.event,
+});
 
 export const commands = {
   registerCommand(id: string, handler: (...args: any[]) => unknown): Disposable {
@@ -240,10 +262,26 @@ export const commands = {
 /** Lines written to output channels (never shown). */
 export const outputLines: string[] = [];
 
-export const window = {
+export const window = lenient({
   createOutputChannel(name: string) {
     const write = (l: unknown) => void outputLines.push(String(l));
-    return { name, appendLine: write, append: write, info: write, warn: write, error: write, debug: write, trace: write, show: () => undefined, clear: () => undefined, dispose: () => undefined };
+    return {
+      name,
+      logLevel: 3, // LogLevel.Info
+      onDidChangeLogLevel: () => new Disposable(),
+      appendLine: write,
+      append: write,
+      replace: write,
+      info: write,
+      warn: write,
+      error: write,
+      debug: write,
+      trace: write,
+      show: () => undefined,
+      hide: () => undefined,
+      clear: () => undefined,
+      dispose: () => undefined,
+    };
   },
   createStatusBarItem(id: string, alignment: StatusBarAlignment, priority: number) {
     const item = new FakeStatusBarItem(id, alignment, priority);
@@ -282,14 +320,61 @@ export const window = {
       },
     };
   },
-};
+  visibleTextEditors: [] as unknown[],
+  /** Every fake document is open in a tab (the language client pulls diagnostics for those). */
+  tabGroups: {
+    get all() {
+      return [{ tabs: fake.documents.map((d) => ({ input: new TabInputText(d.uri) })) }];
+    },
+    onDidChangeTabs: () => new Disposable(),
+    onDidChangeTabGroups: () => new Disposable(),
+  },
+  withProgress: async (_options: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) =>
+    task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => new Disposable() }),
+});
 
-export const languages = {
+export const languages = lenient({
   getDiagnostics(uri: Uri) {
     return fake.diagnostics.get(uri.toString()) ?? [];
   },
   onDidChangeDiagnostics: fake.onDiagnostics.event,
-};
+  /** Diagnostics the language client sets land in `fake.diagnostics`, as in VS Code. */
+  createDiagnosticCollection(name: string) {
+    const own = new Map<string, unknown[]>();
+    const publish = (uri: Uri, diags: unknown[] | undefined) => {
+      own.set(uri.toString(), diags ?? []);
+      fake.diagnostics.set(uri.toString(), (diags ?? []) as { source?: string; severity: number }[]);
+      fake.onDiagnostics.fire({ uris: [uri] });
+    };
+    return {
+      name,
+      set: (uri: Uri, diags: unknown[] | undefined) => publish(uri, diags),
+      delete: (uri: Uri) => publish(uri, []),
+      get: (uri: Uri) => own.get(uri.toString()),
+      has: (uri: Uri) => own.has(uri.toString()),
+      forEach: (cb: (uri: Uri, d: unknown[]) => void) => own.forEach((d, u) => cb(Uri.parse(u), d)),
+      clear: () => own.clear(),
+      dispose: () => own.clear(),
+    };
+  },
+  match(selector: { language?: string; scheme?: string }[] | { language?: string; scheme?: string }, doc: FakeDocument): number {
+    const list = Array.isArray(selector) ? selector : [selector];
+    return list.some((f) => (!f.language || f.language === doc.languageId) && (!f.scheme || f.scheme === doc.uri.scheme)) ? 10 : 0;
+  },
+});
+
+export const version = '1.91.0';
+
+export enum LogLevel {
+  Off = 0,
+  Trace = 1,
+  Debug = 2,
+  Info = 3,
+  Warning = 4,
+  Error = 5,
+}
+
+export const env = { appName: 'fake-vscode', language: 'en', openExternal: async () => true };
 
 // vscode-languageclient subclasses these at module load; the fake only needs them to exist.
 export class CallHierarchyItem {}
@@ -300,5 +385,75 @@ export class InlayHint {}
 export class SymbolInformation {}
 export class TypeHierarchyItem {}
 export class CodeAction {}
-export class Diagnostic {}
+export class Diagnostic {
+  source?: string;
+  code?: unknown;
+  relatedInformation?: unknown[];
+  tags?: unknown[];
+  constructor(
+    public range: Range,
+    public message: string,
+    public severity: DiagnosticSeverity = DiagnosticSeverity.Error,
+  ) {}
+}
+export class DiagnosticRelatedInformation {
+  constructor(
+    public location: Location,
+    public message: string,
+  ) {}
+}
+export class Location {
+  constructor(
+    public uri: Uri,
+    public range: Range,
+  ) {}
+}
+export class MarkdownString {
+  constructor(public value = '') {}
+}
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+export class TabInputTextDiff {
+  constructor(
+    readonly original: Uri,
+    readonly modified: Uri,
+  ) {}
+}
+export class TabInputCustom {
+  constructor(readonly uri: Uri) {}
+}
+export class TabInputNotebook {
+  constructor(readonly uri: Uri) {}
+}
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
 export class CancellationError extends Error {}
+
+/** An enum-like namespace: any member is its own name (the client only maps them around). */
+function anyEnum(): Record<string, unknown> {
+  return new Proxy({}, { get: (_t, key) => (typeof key === 'string' ? key : undefined) });
+}
+export const CodeActionKind = anyEnum();
+export const CompletionItemKind = anyEnum();
+export const CompletionItemTag = anyEnum();
+export const SymbolKind = anyEnum();
+export const SymbolTag = anyEnum();
+export const DiagnosticTag = anyEnum();
+export const DocumentHighlightKind = anyEnum();
+export const InlayHintKind = anyEnum();
+export const FoldingRangeKind = anyEnum();
+export const SignatureHelpTriggerKind = anyEnum();
+export const CodeActionTriggerKind = anyEnum();
+export const TextDocumentSaveReason = anyEnum();
+export const InlineCompletionTriggerKind = anyEnum();
