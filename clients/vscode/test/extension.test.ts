@@ -1,8 +1,29 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeEach, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import type { CitationsProvider } from '../src/citationsView';
 
 import { activate, deactivate } from '../src/extension';
-import { EventEmitter, fake } from './fake-vscode';
+import { EventEmitter, fake, outputLines } from './fake-vscode';
+
+const pythons = process.env.CITECHECK_PYTHON ? [process.env.CITECHECK_PYTHON] : ['python3', 'python'];
+const PYTHON = pythons.find((p) => spawnSync(p, ['-c', 'import citecheck.lsp']).status === 0);
+const noServer = PYTHON ? false : `no Python (${pythons.join(', ')}) can import citecheck.lsp; install the package or set CITECHECK_PYTHON`;
+
+async function until<T>(what: string, pick: () => T | undefined, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const got = pick();
+    if (got !== undefined && got !== false) return got;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${outputLines.slice(-40).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 function context() {
   const secrets = new Map<string, string>();
@@ -49,4 +70,43 @@ test('activation with a missing server path: commands, status bar and tree exist
   for (const d of ctx.subscriptions) d.dispose();
   await deactivate();
   assert.equal(fake.commands.size, 0);
+});
+
+test('activation against the real server: status bar, Citations view, Check document, Show report', { skip: noServer, timeout: 120_000 }, async () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'citecheck-vscode-ext-'));
+  const uri = pathToFileURL(path.join(tmp, 'brief.txt')).toString();
+  const text = 'Intro.\nSee 😀 Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019).\n';
+  fake.config.set('citecheck.python', PYTHON);
+  fake.config.set('citecheck.offline', true);
+  fake.config.set('citecheck.capFetch', false);
+  fake.config.set('citecheck.corpusPath', path.join(tmp, 'c.sqlite'));
+  fake.config.set('citecheck.cachePath', path.join(tmp, 'k.sqlite'));
+  fake.config.set('citecheck.debounceMs', 10);
+  fake.activeDocument = fake.document(uri, text, 'plaintext', 1);
+  const ctx = context();
+  try {
+    await activate(ctx as never);
+    const item = fake.statusItems[0];
+    await until('the status bar to count the finding', () => item.text === '$(error) citecheck: 1 finding');
+    assert.equal(item.command, 'workbench.actions.view.problems');
+    const tree = fake.treeViews.find((v) => v.id === 'citecheck.citations')?.treeDataProvider as CitationsProvider;
+    const nodes = await until('the Citations view to list the citation', () => {
+      const n = tree.getChildren();
+      return n.length > 0 ? n : undefined;
+    });
+    assert.equal(nodes[0].label, 'Boone v. Vinson, 446 Cal. Rptr. 4th 183');
+    const treeItem = tree.getTreeItem(nodes[0]) as unknown as { command: { command: string; arguments: unknown[] } };
+    assert.equal(treeItem.command.command, 'citecheck.revealCitation');
+
+    await fake.commands.get('citecheck.checkDocument')?.();
+    assert.match(fake.messages.at(-1)?.text ?? '', /^citecheck: checked 1 citation: 1 error\(s\)/);
+    await fake.commands.get('citecheck.showReport')?.();
+    assert.equal(fake.webviews.length, 1, JSON.stringify(fake.messages));
+    assert.match(fake.webviews[0].html, /446 Cal\. Rptr\. 4th 183/);
+    assert.deepEqual(fake.messages.filter((m) => m.level === 'error'), []);
+  } finally {
+    for (const d of ctx.subscriptions) d.dispose();
+    await deactivate();
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

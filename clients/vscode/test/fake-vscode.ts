@@ -159,6 +159,7 @@ export const fake = {
   inputBoxes: [] as Record<string, unknown>[],
   statusItems: [] as FakeStatusBarItem[],
   webviews: [] as { title: string; html: string; options: unknown }[],
+  treeViews: [] as { id: string; treeDataProvider: unknown }[],
   untitled: [] as { content: string; language: string }[],
   shown: [] as { uri: string; selection: Range | undefined }[],
   revealed: [] as Range[],
@@ -180,6 +181,7 @@ export const fake = {
     this.inputBoxes = [];
     this.statusItems = [];
     this.webviews = [];
+    this.treeViews = [];
     this.untitled = [];
     this.shown = [];
     this.revealed = [];
@@ -304,7 +306,9 @@ export const window = lenient({
     return { document: doc, revealRange: (r: Range) => fake.revealed.push(r) };
   },
   createTreeView(id: string, options: { treeDataProvider: unknown }) {
-    return { id, ...options, dispose: () => undefined };
+    const view = { id, ...options, dispose: () => undefined };
+    fake.treeViews.push(view);
+    return view;
   },
   createWebviewPanel(_viewType: string, title: string, _column: ViewColumn, options: unknown) {
     const entry = { title, html: '', options };
