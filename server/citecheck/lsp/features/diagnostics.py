@@ -133,22 +133,26 @@ def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tup
 
 
 def shift_shown(
-    shown: Iterable[Shown], edits: list[AppliedEdit], version: int, stable_from: int | None
+    shown: Iterable[Shown], edits: list[AppliedEdit], version: int, stable_from: int | None, previous: int | None = None
 ) -> tuple[Shown, ...]:
     """Displayed findings, moved with the text: what every new version shows until stage 1 reaches it.
 
     A finding before the edit, or (``stable_from``) on a later line when no line break was added
-    or removed, keeps its LSP position, so its rendered JSON stays valid for ``version``.
+    or removed, keeps its LSP position, so its rendered JSON (if rendered for the ``previous``
+    version) stays valid for ``version``.
     """
     out = []
     for s in shown:
         moved = _shift_finding(s.finding, edits)
         if moved is None:
             continue
-        valid = moved is s.finding or (
-            stable_from is not None
-            and moved.span.start > stable_from
-            and all(e.span.start > stable_from for fix in moved.fixes for e in fix.edits)
+        valid = (previous is None or s.rendered_for == previous) and (
+            moved is s.finding
+            or (
+                stable_from is not None
+                and moved.span.start > stable_from
+                and all(e.span.start > stable_from for fix in moved.fixes for e in fix.edits)
+            )
         )
         out.append(
             Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None)
@@ -277,6 +281,7 @@ class Diagnostics:
             state.carried, state.carried_edits = sourced, list(edits)
         else:  # shifted lazily, once, when stage 1 next needs them
             state.carried_edits.extend(edits)
+        previous = state.version
         state.version, state.text = version, text
         state.pending.extend(edits)
         state.report, state.report_version = None, None
@@ -290,7 +295,7 @@ class Diagnostics:
             # (those the edit touched are dropped until stage 1 has looked at the new text)
             index = self._line_index(state)
             stable = stable_offset(text, edits, state.line_count, index.line_count)
-            self._send(state, shift_shown(state.shown, edits, version, stable), refresh=False)
+            self._send(state, shift_shown(state.shown, edits, version, stable, previous), refresh=False)
         self._kick(state)
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
