@@ -36,6 +36,10 @@ export interface CitationInfo {
   status?: string;
   caseName?: string;
   matchedCase?: string;
+  /** The matched record's court, decision date and link, when the server found one. */
+  matchedCourt?: string;
+  matchedDate?: string;
+  matchedUrl?: string;
   findings: CitationFinding[];
 }
 
@@ -110,6 +114,9 @@ function parseCitation(raw: unknown, position: number): CitationInfo | undefined
     status: str(raw.status),
     caseName: str(raw.caseName ?? raw.case_name),
     matchedCase: str(raw.matchedCase ?? raw.matched_case ?? (isObject(raw.record) ? raw.record.name : undefined)),
+    matchedCourt: isObject(raw.record) ? str(raw.record.court) : undefined,
+    matchedDate: isObject(raw.record) ? str(raw.record.date) : undefined,
+    matchedUrl: isObject(raw.record) ? str(raw.record.url) : undefined,
     findings,
   };
 }
@@ -181,7 +188,11 @@ export function citationNodes(doc: DocumentCitations, text?: string): CitationNo
       const description = kinds.length > 0 ? `${status} · ${kinds.join(', ')}` : status;
       const tooltipLines = [c.text, `Status: ${status}`];
       if (c.form) tooltipLines.push(`Form: ${c.form}`);
-      if (c.matchedCase) tooltipLines.push(`Matched: ${c.matchedCase}`);
+      if (c.matchedCase) {
+        const when = [c.matchedCourt, c.matchedDate].filter(Boolean).join(', ');
+        tooltipLines.push(`Matched: ${c.matchedCase}${when ? ` (${when})` : ''}`);
+      }
+      if (c.matchedUrl) tooltipLines.push(c.matchedUrl);
       for (const f of c.findings) tooltipLines.push(`• ${f.kind}${f.message ? `: ${f.message}` : ''}`);
       const children: FindingNode[] = c.findings.map((f) => ({
         type: 'finding',

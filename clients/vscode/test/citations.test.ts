@@ -54,6 +54,12 @@ test('a citations notification becomes one node per citation, in document order'
   assert.match(boone.tooltip, /Cal\. Rptr\. has no 4th series/);
 });
 
+test('the matched record (server shape) shows in the tooltip', () => {
+  const c = { ...ROE, matchedCase: undefined, record: { id: 'cl-1', name: 'Roe v. Wade', court: 'scotus', date: '1973-01-22', url: 'https://www.courtlistener.com/x/', citations: ['410 U.S. 113'] } };
+  const node = citationNodes(parsed(payload(1, [c])))[0];
+  assert.match(node.tooltip, /Matched: Roe v\. Wade \(scotus, 1973-01-22\)\nhttps:\/\/www\.courtlistener\.com\/x\//);
+});
+
 test('a verified citation with a warning finding gets a warning icon', () => {
   const c = { ...ROE, findings: [{ kind: 'year-mismatch', severity: 'warning' }] };
   assert.equal(citationNodes(parsed(payload(1, [c])))[0].icon, 'warning');
