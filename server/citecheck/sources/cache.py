@@ -37,7 +37,7 @@ from citecheck.sources.models import (
     OpinionText,
     PassageHit,
 )
-from citecheck.sources.passages import fold, fts_phrase, longest_fragment
+from citecheck.sources.passages import fts_phrase, locate, longest_fragment
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +237,6 @@ class Cache:
         query = fts_phrase(fragment)
         if query is None:
             return []
-        needle, _ = fold(fragment)
         hits: list[PassageHit] = []
         try:
             async with self._db.execute(
@@ -249,11 +248,10 @@ class Cache:
         except sqlite3.Error:
             return []
         for _case_id, text, op_raw, rec_raw in rows:
-            folded, index = fold(text)
-            at = folded.find(needle)
-            if at < 0:
+            where = locate(text, fragment)
+            if where is None:
                 continue
-            start, end = index[at], index[at + len(needle) - 1] + 1
+            start, end = where
             d = json.loads(op_raw)
             d["text"] = text
             op = opinion_from_dict(d)

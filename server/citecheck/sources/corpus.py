@@ -30,7 +30,7 @@ from citecheck.sources.models import (
     PageMap,
     PassageHit,
 )
-from citecheck.sources.passages import fold, fts_phrase, longest_fragment
+from citecheck.sources.passages import fts_phrase, locate, longest_fragment
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 SCHEMA_VERSION = 1
@@ -465,7 +465,6 @@ class Corpus:
         query = fts_phrase(fragment)
         if query is None:
             return []
-        needle, _ = fold(fragment)
         with self._lock:
             try:
                 rows = self._db.execute(
@@ -479,12 +478,10 @@ class Corpus:
             recs = self._records([int(rowid)])
             if op is None or not recs:
                 continue
-            folded, index = fold(op.text)
-            at = folded.find(needle)
-            if at < 0:
+            where = locate(op.text, fragment)
+            if where is None:
                 continue
-            start = index[at]
-            end = index[at + len(needle) - 1] + 1
+            start, end = where
             pm = op.page_maps[0] if op.page_maps else None
             hits.append(
                 PassageHit(

@@ -71,10 +71,32 @@ def longest_fragment(passage: str) -> str:
 
 def fts_phrase(passage: str, max_words: int = 16) -> str | None:
     """An FTS5 phrase query for the passage's words (quoted, so FTS syntax in it is inert)."""
-    words = _WORD.findall(passage.lower().replace("[", "").replace("]", ""))
+    words = _words(passage)
     if not words:
         return None
     if len(words) > max_words:  # the middle of a long quote is the most distinctive part
         start = (len(words) - max_words) // 2
         words = words[start : start + max_words]
     return '"' + " ".join(words) + '"'
+
+
+def _words(passage: str) -> list[str]:
+    return _WORD.findall(passage.lower().replace("[", "").replace("]", ""))
+
+
+def locate(text: str, passage: str) -> tuple[int, int] | None:
+    """``(start, end)`` of the passage's words in ``text``, whatever the punctuation, quotes,
+    brackets, case and whitespace between them; None if absent. Linear time (one regex search),
+    so it is cheap even on the longest opinions.
+
+    >>> t = "He said: \\u201cThe court\\u2019s [rule] applies\\u201d here."
+    >>> s, e = locate(t, "the court's rule applies")
+    >>> t[s:e]
+    'The court’s [rule] applies'
+    """
+    words = _words(passage)
+    if not words:
+        return None
+    pattern = r"(?<!\w)" + r"[\W_]+".join(re.escape(w) for w in words) + r"(?!\w)"
+    m = re.search(pattern, text, re.IGNORECASE)
+    return (m.start(), m.end()) if m else None
