@@ -344,3 +344,53 @@ async def test_commands_check_now_report_and_clear_cache(client: LanguageClient,
     cleared = await run(types.ExecuteCommandParams(command="citecheck.clearCache", arguments=[]))
     assert cleared == {"cleared": True}
     await h.wait_publish(client, uri, 1, _has_all({"year-mismatch"}))  # re-checked after clearing
+
+
+async def test_every_publish_points_at_the_same_text_through_random_edits(client: LanguageClient, h) -> None:
+    """Each version's immediate publish (findings moved with the edit) still covers the text it
+    was about, in every encoding, through insertions of line breaks, \\v, CRLF and emoji."""
+    import random
+
+    uri = "file:///ws/random.txt"
+    text = (
+        "Intro 😀 paragraph.\r\nWrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
+        "Middle text\vwith a manual break.\nImpossible: Acme v. Widget, 999 F.4th 1 (2d Cir. 1990).\n"
+        "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953). The end.\n"
+    )
+    h.open_doc(client, uri, text)
+    want = {"year-mismatch", "impossible-citation", "court-mismatch"}
+    first = await h.wait_publish(client, uri, 1, _has_all(want))
+
+    def covered(t: str, d: types.Diagnostic) -> str:
+        from citecheck.lsp.positions import LineIndex
+
+        idx = LineIndex(t)
+        return t[idx.offset_at(d.range.start, client.encoding) : idx.offset_at(d.range.end, client.encoding)]
+
+    expected = {d.code: covered(text, d) for d in first if d.code in want}
+    rng = random.Random(5)
+    pieces = ["x", " ", "\n", "\v", "😀", "§", "\r\n", "ab"]
+    version = 1
+    for _ in range(30):
+        anchors = ("Branson v. Harris, 100 A.2d 38 (D.C. 1961)", "Acme v. Widget, 999 F.4th 1 (2d Cir. 1990)",
+                   "Berry v. Keith, 100 A.2d 831 (2d Cir. 1953)")
+        cites = [(text.index(a), text.index(a) + len(a)) for a in anchors]  # never edited: stay findable
+
+        def allowed(o: int, text: str = text, cites: list[tuple[int, int]] = cites) -> bool:
+            return text[o - 1 : o + 1] != "\r\n" and not any(a <= o <= b for a, b in cites)
+
+        offset = rng.randrange(len(text) + 1)
+        while not allowed(offset):
+            offset = rng.randrange(len(text) + 1)
+        start = h.position_of(text, offset, client.encoding)
+        if rng.random() < 0.3 and offset < len(text) and allowed(offset + 1) and text[offset : offset + 2] != "\r\n":
+            end, new, cut = h.position_of(text, offset + 1, client.encoding), "", offset + 1
+        else:
+            end, new, cut = start, rng.choice(pieces), offset
+        version += 1
+        h.change_doc(client, uri, version, types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=new))
+        text = text[:offset] + new + text[cut:]
+        shown = await h.wait_publish(client, uri, version)
+        for d in shown:
+            if d.code in expected:
+                assert covered(text, d) == expected[d.code], (version, d.code, repr(new))
