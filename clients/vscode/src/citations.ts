@@ -34,6 +34,8 @@ export interface CitationInfo {
   /** Code-point offsets, used when no range is given. */
   span?: { start: number; end: number };
   status?: string;
+  /** Worst severity among the findings, as the server computed it. */
+  severity?: string;
   caseName?: string;
   matchedCase?: string;
   /** The matched record's court, decision date and link, when the server found one. */
@@ -112,6 +114,7 @@ function parseCitation(raw: unknown, position: number): CitationInfo | undefined
     range: parseRange(raw.range),
     span,
     status: str(raw.status),
+    severity: str(raw.severity),
     caseName: str(raw.caseName ?? raw.case_name),
     matchedCase: str(raw.matchedCase ?? raw.matched_case ?? (isObject(raw.record) ? raw.record.name : undefined)),
     matchedCourt: isObject(raw.record) ? str(raw.record.court) : undefined,
@@ -153,8 +156,11 @@ export function positionAt(text: string, utf16Offset: number): LspPosition {
   return { line, character: end - lineStart };
 }
 
+/** Status → icon. The server's statuses (docs/editors.md): verified | problem | cannot-verify | not-checked | pending. */
 const STATUS_ICON: Record<string, string> = {
   verified: 'pass',
+  problem: 'warning',
+  'not-checked': 'circle-slash',
   found: 'pass',
   ok: 'pass',
   'not-found': 'error',
@@ -178,7 +184,7 @@ export function citationNodes(doc: DocumentCitations, text?: string): CitationNo
     .map((c) => {
       const range = rangeOf(c, text);
       const status = c.status ?? 'unknown';
-      const worst = worstSeverity(c.findings);
+      const worst = worstSeverity(c.findings) ?? c.severity;
       let icon = STATUS_ICON[status] ?? 'circle-outline';
       if (icon === 'pass' && c.findings.length > 0) icon = worst === 'error' ? 'error' : worst === 'info' ? 'info' : 'warning';
       if (worst === 'error') icon = 'error';
@@ -214,6 +220,9 @@ function worstSeverity(findings: CitationFinding[]): string | undefined {
   return undefined;
 }
 
+/** Statuses that mean the source-backed stage ran for the citation. */
+const LOOKED_UP = new Set(['verified', 'problem', 'cannot-verify', 'found', 'not-found', 'ambiguous']);
+
 const UNREACHABLE = /courtlistener[^.;\n]*?(unavailable|unreachable|cannot reach|could not reach|timed out|connection)/i;
 
 /**
@@ -226,7 +235,7 @@ export function courtListenerReach(doc: DocumentCitations): 'ok' | 'unreachable'
   if (field === 'ok' || field === 'unreachable') return field;
   let checked = false;
   for (const c of doc.citations) {
-    if (c.status && c.status !== 'pending') checked = true;
+    if (c.status && LOOKED_UP.has(c.status)) checked = true;
     if (c.findings.some((f) => f.kind === 'cannot-verify' && UNREACHABLE.test(f.message ?? ''))) return 'unreachable';
   }
   return checked ? 'ok' : 'unknown';

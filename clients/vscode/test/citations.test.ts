@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 
-import { citationNodes, CitationStore, parseCitations, positionAt, rangeOf } from '../src/citations';
+import { citationNodes, CitationStore, courtListenerReach, parseCitations, positionAt, rangeOf } from '../src/citations';
 import { CitationsProvider, REVEAL_COMMAND } from '../src/citationsView';
 import { fake } from './fake-vscode';
 
@@ -67,6 +67,30 @@ test('a verified citation with a warning finding gets a warning icon', () => {
   const node = citationNodes(parsed(payload(1, [plain])))[0];
   assert.equal(node.icon, 'warning');
   assert.equal(node.children[0].label, 'name-misspelled');
+});
+
+test('the server\'s statuses each get an icon; a problem takes its worst severity', () => {
+  const icons = ['verified', 'problem', 'cannot-verify', 'not-checked', 'pending', 'something-new'].map(
+    (status) => citationNodes(parsed(payload(1, [{ ...ROE, status }])))[0].icon,
+  );
+  assert.deepEqual(icons, ['pass', 'warning', 'circle-outline', 'circle-slash', 'loading~spin', 'circle-outline']);
+  const problem = { ...ROE, status: 'problem', severity: 'error', findings: [{ kind: 'misquote' }] };
+  assert.equal(citationNodes(parsed(payload(1, [problem])))[0].icon, 'error');
+});
+
+test('CourtListener reachability: unknown while pending or not checked, ok once looked up', () => {
+  assert.equal(courtListenerReach(parsed(payload(1, [{ ...ROE, status: 'pending' }]))), 'unknown');
+  assert.equal(courtListenerReach(parsed(payload(1, [{ ...ROE, status: 'not-checked' }]))), 'unknown');
+  assert.equal(courtListenerReach(parsed(payload(1, [{ ...ROE, status: 'verified' }]))), 'ok');
+  const down = {
+    ...ROE,
+    status: 'cannot-verify',
+    findings: [{ kind: 'cannot-verify', severity: 'info', message: '410 U.S. 113 could not be verified: courtlistener unavailable: cannot connect' }],
+  };
+  assert.equal(courtListenerReach(parsed(payload(1, [down]))), 'unreachable');
+  const offline = { ...down, findings: [{ kind: 'cannot-verify', severity: 'info', message: 'offline mode: CourtListener not consulted' }] };
+  assert.equal(courtListenerReach(parsed(payload(1, [offline]))), 'ok');
+  assert.equal(courtListenerReach(parsed({ uri: URI, citations: [], courtlistener: 'unreachable' })), 'unreachable');
 });
 
 test('cannot-verify is shown as unverified, never as an error', () => {
