@@ -119,3 +119,22 @@ def test_render_round_trips(text):
     )
     back = html_to_text(render_html(p.text, p.markers))
     assert back == p
+
+
+def test_plain_text_field_is_not_html():
+    from citecheck.sources.pagination import opinion_text
+
+    p = opinion_text("plain_text", "If a < b and c > d,\nthen [*2] so.\n\n  Next   paragraph.")
+    assert p.text == "If a < b and c > d, then so.\nNext paragraph."
+    assert [(p.text[m.offset :][:2], m.label) for m in p.markers] == [("so", "2")]
+    assert opinion_text("html", "<p>a &lt; b</p>").text == "a < b"
+
+
+def test_many_stray_angle_brackets_stay_linear():
+    import time
+
+    from citecheck.sources.pagination import html_to_text
+
+    t0 = time.perf_counter()
+    p = html_to_text("<" * 200_000)
+    assert time.perf_counter() - t0 < 5 and p.text.count("<") == 200_000

@@ -30,6 +30,7 @@ from citecheck.sources.pagination import (
     derived_last_page,
     html_to_text,
     join_texts,
+    opinion_text,
     page_maps,
 )
 from citecheck.sources.reporters import normalise_reporter
@@ -121,12 +122,13 @@ def _decode(text: str, markers: str) -> ParsedText:
     return ParsedText(text, tuple(Marker(int(o), str(lbl), int(i)) for o, lbl, i in json.loads(markers)))
 
 
-def best_text(row: dict[str, str]) -> str:
+def best_text(row: dict[str, str]) -> tuple[str, str]:
+    """``(field, value)`` of the first non-empty text field in CourtListener's order."""
     for name in TEXT_FIELDS:
         value = row.get(name)
         if value and value.strip():
-            return value
-    return ""
+            return name, value
+    return "plain_text", ""
 
 
 _STAGING = """
@@ -259,7 +261,7 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
                     if not known:
                         skipped += 1
                         continue
-                    parsed = html_to_text(best_text(r))
+                    parsed = opinion_text(*best_text(r))
                     yield (_int(r["id"]), cluster, parsed.text, _encode_markers(parsed))
 
             rows += stage("cl_ops", "INSERT OR REPLACE INTO cl_ops VALUES (?,?,?,?)", opinions())

@@ -35,7 +35,7 @@ from citecheck.sources.models import (
     OpinionText,
     PassageHit,
 )
-from citecheck.sources.pagination import derived_last_page, html_to_text, join_texts, page_maps
+from citecheck.sources.pagination import derived_last_page, html_to_text, join_texts, opinion_text, page_maps
 from citecheck.sources.reporters import courtlistener_covers, normalise_reporter
 
 MAX_CITES_PER_REQUEST = 250
@@ -448,7 +448,7 @@ class CourtListenerClient:
             for name in TEXT_FIELDS:
                 value = op.get(name)
                 if isinstance(value, str) and value.strip():
-                    parts.append(html_to_text(value))
+                    parts.append(opinion_text(name, value))
                     texts += 1
                     break
         if not texts:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from citecheck.sources.models import CaseCite, PageMap
 
-_TOKEN = re.compile(r"<!--.*?-->|<[^>]*>|[^<]+|<", re.S)
+_TOKEN = re.compile(r"<!--.*?-->|<[^<>]*>|[^<]+|<", re.S)  # [^<>]: a stray "<" costs O(1), not O(n)
 _TAG = re.compile(r"<\s*(/)?\s*([A-Za-z][A-Za-z0-9:_-]*)([^>]*?)(/)?\s*>", re.S)
 _ATTR = re.compile(r"""([A-Za-z_:][-A-Za-z0-9_:.]*)\s*(?:=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
 _BRACKET_STAR = re.compile(r"\[\*\s*(\d+[A-Za-z0-9-]*)\s*\]")
@@ -200,6 +200,22 @@ def html_to_text(source: str) -> ParsedText:
         elif skip_depth is None:
             _text_with_bracket_stars(b, text)
     return b.result()
+
+
+def plain_to_text(source: str) -> ParsedText:
+    """A plain-text opinion (``plain_text`` field, court PDFs): no markup to strip — a ``<`` is just a
+    character — only whitespace to collapse and NY-style ``[*N]`` markers to take out."""
+    b = _Builder()
+    for i, para in enumerate(re.split(r"\n\s*\n", source)):
+        if i:
+            b.newline()
+        _text_with_bracket_stars(b, para)
+    return b.result()
+
+
+def opinion_text(field: str, value: str) -> ParsedText:
+    """Parse one opinion text field by its kind (``plain_text`` is not HTML)."""
+    return plain_to_text(value) if field == "plain_text" else html_to_text(value)
 
 
 def join_texts(parts: Iterable[ParsedText]) -> ParsedText:
