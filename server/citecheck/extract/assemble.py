@@ -100,6 +100,12 @@ class _Shifter:
     def span(self, s: Span) -> Span:
         return Span(s.start + self.d, s.end + self.d)
 
+    def shared_span(self, s: Span) -> Span:
+        got = self.done.get(id(s))
+        if got is None:
+            got = self.done[id(s)] = Span(s.start + self.d, s.end + self.d)
+        return got  # type: ignore[return-value]
+
     def name(self, n: CaseName | None) -> CaseName | None:
         if n is None or not self.d:
             return n
@@ -178,15 +184,18 @@ def shift_citation(
     if proposition is not None:
         prop, prop_span = proposition
     elif prop_span is not None and d:
-        prop_span = Span(prop_span.start + d, prop_span.end + d)
+        prop_span = sh.shared_span(prop_span)  # one sentence, many citations
     date_span = c.date_span
     if date_span is not None and d:
-        date_span = Span(date_span.start + d, date_span.end + d)
+        date_span = sh.shared_span(date_span)  # parallel cites share it
+    span = Span(c.span.start + d, c.span.end + d)
+    full = c.full_span
+    full = span if full == c.span else Span(full.start + d, full.end + d)
     return Citation(
         index=index,
         form=c.form,
-        span=Span(c.span.start + d, c.span.end + d),
-        full_span=Span(c.full_span.start + d, c.full_span.end + d),
+        span=span,
+        full_span=full,
         text=c.text,
         volume=c.volume,
         reporter=c.reporter,

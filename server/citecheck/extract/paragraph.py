@@ -166,6 +166,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     sents = sentence_spans(norm, protected)
     quotes = find_quotes(norm, text)
     only = [_only_citations(norm, s, protected) for s in sents]
+    sent_objs = [Span(a, b) for a, b in sents]  # shared by the citations of one sentence
     block = block_quote(text, 0, n) if is_block_paragraph(text) else None
 
     citations: list[Citation] = []
@@ -179,7 +180,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
         while prop_i is not None and prop_i >= 0 and only[prop_i]:
             prop_i -= 1
         np = prop_i is not None and prop_i < 0
-        prop = None if (prop_i is None or prop_i < 0) else Span(*sents[prop_i])
+        prop = None if (prop_i is None or prop_i < 0) else sent_objs[prop_i]
         qs = _quotes_for(d, drafts, quotes, sents, si, prop_i)
         if (
             block is not None
