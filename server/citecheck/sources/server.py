@@ -301,6 +301,7 @@ class CorpusAPI:
 class _Handler(BaseHTTPRequestHandler):
     api: CorpusAPI  # set on the subclass made per server
     server_version = "citecheck-corpus"
+    timeout = 30  # a client that stops sending mid-request cannot hold a thread forever
 
     def log_message(self, fmt: str, *args: Any) -> None:
         log.info("%s " + fmt, self.address_string(), *args)
@@ -344,7 +345,13 @@ class _Handler(BaseHTTPRequestHandler):
             if path.rstrip("/") != "citation-lookup":
                 self._send(404, {"detail": "Not found."})
                 return
-            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if length < 0:
+                self._send(400, {"detail": "bad Content-Length"})
+                return
             if length > 4 * MAX_TEXT * 4:
                 self._send(400, {"text": [f"Ensure this field has no more than {MAX_TEXT} characters."]})
                 return
