@@ -208,3 +208,18 @@ def test_state_styles_from_real_opinions() -> None:
     assert (
         ga[0].case_name.text == "Curtis v. Bd. of Regents &c. of Ga." and ga[0].pincite.parts[0].last == "228"
     )
+
+
+def test_docket_numbers_and_blank_reporters_between_name_and_citation() -> None:
+    (wl, lexis) = _cites(
+        "See, e.g., People v. Lewis, No. B217677, 2010 WL 780918, at *2, 2010 Cal.App. Unpub. LEXIS 1694, at *5 "
+        "(Cal.Ct.App. Mar. 9, 2010)."
+    )
+    assert wl.case_name.text == "People v. Lewis" and wl.group == lexis.group
+    assert (wl.date, wl.court) == ("2010-03-09", "calctapp")
+    (c,) = _cites("Smith v. Jones, No. 12 Civ. 345 (LAK), 2015 WL 2375225, at *3 (S.D.N.Y. Mar. 3, 2015).")
+    assert c.case_name.text == "Smith v. Jones"
+    first = _cites(
+        "Direct Mktg. Ass'n v. Brohl, --- U.S. ----, 135 S.Ct. 1124, 1132, 191 L.Ed.2d 97 (2015)."
+    )[0]
+    assert first.case_name.text == "Direct Mktg. Ass'n v. Brohl" and first.year == 2015

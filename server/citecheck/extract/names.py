@@ -45,6 +45,11 @@ _LOWER_ABBREVIATIONS = frozenset(
     "al. et. ex. rel. inc. co. corp. ltd. jr. sr. no. st. bros. assocs. ass'n".split()
 )
 _WORD = re.compile(r"\S+")
+_DOCKET_TAIL = re.compile(
+    r",\s*(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+(?:Action\s+)?)?Nos?\.\s+[^,;()]{1,40}?(?:\s*\([A-Z.]{2,8}\))?"
+    r"(?:,\s*\d[\w:-]*)*\s*,\s*$"
+)
+_BLANK_CITE_TAIL = re.compile(r",\s*[-_]{2,}\s+[A-Z][\w. ]{0,20}?\s+[-_]{2,}\s*,\s*$")
 _NAME_SEP = re.compile(r"\s+(?:v\.|vs\.|v)\s+")
 _WS = re.compile(r"\s+")
 
@@ -147,7 +152,17 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
 
 
 def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | None:
-    """The case name ending just before a full citation that starts at ``end``."""
+    """The case name ending just before a full citation that starts at ``end``.
+
+    A docket number (``People v. Lewis, No. B217677, 2010 WL 780918``) or a blank reporter
+    (``Brohl, --- U.S. ----, 135 S. Ct. 1124``) between the name and the citation is stepped over.
+    """
+    window = norm[max(floor, end - 120) : end]
+    for pattern in (_DOCKET_TAIL, _BLANK_CITE_TAIL):
+        m = pattern.search(window)
+        if m is not None:
+            end -= len(window) - m.start()
+            window = window[: m.start()]
     found = scan_name_back(norm, floor, end)
     if found is None:
         return None

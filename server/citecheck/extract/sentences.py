@@ -13,7 +13,9 @@ from citecheck.extract.names import _is_abbreviation
 
 _END = re.compile(r"[.?!]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])")
 _PRIOR_WORD = re.compile(r"\S+$")
-_NOT_ENDING = frozenset("e.g. i.e. cf. v. vs. viz. etc. al. n. nn. p. pp. para. ¶ §".split())
+_NOT_ENDING = frozenset(
+    "e.g. i.e. cf. v. vs. viz. al. n. nn. p. pp. para. ¶ § syl. pt. pts. art. no. nos. ch.".split()
+)
 
 
 def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
