@@ -4,6 +4,7 @@ Figures printed:
 - import of the CourtListener bulk sample (../shared/corpus/courtlistener-bulk): seconds, input rows/s,
   cases/s; the same for a synthetic copy N times larger (ids shifted, .bz2), to show the import streams;
 - peak Python heap (tracemalloc) of each import — it should not grow with the input size;
+- quote search over the corpus (FTS5 + exact location), per quote;
 - 1,000 citation lookups: local corpus only; and through the full chain whose remote is a
   ``citecheck corpus serve`` on loopback speaking CourtListener v4 — cold (empty cache, 4 batched
   requests) and warm (every answer from the cache).
@@ -140,6 +141,17 @@ async def bench_lookups(tmp: Path) -> None:
     print(
         f"local corpus only        {t * 1000:8.1f} ms total  {t * 1e6 / len(keys):7.1f} µs/citation  ({found} found)"
     )
+    quotes = [
+        "the order of continued commitment to the Psychiatric Security Review Board",
+        "indecent exposure in a public place",
+        "a quotation that appears in no opinion of this corpus at all",
+    ]
+    t0 = time.perf_counter()
+    for _ in range(20):
+        for q in quotes:
+            await local.find_passage(q)
+    t = (time.perf_counter() - t0) / (20 * len(quotes))
+    print(f"passage search (FTS5 + locate), per quote: {t * 1000:6.2f} ms")
     corpus.close()
 
     with CorpusServer(db) as server:
