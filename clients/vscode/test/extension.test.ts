@@ -89,6 +89,10 @@ test('activation against the real server: status bar, Citations view, Check docu
     const item = fake.statusItems[0];
     await until('the status bar to count the finding', () => item.text === '$(error) citecheck: 1 finding');
     assert.equal(item.command, 'workbench.actions.view.problems');
+    // starting → checking… (the document was sent) → the count (the server's citations arrived)
+    const seen = item.history.filter((t, i, all) => all.indexOf(t) === i);
+    assert.ok(seen.indexOf('$(sync~spin) citecheck: checking…') > seen.indexOf('$(sync~spin) citecheck: starting…'), JSON.stringify(seen));
+    assert.ok(seen.indexOf('$(error) citecheck: 1 finding') > seen.indexOf('$(sync~spin) citecheck: checking…'), JSON.stringify(seen));
     const tree = fake.treeViews.find((v) => v.id === 'citecheck.citations')?.treeDataProvider as CitationsProvider;
     const nodes = await until('the Citations view to list the citation', () => {
       const n = tree.getChildren();

@@ -125,7 +125,16 @@ export interface FakeDocument {
 }
 
 export class FakeStatusBarItem {
-  text = '';
+  /** Every text the item showed, in order. */
+  readonly history: string[] = [];
+  private _text = '';
+  get text(): string {
+    return this._text;
+  }
+  set text(v: string) {
+    if (v !== this._text) this.history.push(v);
+    this._text = v;
+  }
   tooltip: string | undefined;
   command: string | undefined;
   name: string | undefined;
