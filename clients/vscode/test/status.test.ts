@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 
-import { RESTART_COMMAND, SHOW_PROBLEMS, StatusModel } from '../src/status';
+import { RESTART_COMMAND, SHOW_PROBLEMS, STALE_CHECK_MS, StatusModel } from '../src/status';
 import { countDiagnostics, StatusBar } from '../src/statusBar';
 import { fake, Uri } from './fake-vscode';
 
@@ -31,6 +31,20 @@ test('checking… while the active document has a check in flight', () => {
   assert.match(m.view().text, /checking…/);
   m.checked(A, 3);
   assert.doesNotMatch(m.view().text, /checking/);
+});
+
+test('a check that never reports back stops showing as checking… after a while', () => {
+  let now = 1000;
+  const m = new StatusModel(() => now);
+  m.setServer('running');
+  m.setActive(A);
+  m.checking(A, 1);
+  now += STALE_CHECK_MS - 1;
+  assert.match(m.view().text, /checking…/);
+  now += 2;
+  assert.equal(m.view().text, '$(check) citecheck: no findings');
+  m.checking(A, 2); // a new edit starts a new wait
+  assert.match(m.view().text, /checking…/);
 });
 
 test('a check of another document does not show as checking this one', () => {
