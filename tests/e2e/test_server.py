@@ -355,8 +355,8 @@ async def test_every_publish_points_at_the_same_text_through_random_edits(client
     text = (
         "Intro 😀 paragraph.\r\nWrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
         "Middle text\vwith a manual break.\nImpossible: Acme v. Widget, 999 F.4th 1 (2d Cir. 1990).\n"
-        "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953). The end.\n"
-    )
+        "Wrong court: Savage v. Parks, 100 A.2d 450 (2d Cir. 1953). The end.\n"
+    )  # (not the citations other tests of this shared server put on the ignore list)
     h.open_doc(client, uri, text)
     want = {"year-mismatch", "impossible-citation", "court-mismatch"}
     first = await h.wait_publish(client, uri, 1, _has_all(want))
@@ -373,7 +373,7 @@ async def test_every_publish_points_at_the_same_text_through_random_edits(client
     version = 1
     for _ in range(30):
         anchors = ("Branson v. Harris, 100 A.2d 38 (D.C. 1961)", "Acme v. Widget, 999 F.4th 1 (2d Cir. 1990)",
-                   "Berry v. Keith, 100 A.2d 831 (2d Cir. 1953)")
+                   "Savage v. Parks, 100 A.2d 450 (2d Cir. 1953)")
         cites = [(text.index(a), text.index(a) + len(a)) for a in anchors]  # never edited: stay findable
 
         def allowed(o: int, text: str = text, cites: list[tuple[int, int]] = cites) -> bool:

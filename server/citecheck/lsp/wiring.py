@@ -17,9 +17,10 @@ from citecheck.lsp.convert import CMD_IGNORE
 from citecheck.lsp.features import code_actions as actions_feature
 from citecheck.lsp.features import commands
 from citecheck.lsp.features import hover as hover_feature
-from citecheck.lsp.features.diagnostics import Diagnostics, SourceHolder
+from citecheck.lsp.features.diagnostics import Diagnostics
 from citecheck.lsp.ignore import IgnoreStore
 from citecheck.lsp.server import CiteServer, capability
+from citecheck.lsp.source_holder import SourceHolder
 
 log = logging.getLogger(__name__)
 

@@ -21,11 +21,10 @@ import asyncio
 import contextlib
 import json
 import logging
-import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -35,6 +34,8 @@ from citecheck.config import Settings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind, make_finding
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
+from citecheck.lsp.features.progress import Progress
+from citecheck.lsp.features.shifting import edit_hold, held_back, shift_findings, shift_shown, stable_offset
 from citecheck.lsp.ignore import key_for
 from citecheck.lsp.positions import LineIndex
 from citecheck.lsp.text import AppliedEdit
@@ -84,114 +85,6 @@ class DocState:
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
-
-
-def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
-    """``span`` moved through ``edits`` (applied in order), or None if an edit touched it.
-
-    >>> shift_span(Span(10, 20), [AppliedEdit(start=0, end=2, new_text="abcd")])
-    Span(start=12, end=22)
-    >>> shift_span(Span(10, 20), [AppliedEdit(start=15, end=15, new_text="z")]) is None
-    True
-    """
-    for e in edits:
-        if e.end < span.start:
-            span = span.shift(len(e.new_text) - (e.end - e.start))
-        elif e.start > span.end:
-            continue
-        else:
-            return None
-    return span
-
-
-def _shift_finding(f: Finding, edits: list[AppliedEdit]) -> Finding | None:
-    span = shift_span(f.span, edits)
-    if span is None:
-        return None
-    if span == f.span:
-        return f
-    fixes = []
-    for fix in f.fixes:
-        moved = [(shift_span(e.span, edits), e) for e in fix.edits]
-        if all(m is not None for m, _ in moved):
-            fixes.append(replace(fix, edits=tuple(replace(e, span=m) for m, e in moved)))
-    # direct construction: dataclasses.replace costs ~3x more, and a brief shifts hundreds per key
-    return Finding(
-        kind=f.kind,
-        severity=f.severity,
-        span=span,
-        message=f.message,
-        evidence=f.evidence,
-        fixes=tuple(fixes),
-        citation_index=f.citation_index,
-    )
-
-
-def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
-    """Move findings (and their fixes) through edits; drop any whose span an edit touched."""
-    return tuple(m for f in findings if (m := _shift_finding(f, edits)) is not None)
-
-
-def shift_shown(
-    shown: Iterable[Shown], edits: list[AppliedEdit], version: int, stable_from: int | None, previous: int | None = None
-) -> tuple[Shown, ...]:
-    """Displayed findings, moved with the text: what every new version shows until stage 1 reaches it.
-
-    A finding before the edit, or (``stable_from``) on a later line when no line break was added
-    or removed, keeps its LSP position, so its rendered JSON (if rendered for the ``previous``
-    version) stays valid for ``version``.
-    """
-    out = []
-    for s in shown:
-        moved = _shift_finding(s.finding, edits)
-        if moved is None:
-            continue
-        valid = (previous is None or s.rendered_for == previous) and (
-            moved is s.finding
-            or (
-                stable_from is not None
-                and moved.span.start > stable_from
-                and all(e.span.start > stable_from for fix in moved.fixes for e in fix.edits)
-            )
-        )
-        out.append(
-            Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None)
-        )
-    return tuple(out)
-
-
-def stable_offset(text: str, edits: list[AppliedEdit], lines_before: int | None, lines_after: int) -> int | None:
-    """Offset after which LSP positions did not change, or None (a line break came or went).
-
-    >>> stable_offset("xab\\ncd", [AppliedEdit(start=0, end=0, new_text="x")], 2, 2)
-    3
-    """
-    if len(edits) != 1 or lines_before != lines_after:
-        return None
-    e = edits[0]
-    if "\n" in e.new_text or "\r" in e.new_text:
-        return None
-    after = e.start + len(e.new_text)
-    ends = [i for i in (text.find("\n", after), text.find("\r", after)) if i >= 0]
-    return min(ends) if ends else None
-
-
-def _edit_hold(edits: list[AppliedEdit]) -> Span | None:
-    if not edits:
-        return None
-    last = edits[-1]
-    return Span(last.start, last.start + len(last.new_text))
-
-
-def _held_back(extraction: Extraction | None, hold: Span | None) -> list[Span]:
-    """Full spans of citations the caret is still typing in (touching the hold)."""
-    if extraction is None or hold is None:
-        return []
-    return [
-        c.full_span
-        for c in extraction.citations
-        if c.full_span.start <= hold.end and hold.start <= c.full_span.end
-    ]
 
 
 def _merge(primary: tuple[Finding, ...], extra: tuple[Finding, ...]) -> list[Finding]:
@@ -285,7 +178,7 @@ class Diagnostics:
         state.version, state.text = version, text
         state.pending.extend(edits)
         state.report, state.report_version = None, None
-        state.hold = _edit_hold(edits)
+        state.hold = edit_hold(edits)
         state.last_change = time.monotonic()
         self._cancel_later(state)
         if state.too_large or len(text) > self.server.settings.max_document_chars:
@@ -388,7 +281,7 @@ class Diagnostics:
         if state.version != version:
             return
         if state.hold is not None:
-            held = _held_back(state.extraction, state.hold)
+            held = held_back(state.extraction, state.hold)
             state.hold = None
             if held:  # the user paused: show what the caret was typing in
                 self._publish(state)
@@ -409,7 +302,7 @@ class Diagnostics:
         extraction, text = state.extraction, state.text
         if extraction is None or state.extraction_version != version:
             return None
-        progress = _Progress(self.server) if self.progress else None
+        progress = Progress(self.server) if self.progress else None
         check = asyncio.ensure_future(self._check(text, extraction))
         try:
             done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
@@ -484,7 +377,7 @@ class Diagnostics:
             state.carried, state.carried_edits = shift_findings(state.carried, state.carried_edits), []
         report = self._report_findings(state)
         findings = _merge(report, state.local) if report else _merge(state.local, state.carried)
-        held = _held_back(state.extraction, state.hold)
+        held = held_back(state.extraction, state.hold)
         out = []
         for f in findings:
             if not settings.kind_enabled(f.kind):
@@ -556,102 +449,3 @@ class _FailedReport:
     findings: list[Finding]
     error: str
     results: tuple = ()
-
-
-class _Progress:
-    """``$/progress`` for slow source work (only shown when it takes more than a moment)."""
-
-    def __init__(self, server: CiteServer) -> None:
-        self.server = server
-        self.token: str | None = None
-        self.started = 0.0
-
-    async def begin(self, title: str) -> None:
-        token = f"citecheck-{uuid.uuid4().hex[:12]}"
-        try:
-            await self.server.work_done_progress.create_async(token)
-        except Exception as exc:  # the client refused; progress is a courtesy
-            log.debug("progress create failed: %s", exc)
-            return
-        self.token, self.started = token, time.monotonic()
-        self.server.work_done_progress.begin(
-            token, types.WorkDoneProgressBegin(title="citecheck", message=title, cancellable=False)
-        )
-
-    def end(self) -> None:
-        if self.token is None:
-            return
-        with contextlib.suppress(Exception):
-            self.server.work_done_progress.end(
-                self.token, types.WorkDoneProgressEnd(message=f"done in {time.monotonic() - self.started:.1f}s")
-            )
-        self.server.work_done_progress.tokens.pop(self.token, None)
-        self.token = None
-
-
-class SourceHolder:
-    """One authority source per server, on its own thread and event loop.
-
-    The source-backed check does real CPU work (matching quotes against opinions, running every
-    check) between its awaits; on the protocol's loop that would delay keystrokes. Here it runs
-    beside it, and a cancelled stage 2 cancels the task on this loop too. The source is opened
-    lazily and re-opened when its settings change.
-    """
-
-    def __init__(self) -> None:
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._stack: contextlib.AsyncExitStack | None = None
-        self._source: Any = None
-        self._settings: Settings | None = None
-        self._lock: asyncio.Lock | None = None
-
-    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
-        if self._loop is None:
-            loop = asyncio.new_event_loop()
-            thread = threading.Thread(target=loop.run_forever, name="citecheck-sources", daemon=True)
-            thread.start()
-            self._loop, self._thread = loop, thread
-        return self._loop
-
-    async def run(self, settings: Settings, fn: Callable[[Any], Awaitable[Any]]) -> Any:
-        """``await fn(source)`` on the source thread; cancelling the caller cancels it there."""
-        loop = self._ensure_loop()
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._run(settings, fn), loop))
-
-    async def _run(self, settings: Settings, fn: Callable[[Any], Awaitable[Any]]) -> Any:
-        return await fn(await self._get(settings))
-
-    async def _get(self, settings: Settings) -> Any:
-        from citecheck.lsp.server import CiteServer
-
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:
-            if self._source is not None and self._settings is not None:
-                if not CiteServer.source_settings_changed(self._settings, settings):
-                    return self._source
-                await self._close()
-            from citecheck.sources.chain import open_source
-
-            stack = contextlib.AsyncExitStack()
-            self._source = await stack.enter_async_context(open_source(settings))
-            self._stack, self._settings = stack, settings
-            return self._source
-
-    async def _close(self) -> None:
-        stack, self._stack, self._source, self._settings = self._stack, None, None, None
-        if stack is not None:
-            try:
-                await stack.aclose()
-            except Exception as exc:
-                log.warning("closing the source failed: %s", exc)
-
-    async def close(self) -> None:
-        loop, self._loop = self._loop, None
-        if loop is None:
-            return
-        try:
-            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._close(), loop))
-        finally:
-            loop.call_soon_threadsafe(loop.stop)

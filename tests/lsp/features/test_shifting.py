@@ -1,17 +1,12 @@
-"""Pure parts of the diagnostics scheduler: moving findings with edits, the hold, the size finding."""
+"""Findings follow the text: moving with edits, dropped when touched, the hold; and the size finding."""
 
 from __future__ import annotations
 
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Fix, Kind, TextEdit, make_finding
 from citecheck.lsp.convert import Shown
-from citecheck.lsp.features.diagnostics import (
-    _held_back,
-    shift_findings,
-    shift_shown,
-    stable_offset,
-    too_large_finding,
-)
+from citecheck.lsp.features.diagnostics import too_large_finding
+from citecheck.lsp.features.shifting import held_back, shift_findings, shift_shown, stable_offset
 from citecheck.lsp.ignore import IgnoreKey
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
@@ -44,8 +39,8 @@ def test_shift_shown_keeps_rendered_json_only_where_positions_hold() -> None:
 def test_hold_covers_the_citation_being_typed() -> None:
     cite = Citation(index=0, form=CiteForm.UNRECOGNISED, span=Span(4, 18), full_span=Span(4, 18), text="33 Umbrella 42")
     ex = Extraction(text="See 33 Umbrella 42", citations=(cite,))
-    assert _held_back(ex, Span(18, 19)) == [Span(4, 18)]  # typing right after it
-    assert _held_back(ex, Span(0, 1)) == []
+    assert held_back(ex, Span(18, 19)) == [Span(4, 18)]  # typing right after it
+    assert held_back(ex, Span(0, 1)) == []
 
 
 def test_too_large_is_one_visible_warning() -> None:
