@@ -30,6 +30,7 @@ def test_dyous_record_court_and_page_maps_by_citation_index(real_corpus: Corpus)
     rec = real_corpus.lookup_one(CiteKey("153", "Conn. App.", "266")).record
     assert rec is not None and rec.id == "cl:910000001"
     assert rec.court_id == "connappct" and rec.court_name == "Connecticut Appellate Court"
+    assert rec.jurisdiction == "Connecticut"
     assert rec.decision_date == "2014-09-30"
     assert rec.url == "https://www.courtlistener.com/opinion/910000001/state-v-dyous/"
     op = real_corpus.opinion(rec.id)

@@ -17,6 +17,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -143,20 +144,22 @@ CREATE TEMP TABLE IF NOT EXISTS cl_ops (id INTEGER PRIMARY KEY, cluster_id INTEG
 CREATE INDEX IF NOT EXISTS temp.cl_ops_cluster ON cl_ops (cluster_id, id);
 """
 
-_JURISDICTIONS = {
-    "F": "federal appellate",
-    "FD": "federal district",
-    "FB": "federal bankruptcy",
-    "FBP": "federal bankruptcy panel",
-    "FS": "federal special",
-    "S": "state supreme",
-    "SA": "state appellate",
-    "ST": "state trial",
-    "SS": "state special",
-    "TRS": "tribal supreme",
-    "TRA": "tribal appellate",
-    "C": "committee",
-}
+
+@lru_cache(maxsize=4096)
+def court_place(court_id: str | None) -> str | None:
+    """Jurisdiction as a place, like CAP's ("Connecticut"; "United States" for federal courts), via courts-db."""
+    if not court_id:
+        return None
+    try:
+        from courts_db import courts
+    except ImportError:
+        return None
+    for c in courts:
+        if c.get("id") == court_id:
+            if c.get("system") == "federal":
+                return "United States"
+            return c.get("location") or None
+    return None
 
 
 def _int(value: str | None) -> int | None:
@@ -202,7 +205,7 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
                     (
                         r["id"],
                         r.get("full_name") or r.get("short_name"),
-                        _JURISDICTIONS.get(r.get("jurisdiction", "")),
+                        court_place(r["id"]),
                     )
                     for r in read_rows(files["courts"], progress)
                 ),
@@ -339,7 +342,7 @@ def _assemble_one(corpus: Corpus, row: tuple, volumes: set[tuple[str, str]]) -> 
         name_full=full,
         court_id=court_id,
         court_name=court_name,
-        jurisdiction=juris,
+        jurisdiction=juris or court_place(court_id),
         decision_date=date,
         citations=tuple(cites),
         url=url,
