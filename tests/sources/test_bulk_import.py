@@ -165,3 +165,20 @@ def test_missing_required_file(tmp_path: Path):
     (folder / "opinions.csv").write_text(HEADER_OP + "\n")
     with pytest.raises(ImportFormatError):
         import_path(Corpus(tmp_path / "c.sqlite"), folder)
+
+
+def test_missing_columns_and_a_failed_import_leave_the_corpus_usable(tmp_path: Path):
+    folder = tmp_path / "b"
+    _tiny(folder, '""')
+    (folder / "citations.csv").write_text('id,volume,cluster_id\n"2","5","1"\n')
+    corpus = Corpus(tmp_path / "c.sqlite")
+    with pytest.raises(ImportFormatError, match="reporter, page column"):
+        import_bulk(corpus, folder)
+    (folder / "citations.csv").write_text(HEADER_CIT + '\n"2","5","F.3d","10","1","1"\n')
+    assert import_bulk(corpus, folder).cases == 1  # no transaction was left open by the failure
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "opinion-clusters.csv.bz2").write_bytes(b"not bz2 at all")
+    (tmp_path / "junk" / "citations.csv").write_text(HEADER_CIT + "\n")
+    with pytest.raises(ImportFormatError, match="opinion-clusters"):
+        import_bulk(corpus, tmp_path / "junk")
+    assert corpus.lookup_one(CiteKey("5", "F.3d", "10")).record is not None

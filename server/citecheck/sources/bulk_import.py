@@ -82,6 +82,16 @@ class _CountingReader(io.RawIOBase):
         return n or 0
 
 
+#: Columns each file must have (others are optional; CourtListener adds columns over time).
+REQUIRED = {
+    "courts": ("id",),
+    "dockets": ("id", "court_id"),
+    "opinion-clusters": ("id", "case_name"),
+    "citations": ("id", "volume", "reporter", "page", "cluster_id"),
+    "opinions": ("id", "cluster_id"),
+}
+
+
 def read_rows(path: Path, progress: ProgressSink) -> Iterator[dict[str, str]]:
     """Stream dict rows from a bulk CSV (plain or .bz2), mapping columns by header name."""
     csv.field_size_limit(sys.maxsize)
@@ -96,8 +106,12 @@ def read_rows(path: Path, progress: ProgressSink) -> Iterator[dict[str, str]]:
             header = next(reader)
         except StopIteration:
             return
-        except (csv.Error, OSError, UnicodeDecodeError) as exc:
+        except (csv.Error, OSError, EOFError, UnicodeDecodeError) as exc:
             raise ImportFormatError(f"{path}: not a readable CSV ({exc})") from exc
+        m = _FILE.match(path.name)
+        missing = [c for c in REQUIRED.get(m.group(1) if m else "", ()) if c not in header]
+        if missing:
+            raise ImportFormatError(f"{path}: no {', '.join(missing)} column(s) in its header")
         seen = 0
         try:
             for row in reader:
@@ -188,12 +202,18 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
         def stage(table: str, sql: str, values: Iterator[tuple]) -> int:
             n = 0
             db.execute("BEGIN")
-            for v in values:
-                db.execute(sql, v)
-                n += 1
-                if n % _COMMIT_EVERY == 0:
-                    db.execute("COMMIT")
-                    db.execute("BEGIN")
+            try:
+                for v in values:
+                    if v[0] is None:  # a row without a usable id cannot be linked: skip it
+                        continue
+                    db.execute(sql, v)
+                    n += 1
+                    if n % _COMMIT_EVERY == 0:
+                        db.execute("COMMIT")
+                        db.execute("BEGIN")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
             db.execute("COMMIT")
             return n
 
