@@ -149,7 +149,11 @@ def import_cap_volume(
             text = None
             maps = ()
             if html_path is not None:
-                parsed = html_to_text(html_path.read_text(encoding="utf-8", errors="replace"))
+                try:
+                    raw_html = html_path.read_text(encoding="utf-8", errors="replace")
+                except OSError as exc:
+                    raise ImportFormatError(f"{html_path}: cannot read ({exc})") from exc
+                parsed = html_to_text(raw_html)
                 if record.citations and record.citations[0].last_page is None:
                     labels = [m.label for m in parsed.markers if m.index == 1]
                     c0 = record.citations[0]
