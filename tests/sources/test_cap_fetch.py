@@ -74,6 +74,19 @@ async def test_missing_volume_is_remembered_in_the_cache(static_cap, tmp_path: P
         again = await fetcher.fetch_and_import([("A.2d", "101")], corpus)
         assert again.failures[("A.2d", "101")] == "CAP has no volume 101 A.2d"
         assert paths == ["/a2d/101/CasesMetadata.json"]  # asked once; F.4th and Umbrella never asked
+        fresh = CapFetcher(url, cache=cache)  # a new process: the cache remembers
+        try:
+            assert (await fresh.fetch_and_import([("A.2d", "101")], corpus)).failures
+        finally:
+            await fresh.close()
+        assert len(paths) == 1
+        no_cache = CapFetcher(url)  # without a cache, the fetcher itself asks only once
+        try:
+            await no_cache.fetch_and_import([("A.2d", "103")], corpus)
+            await no_cache.fetch_and_import([("A.2d", "103")], corpus)
+        finally:
+            await no_cache.close()
+        assert paths.count("/a2d/103/CasesMetadata.json") == 1
     finally:
         await fetcher.close()
         await cache.close()

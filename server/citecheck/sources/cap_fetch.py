@@ -88,6 +88,7 @@ class CapFetcher:
         self._sem = asyncio.Semaphore(concurrency)
         self._recent_failures: dict[tuple[str, str], tuple[float, str]] = {}
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._missing: dict[tuple[str, str], str] = {}
 
     def volume_url(self, reporter: str, volume: str) -> str:
         return f"{self.base_url}{cap_slug(reporter)}/{volume}/"
@@ -143,6 +144,8 @@ class CapFetcher:
         start = _edition_start_year(reporter)
         if start is not None and start > CAP_LAST_YEAR:
             return f"CAP ends in {CAP_LAST_YEAR}; {reporter} began in {start}"
+        if (reporter, volume) in self._missing:
+            return self._missing[(reporter, volume)]
         for failed in (self._recent_failures.get((reporter, volume)), self._recent_failures.get(("*", "*"))):
             if failed and time.monotonic() - failed[0] < RETRY_AFTER_FAILURE_S:
                 return failed[1]
@@ -197,6 +200,7 @@ class CapFetcher:
             except FileNotFoundError:
                 reason = f"CAP has no volume {label}"
                 out.failures[(reporter, volume)] = reason
+                self._missing[(reporter, volume)] = reason  # also without a cache: ask once per process
                 if self.cache is not None:
                     await self.cache.put_volume_missing(reporter, volume, reason)
                 return
