@@ -272,6 +272,14 @@ async def test_configuration_change_applies_without_restart(client: LanguageClie
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
         big = await h.wait_publish(client, uri, 1, lambda ds: [d.code for d in ds] == ["document-too-large"])
         assert "100" in big[0].message and big[0].severity == types.DiagnosticSeverity.Warning
+        # a bad value is reported to the user and the previous settings stay in force
+        client.set_configuration({"enabledChecks": ["no-such-check"]}, section="citecheck")
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        for _ in range(200):
+            if any("no-such-check" in m.message for m in client.messages):
+                break
+            await asyncio.sleep(0.02)
+        assert any("no-such-check" in m.message for m in client.messages)
     finally:
         client.set_configuration({}, section="citecheck")
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
