@@ -81,8 +81,16 @@ DRAFT = (
     "Malformed: Savage v. Parks, 100 A.2d 450, 452-451 (D.C. 1953).\n"
     "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\n"
     "Impossible: Acme v. Widget, 999 F.4th 1 (2d Cir. 1990).\n"
+    "Misspelled: Peyten v. District of Columbia, 100 A.2d 36 (D.C. 1953).\n"
+    'Wrong page: Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953) ("The right door of his car was open.").\n'
+    "Star page: State v. Dyous, 153 Conn. App. 266, *5 (2014).\n"
 )
+# fabricated-case needs a source that covers the whole volume; the shared corpus holds no complete
+# volume, so the draft shows the other side of that rule: an uncovered page is cannot-verify.
 KINDS = {
+    "name-misspelled",
+    "pincite-wrong-page",
+    "pincite-unverifiable",
     "unresolved-short-form",
     "misquote",
     "name-mismatch",
