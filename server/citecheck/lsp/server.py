@@ -19,6 +19,7 @@ from dataclasses import fields
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
@@ -180,8 +181,12 @@ class CiteServer(LanguageServer):
             self.window_log_message(types.LogMessageParams(type=kind, message=message))
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        # pygls would pop up every notification-handler error; route it through our throttle.
-        self.report_problem("request", error)
+        # A failed request is already answered with an error; only log it. pygls would pop up
+        # every notification-handler error; those go through the once-per-cause throttle.
+        if isinstance(source, type) and issubclass(source, FeatureRequestError):
+            log.error("request failed: %s", error)
+            return
+        self.report_problem("notification", error)
 
     def guarded(self, what: str, fn: Callable[..., Any], default: Any = None) -> Callable[..., Any]:
         """Wrap a feature so one failing feature never takes the server (or other features) down."""
