@@ -395,6 +395,12 @@ class Diagnostics:
     def _publish(self, state: DocState) -> None:
         if self.server.docs.get(state.uri) is not state:
             return
+        if state.extraction_version != state.version and not state.too_large:
+            # stage 1 has not reached this version: the findings on screen (already moved with
+            # the edits) are the only ones with spans in this text; just re-filter them
+            ignores = self.server.ignores
+            self._send(state, tuple(s for s in state.shown if not ignores.ignores(s.key)))
+            return
         self._send(state, tuple(self.current_findings(state)))
 
     def _line_index(self, state: DocState) -> LineIndex:
