@@ -235,7 +235,7 @@ class Diagnostics:
             reset, state.reset = state.reset, False
             if not self._should_check(state, settings):
                 state.document, state.reset = None, True
-                state.extraction, state.local = None, ()
+                state.extraction, state.extraction_version, state.local = None, version, ()
             else:
                 try:
                     state.document, extraction, local = await loop.run_in_executor(
