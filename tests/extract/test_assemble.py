@@ -96,3 +96,43 @@ def test_reference_requires_an_earlier_party_name() -> None:
     refs = [c for c in cites if c.form is CiteForm.REFERENCE]
     assert [c.text for c in refs] == ["Casey at 850"]
     assert refs[0].antecedent == 0
+
+
+def test_fast_shift_builds_the_same_objects_as_the_constructors() -> None:
+    import dataclasses
+
+    from citecheck.extract.assemble import shift_citation
+    from citecheck.spans import Span
+
+    text = (
+        'As held, "x is y." See *Roe v. Wade*, 410 U.S. 113, 116\u201317 (1973) (holding "z"); Id. at 5 n.2.'
+    )
+    for c in extract_citations(text).citations:
+        moved = shift_citation(c, 7, index=c.index + 1, group=c.group, antecedent=c.antecedent, paragraph=3)
+
+        def mv(s: Span | None) -> Span | None:
+            return None if s is None else Span(s.start + 7, s.end + 7)
+
+        expected = dataclasses.replace(
+            c,
+            index=c.index + 1,
+            paragraph=3,
+            span=mv(c.span),
+            full_span=mv(c.full_span),
+            date_span=mv(c.date_span),
+            proposition_span=mv(c.proposition_span),
+            case_name=None
+            if c.case_name is None
+            else dataclasses.replace(c.case_name, span=mv(c.case_name.span)),
+            pincite=None
+            if c.pincite is None
+            else dataclasses.replace(
+                c.pincite,
+                span=mv(c.pincite.span),
+                parts=tuple(dataclasses.replace(p, span=mv(p.span)) for p in c.pincite.parts),
+            ),
+            parentheticals=tuple(dataclasses.replace(p, span=mv(p.span)) for p in c.parentheticals),
+            quotes=tuple(dataclasses.replace(q, span=mv(q.span)) for q in c.quotes),
+        )
+        assert moved == expected
+        assert hash(moved.span) == hash(expected.span)

@@ -43,48 +43,79 @@ def norm_name(s: str) -> str:
     return " ".join(_PUNCT.sub(" ", s.lower().replace("\u2019", "'")).split())
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Full:
+    """What short forms need to know about one full citation (value type: compared across runs)."""
+
     index: int
     group: int
     volume: str | None
     reporter: str | None
     padded: str  # " plaintiff | defendant | whole name " normalised, for word-sequence containment
     short_names: frozenset[str]  # parties and their first distinctive word: usable as "Roe at 116"
-    words: frozenset[str]
 
 
 @dataclass(slots=True)
 class _State:
-    """Lookup tables over the full citations seen so far. Every table is append-only per key, so the
-    state at any earlier paragraph is recovered by popping what came after (``truncate``)."""
+    """The full citations seen so far (in order) and the authority a following ``Id.`` means.
+
+    Lookups scan backwards (the latest match wins); a plain list makes the state at any earlier
+    paragraph a prefix of this one."""
 
     fulls: list[_Full] = field(default_factory=list)
-    by_reporter: dict[tuple[str | None, str | None], list[_Full]] = field(default_factory=dict)
-    by_word: dict[str, list[_Full]] = field(default_factory=dict)
-    by_short: dict[str, list[_Full]] = field(default_factory=dict)
     last_authority: int | None = None
 
-    def add(self, f: _Full) -> None:
-        self.fulls.append(f)
-        self.by_reporter.setdefault((f.volume, f.reporter), []).append(f)
-        for w in f.words:
-            self.by_word.setdefault(w, []).append(f)
-        for n in f.short_names:
-            self.by_short.setdefault(n, []).append(f)
 
-    def truncate(self, n: int) -> None:
-        for f in reversed(self.fulls[n:]):
-            self.by_reporter[(f.volume, f.reporter)].pop()
-            for w in f.words:
-                self.by_word[w].pop()
-            for name in f.short_names:
-                self.by_short[name].pop()
-        del self.fulls[n:]
+_new = object.__new__
+_set_start = Span.__dict__["start"].__set__
+_set_end = Span.__dict__["end"].__set__
+
+
+def _span(start: int, end: int) -> Span:
+    """``Span(start, end)`` without the constructor's checks: only for moving an already valid span
+    by a paragraph offset (never negative), which cannot make it invalid. About twice as fast, and a
+    keystroke moves thousands of spans."""
+    s = _new(Span)
+    _set_start(s, start)
+    _set_end(s, end)
+    return s
+
+
+def _make_fast_constructor(cls: type) -> object:
+    """A keyword-only constructor for a frozen slotted dataclass that stores the fields through the
+    slot descriptors: the same object as ``cls(**kw)`` (fields not passed take their defaults, a
+    ``__post_init__`` still runs) at under half the cost of the generated ``__init__``, which sets
+    each field through ``object.__setattr__``. Used only for rebuilding citations on keystrokes."""
+    import dataclasses
+
+    fields = dataclasses.fields(cls)
+    ns: dict[str, object] = {"_new": object.__new__, "_cls": cls}
+    params = []
+    body = ["    o = _new(_cls)"]
+    for i, f in enumerate(fields):
+        ns[f"_s{i}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            ns[f"_d{i}"] = f.default
+            params.append(f"{f.name}=_d{i}")
+        elif f.default_factory is not dataclasses.MISSING:
+            ns[f"_f{i}"] = f.default_factory
+            params.append(f"{f.name}=None")
+            body.append(f"    if {f.name} is None: {f.name} = _f{i}()")
+        else:
+            params.append(f.name)
+        body.append(f"    _s{i}(o, {f.name})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    o.__post_init__()")
+    body.append("    return o")
+    exec("def make(*, " + ", ".join(params) + "):\n" + "\n".join(body), ns)
+    return ns["make"]
+
+
+_citation = _make_fast_constructor(Citation)
 
 
 def _sp(s: Span, d: int) -> Span:
-    return Span(s.start + d, s.end + d)
+    return _span(s.start + d, s.end + d)
 
 
 class _Shifter:
@@ -98,12 +129,12 @@ class _Shifter:
         self.done: dict[int, object] = {}
 
     def span(self, s: Span) -> Span:
-        return Span(s.start + self.d, s.end + self.d)
+        return _span(s.start + self.d, s.end + self.d)
 
     def shared_span(self, s: Span) -> Span:
         got = self.done.get(id(s))
         if got is None:
-            got = self.done[id(s)] = Span(s.start + self.d, s.end + self.d)
+            got = self.done[id(s)] = _span(s.start + self.d, s.end + self.d)
         return got  # type: ignore[return-value]
 
     def name(self, n: CaseName | None) -> CaseName | None:
@@ -122,7 +153,7 @@ class _Shifter:
         d = self.d
         return Pincite(
             text=p.text,
-            span=Span(p.span.start + d, p.span.end + d),
+            span=_span(p.span.start + d, p.span.end + d),
             parts=tuple(
                 [
                     PinPage(
@@ -130,7 +161,7 @@ class _Shifter:
                         last=x.last,
                         footnote=x.footnote,
                         star=x.star,
-                        span=Span(x.span.start + d, x.span.end + d),
+                        span=_span(x.span.start + d, x.span.end + d),
                     )
                     for x in p.parts
                 ]
@@ -188,10 +219,10 @@ def shift_citation(
     date_span = c.date_span
     if date_span is not None and d:
         date_span = sh.shared_span(date_span)  # parallel cites share it
-    span = Span(c.span.start + d, c.span.end + d)
+    span = _span(c.span.start + d, c.span.end + d)
     full = c.full_span
-    full = span if full == c.span else Span(full.start + d, full.end + d)
-    return Citation(
+    full = span if full == c.span else _span(full.start + d, full.end + d)
+    return _citation(  # type: ignore[operator, no-any-return]
         index=index,
         form=c.form,
         span=span,
@@ -222,10 +253,10 @@ def shift_citation(
 
 
 @lru_cache(maxsize=65_536)
-def _names_of(name: CaseName | None) -> tuple[str, frozenset[str], frozenset[str]]:
-    """(padded names, short names, every word) of a case name."""
+def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
+    """(padded names, short names) of a case name."""
     if name is None:
-        return "", frozenset(), frozenset()
+        return "", frozenset()
     names: list[str] = []
     shorts: set[str] = set()
     for party in (name.plaintiff, name.defendant):
@@ -237,13 +268,12 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str], frozenset[str
             if words:
                 shorts.add(words[0])
     names.append(norm_name(name.text))
-    words = frozenset(w for n in names for w in n.split())
-    return " " + " | ".join(names) + " ", frozenset(shorts), words
+    return " " + " | ".join(names) + " ", frozenset(shorts)
 
 
 def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
-    padded, shorts, words = _names_of(c.case_name)
-    st.add(_Full(index, group, c.volume, c.reporter, padded, shorts, words))
+    padded, shorts = _names_of(c.case_name)
+    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts))
 
 
 @lru_cache(maxsize=65_536)
@@ -254,42 +284,63 @@ def _suffixes(name: str) -> tuple[str, ...]:
     return tuple(f" {' '.join(words[k:])} " for k in range(len(words)))
 
 
+def _latest(
+    fulls: list[_Full],
+    names: tuple[str, ...],
+    volume: str | None = None,
+    reporter: str | None = None,
+    *,
+    same_reporter: bool = False,
+) -> int | None:
+    """The latest full citation whose names contain the earliest-listed of ``names`` that any
+    contains (so the whole short name beats its tail); restricted to one volume and reporter when
+    ``same_reporter``, falling back then to the latest of those."""
+    fallback: int | None = None
+    best: int | None = None
+    best_rank = len(names)
+    for f in reversed(fulls):
+        if same_reporter:
+            if f.volume != volume or f.reporter != reporter:
+                continue
+            if fallback is None:
+                fallback = f.index
+        for rank in range(best_rank):
+            if names[rank] in f.padded:
+                best, best_rank = f.index, rank
+                break
+        if best_rank == 0:
+            break
+    return best if best is not None else fallback
+
+
 def _resolve_short(c: Citation, st: _State) -> int | None:
-    same = st.by_reporter.get((c.volume, c.reporter))
-    if not same:
-        return None
-    if c.antecedent_text:
-        for name in _suffixes(c.antecedent_text):
-            for f in reversed(same):
-                if name in f.padded:
-                    return f.index
-    return same[-1].index
+    names = _suffixes(c.antecedent_text) if c.antecedent_text else ()
+    return _latest(st.fulls, names, c.volume, c.reporter, same_reporter=True)
 
 
 def _resolve_supra(c: Citation, st: _State) -> int | None:
     if not c.antecedent_text:
         return None
-    for name in _suffixes(c.antecedent_text):
-        for f in reversed(st.by_word.get(name.split(" ", 2)[1], ())):
-            if name in f.padded:
-                return f.index
-    return None
+    return _latest(st.fulls, _suffixes(c.antecedent_text))
 
 
 def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> tuple[int, int, str] | None:
     """(antecedent index, word position where the name starts, name) for a valid ``Name at N``."""
+    if not st.fulls:
+        return None
     words = r.words
     for k in range(len(words)):  # longest name first
         s = words[k][0]
         name = norm_name(text[offset + s : offset + r.name_end])
         if not name or name in _GENERIC:
             continue
-        found = st.by_short.get(name)
-        if found:
-            return found[-1].index, s, text[offset + s : offset + r.name_end]
+        for f in reversed(st.fulls):
+            if name in f.short_names:
+                return f.index, s, text[offset + s : offset + r.name_end]
     return None
 
 
+Plan = list[tuple[object, ...]]
 Memo = dict[tuple[object, ...], tuple[object, ...]]
 
 
@@ -300,8 +351,10 @@ class Run:
     keys: list[tuple[int, int]]  # (id(result), offset) per paragraph
     results: list[ParagraphResult]  # held so the ids in ``keys`` stay unique
     before: list[tuple[int, int | None, int]]  # per paragraph: fulls seen, last authority, citations before
+    after: tuple[int, int | None, int]  # the same after the last paragraph
+    plans: list[Plan]
     built: list[tuple[Citation, ...]]  # per paragraph
-    state: _State
+    fulls: list[_Full]
     memo: Memo
 
 
@@ -313,11 +366,12 @@ def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[Paragra
 def assemble_incremental(
     text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], prior: Run | None
 ) -> tuple[Extraction, Run]:
-    """``assemble`` reusing the previous run of the same document (which it consumes).
+    """``assemble`` reusing the previous run of the same document.
 
-    Paragraphs before the first one whose result or offset changed are taken over as they were
-    (resolution state rolled back to that point); later ones reuse built citations when their offset,
-    numbering and resolutions did not change. The result does not depend on ``prior``.
+    Paragraphs before the first one whose result or offset changed are taken over as they were. From
+    there on paragraphs are planned (numbered and resolved) again, until one leaves the resolution
+    state exactly as the previous run had it after the same paragraph: from then on the previous
+    plans still hold, and only the offsets move. The result does not depend on ``prior``.
     """
     keys = [(id(res), off) for (off, _e), res in zip(paragraphs, results, strict=True)]
     q = 0
@@ -325,31 +379,50 @@ def assemble_incremental(
         limit = min(len(keys), len(prior.keys))
         while q < limit and keys[q] == prior.keys[q]:
             q += 1
+    st = _State()
+    before: list[tuple[int, int | None, int]] = []
+    plans: list[Plan] = []
+    built_all: list[tuple[Citation, ...]] = []
+    out: list[Citation] = []
+    memo: Memo = prior.memo if prior is not None else {}
     if prior is not None and q > 0:
-        n_fulls, last_authority, n_out = prior.before[q] if q < len(prior.before) else prior.before[-1]
-        if q >= len(prior.before):  # every paragraph unchanged
-            n_fulls, n_out = len(prior.state.fulls), sum(len(b) for b in prior.built)
-            last_authority = prior.state.last_authority
-        st = prior.state
-        st.truncate(n_fulls)
-        st.last_authority = last_authority
+        n_fulls, st.last_authority, _n_out = prior.before[q] if q < len(prior.before) else prior.after
+        st.fulls = prior.fulls[:n_fulls]
         before = prior.before[:q]
+        plans = prior.plans[:q]
         built_all = prior.built[:q]
-        out: list[Citation] = [c for b in built_all for c in b]
-        del n_out
-        memo = prior.memo
-    else:
-        q = 0
-        st = _State()
-        before, built_all, out = [], [], []
-        memo = prior.memo if prior is not None else {}
+        for b in built_all:
+            out.extend(b)
     new_memo: Memo = {}
-    prev: ParagraphResult | None = results[q - 1] if q > 0 else None
-    prev_off = paragraphs[q - 1][0] if q > 0 else 0
+    # paragraph numbers move by this much when paragraphs were inserted or removed
+    pno_delta = len(keys) - len(prior.keys) if prior is not None else 0
+    fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls))
     for pno in range(q, len(results)):
         off, res = paragraphs[pno][0], results[pno]
-        before.append((len(st.fulls), st.last_authority, len(out)))
-        plan = _plan(text, off, res, prev, st, len(out))
+        prev = results[pno - 1] if pno else None
+        prev_off = paragraphs[pno - 1][0] if pno else 0
+        here = (len(st.fulls), st.last_authority, len(out))
+        before.append(here)
+        old = pno - pno_delta
+        if (
+            prior is not None
+            and pno > q
+            and 0 <= old < len(prior.keys)
+            and prior.keys[old][0] == keys[pno][0]
+            and prior.before[old] == here
+            and _prev_sig(prior.results, old) == _prev_sig(results, pno)
+            and fulls_check.same_upto(here[0])
+        ):
+            # the state is the one the previous run had here: its plan still holds
+            plan = prior.plans[old]
+            n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after
+            st.fulls.extend(prior.fulls[here[0] : n_next])
+            st.last_authority = last_authority
+        else:
+            plan = _plan(text, off, res, prev, st, len(out))
+            if res.barrier_at_end:
+                st.last_authority = None
+        plans.append(plan)
         uses_prev = prev is not None and any(e[0] == "c" and (e[5] or e[6]) for e in plan)
         key = (id(res), off, pno, tuple(plan), (id(prev), prev_off) if uses_prev else None)
         hit = memo.get(key)
@@ -357,15 +430,64 @@ def assemble_incremental(
             built: tuple[Citation, ...] = hit[2]  # type: ignore[assignment]
         else:
             sh = _Shifter(off)
-            built = tuple(_build(text, off, pno, res, prev, prev_off, e, sh) for e in plan)
+            cits = res.citations
+            built = tuple(
+                shift_citation(
+                    cits[e[1]],  # type: ignore[index]
+                    off,
+                    index=e[2],  # type: ignore[arg-type]
+                    group=e[3],  # type: ignore[arg-type]
+                    antecedent=e[4],  # type: ignore[arg-type]
+                    paragraph=pno,
+                    shifter=sh,
+                )
+                if e[0] == "c" and not e[5] and not e[6]
+                else _build(text, off, pno, res, prev, prev_off, e, sh)
+                for e in plan
+            )
         new_memo[key] = (res, prev, built)
         built_all.append(built)
         out.extend(built)
-        if res.barrier_at_end:
-            st.last_authority = None
-        prev, prev_off = res, off
-    run = Run(keys=keys, results=list(results), before=before, built=built_all, state=st, memo=new_memo)
+    run = Run(
+        keys=keys,
+        results=list(results),
+        before=before,
+        after=(len(st.fulls), st.last_authority, len(out)),
+        plans=plans,
+        built=built_all,
+        fulls=st.fulls,
+        memo=new_memo,
+    )
     return Extraction(text=text, citations=tuple(out)), run
+
+
+def _prev_sig(results: list[ParagraphResult], i: int) -> bool | None:
+    """What a paragraph's plan reads from the paragraph before it."""
+    return None if i == 0 else results[i - 1].block is not None
+
+
+class _PrefixCheck:
+    """Whether the new run's full-citation records agree with the previous run's up to some count.
+    Records are only ever appended, so the first disagreement, once found, stays: the check is
+    linear over a whole run, not per paragraph."""
+
+    __slots__ = ("checked", "mismatch", "new", "old")
+
+    def __init__(self, old: list[_Full], new: list[_Full], taken_over: int) -> None:
+        self.old, self.new = old, new
+        self.checked = taken_over  # the prefix was copied from ``old``
+        self.mismatch = False
+
+    def same_upto(self, n: int) -> bool:
+        if self.mismatch or n > len(self.old) or n > len(self.new):
+            return False
+        while self.checked < n:
+            a, b = self.old[self.checked], self.new[self.checked]
+            if a is not b and a != b:
+                self.mismatch = True
+                return False
+            self.checked += 1
+        return True
 
 
 def _plan(
