@@ -372,6 +372,8 @@ class Diagnostics:
         if state.too_large:
             f = too_large_finding(state.text, settings.max_document_chars)
             return [Shown(f, key_for(f, None, state.text))]
+        if state.extraction is None:  # not checked (language) or extraction failed (reported)
+            return []
         previous = {(s.finding, s.key): s for s in state.shown}
         if state.carried_edits:
             state.carried, state.carried_edits = shift_findings(state.carried, state.carried_edits), []
