@@ -4,8 +4,9 @@ Every ``didChange`` is answered at once with the findings on screen moved throug
 the edit touched are dropped), so every version gets its publish.  Per document, one worker then
 applies the edits in order to the incremental extraction ``Document`` (in the loop's default
 executor, so stdin keeps being read) once typing settles for a third of the debounce, and
-publishes stage 1 — local findings — for the version it reached.  A per-document timer (``settings.debounce_ms``) then fires stage 2:
-source-backed findings via ``pipeline.check_document``.  A newer version cancels the timer and any
+publishes stage 1 — local findings — for the version it reached.  A per-document timer
+(``settings.debounce_ms``) then fires stage 2: source-backed findings via
+``pipeline.check_document``, on the source thread.  A newer version cancels the timer and any
 stage-2 run; nothing is ever published for a version that is no longer current.
 
 The citation being typed: the span of the LAST edit of the latest ``didChange`` is the *hold*.
