@@ -154,3 +154,39 @@ def test_pathological_text_is_handled() -> None:
     assert extract_citations("A. " * 5000).citations == ()
     assert extract_citations("(" * 1400 + "Roe v. Wade, 410 U.S. 113" + ")" * 1400).citations[0].page == "113"
     extract_citations("(" * 5000 + "Roe v. Wade, 410 U.S. 113" + ")" * 5000)  # cut somewhere; must not fail
+
+
+def test_incremental_resolution_across_many_paragraphs() -> None:
+    """Edits that change, keep, split and merge what later short forms resolve to."""
+    paras = [
+        "Roe v. Wade, 410 U.S. 113 (1973). Doe v. Bolton, 410 U.S. 179 (1973).",
+        "Text. Roe, 410 U.S. at 116. Id. at 117.",
+        "More text. Doe, supra, at 181. Roe at 120.",
+        "> A block quote here.",
+        "Id.",
+        "Casey v. Planned Parenthood, 505 U.S. 833 (1992). Casey, 505 U.S. at 846.",
+        "Id. at 850. Roe, supra, at 153. Bolton at 190.",
+    ]
+    text = "\n\n".join(paras)
+    doc = Document(text)
+    assert doc.extraction == extract_citations(text)
+
+    def edit(old: str, new: str, nth: int = 0) -> None:
+        at = -1
+        for _ in range(nth + 1):
+            at = doc.text.index(old, at + 1)
+        got = doc.apply_edits([Edit(start=at, end=at + len(old), new_text=new)])
+        assert got == extract_citations(doc.text), (old, new)
+
+    edit("Roe v. Wade", "Rowe v. Wade")  # later "Roe" short forms change resolution
+    edit("Rowe v. Wade", "Roe v. Wade")
+    edit("Text.", "Text, longer now.")  # same resolution, offsets move
+    edit("\n\n", "\n\n\n\n", 2)  # more blank lines
+    edit("More text.", "More text.\n\nSplit here.")  # a new paragraph
+    edit("\n\nSplit here.", " Joined.")  # merged again
+    edit("> A block quote here.", "Not a block quote.")
+    edit("Id.", "", 1)  # an Id. disappears
+    edit("410 U.S. 179", "410 U.S. 180")
+    assert [c.antecedent for c in doc.extraction.citations if c.form is CiteForm.SUPRA] == [
+        c.antecedent for c in extract_citations(doc.text).citations if c.form is CiteForm.SUPRA
+    ]
