@@ -207,8 +207,10 @@ async def run(args: argparse.Namespace) -> int:
         t_key = time.perf_counter()
         ed.notify(
             "textDocument/didChange",
-            {"textDocument": {"uri": uri, "version": version},
-             "contentChanges": [{"range": {"start": pos, "end": pos}, "text": "a"}]},
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"range": {"start": pos, "end": pos}, "text": "a"}],
+            },
         )
         text = text[:offset] + "a" + text[offset:]
         await asyncio.sleep(args.pause_ms / 1000)
