@@ -97,7 +97,8 @@ class CiteServer(LanguageServer):
         self.pull = False
         self.ignores = IgnoreStore(None)
         self.docs: dict[str, Any] = {}  # uri -> features.diagnostics.DocState
-        self.sources: Any = None  # features.diagnostics.SourceHolder, set by wiring
+        self.sources: Any = None  # source_holder.SourceHolder, set by wiring
+        self.local_sources: Any = None  # the same, for the local-only first wave of stage 2
         self.diagnostics: Any = None  # features.diagnostics.Diagnostics, set by wiring
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown_errors: set[str] = set()

@@ -38,6 +38,7 @@ def _section(options: Any) -> Mapping[str, Any]:
 def create_server() -> CiteServer:
     server = CiteServer()
     server.sources = SourceHolder()
+    server.local_sources = SourceHolder()
     server.diagnostics = Diagnostics(server)
 
     async def apply_workspace_configuration(section: Mapping[str, Any] | None = None) -> None:
@@ -161,5 +162,6 @@ def create_server() -> CiteServer:
     @server.feature(types.SHUTDOWN)
     async def shutdown(params: Any) -> None:
         await server.sources.close()
+        await server.local_sources.close()
 
     return server

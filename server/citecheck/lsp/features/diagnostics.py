@@ -25,7 +25,7 @@ import logging
 import time
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -303,8 +303,23 @@ class Diagnostics:
         extraction, text = state.extraction, state.text
         if extraction is None or state.extraction_version != version:
             return None
+        settings = self.server.settings
+        if settings.network_allowed() and self.server.local_sources is not None:
+            # First wave: what the local corpus and cache already know, published at once; the
+            # network-backed answers follow when they arrive (and replace it).
+            quick = await self._check(
+                text, extraction, replace(settings, offline=True, cap_fetch=False), self.server.local_sources, quiet=True
+            )
+            if state.version != version or self.server.docs.get(state.uri) is not state:
+                return None
+            if quick is not None:
+                found = tuple(f for f in getattr(quick, "findings", ()) if f.kind is not Kind.CANNOT_VERIFY)
+                state.report, state.report_version = _PartialReport(findings=found), version
+                state.carried, state.carried_edits = (), []
+                state.hold = None
+                self._publish(state)
         progress = Progress(self.server) if self.progress else None
-        check = asyncio.ensure_future(self._check(text, extraction))
+        check = asyncio.ensure_future(self._check(text, extraction, settings, self.server.sources))
         try:
             done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
             if not done and progress is not None:
@@ -343,19 +358,22 @@ class Diagnostics:
                 types.MessageType.Warning if failed else types.MessageType.Info,
             )
 
-    async def _check(self, text: str, extraction: Extraction) -> Any:
+    async def _check(
+        self, text: str, extraction: Extraction, settings: Settings, holder: Any, *, quiet: bool = False
+    ) -> Any:
         from citecheck.pipeline import check_document
-
-        settings = self.server.settings
 
         async def check(source: Any) -> Any:
             return await check_document(text, source, settings, extraction=extraction)
 
         try:
-            return await self.server.sources.run(settings, check)
+            return await holder.run(settings, check)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
+            if quiet:
+                log.warning("local first pass failed: %s", exc)
+                return None
             self.server.report_problem("source check", exc)
             findings = _cannot_verify_all(extraction, f"the case-law source failed ({exc})")
             return _FailedReport(findings=findings, error=str(exc))
@@ -449,6 +467,14 @@ class Diagnostics:
             return
         payload = citations_payload(state, str(self.server.workspace.position_encoding or "utf-16"))
         self.server.protocol.notify(CITATIONS_NOTIFICATION, payload)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _PartialReport:
+    """The local-corpus wave of stage 2: its findings, no per-citation statuses yet."""
+
+    findings: tuple[Finding, ...]
+    results: tuple = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
