@@ -92,6 +92,7 @@ def test_document_reuses_unchanged_paragraphs(monkeypatch) -> None:
         calls.append(text)
         return real.__wrapped__(text)
 
+    counting.__wrapped__ = counting  # type: ignore[attr-defined]
     monkeypatch.setattr(document, "extract_paragraph", counting)
     text = "Roe v. Wade, 410 U.S. 113 (1973).\n\nSome text.\n\nId. at 116."
     doc = Document(text)

@@ -117,7 +117,9 @@ class Document:
             key = text[s:e]
             res = new.get(key) or old.get(key)
             if res is None:
-                res = extract_paragraph(key)
+                # not the process-wide LRU: a keystroke's intermediate paragraph versions would only
+                # crowd it (and the collector's long-lived generation); this document keeps its own
+                res = extract_paragraph.__wrapped__(key)
             new[key] = res
             results.append(res)
         self._cache = new

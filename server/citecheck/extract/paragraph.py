@@ -120,7 +120,7 @@ def _pin(
     return pin, end
 
 
-@lru_cache(maxsize=2_048)
+@lru_cache(maxsize=256)
 def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
     norm = normalise(text)
