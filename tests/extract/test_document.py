@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from citecheck.errors import InputError
 from citecheck.extract import CiteForm, Document, Edit, extract_citations
+from citecheck.extract.paragraphs import split_paragraphs
 
 
 def _check_spans(text: str, ex) -> None:
@@ -147,6 +148,7 @@ def test_random_edits_equal_full_extraction(bulk_opinions, data) -> None:
             edits.append(Edit(start=a, end=b, new_text=new))
             cur += len(new) - (b - a)
         got = doc.apply_edits(edits)
+        assert doc._paragraphs == split_paragraphs(doc.text)
         assert got == extract_citations(doc.text)
 
 
@@ -191,3 +193,48 @@ def test_incremental_resolution_across_many_paragraphs() -> None:
     assert [c.antecedent for c in doc.extraction.citations if c.form is CiteForm.SUPRA] == [
         c.antecedent for c in extract_citations(doc.text).citations if c.form is CiteForm.SUPRA
     ]
+
+
+_PIECES = st.sampled_from(
+    [
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\r",
+        " ",
+        "\t",
+        "x",
+        "Id. at 5.",
+        "Roe v. Wade, 410 U.S. 113 (1973).",
+        "\u2028",
+        "\v",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    parts=st.lists(_PIECES, min_size=1, max_size=40),
+    edits=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), _PIECES), min_size=1, max_size=8),
+)
+def test_single_edits_resplit_locally_like_a_full_split(parts, edits) -> None:
+    """One edit at a time (the LSP case) re-splits only around the edit; it must equal a full split."""
+    doc = Document("".join(parts))
+    for frac, length, new in edits:
+        a = int(frac * len(doc.text))
+        b = min(len(doc.text), a + length)
+        doc.apply_edits([Edit(start=a, end=b, new_text=new)])
+        assert doc._paragraphs == split_paragraphs(doc.text)
+        assert doc.extraction == extract_citations(doc.text)
+
+
+def test_single_edits_in_long_paragraphs(bulk_opinions) -> None:
+    from citecheck.extract.paragraphs import MAX_PARAGRAPH
+
+    text = next(t for t in bulk_opinions if max(len(p) for p in t.split("\n\n")) > MAX_PARAGRAPH)
+    doc = Document(text)
+    for k in range(40):
+        pos = (k * 7919) % len(doc.text)
+        doc.apply_edits([Edit(start=pos, end=pos, new_text="\n" if k % 3 == 0 else "x")])
+        assert doc._paragraphs == split_paragraphs(doc.text)
+    assert doc.extraction == extract_citations(doc.text)

@@ -8,6 +8,7 @@ sequence of edits its extraction is, by construction, the extraction of its curr
 from __future__ import annotations
 
 import gc
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from citecheck.errors import InputError
 from citecheck.extract.assemble import Run, assemble, assemble_incremental
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
-from citecheck.extract.paragraphs import split_paragraphs
+from citecheck.extract.paragraphs import _BLANK, split_paragraphs
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,13 +67,14 @@ def extract_citations(text: str) -> Extraction:
 class Document:
     """A document being edited: keeps per-paragraph results and re-extracts only changed paragraphs."""
 
-    __slots__ = ("_cache", "_extraction", "_run_state", "_text")
+    __slots__ = ("_extraction", "_paragraphs", "_results", "_run_state", "_text")
 
     def __init__(self, text: str = "") -> None:
         self._text = _check_text(text)
-        self._cache: dict[str, ParagraphResult] = {}
+        self._paragraphs: list[tuple[int, int]] = []
+        self._results: list[ParagraphResult] = []
         self._run_state: Run | None = None
-        self._extraction = self._run()
+        self._extraction = self._run("", None)
 
     @property
     def text(self) -> str:
@@ -84,8 +86,8 @@ class Document:
 
     def set_text(self, text: str) -> Extraction:
         """Replace the whole text (LSP full sync); unchanged paragraphs are still reused."""
-        self._text = _check_text(text)
-        self._extraction = self._run()
+        old_text, self._text = self._text, _check_text(text)
+        self._extraction = self._run(old_text, None)
         return self._extraction
 
     def apply_edits(self, edits: list[Edit] | tuple[Edit, ...]) -> Extraction:
@@ -99,30 +101,61 @@ class Document:
                     f"edit range {e.start}..{e.end} is outside the document (length {len(text)})"
                 )
             text = text[: e.start] + _check_text(e.new_text) + text[e.end :]
-        self._text = text
-        self._extraction = self._run()
+        old_text, self._text = self._text, text
+        single = edits[0] if len(edits) == 1 else None
+        self._extraction = self._run(old_text, single)
         return self._extraction
 
-    def _run(self) -> Extraction:
+    def _run(self, old_text: str, edit: Edit | None) -> Extraction:
         with _gc_paused():
-            return self._run_paused()
+            prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails
+            if edit is None or not self._resplit_around(old_text, edit):
+                self._resplit_all(old_text)
+            extraction, self._run_state = assemble_incremental(
+                self._text, self._paragraphs, self._results, prior
+            )
+            return extraction
 
-    def _run_paused(self) -> Extraction:
+    def _resplit_all(self, old_text: str) -> None:
         text = self._text
-        paragraphs = split_paragraphs(text)
-        old = self._cache
-        new: dict[str, ParagraphResult] = {}
-        results = []
-        for s, e in paragraphs:
-            key = text[s:e]
-            res = new.get(key) or old.get(key)
-            if res is None:
-                # not the process-wide LRU: a keystroke's intermediate paragraph versions would only
-                # crowd it (and the collector's long-lived generation); this document keeps its own
-                res = extract_paragraph.__wrapped__(key)
-            new[key] = res
-            results.append(res)
-        self._cache = new
-        prior, self._run_state = self._run_state, None  # consumed; dropped if assembling fails
-        extraction, self._run_state = assemble_incremental(text, paragraphs, results, prior)
-        return extraction
+        old = {old_text[s:e]: r for (s, e), r in zip(self._paragraphs, self._results, strict=True)}
+        self._paragraphs = split_paragraphs(text)
+        self._results = [_result(text[s:e], old) for s, e in self._paragraphs]
+
+    def _resplit_around(self, old_text: str, edit: Edit) -> bool:
+        """Re-split only the paragraphs around one edit; ``False`` when that is not provably the same
+        as splitting the whole text (then the caller does that)."""
+        paras, results = self._paragraphs, self._results
+        n = len(paras)
+        if n == 0:
+            return False
+        a, b = edit.start, edit.end
+        d = len(edit.new_text) - (b - a)
+        i = bisect_left([p[1] for p in paras], a - 4)  # first paragraph ending near or after the edit
+        j = bisect_right([p[0] for p in paras], b + 4) - 1  # last paragraph starting near or before it
+        lo = max(min(i, n - 1) - 1, 0)
+        hi = min(max(j, i) + 1, n - 1)
+        r0 = paras[lo][0] if lo > 0 else 0
+        r1 = paras[hi][1] if hi < n - 1 else len(old_text)
+        if not (r0 <= a and b <= r1):
+            return False
+        # the region must start and end at blank-line separators (not inside a long paragraph's pieces)
+        if lo > 0 and not _BLANK.fullmatch(old_text, paras[lo - 1][1], r0):
+            return False
+        if hi < n - 1 and not _BLANK.fullmatch(old_text, r1, paras[hi + 1][0]):
+            return False
+        text = self._text
+        old = {old_text[s:e]: r for (s, e), r in zip(paras[lo : hi + 1], results[lo : hi + 1], strict=True)}
+        region = [(s + r0, e + r0) for s, e in split_paragraphs(text[r0 : r1 + d])]
+        self._paragraphs = paras[:lo] + region + [(s + d, e + d) for s, e in paras[hi + 1 :]]
+        self._results = results[:lo] + [_result(text[s:e], old) for s, e in region] + results[hi + 1 :]
+        return True
+
+
+def _result(key: str, old: dict[str, ParagraphResult]) -> ParagraphResult:
+    res = old.get(key)
+    if res is None:
+        # not the process-wide LRU: a keystroke's intermediate paragraph versions would only crowd it
+        # (and the collector's long-lived generation); the document keeps its own results
+        res = extract_paragraph.__wrapped__(key)
+    return res
