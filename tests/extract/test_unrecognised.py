@@ -55,3 +55,18 @@ def test_real_opinion_text_has_no_invented_reporters(bulk_extractions) -> None:
         for c in (c for c in ex.citations if c.form is CiteForm.UNRECOGNISED):
             found.append(text[max(0, c.full_span.start - 40) : c.full_span.end + 10])
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("text", "reporter"),
+    [
+        ("Smith v. Jones, 12 F.5th 345 (9th Cir. 2023).", "F.5th"),
+        ("Smith v. Jones, 512 U.S.2d 345 (1999).", "U.S.2d"),
+        ("Smith v. Jones, 12 Fed. Appx. 4th 345 (2d Cir. 2001).", "Fed. Appx. 4th"),
+        ("See Smith v. Jones, 12 N.Y.4th 345 (2020).", "N.Y.4th"),
+        ("Smith v. Jones, 12 S. Ct. 2d 345 (1999).", "S. Ct. 2d"),
+    ],
+)
+def test_series_that_do_not_exist(text: str, reporter: str) -> None:
+    (c,) = _unrec(text)
+    assert c.reporter == reporter and c.case_name.text == "Smith v. Jones"

@@ -18,12 +18,12 @@ from citecheck.extract.context import parentheticals_after, parse_court_date
 from citecheck.extract.eyecite_adapter import known_reporter_strings
 from citecheck.extract.names import scan_name_back
 
-_WORD = r"(?:[A-Z][A-Za-z'.]*|\d+(?:d|th|st|nd|rd)|&)"
+_WORD = r"(?:[A-Z][A-Za-z'.]*(?<=\.)\d+(?:d|th|st|nd|rd)|[A-Z][A-Za-z'.]*|\d+(?:d|th|st|nd|rd)|&)"
 _CANDIDATE = re.compile(
     rf"(?<![\w.§$/-])(?P<volume>[1-9]\d{{0,3}})\s(?P<reporter>{_WORD}(?:\s{_WORD}){{0,4}}?)\s(?P<page>[1-9]\d{{0,5}})(?![\w/-]|\.\d)"
 )
 _BAD_WORDS = frozenset(
-    "no. nos. civ. cv. cr. crim. cir. stat. u.s.c. c.f.r. fed. reg. pub. l. cong. sess. art. ch. sec. § "
+    "no. nos. civ. cv. cr. crim. cir. stat. u.s.c. c.f.r. reg. pub. l. cong. sess. art. ch. sec. § "
     "part pt. title rule r. dkt. ecf doc. ex. exh. tr. app'x. vol. ed. edition para. ¶ at p. pp. n. "
     "jan. jan feb. feb mar. mar march apr. apr april may jun. june jul. july aug. aug august sep. sept. "
     "september oct. oct october nov. nov november dec. dec december january february "
