@@ -70,3 +70,17 @@ def test_real_opinion_text_has_no_invented_reporters(bulk_extractions) -> None:
 def test_series_that_do_not_exist(text: str, reporter: str) -> None:
     (c,) = _unrec(text)
     assert c.reporter == reporter and c.case_name.text == "Smith v. Jones"
+
+
+def test_real_case_tuples_are_full_citations_never_unrecognised() -> None:
+    """499 real citations (legalcitebench, 2017-2020, state and federal reporters) written as a brief would."""
+    import json
+
+    from citecheck.testing import shared_corpus_path
+
+    path = shared_corpus_path("citations", "legalcitebench-cases-A.jsonl")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    text = "\n\n".join(f"See Smith v. Jones, {r['citation']} ({r['year']})." for r in rows)
+    cites = extract_citations(text).citations
+    assert [c.form for c in cites] == [CiteForm.FULL] * len(rows)
+    assert all(c.year == int(r["year"]) for c, r in zip(cites, rows, strict=True))
