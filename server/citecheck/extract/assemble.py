@@ -341,7 +341,6 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
 
 
 Plan = list[tuple[object, ...]]
-Memo = dict[tuple[object, ...], tuple[object, ...]]
 
 
 @dataclass(slots=True)
@@ -355,7 +354,6 @@ class Run:
     plans: list[Plan]
     built: list[tuple[Citation, ...]]  # per paragraph
     fulls: list[_Full]
-    memo: Memo
 
 
 def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult]) -> Extraction:
@@ -384,7 +382,6 @@ def assemble_incremental(
     plans: list[Plan] = []
     built_all: list[tuple[Citation, ...]] = []
     out: list[Citation] = []
-    memo: Memo = prior.memo if prior is not None else {}
     if prior is not None and q > 0:
         n_fulls, st.last_authority, _n_out = prior.before[q] if q < len(prior.before) else prior.after
         st.fulls = prior.fulls[:n_fulls]
@@ -393,7 +390,6 @@ def assemble_incremental(
         built_all = prior.built[:q]
         for b in built_all:
             out.extend(b)
-    new_memo: Memo = {}
     # paragraph numbers move by this much when paragraphs were inserted or removed
     pno_delta = len(keys) - len(prior.keys) if prior is not None else 0
     fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls))
@@ -404,7 +400,7 @@ def assemble_incremental(
         here = (len(st.fulls), st.last_authority, len(out))
         before.append(here)
         old = pno - pno_delta
-        if (
+        synced = (
             prior is not None
             and pno > q
             and 0 <= old < len(prior.keys)
@@ -412,23 +408,25 @@ def assemble_incremental(
             and prior.before[old] == here
             and _prev_sig(prior.results, old) == _prev_sig(results, pno)
             and fulls_check.same_upto(here[0])
-        ):
+        )
+        if synced:
             # the state is the one the previous run had here: its plan still holds
-            plan = prior.plans[old]
-            n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after
-            st.fulls.extend(prior.fulls[here[0] : n_next])
+            plan = prior.plans[old]  # type: ignore[union-attr]
+            n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after  # type: ignore[union-attr]
+            st.fulls.extend(prior.fulls[here[0] : n_next])  # type: ignore[union-attr]
             st.last_authority = last_authority
         else:
             plan = _plan(text, off, res, prev, st, len(out))
             if res.barrier_at_end:
                 st.last_authority = None
         plans.append(plan)
-        uses_prev = prev is not None and any(e[0] == "c" and (e[5] or e[6]) for e in plan)
-        key = (id(res), off, pno, tuple(plan), (id(prev), prev_off) if uses_prev else None)
-        hit = memo.get(key)
-        if hit is not None:
-            built: tuple[Citation, ...] = hit[2]  # type: ignore[assignment]
-        else:
+        built: tuple[Citation, ...] | None = None
+        if synced and old == pno and prior.keys[old][1] == off:  # type: ignore[union-attr]
+            # same plan, same place: the very same citations, unless they read a changed paragraph before
+            uses_prev = any(e[0] == "c" and (e[5] or e[6]) for e in plan)
+            if not uses_prev or (prior.results[pno - 1] is prev and prior.keys[pno - 1][1] == prev_off):  # type: ignore[union-attr]
+                built = prior.built[old]  # type: ignore[union-attr]
+        if built is None:
             sh = _Shifter(off)
             cits = res.citations
             built = tuple(
@@ -445,7 +443,6 @@ def assemble_incremental(
                 else _build(text, off, pno, res, prev, prev_off, e, sh)
                 for e in plan
             )
-        new_memo[key] = (res, prev, built)
         built_all.append(built)
         out.extend(built)
     run = Run(
@@ -456,7 +453,6 @@ def assemble_incremental(
         plans=plans,
         built=built_all,
         fulls=st.fulls,
-        memo=new_memo,
     )
     return Extraction(text=text, citations=tuple(out)), run
 
