@@ -136,3 +136,17 @@ def test_fast_shift_builds_the_same_objects_as_the_constructors() -> None:
         )
         assert moved == expected
         assert hash(moved.span) == hash(expected.span)
+
+
+def test_parallel_short_pin_follows_its_partner() -> None:
+    cites = _cites(
+        "In re Smith, 140 N.J. 1 (1942). Id. at 5, 99 A.2d at 7. Smith, 140 N.J. at 6, 99 A.2d at 8."
+    )
+    forms = [(c.form, c.antecedent) for c in cites]
+    assert forms == [
+        (CiteForm.FULL, None),
+        (CiteForm.ID, 0),
+        (CiteForm.SHORT, 0),
+        (CiteForm.SHORT, 0),
+        (CiteForm.SHORT, 0),
+    ]

@@ -520,6 +520,14 @@ def _plan(
         else:
             if c.form is CiteForm.SHORT:
                 antecedent = _resolve_short(c, st)
+                if (
+                    antecedent is None
+                    and res.parallel_short
+                    and res.parallel_short[k]
+                    and plan
+                    and plan[-1][0] == "c"
+                ):
+                    antecedent = plan[-1][4]  # type: ignore[assignment]  # the pin's parallel partner
             elif c.form is CiteForm.SUPRA:
                 antecedent = _resolve_supra(c, st)
             elif c.form is CiteForm.ID:

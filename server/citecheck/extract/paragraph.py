@@ -67,6 +67,8 @@ class ParagraphResult:
     last_sentence: Span | None  # last sentence that is not only a citation
     refs: tuple[RefCandidate, ...] = ()
     ref_props: tuple[tuple[Span | None, tuple[Quote, ...], bool], ...] = field(default=())
+    # a short form that is the parallel pin of the one before it ("Id. at 527, 27 A.2d at 174")
+    parallel_short: tuple[bool, ...] = ()
 
 
 @dataclass(slots=True)
@@ -247,6 +249,13 @@ def extract_paragraph(text: str) -> ParagraphResult:
         last_sentence=last_sentence,
         refs=refs,
         ref_props=ref_props,
+        parallel_short=tuple(
+            k > 0
+            and d.form is CiteForm.SHORT
+            and drafts[k - 1].form in (CiteForm.SHORT, CiteForm.ID)
+            and _COMMA.fullmatch(norm, drafts[k - 1].span.end, d.span.start) is not None
+            for k, d in enumerate(drafts)
+        ),
     )
 
 
