@@ -223,3 +223,10 @@ def test_docket_numbers_and_blank_reporters_between_name_and_citation() -> None:
         "Direct Mktg. Ass'n v. Brohl, --- U.S. ----, 135 S.Ct. 1124, 1132, 191 L.Ed.2d 97 (2015)."
     )[0]
     assert first.case_name.text == "Direct Mktg. Ass'n v. Brohl" and first.year == 2015
+
+
+def test_date_parenthetical_words() -> None:
+    (c,) = _cites("Doe v. Roe, No. 19-cv-1, 2020 WL 12345, at *2 (N.D. Cal. filed Jan. 3, 2020).")
+    assert (c.court, c.court_text, c.date) == ("cand", "N.D. Cal.", "2020-01-03")
+    (c,) = _cites("Doe v. Roe, 123 F. App'x 45 (9th Cir. 2005) (mem.).")
+    assert c.court == "ca9" and c.year == 2005 and [p.text for p in c.parentheticals] == ["mem."]

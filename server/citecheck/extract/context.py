@@ -21,6 +21,9 @@ _DATE_TAIL = re.compile(
     r"(?:(?P<month>Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)[a-z]*\.?\s+(?P<day>\d{1,2}),?\s+)?"
     r"(?P<year>(?:1[6-9]|20)\d\d)$"
 )
+_DATE_WORDS = re.compile(
+    r"(?:^|\s)(?:filed|decided|argued|submitted|amended|entered|order|dated|slip op\.|mem\.|table)(?=\s|$)"
+)
 _OPEN_PAREN = re.compile(r"\s*\(")
 HISTORY = re.compile(
     r",?\s*(?P<phrase>(?:(?:and|judgment|order|decision)\s+)?"
@@ -72,7 +75,9 @@ def parse_court_date(inner: str) -> CourtDate | None:
     inner = " ".join(inner.split())
     m = _DATE_TAIL.search(inner)
     if m:
-        court_text = inner[: m.start()].strip().rstrip(",").strip() or None
+        court_text = _DATE_WORDS.sub(" ", inner[: m.start()]).strip().rstrip(",").strip() or None
+        if court_text is not None:
+            court_text = " ".join(court_text.split())
         if court_text is not None and (len(court_text) > 60 or not _court_like(court_text)):
             return None
         year = int(m["year"])
