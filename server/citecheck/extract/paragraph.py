@@ -195,8 +195,6 @@ def extract_paragraph(text: str) -> ParagraphResult:
             if bq is not None:
                 qs = (bq, *qs)
         lead = not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
-        if lead and block is None:
-            pass
         citations.append(
             Citation(
                 index=idx,

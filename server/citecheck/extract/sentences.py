@@ -20,24 +20,26 @@ _NOT_ENDING = frozenset(
 
 def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``[(start, end), ...]`` covering the paragraph, trimmed of surrounding whitespace."""
-    protected = sorted(protected)
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(protected):  # nested citations: keep only the outermost extents
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    protected = merged
     starts = [p[0] for p in protected]
     cuts: list[int] = []
     for m in _END.finditer(norm):
         dot = m.start()
         i = bisect_right(starts, dot) - 1
-        if i >= 0 and protected[i][0] <= dot < protected[i][1] and dot != protected[i][1] - 1:
-            continue
-        if i >= 0 and protected[i][0] <= dot < protected[i][1] and norm[dot] == ".":
-            # the period is the citation's own last character ("Id." / "Inc."); ends a sentence only
-            # when the next word starts one
-            pass
-        word = _PRIOR_WORD.search(norm, max(0, m.end() - 80), m.end())
-        w = word.group() if word else ""
-        core = w.rstrip("\"')]")
-        if norm[dot] == "." and not (i >= 0 and protected[i][0] <= dot < protected[i][1]):
-            low = core.lower()
-            if low in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(").")):
+        inside = i >= 0 and protected[i][0] <= dot < protected[i][1]
+        if inside and dot != protected[i][1] - 1:
+            continue  # a period inside a citation ("U.S.", "v.") ends nothing
+        # a citation's own final period ("Id.") may end the sentence; elsewhere skip abbreviations
+        if norm[dot] == "." and not inside:
+            word = _PRIOR_WORD.search(norm, max(0, m.end() - 80), m.end())
+            core = (word.group() if word else "").rstrip("\"')]")
+            if core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(").")):
                 continue
         cuts.append(m.end())
     spans: list[tuple[int, int]] = []
