@@ -150,3 +150,10 @@ def test_parallel_short_pin_follows_its_partner() -> None:
         (CiteForm.SHORT, 0),
         (CiteForm.SHORT, 0),
     ]
+
+
+def test_supra_followed_by_a_short_cite_is_one_citation() -> None:
+    text = "Grant v. Esquire, Inc., 316 F. Supp. 1 (S.D.N.Y. 1970). Grant v. Esquire, supra, 316 F. Supp. at 884."
+    full, short = _cites(text)
+    assert short.form is CiteForm.SHORT and short.text == "Grant v. Esquire, supra, 316 F. Supp. at 884"
+    assert short.antecedent == full.index and short.antecedent_text == "Grant v. Esquire"

@@ -38,6 +38,8 @@ _REFERENCE = re.compile(
 )
 _BRACKET_DATE = re.compile(r"\s*(?P<open>\[)(?P<inner>[^\[\]]{4,40})\]")
 _CALIFORNIA_YEAR = re.compile(r"(?P<open>\()(?P<year>(?:1[6-9]|20)\d\d)(?P<close>\))\s*$")
+_COMMA_OR_SPACE = re.compile(r",?\s*")
+_SUPRA_BEFORE = re.compile(r"\bsupra,?\s*$")
 _NONSPACE = re.compile(r"\S+")
 _LEADING_JUNK = re.compile(r"[\s>\"'(\[,;:.*_-]+")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'.]*")
@@ -143,7 +145,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
             if h.kind is HitKind.OTHER:
                 prev_end = max(prev_end, h.end)
                 continue
-            d = _draft_for_hit(norm, text, h, prev_end, limit, stops)
+            nxt = items[i + 1] if i + 1 < len(items) else None
+            d = _draft_for_hit(norm, text, h, prev_end, limit, stops, nxt)
         else:
             d = _draft_for_unrecognised(norm, text, h, limit, stops)
         if d is None:
@@ -258,7 +261,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
 
 
 def _draft_for_hit(
-    norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int]
+    norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int], nxt: object = None
 ) -> _Draft | None:
     core = Span(h.start, h.end)
     if h.kind is HitKind.CASE:
@@ -273,7 +276,11 @@ def _draft_for_hit(
         pin, after = parse_pincite(norm, pin_start, limit, original=text, stops=stops - {pin_start})
         if pin is None:
             after = h.end
-        name = short_name_at(norm, text, prev_end, h.start)
+        name_end = h.start
+        sup = _SUPRA_BEFORE.search(norm, prev_end, h.start)
+        if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
+            name_end = sup.start()
+        name = short_name_at(norm, text, prev_end, name_end)
         start = name[1].start if name else h.start
         span = Span(start, max(after, h.end))
         return _Draft(
@@ -301,8 +308,11 @@ def _draft_for_hit(
         end = h.end
         while end > h.start and norm[end - 1] == ",":
             end -= 1
-        if _SUPRA_NOT_CASE.match(norm, end, limit):
-            return None
+        then_short = (
+            isinstance(nxt, Hit) and nxt.kind is HitKind.SHORT and _COMMA_OR_SPACE.fullmatch(norm, end, limit)
+        )
+        if _SUPRA_NOT_CASE.match(norm, end, limit) or then_short:
+            return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
         name = short_name_at(norm, text, prev_end, h.start)
         if name is None:
             return None
