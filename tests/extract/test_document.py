@@ -238,3 +238,13 @@ def test_single_edits_in_long_paragraphs(bulk_opinions) -> None:
         doc.apply_edits([Edit(start=pos, end=pos, new_text="\n" if k % 3 == 0 else "x")])
         assert doc._paragraphs == split_paragraphs(doc.text)
     assert doc.extraction == extract_citations(doc.text)
+
+
+def test_code_point_offsets_with_astral_characters_and_crlf() -> None:
+    text = "\U0001f600\U0001f4da Intro.\r\n\r\n\u201cQuoted,\u201d *Roe v.\u00a0Wade*, 410 U.S. 113, 116\u201317 (1973).\r\nId. at 120."
+    ex = extract_citations(text)
+    _check_spans(text, ex)
+    roe, id_ = ex.citations
+    assert text[roe.span.start : roe.span.end] == "410 U.S. 113"
+    assert roe.case_name.text == "Roe v. Wade" and roe.quotes[0].text == "Quoted,"  # whitespace cleaned
+    assert id_.antecedent == 0 and id_.pincite.text == "120"
