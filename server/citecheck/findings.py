@@ -27,6 +27,7 @@ class Severity(StrEnum):
 
 class Kind(StrEnum):
     FABRICATED_CASE = "fabricated-case"
+    WRONG_FIRST_PAGE = "wrong-first-page"
     IMPOSSIBLE_CITATION = "impossible-citation"
     NAME_MISMATCH = "name-mismatch"
     NAME_MISSPELLED = "name-misspelled"
@@ -47,6 +48,7 @@ class Kind(StrEnum):
 #: One line per kind, for docs, hovers and ``codeDescription`` pages.
 KIND_DOCS: dict[Kind, str] = {
     Kind.FABRICATED_CASE: "No case begins at this volume/reporter/page in a source that covers the volume.",
+    Kind.WRONG_FIRST_PAGE: "The draft names a real case but gives a page from its middle as the first page.",
     Kind.IMPOSSIBLE_CITATION: "The citation cannot exist: unknown reporter, series not yet published in the "
     "cited year, or a page past the end of a complete volume.",
     Kind.NAME_MISMATCH: "The citation belongs to a different case than the one named.",
@@ -68,6 +70,7 @@ KIND_DOCS: dict[Kind, str] = {
 #: Severity a kind gets unless a check says otherwise or the user overrides it.
 DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.FABRICATED_CASE: Severity.ERROR,
+    Kind.WRONG_FIRST_PAGE: Severity.ERROR,
     Kind.IMPOSSIBLE_CITATION: Severity.ERROR,
     Kind.NAME_MISMATCH: Severity.ERROR,
     Kind.NAME_MISSPELLED: Severity.WARNING,

@@ -24,17 +24,30 @@ def test_not_found_in_covered_volume_is_fabricated(make_ctx) -> None:
     assert "100 A.2d 37" in found[0].message and found[0].span.of(TEXT) == "100 A.2d 37"
 
 
-def test_first_page_inside_another_case_names_that_case(make_ctx, cap_case) -> None:
+def test_first_page_inside_the_named_case_is_wrong_first_page_not_fabricated(make_ctx, cap_case) -> None:
     record, _ = cap_case("0036-01")  # Peyton, 100 A.2d 36-38
     c = make_citation(TEXT, "100 A.2d 37", name="Peyton v. District of Columbia", year=1953)
     lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus",
                           containing=record)
     [f] = ExistenceCheck().run(make_ctx(TEXT, [c], lookup=lookup))
-    assert f.kind is Kind.FABRICATED_CASE
-    assert "middle of Peyton v. District of Columbia" in f.message
+    # the draft names the real case whose middle it cites: never "fabricated"
+    assert (f.kind, f.severity) == (Kind.WRONG_FIRST_PAGE, Severity.ERROR)
+    assert "is a real case, but it begins at page 36" in f.message
     assert f.evidence.record_id == record.id
     [fix] = f.fixes
     assert fix.edits[0].new_text == "36, 37" and fix.edits[0].span.of(TEXT) == "37"
+
+
+def test_first_page_inside_another_case_under_another_name_is_fabricated(make_ctx, cap_case) -> None:
+    record, _ = cap_case("0036-01")  # Peyton, 100 A.2d 36-38
+    text = "See Harmon v. Capital Transit Co., 100 A.2d 37 (D.C. 1953)."
+    c = make_citation(text, "100 A.2d 37", name="Harmon v. Capital Transit Co.", year=1953)
+    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus",
+                          containing=record)
+    [f] = ExistenceCheck().run(make_ctx(text, [c], lookup=lookup))
+    assert f.kind is Kind.FABRICATED_CASE
+    assert "middle of Peyton v. District of Columbia" in f.message
+    assert f.evidence.record_id == record.id
 
 
 def test_cannot_verify_is_info_never_fabricated(make_ctx) -> None:
@@ -94,4 +107,4 @@ def test_found_through_an_inner_page_is_the_middle_of_that_case(make_ctx, cap_ca
     lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.FOUND, records=(record,),
                           source="courtlistener")
     [f] = ExistenceCheck().run(make_ctx(TEXT, [c], record=record, lookup=lookup))
-    assert f.kind is Kind.FABRICATED_CASE and "middle of Peyton" in f.message and "CourtListener" in f.message
+    assert f.kind is Kind.WRONG_FIRST_PAGE and "Peyton" in f.message and "CourtListener" in f.message

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from citecheck.checks import reporter_limits
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
+from citecheck.checks.names import NameVerdict, compare_names
 from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Evidence, Finding, Fix, Kind, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord, LookupStatus
@@ -192,11 +193,26 @@ def _middle_of(ctx: CheckContext) -> Finding:
     host = lookup.containing
     cite = host.cite_for(lookup.key.reporter, lookup.key.volume)
     span_txt = f" (pages {cite.page}–{cite.last_page})" if cite and cite.last_page else ""
-    message = (
-        f"No case begins at {lookup.key} in {source}: page {lookup.key.page} is in the middle of "
-        f"{describe_record(host, cite)}{span_txt}. Cite the case by its first page and put "
-        f"{lookup.key.page} in the pin cite."
+    names_host = c.case_name is not None and (
+        compare_names(c.case_name.text, host.names).verdict is not NameVerdict.MISMATCH
     )
+    if names_host:
+        # The draft names the very case whose middle it cites: a real case with a wrong first page,
+        # not an invented one. Calling it "fabricated" would accuse a real case.
+        kind = Kind.WRONG_FIRST_PAGE
+        message = (
+            f"{describe_record(host, cite)} is a real case, but it begins at page {cite.page if cite else '?'}"
+            f"{span_txt} according to {source}; page {lookup.key.page} is in its middle. Cite the case by its "
+            f"first page and put "
+            f"{lookup.key.page} in the pin cite."
+        )
+    else:
+        kind = Kind.FABRICATED_CASE
+        message = (
+            f"No case begins at {lookup.key} in {source}: page {lookup.key.page} is in the middle of "
+            f"{describe_record(host, cite)}{span_txt}. Cite the case by its first page and put "
+            f"{lookup.key.page} in the pin cite."
+        )
     fixes: tuple[Fix, ...] = ()
     if cite is not None and c.page:
         page_span = _page_span(c)
@@ -208,7 +224,7 @@ def _middle_of(ctx: CheckContext) -> Finding:
                 ),
             )
     return make_finding(
-        Kind.FABRICATED_CASE,
+        kind,
         c.span,
         message,
         evidence=record_evidence(_with_record(ctx, host), page=lookup.key.page, note=lookup.reason or None),

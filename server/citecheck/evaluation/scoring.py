@@ -21,6 +21,7 @@ from citecheck.findings import Finding, Kind, Severity
 #: Our finding kinds → the evaluation category they predict.
 KIND_CATEGORY: dict[Kind, str] = {
     Kind.FABRICATED_CASE: "nonexistent-case",
+    Kind.WRONG_FIRST_PAGE: "nonexistent-case",
     Kind.IMPOSSIBLE_CITATION: "nonexistent-case",
     Kind.NAME_MISMATCH: "name-mismatch",
     Kind.NAME_MISSPELLED: "name-mismatch",
