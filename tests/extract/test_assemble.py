@@ -157,3 +157,56 @@ def test_supra_followed_by_a_short_cite_is_one_citation() -> None:
     full, short = _cites(text)
     assert short.form is CiteForm.SHORT and short.text == "Grant v. Esquire, supra, 316 F. Supp. at 884"
     assert short.antecedent == full.index and short.antecedent_text == "Grant v. Esquire"
+
+
+def test_emphasised_short_forms_start_at_the_name_and_show_no_markers() -> None:
+    text = (
+        "*Savage v. Stoltz*, 100 A.2d 450 (D.C. Mun. App. 1953). The lessor relied on *Savage*, 100 A.2d "
+        "at 451. See also *Id.* at 452; **Savage**, 100 A.2d at 451; _Id._ at 451; *Savage*, supra, at 452."
+    )
+    cites = _cites(text)
+    assert [c.form for c in cites] == [
+        CiteForm.FULL, CiteForm.SHORT, CiteForm.ID, CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA,
+    ]  # fmt: skip
+    assert [c.text for c in cites[1:]] == [
+        "Savage, 100 A.2d at 451",
+        "Id. at 452",
+        "Savage, 100 A.2d at 451",
+        "Id. at 451",
+        "Savage, supra, at 452",
+    ]
+    starts = [c.span.start for c in cites[1:]]
+    assert [text[s] for s in starts] == ["S", "I", "S", "I", "S"]
+    assert all(c.antecedent == 0 for c in cites[1:])
+    # the span still indexes the original text; only the shown text drops the markers
+    assert text[cites[1].span.start : cites[1].span.end] == "Savage*, 100 A.2d at 451"
+
+
+def test_star_pages_keep_their_star() -> None:
+    text = "Smith v. Jones, 2019 WL 1396975, at *3 (S.D.N.Y. Mar. 27, 2019). Id. at *5."
+    cites = _cites(text)
+    assert cites[1].form is CiteForm.ID and cites[1].text == "Id. at *5"
+
+
+def test_supra_after_volume_and_reporter() -> None:
+    text = (
+        "Roe v. Wade, 410 U.S. 113 (1973). Doe v. Bolton, 410 U.S. 179 (1973). "
+        "The State's interest grows, Roe, 410 U.S., supra, at 163, and see Doe, 410 U.S., supra, at 192."
+    )
+    cites = _cites(text)
+    sup = [c for c in cites if c.form is CiteForm.SUPRA]
+    assert [c.text for c in sup] == ["Roe, 410 U.S., supra, at 163", "Doe, 410 U.S., supra, at 192"]
+    assert [c.antecedent_text for c in sup] == ["Roe", "Doe"]
+    assert [c.antecedent for c in sup] == [0, 1]
+    assert [c.pincite.text for c in sup] == ["163", "192"]
+
+
+def test_volume_supra_needs_a_name_and_a_real_reporter() -> None:
+    text = (
+        "Roe v. Wade, 410 U.S. 113 (1973). As 410 U.S., supra, at 163 shows, and Roe, 410 Qx., supra, at 5."
+    )
+    sup = [c for c in _cites(text) if c.form is CiteForm.SUPRA]
+    # no name before the volume: not a supra we could resolve (no "As, supra" warning)
+    assert not any("410 U.S." in c.text for c in sup)
+    # an unknown reporter is not read as a volume: the old reading stands, resolving to nothing
+    assert [(c.antecedent_text, c.antecedent) for c in sup] == [("Qx.", None)]

@@ -23,3 +23,17 @@ def test_lookup_is_memoised() -> None:
         court_id("N.D. Cal.")
     info = court_id.cache_info()
     assert info.misses == 1 and info.hits == 49
+
+
+def test_dc_municipal_court_of_appeals_is_dc() -> None:
+    # the D.C. Court of Appeals' predecessor (1942-1970); courts-db files both under "dc"
+    assert court_id("D.C. Mun. App.") == "dc"
+    assert court_id("D.C. Mun. Ct. App.") == "dc"
+    assert court_id("D.C. Cir.") == "cadc"  # the federal circuit stays apart
+
+
+def test_dc_municipal_court_of_appeals_parenthetical() -> None:
+    from citecheck.extract import extract_citations
+
+    (c,) = extract_citations("Savage v. Stoltz, 100 A.2d 450, 451 (D.C. Mun. App. 1953).").citations
+    assert (c.court, c.court_text, c.year) == ("dc", "D.C. Mun. App.", 1953)

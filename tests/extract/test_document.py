@@ -8,12 +8,13 @@ from hypothesis import strategies as st
 
 from citecheck.errors import InputError
 from citecheck.extract import CiteForm, Document, Edit, extract_citations
+from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraphs import split_paragraphs
 
 
 def _check_spans(text: str, ex) -> None:
     for c in ex.citations:
-        assert text[c.span.start : c.span.end] == c.text
+        assert citation_text(text[c.span.start : c.span.end]) == c.text
         assert c.full_span.covers(c.span)
         assert 0 <= c.full_span.start <= c.full_span.end <= len(text)
         if c.case_name is not None:

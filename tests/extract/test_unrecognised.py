@@ -65,6 +65,10 @@ def test_real_opinion_text_has_no_invented_reporters(bulk_extractions) -> None:
         ("Smith v. Jones, 12 Fed. Appx. 4th 345 (2d Cir. 2001).", "Fed. Appx. 4th"),
         ("See Smith v. Jones, 12 N.Y.4th 345 (2020).", "N.Y.4th"),
         ("Smith v. Jones, 12 S. Ct. 2d 345 (1999).", "S. Ct. 2d"),
+        ("Smith v. Jones, 332 P. 4th 688, 690 (Cal. 2019).", "P. 4th"),
+        ("Smith v. Jones, 332 P.4th 688 (Cal. 2019).", "P.4th"),
+        ("Smith v. Jones, 148 A.4th 441, 447 (N.J. 2016).", "A.4th"),
+        ("See Smith v. Jones, 12 F.6th 345 (9th Cir. 2023).", "F.6th"),
     ],
 )
 def test_series_that_do_not_exist(text: str, reporter: str) -> None:
@@ -84,3 +88,28 @@ def test_real_case_tuples_are_full_citations_never_unrecognised() -> None:
     cites = extract_citations(text).citations
     assert [c.form for c in cites] == [CiteForm.FULL] * len(rows)
     assert all(c.year == int(r["year"]) for c, r in zip(cites, rows, strict=True))
+
+
+def test_invented_series_after_a_quote_as_a_brief_writes_it() -> None:
+    """The evaluation's injected error: a real case's name and pin with a series that does not exist."""
+    text = (
+        'The court explained that "a publisher who republishes a defamatory statement is liable." '
+        "Petro-Lubricant Testing Labs., Inc. v. Adelman, 332 P. 4th 688, 447 (2016)."
+    )
+    (c,) = _unrec(text)
+    assert (c.volume, c.reporter, c.page) == ("332", "P. 4th", "688")
+    assert c.case_name.text == "Petro-Lubricant Testing Labs., Inc. v. Adelman"
+    assert c.pincite.text == "447" and c.year == 2016
+    assert [q.text[:15] for q in c.quotes] == ["a publisher who"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The record is at 3 P. 4 of the transcript.",
+        "See Doe, 12 P. 45, 47.",
+        "Smith v. Jones, 12 P. 4th ed. 2019.",
+    ],
+)
+def test_page_abbreviation_is_still_no_reporter(text: str) -> None:
+    assert _unrec(text) == []

@@ -30,6 +30,7 @@ from citecheck.extract.models import (
     PinPage,
     Quote,
 )
+from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraph import ParagraphResult, RefCandidate
 from citecheck.spans import Span
 
@@ -560,7 +561,7 @@ def _build(
             form=CiteForm.REFERENCE,
             span=span,
             full_span=span,
-            text=text[span.start : span.end],
+            text=citation_text(text[span.start : span.end]),
             pincite=_pin(r.pincite, off),
             quotes=tuple(_quote(q, off) for q in quotes),
             proposition=None if prop_span is None else text[off + prop_span.start : off + prop_span.end],

@@ -18,6 +18,10 @@ _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th|d)\b")
 _ALIASES = {
     "D.C.": "dc",  # "(D.C. 1992)" is the D.C. Court of Appeals; courts-db gives "D.C." to the old criminal court
     "U.S.": "scotus",
+    # the Municipal Court of Appeals for D.C. (1942-1970) is the D.C. Court of Appeals' predecessor
+    # (courts-db keeps both under "dc"); its cases are cited "(D.C. Mun. App. 1953)"
+    "D.C. Mun. App.": "dc",
+    "D.C. Mun. Ct. App.": "dc",
 }
 
 SCOTUS_REPORTERS = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S.L.W."})

@@ -97,7 +97,7 @@ class Citation:
     form: CiteForm
     span: Span  # the citation core: "410 U.S. 113", "Id. at 5", "Roe, 410 U.S. at 116", "33 Umbrella 422"
     full_span: Span  # from case name (if any) through the last parenthetical / history
-    text: str  # span.of(document)
+    text: str  # span.of(document), less any Markdown emphasis markers inside it ("Stoltz*, ..." → "Stoltz, ...")
     volume: str | None = None
     reporter: str | None = None  # normalised through reporters-db ("F. Supp. 3d"), or as written if unknown
     reporter_as_written: str | None = None

@@ -17,7 +17,7 @@ from citecheck.extract.normalise import _EMPHASIS
 from citecheck.spans import Span
 
 CONNECTORS = frozenset(
-    "v. vs. v of the and & &c. for ex rel. re de del la le du da von van der den on to a an at by et al. "
+    "v. vs. v of the and & &c. for ex rel. re parte de del la le du da von van der den on to a an at by et al. "
     "d/b/a f/k/a n/k/a aka".split()
 )
 SIGNALS = frozenset(
@@ -36,7 +36,7 @@ _EXTRA_ABBREVIATIONS = frozenset(
     "Int'l Nat'l Educ. Emps. Eng'rs Hosp. Ins. Invs. Mgmt. Prods. Sys. Servs. Techs. Transp. Univ. Corr. "
     "Fed. Bd. Auth. Cmty. Ctr. Dev. Envtl. Fin. Grp. Indus. Med. Mun. Org. Pub. Ry. Ref. Reg'l Res. Sav. "
     "Tel. Tr. Unif. Util. Cent. Mut. Am. Gen. Elec. Equip. Hous. Prop. Ret. Soc. Sup. Super. Prot. Def. "
-    "Emp. Lab. Lic. Mem. Misc. Mktg. Petro. Pharm. Chem. Coll. Cont'l Constr. Coop. Elecs. Enters. Entm't "
+    "Emp. Lab. Labs. Lic. Mem. Misc. Mktg. Petro. Pharm. Chem. Coll. Cont'l Constr. Coop. Elecs. Enters. Entm't "
     "Found. Hldgs. Holdings L.L.C. L.P. N.A. P.C. P.A. S.A. Jr. Sr. Dr. Mr. Mrs. Ms. Hon. Gov. Sen. Rep. "
     "Atty. Att'y Gen. Sec'y Pet. Petr. Dr. No. Nos. Rev. Civ. Crim.".split()
 )
@@ -70,6 +70,11 @@ def _is_abbreviation(word: str) -> bool:
     return bool(re.fullmatch(r"(?:[A-Za-z]{1,4}\.){2,}", core))  # U.S., N.L.R.B., e.g.
 
 
+def _ex_parte(kept: list[re.Match[str]]) -> bool:
+    """The name (read backwards in ``kept``) opens with ``Ex parte``: ``ex`` is no stray connector there."""
+    return len(kept) >= 2 and kept[-1].group().lower() == "ex" and kept[-2].group().lower() == "parte"
+
+
 def clean_name(original: str) -> str:
     """Name text as written, without Markdown emphasis and with whitespace collapsed."""
     return _WS.sub(" ", _EMPHASIS.sub("", original)).strip().strip(",").strip()
@@ -101,11 +106,14 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
             break
         if tok_core[-1:] in ';:!?"' or tok_core.endswith(").") or tok_core.endswith("),"):
             break
+        before_suffix = False
         if tok_core.endswith(",") and kept:
             if right is None or right.lower().rstrip(",") not in CORPORATE:
                 break
             tok_core = tok_core[:-1]
-        if low.rstrip(",") in SIGNALS and not (low == "in" and right == "re"):
+            before_suffix = True  # "Testing Labs., Inc.": the word before a suffix belongs to the name
+        right_low = right.lower() if right is not None else None
+        if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re"):
             break
         first = tok_core[:1]
         if first.islower() or first in "&":
@@ -120,22 +128,25 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
             break
         if first == "(" or first == ")":
             break
-        if tok_core == "In" or tok_core == "Ex":
-            if right in ("re", "parte", "rel."):
+        if tok_core in ("In", "IN", "Ex", "EX"):
+            if right_low in ("re", "parte", "rel."):  # "In re", and "IN RE" in all-capitals captions
                 kept.append(w)
             break
-        if kept and tok_core.endswith(".") and not _is_abbreviation(tok_core):
+        if kept and tok_core.endswith(".") and not before_suffix and not _is_abbreviation(tok_core):
             # "Court. Smith v. Jones": a sentence ended there
             break
         if not (first.isupper() or first.isdigit() or first in "'"):
             break
         kept.append(w)
     # drop leading connectors ("of", "and"), keep "In re"/"Ex parte"
-    while kept and kept[-1].group().lower().rstrip(",") in CONNECTORS:
+    while kept and kept[-1].group().lower().rstrip(",") in CONNECTORS and not _ex_parte(kept):
         kept.pop()
     while kept and kept[0].group().lower().rstrip(",") in CONNECTORS and kept[0].group() != "v.":
         kept.pop(0)
-    while kept and (kept[-1].group()[:1].isdigit() or kept[-1].group().lower().rstrip(",") in CONNECTORS):
+    while kept and (
+        kept[-1].group()[:1].isdigit()
+        or (kept[-1].group().lower().rstrip(",") in CONNECTORS and not _ex_parte(kept))
+    ):
         kept.pop()  # a name does not start with a number ("100 A.3d 1004, 153 ...") or a connector
     if not kept:
         return None
@@ -182,7 +193,9 @@ def _looks_like_single_name(text: str) -> bool:
     """A name without "v." is only trusted in the forms that lack one (In re, Ex parte, ...)."""
     return bool(
         re.match(
-            r"(?:In re|Ex parte|Matter of|In the Matter of|Estate of|Application of|Petition of)\b", text
+            r"(?:In re|Ex parte|Matter of|In the Matter of|Estate of|Application of|Petition of)\b",
+            text,
+            re.IGNORECASE,
         )
     ) or (len(text.split()) <= 4)
 

@@ -40,3 +40,15 @@ def normalise(text: str) -> str:
     if "*" in out or "_" in out:
         out = _EMPHASIS.sub(lambda m: " " * len(m.group()), out)
     return out
+
+
+def citation_text(original: str) -> str:
+    """A citation's text as shown to the writer: the span as written, minus Markdown emphasis markers.
+
+    ``*Stoltz*, 100 A.2d at 38`` has its span start at the name, but the closing ``*`` sits inside
+    the span; ``Stoltz*, 100 A.2d at 38`` in a message reads as a typo. Everything else (NBSP, curly
+    quotes, star pages ``*3``) stays exactly as written.
+    """
+    if "*" not in original and "_" not in original:
+        return original
+    return _EMPHASIS.sub("", original)

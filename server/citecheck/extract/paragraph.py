@@ -15,10 +15,10 @@ from functools import lru_cache
 
 from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
-from citecheck.extract.eyecite_adapter import Hit, HitKind, scan
+from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
 from citecheck.extract.names import SIGNALS, case_name_at, short_name_at
-from citecheck.extract.normalise import normalise
+from citecheck.extract.normalise import citation_text, normalise
 from citecheck.extract.pincites import parse_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
@@ -40,6 +40,9 @@ _BRACKET_DATE = re.compile(r"\s*(?P<open>\[)(?P<inner>[^\[\]]{4,40})\]")
 _CALIFORNIA_YEAR = re.compile(r"(?P<open>\()(?P<year>(?:1[6-9]|20)\d\d)(?P<close>\))\s*$")
 _COMMA_OR_SPACE = re.compile(r",?\s*")
 _SUPRA_BEFORE = re.compile(r"\bsupra,?\s*$")
+_VOLUME_BEFORE_SUPRA = re.compile(
+    r"(?<=[\w.'])(?P<comma>,?)\s*\d{1,4}\s+(?P<reporter>[A-Z][\w.' ]{0,24}?),\s*$"
+)
 _NONSPACE = re.compile(r"\S+")
 _LEADING_JUNK = re.compile(r"[\s>\"'(\[,;:.*_-]+")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'.]*")
@@ -204,7 +207,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 form=d.form,
                 span=d.span,
                 full_span=d.full,
-                text=text[d.span.start : d.span.end],
+                text=citation_text(text[d.span.start : d.span.end]),
                 volume=d.volume,
                 reporter=d.reporter,
                 reporter_as_written=d.reporter_as_written,
@@ -313,7 +316,13 @@ def _draft_for_hit(
         )
         if _SUPRA_NOT_CASE.match(norm, end, limit) or then_short:
             return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
-        name = short_name_at(norm, text, prev_end, h.start)
+        name_end = h.start
+        vol = _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+        if vol is not None and "".join(vol["reporter"].split()).lower() in known_reporter_strings():
+            if not vol["comma"]:
+                return None  # "as 410 U.S., supra, shows": no name to resolve it by
+            name_end = vol.start()  # "Roe, 410 U.S., supra, at 116": the name is before the volume
+        name = short_name_at(norm, text, prev_end, name_end)
         if name is None:
             return None
         pin, after = _pin(norm, text, end, limit, stops, need_at=True)

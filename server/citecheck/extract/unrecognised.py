@@ -32,6 +32,7 @@ _BAD_WORDS = frozenset(
     "act acts laws code const. op. ops. att'y gen. dec. decs. rul. comm'n admin. rev. law j. l.j. q. "
     "mag. bull. rep. prac. treatise restatement".split()
 )
+_ORDINAL = re.compile(r"\d+(?:d|th|st|nd|rd)")
 _INITIALISM = re.compile(r"(?:[A-Z]\.\s?){2,}")  # "O.I.C.": an agency or local reporter we cannot judge
 _SIGNAL_BEFORE = re.compile(
     r"(?:^|[\s(;])(?:[Ss]ee(?:,? also)?|[Cc]f\.|[Aa]ccord|[Cc]ompare|[Bb]ut see|[Cc]iting|[Qq]uoting|e\.g\.,)\s*$"
@@ -62,7 +63,7 @@ def find_unrecognised(norm: str, taken: list[tuple[int, int]]) -> list[Candidate
             continue
         reporter = m["reporter"]
         words = reporter.split()
-        if any(w.lower() in _BAD_WORDS for w in words):
+        if any(w.lower() in _BAD_WORDS and not _series_initial(words, k) for k, w in enumerate(words)):
             continue
         if "".join(words).lower() in known:
             continue
@@ -77,6 +78,18 @@ def find_unrecognised(norm: str, taken: list[tuple[int, int]]) -> list[Candidate
             continue
         out.append(Candidate(s, e, m["volume"], " ".join(words), m["page"]))
     return out
+
+
+def _series_initial(words: list[str], k: int) -> bool:
+    """``P. 4th``: a capital initial followed by an ordinal series is a reporter name, not the page
+    abbreviation ``p.`` (which ``_BAD_WORDS`` rejects case-insensitively)."""
+    return (
+        k + 1 < len(words)
+        and len(words[k]) == 2
+        and words[k][0].isupper()
+        and words[k][1] == "."
+        and _ORDINAL.fullmatch(words[k + 1]) is not None
+    )
 
 
 def _citation_context(norm: str, s: int, e: int) -> bool:

@@ -1,0 +1,80 @@
+"""Case names read backwards from a citation, on real citations from the shared corpus' cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck.extract import CiteForm, extract_citations
+from citecheck.extract.names import case_name_at
+from citecheck.extract.normalise import normalise
+
+
+def _only(text: str):
+    (c,) = [c for c in extract_citations(text).citations if c.form is not CiteForm.UNRECOGNISED]
+    return c
+
+
+def _name(text: str, before: str) -> str | None:
+    norm = normalise(text)
+    found = case_name_at(norm, text, 0, text.index(before))
+    return None if found is None else found.text
+
+
+def test_hyphenated_first_word_and_abbreviation_before_a_corporate_suffix() -> None:
+    # "Labs." is no known abbreviation, but a word before ", Inc." belongs to the name
+    text = (
+        'Plaintiffs argued that "the judge erred in deeming the article privileged." '
+        "Petro-Lubricant Testing Labs., Inc. v. Adelman, 148 A.3d 441, 447 (N.J. 2016)."
+    )
+    c = _only(text)
+    assert c.case_name is not None and c.case_name.text == "Petro-Lubricant Testing Labs., Inc. v. Adelman"
+    assert c.case_name.plaintiff == "Petro-Lubricant Testing Labs., Inc."
+    assert c.case_name.defendant == "Adelman"
+    # the citation sentence is now only a citation, so the quote before it is what it is offered for
+    assert [q.text for q in c.quotes] == ["the judge erred in deeming the article privileged."]
+    assert c.pincite is not None and c.pincite.text == "447" and c.court == "nj"
+
+
+def test_hyphenated_names_without_suffix() -> None:
+    assert _name("See Petro-Lubricant Testing Labs. v. Adelman, 148 A.3d 441.", "148") == (
+        "Petro-Lubricant Testing Labs. v. Adelman"
+    )
+    assert _name("Coca-Cola Co. v. Pepsi-Cola Co., 172 A. 260 (Del. 1934).", "172") == (
+        "Coca-Cola Co. v. Pepsi-Cola Co."
+    )
+
+
+def test_all_capitals_in_re_caption() -> None:
+    text = (
+        'The court explained that "Almost one month later, the court found the children to be deprived, '
+        "awarded temporary custody to the grandmother, and established a visitation schedule for the "
+        'mother." IN RE KNC, 590 S.E.2d 792, 793-94 (2003).'
+    )
+    c = _only(text)
+    assert c.case_name is not None and c.case_name.text == "IN RE KNC"
+    assert c.full_span.start == text.index("IN RE KNC")
+    assert [q.text[:30] for q in c.quotes] == ["Almost one month later, the co"]
+    assert c.proposition is not None and c.proposition.startswith("The court explained")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("See EX PARTE JONES, 590 S.E.2d 792 (2003).", "EX PARTE JONES"),
+        ("Ex parte Young, 209 U.S. 123 (1908).", "Ex parte Young"),
+        (
+            "United States ex rel. Smith v. Jones, 209 U.S. 123 (1908).",
+            "United States ex rel. Smith v. Jones",
+        ),
+        ("IN RE A.V., 590 S.E.2d 792 (2003).", "IN RE A.V."),
+        ("The point was made in Smith v. Jones, 590 S.E.2d 792 (2003).", "Smith v. Jones"),
+    ],
+)
+def test_capitals_in_re_and_preposition_in(text: str, name: str) -> None:
+    c = _only(text)
+    assert c.case_name is not None and c.case_name.text == name
+
+
+def test_sentence_end_still_stops_the_name() -> None:
+    # "Labs." is now an abbreviation, but an ordinary word ending a sentence still ends the scan
+    assert _name("That was settled below. Smith v. Jones, 590 S.E.2d 792.", "590") == "Smith v. Jones"
