@@ -25,7 +25,12 @@ def _summary(file: FileResult) -> str:
     n = len(file.citations)
     parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
     return (f"{n} citation{'s' if n != 1 else ''}" + (f" ({', '.join(parts)})" if parts else "")
-            + f"; {sev[Severity.ERROR]} errors, {sev[Severity.WARNING]} warnings, {sev[Severity.INFO]} info")
+            + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
+            f"{sev[Severity.INFO]} info")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def render_plain(batch: BatchResult) -> str:
