@@ -70,13 +70,7 @@ class PinciteCheck:
             return
         if "¶" in pin.text or reporter_limits.is_neutral(cite.reporter):
             why = "a neutral citation is pinned by paragraph, and paragraph numbers are not in our page maps"
-            yield make_finding(
-                Kind.PINCITE_UNVERIFIABLE,
-                pin.span,
-                f"The pin cite “{pin.text}” could not be checked: {why}.",
-                evidence=record_evidence(ctx, note=why),
-                citation_index=c.index,
-            )
+            yield _unverifiable(ctx, why)
             return
         pm = None
         if ctx.opinion is not None and ctx.reporter:
@@ -124,13 +118,7 @@ class PinciteCheck:
             )
             if ctx.opinion is None:
                 why = "the opinion text is not available"
-            yield make_finding(
-                Kind.PINCITE_UNVERIFIABLE,
-                pin.span,
-                f"The pin cite “{pin.text}” could not be checked: {why}.",
-                evidence=record_evidence(ctx, note=why),
-                citation_index=c.index,
-            )
+            yield _unverifiable(ctx, why)
             return
 
         # 3. wrong page
@@ -152,3 +140,16 @@ class PinciteCheck:
                 citation_index=c.index,
             )
             return
+
+
+def _unverifiable(ctx: CheckContext, why: str) -> Finding:
+    """``pincite-unverifiable`` (always info): we could not check the page, which accuses nobody."""
+    pin = ctx.citation.pincite
+    assert pin is not None
+    return make_finding(
+        Kind.PINCITE_UNVERIFIABLE,
+        pin.span,
+        f"The pin cite “{pin.text}” could not be checked: {why}.",
+        evidence=record_evidence(ctx, note=why),
+        citation_index=ctx.citation.index,
+    )
