@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from citecheck.errors import InputError
 from citecheck.evaluation.dataset import CaseSample, RealCase, real_case_from_json
+from citecheck.evaluation.scoring import iter_jsonl
 
 
 def load_samples(corpus_path: Path) -> list[CaseSample]:
@@ -40,13 +40,7 @@ def load_real_cases(path: Path) -> list[RealCase]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{n}: not JSON ({exc.msg})") from exc
+    for _, obj in iter_jsonl(lines, origin=str(path)):
         rc = real_case_from_json(obj) if isinstance(obj, dict) else None
         if rc is not None:
             out.append(rc)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from citecheck.errors import InputError
@@ -91,16 +91,21 @@ class Example:
     optional: tuple[str, ...] = ()  # spans that may be flagged without counting
 
 
-def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Example]:
-    """Parse JSONL; a bad line is an InputError naming the line, never a traceback."""
-    out = []
+def iter_jsonl(lines: Iterable[str], *, origin: str) -> Iterator[tuple[int, object]]:
+    """``(line number, value)`` for each non-blank JSONL line; a bad line is an InputError naming it."""
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{origin}:{n}: not JSON ({exc.msg})") from exc
+
+
+def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Example]:
+    """Parse JSONL; a bad line is an InputError naming the line, never a traceback."""
+    out = []
+    for n, obj in iter_jsonl(lines, origin=origin):
         if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
             raise InputError(f"{origin}:{n}: each line needs a \"text\" string")
         halls = obj.get("hallucinations") or {}
