@@ -108,7 +108,7 @@ def is_neutral(reporter: str) -> bool:
     (True, False)
     """
     eds = _editions().get(reporter)
-    return bool(eds) and all(e.cite_type == "neutral" for e in eds)
+    return bool(eds) and all(e.cite_type == "neutral" for e in eds or ())
 
 
 def is_known_reporter(reporter: str) -> bool:

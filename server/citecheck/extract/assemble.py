@@ -553,9 +553,9 @@ def _build(
 ) -> Citation:
     if e[0] == "r":
         _, k, index, ante, s, name = e
-        r = res.refs[k]  # type: ignore[index]
+        r = res.refs[k]  # type: ignore[index,call-overload]
         span = Span(off + s, off + r.pincite.span.end)  # type: ignore[operator]
-        prop_span, quotes, _np = res.ref_props[k]  # type: ignore[index]
+        prop_span, ref_quotes, _np = res.ref_props[k]  # type: ignore[index,call-overload]
         return Citation(
             index=index,  # type: ignore[arg-type]
             form=CiteForm.REFERENCE,
@@ -563,7 +563,7 @@ def _build(
             full_span=span,
             text=citation_text(text[span.start : span.end]),
             pincite=_pin(r.pincite, off),
-            quotes=tuple(_quote(q, off) for q in quotes),
+            quotes=tuple(_quote(q, off) for q in ref_quotes),
             proposition=None if prop_span is None else text[off + prop_span.start : off + prop_span.end],
             proposition_span=None if prop_span is None else _sp(prop_span, off),
             group=index,  # type: ignore[arg-type]
@@ -572,14 +572,14 @@ def _build(
             paragraph=pno,
         )
     _, k, index, group, antecedent, block, prop_prev = e
-    c = res.citations[k]  # type: ignore[index]
+    c = res.citations[k]  # type: ignore[index,call-overload]
     quotes: tuple[Quote, ...] | None = None
     proposition: tuple[str, Span] | None = None
     if block and prev is not None and prev.block is not None:
         quotes = (_quote(prev.block, prev_off), *(_quote(q, off) for q in c.quotes))
     if prop_prev and prev is not None:
         # a citation standing alone under a block quote is offered for the block quote itself
-        src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index]
+        src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index,call-overload]
         if src is not None:
             ps = _sp(src, prev_off)
             proposition = (text[ps.start : ps.end], ps)

@@ -134,8 +134,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
     n = len(norm)
     hits = scan(norm)
     cands = find_unrecognised(norm, [(h.start, h.end) for h in hits])
-    items: list[Hit | object] = sorted([*hits, *cands], key=lambda h: h.start)  # type: ignore[attr-defined]
-    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined]
+    items: list[Hit | object] = sorted([*hits, *cands], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
+    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined,union-attr]
     barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
@@ -143,7 +143,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     drafts: list[_Draft] = []
     prev_end = 0
     for i, h in enumerate(items):
-        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined]
+        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined,union-attr]
         if isinstance(h, Hit):
             if h.kind is HitKind.OTHER:
                 prev_end = max(prev_end, h.end)
@@ -424,11 +424,11 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
             ):
                 kk += 1
             hist_end = drafts[kk].paren_end
-            for m in members:
-                drafts[m].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
+            for mi in members:
+                drafts[mi].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
             end = hist_end
-        for m in members:
-            drafts[m].full = Span(drafts[m].full.start, max(drafts[m].full.end, end))
+        for mi in members:
+            drafts[mi].full = Span(drafts[mi].full.start, max(drafts[mi].full.end, end))
         i = j + 1
 
 
