@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
+from citecheck.checks.non_binding import assess
 from citecheck.checks.existence import impossible_reason
 from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import match_proposition, match_quotes, page_of
@@ -21,6 +22,7 @@ from citecheck.config import Settings
 from citecheck.errors import CitecheckError
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Kind, Severity, make_finding
+from citecheck.jurisdiction import Assessment, Declared, Forum, matter_forum
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
 from citecheck.spans import Span
@@ -43,6 +45,7 @@ class CitationResult:
     lookup: LookupResult | None = None
     page_used: str | None = None  # page where the quoted passage / proposition was located
     passage: str | None = None  # opinion text compared
+    weight: Assessment | None = None  # binding / persuasive / unknown in the forum (None: not a case citation)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,6 +54,7 @@ class Report:
     extraction: Extraction
     findings: tuple[Finding, ...]  # sorted by span, severity overrides and enabled_checks applied
     results: tuple[CitationResult, ...]  # one per citation, same order as extraction.citations
+    forum: Forum | None = None  # the court the document is filed in, when known
 
 
 def apply_settings(findings: Iterable[Finding], settings: Settings) -> list[Finding]:
@@ -163,10 +167,13 @@ async def check_document(
     settings: Settings,
     *,
     extraction: Extraction | None = None,
+    declared: tuple[Declared, ...] = (),
 ) -> Report:
     """Full check. source None → everything source-backed is cannot-verify. Sends only CiteKeys to the source
     (one batched lookup call), fetches opinions only for the cases it needs, never raises for a source
-    failure (SourceError → cannot-verify for the affected citations, with the reason in the message)."""
+    failure (SourceError → cannot-verify for the affected citations, with the reason in the message).
+    ``declared`` names the matter's court where the edge knows it (a .docx document property); the
+    document's front matter, then ``settings.court``, then the caption are tried after it."""
     if len(text) > settings.max_document_chars:
         return _too_large(text, settings)
     if extraction is None:
@@ -188,6 +195,7 @@ async def check_document(
     elsewhere = await _search_elsewhere(source, cites, matches) if source is not None else {}
 
     source_name = getattr(source, "name", "source") if source is not None else None
+    forum = matter_forum(text, declared=(*declared, Declared(court=settings.court, question=settings.question)))
     found: list[Finding] = []
     contexts: list[CheckContext] = []
     for c in cites:
@@ -204,13 +212,14 @@ async def check_document(
             elsewhere=elsewhere.get(c.index, {}),
             proposition_match=propositions.get(c.index),
             source_name=source_name,
+            forum=forum,
         )
         contexts.append(ctx)
         found.extend(_run(LOCAL_CHECKS, ctx))
         found.extend(_run(SOURCE_CHECKS, ctx))
     findings = apply_settings(_dedupe(found), settings)
     results = tuple(_result(ctx, [f for f in findings if f.citation_index == ctx.citation.index]) for ctx in contexts)
-    return Report(text=text, extraction=extraction, findings=tuple(findings), results=results)
+    return Report(text=text, extraction=extraction, findings=tuple(findings), results=results, forum=forum)
 
 
 def _choose_records(
@@ -363,6 +372,7 @@ def _result(ctx: CheckContext, findings: list[Finding]) -> CitationResult:
         lookup=ctx.lookup,
         page_used=page,
         passage=passage,
+        weight=assess(ctx),
     )
 
 
