@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
-from citecheck.checks.non_binding import assess
 from citecheck.checks.existence import impossible_reason
+from citecheck.checks.non_binding import assess
 from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import match_proposition, match_quotes, page_of
 from citecheck.config import Settings

@@ -16,6 +16,7 @@ from citecheck.checks.base import CheckContext, record_evidence
 from citecheck.extract.models import CiteForm
 from citecheck.findings import Finding, Kind, make_finding
 from citecheck.jurisdiction import Assessment, Weight, court_node, weigh
+from citecheck.jurisdiction.hierarchy import reporter_court
 
 #: Words that present an authority as binding on the court ("controls", "is binding", "must follow", ...).
 CONTROLLING = re.compile(
@@ -76,12 +77,17 @@ def claim_text(ctx: CheckContext) -> str:
 
 
 def citation_court(ctx: CheckContext) -> str | None:
-    """The courts-db id of the court that decided the cited case (record first, then the parenthetical)."""
+    """The courts-db id of the court that decided the cited case: the record's, else the parenthetical's,
+    else the one an official state reporter implies when the parenthetical names no court."""
     rec = ctx.record
     if rec is not None and rec.court_id and court_node(rec.court_id) is not None:
         return rec.court_id
     full = ctx.full or (ctx.citation if ctx.citation.form is CiteForm.FULL else None)
-    return full.court if full is not None else None
+    if full is None:
+        return None
+    if full.court or full.court_text:  # a court the parenthetical names but we cannot place stays unknown
+        return full.court
+    return reporter_court(full.reporter)
 
 
 def assess(ctx: CheckContext) -> Assessment | None:

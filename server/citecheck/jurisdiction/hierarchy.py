@@ -80,6 +80,9 @@ _HIGH_COURTS_EXTRA = frozenset({"dc", "md", "texcrimapp", "oklacrimapp"})
 #: Courts courts-db marks ``colr`` that are not a state's ordinary court of last resort.
 _NOT_HIGH = frozenset({"nyimpct", "nycterr", "nyctassizes", "texcommnapp", "lacterrapp", "ctappindterr"})
 
+#: Federal courts and boards whose decisions the Federal Circuit reviews (28 U.S.C. § 1295); courts-db has no link.
+_REVIEWED_BY_CAFC = frozenset({"uscfc", "cc", "cit", "cusc", "ccpa", "cavc", "ttab", "ptab", "bpai"})
+
 _CIRCUIT_ID = re.compile(r"^ca(\d{1,2}|dc|fc)$")
 _APPEAL_WORDS = re.compile(r"\bappeal|\bappellate\b", re.I)
 _AGENCY_WORDS = re.compile(r"commission|board|tax|compensation|panel|judiciary|discipline|ethics|claim|office", re.I)
@@ -126,7 +129,7 @@ def _classify(court: dict[str, Any]) -> CourtNode | None:
         if district and ctype in ("trial", "appellate") and place not in (None, "United States"):
             return CourtNode(id=cid, name=name, tier=Tier.DISTRICT, state=place, circuit=_circuit_of(court, place))
         return CourtNode(id=cid, name=name, tier=Tier.FEDERAL_OTHER, state=None,
-                         circuit="cafc" if court.get("appeal_to") == "cafc" else None)
+                         circuit="cafc" if court.get("appeal_to") == "cafc" or cid in _REVIEWED_BY_CAFC else None)
     if system != "state" or place is None:
         return None
     if cid in _HIGH_COURTS_EXTRA or (cid not in _NOT_HIGH and ctype == "appellate" and _active(court) and (
@@ -176,3 +179,30 @@ def high_courts(state: str) -> tuple[CourtNode, ...]:
 
 def all_nodes() -> tuple[CourtNode, ...]:
     return tuple(_nodes().values())
+
+
+_SERIES = re.compile(r"\s?(?:\d+(?:d|nd|rd|th))$")
+
+
+@cache
+def reporter_court(reporter: str | None) -> str | None:
+    """The court an official state reporter implies when the parenthetical names none (Bluebook R. 10.4).
+
+    ``Md.`` is the Court of Appeals of Maryland, ``Cal. App. 4th`` the California Courts of Appeal: a
+    state reporter named like a state court's citation string (series dropped, "App." read as
+    "Ct. App.") stands for that court. Regional and federal reporters imply no single court.
+
+    >>> reporter_court("Md."), reporter_court("Cal. App. 4th"), reporter_court("N.Y.2d"), reporter_court("F.3d")
+    ('md', 'calctapp', 'ny', None)
+    """
+    if not reporter:
+        return None
+    from citecheck.extract.courts import court_id
+
+    base = _SERIES.sub("", reporter.strip())
+    for form in (base, base.replace(" App.", " Ct. App."), f"{base} Ct."):
+        found = court_id(form, exact=True)
+        node = court_node(found)
+        if node is not None and node.tier in (Tier.HIGH, Tier.INTERMEDIATE):
+            return found
+    return None
