@@ -243,12 +243,22 @@ def _check_documents(docs: list[InputDocument], settings: Settings, *, progress:
             with _progress(progress, len(docs)) as advance:
                 for doc in docs:
                     advance(doc.name, 0)
-                    report = await check_document(doc.text, source, settings)
+                    report = await check_document(doc.text, source, settings, declared=_declared(doc))
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
                     advance(doc.name, 1)
             return results, _describe_sources(settings)
 
     return asyncio.run(run())
+
+
+def _declared(doc: InputDocument) -> tuple:
+    """The matter's court as a .docx custom document property (``court``, ``question``), if set."""
+    from citecheck.jurisdiction import Declared
+
+    court, question = doc.custom_property("court", "citecheck.court"), doc.custom_property("question", "citecheck.question")
+    if not court and not question:
+        return ()
+    return (Declared(court=court, question=question, origin="document property"),)
 
 
 def _describe_sources(settings: Settings) -> str:

@@ -67,6 +67,8 @@ def render_hover(cite_text: str, result: Any, findings: list[Any], stands_for: s
         if url := getattr(record, "url", None):
             line += f" — [open]({url})"
         lines.append(line)
+    if weight := getattr(result, "weight", None):
+        lines.append(render_weight(weight))
     if page := getattr(result, "page_used", None):
         lines.append(f"Page used: {page}")
     if passage := getattr(result, "passage", None):
@@ -77,3 +79,14 @@ def render_hover(cite_text: str, result: Any, findings: list[Any], stands_for: s
     for f in findings:
         lines.append(f"- **{f.kind}** ({f.severity}): {f.message}")
     return "\n\n".join(lines)
+
+
+_WEIGHT_TEXT = {"binding": "**Binding** here", "persuasive": "**Persuasive** only here", "unknown": "Weight here: unknown"}
+
+
+def render_weight(assessment: Any) -> str:
+    """``**Binding** here — the Supreme Court of the United States binds every court`` (docs/jurisdiction.md)."""
+    value = getattr(getattr(assessment, "weight", None), "value", "unknown")
+    court = getattr(assessment, "court_name", None)
+    head = _WEIGHT_TEXT.get(value, value) + (f" ({court})" if court else "")
+    return f"{head} — {getattr(assessment, 'reason', '')}"
