@@ -12,8 +12,8 @@ from concurrent.futures import Executor
 from citecheck.config import Settings
 from citecheck.extract.models import Extraction
 from citecheck.gather import gather
-from citecheck.jurisdiction import Declared
 from citecheck.judge import SourceEvidence, judge, local_findings
+from citecheck.jurisdiction import Declared
 from citecheck.results import CitationResult, Report, Status
 from citecheck.sources.base import AuthoritySource
 from citecheck.visible import too_large_finding, visible
