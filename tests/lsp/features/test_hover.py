@@ -33,9 +33,11 @@ def test_hover_without_result_says_not_checked_yet_and_short_form() -> None:
 def test_hover_shows_weight_in_the_forum() -> None:
     from citecheck.jurisdiction import Forum, Question, court_node, weigh
 
-    forum = Forum(court=court_node("nysd"), question=Question.FEDERAL, origin="caption")
-    result = CitationResult(citation_index=0, status="verified", weight=weigh("ca9", forum))
+    nysd = court_node("nysd")
+    assert nysd is not None
+    forum = Forum(court=nysd, question=Question.FEDERAL, origin="caption")
+    result = CitationResult(citation_index=0, status=Status.VERIFIED, basis=Status.VERIFIED, weight=weigh("ca9", forum))
     text = render_hover("500 F.3d 1", result, [], None)
     assert "**Persuasive** only here (Court of Appeals for the Ninth Circuit)" in text and "S.D. New York" in text
-    result = CitationResult(citation_index=0, status="verified", weight=weigh("ca2", forum))
+    result = CitationResult(citation_index=0, status=Status.VERIFIED, basis=Status.VERIFIED, weight=weigh("ca2", forum))
     assert "**Binding** here" in render_hover("500 F.3d 1", result, [], None)
