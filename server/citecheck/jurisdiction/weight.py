@@ -199,7 +199,7 @@ def _in_state(node: CourtNode, f: CourtNode, year: int | None) -> Assessment:
             return _a(Weight.PERSUASIVE, f"{node.name} is below {f.name}", node)
         if f.tier is Tier.INTERMEDIATE:
             if node.id == f.id or _same_court(node, f):
-                return _a(rule.panels, "in " + state + (", one panel binds later panels" if rule.panels is
+                return _a(rule.panels, "in " + (state or "this state") + (", one panel binds later panels" if rule.panels is
                           Weight.BINDING else ", one panel of an intermediate court does not bind another") + note,
                           node)
             return _a(Weight.PERSUASIVE, f"{node.name} is not above {f.name}", node)
