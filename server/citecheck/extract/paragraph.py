@@ -182,6 +182,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     needs_prev: list[bool] = []
     barrier_before: list[bool] = []
     last_main_end = 0
+    not_lead_from = len(norm) + 1
     for idx, d in enumerate(drafts):
         si = _sentence_of(sents, d.span.start)
         prop_i = si
@@ -200,7 +201,11 @@ def extract_paragraph(text: str) -> ParagraphResult:
             bq = block_quote(text, 0, sents[si][0])
             if bq is not None:
                 qs = (bq, *qs)
-        lead = not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        # only signals and punctuation before it in the paragraph; once a longer prefix has words,
+        # every later citation's has too (checking each prefix again was quadratic in long paragraphs)
+        lead = d.full.start < not_lead_from and not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        if not lead:
+            not_lead_from = min(not_lead_from, max(d.full.start, 1))
         citations.append(
             Citation(
                 index=idx,
