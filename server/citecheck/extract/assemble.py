@@ -234,6 +234,7 @@ def shift_citation(
         reporter_as_written=c.reporter_as_written,
         page=c.page,
         database=c.database,
+        foreign=c.foreign,
         case_name=sh.name(c.case_name),
         pincite=sh.pin(c.pincite),
         court=c.court,
