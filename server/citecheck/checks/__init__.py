@@ -11,6 +11,7 @@ from citecheck.checks.base import Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import CaseNameCheck
 from citecheck.checks.existence import ExistenceCheck
 from citecheck.checks.impossible import ImpossibleCitationCheck
+from citecheck.checks.non_binding import NonBindingAuthorityCheck
 from citecheck.checks.parenthetical import ParentheticalCheck
 from citecheck.checks.pin_cite import MalformedPinciteCheck, PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
@@ -27,6 +28,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     QuoteCheck(),
     PinciteCheck(),
     ParentheticalCheck(),
+    NonBindingAuthorityCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)
