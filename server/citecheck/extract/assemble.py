@@ -55,6 +55,7 @@ class _Full:
     reporter: str | None
     padded: str  # " plaintiff | defendant | whole name " normalised, for word-sequence containment
     short_names: frozenset[str]  # parties and their first distinctive word: usable as "Roe at 116"
+    page: int | None = None  # first page, for resolving "539 U. S., at 328" by page
 
 
 @dataclass(slots=True)
@@ -72,6 +73,9 @@ class _State:
     by_short: dict[str, list[int]] = field(default_factory=dict)
     indexed: int = 0
     restored: bool = False  # ``fulls`` came from an earlier run: scan it (an index would cost a rebuild)
+
+    def fulls_by_index(self, index: int) -> _Full:
+        return next(f for f in reversed(self.fulls) if f.index == index)
 
 
 def _index(st: _State) -> _State | None:
@@ -260,6 +264,7 @@ def shift_citation(
         reporter_as_written=c.reporter_as_written,
         page=c.page,
         database=c.database,
+        foreign=c.foreign,
         case_name=sh.name(c.case_name),
         pincite=sh.pin(c.pincite),
         court=c.court,
@@ -300,7 +305,8 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
 
 def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
-    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts))
+    page = int(c.page) if c.page and c.page.isdigit() else None
+    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page))
 
 
 @lru_cache(maxsize=65_536)
@@ -350,8 +356,37 @@ def _latest(
 
 
 def _resolve_short(c: Citation, st: _State) -> int | None:
+    """A named short form goes to the case with that name; otherwise (or when no earlier cite of the
+    volume has the name) to the case whose pages can hold the pin.
+
+    Cases in a volume do not overlap, so of the cases cited in full from the volume, the one with the
+    greatest first page at or below the pin is the only one that can contain it: in an opinion citing
+    both Gratz v. Bollinger, 539 U. S. 244 and Grutter v. Bollinger, 539 U. S. 306, "539 U. S., at
+    328" is Grutter. When the pin is below every first page, or two different cases begin on that
+    page, the short form stays unresolved rather than guessed.
+    """
     names = _suffixes(c.antecedent_text) if c.antecedent_text else ()
-    return _latest(st, names, c.volume, c.reporter, same_reporter=True)
+    if names:
+        named = _latest(st, names, c.volume, c.reporter, same_reporter=True)
+        if named is not None and any(n in st.fulls_by_index(named).padded for n in names):
+            return named
+    pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
+    if _index(st) is not None:
+        same = [st.fulls[pos] for pos in st.by_cite.get((c.volume, c.reporter), ())]
+    else:
+        same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
+    if not same:
+        return None
+    if pin is None or not pin.isdigit() or any(f.page is None for f in same):
+        return same[-1].index  # no page to go by: the latest cite of the volume, as before
+    below = [f for f in same if f.page is not None and f.page <= int(pin)]
+    if not below:
+        return None
+    top = max(f.page for f in below if f.page is not None)
+    holders = {f.group for f in below if f.page == top}
+    if len(holders) > 1:
+        return None
+    return max(f.index for f in below if f.page == top)
 
 
 def _resolve_supra(c: Citation, st: _State) -> int | None:
