@@ -16,6 +16,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -77,6 +78,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, str]]:
     check.add_argument("--output", "-o", type=Path, metavar="PATH", help="write the report here, not stdout")
     check.add_argument("--fail-on", choices=FAIL_ON, default="error",
                        help="exit 1 when a finding is at or above this severity (default: error)")
+    check.add_argument("--wait", action="store_true",
+                       help="wait for CourtListener's rate limit until every citation is checked "
+                            "(default: stop after courtlistener_budget_s and say what is still waiting)")
     check.set_defaults(_run=_run_check)
 
     missing: dict[str, str] = {}
@@ -185,6 +189,8 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
             if args.format != "text" or args.output is not None:  # plain text on stdout already shows it
                 sys.stderr.write(f"citecheck: {exc}\n")
 
+    if getattr(args, "wait", False):
+        settings = replace(settings, courtlistener_budget_s=None)
     files, sources = _check_documents(docs, settings, progress=sys.stderr.isatty() and bool(docs))
     batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
                         sources=sources, offline=settings.offline)
@@ -239,13 +245,19 @@ def _check_documents(docs: list[InputDocument], settings: Settings, *, progress:
 
     async def run() -> tuple[list, str]:
         results = []
+        reports = []
         async with open_source(settings) as source:
-            with _progress(progress, len(docs)) as advance:
+            from citecheck.pacing_cli import PacingDisplay
+
+            remote = getattr(source, "remote", None)
+            with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
                 for doc in docs:
                     advance(doc.name, 0)
                     report = await check_document(doc.text, source, settings)
+                    reports.append(report)
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
                     advance(doc.name, 1)
+                pacing.summary(reports)
             return results, _describe_sources(settings)
 
     return asyncio.run(run())

@@ -18,7 +18,7 @@ from citecheck.checks.existence import impossible_reason
 from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import match_proposition, match_quotes, page_of
 from citecheck.config import Settings
-from citecheck.errors import CitecheckError
+from citecheck.errors import CitecheckError, Deferred
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Kind, Severity, make_finding
 from citecheck.sources.base import AuthoritySource
@@ -43,6 +43,7 @@ class CitationResult:
     lookup: LookupResult | None = None
     page_used: str | None = None  # page where the quoted passage / proposition was located
     passage: str | None = None  # opinion text compared
+    pending_until: float | None = None  # part of its checking waits for the service's allowance (epoch s)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,15 +118,18 @@ def _is_source_error(exc: BaseException) -> bool:
     return isinstance(exc, CitecheckError)
 
 
-async def _opinion(source: AuthoritySource, record: CaseRecord) -> OpinionText | None:
+async def _opinion(source: AuthoritySource, record: CaseRecord) -> tuple[OpinionText | None, str, float | None]:
+    """The text, or why it could not be fetched and (when it is only waiting for the allowance) until when."""
     try:
-        return await source.opinion(record)
+        return await source.opinion(record), "", None
+    except Deferred as exc:
+        return None, f"waiting for CourtListener's rate limit: {exc}", exc.until
     except Exception as exc:
         if not _is_source_error(exc):
             log.exception("opinion fetch for %s failed", record.id)
         else:
             log.warning("opinion text for %s unavailable: %s", record.id, exc)
-        return None
+        return None, f"fetching it failed: {exc}", None
 
 
 async def _find_elsewhere(source: AuthoritySource, quote: str) -> tuple[PassageHit, ...]:
@@ -175,14 +179,15 @@ async def check_document(
         extraction = extract_citations(text)
     cites = extraction.citations
     keys = {i: k for i, c in enumerate(cites) if (k := _key(c)) is not None}
-    lookups = await _lookup(source, sorted(set(keys.values()))) if source is not None else {}
+    # file order is the order of value: what the writer reads first is asked first when the allowance is short
+    lookups = await _lookup(source, list(dict.fromkeys(keys.values()))) if source is not None else {}
     chosen = _choose_records(cites, keys, lookups)
 
     def record_for(c: Citation) -> CaseRecord | None:
         full = _full_of(extraction, c)
         return chosen.get(full.index) if full is not None else None
 
-    opinions = await _fetch_opinions(source, cites, record_for) if source is not None else {}
+    opinions, unavailable = await _fetch_opinions(source, cites, record_for) if source is not None else ({}, {})
     indexes = {rid: opinion_index(t.text) for rid, t in opinions.items()}
     matches, propositions = _locate_passages(cites, record_for, indexes)
     elsewhere = await _search_elsewhere(source, cites, matches) if source is not None else {}
@@ -204,12 +209,15 @@ async def check_document(
             elsewhere=elsewhere.get(c.index, {}),
             proposition_match=propositions.get(c.index),
             source_name=source_name,
+            opinion_unavailable=unavailable[rec.id][0] if rec is not None and rec.id in unavailable else None,
         )
         contexts.append(ctx)
         found.extend(_run(LOCAL_CHECKS, ctx))
         found.extend(_run(SOURCE_CHECKS, ctx))
     findings = apply_settings(_dedupe(found), settings)
-    results = tuple(_result(ctx, [f for f in findings if f.citation_index == ctx.citation.index]) for ctx in contexts)
+    results = tuple(
+        _result(ctx, [f for f in findings if f.citation_index == ctx.citation.index], unavailable) for ctx in contexts
+    )
     return Report(text=text, extraction=extraction, findings=tuple(findings), results=results)
 
 
@@ -233,17 +241,32 @@ def _choose_records(
 
 async def _fetch_opinions(
     source: AuthoritySource, cites: Sequence[Citation], record_for: Callable[[Citation], CaseRecord | None]
-) -> dict[str, OpinionText]:
-    """Opinion texts, only for cases whose text a check needs (quotes or pin cites), fetched concurrently."""
+) -> tuple[dict[str, OpinionText], dict[str, tuple[str, float | None]]]:
+    """Opinion texts, only for cases whose text a check needs (quotes or pin cites), in file order.
+
+    One at a time: the source paces its requests, and once one fetch has to wait past the deadline
+    the rest wait too (without asking). The second dict says, per case, why its text is missing.
+    """
     needed: dict[str, CaseRecord] = {}
     for c in cites:
         rec = record_for(c)
         if rec is not None and (c.quotes or c.pincite):
             needed.setdefault(rec.id, rec)
-    if not needed:
-        return {}
-    texts = await asyncio.gather(*(_opinion(source, r) for r in needed.values()))
-    return {rid: t for rid, t in zip(needed, texts, strict=True) if t is not None}
+    texts: dict[str, OpinionText] = {}
+    missing: dict[str, tuple[str, float | None]] = {}
+    waiting: tuple[str, float] | None = None
+    for rid, rec in needed.items():
+        if waiting is not None:
+            missing[rid] = waiting
+            continue
+        text, why, until = await _opinion(source, rec)
+        if text is not None:
+            texts[rid] = text
+        elif why:
+            missing[rid] = (why, until)
+            if until is not None:
+                waiting = (why, until)
+    return texts, missing
 
 
 def _locate_passages(
@@ -341,7 +364,9 @@ def _assign_quotes(
     return out
 
 
-def _result(ctx: CheckContext, findings: list[Finding]) -> CitationResult:
+def _result(
+    ctx: CheckContext, findings: list[Finding], unavailable: dict[str, tuple[str, float | None]] | None = None
+) -> CitationResult:
     page = passage = None
     for m in (*ctx.quote_matches, ctx.proposition_match):
         if m is not None and m.passage:
@@ -356,6 +381,10 @@ def _result(ctx: CheckContext, findings: list[Finding]) -> CitationResult:
         status = NOT_CHECKED
     else:
         status = CANNOT_VERIFY
+    pending = ctx.lookup.pending_until if ctx.lookup is not None else None
+    needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
+    if pending is None and ctx.record is not None and ctx.opinion_unavailable and unavailable and needs_text:
+        pending = unavailable.get(ctx.record.id, ("", None))[1]
     return CitationResult(
         citation_index=ctx.citation.index,
         status=status,
@@ -363,6 +392,7 @@ def _result(ctx: CheckContext, findings: list[Finding]) -> CitationResult:
         lookup=ctx.lookup,
         page_used=page,
         passage=passage,
+        pending_until=pending,
     )
 
 
