@@ -123,7 +123,7 @@ async def _opinion(source: AuthoritySource, record: CaseRecord) -> tuple[Opinion
     try:
         return await source.opinion(record), "", None
     except Deferred as exc:
-        return None, f"waiting for CourtListener's rate limit: {exc}", exc.until
+        return None, str(exc), exc.until
     except Exception as exc:
         if not _is_source_error(exc):
             log.exception("opinion fetch for %s failed", record.id)

@@ -249,16 +249,19 @@ class CourtListenerClient:
             now = self._clock()
             if now < self._down_until:
                 raise SourceUnavailable(f"{self._down_reason} (not retrying for {self._down_until - now:.0f}s)")
+            if deadline is not None and self._clock() >= deadline:
+                raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
             try:
                 stamp = await self.pacer.acquire(citations, deadline=deadline)
             except AuthenticationError as exc:
                 self.auth_error = str(exc)
                 raise
             limit = self.timeout_s
-            if deadline is not None:
-                limit = min(limit, deadline - self._clock())
+            cut_by_deadline = False
+            if deadline is not None and deadline - self._clock() < limit:
+                limit, cut_by_deadline = deadline - self._clock(), True
                 if limit <= 0:
-                    raise SourceUnavailable("the run's time limit for CourtListener was reached")
+                    raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
             try:
                 # the whole exchange, body included, has one deadline: a server trickling one byte a
                 # second never trips httpx's per-read timeout
@@ -268,9 +271,11 @@ class CourtListenerClient:
                 self._mark_down(f"cannot connect to {self.base_url}: {exc.__class__.__name__}")
                 raise SourceUnavailable(self._down_reason) from exc
             except (TimeoutError, httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+                if cut_by_deadline and isinstance(exc, TimeoutError | httpx.TimeoutException):
+                    # our deadline, not the server, ended it: the work is pending, the server not down
+                    raise Deferred("the run's time limit for CourtListener was reached", until=self._clock()) from exc
                 timeouts += 1
-                out_of_time = deadline is not None and self._clock() >= deadline
-                if timeouts > self.timeout_retries or out_of_time:
+                if timeouts > self.timeout_retries:
                     self._mark_down(f"{self.base_url} timed out or dropped the connection")
                     raise SourceUnavailable(self._down_reason) from exc
                 await self._sleep(self.backoff_s * 2 ** (timeouts - 1))
@@ -391,7 +396,7 @@ class CourtListenerClient:
                 )
             except Deferred as exc:
                 for k in pending:
-                    results[k] = self._waiting(k, exc.until)
+                    results[k] = self._waiting(k, exc)
                 await self._remember_pending(pending, exc.until)
                 pending = []
                 break
@@ -425,14 +430,14 @@ class CourtListenerClient:
             results = await self._with_courts(results, deadline)
         return results
 
-    def _waiting(self, key: CiteKey, until: float) -> LookupResult:
-        when = datetime.fromtimestamp(until).strftime("%H:%M")
+    def _waiting(self, key: CiteKey, why: Deferred) -> LookupResult:
+        left = why.until - self._clock()
+        when = f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({_about(left)})" if left > 1 else ""
         return LookupResult(
             key=key,
             status=LookupStatus.CANNOT_VERIFY,
-            reason=f"not checked yet: waiting for CourtListener's rate limit until {when} "
-            f"({_about(until - self._clock())})",
-            pending_until=until,
+            reason=f"not checked yet: {why}{when}",
+            pending_until=why.until,
         )
 
     async def _remember_pending(self, keys: Sequence[CiteKey], until: float) -> None:

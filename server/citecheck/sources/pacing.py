@@ -34,7 +34,7 @@ MARGIN = 0.02
 
 _UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0, "m": 60.0,
           "hour": 3600.0, "h": 3600.0, "day": 86400.0, "d": 86400.0}  # fmt: skip
-_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*\.?\d*)\s*([a-z]+)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +223,7 @@ class Pacer:
                 if at <= now:
                     break
                 if deadline is not None and at > deadline:
-                    raise Deferred(f"waiting for {why}", until=at)
+                    raise Deferred(f"waiting for {why}", until=at)  # "waiting for CourtListener's rate limit"
                 wait = at - now
                 if self.on_wait is not None:
                     try:
