@@ -18,7 +18,7 @@ from citecheck.findings import Kind
 from citecheck.pipeline import check_document
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import Fault, FakeCourtListener
+from citecheck.sources.fake_courtlistener import FakeCourtListener, Fault
 from citecheck.sources.models import CiteKey, LookupStatus
 
 ROE = CiteKey("410", "U.S.", "113")

@@ -7,6 +7,7 @@ test takes about a second. The cache is a real SQLite file.
 
 from __future__ import annotations
 
+import itertools
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from citecheck.errors import AuthenticationError, ConfigError, SourceUnavailable
 from citecheck.sources.cache import Cache
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import Fault, FakeCourtListener
+from citecheck.sources.fake_courtlistener import FakeCourtListener, Fault
 from citecheck.sources.models import CiteKey, LookupStatus
 from citecheck.sources.pacing import Pacer, Rate, parse_rates
 
@@ -200,7 +201,7 @@ async def test_5xx_backs_off_exponentially_then_gives_up():
         finally:
             await cl.close()
     t = fake.counts.times
-    gaps = [b - a for a, b in zip(t, t[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(t)]
     assert len(t) == 4  # one try and three retries, not a storm
     assert gaps[0] >= 0.05 and gaps[1] >= 0.1 and gaps[2] >= 0.2
 
