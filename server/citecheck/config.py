@@ -50,6 +50,8 @@ class Settings:
     courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
     courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
     courtlistener_budget_s: float | None = 60.0  # a CLI run's deadline for CourtListener; None = --wait
+    court: str | None = None  # the matter's court: courts-db id, abbreviation or name (else the caption)
+    question: str | None = None  # "federal" | "state"; default: federal law in federal court, state in state
 
     def network_allowed(self) -> bool:
         return not self.offline
@@ -136,7 +138,13 @@ def _coerce(name: str, value: Any) -> Any:
                     raise ConfigError(f"unknown finding kind in severity overrides: {k}")
                 out[k] = Severity(str(v).lower())
             return out
-        if name in ("courtlistener_token", "model_url", "model_name"):
+        if name == "question":
+            if value in (None, ""):
+                return None
+            if str(value).strip().lower() not in ("federal", "state"):
+                raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}")
+            return str(value).strip().lower()
+        if name in ("courtlistener_token", "model_url", "model_name", "court"):
             return str(value) if value not in (None, "") else None
         return str(value)
     except ConfigError:

@@ -12,6 +12,7 @@ from typing import Protocol, runtime_checkable
 
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Evidence, Finding
+from citecheck.jurisdiction.weight import Forum
 from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
 
 
@@ -57,6 +58,7 @@ class CheckContext:
     proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
     opinion_unavailable: str | None = None  # why the record's opinion text could not be fetched
+    forum: Forum | None = None  # the court the document is filed in, when known
 
     @property
     def text(self) -> str:
