@@ -38,7 +38,7 @@ from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
 from citecheck.gather import gather
 from citecheck.ignores import key_for
-from citecheck.judge import SourceEvidence, judge, local_findings, lookup_keys
+from citecheck.judge import LocalMemo, SourceEvidence, judge, local_findings, lookup_keys
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
 from citecheck.lsp.features.progress import Progress
@@ -72,6 +72,7 @@ class DocState:
     pending: list[AppliedEdit] = field(default_factory=list)
     reset: bool = True  # rebuild the extraction Document from ``text``
     document: Document | None = None
+    local_memo: LocalMemo = field(default_factory=dict)  # local findings per unchanged citation (executor only)
     extraction: Extraction | None = None
     extraction_version: int | None = None
     local: tuple[Finding, ...] = ()
@@ -96,7 +97,7 @@ class DocState:
 
 
 def _stage1(
-    document: Document | None, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings
+    document: Document | None, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings, memo: LocalMemo
 ) -> tuple[Document, Extraction, tuple[Finding, ...]]:
     """Runs in the executor: bring the extraction Document to ``text``, then local findings."""
     if reset or document is None:
@@ -108,7 +109,7 @@ def _stage1(
         log.error("incremental extraction diverged from the editor's text; re-extracting in full")
         document = Document(text)
         extraction = document.extraction
-    return document, extraction, tuple(local_findings(extraction, settings))
+    return document, extraction, tuple(local_findings(extraction, settings, memo))
 
 
 # ---- the scheduler ------------------------------------------------------------------------------
@@ -211,7 +212,7 @@ class Diagnostics:
             else:
                 try:
                     state.document, extraction, local = await loop.run_in_executor(
-                        self.server.executor, _stage1, state.document, reset, edits, text, settings
+                        self.server.executor, _stage1, state.document, reset, edits, text, settings, state.local_memo
                     )
                 except asyncio.CancelledError:
                     raise
