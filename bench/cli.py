@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
                 f"max {max(walls):.2f}, {len(warm)} runs), peak RSS {max((p for _, p, _ in warm), default=0):.0f} MiB"
             )
-            print(f"  in-process stages (warm): {_stages(doc, home / 'corpus.sqlite', cache)}")
+            if not args.chars:  # a huge document would be checked twice more
+                print(f"  in-process stages (warm): {_stages(doc, home / 'corpus.sqlite', cache)}")
     return 0
 
 
