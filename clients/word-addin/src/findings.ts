@@ -137,7 +137,7 @@ export interface CheckAnswer {
   api: 1;
   document: string;
   elapsed_ms: number;
-  reextracted_chars: number;
+  changed_chars: number;
   ignored: number;
   report: Report;
 }
@@ -166,7 +166,7 @@ const PLACE: Record<string, Shape> = { paragraph: 'number', start: 'number', end
 
 /** Validate an answer of POST /api/v1/check; throws WireError naming the first field that is off. */
 export function parseCheckAnswer(raw: unknown): CheckAnswer {
-  const a = expect(raw, 'answer', { api: 'number', document: 'string', elapsed_ms: 'number', reextracted_chars: 'number', ignored: 'number', report: 'object' });
+  const a = expect(raw, 'answer', { api: 'number', document: 'string', elapsed_ms: 'number', changed_chars: 'number', ignored: 'number', report: 'object' });
   if (a.api !== 1) throw new WireError(`answer.api: this pane speaks version 1, the server ${String(a.api)}`);
   const r = expect(a.report, 'report', { schema: 'string', version: 'number', offset_unit: 'string', tool: 'object', offline: 'boolean', sources: 'string', summary: 'object', files: 'array', errors: 'array', notes: 'array' });
   if (r.schema !== 'citecheck-report' || r.version !== 1) throw new WireError(`report: unknown schema ${String(r.schema)} v${String(r.version)}`);

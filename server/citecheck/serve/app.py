@@ -96,12 +96,12 @@ def create_app(config: ServeConfig) -> Guard:
         session = sessions.get(doc_id)
         async with session.lock:
             started = time.perf_counter()
-            layout, extraction, reextracted = session.update(texts)
+            layout, extraction, changed = session.update(texts)
             report = await check_document(layout.text, state["source"], settings, extraction=extraction)
             ignores.load()  # an editor may have added to it since
             answer = check_answer(doc_id=doc_id, layout=layout, parts=parts, report=report, ignores=ignores,
                                   sources=config.sources, offline=settings.offline,
-                                  elapsed_ms=(time.perf_counter() - started) * 1000, reextracted=reextracted)
+                                  elapsed_ms=(time.perf_counter() - started) * 1000, changed=changed)
             session.last = (layout, parts, report)
         return JSONResponse(answer, headers={"cache-control": "no-store"})
 

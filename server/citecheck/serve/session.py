@@ -41,13 +41,13 @@ class Session:
 
     def update(self, paragraphs: Sequence[str]) -> tuple[Layout, Extraction, int]:
         """Bring the extraction up to ``paragraphs``; returns the layout, the extraction and how
-        many characters had to be re-extracted around the edit (0 when nothing changed)."""
+        many characters of new text the edit carried (0 when nothing changed)."""
         new = Layout(paragraphs)
         edit = self.layout.edit_to(new)
         if edit is not None:
             self.document.apply_edits([edit])
         self.layout = new
-        return new, self.document.extraction, 0 if edit is None else len(edit.new_text) + (edit.end - edit.start)
+        return new, self.document.extraction, 0 if edit is None else max(len(edit.new_text), 1)
 
 
 class Sessions:

@@ -65,7 +65,7 @@ def visible_findings(report: Any, layout: Layout, ignores: IgnoreStore) -> tuple
 
 
 def check_answer(*, doc_id: str, layout: Layout, parts: Sequence[str], report: Any, ignores: IgnoreStore,
-                 sources: str, offline: bool, elapsed_ms: float, reextracted: int) -> dict[str, Any]:
+                 sources: str, offline: bool, elapsed_ms: float, changed: int) -> dict[str, Any]:
     shown, keys, hidden = visible_findings(report, layout, ignores)
     visible = replace(report, findings=tuple(shown)) if hasattr(report, "__dataclass_fields__") else report
     batch = batch_of(layout, visible, sources, offline)
@@ -83,7 +83,7 @@ def check_answer(*, doc_id: str, layout: Layout, parts: Sequence[str], report: A
             for e_out, e in zip(fix_out["edits"], fix.edits, strict=True):
                 e_out["word"] = _where(layout, parts, e.span)
     return {"api": API_VERSION, "document": doc_id, "elapsed_ms": round(elapsed_ms, 1),
-            "reextracted_chars": reextracted, "ignored": hidden, "report": doc}
+            "changed_chars": changed, "ignored": hidden, "report": doc}
 
 
 def batch_of(layout: Layout, report: Any, sources: str, offline: bool) -> BatchResult:

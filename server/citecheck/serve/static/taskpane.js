@@ -20,7 +20,7 @@
   var STATUSES = /* @__PURE__ */ new Set(["problem", "verified", "cannot-verify", "not-checked"]);
   var PLACE = { paragraph: "number", start: "number", end: "number", part: "string", text: "string" };
   function parseCheckAnswer(raw) {
-    const a = expect(raw, "answer", { api: "number", document: "string", elapsed_ms: "number", reextracted_chars: "number", ignored: "number", report: "object" });
+    const a = expect(raw, "answer", { api: "number", document: "string", elapsed_ms: "number", changed_chars: "number", ignored: "number", report: "object" });
     if (a.api !== 1) throw new WireError(`answer.api: this pane speaks version 1, the server ${String(a.api)}`);
     const r = expect(a.report, "report", { schema: "string", version: "number", offset_unit: "string", tool: "object", offline: "boolean", sources: "string", summary: "object", files: "array", errors: "array", notes: "array" });
     if (r.schema !== "citecheck-report" || r.version !== 1) throw new WireError(`report: unknown schema ${String(r.schema)} v${String(r.version)}`);
