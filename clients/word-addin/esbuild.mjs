@@ -32,7 +32,11 @@ export async function buildPane(outDir) {
   }
 }
 
-if (what === 'pane') {
+const direct = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+
+if (!direct) {
+  // imported (test/bundle.test.ts): only buildPane is wanted
+} else if (what === 'pane') {
   await buildPane(staticDir);
 } else if (what === 'tests') {
   const testDir = path.join(here, 'test');
@@ -48,7 +52,18 @@ if (what === 'pane') {
     logLevel: 'warning',
     external: ['esbuild'],
   });
+} else if (what === 'fake') {
+  // the typed fake Word, as a browser script for tests/serve/test_browser.py (window.citecheckFake)
+  await build({
+    entryPoints: [path.join(here, 'test/fake-word-browser.ts')],
+    outfile: path.join(here, 'out/fake-word.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2020',
+    logLevel: 'warning',
+  });
 } else {
-  console.error(`unknown target ${what}; use "pane" or "tests"`);
+  console.error(`unknown target ${what}; use "pane", "tests" or "fake"`);
   process.exit(2);
 }
