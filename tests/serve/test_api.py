@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.serve.conftest import REPO, Served, brief_paragraphs
 
-from citecheck.lsp.ignore import IgnoreStore
+from citecheck.ignore_file import IgnoreStore
 
 SAMPLE = REPO / "clients" / "word-addin" / "out" / "check-answer.sample.json"
 FIXTURE = REPO / "clients" / "word-addin" / "test" / "fixtures" / "check-answer.json"
@@ -100,7 +100,7 @@ def test_ignore_goes_to_the_store_the_editors_read(served: Served) -> None:
         r = c.post("/api/v1/ignore", json={"key": finding["ignore_key"], "scope": "finding"}, headers=served.headers())
     assert r.status_code == 200, r.text
     store = IgnoreStore.for_root(served.root)  # what citecheck-lsp opens for this workspace
-    assert len(store) == 1
+    assert len(store.keys) == 1
     after = check(served, "ignore", paras)
     assert after["ignored"] == 1
     keys = [f["ignore_key"] for f in after["report"]["files"][0]["findings"]]

@@ -32,7 +32,8 @@ from starlette.staticfiles import StaticFiles
 from citecheck import __version__
 from citecheck.config import Settings
 from citecheck.errors import CitecheckError, InputError
-from citecheck.lsp.ignore import IgnoreKey, IgnoreStore
+from citecheck.ignore_file import IgnoreStore
+from citecheck.ignores import IgnoreKey
 from citecheck.serve.security import Guard, Policy
 from citecheck.serve.session import Sessions, check_document_id
 
@@ -99,7 +100,8 @@ def create_app(config: ServeConfig) -> Guard:
             layout, extraction, changed = session.update(texts)
             report = await check_document(layout.text, state["source"], settings, extraction=extraction)
             ignores.load()  # an editor may have added to it since
-            answer = check_answer(doc_id=doc_id, layout=layout, parts=parts, report=report, ignores=ignores,
+            answer = check_answer(doc_id=doc_id, layout=layout, parts=parts, report=report, settings=settings,
+                                  ignores=ignores.keys,
                                   sources=config.sources, offline=settings.offline,
                                   elapsed_ms=(time.perf_counter() - started) * 1000, changed=changed)
             session.last = (layout, parts, report)
@@ -112,10 +114,7 @@ def create_app(config: ServeConfig) -> Guard:
         if key is None or scope not in ("finding", "citation"):
             raise InputError('ignore needs {"key": {kind, citation, quoteHash}, "scope": "finding" or "citation"}')
         ignores.load()
-        try:
-            ignores.add(key if scope == "finding" else key.whole_citation)
-        except OSError as exc:
-            raise InputError(f"cannot write the ignore list {ignores.path}: {exc.strerror or exc}") from exc
+        ignores.add(key if scope == "finding" else key.whole_citation)  # InputError when it cannot be written
         return JSONResponse({"ignored": key.to_json(), "scope": scope,
                              "file": str(ignores.path) if ignores.path else None})
 
@@ -129,10 +128,8 @@ def create_app(config: ServeConfig) -> Guard:
             raise InputError("check the document first")
         layout, _parts, rep = session.last
         ignores.load()
-        shown, _keys, _hidden = visible_findings(rep, layout, ignores)
-        from dataclasses import replace
-
-        html = render_html(batch_of(layout, replace(rep, findings=tuple(shown)), config.sources, settings.offline))
+        shown, _keys, _hidden = visible_findings(rep, layout, settings, ignores.keys)
+        html = render_html(batch_of(layout, shown, config.sources, settings.offline))
         return HTMLResponse(html, headers={"cache-control": "no-store",
                                            "content-disposition": 'attachment; filename="citecheck-report.html"'})
 

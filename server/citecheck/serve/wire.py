@@ -7,17 +7,19 @@ Pure: takes the layout, the pipeline's report and the ignore list, returns plain
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from citecheck import __version__
+from citecheck.config import Settings
 from citecheck.errors import InputError
 from citecheck.findings import Finding
-from citecheck.lsp.ignore import IgnoreKey, IgnoreStore, key_for
+from citecheck.ignores import IgnoreKey, Ignores, key_for
 from citecheck.report.json import report_dict
 from citecheck.report.model import BatchResult, file_result
+from citecheck.results import Report
 from citecheck.serve.paragraphs import PARTS, Layout
 from citecheck.spans import Span
+from citecheck.visible import visible_keyed
 
 API_VERSION = 1
 DOCUMENT_NAME = "Word document"
@@ -51,30 +53,35 @@ def _where(layout: Layout, parts: Sequence[str], span: Span) -> dict[str, Any]:
             "text": span.of(layout.text)}
 
 
-def visible_findings(report: Any, layout: Layout, ignores: IgnoreStore) -> tuple[list[Finding], list[IgnoreKey], int]:
-    """The findings not on the ignore list, their ignore keys, and how many were left out."""
-    shown, keys, hidden = [], [], 0
-    for f in report.findings:
-        key = key_for(f, report.extraction, layout.text)
-        if ignores.ignores(key):
-            hidden += 1
-            continue
-        shown.append(f)
-        keys.append(key)
-    return shown, keys, hidden
+def visible_findings(report: Report, layout: Layout, settings: Settings,
+                     ignores: Ignores) -> tuple[Report, list[IgnoreKey], int]:
+    """The report as the user sees it (``visible``: the rule the CLI and the language server share),
+    each shown finding's ignore key, and how many findings the ignore list hid."""
+    keys: dict[int, IgnoreKey] = {}
+
+    def key_of(f: Finding) -> IgnoreKey:
+        k = keys.get(id(f))
+        if k is None:
+            k = keys[id(f)] = key_for(f, report.extraction, layout.text)
+        return k
+
+    everything = visible_keyed(report.findings, settings, None, key_of)
+    kept = visible_keyed(report.findings, settings, ignores, key_of)
+    shown = report.with_findings(f for f, _ in kept)
+    return shown, [k for _, k in kept], len(everything) - len(kept)
 
 
-def check_answer(*, doc_id: str, layout: Layout, parts: Sequence[str], report: Any, ignores: IgnoreStore,
-                 sources: str, offline: bool, elapsed_ms: float, changed: int) -> dict[str, Any]:
-    shown, keys, hidden = visible_findings(report, layout, ignores)
-    visible = replace(report, findings=tuple(shown)) if hasattr(report, "__dataclass_fields__") else report
+def check_answer(*, doc_id: str, layout: Layout, parts: Sequence[str], report: Report, settings: Settings,
+                 ignores: Ignores, sources: str, offline: bool, elapsed_ms: float, changed: int) -> dict[str, Any]:
+    visible, key_list, hidden = visible_findings(report, layout, settings, ignores)
+    shown = list(visible.findings)
     batch = batch_of(layout, visible, sources, offline)
     doc = report_dict(batch)
     file = doc["files"][0]
     for c, cite in zip(file["citations"], batch.files[0].citations, strict=True):
         c["word"] = _where(layout, parts, cite.span)
     # report_dict lists findings most severe first; pair them with ours the same way
-    ordered = sorted(zip(shown, keys, strict=True),
+    ordered = sorted(zip(shown, key_list, strict=True),
                      key=lambda fk: (-fk[0].severity.rank, fk[0].span.start, fk[0].kind.value))
     for out, (f, key) in zip(file["findings"], ordered, strict=True):
         out["word"] = _where(layout, parts, f.span)
@@ -86,6 +93,6 @@ def check_answer(*, doc_id: str, layout: Layout, parts: Sequence[str], report: A
             "changed_chars": changed, "ignored": hidden, "report": doc}
 
 
-def batch_of(layout: Layout, report: Any, sources: str, offline: bool) -> BatchResult:
+def batch_of(layout: Layout, report: Report, sources: str, offline: bool) -> BatchResult:
     return BatchResult(files=(file_result(DOCUMENT_NAME, "word", layout.text, report),),
                        tool_version=__version__, sources=sources, offline=offline)
