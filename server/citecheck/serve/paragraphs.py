@@ -27,7 +27,7 @@ def clean_paragraph(text: str) -> str:
     Word ends a paragraph with its paragraph mark, so ``\\r``/``\\n`` inside one is rare (pasted
     text, a content control); left in, it could merge or split paragraphs in the engine's view.
     """
-    return text.translate(_LINE_BREAKS)
+    return text.translate(_LINE_BREAKS) if "\r" in text or "\n" in text else text
 
 
 def utf16_len(text: str) -> int:
