@@ -156,4 +156,6 @@ def test_the_committed_pane_fixture_has_the_shape_the_server_sends(served: Serve
             return set().union(*(shape(x, f"{path}[]") for x in v)) if v else set()
         return set()
 
-    assert shape(answer) == shape(fixture)
+    assert shape(answer) == shape(fixture), (
+        "the answer's fields changed: update clients/word-addin/src/findings.ts to match, then copy "
+        "clients/word-addin/out/check-answer.sample.json (written by this module) over the fixture")

@@ -1,6 +1,6 @@
 """The real pane, served by the real ``citecheck serve``, in Debian's Chromium driven by Playwright,
-with the typed fake of Word (clients/word-addin/test/fake-word.ts) standing in for Word: check → the
-list shows the example brief's findings → click selects → add comment → apply fix → ignore.
+with the typed fake of Word (clients/word-addin/test/fake-word.ts) holding the paragraphs of
+examples/brief.docx and one footnote: check → the list shows the example brief's findings → click selects → add comment → apply fix → ignore.
 
 The page keeps its Content-Security-Policy (the fake is injected by the browser, not by the page) and
 office.js is answered locally, so nothing leaves the machine. ``CITECHECK_UPDATE_SCREENSHOTS=1``
@@ -19,10 +19,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.serve.conftest import REPO, Served, brief_paragraphs, start_server, stop_server
+from tests.serve.conftest import REPO, Served, start_server, stop_server
 
 ADDIN = REPO / "clients" / "word-addin"
 FOOTNOTE = "😀 See Berry v. Keith, 100 A.2d 831 (D.C. Mun. App. 1953)."
+
+
+def docx_paragraphs() -> list[str]:
+    """The paragraphs of examples/brief.docx, as Word's ``body.paragraphs`` gives them."""
+    import docx
+
+    return [p.text for p in docx.Document(str(REPO / "examples" / "brief.docx")).paragraphs]
 
 
 def _chromium() -> str:
@@ -65,7 +72,7 @@ def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(browser_
     from playwright.sync_api import sync_playwright
 
     served = browser_served
-    spec = {"body": brief_paragraphs(), "footnotes": [[FOOTNOTE]]}
+    spec = {"body": docx_paragraphs(), "footnotes": [[FOOTNOTE]]}
     problems: list[str] = []
     outside: list[str] = []
     with sync_playwright() as pw:
