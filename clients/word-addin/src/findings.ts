@@ -82,6 +82,23 @@ export interface CaseRecord {
   url: string | null;
 }
 
+/** How much a cited decision counts in the forum (server/citecheck/jurisdiction/weight.py). */
+export interface Weight {
+  weight: 'binding' | 'persuasive' | 'unknown';
+  reason: string;
+  court: string | null;
+  court_name: string | null;
+}
+
+/** The court the brief is filed in, and where citecheck learned it. */
+export interface Forum {
+  court: string;
+  court_name: string;
+  question: string;
+  origin: string;
+  law_state: string | null;
+}
+
 export interface Citation {
   index: number;
   text: string;
@@ -102,6 +119,7 @@ export interface Citation {
   resolved_case: CaseRecord | null;
   page_used: string | null;
   passage: string | null;
+  weight: Weight | null;
   word: WordPlace;
 }
 
@@ -109,6 +127,7 @@ export interface FileReport {
   path: string;
   kind: string;
   characters: number;
+  forum: Forum | null;
   citations: Citation[];
   findings: Finding[];
   authorities: unknown[];
@@ -161,6 +180,7 @@ function expect(obj: unknown, where: string, fields: Record<string, Shape>): Rec
 }
 
 const SEVERITIES = new Set(['error', 'warning', 'info']);
+const WEIGHTS = new Set(['binding', 'persuasive', 'unknown']);
 const STATUSES = new Set(['problem', 'verified', 'cannot-verify', 'not-checked']);
 const PLACE: Record<string, Shape> = { paragraph: 'number', start: 'number', end: 'number', part: 'string', text: 'string' };
 
@@ -174,14 +194,20 @@ export function parseCheckAnswer(raw: unknown): CheckAnswer {
   expect(s.findings, 'report.summary.findings', { error: 'number', warning: 'number', info: 'number' });
   expect(s.status, 'report.summary.status', { problem: 'number', verified: 'number', 'cannot-verify': 'number', 'not-checked': 'number' });
   (r.files as unknown[]).forEach((f, fi) => {
-    const file = expect(f, `files[${fi}]`, { path: 'string', kind: 'string', characters: 'number', citations: 'array', findings: 'array', authorities: 'array' });
+    const file = expect(f, `files[${fi}]`, { path: 'string', kind: 'string', characters: 'number', forum: 'object?', citations: 'array', findings: 'array', authorities: 'array' });
+    if (file.forum !== null) expect(file.forum, `files[${fi}].forum`, { court: 'string', court_name: 'string', origin: 'string' });
     (file.citations as unknown[]).forEach((c, ci) => {
       const w = `files[${fi}].citations[${ci}]`;
       const cit = expect(c, w, {
         index: 'number', text: 'string', form: 'string', span: 'object', full_span: 'object', page: 'string?', case_name: 'string?',
         cite: 'string?', database: 'string?', pincite: 'string?', court: 'string?', year: 'number?', antecedent: 'number?',
-        group: 'number?', status: 'string', reason: 'string?', resolved_case: 'object?', page_used: 'string?', passage: 'string?', word: 'object',
+        group: 'number?', status: 'string', reason: 'string?', resolved_case: 'object?', page_used: 'string?', passage: 'string?',
+        weight: 'object?', word: 'object',
       });
+      if (cit.weight !== null) {
+        const wt = expect(cit.weight, `${w}.weight`, { weight: 'string', reason: 'string' });
+        if (!WEIGHTS.has(wt.weight as string)) throw new WireError(`${w}.weight.weight: unknown weight ${String(wt.weight)}`);
+      }
       if (!STATUSES.has(cit.status as string)) throw new WireError(`${w}.status: unknown status ${String(cit.status)}`);
       expect(cit.word, `${w}.word`, PLACE);
     });

@@ -4,7 +4,7 @@
 
 import type { Controller, PaneState } from './controller';
 import type { Finding, Status } from './findings';
-import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, documentFindings, evidenceItems, findingTitle, groupCitations, summaryLine } from './view';
+import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, documentFindings, evidenceItems, findingTitle, forumLine, groupCitations, summaryLine } from './view';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -30,6 +30,7 @@ export class Panel {
   private readonly error: HTMLElement;
   private readonly notice: HTMLElement;
   private readonly summary: HTMLElement;
+  private readonly forum: HTMLElement;
   private readonly filters: HTMLElement;
   private readonly groups: HTMLElement;
   private readonly footer: HTMLElement;
@@ -48,10 +49,11 @@ export class Panel {
     this.error.setAttribute('role', 'alert');
     this.notice = el('div', 'notice');
     this.summary = el('p', 'summary');
+    this.forum = el('p', 'forum');
     this.filters = el('div', 'filters');
     this.groups = el('div', 'groups');
     this.footer = el('footer', 'watching');
-    root.append(head, this.bar, this.progress, this.error, this.notice, this.summary, this.filters, this.groups, this.footer);
+    root.append(head, this.bar, this.progress, this.error, this.notice, this.summary, this.forum, this.filters, this.groups, this.footer);
   }
 
   bind(controller: Controller): void {
@@ -77,6 +79,7 @@ export class Panel {
       return;
     }
     this.summary.textContent = summaryLine(answer);
+    this.forum.textContent = forumLine(answer);
     this.renderFilters(state);
     this.groups.textContent = '';
     for (const f of documentFindings(answer)) this.groups.append(this.finding(f));
@@ -91,6 +94,11 @@ export class Panel {
         const link = button(citation.case_name ? `${citation.case_name}, ${citation.cite ?? citation.text}` : citation.text, 'cite-link',
           () => void this.controller?.select(citation.word), 'Select this citation in the document');
         item.append(link, el('span', `badge status-${citation.status}`, STATUS_SHORT[citation.status]));
+        if (citation.weight && citation.weight.weight !== 'unknown') {
+          const weight = el('span', `badge weight-${citation.weight.weight}`, citation.weight.weight);
+          weight.title = citation.weight.reason;
+          item.append(weight);
+        }
         if (citation.status === 'cannot-verify' && citation.reason) item.append(el('p', 'reason', citation.reason));
         for (const f of findings) item.append(this.finding(f));
         list.append(item);

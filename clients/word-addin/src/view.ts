@@ -34,7 +34,7 @@ export const KIND_TITLE: Record<string, string> = {
   'malformed-pincite': 'Pin cite is not in an accepted form',
   'year-mismatch': 'Year differs from the decision date',
   'court-mismatch': 'Court differs from the court that decided the case',
-  jurisdiction: 'Authority from outside the forum’s jurisdiction',
+  'non-binding-authority': 'Authority that does not bind this court',
   'unsupported-holding': 'The opinion may not support this proposition',
   'unresolved-short-form': 'Short form with no full citation before it',
   'cannot-verify': 'Could not be verified — not an accusation',
@@ -60,6 +60,14 @@ export function summaryLine(answer: CheckAnswer): string {
   ];
   if (answer.ignored) parts.push(`${answer.ignored} ignored`);
   return parts.join(' · ');
+}
+
+/** "Filed in: District of Columbia Court of Appeals (from the caption)", or '' when unknown. */
+export function forumLine(answer: CheckAnswer): string {
+  const forum = answer.report.files[0]?.forum;
+  if (!forum) return '';
+  const origin = forum.origin ? ` (from ${forum.origin === 'config' ? 'your settings' : `the ${forum.origin}`})` : '';
+  return `Filed in: ${forum.court_name}${origin}. Binding and persuasive authority is judged for this court.`;
 }
 
 export interface CitationView {

@@ -17,6 +17,7 @@
     return o;
   }
   var SEVERITIES = /* @__PURE__ */ new Set(["error", "warning", "info"]);
+  var WEIGHTS = /* @__PURE__ */ new Set(["binding", "persuasive", "unknown"]);
   var STATUSES = /* @__PURE__ */ new Set(["problem", "verified", "cannot-verify", "not-checked"]);
   var PLACE = { paragraph: "number", start: "number", end: "number", part: "string", text: "string" };
   function parseCheckAnswer(raw) {
@@ -28,7 +29,8 @@
     expect(s.findings, "report.summary.findings", { error: "number", warning: "number", info: "number" });
     expect(s.status, "report.summary.status", { problem: "number", verified: "number", "cannot-verify": "number", "not-checked": "number" });
     r.files.forEach((f, fi) => {
-      const file = expect(f, `files[${fi}]`, { path: "string", kind: "string", characters: "number", citations: "array", findings: "array", authorities: "array" });
+      const file = expect(f, `files[${fi}]`, { path: "string", kind: "string", characters: "number", forum: "object?", citations: "array", findings: "array", authorities: "array" });
+      if (file.forum !== null) expect(file.forum, `files[${fi}].forum`, { court: "string", court_name: "string", origin: "string" });
       file.citations.forEach((c, ci) => {
         const w = `files[${fi}].citations[${ci}]`;
         const cit = expect(c, w, {
@@ -51,8 +53,13 @@
           resolved_case: "object?",
           page_used: "string?",
           passage: "string?",
+          weight: "object?",
           word: "object"
         });
+        if (cit.weight !== null) {
+          const wt = expect(cit.weight, `${w}.weight`, { weight: "string", reason: "string" });
+          if (!WEIGHTS.has(wt.weight)) throw new WireError(`${w}.weight.weight: unknown weight ${String(wt.weight)}`);
+        }
         if (!STATUSES.has(cit.status)) throw new WireError(`${w}.status: unknown status ${String(cit.status)}`);
         expect(cit.word, `${w}.word`, PLACE);
       });
@@ -164,7 +171,7 @@
     "malformed-pincite": "Pin cite is not in an accepted form",
     "year-mismatch": "Year differs from the decision date",
     "court-mismatch": "Court differs from the court that decided the case",
-    jurisdiction: "Authority from outside the forum\u2019s jurisdiction",
+    "non-binding-authority": "Authority that does not bind this court",
     "unsupported-holding": "The opinion may not support this proposition",
     "unresolved-short-form": "Short form with no full citation before it",
     "cannot-verify": "Could not be verified \u2014 not an accusation",
@@ -186,6 +193,12 @@
     ];
     if (answer.ignored) parts.push(`${answer.ignored} ignored`);
     return parts.join(" \xB7 ");
+  }
+  function forumLine(answer) {
+    const forum = answer.report.files[0]?.forum;
+    if (!forum) return "";
+    const origin = forum.origin ? ` (from ${forum.origin === "config" ? "your settings" : `the ${forum.origin}`})` : "";
+    return `Filed in: ${forum.court_name}${origin}. Binding and persuasive authority is judged for this court.`;
   }
   function groupCitations(answer, shown) {
     const file = answer.report.files[0];
@@ -558,10 +571,11 @@
       this.error.setAttribute("role", "alert");
       this.notice = el("div", "notice");
       this.summary = el("p", "summary");
+      this.forum = el("p", "forum");
       this.filters = el("div", "filters");
       this.groups = el("div", "groups");
       this.footer = el("footer", "watching");
-      root.append(head, this.bar, this.progress, this.error, this.notice, this.summary, this.filters, this.groups, this.footer);
+      root.append(head, this.bar, this.progress, this.error, this.notice, this.summary, this.forum, this.filters, this.groups, this.footer);
     }
     bind(controller) {
       this.controller = controller;
@@ -583,6 +597,7 @@
         return;
       }
       this.summary.textContent = summaryLine(answer);
+      this.forum.textContent = forumLine(answer);
       this.renderFilters(state);
       this.groups.textContent = "";
       for (const f of documentFindings(answer)) this.groups.append(this.finding(f));
@@ -601,6 +616,11 @@
             "Select this citation in the document"
           );
           item.append(link, el("span", `badge status-${citation.status}`, STATUS_SHORT[citation.status]));
+          if (citation.weight && citation.weight.weight !== "unknown") {
+            const weight = el("span", `badge weight-${citation.weight.weight}`, citation.weight.weight);
+            weight.title = citation.weight.reason;
+            item.append(weight);
+          }
           if (citation.status === "cannot-verify" && citation.reason) item.append(el("p", "reason", citation.reason));
           for (const f of findings) item.append(this.finding(f));
           list.append(item);
