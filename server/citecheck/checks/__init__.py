@@ -12,6 +12,7 @@ from citecheck.checks.case_name import CaseNameCheck
 from citecheck.checks.existence import ExistenceCheck
 from citecheck.checks.impossible import ImpossibleCitationCheck
 from citecheck.checks.non_binding import NonBindingAuthorityCheck
+from citecheck.checks.opinion_text import OpinionUnavailableCheck
 from citecheck.checks.parenthetical import ParentheticalCheck
 from citecheck.checks.pin_cite import MalformedPinciteCheck, PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
@@ -28,6 +29,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     QuoteCheck(),
     PinciteCheck(),
     ParentheticalCheck(),
+    OpinionUnavailableCheck(),
     NonBindingAuthorityCheck(),
 )
 
