@@ -38,6 +38,7 @@ export const KIND_TITLE: Record<string, string> = {
   'unsupported-holding': 'The opinion may not support this proposition',
   'unresolved-short-form': 'Short form with no full citation before it',
   'cannot-verify': 'Could not be verified — not an accusation',
+  'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',
   'document-too-large': 'Document too large to check',
 };
 

@@ -175,6 +175,7 @@
     "unsupported-holding": "The opinion may not support this proposition",
     "unresolved-short-form": "Short form with no full citation before it",
     "cannot-verify": "Could not be verified \u2014 not an accusation",
+    "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
     "document-too-large": "Document too large to check"
   };
   function findingTitle(f) {
