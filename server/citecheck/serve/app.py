@@ -72,7 +72,8 @@ def create_app(config: ServeConfig) -> Guard:
             if config.use_source:
                 from citecheck.sources.chain import open_source
 
-                state["source"] = await stack.enter_async_context(open_source(settings))
+                # a long-lived server like the language server: no run deadline, a short wait per call
+                state["source"] = await stack.enter_async_context(open_source(settings, interactive=True))
             yield
 
     async def taskpane(request: Request) -> Response:
