@@ -237,7 +237,7 @@ def _check_documents(
                         report = report.with_findings(kept)
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
                     advance(doc.name, 1)
-                pacing.summary(reports)
+            pacing.summary(reports)  # after the bars are gone, so nothing draws over it
             return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())

@@ -50,6 +50,7 @@ from citecheck.sources.pacing import (
     FREE_REQUEST_RATES,
     Pacer,
     PacingStore,
+    about,
     parse_rates,
 )
 from citecheck.sources.pagination import derived_last_page, html_to_text, join_texts, opinion_text, page_maps
@@ -117,19 +118,6 @@ def batches(keys: Sequence[CiteKey]) -> list[tuple[str, dict[int, CiteKey]]]:
 def is_courtlistener_host(url: str) -> bool:
     host = urlsplit(url).hostname or ""
     return host == "courtlistener.com" or host.endswith(".courtlistener.com")
-
-
-def _about(seconds: float) -> str:
-    """``about 4 min`` for messages.
-
-    >>> _about(20), _about(250), _about(7300)
-    ('about 20 s', 'about 5 min', 'about 2 h')
-    """
-    if seconds < 60:
-        return f"about {max(1, round(seconds))} s"
-    if seconds < 3600:
-        return f"about {max(1, round(seconds / 60))} min"
-    return f"about {round(seconds / 3600)} h"
 
 
 class CourtListenerClient:
@@ -432,7 +420,7 @@ class CourtListenerClient:
 
     def _waiting(self, key: CiteKey, why: Deferred) -> LookupResult:
         left = why.until - self._clock()
-        when = f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({_about(left)})" if left > 1 else ""
+        when = f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({about(left)})" if left > 1 else ""
         return LookupResult(
             key=key,
             status=LookupStatus.CANNOT_VERIFY,
