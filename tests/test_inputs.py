@@ -147,7 +147,7 @@ def test_pdf_without_a_text_layer_says_nothing_could_be_read(tmp_path):
     buf = io.BytesIO()
     w.write(buf)
     (tmp_path / "scan.pdf").write_bytes(buf.getvalue())
-    with pytest.raises(InputError, match="nothing could be read.*3 page.*no text layer"):
+    with pytest.raises(InputError, match=r"nothing could be read.*3 page.*no text layer"):
         read_input(str(tmp_path / "scan.pdf"))
 
 
