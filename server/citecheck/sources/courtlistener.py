@@ -283,15 +283,15 @@ class CourtListenerClient:
                 throttled += 1
                 wait = _parse_wait(resp, self._clock())
                 if wait is None:
-                    await self.pacer.failed("CourtListener is throttling requests (HTTP 429)")
+                    await self.pacer.failed("CourtListener's rate limit (HTTP 429)")
                 else:
-                    await self.pacer.hold(self._clock() + wait, "CourtListener asked us to wait (HTTP 429)")
+                    await self.pacer.hold(self._clock() + wait, "CourtListener's rate limit (it asked us to wait, HTTP 429)")
                 if throttled > self.retries:
                     raise RateLimited("CourtListener keeps throttling requests", retry_after=wait)
                 continue  # acquire() waits for the hold, or defers past the deadline
             if status >= 500:
                 attempt += 1
-                await self.pacer.failed(f"CourtListener answered HTTP {status}; backing off")
+                await self.pacer.failed(f"CourtListener to recover (HTTP {status}; backing off)")
                 if attempt > self.retries:
                     raise SourceUnavailable(f"CourtListener answered HTTP {status} after {self.retries} retries")
                 continue
@@ -408,7 +408,7 @@ class CourtListenerClient:
                 # the service looked up fewer than we sent: size later requests to what it took, and
                 # back off before resending (never an immediate resend storm)
                 server_cap = max(1, len(batch_keys) - len(overflow))
-                await self.pacer.failed("CourtListener looked up only part of a request")
+                await self.pacer.failed("CourtListener's per-request limit (it looked up only part of a request)")
             pending = [k for k in batch_keys if k in overflow] + rest
             for k in batch_keys:
                 if k not in results and k not in overflow:

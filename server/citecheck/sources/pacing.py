@@ -195,7 +195,7 @@ class Pacer:
         self._prune(now)
         at, why = now, ""
         if self.hold_until > at:
-            at, why = self.hold_until, self.hold_reason or "CourtListener asked us to wait"
+            at, why = self.hold_until, self.hold_reason or "CourtListener's rate limit"
         for rate in self.request_rates:
             inside = sorted(t for t in self.requests if t > now - rate.window_s)
             if len(inside) >= rate.count:
