@@ -117,6 +117,9 @@ def _print_import(stats: ImportStats, out: TextIO) -> None:
     )
     if stats.skipped:
         out.write(f"skipped {stats.skipped} opinions of clusters not in the import\n")
+    if stats.refused:
+        first = f" (first: {stats.refusal})" if stats.refusal else ""
+        out.write(f"refused {stats.refused} records that could not be stored safely{first}\n")
     if stats.volumes:
         shown = ", ".join(stats.volumes[:12]) + (" …" if len(stats.volumes) > 12 else "")
         out.write(f"volumes: {shown}\n")

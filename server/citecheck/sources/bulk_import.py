@@ -193,18 +193,20 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
                 f"{folder}: no {needed}-*.csv[.bz2] file (needed for a CourtListener import)"
             )
     db = corpus.connection
-    rows = skipped = 0
+    rows = skipped = refused = 0
     with corpus.lock:
         db.executescript(_STAGING)
         for table in ("cl_courts", "cl_dockets", "cl_clusters", "cl_cites", "cl_ops"):
             db.execute(f"DELETE FROM {table}")
 
         def stage(table: str, sql: str, values: Iterator[tuple]) -> int:
+            nonlocal refused
             n = 0
             db.execute("BEGIN")
             try:
                 for v in values:
-                    if v[0] is None:  # a row without a usable id cannot be linked: skip it
+                    if v[0] is None:  # a row without a usable id cannot be linked: refuse and count it
+                        refused += 1
                         continue
                     db.execute(sql, v)
                     n += 1
@@ -301,6 +303,8 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
         rows=rows,
         volumes=stats[3],
         skipped=skipped,
+        refused=refused,
+        refusal="rows without a usable id" if refused else None,
     )
 
 

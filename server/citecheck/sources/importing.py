@@ -25,6 +25,9 @@ class ImportStats:
     volumes: tuple[str, ...] = ()
     complete_volumes: tuple[str, ...] = ()
     skipped: int = 0
+    #: records refused because they could not be stored safely (no usable id, a hostile file name)
+    refused: int = 0
+    refusal: str | None = None  # the first refusal's reason, for the message
 
 
 class ProgressSink(Protocol):
@@ -83,6 +86,8 @@ def import_path(
             rows=sum(p.rows for p in parts),
             volumes=tuple(v for p in parts for v in p.volumes),
             complete_volumes=tuple(v for p in parts for v in p.complete_volumes),
+            refused=sum(p.refused for p in parts),
+            refusal=next((p.refusal for p in parts if p.refusal), None),
         )
     from citecheck.sources.bulk_import import import_bulk
 
