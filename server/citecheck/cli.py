@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from citecheck import __version__
+from citecheck import __version__, redact
 from citecheck.config import Settings
 from citecheck.config_files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
@@ -129,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in argv
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+    redact.register_secrets_from_env(os.environ)
+    redact.install()
     parser, _missing = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -142,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config_file=getattr(args, "config", None),
             overrides={"corpus": getattr(args, "corpus", None), "offline": getattr(args, "offline", None) or None},
         )
+        redact.register_secret(settings.courtlistener_token)
         if config_file:
             log.debug("settings from %s", config_file)
         from citecheck.offline import no_network

@@ -46,6 +46,10 @@ class Settings:
     model_url: str | None = None  # OpenAI-compatible endpoint for unsupported-holding
     model_name: str | None = None
     http_timeout_s: float = 20.0
+    #: hosts besides the official one that may receive the CourtListener token ("host" or
+    #: "host:port"). Only user-level layers set it (environment, flags): never a citecheck.toml in
+    #: the folder being checked, nor LSP initializationOptions / workspace configuration.
+    token_hosts: frozenset[str] = frozenset()
 
     def network_allowed(self) -> bool:
         return not self.offline
@@ -81,7 +85,10 @@ _ALIASES = {
     "modelUrl": "model_url",
     "modelName": "model_name",
     "httpTimeout": "http_timeout_s",
+    "tokenHosts": "token_hosts",
 }
+#: Settings only user-level layers may set: a folder's own config must not redirect a secret.
+USER_LEVEL_ONLY = frozenset({"token_hosts"})
 _FIELDS = {f.name for f in fields(Settings)}
 
 
@@ -97,6 +104,9 @@ def _coerce(name: str, value: Any) -> Any:
             return int(value)
         if name == "http_timeout_s":
             return float(value)
+        if name == "token_hosts":
+            items = value.split(",") if isinstance(value, str) else list(value)
+            return frozenset(str(s).strip().lower() for s in items if str(s).strip())
         if name == "languages":
             items = value.split(",") if isinstance(value, str) else list(value)
             return tuple(s.strip() for s in items if s.strip())
@@ -126,8 +136,13 @@ def _coerce(name: str, value: Any) -> Any:
         raise ConfigError(f"bad value for {name}: {value!r} ({exc})") from exc
 
 
-def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None) -> Settings:
+def settings_from_mapping(
+    data: Mapping[str, Any], base: Settings | None = None, *, user_level: bool = False
+) -> Settings:
     """Apply a mapping (TOML table, LSP options) on top of ``base``; unknown keys are ignored.
+
+    Keys in ``USER_LEVEL_ONLY`` are ignored unless ``user_level`` (the environment, flags): a
+    folder's ``citecheck.toml`` or a workspace setting cannot let the token go elsewhere.
 
     >>> s = settings_from_mapping({"corpusPath": "/tmp/c.sqlite", "capFetch": False})
     >>> (str(s.corpus_path), s.cap_fetch)
@@ -137,7 +152,7 @@ def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None)
     changes: dict[str, Any] = {}
     for raw_key, value in data.items():
         key = _ALIASES.get(raw_key, raw_key.replace("-", "_"))
-        if key in _FIELDS and value is not None:
+        if key in _FIELDS and value is not None and (user_level or key not in USER_LEVEL_ONLY):
             changes[key] = _coerce(key, value)
     return replace(base, **changes)
 
@@ -153,4 +168,44 @@ def settings_from_env(environ: Mapping[str, str], base: Settings | None = None) 
         if k.startswith("CITECHECK_"):
             name = k[len("CITECHECK_") :].lower()
             data[{"corpus": "corpus_path", "cache": "cache_path"}.get(name, name)] = v
-    return settings_from_mapping(data, base)
+    return settings_from_mapping(data, base, user_level=True)
+
+
+#: The hosts the CourtListener token is for.
+OFFICIAL_COURTLISTENER_HOSTS = frozenset({"www.courtlistener.com", "courtlistener.com"})
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+def token_refusal(url: str, allowed: frozenset[str] = frozenset()) -> str | None:
+    """Why the CourtListener token must not be sent to ``url``, or None when it may.
+
+    The token goes over https to the official host; another host only when the user allowed it
+    (``CITECHECK_TOKEN_HOSTS``), and then over https too unless it is this machine (loopback).
+
+    >>> token_refusal("https://www.courtlistener.com/api/rest/v4/") is None
+    True
+    >>> token_refusal("http://evil.example/api/") is not None
+    True
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return f"CourtListener URL {url!r} is not a valid URL; the token was not sent"
+    scheme = parts.scheme.lower()
+    if host in OFFICIAL_COURTLISTENER_HOSTS and port in (None, 443):
+        if scheme == "https":
+            return None
+        return f"CourtListener URL {url} is not https; the token is sent only over https"
+    named = {host, f"{host}:{port}"} if port is not None else {host}
+    if not named & allowed:
+        return (
+            f"CourtListener URL {url} is not the official host; the token is sent there only if you "
+            f"allow it in your own environment: CITECHECK_TOKEN_HOSTS={host}"
+        )
+    if scheme != "https" and host not in _LOOPBACK:
+        return f"CourtListener URL {url} is not https; the token is sent only over https"
+    return None

@@ -165,6 +165,7 @@ def fake_services(monkeypatch):
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", base + "api/rest/v4/")
     monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "test-token")
+    monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")  # the user's own environment allows it
     monkeypatch.setenv("CITECHECK_CAP_URL", base + "cap/")
     monkeypatch.setenv("CITECHECK_HTTP_TIMEOUT_S", "5")
     yield handler.hits

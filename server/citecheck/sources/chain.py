@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from citecheck.config import Settings
+from citecheck.config import Settings, token_refusal
 from citecheck.errors import CitecheckError, CorpusError
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.corpus import Corpus, CorpusSource
@@ -311,6 +311,9 @@ async def build_from_settings(settings: Settings) -> SourceChain:
         off = "offline mode: CourtListener not consulted"
     elif not settings.courtlistener_token:
         off = "no CourtListener token configured (set CITECHECK_COURTLISTENER_TOKEN)"
+    elif refusal := token_refusal(settings.courtlistener_url, settings.token_hosts):
+        log.warning("%s", refusal)  # never the token itself
+        off = refusal
     else:
         remote = CourtListenerClient(
             settings.courtlistener_url, settings.courtlistener_token, timeout_s=settings.http_timeout_s
