@@ -50,6 +50,7 @@ class Settings:
     #: "host:port"). Only user-level layers set it (environment, flags): never a citecheck.toml in
     #: the folder being checked, nor LSP initializationOptions / workspace configuration.
     token_hosts: frozenset[str] = frozenset()
+    serve_token: str | None = field(default=None, repr=False)  # ``corpus serve`` off loopback
 
     def network_allowed(self) -> bool:
         return not self.offline
@@ -88,7 +89,7 @@ _ALIASES = {
     "tokenHosts": "token_hosts",
 }
 #: Settings only user-level layers may set: a folder's own config must not redirect a secret.
-USER_LEVEL_ONLY = frozenset({"token_hosts"})
+USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token"})
 _FIELDS = {f.name for f in fields(Settings)}
 
 
@@ -127,7 +128,7 @@ def _coerce(name: str, value: Any) -> Any:
                     raise ConfigError(f"unknown finding kind in severity overrides: {k}")
                 out[k] = Severity(str(v).lower())
             return out
-        if name in ("courtlistener_token", "model_url", "model_name"):
+        if name in ("courtlistener_token", "serve_token", "model_url", "model_name"):
             return str(value) if value not in (None, "") else None
         return str(value)
     except ConfigError:

@@ -73,7 +73,7 @@ def install(logger: logging.Logger | None = None) -> None:
     logger = logger or logging.getLogger()
     for handler in logger.handlers:
         current = handler.formatter
-        fmt = current._fmt if current is not None else None  # noqa: SLF001 - keep the caller's format
+        fmt = current._fmt if current is not None else None
         datefmt = current.datefmt if current is not None else None
         if not isinstance(current, RedactingFormatter):
             handler.setFormatter(RedactingFormatter(fmt, datefmt))

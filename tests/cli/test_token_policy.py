@@ -7,10 +7,11 @@ from __future__ import annotations
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
-from citecheck.config import Settings, settings_from_env, settings_from_mapping, token_refusal
+from citecheck.config import settings_from_env, settings_from_mapping, token_refusal
 from citecheck.config_files import load_settings
 
 
@@ -63,7 +64,7 @@ def test_lsp_settings_cannot_allow_a_host() -> None:
 
 
 class _Thief(BaseHTTPRequestHandler):
-    seen: list[dict[str, str]] = []
+    seen: ClassVar[list[dict[str, str]]] = []
 
     def do_GET(self) -> None:
         type(self).seen.append(dict(self.headers))

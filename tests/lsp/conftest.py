@@ -12,7 +12,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -20,7 +20,7 @@ import pytest
 class RawServer:
     def __init__(self, stderr_path: Path, env: dict[str, str] | None = None, log_level: str = "DEBUG") -> None:
         self.stderr_path = stderr_path
-        self._err = open(stderr_path, "wb")  # noqa: SIM115 - closed in close()
+        self._err = open(stderr_path, "wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "citecheck.lsp", "--stdio", "--log-level", log_level],
             stdin=subprocess.PIPE,
@@ -88,7 +88,7 @@ class RawServer:
             result = [self.configuration for _ in msg["params"]["items"]]
         self.send({"id": msg["id"], "result": result})
 
-    configuration: Any = {}
+    configuration: ClassVar[Any] = {}
 
     def response(self, msg_id: int, timeout: float = 30.0) -> dict[str, Any]:
         return self.wait_for(lambda m: m.get("id") == msg_id and "method" not in m, timeout)

@@ -32,7 +32,6 @@ _LENGTH = re.compile(rb"content-length[ \t]*:[ \t]*(\S*)", re.IGNORECASE)
 
 async def read_messages(stop: threading.Event, reader: Any, server: LanguageServer) -> None:
     """Read frames until EOF or ``stop``; hand each to the protocol. Never gives up on bad input."""
-    protocol = server.protocol
     length: int | None = None
     bad = False
     while not stop.is_set():
@@ -88,7 +87,7 @@ def _dispatch(server: LanguageServer, body: bytes) -> None:
         else:
             log.warning("a message whose params do not match its method; ignored")
         return
-    except Exception as exc:  # noqa: BLE001 - nothing a client sends may stop the loop
+    except Exception as exc:
         log.warning("a message could not be read (%s: %s); ignored", type(exc).__name__, exc)
         return
     try:
@@ -102,20 +101,20 @@ def _dispatch(server: LanguageServer, body: bytes) -> None:
 
 def _send_error(server: LanguageServer, msg_id: Any, error: JsonRpcException) -> None:
     err = error.to_response_error()
-    server.protocol._send_response(msg_id, None, ResponseError(code=err.code, message=err.message))  # noqa: SLF001
+    server.protocol._send_response(msg_id, None, ResponseError(code=err.code, message=err.message))
 
 
 def serve_stdio(server: LanguageServer, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Run the server on stdin/stdout; the exit status ``exit`` asked for (0 at EOF after shutdown)."""
     stop = threading.Event()
-    server._stop_event = stop  # noqa: SLF001 - pygls' shutdown() sets it
+    server._stop_event = stop
     reader = StdinAsyncReader(stdin or sys.stdin.buffer, server.thread_pool)
     server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
     status = 0
     try:
         asyncio.run(read_messages(stop, reader, server))
         # EOF without exit: the client went away; a clean shutdown before it is a clean end
-        status = 0 if server.protocol._shutdown else 1  # noqa: SLF001
+        status = 0 if server.protocol._shutdown else 1
     except SystemExit as exc:  # the exit notification
         status = exc.code if isinstance(exc.code, int) else 1
     except BrokenPipeError:
