@@ -175,6 +175,12 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report.model import BatchResult, FileError
     from citecheck.report.text import render_text
 
+    corpus_flag = getattr(args, "corpus", None)
+    if corpus_flag and not Path(corpus_flag).expanduser().exists():  # a typo must not create an empty corpus
+        raise ConfigError(
+            f"no corpus at {corpus_flag} (check the path; build one with "
+            f"`citecheck corpus import PATH --corpus {corpus_flag}`)"
+        )
     docs: list[InputDocument] = []
     errors: list[FileError] = []
     if sum(1 for f in args.files if f == "-") > 1:

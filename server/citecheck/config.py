@@ -25,13 +25,18 @@ def _data_dir() -> Path:
     return Path(platformdirs.user_data_dir("citecheck", appauthor=False))
 
 
+def default_corpus_path() -> Path:
+    """Where the corpus lives when nobody named one (it may not exist yet: a fresh machine)."""
+    return _data_dir() / "corpus.sqlite"
+
+
 def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("citecheck", appauthor=False))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
-    corpus_path: Path = field(default_factory=lambda: _data_dir() / "corpus.sqlite")
+    corpus_path: Path = field(default_factory=default_corpus_path)
     cache_path: Path = field(default_factory=lambda: _cache_dir() / "cache.sqlite")
     courtlistener_token: str | None = field(default=None, repr=False)
     courtlistener_url: str = DEFAULT_COURTLISTENER_URL

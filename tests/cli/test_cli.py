@@ -246,6 +246,8 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
     monkeypatch.delenv("CITECHECK_CORPUS_PATH")
     r = run_cli("check", "--offline", "brief.md")
     assert "warning impossible-citation" in r.out and r.rc == 0  # downgraded by the project's settings
+    assert not (project / "corpus.sqlite").exists()  # an offline check only reads: nothing is created
+    run_cli("check", "brief.md")  # online, CAP volumes may be stored: the corpus is created where configured
     assert (project / "corpus.sqlite").exists()  # relative to the pyproject, not the current directory
     assert not (drafts / "corpus.sqlite").exists()
     monkeypatch.setenv("CITECHECK_SEVERITY_OVERRIDES", "impossible-citation=error")
