@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import re
+import sqlite3
 import sys
 from collections.abc import Iterator
 from functools import lru_cache
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from citecheck.errors import ImportFormatError
-from citecheck.sources.corpus import Corpus
+from citecheck.sources.corpus import Corpus, storage_error
 from citecheck.sources.importing import ImportStats, NullProgress, ProgressSink
 from citecheck.sources.models import CaseCite, CaseRecord
 from citecheck.sources.pagination import (
@@ -213,8 +214,11 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
                     if n % _COMMIT_EVERY == 0:
                         db.execute("COMMIT")
                         db.execute("BEGIN")
-            except BaseException:
-                db.execute("ROLLBACK")
+            except BaseException as exc:
+                if db.in_transaction:  # after a full disk SQLite has rolled back already
+                    db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise storage_error(exc, corpus.path) from exc
                 raise
             db.execute("COMMIT")
             return n

@@ -111,6 +111,24 @@ def _fmt_ranges(ranges: Sequence[tuple[int, int]]) -> str:
     return ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in ranges)
 
 
+def storage_error(exc: sqlite3.Error, path: Path) -> CorpusError:
+    """A write failure said plainly, with what to do (the failed import was rolled back)."""
+    text = str(exc).lower()
+    if "full" in text:
+        return CorpusError(
+            f"the disk holding {path} is full; the import was rolled back (nothing half-written). "
+            "Free some space and run the import again"
+        )
+    if "locked" in text or "busy" in text:
+        return CorpusError(
+            f"another citecheck process (an import or fetch) is writing to {path}; "
+            "wait for it to finish and run this import again"
+        )
+    if "readonly" in text.replace("-", "").replace(" ", ""):
+        return CorpusError(f"{path} is read-only; import into a corpus you can write (--corpus FILE)")
+    return CorpusError(f"writing to the corpus {path} failed: {exc}")
+
+
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     """A read-only connection; in a folder we cannot write (no room for WAL's -shm file) an immutable one."""
     from urllib.parse import quote
@@ -172,7 +190,7 @@ def open_for_check(path: Path, *, named: bool, writable: bool) -> tuple[Corpus |
 class Corpus:
     """Synchronous access to one corpus file; thread-safe (one connection behind a lock)."""
 
-    def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
+    def __init__(self, path: Path | str, *, readonly: bool = False, busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
         try:
@@ -188,7 +206,7 @@ class Corpus:
                 if self.path.exists():
                     _require_corpus_schema(self.path)  # never add our tables to someone else's database
                 self._db = sqlite3.connect(
-                    self.path, check_same_thread=False, timeout=30, isolation_level=None
+                    self.path, check_same_thread=False, timeout=busy_timeout_s, isolation_level=None
                 )
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.executescript(_SCHEMA)
@@ -200,6 +218,8 @@ class Corpus:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.execute("SELECT count(*) FROM cases").fetchone()
         except sqlite3.DatabaseError as exc:
+            if any(w in str(exc).lower() for w in ("locked", "busy", "full")):
+                raise storage_error(exc, self.path) from exc
             raise CorpusError(f"cannot open corpus {self.path}: {exc}") from exc
         self._in_tx = False
 
@@ -215,8 +235,13 @@ class Corpus:
                 self._db.execute("BEGIN")
                 yield
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                # SQLite has already rolled back after a full disk; a second ROLLBACK would replace
+                # the real cause with "cannot rollback - no transaction is active"
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise storage_error(exc, self.path) from exc
                 raise
             finally:
                 self._in_tx = False

@@ -69,7 +69,26 @@ def detect_format(path: Path) -> str:
 def import_path(
     corpus, path: Path, *, progress: ProgressSink | None = None, url_base: str | None = None
 ) -> ImportStats:
-    """Import whatever is at ``path`` into ``corpus`` (a ``citecheck.sources.corpus.Corpus``)."""
+    """Import whatever is at ``path`` into ``corpus`` (a ``citecheck.sources.corpus.Corpus``).
+
+    A storage failure (full disk, another import writing, a read-only file) is a CorpusError that
+    says what happened and what to do, never SQLite's own words.
+    """
+    import sqlite3
+
+    from citecheck.sources.corpus import storage_error
+
+    try:
+        return _import_path(corpus, path, progress=progress, url_base=url_base)
+    except sqlite3.Error as exc:
+        if corpus.connection.in_transaction:
+            corpus.connection.execute("ROLLBACK")
+        raise storage_error(exc, corpus.path) from exc
+
+
+def _import_path(
+    corpus, path: Path, *, progress: ProgressSink | None = None, url_base: str | None = None
+) -> ImportStats:
     progress = progress or NullProgress()
     fmt = detect_format(path)
     if fmt == "cap":
