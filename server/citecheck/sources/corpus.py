@@ -173,7 +173,11 @@ def open_for_check(path: Path, *, named: bool, writable: bool) -> tuple[Corpus |
     it may not). A ``--corpus`` flag naming a missing file is refused by the CLI before this.
     """
     if not path.exists():  # a first run: created only when CAP volumes are to be stored in it
-        return (Corpus(path), None) if writable else (None, "no local corpus yet")
+        if writable:
+            return Corpus(path), None
+        # nothing to store and nothing to read: an empty corpus in memory, so each citation still
+        # says "the local corpus does not cover …" and no file appears at a path nobody created
+        return Corpus(":memory:"), "no local corpus yet"
     if writable:
         try:
             return Corpus(path), None
