@@ -186,17 +186,6 @@ class Cache:
         except sqlite3.Error as exc:
             raise CorpusError(f"cache write failed: {exc}") from exc
 
-    async def get_record(self, case_id: str) -> CaseRecord | None:
-        async with self._db.execute("SELECT record FROM records WHERE id = ?", (case_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        rec = _decode(row[0], record_from_dict)
-        if rec is None or not _well_typed_record(rec):
-            await self._repair("records", "id", case_id)
-            return None
-        return rec
-
     async def _repair(self, table: str, column: str, value: str) -> None:
         """Delete a row that cannot be decoded: it becomes a miss now and is refilled by the next answer."""
         log.warning("cache: a bad row in %s (%s=%r) was dropped; it will be fetched again", table, column, value)
