@@ -50,12 +50,16 @@ class Settings:
     debounce_ms: int = 150
     model_url: str | None = None  # OpenAI-compatible endpoint for unsupported-holding
     model_name: str | None = None
-    http_timeout_s: float = 20.0
+    http_timeout_s: float = 20.0  # one request, body included
     #: hosts besides the official one that may receive the CourtListener token ("host" or
     #: "host:port"). Only user-level layers set it (environment, flags): never a citecheck.toml in
     #: the folder being checked, nor LSP initializationOptions / workspace configuration.
     token_hosts: frozenset[str] = frozenset()
     serve_token: str | None = field(default=None, repr=False)  # ``corpus serve`` off loopback
+    # CourtListener pacing (docs/sources.md): None = the documented free-account limits on the official host
+    courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
+    courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
+    courtlistener_budget_s: float | None = 60.0  # a CLI run's deadline for CourtListener; None = --wait
     court: str | None = None  # the matter's court: courts-db id, abbreviation or name (else the caption)
     question: str | None = None  # "federal" | "state"; default: federal law in federal court, state in state
 
@@ -94,6 +98,9 @@ _ALIASES = {
     "modelName": "model_name",
     "httpTimeout": "http_timeout_s",
     "tokenHosts": "token_hosts",
+    "courtlistenerRates": "courtlistener_rates",
+    "courtlistenerCitationRate": "courtlistener_citation_rate",
+    "courtlistenerBudget": "courtlistener_budget_s",
 }
 #: Settings only user-level layers may set: a folder's own config must not redirect a secret.
 USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token"})
@@ -115,6 +122,18 @@ def _coerce(name: str, value: Any) -> Any:
         if name == "token_hosts":
             items = value.split(",") if isinstance(value, str) else list(value)
             return frozenset(str(s).strip().lower() for s in items if str(s).strip())
+        if name == "courtlistener_budget_s":
+            if isinstance(value, str) and value.strip().lower() in ("", "none", "wait", "unlimited"):
+                return None
+            budget = float(value)
+            if budget <= 0:
+                raise ConfigError(f"courtlistener_budget_s must be positive, not {value!r}")
+            return budget
+        if name in ("courtlistener_rates", "courtlistener_citation_rate"):
+            from citecheck.sources.pacing import parse_rates
+
+            parse_rates(str(value))  # a typo is a config error now, not a surprise at the first lookup
+            return str(value)
         if name == "languages":
             items = value.split(",") if isinstance(value, str) else list(value)
             return tuple(s.strip() for s in items if s.strip())
