@@ -54,7 +54,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]
         """Skips eyecite's word splitting of the text between citations: we never read those words,
         and splitting is "a significant portion of total runtime" (eyecite's own docstring)."""
 
-        def append_text(self, tokens, text):  # type: ignore[no-untyped-def]
+        def append_text(self, tokens, text):  # type: ignore[no-untyped-def,override]
             return None
 
         def get_extractors(self, text):  # type: ignore[no-untyped-def]
@@ -64,7 +64,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]
             from eyecite.tokenizers import _strip_ws
 
             stripped = _strip_ws(text)
-            found = dict(self._unfiltered_by_id)
+            found = dict(self._unfiltered_by_id)  # type: ignore[attr-defined]
             for _, extractors in self.case_sensitive_filter.iter(stripped):
                 for e in extractors:
                     found[id(e)] = e
