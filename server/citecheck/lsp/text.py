@@ -91,7 +91,8 @@ class LspTextDocument(TextDocument):
                 self._apply_one(change)
             return
         applied, in_original = batch
-        parts, at = [], 0
+        parts: list[str] = []
+        at = 0
         for start, end, text in sorted(in_original, key=lambda e: (e[0], e[1])):
             parts += (base[at:start], text)
             at = end
