@@ -6,6 +6,7 @@ stdout belongs to the protocol in ``--stdio`` mode, so nothing here may print to
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
 import os
@@ -54,7 +55,14 @@ def main(argv: list[str] | None = None) -> int:
 
     server = create_server()
     tune_gc()
-    return serve_stdio(server)
+    status = serve_stdio(server)
+    # ``exit`` means now: do not wait for a background extraction or a network call to finish
+    # (SQLite writes are transactions; an interrupted one is simply not there).
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    logging.shutdown()
+    os._exit(status)
 
 
 def tune_gc() -> None:

@@ -182,8 +182,8 @@ def batch_edits(
             return None
         if o_end[0] >= index.line_count:
             return None
-        a = index.offset_at(types.Position(line=o_start[0], character=o_start[1]), encoding)
-        b = index.offset_at(types.Position(line=o_end[0], character=o_end[1]), encoding)
+        a = index.offset_of(o_start[0], o_start[1], encoding)
+        b = index.offset_of(o_end[0], o_end[1], encoding)
         if original and order == "asc" and a < original[-1][1]:
             return None
         if original and order == "desc" and b > original[-1][0]:
