@@ -28,6 +28,7 @@ from citecheck.ignore_file import find_ignore_file, read_ignore_list
 from citecheck.ignores import IgnoreList
 from citecheck.inputs import InputDocument, read_input
 from citecheck.report.model import BatchResult, FileError, FileResult, file_result
+from citecheck.serve import cli as serve_cli
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_cli.add_eval_commands(sub)
     _add_missing_common_options(sub.choices["eval"], common)
     sub.choices["eval"].set_defaults(_run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings)))
+    serve_cli.add_serve_commands(sub)
+    _add_missing_common_options(sub.choices["serve"], common)
+    sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
     return parser
 
 

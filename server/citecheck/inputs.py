@@ -383,6 +383,12 @@ def _pdf_document(name: str, data: bytes) -> InputDocument:
             pages.append((offset, label))
             parts.append(text)
             offset += len(text) + 2
+        if pages and not any(part.strip() for part in parts):
+            # a scanned filing: "0 citations" would read as "nothing wrong"; say nothing could be read
+            raise InputError(
+                f"{name}: nothing could be read: the PDF has {len(pages)} page(s) but no text layer "
+                "(a scanned document?); run it through OCR first"
+            )
     except InputError:
         raise
     except PdfReadError as exc:

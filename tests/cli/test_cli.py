@@ -282,3 +282,17 @@ def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(
     assert "dismissed in .citecheck/ignore.json" in text and "--no-ignore" in text
     everything = json.loads(run_cli("check", "--offline", "--no-ignore", "--format", "json", "../brief.md").out)
     assert len(everything["files"][0]["findings"]) == len(full["findings"])
+
+
+def test_scanned_pdf_exits_2_saying_nothing_could_be_read(run_cli, tmp_path):
+    import io
+
+    import pypdf
+
+    w = pypdf.PdfWriter()
+    w.add_blank_page(width=612, height=792)
+    buf = io.BytesIO()
+    w.write(buf)
+    (tmp_path / "scan.pdf").write_bytes(buf.getvalue())
+    r = run_cli("check", "--offline", str(tmp_path / "scan.pdf"))
+    assert r.rc == 2 and "nothing could be read" in (r.out + r.err)
