@@ -5,6 +5,7 @@ span stays inside the text. Bounded time: a fixed number of examples, no per-exa
 from __future__ import annotations
 
 import asyncio
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
