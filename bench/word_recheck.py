@@ -29,19 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from brief import build_brief
-from citecheck.testing import SHARED_CORPUS
-
-
-def _corpus(tmp: Path) -> Path:
-    from citecheck.sources.corpus import Corpus
-    from citecheck.sources.importing import import_path
-
-    path = tmp / "corpus.sqlite"
-    corpus = Corpus(path)
-    for part in ("cap-static", "courtlistener-bulk"):
-        if (SHARED_CORPUS / part).exists():
-            import_path(corpus, SHARED_CORPUS / part)
-    return path
+from citecheck.testing import import_shared_corpus
 
 
 def _port() -> int:
@@ -68,7 +56,7 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "citecheck", "serve", "--init"], env=env, check=True, capture_output=True)
         serve = tmp / "config" / "citecheck" / "serve"
         port = _port()
-        proc = subprocess.Popen([sys.executable, "-m", "citecheck", "--offline", "--corpus", str(_corpus(tmp)), "serve",
+        proc = subprocess.Popen([sys.executable, "-m", "citecheck", "--offline", "--corpus", str(import_shared_corpus(tmp / "corpus.sqlite")), "serve",
                                  "--port", str(port), "--root", str(tmp)], env=env, stderr=subprocess.DEVNULL)
         token = (serve / "token").read_text().strip()
         headers = {"Origin": f"https://localhost:{port}", "X-Citecheck-Token": token}

@@ -132,6 +132,18 @@ def make_citation(
     )
 
 
+def import_shared_corpus(path: Path) -> Path:
+    """A corpus at ``path`` holding the CAP 100 A.2d fixture and the CourtListener bulk sample of
+    ../shared/corpus (a test calling it is skipped when they are absent)."""
+    from citecheck.sources.corpus import Corpus
+    from citecheck.sources.importing import import_path
+
+    corpus = Corpus(path)
+    for part in ("cap-static", "courtlistener-bulk"):
+        import_path(corpus, shared_corpus_path(part))
+    return path
+
+
 #: Pieces hostile drafts are made of, for the fuzz test and ``bench/robustness.py``: real citation
 #: shapes, short forms, quotes, and what breaks naive code (lone surrogates, control characters,
 #: CR/LF mixes, combining marks, right-to-left text, zero-width joiners, very long tokens).

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citecheck.testing import shared_corpus_path
+from citecheck.testing import import_shared_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -54,16 +54,7 @@ def free_port() -> int:
 @pytest.fixture(scope="session")
 def serve_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The CAP 100 A.2d fixture and the CourtListener bulk sample from ../shared/corpus, imported."""
-    from citecheck.sources.corpus import Corpus
-    from citecheck.sources.importing import import_path
-
-    cap = shared_corpus_path("cap-static")
-    bulk = shared_corpus_path("courtlistener-bulk")
-    path = tmp_path_factory.mktemp("serve-corpus") / "corpus.sqlite"
-    corpus = Corpus(path)
-    import_path(corpus, cap)
-    import_path(corpus, bulk)
-    return path
+    return import_shared_corpus(tmp_path_factory.mktemp("serve-corpus") / "corpus.sqlite")
 
 
 def start_server(tmp: Path, corpus: Path, *extra: str) -> tuple[subprocess.Popen, Served]:

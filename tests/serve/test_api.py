@@ -117,6 +117,9 @@ def test_export_is_the_html_report_of_the_last_check(served: Served) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/html")
     assert "Savage v. Parks" in r.text and "<html" in r.text.lower()
+    saved = Path(r.headers["x-citecheck-saved"])
+    assert saved.parent == served.root / ".citecheck" / "reports"
+    assert saved.read_text(encoding="utf-8") == r.text
     assert never.status_code == 400 and "check the document first" in never.json()["error"]
 
 

@@ -18,12 +18,13 @@ export type FetchLike = (input: string, init?: { method?: string; headers?: Reco
   status: number;
   json(): Promise<unknown>;
   text(): Promise<string>;
+  headers?: { get(name: string): string | null };
 }>;
 
 export class Api {
   constructor(private readonly token: string, private readonly fetchFn: FetchLike, private readonly base = '') {}
 
-  private async call(path: string, body?: unknown): Promise<{ json(): Promise<unknown>; text(): Promise<string> }> {
+  private async call(path: string, body?: unknown): Promise<{ json(): Promise<unknown>; text(): Promise<string>; headers?: { get(name: string): string | null } }> {
     const headers: Record<string, string> = { [TOKEN_HEADER]: this.token };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res;
@@ -67,7 +68,9 @@ export class Api {
     await this.call('/api/v1/ignore', { key, scope });
   }
 
-  async reportHtml(document: string): Promise<string> {
-    return (await this.call('/api/v1/report', { document })).text();
+  /** The HTML report of the last check, and where the server also saved it (under its --root). */
+  async reportHtml(document: string): Promise<{ html: string; savedTo: string | null }> {
+    const res = await this.call('/api/v1/report', { document });
+    return { html: await res.text(), savedTo: res.headers?.get('X-Citecheck-Saved') ?? null };
   }
 }

@@ -163,9 +163,10 @@ export class Controller {
   exportReport(): Promise<void> {
     return this.act(async () => {
       if (!this.state.answer) await this.check();
-      const html = await this.api.reportHtml(this.documentId);
+      const { html, savedTo } = await this.api.reportHtml(this.documentId);
       this.options.save(html, 'citecheck-report.html');
-    }, 'Report exported.');
+      this.update({ notice: savedTo ? `Report exported (also saved as ${savedTo}).` : 'Report exported.' });
+    });
   }
 
   setShown(status: Status, on: boolean): void {

@@ -22,7 +22,8 @@ function backend(calls: Call[], fail = false): FetchLike {
     if (fail) throw new TypeError('Failed to fetch');
     calls.push({ path: url, method: init?.method ?? 'GET', headers: init?.headers ?? {}, body: init?.body ? JSON.parse(init.body) : null });
     const json = url.endsWith('/check') ? sampleAnswer().raw : url.endsWith('/ignore') ? { ignored: true } : {};
-    return { ok: true, status: 200, json: async () => json, text: async () => '<html>report</html>' };
+    const saved = url.endsWith('/report') ? '/cases/.citecheck/reports/word-report.html' : null;
+    return { ok: true, status: 200, json: async () => json, text: async () => '<html>report</html>', headers: { get: (n: string) => (n.toLowerCase() === 'x-citecheck-saved' ? saved : null) } };
   };
 }
 
@@ -115,6 +116,7 @@ test('export saves the HTML report', async () => {
   await c.check();
   await c.exportReport();
   assert.deepEqual(saved, ['<html>report</html>']);
+  assert.equal(c.state.notice, 'Report exported (also saved as /cases/.citecheck/reports/word-report.html).');
 });
 
 test('a backend that is not running gives the clear message', async () => {

@@ -131,8 +131,11 @@ def create_app(config: ServeConfig) -> Guard:
         ignores.load()
         shown, _keys, _hidden = visible_findings(rep, layout, settings, ignores.keys)
         html = render_html(batch_of(layout, shown, config.sources, settings.offline))
-        return HTMLResponse(html, headers={"cache-control": "no-store",
-                                           "content-disposition": 'attachment; filename="citecheck-report.html"'})
+        headers = {"cache-control": "no-store", "content-disposition": 'attachment; filename="citecheck-report.html"'}
+        saved = _save_report(config.root, html)
+        if saved is not None:
+            headers["x-citecheck-saved"] = str(saved)
+        return HTMLResponse(html, headers=headers)
 
     routes = [
         Route("/", lambda r: RedirectResponse("/taskpane.html")),
@@ -147,6 +150,22 @@ def create_app(config: ServeConfig) -> Guard:
     app = Starlette(routes=routes, lifespan=lifespan)
     config.state = state
     return Guard(app, config.policy)
+
+
+def _save_report(root: Path | None, html: str) -> Path | None:
+    """Also keep the exported report under ``--root``: Word's desktop web views may block the pane's
+    download, and the file is then still there. The name is ours (a timestamp), never the request's."""
+    if root is None:
+        return None
+    folder = root / ".citecheck" / "reports"
+    path = folder / time.strftime("word-report-%Y%m%d-%H%M%S.html")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        log.warning("could not save the report to %s: %s", path, exc)
+        return None
+    return path
 
 
 def _guarded(handler: Any) -> Any:

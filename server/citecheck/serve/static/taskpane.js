@@ -139,8 +139,10 @@
     async ignore(key, scope) {
       await this.call("/api/v1/ignore", { key, scope });
     }
+    /** The HTML report of the last check, and where the server also saved it (under its --root). */
     async reportHtml(document2) {
-      return (await this.call("/api/v1/report", { document: document2 })).text();
+      const res = await this.call("/api/v1/report", { document: document2 });
+      return { html: await res.text(), savedTo: res.headers?.get("X-Citecheck-Saved") ?? null };
     }
   };
 
@@ -530,9 +532,10 @@
     exportReport() {
       return this.act(async () => {
         if (!this.state.answer) await this.check();
-        const html = await this.api.reportHtml(this.documentId);
+        const { html, savedTo } = await this.api.reportHtml(this.documentId);
         this.options.save(html, "citecheck-report.html");
-      }, "Report exported.");
+        this.update({ notice: savedTo ? `Report exported (also saved as ${savedTo}).` : "Report exported." });
+      });
     }
     setShown(status, on) {
       const shown = new Set(this.state.shown);
