@@ -1,7 +1,7 @@
 """``citecheck-lsp``: the language server edge (pygls). The only place LSP types, positions in
 client units and the protocol stream exist; the core below it sees code-point spans only.
 
-    __main__.py      command line (--stdio | --tcp), logging to stderr, the collector tuned once
+    __main__.py      command line (stdio only), logging to stderr (redacted), the collector tuned once
     wiring.py        registers the handler modules and the commands
     handlers/        one module per LSP method (METHOD, OPTIONS, handle(ls, params))
     server.py        CiteServer (state, settings, errors, the one executor) and the protocol class
