@@ -30,7 +30,7 @@ _COMMA = re.compile(r"\s*,\s*")
 #: "Cite as: 570 U. S. ____ (2013)": a slip opinion's running head is page furniture, not a citation.
 _RUNNING_HEAD = re.compile(r"Cite as:\s*$")
 _PIN_INTRO = re.compile(r",\s*(?:at\s+)?")
-_AT = re.compile(r",?\s*at\s+")
+_AT = re.compile(r",?\s*(?:at\s+|(?=¶))")  # "Id. at 5", and "Id. ¶ 34" (a paragraph pin)
 _AT_WORD = re.compile(r",?\s*at\s+(?P<word>[^\s,;.)]*)")
 _SUPRA_NOT_CASE = re.compile(r",?\s*(?:note|n\.|Part|part|Section|section|§|pt\.)")
 _RECORD = re.compile(
