@@ -99,3 +99,14 @@ def test_id_with_a_paragraph_pin_and_supra_keeps_the_whole_name() -> None:
     ).citations
     assert cites[1].pincite is not None and cites[1].pincite.text == "¶ 34"
     assert cites[2].antecedent_text == "Foo Bar Co. v. Baz Qux Inc." and cites[2].antecedent == 0
+
+
+def test_california_bracketed_parallels_share_the_name_and_year() -> None:
+    cites = extract_citations("People v. Smith (2005) 37 Cal.4th 733, 740 [38 Cal.Rptr.3d 1, 126 P.3d 981]. Id. at 741.").citations
+    full = [(c.text, c.case_name.text if c.case_name else None, c.year, c.group) for c in cites[:3]]
+    assert full == [
+        ("37 Cal.4th 733", "People v. Smith", 2005, 0),
+        ("38 Cal.Rptr.3d 1", "People v. Smith", 2005, 0),
+        ("126 P.3d 981", "People v. Smith", 2005, 0),
+    ]
+    assert cites[3].antecedent == 0
