@@ -28,6 +28,8 @@ STYLES: list[tuple[str, str, str, int | None, str | None, str]] = [
      "court and year without parentheses (issue 17)"),
     ("Park v. Kim, 91 F.4th 610, 615, 2d Cir. 2024; Doe v. Roe, 1 F.4th 1 (9th Cir. 2021).", "91 F.4th 610", "Park v. Kim",
      2024, "ca2", "court and year without parentheses after a pin, before a semicolon"),
+    ("The rule is settled (citing Park v. Kim, 91 F.4th 610, 2d Cir. 2024).", "91 F.4th 610", "Park v. Kim", 2024, "ca2",
+     "court and year without parentheses, closing a parenthetical"),
     ("State v. Vanner, 95-0754, p. 3 (La.App. 1 Cir. 12/15/95), 669 So.2d 463.", "669 So.2d 463", "State v. Vanner", 1995, None,
      "Louisiana public-domain style (issue 17)"),
     ("Grant v. Esquire, Inc. (S.D.N.Y. 1973) 367 F.Supp. 876.", "367 F.Supp. 876", "Grant v. Esquire, Inc.", 1973, "nysd",

@@ -406,8 +406,9 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
 def _bare_court_date(norm: str, d: _Draft) -> None:
     """``Park v. Kim, 91 F.4th 610, 2d Cir. 2024.``: a court and year written without parentheses.
 
-    Read only when the words name a court courts-db knows *and* a year, and the citation sentence (or
-    clause) ends right after them, so that prose after a citation is never taken for a court.
+    Read only when the words name a court courts-db knows *and* a year, and the citation sentence,
+    clause or parenthetical ends right after them, so that prose after a citation is never taken for a
+    court.
     """
     m = _BARE_COURT_DATE.match(norm, d.after)
     if m is None:
@@ -576,7 +577,7 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
-_BARE_COURT_DATE = re.compile(r",\s*(?P<inner>[A-Z0-9][^,;:()\[\]\"\n]{1,40}?\s(?:1[6-9]|20)\d{2})(?=[.;]?\s*$|[.;]\s)")
+_BARE_COURT_DATE = re.compile(r",\s*(?P<inner>[A-Z0-9][^,;:()\[\]\"\n]{1,40}?\s(?:1[6-9]|20)\d{2})(?=[.;)]?\s*$|[.;)]\s|\)[.;,])")
 _DIVISION = re.compile(r"\(\s*\d{1,2}\s*(?:\([a-z]\)\s*)?\)")
 _SUBDIVISION = re.compile(r"\(\s*(?:\d{1,2}|[a-z]|[ivx]{1,4})\s*\)")
 _PAREN_OPEN = re.compile(r"\(\s*")
