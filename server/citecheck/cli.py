@@ -81,7 +81,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, str]]:
 
     missing: dict[str, str] = {}
     for name, module, add, run in (("corpus", "citecheck.corpus_cli", "add_corpus_commands", "run_corpus_command"),
-                                   ("eval", "citecheck.eval_cli", "add_eval_commands", "run_eval_command")):
+                                   ("eval", "citecheck.eval_cli", "add_eval_commands", "run_eval_command"),
+                                   ("model", "citecheck.model_cli", "add_model_commands", "run_model_command")):
         _wire_optional(sub, common, name, module, add, run, missing)
     return parser, missing
 
