@@ -97,6 +97,12 @@ INFO_ONLY: frozenset[Kind] = frozenset({Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIF
 #: Kinds that may never be raised above warning: a model's reading of an opinion is never certain.
 WARNING_AT_MOST: frozenset[Kind] = frozenset({Kind.UNSUPPORTED_HOLDING})
 
+#: How a user raises the size limit, wherever they met it (the CLI's error, the editors' finding).
+SIZE_LIMIT_HINT = (
+    "Raise the size limit to check it (max_document_chars in citecheck.toml, CITECHECK_MAX_DOCUMENT_CHARS, "
+    "or the citecheck.sizeLimit setting in VS Code)."
+)
+
 DOCS_BASE_URL = "https://github.com/citecheck/citecheck/blob/main/docs/findings.md"
 
 
