@@ -15,6 +15,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -81,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="exit 1 when a finding is at or above this severity (default: error)")
     check.add_argument("--no-ignore", action="store_true",
                        help="report findings dismissed in .citecheck/ignore.json too")
+    check.add_argument("--no-holdings", action="store_true",
+                       help="skip the holding checks on the model endpoint (they run when model_url is set)")
     check.set_defaults(_run=_run_check)
 
     corpus_cli.add_corpus_commands(sub)
@@ -163,6 +166,8 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
             if args.format != "text" or args.output is not None:  # plain text on stdout already shows it
                 sys.stderr.write(f"citecheck: {exc}\n")
 
+    if args.no_holdings:
+        settings = replace(settings, holdings=False)
     ignores = IgnoreList() if args.no_ignore else read_ignore_list(find_ignore_file(Path.cwd()))
     files, sources, hidden = _check_documents(docs, settings, ignores, progress=sys.stderr.isatty() and bool(docs))
     batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
@@ -213,23 +218,30 @@ def _check_documents(
     """
     if not docs:
         return [], "", 0
+    from citecheck.holdings.stage import HoldingStage
     from citecheck.pipeline import check_document
     from citecheck.sources.chain import open_source
 
     async def run() -> tuple[list[FileResult], str, int]:
         results, hidden = [], 0
-        async with open_source(settings) as source:
-            with _progress(progress, len(docs)) as advance:
-                for doc in docs:
-                    advance(doc.name, 0)
-                    report = await check_document(doc.text, source, settings)
-                    if len(ignores):
-                        kept = visible(report.findings, settings, ignores, extraction=report.extraction, text=doc.text)
-                        hidden += len(report.findings) - len(kept)
-                        report = report.with_findings(kept)
-                    results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
-                    advance(doc.name, 1)
-            return results, _describe_sources(settings), hidden
+        holdings = HoldingStage.from_settings(settings)
+        try:
+            async with open_source(settings) as source:
+                with _progress(progress, len(docs)) as advance:
+                    for doc in docs:
+                        advance(doc.name, 0)
+                        report = await check_document(doc.text, source, settings, holdings=holdings)
+                        if len(ignores):
+                            kept = visible(report.findings, settings, ignores, extraction=report.extraction,
+                                           text=doc.text)
+                            hidden += len(report.findings) - len(kept)
+                            report = report.with_findings(kept)
+                        results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
+                        advance(doc.name, 1)
+        finally:
+            if holdings is not None:
+                await holdings.close()
+        return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())
 
@@ -241,6 +253,8 @@ def _describe_sources(settings: Settings) -> str:
         parts.append(f"CAP volume download ({settings.cap_url})")
     if not settings.offline and settings.courtlistener_token:
         parts.append(f"CourtListener ({settings.courtlistener_url})")
+    if settings.holdings_enabled() and not settings.offline:
+        parts.append(f"holding judge {settings.model_name} ({settings.model_url})")
     return "; ".join(parts)
 
 

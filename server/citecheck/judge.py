@@ -21,6 +21,7 @@ from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding
+from citecheck.holdings.models import HoldingResult
 from citecheck.results import CitationResult, Report, basis_for, status_for
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
 from citecheck.visible import visible
@@ -41,6 +42,8 @@ class SourceEvidence:
     lookups: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     opinions: Mapping[str, OpinionText] = field(default_factory=dict)
     elsewhere: Mapping[str, tuple[PassageHit, ...]] = field(default_factory=dict)
+    #: the holding judge's results, by (record id, claim text) — see ``citecheck.holdings.stage``
+    holdings: Mapping[tuple[str, str], HoldingResult] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
 
     @classmethod
@@ -129,9 +132,11 @@ def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) 
     matches, propositions = locate_passages(cites, records.record_for, indexes)
     found: list[Finding] = []
     contexts: list[CheckContext] = []
+    claimed: set[tuple[str, str]] = set()
     for c in cites:
         full = full_of(extraction, c)
         rec = records.record_for(c)
+        holding = _holding_for(c, rec, evidence.holdings, claimed)
         key = records.keys.get(full.index) if full is not None else None
         quote_matches = matches.get(c.index, ())
         ctx = CheckContext(
@@ -145,6 +150,7 @@ def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) 
             elsewhere=_elsewhere(c, quote_matches, evidence.elsewhere),
             proposition_match=propositions.get(c.index),
             source_name=evidence.source_name,
+            holding=holding,
         )
         contexts.append(ctx)
         found.extend(run_checks(LOCAL_CHECKS, ctx))
@@ -158,6 +164,21 @@ def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) 
             per.setdefault(f.citation_index, []).append(f)
     results = tuple(_result(ctx, per.get(ctx.citation.index, ())) for ctx in contexts)
     return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results)
+
+
+def _holding_for(
+    c: Citation, rec: CaseRecord | None, holdings: Mapping[tuple[str, str], HoldingResult], claimed: set[tuple[str, str]]
+) -> HoldingResult | None:
+    """The holding result of the claim ``c`` owns (the first citation citing that case for that proposition)."""
+    if not holdings or rec is None:
+        return None
+    from citecheck.holdings.claims import claim_text
+
+    text = claim_text(c)
+    if text is None or (rec.id, text) in claimed:
+        return None
+    claimed.add((rec.id, text))
+    return holdings.get((rec.id, text))
 
 
 def _elsewhere(
@@ -182,6 +203,9 @@ def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
             passage = m.passage
             page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
             break
+    h = ctx.holding
+    if passage is None and h is not None and h.verified and h.quote_text:
+        passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
     basis = basis_for(ctx.citation, ctx.full, ctx.record)
     return CitationResult(
         citation_index=ctx.citation.index,
@@ -191,6 +215,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
         lookup=ctx.lookup,
         page_used=page,
         passage=passage,
+        holding=h,
     )
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from citecheck.holdings.fake_endpoint import FakeEndpoint
 from citecheck.sources.models import OpinionText, PageMap
+from citecheck.testing import shared_corpus_path
 
 
 @pytest.fixture
@@ -34,3 +36,31 @@ def opinion() -> OpinionText:
     at = OPINION_TEXT.index("The tenant also")
     return OpinionText(case_id="cap:1", text=OPINION_TEXT,
                        page_maps=(PageMap(reporter="A.2d", volume="100", first_page="36", starts=((at, "37"),)),))
+
+
+@pytest.fixture(scope="session")
+def cap_corpus(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    """The shared CAP fixture volume (100 A.2d) imported into a private SQLite corpus."""
+    from citecheck.sources.corpus import Corpus
+    from citecheck.sources.importing import import_path
+
+    cap = shared_corpus_path("cap-static")
+    path = tmp_path_factory.mktemp("holdings-corpus") / "corpus.sqlite"
+    corpus = Corpus(path)
+    try:
+        import_path(corpus, cap)
+    finally:
+        corpus.close()
+    return path
+
+
+#: Peyton v. District of Columbia, 100 A.2d 36, 38, holds that prior convictions go to credibility only and
+#: "may not be considered for the purpose of determining his guilt"; this brief says the opposite.
+REVERSED_BRIEF = (
+    "The government may rely on a defendant's prior convictions as proof that he is guilty of the offense "
+    "charged. Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n"
+)
+PEYTON_HOLDING = (
+    "evidence of such convictions must be restricted to the question of defendant’s credibility and may not be "
+    "considered for the purpose of determining his guilt or innocence of the offense charged"
+)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Evidence, Finding
 from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
+
+if TYPE_CHECKING:  # the holdings package imports the checks' quote matcher
+    from citecheck.holdings.models import HoldingResult
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +59,7 @@ class CheckContext:
     elsewhere: Mapping[int, tuple[PassageHit, ...]] = field(default_factory=dict)
     proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
+    holding: HoldingResult | None = None  # the holding judge's result for this citation's claim, if it owns one
 
     @property
     def text(self) -> str:

@@ -88,4 +88,6 @@ async def _judge_one(
     if not check.found:
         return HoldingResult(outcome=Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached, **base)
     return HoldingResult(outcome=Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
-                         quote_page=check.page, cached=cached, **base)
+                         quote_page=check.page,
+                         quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
+                         cached=cached, **base)

@@ -122,6 +122,7 @@ class HoldingResult:
     quote_start: int | None = None  # where the verified supporting quote is in the opinion
     quote_end: int | None = None
     quote_page: str | None = None
+    quote_text: str | None = None  # the opinion's own words at the verified quote (never the model's string)
     reason: str = ""  # FAILED / UNVERIFIED / NO_PASSAGES: why, in words
     cached: bool = False
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from citecheck.checks.quotes import format_pages
 from citecheck.findings import Evidence, Finding, Kind, Severity, make_finding
 from citecheck.holdings.models import MISUSE_WORDS, HoldingResult, Misuse, Outcome, Passage, Support
+from citecheck.spans import Span
 
 MAX_EVIDENCE_CHARS = 2400
 
@@ -41,7 +42,7 @@ def passages_text(passages: Sequence[Passage]) -> str:
 
 def _evidence(r: HoldingResult, *, with_judgment: bool) -> Evidence:
     j = r.judgment if with_judgment else None
-    quote = j.supporting_quote if j is not None and j.supporting_quote and r.quote_start is not None else None
+    quote = r.quote_text if j is not None and r.quote_start is not None else None
     return Evidence(
         source="model",
         record_id=r.claim.case_id,
@@ -77,28 +78,51 @@ def _unsupported_message(r: HoldingResult) -> str:
 
 
 def holding_findings(results: Iterable[HoldingResult]) -> list[Finding]:
-    """The findings for a batch of holding results, in their order."""
-    out: list[Finding] = []
-    for r in results:
-        span, idx = r.claim.span, r.claim.citation_index
-        if r.outcome is Outcome.JUDGED and r.judgment is not None:
-            if r.judgment.support is Support.SUPPORTED:
-                continue
-            severity = Severity.INFO if r.judgment.support is Support.PARTLY else Severity.WARNING
-            out.append(make_finding(Kind.UNSUPPORTED_HOLDING, span, _unsupported_message(r),
-                                    evidence=_evidence(r, with_judgment=True), citation_index=idx, severity=severity))
-        elif r.outcome is Outcome.UNVERIFIED:
-            out.append(make_finding(
-                Kind.HOLDING_UNVERIFIED, span,
-                f"The model's answer on whether {r.claim.case_name} supports this proposition could not be checked "
-                f"against the opinion ({r.reason}), so it was discarded. Check the proposition by hand.",
-                evidence=_evidence(r, with_judgment=False), citation_index=idx))
-        elif r.outcome is Outcome.FAILED:
-            out.append(make_finding(
-                Kind.CANNOT_VERIFY, span,
-                f"The holding check for {r.claim.case_name} did not run: {r.reason}. The other checks are unaffected.",
-                evidence=Evidence(source="model", record_id=r.claim.case_id, case_name=r.claim.case_name,
-                                  citation=r.claim.cite, model=r.model, prompt_version=r.prompt_version,
-                                  note=r.reason),
-                citation_index=idx))
-    return out
+    """The findings for a batch of holding results, in their order, each on its claim's citation."""
+    return [f for r in results if (f := finding_for(r, r.claim.span, r.claim.citation_index)) is not None]
+
+
+def finding_for(r: HoldingResult, span: Span, idx: int | None) -> Finding | None:
+    """The one finding (or none) for a holding result, placed on ``span`` (the citation as it is now)."""
+    if r.outcome is Outcome.JUDGED and r.judgment is not None:
+        if r.judgment.support is Support.SUPPORTED:
+            return None
+        severity = Severity.INFO if r.judgment.support is Support.PARTLY else Severity.WARNING
+        return make_finding(Kind.UNSUPPORTED_HOLDING, span, _unsupported_message(r),
+                            evidence=_evidence(r, with_judgment=True), citation_index=idx, severity=severity)
+    if r.outcome is Outcome.UNVERIFIED:
+        return make_finding(
+            Kind.HOLDING_UNVERIFIED, span,
+            f"The model's answer on whether {r.claim.case_name} supports this proposition could not be checked "
+            f"against the opinion ({r.reason}), so it was discarded. Check the proposition by hand.",
+            evidence=_evidence(r, with_judgment=False), citation_index=idx)
+    if r.outcome is Outcome.FAILED:
+        return make_finding(
+            Kind.CANNOT_VERIFY, span,
+            f"The holding check for {r.claim.case_name} did not run: {r.reason}. The other checks are unaffected.",
+            evidence=Evidence(source="model", record_id=r.claim.case_id, case_name=r.claim.case_name,
+                              citation=r.claim.cite, model=r.model, prompt_version=r.prompt_version, note=r.reason),
+            citation_index=idx)
+    return None
+
+
+def holding_json(r: HoldingResult | None) -> dict[str, object] | None:
+    """A holding result for the JSON report (see docs/report-json.md). A discarded judgment (its quote was
+    not in the opinion) shows no verdict and no quote: only what was shown to the model and why it was dropped."""
+    if r is None:
+        return None
+    trusted = r.outcome is Outcome.JUDGED and r.judgment is not None
+    j = r.judgment if trusted else None
+    return {
+        "outcome": r.outcome.value,
+        "verdict": j.support.value if j is not None else None,
+        "misuse": j.misuse.value if j is not None and j.misuse is not Misuse.NONE else None,
+        "rationale": j.rationale if j is not None else None,
+        "quote": r.quote_text if j is not None else None,
+        "quote_page": r.quote_page if j is not None else None,
+        "passages": [{"page": p.page, "start": p.start, "end": p.end, "text": p.text} for p in r.passages],
+        "model": r.model,
+        "prompt_version": r.prompt_version,
+        "reason": r.reason or None,
+        "cached": r.cached,
+    }

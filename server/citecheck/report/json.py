@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from citecheck.findings import Finding, Severity
+from citecheck.holdings.verdicts import holding_json
 from citecheck.report.model import BatchResult, FileResult, authorities, notes
 from citecheck.sources.models import CaseRecord
 from citecheck.spans import Span
@@ -83,6 +84,7 @@ def _file_json(file: FileResult) -> dict[str, Any]:
             "resolved_case": record_json(st.record),
             "page_used": st.page_used,
             "passage": st.passage,
+            "holding": holding_json(st.holding),
         })
     return {
         "path": file.name,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Finding, Severity
+from citecheck.holdings.models import HoldingResult
 from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
 
@@ -24,6 +25,7 @@ class CitationStatus:
     page_used: str | None = None
     passage: str | None = None
     reason: str = ""
+    holding: HoldingResult | None = None  # the holding judge's result, when its claim was judged
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -156,7 +158,7 @@ def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tu
             statuses.append(CitationStatus(index=c.index, status=Status.NOT_CHECKED))
             continue
         statuses.append(CitationStatus(index=c.index, status=r.status, record=r.record, page_used=r.page_used,
-                                       passage=r.passage, reason=r.reason))
+                                       passage=r.passage, reason=r.reason, holding=r.holding))
     return FileResult(
         name=name, kind=kind, text=text, citations=tuple(report.extraction.citations), findings=tuple(report.findings),
         statuses=tuple(statuses), pages=pages,
