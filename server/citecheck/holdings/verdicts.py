@@ -126,3 +126,21 @@ def holding_json(r: HoldingResult | None) -> dict[str, object] | None:
         "reason": r.reason or None,
         "cached": r.cached,
     }
+
+
+def holding_line(r: HoldingResult) -> str:
+    """One line for a hover or a text report: what the judge said about the proposition, and who judged.
+
+    >>> from citecheck.holdings.models import Claim
+    >>> c = Claim(citation_index=0, span=Span(0, 1), proposition="P", case_id="x", case_name="A v. B", cite="1 U.S. 1")
+    >>> holding_line(HoldingResult(claim=c, outcome=Outcome.FAILED, model="m", prompt_version="v", reason="down"))
+    'Proposition not judged: down.'
+    """
+    if r.outcome is Outcome.JUDGED and r.judgment is not None:
+        verdict = {Support.SUPPORTED: "supported", Support.PARTLY: "supported only in part",
+                   Support.NOT_SUPPORTED: "not supported", Support.CONTRADICTED: "contradicted"}[r.judgment.support]
+        page = f" (p. {r.quote_page})" if r.quote_page else ""
+        return f"Proposition {verdict} by the opinion{page}, judged by {r.model} ({r.prompt_version}); a model can be wrong."
+    if r.outcome is Outcome.UNVERIFIED:
+        return f"Proposition not judged: the model's answer could not be checked against the opinion ({r.reason})."
+    return f"Proposition not judged: {r.reason}."

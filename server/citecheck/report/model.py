@@ -221,9 +221,17 @@ def evidence_items(finding: Finding) -> list[tuple[str, str]]:
     items = [
         ("Source", ev.source), ("Case", ev.case_name), ("Citation", ev.citation), ("Court", ev.court),
         ("Decided", ev.date), ("Page", ev.page), ("Draft says", ev.draft), ("Opinion says", ev.passage),
-        ("Difference", ev.diff), ("Note", ev.note), ("Record", ev.record_id), ("Link", ev.url),
+        ("Difference", ev.diff), ("Note", ev.note), ("Verdict", _verdict(ev.verdict, ev.misuse)),
+        ("Judged by", f"{ev.model} ({ev.prompt_version})" if ev.model else None),
+        ("Record", ev.record_id), ("Link", ev.url),
     ]
     return [(label, str(value)) for label, value in items if value]
+
+
+def _verdict(verdict: str | None, misuse: str | None) -> str | None:
+    if verdict is None:
+        return None
+    return f"{verdict} ({misuse})" if misuse else verdict
 
 
 def cited_text(file: FileResult, finding: Finding) -> str:
