@@ -40,6 +40,16 @@ async def test_falls_back_to_json_object_when_the_schema_form_is_rejected(fake_e
     assert first.response_format == second.response_format == "json_object"
 
 
+async def test_falls_back_when_the_server_answers_500_to_the_schema_form(fake_endpoint: FakeEndpoint) -> None:
+    # what llama-cpp-python 0.3.x answers to a json_schema response_format
+    rejected = Step(status=500, body={"error": {"message": "1 validation error: ('body', 'response_format', 'type') "
+                                               "Input should be 'text' or 'json_object'"}})
+    fake_endpoint.answer(rejected, judgment("partly", "a b c d e"))
+    async with _client(fake_endpoint, retries=0) as c:
+        got = await c.complete(MSGS, Deadline(10))
+    assert got.response_format == "json_object" and len(fake_endpoint.chat_requests) == 2
+
+
 async def test_429_and_5xx_are_retried(fake_endpoint: FakeEndpoint) -> None:
     fake_endpoint.answer(Step(status=429, headers={"retry-after": "0"}, body={"error": {"message": "busy"}}),
                          Step(status=503, body={"error": {"message": "loading"}}),

@@ -36,13 +36,14 @@ def llama() -> Iterator[LlamaServer]:
     why = why_unavailable()
     if why:
         pytest.skip(f"llama.cpp end-to-end test skipped: {why}")
-    with LlamaServer(start_timeout_s=300) as srv:
+    with LlamaServer(start_timeout_s=300, n_ctx=2048) as srv:
         yield srv
 
 
 async def _check(llama: LlamaServer, corpus_path, text: str = REVERSED_BRIEF):
     settings = replace(Settings(), corpus_path=corpus_path, offline=True, model_url=llama.url,
-                       model_name=llama.model_name, model_timeout_s=180, model_deadline_s=400, model_retries=0)
+                       model_name=llama.model_name, model_timeout_s=400, model_deadline_s=450, model_retries=0,
+                       model_passage_tokens=300)
     stage = HoldingStage(ModelClient.from_settings(settings), settings)
     source = CorpusSource(Corpus(corpus_path, readonly=True))
     try:
@@ -88,7 +89,7 @@ async def test_the_real_server_answer_becomes_the_prescribed_finding(llama, cap_
 async def test_model_check_against_the_real_server(llama, capsys) -> None:
     from citecheck.model_cli import check_endpoint
 
-    settings = replace(Settings(), model_url=llama.url, model_name=llama.model_name, model_timeout_s=180)
+    settings = replace(Settings(), model_url=llama.url, model_name=llama.model_name, model_timeout_s=400)
     rc = await check_endpoint(settings)
     out = capsys.readouterr().out
     assert f"models    {llama.model_name}" in out and " ms" in out

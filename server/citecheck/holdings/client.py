@@ -186,6 +186,8 @@ class ModelClient:
                 why = "the endpoint is busy (429)"
                 retry_after = _retry_after(exc)
             except openai.InternalServerError as exc:
+                if _rejects_format(exc):  # llama-cpp-python answers 500 to a response_format it does not know
+                    raise _FormatRejected() from None
                 why = f"the endpoint failed ({exc.status_code})"
             except openai.APIConnectionError:
                 why = f"cannot reach the endpoint at {self.base_url}"
@@ -196,10 +198,12 @@ class ModelClient:
             except openai.NotFoundError:
                 raise ModelUnavailable(f"the endpoint does not serve model '{self.model}' (404)") from None
             except openai.BadRequestError as exc:
-                if "response_format" in str(exc) or "json_schema" in str(exc) or "schema" in str(exc):
+                if _rejects_format(exc):
                     raise _FormatRejected() from None
                 raise ModelUnavailable(f"the endpoint rejected the request ({exc.status_code})") from None
             except openai.APIStatusError as exc:
+                if exc.status_code == 422 and _rejects_format(exc):
+                    raise _FormatRejected() from None
                 raise ModelUnavailable(f"the endpoint answered {exc.status_code}") from None
             except openai.OpenAIError as exc:  # a malformed response body and the like
                 raise ModelUnavailable(f"the endpoint's answer could not be read ({type(exc).__name__})") from None
@@ -215,6 +219,12 @@ class ModelClient:
 
 class _FormatRejected(Exception):
     """The server answered 400 to our ``response_format``; the caller falls back to ``json_object``."""
+
+
+def _rejects_format(exc: Any) -> bool:
+    """Does an error answer say the server does not accept our ``response_format``?"""
+    text = str(exc).lower()
+    return "response_format" in text or "json_schema" in text
 
 
 def _retry_after(exc: Any) -> float | None:

@@ -17,7 +17,7 @@ from citecheck.holdings.models import Claim, Judgment, Misuse, Passage, Support
 
 PROMPT_VERSION = "holding-v1"
 MAX_QUOTE_CHARS = 600
-MAX_RATIONALE_CHARS = 400
+MAX_RATIONALE_CHARS = 1000
 
 SYSTEM_PROMPT = """\
 You are a skeptical senior litigator reviewing opposing counsel's brief. For one citation you get the \
@@ -39,8 +39,10 @@ JUDGMENT_SCHEMA: dict[str, Any] = {
     "properties": {
         "support": {"type": "string", "enum": [s.value for s in Support]},
         "misuse": {"type": "string", "enum": [m.value for m in Misuse]},
-        "supporting_quote": {"type": "string", "maxLength": MAX_QUOTE_CHARS},
-        "rationale": {"type": "string", "maxLength": MAX_RATIONALE_CHARS},
+        # no maxLength: llama.cpp turns it into a grammar with hundreds of repetitions (minutes per answer);
+        # the lengths are enforced by parse_judgment instead
+        "supporting_quote": {"type": "string"},
+        "rationale": {"type": "string"},
     },
     "required": ["support", "misuse", "supporting_quote", "rationale"],
     "additionalProperties": False,
