@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from citecheck import __version__, corpus_cli, eval_cli, model_cli
 from citecheck.config import Settings
@@ -28,6 +28,7 @@ from citecheck.ignore_file import find_ignore_file, read_ignore_list
 from citecheck.ignores import IgnoreList
 from citecheck.inputs import InputDocument, read_input
 from citecheck.report.model import BatchResult, FileError, FileResult, file_result
+from citecheck.serve import cli as serve_cli
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -52,10 +53,10 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(status)
 
 
-def _common_options() -> argparse.ArgumentParser:
+def _common_options() -> _Parser:
     """Options every subcommand accepts, before or after its name (SUPPRESS keeps argparse from
     letting a subparser's default overwrite a value given before the subcommand)."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = _Parser(add_help=False)
     p.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="FILE",
                    help="settings file (citecheck.toml or pyproject.toml); default: searched upwards")
     p.add_argument("--corpus", default=argparse.SUPPRESS, metavar="FILE", help="local corpus (SQLite) to use")
@@ -80,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--output", "-o", type=Path, metavar="PATH", help="write the report here, not stdout")
     check.add_argument("--fail-on", choices=FAIL_ON, default="error",
                        help="exit 1 when a finding is at or above this severity (default: error)")
+    check.add_argument("--wait", action="store_true",
+                       help="wait for CourtListener's rate limit until every citation is checked "
+                            "(default: stop after courtlistener_budget_s and say what is still waiting)")
     check.add_argument("--no-ignore", action="store_true",
                        help="report findings dismissed in .citecheck/ignore.json too")
     check.add_argument("--no-holdings", action="store_true",
@@ -92,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_cli.add_eval_commands(sub)
     _add_missing_common_options(sub.choices["eval"], common)
     sub.choices["eval"].set_defaults(_run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings)))
+    serve_cli.add_serve_commands(sub)
+    _add_missing_common_options(sub.choices["serve"], common)
+    sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
     model_cli.add_model_commands(sub)
     _add_missing_common_options(sub.choices["model"], common)
     sub.choices["model"].set_defaults(_run=lambda args, settings: asyncio.run(model_cli.run_model_command(args, settings)))
@@ -168,6 +175,8 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.no_holdings:
         settings = replace(settings, holdings=False)
+    if getattr(args, "wait", False):
+        settings = replace(settings, courtlistener_budget_s=None)
     ignores = IgnoreList() if args.no_ignore else read_ignore_list(find_ignore_file(Path.cwd()))
     files, sources, hidden = _check_documents(docs, settings, ignores, progress=sys.stderr.isatty() and bool(docs))
     batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
@@ -224,13 +233,19 @@ def _check_documents(
 
     async def run() -> tuple[list[FileResult], str, int]:
         results, hidden = [], 0
+        reports = []
         holdings = HoldingStage.from_settings(settings)
         try:
             async with open_source(settings) as source:
-                with _progress(progress, len(docs)) as advance:
+                from citecheck.pacing_cli import PacingDisplay
+
+                remote = getattr(source, "remote", None)
+                with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
                     for doc in docs:
                         advance(doc.name, 0)
-                        report = await check_document(doc.text, source, settings, holdings=holdings)
+                        report = await check_document(doc.text, source, settings, declared=_declared(doc),
+                                                      holdings=holdings)
+                        reports.append(report)
                         if len(ignores):
                             kept = visible(report.findings, settings, ignores, extraction=report.extraction,
                                            text=doc.text)
@@ -238,12 +253,23 @@ def _check_documents(
                             report = report.with_findings(kept)
                         results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
                         advance(doc.name, 1)
+                pacing.summary(reports)  # after the bars are gone, so nothing draws over it
         finally:
             if holdings is not None:
                 await holdings.close()
         return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())
+
+
+def _declared(doc: InputDocument) -> tuple:
+    """The matter's court as a .docx custom document property (``court``, ``question``), if set."""
+    from citecheck.jurisdiction import Declared
+
+    court, question = doc.custom_property("court", "citecheck.court"), doc.custom_property("question", "citecheck.question")
+    if not court and not question:
+        return ()
+    return (Declared(court=court, question=question, origin="document property"),)
 
 
 def _describe_sources(settings: Settings) -> str:
@@ -262,7 +288,8 @@ class _progress:
     """A rich progress bar on stderr when it is a terminal; a no-op otherwise."""
 
     def __init__(self, enabled: bool, total: int) -> None:
-        self.enabled, self.total, self._bar = enabled, total, None
+        self.enabled, self.total = enabled, total
+        self._bar: Any = None  # rich.progress.Progress, imported only on a terminal
 
     def __enter__(self) -> Callable[[str, int], None]:
         if not self.enabled:

@@ -52,7 +52,13 @@ class Settings:
     model_retries: int = 2  # further tries after a timeout, 429 or 5xx
     model_passage_tokens: int = 1200  # opinion text sent per proposition, in approximate tokens
     holdings: bool = True  # run holding checks when a model is configured (--no-holdings turns them off)
-    http_timeout_s: float = 20.0
+    http_timeout_s: float = 20.0  # one request, body included
+    # CourtListener pacing (docs/sources.md): None = the documented free-account limits on the official host
+    courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
+    courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
+    courtlistener_budget_s: float | None = 60.0  # a CLI run's deadline for CourtListener; None = --wait
+    court: str | None = None  # the matter's court: courts-db id, abbreviation or name (else the caption)
+    question: str | None = None  # "federal" | "state"; default: federal law in federal court, state in state
 
     def network_allowed(self) -> bool:
         return not self.offline
@@ -100,6 +106,9 @@ _ALIASES = {
     "modelRetries": "model_retries",
     "modelPassageTokens": "model_passage_tokens",
     "httpTimeout": "http_timeout_s",
+    "courtlistenerRates": "courtlistener_rates",
+    "courtlistenerCitationRate": "courtlistener_citation_rate",
+    "courtlistenerBudget": "courtlistener_budget_s",
 }
 _FIELDS = {f.name for f in fields(Settings)}
 
@@ -131,6 +140,18 @@ def _coerce(name: str, value: Any) -> Any:
             if not url.lower().startswith(("http://", "https://")):
                 raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
             return url
+        if name == "courtlistener_budget_s":
+            if isinstance(value, str) and value.strip().lower() in ("", "none", "wait", "unlimited"):
+                return None
+            budget = float(value)
+            if budget <= 0:
+                raise ConfigError(f"courtlistener_budget_s must be positive, not {value!r}")
+            return budget
+        if name in ("courtlistener_rates", "courtlistener_citation_rate"):
+            from citecheck.sources.pacing import parse_rates
+
+            parse_rates(str(value))  # a typo is a config error now, not a surprise at the first lookup
+            return str(value)
         if name == "languages":
             items = value.split(",") if isinstance(value, str) else list(value)
             return tuple(s.strip() for s in items if s.strip())
@@ -151,7 +172,13 @@ def _coerce(name: str, value: Any) -> Any:
                     raise ConfigError(f"unknown finding kind in severity overrides: {k}")
                 out[k] = Severity(str(v).lower())
             return out
-        if name in ("courtlistener_token", "model_name", "model_api_key"):
+        if name == "question":
+            if value in (None, ""):
+                return None
+            if str(value).strip().lower() not in ("federal", "state"):
+                raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}")
+            return str(value).strip().lower()
+        if name in ("courtlistener_token", "model_name", "model_api_key", "court"):
             return str(value) if value not in (None, "") else None
         return str(value)
     except ConfigError:

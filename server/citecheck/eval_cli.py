@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, InputError
+from citecheck.sources.base import AuthoritySource
 from citecheck.testing import SHARED_CORPUS
 
 if TYPE_CHECKING:
@@ -141,11 +142,11 @@ async def _score(args: argparse.Namespace, settings: Settings, examples: list[Ex
         corpus = Path(settings.corpus_path)
         if not corpus.is_file():
             raise InputError(f"no corpus at {corpus} (give --corpus FILE, or --online)")
-        source = CorpusSource(Corpus(corpus, readonly=True))
+        local: AuthoritySource = CorpusSource(Corpus(corpus, readonly=True))
         try:
-            scores = await evaluate(examples, source, settings, holdings=holdings)
+            scores = await evaluate(examples, local, settings, holdings=holdings)
         finally:
-            await source.close()
+            await local.close()
     if args.json:
         data = scores.to_json()
         if not args.details:

@@ -38,11 +38,12 @@ class Kind(StrEnum):
     MALFORMED_PINCITE = "malformed-pincite"
     YEAR_MISMATCH = "year-mismatch"
     COURT_MISMATCH = "court-mismatch"
-    JURISDICTION = "jurisdiction"
+    NON_BINDING_AUTHORITY = "non-binding-authority"
     UNSUPPORTED_HOLDING = "unsupported-holding"
     HOLDING_UNVERIFIED = "holding-unverified"
     UNRESOLVED_SHORT_FORM = "unresolved-short-form"
     CANNOT_VERIFY = "cannot-verify"
+    OPINION_UNAVAILABLE = "opinion-unavailable"
     DOCUMENT_TOO_LARGE = "document-too-large"
 
 
@@ -61,11 +62,13 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.MALFORMED_PINCITE: "The pin cite is not in a form a court would accept (e.g. a reversed range).",
     Kind.YEAR_MISMATCH: "The year in the parenthetical is not the year the case was decided.",
     Kind.COURT_MISMATCH: "The court in the parenthetical is not the court that decided the case.",
-    Kind.JURISDICTION: "The authority is from a jurisdiction that does not bind the forum.",
+    Kind.NON_BINDING_AUTHORITY: "A case presented as controlling comes from a court that does not bind the forum.",
     Kind.UNSUPPORTED_HOLDING: "The opinion does not appear to support the proposition it is cited for.",
     Kind.HOLDING_UNVERIFIED: "The model's answer on the proposition could not be checked against the opinion.",
     Kind.UNRESOLVED_SHORT_FORM: "A short form (Id., supra, Name at page) has no full citation to refer to.",
     Kind.CANNOT_VERIFY: "No source we have covers this citation; it was not checked (not an accusation).",
+    Kind.OPINION_UNAVAILABLE: "The case exists, but its opinion text could not be fetched (yet), so the quotes "
+    "and pin cite were not checked (not an accusation).",
     Kind.DOCUMENT_TOO_LARGE: "The document is larger than the configured size limit and was not checked.",
 }
 
@@ -83,16 +86,19 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.MALFORMED_PINCITE: Severity.WARNING,
     Kind.YEAR_MISMATCH: Severity.WARNING,
     Kind.COURT_MISMATCH: Severity.WARNING,
-    Kind.JURISDICTION: Severity.INFO,
+    Kind.NON_BINDING_AUTHORITY: Severity.INFO,
     Kind.UNSUPPORTED_HOLDING: Severity.WARNING,
     Kind.HOLDING_UNVERIFIED: Severity.INFO,
     Kind.UNRESOLVED_SHORT_FORM: Severity.WARNING,
     Kind.CANNOT_VERIFY: Severity.INFO,
+    Kind.OPINION_UNAVAILABLE: Severity.INFO,
     Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
 }
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
-INFO_ONLY: frozenset[Kind] = frozenset({Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE, Kind.HOLDING_UNVERIFIED})
+INFO_ONLY: frozenset[Kind] = frozenset(
+    {Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE, Kind.OPINION_UNAVAILABLE, Kind.HOLDING_UNVERIFIED}
+)
 
 #: Kinds that may never be raised above warning: a model's reading of an opinion is never certain.
 WARNING_AT_MOST: frozenset[Kind] = frozenset({Kind.UNSUPPORTED_HOLDING})

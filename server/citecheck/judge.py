@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
 from citecheck.checks.existence import impossible_reason
+from citecheck.checks.non_binding import assess
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
@@ -22,6 +23,7 @@ from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
+from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
 from citecheck.visible import visible
@@ -44,6 +46,9 @@ class SourceEvidence:
     elsewhere: Mapping[str, tuple[PassageHit, ...]] = field(default_factory=dict)
     #: the holding judge's results, by (record id, claim text) — see ``citecheck.holdings.stage``
     holdings: Mapping[tuple[str, str], HoldingResult] = field(default_factory=dict)
+    # record id → why its opinion text could not be fetched, and (when it only waits for the service's
+    # allowance) until when: the checks that needed it say so instead of passing
+    unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
 
     @classmethod
@@ -61,8 +66,11 @@ def cite_key(c: Citation) -> CiteKey | None:
 
 
 def lookup_keys(extraction: Extraction) -> list[CiteKey]:
-    """Every distinct key of the extraction, sorted (what ``gather`` sends, and all it sends)."""
-    return sorted({k for c in extraction.citations if (k := cite_key(c)) is not None})
+    """Every distinct key of the extraction, in file order (what ``gather`` sends, and all it sends).
+
+    File order is the order of value: when CourtListener's allowance is short, what the writer reads
+    first is asked first (docs/sources.md, pacing)."""
+    return list(dict.fromkeys(k for c in extraction.citations if (k := cite_key(c)) is not None))
 
 
 def full_of(extraction: Extraction, c: Citation) -> Citation | None:
@@ -120,13 +128,21 @@ def local_findings(extraction: Extraction, settings: Settings) -> list[Finding]:
     return visible(found, settings)
 
 
-def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) -> Report:
+def forum_of(text: str, settings: Settings, declared: tuple[Declared, ...] = ()) -> Forum | None:
+    """The matter's court: ``declared`` (an edge's), the front matter, ``settings.court``, the caption."""
+    return matter_forum(text, declared=(*declared, Declared(court=settings.court, question=settings.question)))
+
+
+def judge(
+    extraction: Extraction, evidence: SourceEvidence, settings: Settings, *, declared: tuple[Declared, ...] = ()
+) -> Report:
     """Every check on every citation, given what the sources said; statuses by ``results.status_for``.
 
     With ``evidence.complete`` False the report is a partial wave: its findings stand, its
     per-citation results are left empty (edges show them as pending).
     """
     cites = extraction.citations
+    forum = forum_of(extraction.text, settings, declared)
     records = _Records(extraction, evidence.lookups)
     indexes = {rid: opinion_index(t.text) for rid, t in evidence.opinions.items()}
     matches, propositions = locate_passages(cites, records.record_for, indexes)
@@ -151,19 +167,22 @@ def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) 
             proposition_match=propositions.get(c.index),
             source_name=evidence.source_name,
             holding=holding,
+            opinion_unavailable=evidence.unavailable[rec.id][0] if rec is not None and rec.id in evidence.unavailable else None,
+            forum=forum,
         )
         contexts.append(ctx)
         found.extend(run_checks(LOCAL_CHECKS, ctx))
         found.extend(run_checks(SOURCE_CHECKS, ctx))
     findings = visible(found, settings)
     if not evidence.complete:
-        return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=(), complete=False)
+        return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=(), complete=False,
+                      forum=forum)
     per: dict[int, list[Finding]] = {}
     for f in findings:
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
-    results = tuple(_result(ctx, per.get(ctx.citation.index, ())) for ctx in contexts)
-    return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results)
+    results = tuple(_result(ctx, per.get(ctx.citation.index, ()), evidence) for ctx in contexts)
+    return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum)
 
 
 def _holding_for(
@@ -196,7 +215,7 @@ def _elsewhere(
     return out
 
 
-def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
+def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence) -> CitationResult:
     page = passage = None
     for m in (*ctx.quote_matches, ctx.proposition_match):
         if m is not None and m.passage:
@@ -207,6 +226,10 @@ def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
     if passage is None and h is not None and h.verified and h.quote_text:
         passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
     basis = basis_for(ctx.citation, ctx.full, ctx.record)
+    pending = ctx.lookup.pending_until if ctx.lookup is not None else None
+    needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
+    if pending is None and ctx.record is not None and needs_text and ctx.record.id in evidence.unavailable:
+        pending = evidence.unavailable[ctx.record.id][1]
     return CitationResult(
         citation_index=ctx.citation.index,
         status=status_for(basis, findings),
@@ -216,6 +239,8 @@ def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
         page_used=page,
         passage=passage,
         holding=h,
+        pending_until=pending,
+        weight=assess(ctx),
     )
 
 

@@ -14,6 +14,7 @@ from citecheck.config import Settings
 from citecheck.extract.models import Extraction
 from citecheck.gather import gather
 from citecheck.judge import SourceEvidence, judge, local_findings
+from citecheck.jurisdiction import Declared
 from citecheck.results import CitationResult, Report, Status
 from citecheck.sources.base import AuthoritySource
 from citecheck.visible import too_large_finding, visible
@@ -35,12 +36,15 @@ async def check_document(
     *,
     extraction: Extraction | None = None,
     executor: Executor | None = None,
+    declared: tuple[Declared, ...] = (),
     holdings: HoldingStage | None = None,
 ) -> Report:
     """Full check. source None → everything source-backed is cannot-verify. Sends only CiteKeys to the
     source (one batched lookup call), fetches opinions only for the cases it needs, never raises for a
-    source failure. With a ``holdings`` stage, claims are judged on the model endpoint after the
-    sources have answered (a failing endpoint gives cannot-verify, never a missing report)."""
+    source failure. ``declared`` names the matter's court where the edge knows it (a .docx custom
+    document property); see ``jurisdiction.matter_forum`` for the order of the other places. With a
+    ``holdings`` stage, claims are judged on the model endpoint after the sources have answered (a
+    failing endpoint gives cannot-verify, never a missing report)."""
     if len(text) > settings.max_document_chars:
         return too_large_report(text, settings)
     if extraction is None:
@@ -50,7 +54,7 @@ async def check_document(
     evidence = await gather(extraction, source, executor=executor) if source is not None else SourceEvidence()
     if holdings is not None:
         evidence = await holdings.gather(extraction, evidence, source)
-    return judge(extraction, evidence, settings)
+    return judge(extraction, evidence, settings, declared=declared)
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Severity
+from citecheck.jurisdiction.weight import Assessment, Forum
 from citecheck.sources.models import CaseRecord, LookupResult
 
 if TYPE_CHECKING:  # the holdings package imports the checks, which import this module
@@ -71,6 +72,8 @@ class CitationResult:
     page_used: str | None = None  # page where the quoted passage / proposition was located
     passage: str | None = None  # opinion text compared
     holding: HoldingResult | None = None  # the holding judge's result for this citation's claim, if it was judged
+    pending_until: float | None = None  # part of its checking waits for the service's allowance (epoch s)
+    weight: Assessment | None = None  # binding / persuasive / unknown where the document is filed (None: no case)
 
     @property
     def reason(self) -> str:
@@ -92,6 +95,7 @@ class Report:
     findings: tuple[Finding, ...]
     results: tuple[CitationResult, ...]
     complete: bool = True
+    forum: Forum | None = None  # the court the document is filed in, when known (docs/jurisdiction.md)
 
     def result(self, index: int) -> CitationResult | None:
         """The result of citation ``index`` (None while the report is incomplete)."""

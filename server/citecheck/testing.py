@@ -130,3 +130,15 @@ def make_citation(
         group=index if cform is CiteForm.FULL else None,
         antecedent=antecedent,
     )
+
+
+def import_shared_corpus(path: Path) -> Path:
+    """A corpus at ``path`` holding the CAP 100 A.2d fixture and the CourtListener bulk sample of
+    ../shared/corpus (a test calling it is skipped when they are absent)."""
+    from citecheck.sources.corpus import Corpus
+    from citecheck.sources.importing import import_path
+
+    corpus = Corpus(path)
+    for part in ("cap-static", "courtlistener-bulk"):
+        import_path(corpus, shared_corpus_path(part))
+    return path

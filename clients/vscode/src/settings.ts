@@ -53,6 +53,8 @@ export interface ServerSettings {
   debounceMs?: number;
   modelUrl?: string;
   modelName?: string;
+  court?: string;
+  question?: string;
 }
 
 /**
@@ -74,6 +76,8 @@ export const SERVER_SETTING_KEYS = {
   debounceMs: 'debounceMs',
   modelUrl: 'modelUrl',
   modelName: 'modelName',
+  court: 'court',
+  question: 'question',
 } as const satisfies Record<string, keyof ServerSettings>;
 
 /** Settings only the client reads. */
@@ -106,10 +110,12 @@ export function serverSettings(config: Configuration, token: string | undefined,
   if (cachePath) out.cachePath = cachePath;
   const url = trimmed(cfg.get<string>('courtlistenerUrl'));
   if (url) out.courtlistenerUrl = url;
-  for (const key of ['capUrl', 'modelUrl', 'modelName'] as const) {
+  for (const key of ['capUrl', 'modelUrl', 'modelName', 'court'] as const) {
     const value = trimmed(cfg.get<string>(key));
     if (value) out[key] = value;
   }
+  const question = trimmed(cfg.get<string>('question'))?.toLowerCase();
+  if (question === 'federal' || question === 'state') out.question = question;
   const timeout = cfg.get<unknown>('httpTimeout');
   if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0) out.httpTimeout = timeout;
   const capFetch = cfg.get<unknown>('capFetch');

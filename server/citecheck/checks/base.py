@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Evidence, Finding
+from citecheck.jurisdiction.weight import Forum
 from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
 
 if TYPE_CHECKING:  # the holdings package imports the checks' quote matcher
@@ -60,6 +61,8 @@ class CheckContext:
     proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
     holding: HoldingResult | None = None  # the holding judge's result for this citation's claim, if it owns one
+    opinion_unavailable: str | None = None  # why the record's opinion text could not be fetched
+    forum: Forum | None = None  # the court the document is filed in, when known
 
     @property
     def text(self) -> str:

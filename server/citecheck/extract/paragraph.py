@@ -16,16 +16,19 @@ from functools import lru_cache
 from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
+from citecheck.extract.foreign import ForeignCite, find_foreign
 from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
 from citecheck.extract.names import SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
-from citecheck.extract.pincites import parse_pincite, unparsed_pincite
+from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.unrecognised import find_unrecognised
 from citecheck.spans import Span
 
 _COMMA = re.compile(r"\s*,\s*")
+#: "Cite as: 570 U. S. ____ (2013)": a slip opinion's running head is page furniture, not a citation.
+_RUNNING_HEAD = re.compile(r"Cite as:\s*$")
 _PIN_INTRO = re.compile(r",\s*(?:at\s+)?")
 _AT = re.compile(r",?\s*at\s+")
 _AT_WORD = re.compile(r",?\s*at\s+(?P<word>[^\s,;.)]*)")
@@ -88,6 +91,7 @@ class _Draft:
     reporter_as_written: str | None = None
     page: str | None = None
     database: object = None
+    foreign: str | None = None
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None
@@ -114,6 +118,9 @@ def _pin(
     if pin is None and not need_at:
         return None, pos
     if pin is None and need_at:
+        blank = uncheckable_pincite(norm[:limit], m.end(), original=text)
+        if blank is not None:
+            return blank
         w = _AT_WORD.match(norm, pos, limit)
         if w and w["word"]:
             s = w.start("word")
@@ -132,10 +139,13 @@ def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
     norm = normalise(text)
     n = len(norm)
-    hits = scan(norm)
-    cands = find_unrecognised(norm, [(h.start, h.end) for h in hits])
-    items: list[Hit | object] = sorted([*hits, *cands], key=lambda h: h.start)  # type: ignore[attr-defined]
-    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined]
+    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
+    foreign = find_foreign(norm)
+    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
+        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
+    cands = find_unrecognised(norm, [(h.start, h.end) for h in hits] + [(f.start, f.end) for f in foreign])
+    items: list[Hit | object] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
+    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined,union-attr]
     barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
@@ -143,13 +153,15 @@ def extract_paragraph(text: str) -> ParagraphResult:
     drafts: list[_Draft] = []
     prev_end = 0
     for i, h in enumerate(items):
-        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined]
+        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined,union-attr]
         if isinstance(h, Hit):
             if h.kind is HitKind.OTHER:
                 prev_end = max(prev_end, h.end)
                 continue
             nxt = items[i + 1] if i + 1 < len(items) else None
             d = _draft_for_hit(norm, text, h, prev_end, limit, stops, nxt)
+        elif isinstance(h, ForeignCite):
+            d = _draft_for_foreign(norm, text, h, limit, stops)
         else:
             d = _draft_for_unrecognised(norm, text, h, limit, stops)
         if d is None:
@@ -182,6 +194,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     needs_prev: list[bool] = []
     barrier_before: list[bool] = []
     last_main_end = 0
+    not_lead_from = len(norm) + 1
     for idx, d in enumerate(drafts):
         si = _sentence_of(sents, d.span.start)
         prop_i = si
@@ -200,7 +213,11 @@ def extract_paragraph(text: str) -> ParagraphResult:
             bq = block_quote(text, 0, sents[si][0])
             if bq is not None:
                 qs = (bq, *qs)
-        lead = not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        # only signals and punctuation before it in the paragraph; once a longer prefix has words,
+        # every later citation's has too (checking each prefix again was quadratic in long paragraphs)
+        lead = d.full.start < not_lead_from and not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        if not lead:
+            not_lead_from = min(not_lead_from, max(d.full.start, 1))
         citations.append(
             Citation(
                 index=idx,
@@ -213,6 +230,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 reporter_as_written=d.reporter_as_written,
                 page=d.page,
                 database=d.database,  # type: ignore[arg-type]
+                foreign=d.foreign,
                 case_name=d.case_name,
                 pincite=d.pincite,
                 court=d.court,
@@ -343,6 +361,16 @@ def _draft_for_unrecognised(norm: str, text: str, c: object, limit: int, stops: 
     )  # fmt: skip
 
 
+def _draft_for_foreign(norm: str, text: str, f: ForeignCite, limit: int, stops: frozenset[int]) -> _Draft:
+    core = Span(f.start, f.end)
+    pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
+    return _Draft(
+        hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=f.volume,
+        reporter=f.code, reporter_as_written=f.code, page=f.number, pincite=pin, after=after,
+        foreign=f.system,
+    )  # fmt: skip
+
+
 def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
     """Each citation's own parentheticals: the first may be the court/date one."""
     n = len(norm)
@@ -424,11 +452,11 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
             ):
                 kk += 1
             hist_end = drafts[kk].paren_end
-            for m in members:
-                drafts[m].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
+            for mi in members:
+                drafts[mi].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
             end = hist_end
-        for m in members:
-            drafts[m].full = Span(drafts[m].full.start, max(drafts[m].full.end, end))
+        for mi in members:
+            drafts[mi].full = Span(drafts[mi].full.start, max(drafts[mi].full.end, end))
         i = j + 1
 
 
@@ -437,16 +465,7 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
     for i, d in enumerate(drafts):
         if d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED) and d.group == i:
             # floor: end of the previous citation's core/pin (a nested citation may sit inside a parenthetical)
-            end = d.core.start
-            ca = _CALIFORNIA_YEAR.search(norm, max(floor, end - 12), end)
-            if ca is not None and d.date_span is None:
-                # California style: "Delaney v. Superior Court (1990) 50 Cal.3d 785, 798"
-                members = [m for m in drafts if m.group == i]
-                for m in members:
-                    m.year = int(ca["year"])
-                    m.date_span = Span(ca.start("open"), ca.end("close"))
-                    m.full = m.full.union(m.date_span)
-                end = ca.start("open")
+            end = _before_cite(norm, text, drafts, i, floor, d.core.start)
             name = case_name_at(norm, text, floor, end)
             if name is not None:
                 members = [m for m in drafts if m.group == i]
@@ -454,6 +473,55 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
                     m.case_name = name
                     m.full = m.full.union(name.span)
         floor = max(floor, d.after)
+
+
+def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int, end: int) -> int:
+    """Where the case name ends, stepping back over what real styles put between it and the citation.
+
+    - a court/date parenthetical: California ``In re K.F. (2009) 173 Cal.App.4th 655``, and the
+      parenthetical-first style ``Grant v. Esquire, Inc. (S.D.N.Y. 1973) 367 F.Supp. 876`` (it becomes
+      the citation's court and date when the citation has none after it);
+    - Louisiana's public-domain docket and page: ``State v. Vanner, 95-0754, p. 3 (La.App. 1 Cir.
+      12/15/95), 669 So.2d 463``;
+    - a blank placeholder citation: ``Bean v. State, — Nev. —, 398 P. 2d 251``, ``(2018) __ U.S. __
+      [138 S.Ct. 1612]``;
+    - the opening bracket or parenthesis of a citation set off in it: ``Rogers v Rogers (63 NY2d 582
+      [1984])``.
+    """
+    members = [m for m in drafts if m.group == i]
+    for _ in range(6):
+        start = max(floor, end - 80)
+        # the original text: Markdown-emphasis blanking turned a "__" placeholder into spaces in norm
+        m = _OPENER_BEFORE.search(text, start, end) or _BLANK_BEFORE.search(text, start, end)
+        if m is not None:
+            end = m.start()
+            continue
+        m = _LA_DOCKET_BEFORE.search(norm, start, end)
+        if m is not None:
+            end = m.start()
+            continue
+        m = _COURT_DATE_BEFORE.search(norm, start, end)
+        if m is not None:
+            cd = parse_court_date(m["inner"])
+            if cd is None or (cd.year is None and cd.court is None):
+                break
+            if all(x.date_span is None for x in members):
+                for x in members:
+                    x.year, x.date = cd.year, cd.date
+                    if cd.court:
+                        x.court, x.court_text = cd.court, cd.court_text
+                    x.date_span = Span(m.start("open"), m.end("close"))
+                    x.full = x.full.union(x.date_span)
+            end = m.start("open")
+            continue
+        break
+    return end
+
+
+_OPENER_BEFORE = re.compile(r"(?<=\S)\s*[(\[]\s*$")
+_BLANK_BEFORE = re.compile(r"(?:,\s*)?(?:[-_\u2013\u2014]{1,}\s+[A-Z][\w. ]{0,20}?\s+[-_\u2013\u2014]{1,})\s*,?\s*$")
+_LA_DOCKET_BEFORE = re.compile(r",\s*\d{2,4}-[A-Z]{0,4}-?\d{1,6}(?:,\s*pp?\.\s*\d+)?\s*$")
+_COURT_DATE_BEFORE = re.compile(r"(?P<open>\()(?P<inner>[^()]{1,60})(?P<close>\))\s*,?\s*$")
 
 
 def _sentence_of(sents: list[tuple[int, int]], pos: int) -> int | None:

@@ -155,10 +155,10 @@ class ModelClient:
         from citecheck.holdings.prompt import response_format_object, response_format_schema
 
         rf = response_format_schema() if fmt == "json_schema" else response_format_object()
-        resp = await self._client.chat.completions.create(
+        resp = await self._client.chat.completions.create(  # type: ignore[call-overload]  # plain dicts, not TypedDicts
             model=self.model,
-            messages=list(messages),  # type: ignore[arg-type]
-            response_format=rf,  # type: ignore[arg-type]
+            messages=list(messages),
+            response_format=rf,
             temperature=0,
             max_tokens=MAX_TOKENS,
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from citecheck.errors import ModelBadAnswer, ModelError
 from citecheck.holdings.cache import JudgmentCache, cache_key
@@ -65,9 +65,13 @@ async def _judge_one(
 ) -> HoldingResult:
     model = client.model
     passages = retrieve_passages(opinion, claim, budget_tokens=passage_tokens)
-    base = {"claim": claim, "model": model, "prompt_version": PROMPT_VERSION, "passages": passages}
+
+    def result(outcome: Outcome, **kw: Any) -> HoldingResult:
+        return HoldingResult(claim=claim, model=model, prompt_version=PROMPT_VERSION, passages=passages,
+                             outcome=outcome, **kw)
+
     if not passages:
-        return HoldingResult(outcome=Outcome.NO_PASSAGES, reason="no passage of the opinion shares a word with it", **base)
+        return result(Outcome.NO_PASSAGES, reason="no passage of the opinion shares a word with it")
     key = cache_key(model, PROMPT_VERSION, claim.proposition, claim.case_id, passages)
     judgment: Judgment | None = cache.get(key) if cache is not None else None
     cached = judgment is not None
@@ -76,18 +80,18 @@ async def _judge_one(
             completion = await client.complete(build_messages(claim, passages), deadline)
             judgment = parse_judgment(completion.content)
         except ModelBadAnswer as exc:
-            return HoldingResult(outcome=Outcome.FAILED, reason=f"the model's answer was not usable ({exc})", **base)
+            return result(Outcome.FAILED, reason=f"the model's answer was not usable ({exc})")
         except ModelError as exc:
-            return HoldingResult(outcome=Outcome.FAILED, reason=str(exc), **base)
+            return result(Outcome.FAILED, reason=str(exc))
         except Exception as exc:  # a client bug must not take the other checks down
             log.exception("holding judgment for %r failed", claim)
-            return HoldingResult(outcome=Outcome.FAILED, reason=f"internal error ({type(exc).__name__})", **base)
+            return result(Outcome.FAILED, reason=f"internal error ({type(exc).__name__})")
         if cache is not None:
             cache.put(key, judgment)
     check = verify_judgment(judgment, opinion, claim, passages)
     if not check.found:
-        return HoldingResult(outcome=Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached, **base)
-    return HoldingResult(outcome=Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
-                         quote_page=check.page,
-                         quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
-                         cached=cached, **base)
+        return result(Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached)
+    return result(Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
+                  quote_page=check.page,
+                  quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
+                  cached=cached)

@@ -9,7 +9,16 @@ from __future__ import annotations
 import io
 
 from citecheck.findings import Severity
-from citecheck.report.model import BatchResult, FileResult, Status, cited_text, evidence_items, notes
+from citecheck.report.model import (
+    BatchResult,
+    FileResult,
+    Status,
+    cited_text,
+    evidence_items,
+    forum_line,
+    notes,
+    weight_summary,
+)
 
 #: Evidence shown in the terminal table; the plain, JSON, HTML and Markdown reports show all of it.
 _TABLE_EVIDENCE = frozenset({"Case", "Citation", "Decided", "Page", "Draft says", "Opinion says", "Difference",
@@ -27,6 +36,11 @@ def _summary(file: FileResult) -> str:
     return (f"{n} citation{'s' if n != 1 else ''}" + (f" ({', '.join(parts)})" if parts else "")
             + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
             f"{sev[Severity.INFO]} info")
+
+
+def _jurisdiction(file: FileResult) -> str:
+    weights = weight_summary(file)
+    return forum_line(file) + (f" {weights[0].upper()}{weights[1:]}." if weights else "")
 
 
 def _count(n: int, word: str) -> str:
@@ -48,6 +62,7 @@ def render_plain(batch: BatchResult) -> str:
             for fix in f.fixes:
                 lines.append(f"    fix: {fix.title}")
         lines.append(f"{file.name}: {_summary(file)}")
+        lines.append(f"{file.name}: {_jurisdiction(file)}")
     for err in batch.errors:
         lines.append(f"{err.name}: error: {err.message}")
     for note in notes(batch):
@@ -71,6 +86,7 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                       color_system="standard" if color else None, highlight=False)
     for file in batch.files:
         console.print(Text(file.name, style="bold"), Text(" — " + _summary(file)))
+        console.print(Text(_jurisdiction(file), style="dim"))
         for severity in Severity:
             group = [f for f in file.sorted_findings() if f.severity is severity]
             if not group:

@@ -56,7 +56,15 @@ log = logging.getLogger(__name__)
 
 CITATIONS_NOTIFICATION = "citecheck/citations"
 #: Editors name plain text differently (VS Code "plaintext", Neovim/Helix/Emacs "text").
-_LANGUAGE_ALIASES = {"text": "plaintext", "txt": "plaintext", "plain": "plaintext", "md": "markdown"}
+#: Language ids editors send for plain text and Markdown (docs/editors.md): Neovim/Emacs "text",
+#: Helix's "legal-text" (the language docs/editors.md tells Helix users to define), "txt", "md".
+_LANGUAGE_ALIASES = {
+    "text": "plaintext",
+    "txt": "plaintext",
+    "plain": "plaintext",
+    "legal-text": "plaintext",
+    "md": "markdown",
+}
 _PROGRESS_AFTER_S = 0.3
 
 
@@ -123,6 +131,7 @@ class Diagnostics:
         self.client = ClientFeatures()
         self.renderer = Renderer(default_converter(), self.client)
         self.logged_reasons: set[str] = set()
+        self._unchecked_languages: set[str] = set()
 
     def configure_client(self, caps: ClientCaps) -> None:
         self.client = ClientFeatures(
@@ -234,7 +243,18 @@ class Diagnostics:
         if not settings.languages:
             return True
         language = _LANGUAGE_ALIASES.get(state.language_id, state.language_id)
-        return language in settings.languages or state.language_id in settings.languages
+        if language in settings.languages or state.language_id in settings.languages:
+            return True
+        if state.language_id not in self._unchecked_languages:
+            self._unchecked_languages.add(state.language_id)
+            message = (
+                f"citecheck: not checking {state.uri}: its language id {state.language_id!r} is not one of "
+                f"the checked languages ({', '.join(settings.languages)}); add it to the citecheck "
+                "'languages' setting to check such documents"
+            )
+            log.info(message)
+            self.server.log_to_client(message, types.MessageType.Info)
+        return False
 
     # -- stage 2 --
     def _schedule_later(self, state: DocState) -> None:
@@ -316,6 +336,7 @@ class Diagnostics:
         self._publish(state)
         self.notify_citations(state)
         self._log_unverified(report)
+        self._recheck_waiting(state, version, report)
         state.judging = self.server.spawn(self.run_stage3(state, version, evidence), what="holding check")
         return report
 
@@ -368,13 +389,35 @@ class Diagnostics:
         self.notify_citations(state)
         return report
 
+    def _recheck_waiting(self, state: DocState, version: int, report: Report) -> None:
+        """Citations waiting for CourtListener's allowance: check again when it returns, in the
+        background (``$/progress`` meanwhile), and republish; an edit cancels it (its own check
+        follows). The shared pacer holds every call meanwhile, so nothing is sent early."""
+        waits = [r.pending_until for r in report.results if r.pending_until is not None]
+        if not waits:
+            return
+        delay = max(0.2, min(waits) - time.time() + 0.05)
+        state.later = self.server.spawn(self._recheck(state, version, delay, len(waits)), what="source re-check")
+
+    async def _recheck(self, state: DocState, version: int, delay: float, waiting: int) -> None:
+        progress = Progress(self.server) if self.server.caps.progress else None
+        if progress is not None:
+            await progress.begin(f"{waiting} citation(s) waiting for CourtListener's rate limit")
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            if progress is not None:
+                progress.end()
+        if state.version == version and self.server.docs.get(state.uri) is state:
+            await self.run_stage2(state, version)
+
     def _log_unverified(self, report: Report) -> None:
         """Tell the client (once per reason) why citations could not be verified: a source that
         failed must be visible in the log, not only as info squiggles."""
         reasons: dict[str, int] = {}
         for r in report.results:
             reason = r.reason
-            if reason and r.status is Status.CANNOT_VERIFY:
+            if reason and r.status is Status.CANNOT_VERIFY and r.pending_until is None:  # waiting: see $/progress
                 reasons[reason] = reasons.get(reason, 0) + 1
         for reason, count in reasons.items():
             if reason in self.logged_reasons or len(self.logged_reasons) > 500:
