@@ -53,7 +53,6 @@
           resolved_case: "object?",
           page_used: "string?",
           passage: "string?",
-          holding: "object?",
           weight: "object?",
           word: "object"
         });
@@ -176,7 +175,6 @@
     "court-mismatch": "Court differs from the court that decided the case",
     "non-binding-authority": "Authority that does not bind this court",
     "unsupported-holding": "The opinion may not support this proposition",
-    "holding-unverified": "The model's answer could not be checked against the opinion",
     "unresolved-short-form": "Short form with no full citation before it",
     "cannot-verify": "Could not be verified \u2014 not an accusation",
     "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
@@ -564,6 +562,7 @@
   var Panel = class {
     constructor(root) {
       this.controller = null;
+      this.drawn = { answer: null, shown: null };
       root.textContent = "";
       const head = el("header", "bar");
       this.checkButton = button("Check citations", "primary", () => void this.controller?.check());
@@ -604,6 +603,8 @@
       }
       this.summary.textContent = summaryLine(answer);
       this.forum.textContent = forumLine(answer);
+      if (this.drawn.answer === answer && this.drawn.shown === state.shown) return;
+      this.drawn = { answer, shown: state.shown };
       this.renderFilters(state);
       this.groups.textContent = "";
       for (const f of documentFindings(answer)) this.groups.append(this.finding(f));
