@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from citecheck import __version__, corpus_cli, eval_cli, model_cli
+from citecheck import __version__, corpus_cli, eval_cli, model_cli, redact
 from citecheck.config import Settings
 from citecheck.config_files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
@@ -118,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in argv
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+    redact.register_secrets_from_env(os.environ)
+    redact.install()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -131,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config_file=getattr(args, "config", None),
             overrides={"corpus": getattr(args, "corpus", None), "offline": getattr(args, "offline", None) or None},
         )
+        redact.register_secret(settings.courtlistener_token)
         if config_file:
             log.debug("settings from %s", config_file)
         from citecheck.offline import no_network
@@ -160,6 +163,12 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report import FORMATS
     from citecheck.report.text import render_text
 
+    corpus_flag = getattr(args, "corpus", None)
+    if corpus_flag and not Path(corpus_flag).expanduser().exists():  # a typo must not create an empty corpus
+        raise ConfigError(
+            f"no corpus at {corpus_flag} (check the path; build one with "
+            f"`citecheck corpus import PATH --corpus {corpus_flag}`)"
+        )
     docs: list[InputDocument] = []
     errors: list[FileError] = []
     if sum(1 for f in args.files if f == "-") > 1:

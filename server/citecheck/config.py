@@ -25,13 +25,18 @@ def _data_dir() -> Path:
     return Path(platformdirs.user_data_dir("citecheck", appauthor=False))
 
 
+def default_corpus_path() -> Path:
+    """Where the corpus lives when nobody named one (it may not exist yet: a fresh machine)."""
+    return _data_dir() / "corpus.sqlite"
+
+
 def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("citecheck", appauthor=False))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
-    corpus_path: Path = field(default_factory=lambda: _data_dir() / "corpus.sqlite")
+    corpus_path: Path = field(default_factory=default_corpus_path)
     cache_path: Path = field(default_factory=lambda: _cache_dir() / "cache.sqlite")
     courtlistener_token: str | None = field(default=None, repr=False)
     courtlistener_url: str = DEFAULT_COURTLISTENER_URL
@@ -53,6 +58,11 @@ class Settings:
     model_passage_tokens: int = 1200  # opinion text sent per proposition, in approximate tokens
     holdings: bool = True  # run holding checks when a model is configured (--no-holdings turns them off)
     http_timeout_s: float = 20.0  # one request, body included
+    #: hosts besides the official one that may receive the CourtListener token ("host" or
+    #: "host:port"). Only user-level layers set it (environment, flags): never a citecheck.toml in
+    #: the folder being checked, nor LSP initializationOptions / workspace configuration.
+    token_hosts: frozenset[str] = frozenset()
+    serve_token: str | None = field(default=None, repr=False)  # ``corpus serve`` off loopback
     # CourtListener pacing (docs/sources.md): None = the documented free-account limits on the official host
     courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
     courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
@@ -106,10 +116,13 @@ _ALIASES = {
     "modelRetries": "model_retries",
     "modelPassageTokens": "model_passage_tokens",
     "httpTimeout": "http_timeout_s",
+    "tokenHosts": "token_hosts",
     "courtlistenerRates": "courtlistener_rates",
     "courtlistenerCitationRate": "courtlistener_citation_rate",
     "courtlistenerBudget": "courtlistener_budget_s",
 }
+#: Settings only user-level layers may set: a folder's own config must not redirect a secret.
+USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token"})
 _FIELDS = {f.name for f in fields(Settings)}
 
 
@@ -140,6 +153,9 @@ def _coerce(name: str, value: Any) -> Any:
             if not url.lower().startswith(("http://", "https://")):
                 raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
             return url
+        if name == "token_hosts":
+            items = value.split(",") if isinstance(value, str) else list(value)
+            return frozenset(str(s).strip().lower() for s in items if str(s).strip())
         if name == "courtlistener_budget_s":
             if isinstance(value, str) and value.strip().lower() in ("", "none", "wait", "unlimited"):
                 return None
@@ -178,7 +194,7 @@ def _coerce(name: str, value: Any) -> Any:
             if str(value).strip().lower() not in ("federal", "state"):
                 raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}")
             return str(value).strip().lower()
-        if name in ("courtlistener_token", "model_name", "model_api_key", "court"):
+        if name in ("courtlistener_token", "serve_token", "model_name", "model_api_key", "court"):
             return str(value) if value not in (None, "") else None
         return str(value)
     except ConfigError:
@@ -187,8 +203,13 @@ def _coerce(name: str, value: Any) -> Any:
         raise ConfigError(f"bad value for {name}: {value!r} ({exc})") from exc
 
 
-def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None) -> Settings:
+def settings_from_mapping(
+    data: Mapping[str, Any], base: Settings | None = None, *, user_level: bool = False
+) -> Settings:
     """Apply a mapping (TOML table, LSP options) on top of ``base``; unknown keys are ignored.
+
+    Keys in ``USER_LEVEL_ONLY`` are ignored unless ``user_level`` (the environment, flags): a
+    folder's ``citecheck.toml`` or a workspace setting cannot let the token go elsewhere.
 
     >>> s = settings_from_mapping({"corpusPath": "/tmp/c.sqlite", "capFetch": False})
     >>> (str(s.corpus_path), s.cap_fetch)
@@ -198,7 +219,7 @@ def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None)
     changes: dict[str, Any] = {}
     for raw_key, value in data.items():
         key = _ALIASES.get(raw_key, raw_key.replace("-", "_"))
-        if key in _FIELDS and value is not None:
+        if key in _FIELDS and value is not None and (user_level or key not in USER_LEVEL_ONLY):
             changes[key] = _coerce(key, value)
     return replace(base, **changes)
 
@@ -214,4 +235,44 @@ def settings_from_env(environ: Mapping[str, str], base: Settings | None = None) 
         if k.startswith("CITECHECK_"):
             name = k[len("CITECHECK_") :].lower()
             data[{"corpus": "corpus_path", "cache": "cache_path"}.get(name, name)] = v
-    return settings_from_mapping(data, base)
+    return settings_from_mapping(data, base, user_level=True)
+
+
+#: The hosts the CourtListener token is for.
+OFFICIAL_COURTLISTENER_HOSTS = frozenset({"www.courtlistener.com", "courtlistener.com"})
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+def token_refusal(url: str, allowed: frozenset[str] = frozenset()) -> str | None:
+    """Why the CourtListener token must not be sent to ``url``, or None when it may.
+
+    The token goes over https to the official host; another host only when the user allowed it
+    (``CITECHECK_TOKEN_HOSTS``), and then over https too unless it is this machine (loopback).
+
+    >>> token_refusal("https://www.courtlistener.com/api/rest/v4/") is None
+    True
+    >>> token_refusal("http://evil.example/api/") is not None
+    True
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return f"CourtListener URL {url!r} is not a valid URL; the token was not sent"
+    scheme = parts.scheme.lower()
+    if host in OFFICIAL_COURTLISTENER_HOSTS and port in (None, 443):
+        if scheme == "https":
+            return None
+        return f"CourtListener URL {url} is not https; the token is sent only over https"
+    named = {host, f"{host}:{port}"} if port is not None else {host}
+    if not named & allowed:
+        return (
+            f"CourtListener URL {url} is not the official host; the token is sent there only if you "
+            f"allow it in your own environment: CITECHECK_TOKEN_HOSTS={host}"
+        )
+    if scheme != "https" and host not in _LOOPBACK:
+        return f"CourtListener URL {url} is not https; the token is sent only over https"
+    return None

@@ -165,6 +165,7 @@ def fake_services(monkeypatch):
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", base + "api/rest/v4/")
     monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "test-token")
+    monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")  # the user's own environment allows it
     monkeypatch.setenv("CITECHECK_CAP_URL", base + "cap/")
     monkeypatch.setenv("CITECHECK_HTTP_TIMEOUT_S", "5")
     yield handler.hits
@@ -245,6 +246,8 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
     monkeypatch.delenv("CITECHECK_CORPUS_PATH")
     r = run_cli("check", "--offline", "brief.md")
     assert "warning impossible-citation" in r.out and r.rc == 0  # downgraded by the project's settings
+    assert not (project / "corpus.sqlite").exists()  # an offline check only reads: nothing is created
+    run_cli("check", "brief.md")  # online, CAP volumes may be stored: the corpus is created where configured
     assert (project / "corpus.sqlite").exists()  # relative to the pyproject, not the current directory
     assert not (drafts / "corpus.sqlite").exists()
     monkeypatch.setenv("CITECHECK_SEVERITY_OVERRIDES", "impossible-citation=error")
