@@ -161,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report import FORMATS
+    from citecheck.report.json import write_json
     from citecheck.report.text import render_text
 
     corpus_flag = getattr(args, "corpus", None)
@@ -193,9 +194,12 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     if args.format == "text":
         tty = args.output is None and sys.stdout.isatty()
         out = render_text(batch, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
+        _write(lambda stream: stream.write(out), args.output, sys.stdout)
+    elif args.format == "json":  # streamed: a large brief's report as one string took a gigabyte
+        _write(lambda stream: write_json(batch, stream), args.output, sys.stdout)
     else:
         out = FORMATS[args.format](batch)
-    _write(out, args.output, sys.stdout)
+        _write(lambda stream: stream.write(out), args.output, sys.stdout)
     if errors:
         return EXIT_USAGE
     return _exit_for(batch, args.fail_on)
@@ -216,13 +220,15 @@ def _width() -> int:
         return 120
 
 
-def _write(text: str, path: Path | None, stdout: TextIO) -> None:
+def _write(emit: Callable[[TextIO], object], path: Path | None, stdout: TextIO) -> None:
+    """Let ``emit`` write the report to stdout or to ``path``."""
     if path is None:
-        stdout.write(text)
+        emit(stdout)
         stdout.flush()
         return
     try:
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as stream:
+            emit(stream)
     except OSError as exc:
         raise InputError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
 
