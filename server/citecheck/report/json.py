@@ -14,6 +14,7 @@ from io import StringIO
 from typing import Any, TextIO
 
 from citecheck.findings import Finding, Severity
+from citecheck.holdings.verdicts import holding_json
 from citecheck.jurisdiction import Assessment, Forum
 from citecheck.report.model import BatchResult, FileResult, authorities, notes
 from citecheck.sources.models import CaseRecord
@@ -109,6 +110,7 @@ def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
             "resolved_case": record_json(st.record),
             "page_used": st.page_used,
             "passage": st.passage,
+            "holding": holding_json(st.holding),
             "weight": _weight_json(st.weight),
         }
 
