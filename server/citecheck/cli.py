@@ -244,7 +244,7 @@ def _check_documents(docs: list[InputDocument], settings: Settings, *, progress:
                 for doc in docs:
                     advance(doc.name, 0)
                     report = await check_document(doc.text, source, settings)
-                    results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
+                    results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places))
                     advance(doc.name, 1)
             return results, _describe_sources(settings)
 

@@ -68,6 +68,7 @@ class FileResult:
     findings: tuple[Finding, ...]
     statuses: tuple[CitationStatus, ...]
     pages: tuple[tuple[int, str], ...] = ()  # PDF page starts (offset, label)
+    places: tuple[tuple[int, str], ...] = ()  # .docx block starts (offset, "paragraph 13" / "footnote 2")
     _line_starts: tuple[int, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
@@ -82,6 +83,19 @@ class FileResult:
         """
         i = bisect.bisect_right(self._line_starts, offset) - 1
         return i + 1, offset - self._line_starts[i] + 1
+
+    def location(self, offset: int) -> str:
+        """Where a reader finds ``offset``: "paragraph 13" / "footnote 2" in a .docx, else "line:col".
+
+        >>> FileResult(name="x", kind="docx", text="a\\n\\nb", citations=(), findings=(), statuses=(),
+        ...            places=((0, "paragraph 1"), (3, "footnote 2"))).location(3)
+        'footnote 2'
+        """
+        if self.places:
+            i = bisect.bisect_right([o for o, _ in self.places], offset)
+            return self.places[max(i - 1, 0)][1]
+        line, col = self.line_col(offset)
+        return f"{line}:{col}"
 
     def page_at(self, offset: int) -> str | None:
         if not self.pages:
@@ -171,7 +185,8 @@ def derive_status(citation: Citation, findings: Sequence[Finding], record: CaseR
     return Status.NOT_CHECKED
 
 
-def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple[int, str], ...] = ()) -> FileResult:
+def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple[int, str], ...] = (),
+                places: tuple[tuple[int, str], ...] = ()) -> FileResult:
     """Adapt a ``citecheck.pipeline.Report`` (``.extraction``, ``.findings``, ``.results``) to a FileResult.
 
     ``results`` hold one ``CitationResult`` per citation (``citation_index``, ``status``, ``record``,
@@ -207,7 +222,7 @@ def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple
         )
     return FileResult(
         name=name, kind=kind, text=text, citations=citations, findings=findings,
-        statuses=tuple(statuses), pages=pages,
+        statuses=tuple(statuses), pages=pages, places=places,
     )
 
 

@@ -38,8 +38,9 @@ def render_plain(batch: BatchResult) -> str:
     lines: list[str] = []
     for file in batch.files:
         for f in file.sorted_findings():
-            line, col = file.line_col(f.span.start)
-            lines.append(f"{file.name}:{line}:{col}: {f.severity.value} {f.kind.value}: {f.message}")
+            where = file.location(f.span.start)
+            sep = ": " if file.places else ":"  # "brief.docx: paragraph 13:" / "brief.md:21:591:"
+            lines.append(f"{file.name}{sep}{where}: {f.severity.value} {f.kind.value}: {f.message}")
             lines.append(f"    cited: {_one_line(cited_text(file, f))}")
             if (page := file.page_at(f.span.start)) is not None:
                 lines.append(f"    pdf page: {page}")
@@ -82,7 +83,6 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
             table.add_column("citation", ratio=2)
             table.add_column("message and evidence", ratio=5)
             for f in group:
-                line, col = file.line_col(f.span.start)
                 body = Text(f.message)
                 for label, value in evidence_items(f):
                     if label not in _TABLE_EVIDENCE:
@@ -93,7 +93,7 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                     body.append("\nfix: ", style="green")
                     body.append(fix.title)
                 page = file.page_at(f.span.start)
-                table.add_row(f"{line}:{col}" + (f"\np. {page}" if page else ""), f.kind.value, _one_line(cited_text(file, f)), body)
+                table.add_row(file.location(f.span.start) + (f"\np. {page}" if page else ""), f.kind.value, _one_line(cited_text(file, f)), body)
             console.print(table)
         console.print()
     for err in batch.errors:
