@@ -16,6 +16,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -31,6 +32,13 @@ log = logging.getLogger(__name__)
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 FORMAT_NAMES = ("text", "json", "sarif", "html", "markdown")
 FAIL_ON = ("error", "warning", "info", "never")
+
+
+class _PlainFormatter(logging.Formatter):
+    """``citecheck: warning: …``: a user reads warnings, not logger names (``--debug`` shows those)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"citecheck: {record.levelname.lower()}: {record.getMessage()}"
 
 
 class _UsageError(Exception):
@@ -127,8 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``citecheck`` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
-    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s") if debug else _PlainFormatter())
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler], force=True)
     parser, _missing = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -182,15 +191,16 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
                                    max_chars=settings.max_document_chars))
         except InputError as exc:
             errors.append(FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1]))
-            if args.format != "text" or args.output is not None:  # plain text on stdout already shows it
-                sys.stderr.write(f"citecheck: {exc}\n")
+            sys.stderr.write(f"citecheck: {exc}\n")  # always stderr, whatever the format, so pipes get only the report
 
     files, sources = _check_documents(docs, settings, progress=sys.stderr.isatty() and bool(docs))
     batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
                         sources=sources, offline=settings.offline)
     if args.format == "text":
         tty = args.output is None and sys.stdout.isatty()
-        out = render_text(batch, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
+        # on stdout the errors were just said on stderr; a report file keeps them
+        shown = replace(batch, errors=()) if args.output is None else batch
+        out = render_text(shown, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
     else:
         out = FORMATS[args.format](batch)
     _write(out, args.output, sys.stdout)

@@ -7,6 +7,7 @@ This module never reads files or the environment itself: callers pass the values
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -81,8 +82,44 @@ _ALIASES = {
     "modelUrl": "model_url",
     "modelName": "model_name",
     "httpTimeout": "http_timeout_s",
+    "http_timeout": "http_timeout_s",
 }
 _FIELDS = {f.name for f in fields(Settings)}
+#: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
+#: users who set it are told it is unknown).
+OTHER_ENV = frozenset({"CITECHECK_CONFIG", "CITECHECK_CORPUS", "CITECHECK_CACHE"})
+
+
+def _key(raw_key: str) -> str:
+    return _ALIASES.get(raw_key, raw_key.replace("-", "_"))
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
+    """One warning per key of a settings table that no setting has (they are otherwise ignored).
+
+    >>> unknown_keys({"offline": True, "http_timout": 5}, "citecheck.toml")
+    ['citecheck.toml: unknown setting "http_timout" (did you mean http_timeout?); it is ignored']
+    """
+    names = sorted(_FIELDS | set(_ALIASES))
+    return [f'{where}: unknown setting "{k}"{_suggest(k, names)}; it is ignored'
+            for k in data if _key(k) not in _FIELDS]
+
+
+def unknown_env(environ: Mapping[str, str]) -> list[str]:
+    """One warning per ``CITECHECK_*`` variable that is no setting (a typo is otherwise silent).
+
+    >>> unknown_env({"CITECHECK_HTTP_TIMOUT": "5", "CITECHECK_OFFLINE": "1", "HOME": "/"})
+    ['unknown environment variable CITECHECK_HTTP_TIMOUT (did you mean CITECHECK_HTTP_TIMEOUT?); it is ignored']
+    """
+    known = {f"CITECHECK_{f.upper()}" for f in _FIELDS} | set(OTHER_ENV)
+    known |= {f"CITECHECK_{a.upper()}" for a in _ALIASES if "_" in a or a.islower()}
+    return [f"unknown environment variable {k}{_suggest(k, sorted(known))}; it is ignored"
+            for k in sorted(environ) if k.startswith("CITECHECK_") and k not in known]
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -136,7 +173,7 @@ def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None)
     base = base or Settings()
     changes: dict[str, Any] = {}
     for raw_key, value in data.items():
-        key = _ALIASES.get(raw_key, raw_key.replace("-", "_"))
+        key = _key(raw_key)
         if key in _FIELDS and value is not None:
             changes[key] = _coerce(key, value)
     return replace(base, **changes)

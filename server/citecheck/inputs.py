@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import bisect
 import io
+import logging
+import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,8 @@ from citecheck.errors import InputError
 MAX_FILE_BYTES = 200 * 1024 * 1024
 #: Largest total uncompressed size of a .docx package (guards against zip bombs).
 MAX_DOCX_UNCOMPRESSED = 400 * 1024 * 1024
+
+log = logging.getLogger(__name__)
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted .docx and old .doc are OLE compound files
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -296,8 +300,34 @@ def _note_blocks(document, reltype: str, kind: str) -> list[tuple[str, str]]:
 # pdf
 
 
+class _PdfNoiseToDebug(logging.Handler):
+    """pypdf warns, often in multi-KB messages, about quirks real PDFs are full of (bad xref
+    offsets, odd fonts) that do not change the text we get. Its records stop at the ``pypdf``
+    logger and are logged again here at debug level, so ``--debug`` still shows them."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        log.debug("%s: %s", record.name, record.getMessage())
+
+
+def _quiet_pypdf() -> None:
+    logger = logging.getLogger("pypdf")
+    if not any(isinstance(h, _PdfNoiseToDebug) for h in logger.handlers):
+        logger.addHandler(_PdfNoiseToDebug())
+        logger.propagate = False
+
+
 def _pdf_document(name: str, data: bytes) -> InputDocument:
     """Text of every page, pages separated by a blank line, with each page's label and offset."""
+    _quiet_pypdf()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = _pdf_read(name, data)
+    for w in caught:
+        log.debug("pypdf: %s", w.message)
+    return doc
+
+
+def _pdf_read(name: str, data: bytes) -> InputDocument:
     import pypdf
     from pypdf.errors import PdfReadError
 
