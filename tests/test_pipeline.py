@@ -11,9 +11,10 @@ import pytest
 from citecheck.config import Settings
 from citecheck.errors import SourceUnavailable
 from citecheck.findings import Kind, Severity
-from citecheck.pipeline import apply_settings, check_document, local_findings
+from citecheck.pipeline import check_document, local_findings
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, OpinionText, PassageHit
 from citecheck.testing import shared_corpus_path
+from citecheck.visible import visible
 
 pytestmark = pytest.mark.corpus
 
@@ -133,7 +134,7 @@ async def test_settings_filter_and_override(corpus_source) -> None:  # type: ign
     assert {f.kind for f in report.findings} == {Kind.MISQUOTE, Kind.CANNOT_VERIFY}
     assert all(f.severity is Severity.WARNING for f in report.findings if f.kind is Kind.MISQUOTE)
     assert all(f.severity is Severity.INFO for f in report.findings if f.kind is Kind.CANNOT_VERIFY)  # stays info
-    assert apply_settings([], settings) == []
+    assert visible([], settings) == []
 
 
 def test_local_findings_are_fast_and_need_no_source() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import inspect
 import logging
 import os
 import sys
@@ -18,14 +17,18 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from citecheck import __version__
+from citecheck import __version__, corpus_cli, eval_cli
 from citecheck.config import Settings
 from citecheck.config_files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.findings import Severity
+from citecheck.ignore_file import find_ignore_file, read_ignore_list
+from citecheck.ignores import IgnoreList
 from citecheck.inputs import InputDocument, read_input
+from citecheck.report.model import BatchResult, FileError, FileResult, file_result
+from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +73,7 @@ def _common_options() -> argparse.ArgumentParser:
     return p
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, str]]:
-    """The parser, and for each optional command group that could not be loaded, why."""
+def build_parser() -> argparse.ArgumentParser:
     common = _common_options()
     parser = _Parser(prog="citecheck", parents=[common],
                      description="Catch fabricated and misused case citations in legal documents.")
@@ -85,32 +87,17 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, str]]:
     check.add_argument("--output", "-o", type=Path, metavar="PATH", help="write the report here, not stdout")
     check.add_argument("--fail-on", choices=FAIL_ON, default="error",
                        help="exit 1 when a finding is at or above this severity (default: error)")
+    check.add_argument("--no-ignore", action="store_true",
+                       help="report findings dismissed in .citecheck/ignore.json too")
     check.set_defaults(_run=_run_check)
 
-    missing: dict[str, str] = {}
-    for name, module, add, run in (("corpus", "citecheck.corpus_cli", "add_corpus_commands", "run_corpus_command"),
-                                   ("eval", "citecheck.eval_cli", "add_eval_commands", "run_eval_command")):
-        _wire_optional(sub, common, name, module, add, run, missing)
-    return parser, missing
-
-
-def _wire_optional(sub, common, name: str, module: str, add: str, run: str, missing: dict[str, str]) -> None:
-    """Let another module add its own subcommand; a missing module gives a one-line error, not a crash."""
-    try:
-        mod = __import__(module, fromlist=[add, run])
-        getattr(mod, add)(sub)
-        runner = getattr(mod, run)
-        if name in sub.choices:
-            _add_missing_common_options(sub.choices[name], common)
-            sub.choices[name].set_defaults(_run=lambda args, settings, _r=runner: _call_maybe_async(_r, args, settings))
-            return
-        reason = f"{module}.{add} did not add a '{name}' command"
-    except Exception as exc:  # ImportError, or a half-written module while others work on it
-        reason = f"{type(exc).__name__}: {exc}"
-    missing[name] = reason
-    placeholder = sub.add_parser(name, parents=[common], help=f"({name} commands unavailable)", add_help=False)
-    placeholder.add_argument("rest", nargs=argparse.REMAINDER)
-    placeholder.set_defaults(_run=lambda args, settings, _n=name, _why=reason: _unavailable(_n, _why))
+    corpus_cli.add_corpus_commands(sub)
+    _add_missing_common_options(sub.choices["corpus"], common)
+    sub.choices["corpus"].set_defaults(_run=corpus_cli.run_corpus_command)
+    eval_cli.add_eval_commands(sub)
+    _add_missing_common_options(sub.choices["eval"], common)
+    sub.choices["eval"].set_defaults(_run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings)))
+    return parser
 
 
 def _add_missing_common_options(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -120,17 +107,6 @@ def _add_missing_common_options(parser: argparse.ArgumentParser, common: argpars
             parser._add_action(action)
 
 
-def _unavailable(name: str, why: str) -> int:
-    raise CitecheckError(f"the '{name}' commands are not available in this installation ({why})")
-
-
-def _call_maybe_async(fn: Callable[..., Any], *args: Any) -> int:
-    result = fn(*args)
-    if inspect.isawaitable(result):
-        result = asyncio.run(result)
-    return int(result or 0)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``citecheck`` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -138,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s") if debug else _PlainFormatter())
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler], force=True)
-    parser, _missing = build_parser()
+    parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except _UsageError as exc:
@@ -156,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from citecheck.offline import no_network
 
         with no_network() if settings.offline else contextlib.nullcontext():  # every command, not just check
-            return args._run(args, settings)
+            return int(args._run(args, settings) or 0)
     except KeyboardInterrupt:
         sys.stderr.write("citecheck: interrupted\n")
         return 130
@@ -178,7 +154,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report import FORMATS
-    from citecheck.report.model import BatchResult, FileError
     from citecheck.report.text import render_text
 
     docs: list[InputDocument] = []
@@ -193,9 +168,10 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
             errors.append(FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1]))
             sys.stderr.write(f"citecheck: {exc}\n")  # always stderr, whatever the format, so pipes get only the report
 
-    files, sources = _check_documents(docs, settings, progress=sys.stderr.isatty() and bool(docs))
+    ignores = IgnoreList() if args.no_ignore else read_ignore_list(find_ignore_file(Path.cwd()))
+    files, sources, hidden = _check_documents(docs, settings, ignores, progress=sys.stderr.isatty() and bool(docs))
     batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
-                        sources=sources, offline=settings.offline)
+                        sources=sources, offline=settings.offline, ignored=hidden)
     if args.format == "text":
         tty = args.output is None and sys.stdout.isatty()
         # on stdout the errors were just said on stderr; a report file keeps them
@@ -209,7 +185,7 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     return _exit_for(batch, args.fail_on)
 
 
-def _exit_for(batch, fail_on: str) -> int:
+def _exit_for(batch: BatchResult, fail_on: str) -> int:
     if fail_on == "never":
         return EXIT_OK
     threshold = Severity(fail_on).rank
@@ -235,28 +211,32 @@ def _write(text: str, path: Path | None, stdout: TextIO) -> None:
         raise InputError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
 
 
-def _check_documents(docs: list[InputDocument], settings: Settings, *, progress: bool):
-    """Check every document with one source chain in one event loop (``asyncio.run`` once)."""
-    from citecheck.report.model import file_result
+def _check_documents(
+    docs: list[InputDocument], settings: Settings, ignores: IgnoreList, *, progress: bool
+) -> tuple[list[FileResult], str, int]:
+    """Check every document with one source chain in one event loop (``asyncio.run`` once).
 
+    Returns the file results, the sources consulted, and how many findings the ignore list hid.
+    """
     if not docs:
-        return [], ""
-    try:
-        from citecheck.pipeline import check_document
-        from citecheck.sources.chain import open_source
-    except ImportError as exc:
-        raise CitecheckError(f"the checking pipeline is not available in this installation ({exc})") from exc
+        return [], "", 0
+    from citecheck.pipeline import check_document
+    from citecheck.sources.chain import open_source
 
-    async def run() -> tuple[list, str]:
-        results = []
+    async def run() -> tuple[list[FileResult], str, int]:
+        results, hidden = [], 0
         async with open_source(settings) as source:
             with _progress(progress, len(docs)) as advance:
                 for doc in docs:
                     advance(doc.name, 0)
                     report = await check_document(doc.text, source, settings)
+                    if len(ignores):
+                        kept = visible(report.findings, settings, ignores, extraction=report.extraction, text=doc.text)
+                        hidden += len(report.findings) - len(kept)
+                        report = report.with_findings(kept)
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places))
                     advance(doc.name, 1)
-            return results, _describe_sources(settings)
+            return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())
 

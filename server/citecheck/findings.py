@@ -91,6 +91,12 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
 INFO_ONLY: frozenset[Kind] = frozenset({Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE})
 
+#: How a user raises the size limit, wherever they met it (the CLI's error, the editors' finding).
+SIZE_LIMIT_HINT = (
+    "Raise the size limit to check it (max_document_chars in citecheck.toml, CITECHECK_MAX_DOCUMENT_CHARS, "
+    "or the citecheck.sizeLimit setting in VS Code)."
+)
+
 DOCS_BASE_URL = "https://github.com/citecheck/citecheck/blob/main/docs/findings.md"
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from citecheck.errors import InputError
+from citecheck.findings import SIZE_LIMIT_HINT
 
 #: Largest input file we open at all (bytes). Bigger is refused before reading.
 MAX_FILE_BYTES = 200 * 1024 * 1024
@@ -108,8 +109,8 @@ def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocum
     else:
         doc = InputDocument(name=name, kind=kind, text=_decode_text(name, data))
     if len(doc.text) > max_chars:
-        raise InputError(f"{name}: document is {len(doc.text):,} characters; the limit is {max_chars:,} "
-                         "(raise max_document_chars to check it)")
+        raise InputError(f"{name}: document is {len(doc.text):,} characters; the limit is {max_chars:,} and it "
+                         f"was not checked. {SIZE_LIMIT_HINT}")
     return doc
 
 

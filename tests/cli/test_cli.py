@@ -250,3 +250,32 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
     monkeypatch.setenv("CITECHECK_SEVERITY_OVERRIDES", "impossible-citation=error")
     r = run_cli("check", "--offline", "brief.md")
     assert "error impossible-citation" in r.out and r.rc == 1  # the environment beats the file
+
+
+@pytest.mark.corpus
+def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(run_cli, imported_corpus,
+                                                                                 tmp_path, monkeypatch):
+    from citecheck.testing import REPO_ROOT
+
+    brief = tmp_path / "brief.md"
+    brief.write_text((REPO_ROOT / EXAMPLE).read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    full = json.loads(run_cli("check", "--offline", "--format", "json", "brief.md").out)["files"][0]
+    problem = next(c for c in full["citations"] if c["status"] == "problem" and c["form"] == "full")
+    cite = problem["cite"].lower()
+    # dismissed from the editor: the whole citation, in the workspace's ignore file (found from a subfolder)
+    (tmp_path / ".citecheck").mkdir()
+    (tmp_path / ".citecheck" / "ignore.json").write_text(json.dumps(
+        {"version": 1, "ignored": [{"kind": "*", "citation": cite, "quoteHash": "*"}]}), encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    r = run_cli("check", "--offline", "--format", "json", "../brief.md")
+    shown = json.loads(r.out)["files"][0]
+    again = next(c for c in shown["citations"] if c["index"] == problem["index"])
+    assert again["status"] != "problem"  # its status follows what is shown
+    assert all(x.get("citation_index") != problem["index"] for x in shown["findings"])
+    assert len(shown["findings"]) < len(full["findings"])
+    text = run_cli("check", "--offline", "../brief.md").out
+    assert "dismissed in .citecheck/ignore.json" in text and "--no-ignore" in text
+    everything = json.loads(run_cli("check", "--offline", "--no-ignore", "--format", "json", "../brief.md").out)
+    assert len(everything["files"][0]["findings"]) == len(full["findings"])

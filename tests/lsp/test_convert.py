@@ -8,8 +8,8 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 
 from citecheck.findings import Evidence, Fix, Kind, TextEdit, make_finding
+from citecheck.ignores import IgnoreKey
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown, fix_actions, ignore_actions, to_diagnostic
-from citecheck.lsp.ignore import IgnoreKey
 from citecheck.lsp.positions import LineIndex
 from citecheck.spans import Span
 

@@ -6,13 +6,12 @@ pipeline produces for it with the CAP sample corpus imported.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from citecheck.extract.models import CaseName, Citation, CiteForm, Extraction, Pincite, PinPage, Quote
 from citecheck.findings import Evidence, Fix, Kind, TextEdit, make_finding
 from citecheck.report.model import BatchResult, FileError, file_result
+from citecheck.results import CitationResult, Report, Status
 from citecheck.sources.models import CaseCite, CaseRecord
 from citecheck.spans import Span
 
@@ -55,7 +54,7 @@ BERRY = CaseRecord(
 )
 
 
-def build_report() -> SimpleNamespace:
+def build_report() -> Report:
     savage = _cite(0, "100 A.2d 450", "Savage v. Parks", "100", "A.2d", "450", "451", year=1953)
     berry = _cite(1, "100 A.2d 831", "Berry v. Keith", "100", "A.2d", "831", "836", year=1953)
     id_span = _span(TEXT, "Id. at 832")
@@ -84,15 +83,17 @@ def build_report() -> SimpleNamespace:
             citation_index=3,
         ),
     )
-    results = (
-        SimpleNamespace(citation_index=0, status="verified", record=SAVAGE, page_used="451",
-                        passage="Nothing can be clearer, we think"),
-        SimpleNamespace(citation_index=1, status="problem", record=BERRY, page_used=None, passage=None),
-        SimpleNamespace(citation_index=2, status="verified", record=BERRY, page_used=None, passage=None),
-        SimpleNamespace(citation_index=3, status="not-checked", record=None, page_used=None, passage=None),
-    )
     extraction = Extraction(text=TEXT, citations=(savage, berry, idc, whit))
-    return SimpleNamespace(extraction=extraction, findings=findings, results=results)
+    V, N = Status.VERIFIED, Status.NOT_CHECKED
+    results = (
+        CitationResult(citation_index=0, status=V, basis=V, record=SAVAGE, page_used="451",
+                       passage="Nothing can be clearer, we think"),
+        CitationResult(citation_index=1, status=V, basis=V, record=BERRY),
+        CitationResult(citation_index=2, status=V, basis=V, record=BERRY),
+        CitationResult(citation_index=3, status=N, basis=N),
+    )
+    # statuses from the findings by the one rule (results.status_for), as judge() does
+    return Report(text=TEXT, extraction=extraction, findings=(), results=results).with_findings(findings)
 
 
 @pytest.fixture

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from citecheck.extract.models import Extraction
 from citecheck.findings import Kind, make_finding
 from citecheck.report.model import BatchResult, Status, authorities, file_result, notes
+from citecheck.results import CitationResult, Report
 from citecheck.spans import Span
 
 
@@ -28,25 +28,30 @@ def test_table_of_authorities_lists_each_case_once_with_every_place(sample_batch
     assert by_name["Whitfield v. Kessler"].status is Status.PROBLEM
 
 
-def test_a_finding_overrides_a_milder_pipeline_status(sample_batch):
-    report = SimpleNamespace(
-        extraction=sample_batch.files[0] and SimpleNamespace(citations=sample_batch.files[0].citations),
-        findings=(make_finding(Kind.NAME_MISMATCH, Span(35, 47), "x", citation_index=0),),
-        results=(SimpleNamespace(citation_index=0, status="verified", record=None),),
-    )
-    fr = file_result("a.md", "markdown", sample_batch.files[0].text, report)
+def test_a_finding_on_a_verified_citation_makes_it_a_problem(sample_batch):
+    text, cites = sample_batch.files[0].text, sample_batch.files[0].citations
+    V = Status.VERIFIED
+    report = Report(
+        text=text, extraction=Extraction(text=text, citations=cites[:2]), findings=(),
+        results=(CitationResult(citation_index=0, status=V, basis=V),
+                 CitationResult(citation_index=1, status=Status.NOT_CHECKED, basis=Status.NOT_CHECKED)),
+    ).with_findings([make_finding(Kind.NAME_MISMATCH, Span(35, 47), "x", citation_index=0)])
+    fr = file_result("a.md", "markdown", text, report)
     assert fr.status_of(0).status is Status.PROBLEM
-    # no result at all and no finding: nothing was looked up
     assert fr.status_of(1).status is Status.NOT_CHECKED
+    # the finding dismissed again: back to what the sources said
+    assert file_result("a.md", "markdown", text, report.with_findings([])).status_of(0).status is V
 
 
 def test_cannot_verify_note_explains_how_to_enable_verification_and_accuses_nobody(sample_batch):
-    report = SimpleNamespace(
-        extraction=SimpleNamespace(citations=sample_batch.files[0].citations[:1]),
+    text, cites = sample_batch.files[0].text, sample_batch.files[0].citations
+    C = Status.CANNOT_VERIFY
+    report = Report(
+        text=text, extraction=Extraction(text=text, citations=cites[:1]),
         findings=(make_finding(Kind.CANNOT_VERIFY, Span(35, 47), "not covered", citation_index=0),),
-        results=(),
+        results=(CitationResult(citation_index=0, status=C, basis=C),),
     )
-    fr = file_result("a.md", "markdown", sample_batch.files[0].text, report)
+    fr = file_result("a.md", "markdown", text, report)
     assert fr.status_of(0).status is Status.CANNOT_VERIFY
     (note,) = notes(BatchResult(files=(fr,)))
     assert "1 citation could not be verified" in note

@@ -21,7 +21,7 @@ from typing import Any
 from lsprotocol import types
 
 from citecheck.findings import Finding, Fix, Severity, docs_url
-from citecheck.lsp.ignore import IgnoreKey
+from citecheck.ignores import IgnoreKey
 from citecheck.lsp.positions import LineIndex, span_to_range
 
 SOURCE = "citecheck"

@@ -26,7 +26,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from citecheck import __version__
 from citecheck.config import Settings, settings_from_env, settings_from_mapping
 from citecheck.errors import CitecheckError
-from citecheck.lsp.ignore import IgnoreStore
+from citecheck.ignore_file import IgnoreStore
 from citecheck.lsp.text import LspTextDocument, LspWorkspace
 
 log = logging.getLogger(__name__)

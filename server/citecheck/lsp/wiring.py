@@ -13,12 +13,12 @@ from typing import Any
 from lsprotocol import types
 
 from citecheck.errors import ConfigError
+from citecheck.ignore_file import IgnoreStore
 from citecheck.lsp.convert import CMD_IGNORE
 from citecheck.lsp.features import code_actions as actions_feature
 from citecheck.lsp.features import commands
 from citecheck.lsp.features import hover as hover_feature
 from citecheck.lsp.features.diagnostics import Diagnostics
-from citecheck.lsp.ignore import IgnoreStore
 from citecheck.lsp.server import CiteServer, capability
 from citecheck.lsp.source_holder import SourceHolder
 

@@ -8,23 +8,12 @@ Pure: no I/O.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any
 
 from citecheck.extract.models import Citation, CiteForm
-from citecheck.findings import Finding, Kind, Severity
+from citecheck.findings import Finding, Severity
+from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
-
-
-class Status(StrEnum):
-    """Per-citation outcome shown in every report (the pipeline's ``CitationResult.status`` values)."""
-
-    PROBLEM = "problem"  # at least one warning or error finding
-    CANNOT_VERIFY = "cannot-verify"  # no source we have covers it
-    NOT_CHECKED = "not-checked"  # nothing to look up (e.g. short form without antecedent)
-    VERIFIED = "verified"  # found in a source and no problem was raised
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,6 +113,7 @@ class BatchResult:
     tool_version: str = "0"
     sources: str = ""  # human readable: which sources were consulted
     offline: bool = False
+    ignored: int = 0  # findings left out because .citecheck/ignore.json dismissed them
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.files for x in f.findings if x.severity is severity)
@@ -160,68 +150,30 @@ def notes(batch: BatchResult) -> list[str]:
             f"available to this run covers {'them' if unverified != 1 else 'it'}. This is not a finding "
             f"that {'they are' if unverified != 1 else 'it is'} wrong. {enable_verification_hint(batch.offline)}"
         )
+    if batch.ignored:
+        out.append(
+            f"{batch.ignored} finding{'s' if batch.ignored != 1 else ''} dismissed in .citecheck/ignore.json "
+            f"{'are' if batch.ignored != 1 else 'is'} not shown; run with --no-ignore to see "
+            f"{'them' if batch.ignored != 1 else 'it'}."
+        )
     if batch.offline:
         out.append("Offline mode: no network was used.")
     return out
 
 
-def _status_value(raw: Any) -> Status | None:
-    try:
-        return Status(str(raw)) if raw is not None else None
-    except ValueError:
-        return None
-
-
-def derive_status(citation: Citation, findings: Sequence[Finding], record: CaseRecord | None) -> Status:
-    """Status from the findings on a citation, when the pipeline gave none."""
-    if any(f.severity is not Severity.INFO for f in findings):
-        return Status.PROBLEM
-    if any(f.kind in (Kind.CANNOT_VERIFY,) for f in findings):
-        return Status.CANNOT_VERIFY
-    if record is not None:
-        return Status.VERIFIED
-    if citation.form is CiteForm.UNRECOGNISED:
-        return Status.PROBLEM
-    return Status.NOT_CHECKED
-
-
-def file_result(name: str, kind: str, text: str, report: Any, pages: tuple[tuple[int, str], ...] = (),
+def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tuple[int, str], ...] = (),
                 places: tuple[tuple[int, str], ...] = ()) -> FileResult:
-    """Adapt a ``citecheck.pipeline.Report`` (``.extraction``, ``.findings``, ``.results``) to a FileResult.
-
-    ``results`` hold one ``CitationResult`` per citation (``citation_index``, ``status``, ``record``,
-    ``lookup``, ``page_used``, ``passage``). A finding raised on a citation also counts against it
-    when the pipeline's own status is milder: a renderer must never show "verified" next to an error
-    about the same citation.
-    """
-    citations = tuple(report.extraction.citations)
-    findings = tuple(report.findings)
-    by_index = {r.citation_index: r for r in report.results}
-    per_citation: dict[int, list[Finding]] = {}
-    for f in findings:
-        if f.citation_index is not None:
-            per_citation.setdefault(f.citation_index, []).append(f)
+    """Adapt a ``Report`` to a FileResult (statuses are the report's, decided by ``results.status_for``)."""
     statuses = []
-    for c in citations:
-        result = by_index.get(c.index)
-        record = getattr(result, "record", None)
-        derived = derive_status(c, per_citation.get(c.index, []), record)
-        status = _status_value(getattr(result, "status", None)) or derived
-        if derived is Status.PROBLEM:
-            status = Status.PROBLEM
-        lookup = getattr(result, "lookup", None)
-        statuses.append(
-            CitationStatus(
-                index=c.index,
-                status=status,
-                record=record,
-                page_used=getattr(result, "page_used", None),
-                passage=getattr(result, "passage", None),
-                reason=getattr(lookup, "reason", "") or "",
-            )
-        )
+    for c in report.extraction.citations:
+        r = report.result(c.index)
+        if r is None:
+            statuses.append(CitationStatus(index=c.index, status=Status.NOT_CHECKED))
+            continue
+        statuses.append(CitationStatus(index=c.index, status=r.status, record=r.record, page_used=r.page_used,
+                                       passage=r.passage, reason=r.reason))
     return FileResult(
-        name=name, kind=kind, text=text, citations=citations, findings=findings,
+        name=name, kind=kind, text=text, citations=tuple(report.extraction.citations), findings=tuple(report.findings),
         statuses=tuple(statuses), pages=pages, places=places,
     )
 

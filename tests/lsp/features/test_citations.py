@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from citecheck.extract import extract_citations
 from citecheck.findings import Kind, make_finding
+from citecheck.ignores import IgnoreKey
 from citecheck.lsp.convert import Shown
 from citecheck.lsp.features.citations import citations_payload
 from citecheck.lsp.features.diagnostics import DocState
-from citecheck.lsp.ignore import IgnoreKey
-from citecheck.pipeline import CitationResult, Report
+from citecheck.results import CitationResult, Report, Status
 from citecheck.sources.models import CaseRecord
 
 TEXT = "😀 Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953). Id. at 38.\n"
@@ -22,7 +22,8 @@ def _state(with_report: bool) -> DocState:
     state.shown = (Shown(finding, IgnoreKey(kind="year-mismatch", citation="100 a.2d 36")),)
     if with_report:
         record = CaseRecord(id="cap:1", source="cap", name="Peyton v. District of Columbia", decision_date="1953-11-06")
-        results = tuple(CitationResult(citation_index=c.index, status="problem", record=record) for c in ex.citations)
+        P, V = Status.PROBLEM, Status.VERIFIED
+        results = tuple(CitationResult(citation_index=c.index, status=P, basis=V, record=record) for c in ex.citations)
         state.report = Report(text=TEXT, extraction=ex, findings=(finding,), results=results)
         state.report_version = 4
     return state

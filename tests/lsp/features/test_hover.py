@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from citecheck.findings import Kind, make_finding
 from citecheck.lsp.features.hover import render_hover
-from citecheck.pipeline import CitationResult
+from citecheck.results import CitationResult, Status
 from citecheck.sources.models import CaseCite, CaseRecord
 from citecheck.spans import Span
 
@@ -16,7 +16,8 @@ RECORD = CaseRecord(
 
 
 def test_hover_names_case_court_date_link_page_and_passage() -> None:
-    result = CitationResult(citation_index=0, status="problem", record=RECORD, page_used="37", passage="The right door")
+    result = CitationResult(citation_index=0, status=Status.PROBLEM, basis=Status.VERIFIED, record=RECORD,
+                            page_used="37", passage="The right door")
     finding = make_finding(Kind.MISQUOTE, Span(0, 5), "the opinion says “car”")
     text = render_hover("100 A.2d 36", result, [finding], None)
     for part in ("Peyton v. District of Columbia", "100 A.2d 36", "D.C. Mun. App.", "1953-11-06",

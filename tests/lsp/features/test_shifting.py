@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Fix, Kind, TextEdit, make_finding
+from citecheck.ignores import IgnoreKey
 from citecheck.lsp.convert import Shown
-from citecheck.lsp.features.diagnostics import too_large_finding
 from citecheck.lsp.features.shifting import held_back, shift_findings, shift_shown, stable_offset
-from citecheck.lsp.ignore import IgnoreKey
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
+from citecheck.visible import too_large_finding
 
 EDIT = AppliedEdit(start=5, end=5, new_text="abc")  # three characters typed at offset 5
 

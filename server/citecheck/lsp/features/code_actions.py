@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from citecheck.ignores import IgnoreKey
 from citecheck.lsp.convert import SOURCE, fix_actions, fixes_json, ignore_actions, range_from_json
-from citecheck.lsp.ignore import IgnoreKey
 
 if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from citecheck.lsp.ignore import IgnoreKey
+from citecheck.ignores import IgnoreKey, key_for
+from citecheck.report import FORMATS, BatchResult, file_result
+from citecheck.visible import visible_keyed
 
 if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
@@ -16,7 +17,6 @@ CHECK_DOCUMENT = "citecheck.checkDocument"
 SHOW_REPORT = "citecheck.showReport"
 CLEAR_CACHE = "citecheck.clearCache"
 IGNORE = "citecheck.ignore"
-ALL = (CHECK_DOCUMENT, SHOW_REPORT, CLEAR_CACHE, IGNORE)
 
 
 class CommandError(ValueError):
@@ -59,24 +59,19 @@ async def show_report(server: CiteServer, *args: Any) -> dict[str, Any]:
     state = _state(server, args)
     fmt = str(_arg(args, "format", "markdown")).lower()
     report = state.report if state.report_version == state.version else None
-    if report is None:
+    if report is None or not report.complete:
         report = await server.diagnostics.check_now(state)
     if report is None:
         raise CommandError("the document changed while it was being checked; try again")
+    if fmt not in FORMATS:
+        raise CommandError(f"unknown report format {fmt!r}; one of {', '.join(sorted(FORMATS))}")
+    # what the editor shows is what the report shows: the user's dismissals apply here too
+    ex, text = report.extraction, report.text
+    kept = visible_keyed(report.findings, server.settings, server.ignores, lambda f: key_for(f, ex, text))
+    report = report.with_findings(f for f, _ in kept)
     name = Path(unquote(urlparse(state.uri).path)).name or state.uri
-    try:
-        from citecheck.report import FORMATS, BatchResult, file_result
-
-        if fmt not in FORMATS:
-            raise CommandError(f"unknown report format {fmt!r}; one of {', '.join(sorted(FORMATS))}")
-        batch = BatchResult(files=(file_result(name, "text", state.text, report),))
-        return {"format": fmt, "content": FORMATS[fmt](batch)}
-    except ImportError:
-        findings = [
-            {"kind": str(f.kind), "severity": str(f.severity), "message": f.message, "start": f.span.start, "end": f.span.end}
-            for f in (s.finding for s in state.shown)
-        ]
-        return {"format": "json", "content": json.dumps({"uri": state.uri, "findings": findings}, indent=2)}
+    batch = BatchResult(files=(file_result(name, "text", state.text, report),))
+    return {"format": fmt, "content": FORMATS[fmt](batch)}
 
 
 async def clear_cache(server: CiteServer, *args: Any) -> dict[str, Any]:

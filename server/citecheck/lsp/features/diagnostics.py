@@ -33,14 +33,16 @@ from pygls.protocol import default_converter
 
 from citecheck.config import Settings
 from citecheck.extract.models import Extraction
-from citecheck.findings import Finding, Kind, make_finding
+from citecheck.findings import Finding, Kind
+from citecheck.ignores import key_for
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
 from citecheck.lsp.features.progress import Progress
 from citecheck.lsp.features.shifting import edit_hold, held_back, shift_findings, shift_shown, stable_offset
-from citecheck.lsp.ignore import key_for
 from citecheck.lsp.positions import LineIndex
 from citecheck.lsp.text import AppliedEdit
+from citecheck.results import Report, Status
 from citecheck.spans import Span
+from citecheck.visible import too_large_finding, visible_keyed
 
 if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
@@ -71,7 +73,7 @@ class DocState:
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
     carried_edits: list[AppliedEdit] = field(default_factory=list)  # …and the edits since
     line_count: int | None = None  # lines of the text last rendered
-    report: Any = None
+    report: Report | None = None
     report_version: int | None = None
     hold: Span | None = None
     last_change: float = 0.0  # monotonic time of the latest didChange
@@ -86,31 +88,6 @@ class DocState:
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
-
-
-def _merge(primary: tuple[Finding, ...], extra: tuple[Finding, ...]) -> list[Finding]:
-    seen = {(f.kind, f.span) for f in primary}
-    return [*primary, *(f for f in extra if (f.kind, f.span) not in seen)]
-
-
-def too_large_finding(text: str, limit: int) -> Finding:
-    first_eol = min((i for i in (text.find("\n"), text.find("\r")) if i >= 0), default=len(text))
-    return make_finding(
-        Kind.DOCUMENT_TOO_LARGE,
-        Span(0, min(first_eol, 200)),
-        f"This document has {len(text):,} characters, more than the limit of {limit:,} "
-        "(setting citecheck.maxDocumentChars); its citations were not checked.",
-    )
-
-
-def _cannot_verify_all(extraction: Extraction | None, why: str) -> list[Finding]:
-    if extraction is None:
-        return []
-    return [
-        make_finding(Kind.CANNOT_VERIFY, c.span, f"Not checked: {why}", citation_index=c.index)
-        for c in extraction.citations
-        if c.key is not None
-    ]
 
 
 def _stage1(document: Any, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings) -> tuple:
@@ -313,8 +290,9 @@ class Diagnostics:
             if state.version != version or self.server.docs.get(state.uri) is not state:
                 return None
             if quick is not None:
-                found = tuple(f for f in getattr(quick, "findings", ()) if f.kind is not Kind.CANNOT_VERIFY)
-                state.report, state.report_version = _PartialReport(findings=found), version
+                found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
+                partial = Report(text=text, extraction=extraction, findings=found, results=(), complete=False)
+                state.report, state.report_version = partial, version
                 state.carried, state.carried_edits = (), []
                 state.hold = None
                 self._publish(state)
@@ -339,14 +317,13 @@ class Diagnostics:
         self._log_unverified(report)
         return report
 
-    def _log_unverified(self, report: Any) -> None:
+    def _log_unverified(self, report: Report) -> None:
         """Tell the client (once per reason) why citations could not be verified: a source that
         failed must be visible in the log, not only as info squiggles."""
         reasons: dict[str, int] = {}
-        for r in getattr(report, "results", ()) or ():
-            lookup = getattr(r, "lookup", None)
-            reason = getattr(lookup, "reason", "") if lookup is not None else ""
-            if reason and str(getattr(r, "status", "")) == "cannot-verify":
+        for r in report.results:
+            reason = r.reason
+            if reason and r.status is Status.CANNOT_VERIFY:
                 reasons[reason] = reasons.get(reason, 0) + 1
         for reason, count in reasons.items():
             if reason in self.logged_reasons or len(self.logged_reasons) > 500:
@@ -360,7 +337,7 @@ class Diagnostics:
 
     async def _check(
         self, text: str, extraction: Extraction, settings: Settings, holder: Any, *, quiet: bool = False
-    ) -> Any:
+    ) -> Report | None:
         from citecheck.pipeline import check_document
 
         async def check(source: Any) -> Any:
@@ -375,14 +352,16 @@ class Diagnostics:
                 log.warning("local first pass failed: %s", exc)
                 return None
             self.server.report_problem("source check", exc)
-            findings = _cannot_verify_all(extraction, f"the case-law source failed ({exc})")
-            return _FailedReport(findings=findings, error=str(exc))
+            from citecheck.judge import SourceEvidence, judge, lookup_keys
+
+            failed = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
+            return judge(extraction, failed, settings)
 
     @staticmethod
     def _report_findings(state: DocState) -> tuple[Finding, ...]:
         if state.report is None or state.report_version != state.version:
             return ()
-        return tuple(getattr(state.report, "findings", ()) or ())
+        return state.report.findings
 
     # -- delivery --
     def current_findings(self, state: DocState) -> list[Shown]:
@@ -397,21 +376,13 @@ class Diagnostics:
         if state.carried_edits:
             state.carried, state.carried_edits = shift_findings(state.carried, state.carried_edits), []
         report = self._report_findings(state)
-        findings = _merge(report, state.local) if report else _merge(state.local, state.carried)
+        findings = (*report, *state.local) if report else (*state.local, *state.carried)
         held = held_back(state.extraction, state.hold)
-        out = []
-        for f in findings:
-            if not settings.kind_enabled(f.kind):
-                continue
-            if any(f.span.overlaps(h) or h.covers(f.span) for h in held):
-                continue
-            key = key_for(f, state.extraction, state.text)
-            if self.server.ignores.ignores(key):
-                continue
-            f = f.with_severity(settings.severity_for(f.kind, f.severity))
-            out.append(previous.get((f, key)) or Shown(f, key))
-        out.sort(key=lambda s: (s.finding.span.start, s.finding.span.end, str(s.finding.kind)))
-        return out
+        if held:
+            findings = tuple(f for f in findings if not any(f.span.overlaps(h) or h.covers(f.span) for h in held))
+        extraction, text = state.extraction, state.text
+        shown = visible_keyed(findings, settings, self.server.ignores, lambda f: key_for(f, extraction, text))
+        return [previous.get((f, key)) or Shown(f, key) for f, key in shown]
 
     def _publish(self, state: DocState) -> None:
         if self.server.docs.get(state.uri) is not state:
@@ -467,20 +438,3 @@ class Diagnostics:
             return
         payload = citations_payload(state, str(self.server.workspace.position_encoding or "utf-16"))
         self.server.protocol.notify(CITATIONS_NOTIFICATION, payload)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _PartialReport:
-    """The local-corpus wave of stage 2: its findings, no per-citation statuses yet."""
-
-    findings: tuple[Finding, ...]
-    results: tuple = ()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _FailedReport:
-    """Stand-in report when the source failed: every citation is cannot-verify, never accused."""
-
-    findings: list[Finding]
-    error: str
-    results: tuple = ()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from citecheck.lsp.features.citations import PENDING, _status, result_for
+from citecheck.findings import Finding
+from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
+from citecheck.results import CitationResult
 
 if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
@@ -49,31 +51,28 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
     )
 
 
-def render_hover(cite_text: str, result: Any, findings: list[Any], stands_for: str | None) -> str:
-    status = _status(result) if result is not None else PENDING
+def render_hover(cite_text: str, result: CitationResult | None, findings: list[Finding], stands_for: str | None) -> str:
+    status = status_text(result, findings)
     lines = [f"**citecheck** · `{cite_text}` — {_STATUS_TEXT.get(status, status)}"]
     if stands_for:
         lines.append(f"Short form of `{stands_for}`.")
-    record = getattr(result, "record", None)
+    record = result.record if result is not None else None
     if record is not None:
-        name = getattr(record, "name", "?")
-        court = getattr(record, "court_name", None) or getattr(record, "court_id", None)
-        date = getattr(record, "decision_date", None)
-        cites = ", ".join(str(c) for c in getattr(record, "citations", ()) or ())
-        line = f"Matched: *{name}*" + (f", {cites}" if cites else "")
-        meta = " · ".join(p for p in (court, date) if p)
+        cites = ", ".join(str(c) for c in record.citations)
+        line = f"Matched: *{record.name}*" + (f", {cites}" if cites else "")
+        meta = " · ".join(p for p in (record.court_name or record.court_id, record.decision_date) if p)
         if meta:
             line += f" ({meta})"
-        if url := getattr(record, "url", None):
-            line += f" — [open]({url})"
+        if record.url:
+            line += f" — [open]({record.url})"
         lines.append(line)
-    if page := getattr(result, "page_used", None):
-        lines.append(f"Page used: {page}")
-    if passage := getattr(result, "passage", None):
-        passage = passage if len(passage) <= 600 else passage[:597] + "…"
+    if result is not None and result.page_used:
+        lines.append(f"Page used: {result.page_used}")
+    if result is not None and result.passage:
+        passage = result.passage if len(result.passage) <= 600 else result.passage[:597] + "…"
         lines.append("> " + passage.replace("\n", "\n> "))
-    if reason := getattr(result, "reason", None):
-        lines.append(f"_{reason}_")
+    if result is not None and result.reason:
+        lines.append(f"_{result.reason}_")
     for f in findings:
         lines.append(f"- **{f.kind}** ({f.severity}): {f.message}")
     return "\n\n".join(lines)

@@ -1,9 +1,10 @@
-"""The workspace ignore list, ``.citecheck/ignore.json``: findings and citations the user dismissed.
+"""Findings and citations the user dismissed: content keys and the ignore list (pure; no file I/O).
 
 Entries are keyed by CONTENT — finding kind + normalised citation + a hash of the quoted words —
-never by position, so a dismissal survives edits, re-opening the file and switching editors (every
-client talks to the same server-side file).  ``"*"`` as kind and quote hash means "this citation,
-whatever is wrong with it".  The file is small JSON a person can read and edit::
+never by position, so a dismissal survives edits, re-opening the file and switching editors or
+running ``citecheck check`` in CI. ``"*"`` as kind and quote hash means "this citation, whatever
+is wrong with it". The JSON form (``.citecheck/ignore.json``, read and written by
+``ignore_file.py`` at the edges) is small and readable::
 
     {"version": 1, "ignored": [{"kind": "misquote", "citation": "100 a.2d 36", "quoteHash": "9f2c…"},
                                {"kind": "*", "citation": "410 u.s. 113", "quoteHash": "*"}]}
@@ -13,16 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
-import os
 import re
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Finding, Kind
-
-log = logging.getLogger(__name__)
 
 ANY = "*"
 FILE_VERSION = 1
@@ -52,6 +50,50 @@ class IgnoreKey:
     @property
     def whole_citation(self) -> IgnoreKey:
         return IgnoreKey(kind=ANY, citation=self.citation, quote_hash=ANY)
+
+
+class Ignores(Protocol):
+    """Anything that can say whether a key was dismissed (``IgnoreList``, the edges' stores)."""
+
+    def ignores(self, key: IgnoreKey) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreList:
+    """An immutable set of dismissed keys."""
+
+    keys: frozenset[IgnoreKey] = field(default_factory=frozenset)
+
+    def ignores(self, key: IgnoreKey) -> bool:
+        return key in self.keys or key.whole_citation in self.keys
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, IgnoreKey) and self.ignores(key)
+
+    def adding(self, key: IgnoreKey) -> IgnoreList:
+        return IgnoreList(self.keys | {key})
+
+    def to_json_text(self) -> str:
+        body = {"version": FILE_VERSION, "ignored": [k.to_json() for k in sorted(self.keys, key=_sort_key)]}
+        return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json_text(cls, text: str) -> IgnoreList:
+        """Parse the file's text; entries that are not well-formed keys are skipped.
+
+        Raises ``ValueError`` when the text is not JSON at all.
+        """
+        data = json.loads(text)
+        entries = data.get("ignored", []) if isinstance(data, dict) else []
+        keys = (IgnoreKey.from_json(e) for e in entries if isinstance(entries, list))
+        return cls(frozenset(k for k in keys if k is not None))
+
+    @classmethod
+    def of(cls, keys: Iterable[IgnoreKey]) -> IgnoreList:
+        return cls(frozenset(keys))
 
 
 def normalise_citation(text: str) -> str:
@@ -94,54 +136,8 @@ def key_for(finding: Finding, extraction: Extraction | None, text: str) -> Ignor
     return IgnoreKey(kind=str(finding.kind), citation=normalise_citation(label), quote_hash=quote_hash(quote))
 
 
-class IgnoreStore:
-    """The ignore list of one workspace; ``path=None`` keeps it in memory (no workspace folder)."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self._keys: set[IgnoreKey] = set()
-        self.load()
-
-    @classmethod
-    def for_root(cls, root: str | os.PathLike[str] | None) -> IgnoreStore:
-        return cls(Path(root) / ".citecheck" / "ignore.json" if root else None)
-
-    def load(self) -> None:
-        self._keys = set()
-        if self.path is None or not self.path.exists():
-            return
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            entries = data.get("ignored", []) if isinstance(data, dict) else []
-        except (OSError, ValueError) as exc:
-            log.warning("cannot read %s (%s); starting with an empty ignore list", self.path, exc)
-            return
-        for entry in entries:
-            if (key := IgnoreKey.from_json(entry)) is not None:
-                self._keys.add(key)
-
-    def save(self) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        body = {"version": FILE_VERSION, "ignored": [k.to_json() for k in sorted(self._keys, key=_sort_key)]}
-        tmp = self.path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
-
-    def add(self, key: IgnoreKey) -> None:
-        self._keys.add(key)
-        self.save()
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, IgnoreKey) and self.ignores(key)
-
-    def ignores(self, key: IgnoreKey) -> bool:
-        return key in self._keys or key.whole_citation in self._keys
-
-
 def _sort_key(k: IgnoreKey) -> tuple[str, str, str]:
     return (k.citation, k.kind, k.quote_hash)
+
+
+__all__ = ["ANY", "IgnoreKey", "IgnoreList", "Ignores", "key_for", "normalise_citation", "quote_hash"]

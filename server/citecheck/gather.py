@@ -1,0 +1,121 @@
+"""``gather(extraction, source) -> SourceEvidence``: all the waiting of a check, none of the judging.
+
+One batched lookup (citation keys only leave the machine), then the opinion texts the quote and
+pin-cite checks need, then a search of other cases for quotes that are nowhere in the cited one.
+A source failure never escapes: the affected citations become cannot-verify with the reason. The
+only CPU work here is locating quotes, to know which ones to search for elsewhere; it runs in
+``executor`` when one is given, so a server's event loop stays free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import TypeVar
+
+from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
+from citecheck.checks.quote_match import opinion_index
+from citecheck.errors import CitecheckError
+from citecheck.extract.models import Extraction
+from citecheck.judge import SourceEvidence, _Records, lookup_keys
+from citecheck.sources.base import AuthoritySource
+from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def source_name(source: AuthoritySource) -> str:
+    return str(getattr(source, "name", "") or "the source")
+
+
+async def gather(
+    extraction: Extraction, source: AuthoritySource, *, executor: Executor | None = None
+) -> SourceEvidence:
+    """Everything the checks need from ``source`` for ``extraction``."""
+    name = source_name(source)
+    lookups = await _lookup(source, lookup_keys(extraction))
+    records = _Records(extraction, lookups)
+    opinions = await _fetch_opinions(source, extraction, records)
+    elsewhere: dict[str, tuple[PassageHit, ...]] = {}
+    if opinions and any(c.quotes for c in extraction.citations):
+        wanted = await _cpu(executor, _quotes_to_search, extraction, records, opinions)
+        hits = await asyncio.gather(*(_find_elsewhere(source, q) for q in wanted))
+        elsewhere = {q: h for q, h in zip(wanted, hits, strict=True) if h}
+    return SourceEvidence(source_name=name, lookups=lookups, opinions=opinions, elsewhere=elsewhere)
+
+
+async def _cpu(executor: Executor | None, fn: Callable[..., T], *args: object) -> T:
+    if executor is None:
+        return fn(*args)
+    return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+
+
+def _quotes_to_search(extraction: Extraction, records: _Records, opinions: dict[str, OpinionText]) -> list[str]:
+    indexes = {rid: opinion_index(t.text) for rid, t in opinions.items()}
+    matches, _ = locate_passages(extraction.citations, records.record_for, indexes)
+    return wants_search_elsewhere(extraction.citations, matches)
+
+
+async def _lookup(source: AuthoritySource, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+    if not keys:
+        return {}
+    try:
+        answers = await source.lookup(keys)
+    except Exception as exc:  # SourceError by contract; anything else is a source bug, same outcome
+        if not isinstance(exc, CitecheckError):
+            log.exception("source %s raised an unexpected error", source_name(source))
+        return dict(SourceEvidence.failed(keys, source_name(source), f"{source_name(source)} failed: {exc}").lookups)
+    out = {}
+    for k in keys:
+        out[k] = answers.get(k) or LookupResult(
+            key=k, status=LookupStatus.CANNOT_VERIFY, reason=f"{source_name(source)} gave no answer"
+        )
+    return out
+
+
+async def _fetch_opinions(source: AuthoritySource, extraction: Extraction, records: _Records) -> dict[str, OpinionText]:
+    """Opinion texts, only for cases whose text a check needs (quotes or pin cites), fetched concurrently."""
+    needed: dict[str, CaseRecord] = {}
+    for c in extraction.citations:
+        if c.quotes or c.pincite:
+            rec = records.record_for(c)
+            if rec is not None:
+                needed.setdefault(rec.id, rec)
+    if not needed:
+        return {}
+    texts = await asyncio.gather(*(_opinion(source, r) for r in needed.values()))
+    return {rid: t for rid, t in zip(needed, texts, strict=True) if t is not None}
+
+
+async def _opinion(source: AuthoritySource, record: CaseRecord) -> OpinionText | None:
+    try:
+        return await source.opinion(record)
+    except Exception as exc:
+        if not isinstance(exc, CitecheckError):
+            log.exception("opinion fetch for %s failed", record.id)
+        else:
+            log.warning("opinion text for %s unavailable: %s", record.id, exc)
+        return None
+
+
+async def _find_elsewhere(source: AuthoritySource, quote: str) -> tuple[PassageHit, ...]:
+    """Cases of the source containing the quote, or failing that its first or last eight words."""
+    try:
+        hits = await source.find_passage(quote, limit=3)
+        if hits:
+            return tuple(hits)
+        for fragment in search_fragments(quote):
+            hits = await source.find_passage(fragment, limit=3)
+            if hits:
+                return tuple(hits)
+        return ()
+    except Exception as exc:
+        if not isinstance(exc, CitecheckError):
+            log.exception("find_passage failed")
+        return ()
+
+
+__all__ = ["gather", "source_name"]

@@ -1,0 +1,197 @@
+"""``judge(extraction, evidence, settings) -> Report``: every check over what the sources said; pure, fast.
+
+The second half of a check (``gather.py`` is the first): no awaits, no I/O, so the language server
+runs it on partial evidence for its local first wave and again when the network has answered, and
+the CLI runs it once. ``SourceEvidence`` is everything gathered; a later stage adds its answers as
+a field here and a check reading them (see docs/architecture.md, "Adding a stage").
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
+from citecheck.checks.case_name import best_record
+from citecheck.checks.existence import impossible_reason
+from citecheck.checks.quote_location import locate_passages, not_in_cited_case
+from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.quotes import page_of
+from citecheck.config import Settings
+from citecheck.extract.models import Citation, CiteForm, Extraction
+from citecheck.findings import Finding
+from citecheck.results import CitationResult, Report, basis_for, status_for
+from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.visible import visible
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceEvidence:
+    """What the sources answered for one extraction (``gather`` builds it; empty = no source).
+
+    Keyed by content, not by position, so evidence gathered for one version of a document still
+    applies after edits elsewhere: lookups by citation key, opinions by record id, passages found
+    in other cases by the quote's words.
+    """
+
+    source_name: str | None = None  # None: no source was given at all
+    lookups: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
+    opinions: Mapping[str, OpinionText] = field(default_factory=dict)
+    elsewhere: Mapping[str, tuple[PassageHit, ...]] = field(default_factory=dict)
+    complete: bool = True  # False: a partial wave (answers from the network still to come)
+
+    @classmethod
+    def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
+        """The whole source failed: every key cannot-verify, with the reason (never an accusation)."""
+        lookups = {k: LookupResult(key=k, status=LookupStatus.CANNOT_VERIFY, reason=reason) for k in keys}
+        return cls(source_name=source_name, lookups=lookups)
+
+
+def cite_key(c: Citation) -> CiteKey | None:
+    """The key a full citation is looked up by (None: nothing a source could answer)."""
+    if c.form is not CiteForm.FULL or c.database is not None or c.key is None or impossible_reason(c):
+        return None
+    return CiteKey(*c.key)
+
+
+def lookup_keys(extraction: Extraction) -> list[CiteKey]:
+    """Every distinct key of the extraction, sorted (what ``gather`` sends, and all it sends)."""
+    return sorted({k for c in extraction.citations if (k := cite_key(c)) is not None})
+
+
+def full_of(extraction: Extraction, c: Citation) -> Citation | None:
+    full = extraction.resolved(c)
+    return full if full is not None and full.form is CiteForm.FULL else None
+
+
+def choose_record(c: Citation, res: LookupResult | None) -> CaseRecord | None:
+    """The case a full citation stands for (of several at one cite, the one the draft names)."""
+    if res is None or res.status not in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS):
+        return None
+    name = c.case_name.text if c.case_name else None
+    rec = res.record if res.status is LookupStatus.FOUND else best_record(name, res.records)
+    if rec is None and res.status is LookupStatus.FOUND and res.records:
+        rec = res.records[0]
+    return rec
+
+
+class _Records:
+    """Per extraction: each full citation's key and chosen record (computed once per citation)."""
+
+    def __init__(self, extraction: Extraction, lookups: Mapping[CiteKey, LookupResult]) -> None:
+        self.extraction = extraction
+        self.keys: dict[int, CiteKey] = {}
+        self.chosen: dict[int, CaseRecord] = {}
+        for c in extraction.citations:
+            if (k := cite_key(c)) is None:
+                continue
+            self.keys[c.index] = k
+            if (rec := choose_record(c, lookups.get(k))) is not None:
+                self.chosen[c.index] = rec
+
+    def record_for(self, c: Citation) -> CaseRecord | None:
+        full = full_of(self.extraction, c)
+        return self.chosen.get(full.index) if full is not None else None
+
+
+def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
+    out: list[Finding] = []
+    for check in checks:
+        try:
+            out.extend(check.run(ctx))
+        except Exception:  # one broken check must not hide the others' findings
+            log.exception("check %s failed on %r", check.id, ctx.citation)
+    return out
+
+
+def local_findings(extraction: Extraction, settings: Settings) -> list[Finding]:
+    """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
+    Keystroke-fast (no I/O)."""
+    found: list[Finding] = []
+    for c in extraction.citations:
+        found.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c,
+                                                           full=full_of(extraction, c))))
+    return visible(found, settings)
+
+
+def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) -> Report:
+    """Every check on every citation, given what the sources said; statuses by ``results.status_for``.
+
+    With ``evidence.complete`` False the report is a partial wave: its findings stand, its
+    per-citation results are left empty (edges show them as pending).
+    """
+    cites = extraction.citations
+    records = _Records(extraction, evidence.lookups)
+    indexes = {rid: opinion_index(t.text) for rid, t in evidence.opinions.items()}
+    matches, propositions = locate_passages(cites, records.record_for, indexes)
+    found: list[Finding] = []
+    contexts: list[CheckContext] = []
+    for c in cites:
+        full = full_of(extraction, c)
+        rec = records.record_for(c)
+        key = records.keys.get(full.index) if full is not None else None
+        quote_matches = matches.get(c.index, ())
+        ctx = CheckContext(
+            extraction=extraction,
+            citation=c,
+            full=full,
+            lookup=evidence.lookups.get(key) if key is not None else None,
+            record=rec,
+            opinion=evidence.opinions.get(rec.id) if rec is not None else None,
+            quote_matches=quote_matches,
+            elsewhere=_elsewhere(c, quote_matches, evidence.elsewhere),
+            proposition_match=propositions.get(c.index),
+            source_name=evidence.source_name,
+        )
+        contexts.append(ctx)
+        found.extend(run_checks(LOCAL_CHECKS, ctx))
+        found.extend(run_checks(SOURCE_CHECKS, ctx))
+    findings = visible(found, settings)
+    if not evidence.complete:
+        return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=(), complete=False)
+    per: dict[int, list[Finding]] = {}
+    for f in findings:
+        if f.citation_index is not None:
+            per.setdefault(f.citation_index, []).append(f)
+    results = tuple(_result(ctx, per.get(ctx.citation.index, ())) for ctx in contexts)
+    return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results)
+
+
+def _elsewhere(
+    c: Citation, matches: tuple[QuoteMatch | None, ...], found: Mapping[str, tuple[PassageHit, ...]]
+) -> dict[int, tuple[PassageHit, ...]]:
+    if not found:
+        return {}
+    out = {}
+    for m in matches:
+        if not_in_cited_case(m):
+            assert m is not None
+            hits = found.get(c.quotes[m.quote_index].text)
+            if hits:
+                out[m.quote_index] = hits
+    return out
+
+
+def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
+    page = passage = None
+    for m in (*ctx.quote_matches, ctx.proposition_match):
+        if m is not None and m.passage:
+            passage = m.passage
+            page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
+            break
+    basis = basis_for(ctx.citation, ctx.full, ctx.record)
+    return CitationResult(
+        citation_index=ctx.citation.index,
+        status=status_for(basis, findings),
+        basis=basis,
+        record=ctx.record,
+        lookup=ctx.lookup,
+        page_used=page,
+        passage=passage,
+    )
+
+
+__all__ = ["SourceEvidence", "cite_key", "judge", "local_findings", "lookup_keys"]
