@@ -47,6 +47,9 @@ class Settings:
     model_url: str | None = None  # OpenAI-compatible endpoint for unsupported-holding
     model_name: str | None = None
     http_timeout_s: float = 20.0
+    #: How editors show a citation no source covers: "hint" (faint dots, no squiggle), "information"
+    #: (a squiggle like any finding) or "none". The status bar and Citations view count them anyway.
+    cannot_verify_diagnostics: str = "hint"
 
     def network_allowed(self) -> bool:
         return not self.offline
@@ -83,7 +86,9 @@ _ALIASES = {
     "modelName": "model_name",
     "httpTimeout": "http_timeout_s",
     "http_timeout": "http_timeout_s",
+    "cannotVerifyDiagnostics": "cannot_verify_diagnostics",
 }
+CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 _FIELDS = {f.name for f in fields(Settings)}
 #: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
 #: users who set it are told it is unknown).
@@ -134,6 +139,11 @@ def _coerce(name: str, value: Any) -> Any:
             return int(value)
         if name == "http_timeout_s":
             return float(value)
+        if name == "cannot_verify_diagnostics":
+            if str(value).strip().lower() not in CANNOT_VERIFY_DISPLAY:
+                raise ConfigError(f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "
+                                  f"not {value!r}")
+            return str(value).strip().lower()
         if name == "languages":
             items = value.split(",") if isinstance(value, str) else list(value)
             return tuple(s.strip() for s in items if s.strip())

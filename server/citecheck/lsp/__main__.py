@@ -33,7 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
+    from citecheck.lsp import log_filters
     from citecheck.lsp.wiring import create_server
+
+    log_filters.install()
 
     # Extraction runs in a worker thread; a short GIL switch interval lets the protocol thread
     # answer a keystroke between the worker's slices instead of waiting 5 ms per hand-over.
