@@ -53,6 +53,7 @@ export interface ServerSettings {
   debounceMs?: number;
   modelUrl?: string;
   modelName?: string;
+  cannotVerifyDiagnostics?: string;
 }
 
 /**
@@ -74,12 +75,15 @@ export const SERVER_SETTING_KEYS = {
   debounceMs: 'debounceMs',
   modelUrl: 'modelUrl',
   modelName: 'modelName',
+  cannotVerifyDiagnostics: 'cannotVerifyDiagnostics',
 } as const satisfies Record<string, keyof ServerSettings>;
 
 /** Settings only the client reads. */
 export const CLIENT_SETTING_KEYS = ['server.path', 'python', 'languages', 'trace.server'] as const;
 
 export const SEVERITIES: readonly string[] = ['error', 'warning', 'info'];
+/** How "could not be verified" shows in the editor (server: settings.cannot_verify_diagnostics). */
+export const CANNOT_VERIFY_DISPLAY: readonly string[] = ['hint', 'information', 'none'];
 
 export interface PathContext {
   /** Replaces `${workspaceFolder}`; undefined when no folder is open. */
@@ -110,6 +114,8 @@ export function serverSettings(config: Configuration, token: string | undefined,
     const value = trimmed(cfg.get<string>(key));
     if (value) out[key] = value;
   }
+  const display = cfg.get<unknown>('cannotVerifyDiagnostics');
+  if (typeof display === 'string' && CANNOT_VERIFY_DISPLAY.includes(display)) out.cannotVerifyDiagnostics = display;
   const timeout = cfg.get<unknown>('httpTimeout');
   if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0) out.httpTimeout = timeout;
   const capFetch = cfg.get<unknown>('capFetch');
