@@ -89,6 +89,25 @@ def _footnotes_part(document, notes: dict[str, str]) -> None:
     document.part.relate_to(part, RT.FOOTNOTES)
 
 
+CUSTOM_CT = "application/vnd.openxmlformats-officedocument.custom-properties+xml"
+CUSTOM_NS = "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"
+VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
+FMTID = "{D5CDD505-2E9C-101B-9397-08002B2CF9AE}"  # the one Word uses for user-defined properties
+
+
+def add_custom_properties(document, props: dict[str, str]) -> None:
+    """Word's File › Properties › Custom (docProps/custom.xml): citecheck reads ``court`` from it."""
+    items = "".join(
+        f'<property fmtid="{FMTID}" pid="{i}" name="{escape(k)}"><vt:lpwstr>{escape(v)}</vt:lpwstr></property>'
+        for i, (k, v) in enumerate(props.items(), start=2)
+    )
+    xml = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+           f'<Properties xmlns="{CUSTOM_NS}" xmlns:vt="{VT_NS}">{items}</Properties>')
+    parse_xml(xml.encode())
+    part = Part(PackURI("/docProps/custom.xml"), CUSTOM_CT, xml.encode(), document.part.package)
+    document.part.package.relate_to(part, RT.CUSTOM_PROPERTIES)
+
+
 def build_docx(markdown: str, out: Path) -> None:
     blocks, notes = parse_markdown(markdown)
     document = docx.Document()
@@ -111,6 +130,8 @@ def build_docx(markdown: str, out: Path) -> None:
             _add_inline(p, text)
     if notes:
         _footnotes_part(document, notes)
+    # the matter's court, as a lawyer would record it in Word (the caption names the same court)
+    add_custom_properties(document, {"court": "District of Columbia Court of Appeals"})
     document.save(out)
 
 

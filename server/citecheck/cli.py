@@ -229,7 +229,7 @@ def _check_documents(
             with _progress(progress, len(docs)) as advance:
                 for doc in docs:
                     advance(doc.name, 0)
-                    report = await check_document(doc.text, source, settings)
+                    report = await check_document(doc.text, source, settings, declared=_declared(doc))
                     if len(ignores):
                         kept = visible(report.findings, settings, ignores, extraction=report.extraction, text=doc.text)
                         hidden += len(report.findings) - len(kept)
@@ -239,6 +239,16 @@ def _check_documents(
             return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())
+
+
+def _declared(doc: InputDocument) -> tuple:
+    """The matter's court as a .docx custom document property (``court``, ``question``), if set."""
+    from citecheck.jurisdiction import Declared
+
+    court, question = doc.custom_property("court", "citecheck.court"), doc.custom_property("question", "citecheck.question")
+    if not court and not question:
+        return ()
+    return (Declared(court=court, question=question, origin="document property"),)
 
 
 def _describe_sources(settings: Settings) -> str:

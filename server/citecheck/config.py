@@ -50,6 +50,8 @@ class Settings:
     #: How editors show a citation no source covers: "hint" (faint dots, no squiggle), "information"
     #: (a squiggle like any finding) or "none". The status bar and Citations view count them anyway.
     cannot_verify_diagnostics: str = "hint"
+    court: str | None = None  # the matter's court: courts-db id, abbreviation or name (else the caption)
+    question: str | None = None  # "federal" | "state"; default: federal law in federal court, state in state
 
     def network_allowed(self) -> bool:
         return not self.offline
@@ -164,7 +166,13 @@ def _coerce(name: str, value: Any) -> Any:
                     raise ConfigError(f"unknown finding kind in severity overrides: {k}")
                 out[k] = Severity(str(v).lower())
             return out
-        if name in ("courtlistener_token", "model_url", "model_name"):
+        if name == "question":
+            if value in (None, ""):
+                return None
+            if str(value).strip().lower() not in ("federal", "state"):
+                raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}")
+            return str(value).strip().lower()
+        if name in ("courtlistener_token", "model_url", "model_name", "court"):
             return str(value) if value not in (None, "") else None
         return str(value)
     except ConfigError:

@@ -38,7 +38,7 @@ class Kind(StrEnum):
     MALFORMED_PINCITE = "malformed-pincite"
     YEAR_MISMATCH = "year-mismatch"
     COURT_MISMATCH = "court-mismatch"
-    JURISDICTION = "jurisdiction"
+    NON_BINDING_AUTHORITY = "non-binding-authority"
     UNSUPPORTED_HOLDING = "unsupported-holding"
     UNRESOLVED_SHORT_FORM = "unresolved-short-form"
     CANNOT_VERIFY = "cannot-verify"
@@ -60,7 +60,7 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.MALFORMED_PINCITE: "The pin cite is not in a form a court would accept (e.g. a reversed range).",
     Kind.YEAR_MISMATCH: "The year in the parenthetical is not the year the case was decided.",
     Kind.COURT_MISMATCH: "The court in the parenthetical is not the court that decided the case.",
-    Kind.JURISDICTION: "The authority is from a jurisdiction that does not bind the forum.",
+    Kind.NON_BINDING_AUTHORITY: "A case presented as controlling comes from a court that does not bind the forum.",
     Kind.UNSUPPORTED_HOLDING: "The opinion does not appear to support the proposition it is cited for.",
     Kind.UNRESOLVED_SHORT_FORM: "A short form (Id., supra, Name at page) has no full citation to refer to.",
     Kind.CANNOT_VERIFY: "No source we have covers this citation; it was not checked (not an accusation).",
@@ -81,7 +81,7 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.MALFORMED_PINCITE: Severity.WARNING,
     Kind.YEAR_MISMATCH: Severity.WARNING,
     Kind.COURT_MISMATCH: Severity.WARNING,
-    Kind.JURISDICTION: Severity.INFO,
+    Kind.NON_BINDING_AUTHORITY: Severity.INFO,
     Kind.UNSUPPORTED_HOLDING: Severity.WARNING,
     Kind.UNRESOLVED_SHORT_FORM: Severity.WARNING,
     Kind.CANNOT_VERIFY: Severity.INFO,

@@ -49,6 +49,12 @@ class InputDocument:
     #: .docx: where each block starts and what Word calls it ("paragraph 13", "footnote 2"): a
     #: line:column in text we assembled from the package means nothing to someone reading in Word.
     places: tuple[tuple[int, str], ...] = ()
+    properties: tuple[tuple[str, str], ...] = ()  # .docx custom document properties (name lower-cased, value)
+
+    def custom_property(self, *names: str) -> str | None:
+        """The first of ``names`` set as a custom document property (``court``, ``citecheck.court``)."""
+        found = dict(self.properties)
+        return next((found[n] for n in names if found.get(n)), None)
 
     def page_at(self, offset: int) -> str | None:
         if not self.pages:
@@ -103,7 +109,7 @@ def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocum
         raise InputError(f"{name}: old binary Word .doc files are not supported; save it as .docx")
     if kind == "docx":
         text, places = _docx_text(name, data)
-        doc = InputDocument(name=name, kind=kind, text=text, places=places)
+        doc = InputDocument(name=name, kind=kind, text=text, places=places, properties=_docx_custom_properties(data))
     elif kind == "pdf":
         doc = _pdf_document(name, data)
     else:
@@ -296,6 +302,35 @@ def _note_blocks(document, reltype: str, kind: str) -> list[tuple[str, str]]:
             number = note.get(f"{_W}id")
             out.append((f"{kind} {number}", f"{number} {text}"))
     return out
+
+
+_CUSTOM_PROPS = "docProps/custom.xml"
+_VT = "{http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes}"
+
+
+def _docx_custom_properties(data: bytes) -> tuple[tuple[str, str], ...]:
+    """Custom document properties (File › Properties › Custom in Word) as (lower-cased name, text value).
+
+    Where a user records the matter's court (``court``) for citecheck. A broken or absent part gives
+    none: properties are a convenience, never a reason to refuse the document.
+    """
+    from lxml import etree
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            if _CUSTOM_PROPS not in zf.namelist() or zf.getinfo(_CUSTOM_PROPS).file_size > 1_000_000:
+                return ()
+            raw = zf.read(_CUSTOM_PROPS)
+        root = etree.fromstring(raw, parser=etree.XMLParser(resolve_entities=False, no_network=True))
+    except (zipfile.BadZipFile, KeyError, OSError, etree.XMLSyntaxError):
+        return ()
+    out = []
+    for prop in root:
+        name = prop.get("name")
+        value = next((child.text for child in prop if child.tag.startswith(_VT)), None)
+        if name and value and value.strip():
+            out.append((name.strip().lower(), value.strip()))
+    return tuple(out)
 
 
 # pdf

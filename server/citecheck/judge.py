@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
 from citecheck.checks.existence import impossible_reason
+from citecheck.checks.non_binding import assess
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding
+from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
 from citecheck.visible import visible
@@ -117,13 +119,21 @@ def local_findings(extraction: Extraction, settings: Settings) -> list[Finding]:
     return visible(found, settings)
 
 
-def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) -> Report:
+def forum_of(text: str, settings: Settings, declared: tuple[Declared, ...] = ()) -> Forum | None:
+    """The matter's court: ``declared`` (an edge's), the front matter, ``settings.court``, the caption."""
+    return matter_forum(text, declared=(*declared, Declared(court=settings.court, question=settings.question)))
+
+
+def judge(
+    extraction: Extraction, evidence: SourceEvidence, settings: Settings, *, declared: tuple[Declared, ...] = ()
+) -> Report:
     """Every check on every citation, given what the sources said; statuses by ``results.status_for``.
 
     With ``evidence.complete`` False the report is a partial wave: its findings stand, its
     per-citation results are left empty (edges show them as pending).
     """
     cites = extraction.citations
+    forum = forum_of(extraction.text, settings, declared)
     records = _Records(extraction, evidence.lookups)
     indexes = {rid: opinion_index(t.text) for rid, t in evidence.opinions.items()}
     matches, propositions = locate_passages(cites, records.record_for, indexes)
@@ -145,19 +155,21 @@ def judge(extraction: Extraction, evidence: SourceEvidence, settings: Settings) 
             elsewhere=_elsewhere(c, quote_matches, evidence.elsewhere),
             proposition_match=propositions.get(c.index),
             source_name=evidence.source_name,
+            forum=forum,
         )
         contexts.append(ctx)
         found.extend(run_checks(LOCAL_CHECKS, ctx))
         found.extend(run_checks(SOURCE_CHECKS, ctx))
     findings = visible(found, settings)
     if not evidence.complete:
-        return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=(), complete=False)
+        return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=(), complete=False,
+                      forum=forum)
     per: dict[int, list[Finding]] = {}
     for f in findings:
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
     results = tuple(_result(ctx, per.get(ctx.citation.index, ())) for ctx in contexts)
-    return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results)
+    return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum)
 
 
 def _elsewhere(
@@ -191,6 +203,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
         lookup=ctx.lookup,
         page_used=page,
         passage=passage,
+        weight=assess(ctx),
     )
 
 

@@ -13,6 +13,7 @@ from citecheck.config import Settings
 from citecheck.extract.models import Extraction
 from citecheck.gather import gather
 from citecheck.judge import SourceEvidence, judge, local_findings
+from citecheck.jurisdiction import Declared
 from citecheck.results import CitationResult, Report, Status
 from citecheck.sources.base import AuthoritySource
 from citecheck.visible import too_large_finding, visible
@@ -31,10 +32,12 @@ async def check_document(
     *,
     extraction: Extraction | None = None,
     executor: Executor | None = None,
+    declared: tuple[Declared, ...] = (),
 ) -> Report:
     """Full check. source None → everything source-backed is cannot-verify. Sends only CiteKeys to the
     source (one batched lookup call), fetches opinions only for the cases it needs, never raises for a
-    source failure."""
+    source failure. ``declared`` names the matter's court where the edge knows it (a .docx custom
+    document property); see ``jurisdiction.matter_forum`` for the order of the other places."""
     if len(text) > settings.max_document_chars:
         return too_large_report(text, settings)
     if extraction is None:
@@ -42,7 +45,7 @@ async def check_document(
 
         extraction = extract_citations(text)
     evidence = await gather(extraction, source, executor=executor) if source is not None else SourceEvidence()
-    return judge(extraction, evidence, settings)
+    return judge(extraction, evidence, settings, declared=declared)
 
 
 __all__ = [

@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Severity
+from citecheck.jurisdiction.weight import Assessment, Forum
 from citecheck.sources.models import CaseRecord, LookupResult
 
 
@@ -66,6 +67,7 @@ class CitationResult:
     lookup: LookupResult | None = None
     page_used: str | None = None  # page where the quoted passage / proposition was located
     passage: str | None = None  # opinion text compared
+    weight: Assessment | None = None  # binding / persuasive / unknown where the document is filed (None: no case)
 
     @property
     def reason(self) -> str:
@@ -87,6 +89,7 @@ class Report:
     findings: tuple[Finding, ...]
     results: tuple[CitationResult, ...]
     complete: bool = True
+    forum: Forum | None = None  # the court the document is filed in, when known (docs/jurisdiction.md)
 
     def result(self, index: int) -> CitationResult | None:
         """The result of citation ``index`` (None while the report is incomplete)."""

@@ -37,9 +37,6 @@ class Span:
     def shift(self, delta: int) -> Span:
         return Span(self.start + delta, self.end + delta)
 
-    def contains(self, offset: int) -> bool:
-        return self.start <= offset < self.end or (self.start == self.end == offset)
-
     def overlaps(self, other: Span) -> bool:
         return self.start < other.end and other.start < self.end
 

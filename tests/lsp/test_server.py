@@ -6,22 +6,27 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from citecheck.config import Settings
-from citecheck.lsp.server import CiteServer, capability, client_wants_pull
+from citecheck.lsp.capabilities import ClientCaps
+from citecheck.lsp.server import CiteServer
+from citecheck.lsp.sources import settings_differ, source_settings_changed
 
 
 def test_pull_only_with_refresh_support() -> None:
-    assert not client_wants_pull(client_capabilities("visual-studio-code"))
-    assert not client_wants_pull(client_capabilities("emacs"))
+    assert not ClientCaps.of(client_capabilities("visual-studio-code")).pull
+    assert not ClientCaps.of(client_capabilities("emacs")).pull
     nvim = client_capabilities("neovim@v0.11.0")
-    assert not client_wants_pull(nvim)  # can pull, cannot be told to re-pull
+    assert not ClientCaps.of(nvim).pull  # can pull, cannot be told to re-pull
     nvim.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
-    assert client_wants_pull(nvim)
+    caps = ClientCaps.of(nvim)
+    assert caps.pull and caps.refresh and caps.related_information
 
 
-def test_capability_walks_missing_parts() -> None:
-    caps = types.ClientCapabilities()
-    assert capability(caps, "text_document.publish_diagnostics.data_support", "dflt") == "dflt"
-    assert capability(client_capabilities("emacs"), "general.position_encodings")[0] == "utf-32"
+def test_capabilities_resolved_once_with_defaults_for_missing_parts() -> None:
+    assert ClientCaps.of(types.ClientCapabilities()) == ClientCaps()
+    assert ClientCaps.of(None) == ClientCaps()
+    vscode = ClientCaps.of(client_capabilities("visual-studio-code"))
+    assert vscode.related_information and vscode.data and vscode.configuration and vscode.progress
+    assert not ClientCaps.of(client_capabilities("emacs")).data  # Emacs does not echo Diagnostic.data
 
 
 def test_settings_precedence_and_source_change_detection() -> None:
@@ -30,7 +35,7 @@ def test_settings_precedence_and_source_change_detection() -> None:
     server.init_options = {"debounceMs": 40, "offline": True}
     s = server.compute_settings({"debounceMs": 80})
     assert s.debounce_ms == 80 and s.offline  # workspace configuration wins over initializationOptions
-    assert server.source_settings_changed(s, Settings(offline=False))
-    assert not server.source_settings_changed(s, Settings(debounce_ms=10, offline=True, corpus_path=s.corpus_path,
+    assert source_settings_changed(s, Settings(offline=False))
+    assert not source_settings_changed(s, Settings(debounce_ms=10, offline=True, corpus_path=s.corpus_path,
                                                           cache_path=s.cache_path))
-    assert server.settings_differ(s, server.compute_settings(None))
+    assert settings_differ(s, server.compute_settings(None))

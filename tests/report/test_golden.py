@@ -132,4 +132,8 @@ def test_brief_html_report_in_headless_chromium(tmp_path, headless_chromium):
     assert len(names) == len(set(names)) == 12  # each authority once (short forms fold into their case)
     savage = next(r for r in rows if r[0] == "Savage v. Parks")
     assert savage[2] == ("verified" if with_corpus else "cannot-verify")
-    assert len(savage[3].split(", ")) == 3  # cited three times: full, Id., short form
+    assert savage[3].startswith("binding")  # the weight column: D.C. Court of Appeals precedent in that court
+    assert len(savage[4].split(", ")) == 3  # cited three times: full, Id., short form
+    cook = next(r for r in rows if r[0] == "Cook v. Public Storage, Inc.")
+    assert cook[3].startswith("persuasive") and "non-binding-authority" in cook[6]
+    assert names.index("Savage v. Parks") < names.index("Cook v. Public Storage, Inc.")  # binding group first

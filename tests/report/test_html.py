@@ -25,12 +25,12 @@ def test_html_table_of_authorities_has_each_case_once_with_places_and_status(sam
     rows = _toa_rows(doc)
     assert [r[0] for r in rows] == ["Berry v. Keith", "Savage v. Parks", "Whitfield v. Kessler"]
     berry = rows[0]
-    assert berry[1:4] == ["100 A.2d 831", "problem", "2:49, 2:80"]
+    assert berry[1:3] == ["100 A.2d 831", "problem"] and berry[4] == "2:49, 2:80"
     # a place with a finding links to that finding's evidence
     link = doc.xpath("//table[contains(@class,'toa')]//a[text()='2:49']")[0]
     target = doc.get_element_by_id(link.get("href")[1:])
     assert "pincite-out-of-range" in target.text_content() and "Berry v. Keith" in target.text_content()
-    assert rows[1][4] == "Savage v. Parks (1953)"
+    assert rows[1][5] == "Savage v. Parks (1953)"
 
 
 def test_html_findings_show_evidence_and_links(sample_batch):
@@ -51,3 +51,24 @@ def test_html_renders_in_headless_chromium(sample_batch, tmp_path, headless_chro
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
     rows = _toa_rows(lxml.html.fromstring(dom))
     assert [r[0] for r in rows] == ["Berry v. Keith", "Savage v. Parks", "Whitfield v. Kessler"]
+
+
+def test_html_table_of_authorities_is_grouped_by_weight_in_the_forum(sample_batch):
+    from dataclasses import replace
+
+    from citecheck.jurisdiction import Forum, Question, court_node, weigh
+
+    dc = court_node("dc")
+    assert dc is not None
+    forum = Forum(court=dc, question=Question.STATE, origin="caption")
+    file = sample_batch.files[0]
+    weights = {0: weigh("dc", forum), 1: weigh("md", forum), 2: weigh("md", forum), 3: None}
+    statuses = tuple(replace(st, weight=weights[st.index]) for st in file.statuses)
+    batch = replace(sample_batch, files=(replace(file, statuses=statuses, forum=forum),))
+    doc = lxml.html.fromstring(render_html(batch))
+    assert "Court: District of Columbia Court of Appeals (from the caption; state question)." in doc.text_content()
+    headings = [h.text_content() for h in doc.xpath("//h4")]
+    assert headings == ["Binding authority (1)", "Persuasive authority (1)", "Weight not determined (1)"]
+    rows = _toa_rows(doc)
+    assert [r[0] for r in rows] == ["Savage v. Parks", "Berry v. Keith", "Whitfield v. Kessler"]
+    assert rows[1][3].startswith("persuasive") and "a court of Maryland" in rows[1][3]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from citecheck.checks.base import Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import CaseNameCheck
 from citecheck.checks.existence import ExistenceCheck, ImpossibleCitationCheck
+from citecheck.checks.non_binding import NonBindingAuthorityCheck
 from citecheck.checks.parenthetical import ParentheticalCheck
 from citecheck.checks.pin_cite import MalformedPinciteCheck, PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
@@ -24,6 +25,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     QuoteCheck(),
     PinciteCheck(),
     ParentheticalCheck(),
+    NonBindingAuthorityCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)

@@ -12,6 +12,7 @@ from typing import Protocol, runtime_checkable
 
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Evidence, Finding
+from citecheck.jurisdiction.weight import Forum
 from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
 
 
@@ -56,6 +57,7 @@ class CheckContext:
     elsewhere: Mapping[int, tuple[PassageHit, ...]] = field(default_factory=dict)
     proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
+    forum: Forum | None = None  # the court the document is filed in, when known
 
     @property
     def text(self) -> str:

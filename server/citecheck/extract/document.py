@@ -84,12 +84,6 @@ class Document:
     def extraction(self) -> Extraction:
         return self._extraction
 
-    def set_text(self, text: str) -> Extraction:
-        """Replace the whole text (LSP full sync); unchanged paragraphs are still reused."""
-        old_text, self._text = self._text, _check_text(text)
-        self._extraction = self._run(old_text, None)
-        return self._extraction
-
     def apply_edits(self, edits: list[Edit] | tuple[Edit, ...]) -> Extraction:
         """Apply ``edits`` in order (each against the text left by the previous one), then re-extract."""
         text = self._text

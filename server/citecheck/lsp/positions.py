@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
 
 from lsprotocol import types
 
@@ -118,7 +117,3 @@ def range_to_span(index: LineIndex, rng: types.Range, encoding: str | None) -> S
     start = index.offset_at(rng.start, encoding)
     end = index.offset_at(rng.end, encoding)
     return Span(min(start, end), max(start, end))
-
-
-def spans_to_ranges(index: LineIndex, spans: Sequence[Span], encoding: str | None) -> list[types.Range]:
-    return [span_to_range(index, s, encoding) for s in spans]

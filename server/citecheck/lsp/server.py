@@ -1,8 +1,9 @@
 """The citecheck language server object: per-process state (settings, the authority source, the
 ignore list, per-document state) and the protocol class that installs LSP-correct text storage.
 
-Handlers live in ``wiring.py`` and the behaviour in ``features/``; this module only holds things
-and decides, once per client, how diagnostics are delivered (push or pull, never both).
+Handlers live in ``handlers/`` (one module per LSP method, registered by ``wiring.py``) and the
+behaviour in ``features/``; this module only holds things and resolves, once per client, what the
+client can do (``capabilities.ClientCaps``: push or pull, never both).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 import os
 import traceback
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import fields
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types
@@ -27,45 +28,12 @@ from citecheck import __version__
 from citecheck.config import Settings, settings_from_env, settings_from_mapping, unknown_env
 from citecheck.errors import CitecheckError
 from citecheck.ignore_file import IgnoreStore
+from citecheck.lsp.capabilities import ClientCaps
+from citecheck.lsp.features.diagnostics import Diagnostics, DocState
+from citecheck.lsp.sources import Sources
 from citecheck.lsp.text import LspTextDocument, LspWorkspace
 
 log = logging.getLogger(__name__)
-
-#: Settings that change which source answers; a change re-opens the source.
-_SOURCE_FIELDS = (
-    "corpus_path",
-    "cache_path",
-    "courtlistener_token",
-    "courtlistener_url",
-    "cap_fetch",
-    "cap_url",
-    "offline",
-    "http_timeout_s",
-    "model_url",
-    "model_name",
-)
-
-
-def capability(caps: Any, path: str, default: Any = None) -> Any:
-    """``capability(client_caps, "text_document.diagnostic")`` without AttributeError chains."""
-    node = caps
-    for part in path.split("."):
-        node = getattr(node, part, None)
-        if node is None:
-            return default
-    return node
-
-
-def client_wants_pull(caps: types.ClientCapabilities) -> bool:
-    """Pull only when the client can pull AND can be told to re-pull.
-
-    Source-backed findings arrive seconds after the edit; a pull client without
-    ``workspace/diagnostic/refresh`` would not see them until the next keystroke, so such a
-    client (Neovim 0.10/0.11) gets push instead.
-    """
-    return capability(caps, "text_document.diagnostic") is not None and bool(
-        capability(caps, "workspace.diagnostics.refresh_support", False)
-    )
 
 
 class CiteProtocol(LanguageServerProtocol):
@@ -77,8 +45,9 @@ class CiteProtocol(LanguageServerProtocol):
         self._workspace = LspWorkspace.replacing(self.workspace)
         server = self._server
         if isinstance(server, CiteServer):
-            server.pull = client_wants_pull(params.capabilities)
-            if not server.pull:
+            server.caps = ClientCaps.of(params.capabilities)
+            server.diagnostics.configure_client(server.caps)
+            if not server.caps.pull:
                 result.capabilities.diagnostic_provider = None
         return result
 
@@ -96,12 +65,14 @@ class CiteServer(LanguageServer):
             log.warning("%s", warning)
         self.settings: Settings = self.base_settings
         self.init_options: Mapping[str, Any] = {}
-        self.pull = False
+        self.caps = ClientCaps()
         self.ignores = IgnoreStore(None)
-        self.docs: dict[str, Any] = {}  # uri -> features.diagnostics.DocState
-        self.sources: Any = None  # source_holder.SourceHolder, set by wiring
-        self.local_sources: Any = None  # the same, for the local-only first wave of stage 2
-        self.diagnostics: Any = None  # features.diagnostics.Diagnostics, set by wiring
+        self.docs: dict[str, DocState] = {}
+        self.sources = Sources()
+        #: the one executor for CPU work (extraction, locating quotes, judging); one worker, so a
+        #: check never competes with a keystroke's extraction for the GIL from a second thread
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citecheck-cpu")
+        self.diagnostics = Diagnostics(self)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown_errors: set[str] = set()
 
@@ -117,14 +88,6 @@ class CiteServer(LanguageServer):
         if workspace_section:
             settings = settings_from_mapping(workspace_section, settings)
         return settings
-
-    @staticmethod
-    def source_settings_changed(old: Settings, new: Settings) -> bool:
-        return any(getattr(old, f) != getattr(new, f) for f in _SOURCE_FIELDS)
-
-    @staticmethod
-    def settings_differ(old: Settings, new: Settings) -> bool:
-        return any(getattr(old, f.name) != getattr(new, f.name) for f in fields(Settings))
 
     # ---- tasks and errors ------------------------------------------------------------------
     def spawn(self, coro: Awaitable[Any], *, what: str) -> asyncio.Task[Any]:

@@ -10,12 +10,14 @@ from html import escape
 
 from citecheck.findings import Finding, Severity, docs_url
 from citecheck.report.model import (
+    Authority,
     BatchResult,
     FileResult,
     Status,
-    authorities,
     cited_text,
     evidence_items,
+    forum_line,
+    grouped_authorities,
     notes,
 )
 
@@ -31,6 +33,9 @@ th{background:#f3f3f3}
 .status.problem,.sev.error{background:#fde2e1;color:#8a1111}.sev.warning{background:#fff3cd;color:#7a5200}
 .status.cannot-verify,.sev.info,.status.not-checked{background:#e3eef9;color:#1d4f80}
 .status.verified{background:#e0f2e3;color:#1e5e2b}
+.weight{display:inline-block;padding:0 .4rem;border-radius:.25rem;font-family:sans-serif;font-size:.8rem}
+.weight.binding{background:#e0f2e3;color:#1e5e2b}.weight.persuasive{background:#f1e8fb;color:#4b2a7a}
+.weight.unknown{background:#eee;color:#444}.why{font-size:.85rem;color:#444}
 .finding{border:1px solid #ddd;border-left:.35rem solid #999;padding:.5rem .8rem;margin:.8rem 0}
 .finding.error{border-left-color:#c62828}.finding.warning{border-left-color:#e0a800}
 .finding.info{border-left-color:#3b78b5}
@@ -78,37 +83,46 @@ def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
     )
 
 
+def _authority_row(a: Authority, first_finding: dict[int, str]) -> str:
+    places = []
+    for p in a.places:
+        label = f"{p.line}:{p.column}"
+        anchor = first_finding.get(p.citation_index)
+        places.append(f'<a href="#{anchor}">{label}</a>' if anchor else label)
+    case = a.record
+    matched = (f"{escape(case.name)}" + (f" ({escape(case.decision_date[:4])})" if case.decision_date else "")
+               if case else "")
+    if case and case.url:
+        matched = f'<a href="{escape(case.url)}">{matched}</a>'
+    weight = (f"{_badge(a.weight.weight.value, 'weight')}<br><span class=\"why\">{escape(a.weight.reason)}</span>"
+              if a.weight else "")
+    return (
+        f"<tr><td><em>{escape(a.name) or '—'}</em></td><td>{escape(a.cite)}</td>"
+        f"<td>{_badge(a.status.value, 'status')}</td><td>{weight}</td><td>{', '.join(places)}</td>"
+        f"<td>{matched}</td><td>{escape(', '.join(a.kinds))}</td></tr>"
+    )
+
+
 def _file_html(file: FileResult, n: int) -> str:
     findings = file.sorted_findings()
     first_finding: dict[int, str] = {}
     for i, f in enumerate(findings):
         if f.citation_index is not None:
             first_finding.setdefault(f.citation_index, f"f{n}-{i}")
-    rows = []
-    for a in authorities(file):
-        places = []
-        for p in a.places:
-            label = f"{p.line}:{p.column}"
-            anchor = first_finding.get(p.citation_index)
-            places.append(f'<a href="#{anchor}">{label}</a>' if anchor else label)
-        case = a.record
-        matched = (f"{escape(case.name)}" + (f" ({escape(case.decision_date[:4])})" if case.decision_date else "")
-                   if case else "")
-        if case and case.url:
-            matched = f'<a href="{escape(case.url)}">{matched}</a>'
-        rows.append(
-            f"<tr><td><em>{escape(a.name) or '—'}</em></td><td>{escape(a.cite)}</td>"
-            f"<td>{_badge(a.status.value, 'status')}</td><td>{', '.join(places)}</td>"
-            f"<td>{matched}</td><td>{escape(', '.join(a.kinds))}</td></tr>"
+    groups = []
+    for weight, heading, members in grouped_authorities(file):
+        rows = "".join(_authority_row(a, first_finding) for a in members)
+        groups.append(
+            f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(weight.value)}"><thead><tr>'
+            "<th>Authority</th><th>Citation</th><th>Status</th><th>Weight</th>"
+            "<th>Cited at (line:column)</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
+            + rows + "</tbody></table>"
         )
-    toa = (
-        '<table class="toa"><thead><tr><th>Authority</th><th>Citation</th><th>Status</th>'
-        "<th>Cited at (line:column)</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
-        + "".join(rows) + "</tbody></table>"
-    )
+    toa = "".join(groups) or "<p>No case citations.</p>"
     body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
     return (
         f'<section class="file"><h2>{escape(file.name)}</h2>'
+        f'<p class="forum">{escape(forum_line(file))}</p>'
         f"<h3>Table of authorities</h3>{toa}"
         f"<h3>Findings ({len(findings)})</h3>{body or '<p>No findings.</p>'}</section>"
     )

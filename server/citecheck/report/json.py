@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from citecheck.findings import Finding, Severity
+from citecheck.jurisdiction import Assessment, Forum
 from citecheck.report.model import BatchResult, FileResult, authorities, notes
 from citecheck.sources.models import CaseRecord
 from citecheck.spans import Span
@@ -59,6 +60,19 @@ def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
     }
 
 
+def _weight_json(a: Assessment | None) -> dict[str, Any] | None:
+    if a is None:
+        return None
+    return {"weight": a.weight.value, "reason": a.reason, "court": a.court_id, "court_name": a.court_name}
+
+
+def _forum_json(forum: Forum | None) -> dict[str, Any] | None:
+    if forum is None:
+        return None
+    return {"court": forum.court.id, "court_name": forum.court.name, "question": forum.question.value,
+            "origin": forum.origin, "law_state": forum.law_state}
+
+
 def _file_json(file: FileResult) -> dict[str, Any]:
     citations = []
     for c in file.citations:
@@ -83,17 +97,19 @@ def _file_json(file: FileResult) -> dict[str, Any]:
             "resolved_case": record_json(st.record),
             "page_used": st.page_used,
             "passage": st.passage,
+            "weight": _weight_json(st.weight),
         })
     return {
         "path": file.name,
         "kind": file.kind,
         "characters": len(file.text),
+        "forum": _forum_json(file.forum),
         "citations": citations,
         "findings": [finding_json(file, f) for f in file.sorted_findings()],
         "authorities": [
             {"name": a.name, "cite": a.cite, "status": a.status.value,
              "case": record_json(a.record), "citation_indexes": [p.citation_index for p in a.places],
-             "kinds": list(a.kinds)}
+             "kinds": list(a.kinds), "weight": _weight_json(a.weight)}
             for a in authorities(file)
         ],
     }

@@ -10,9 +10,10 @@ from citecheck.report.model import (
     BatchResult,
     FileResult,
     Status,
-    authorities,
     cited_text,
     evidence_items,
+    forum_line,
+    grouped_authorities,
     notes,
 )
 
@@ -22,12 +23,16 @@ def _cell(value: str) -> str:
 
 
 def _file_md(file: FileResult) -> list[str]:
-    out = [f"## {file.name}", "", "### Table of authorities", "",
-           "| Authority | Citation | Status | Cited at (line:column) | Findings |", "|---|---|---|---|---|"]
-    for a in authorities(file):
-        places = ", ".join(f"{p.line}:{p.column}" for p in a.places)
-        out.append(f"| *{_cell(a.name) or '—'}* | {_cell(a.cite)} | {a.status.value} | {places} | "
-                   f"{_cell(', '.join(a.kinds))} |")
+    out = [f"## {file.name}", "", forum_line(file), "", "### Table of authorities"]
+    for _weight, heading, members in grouped_authorities(file):
+        out += ["", f"#### {heading}", "",
+                "| Authority | Citation | Status | Weight | Cited at (line:column) | Findings |",
+                "|---|---|---|---|---|---|"]
+        for a in members:
+            places = ", ".join(f"{p.line}:{p.column}" for p in a.places)
+            why = _cell(a.weight.reason) if a.weight else ""
+            out.append(f"| *{_cell(a.name) or '—'}* | {_cell(a.cite)} | {a.status.value} | {why} | {places} | "
+                       f"{_cell(', '.join(a.kinds))} |")
     findings = file.sorted_findings()
     out += ["", f"### Findings ({len(findings)})", ""]
     if not findings:

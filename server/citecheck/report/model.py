@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Finding, Severity
+from citecheck.jurisdiction import Assessment, Forum, Weight
 from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
 
@@ -24,6 +25,7 @@ class CitationStatus:
     page_used: str | None = None
     passage: str | None = None
     reason: str = ""
+    weight: Assessment | None = None  # binding / persuasive / unknown in the forum; None: not a case citation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,6 +48,7 @@ class Authority:
     record: CaseRecord | None
     places: tuple[Place, ...]
     kinds: tuple[str, ...] = ()  # finding kinds raised on any of its citations
+    weight: Assessment | None = None  # its weight where the document is filed
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,6 +61,7 @@ class FileResult:
     statuses: tuple[CitationStatus, ...]
     pages: tuple[tuple[int, str], ...] = ()  # PDF page starts (offset, label)
     places: tuple[tuple[int, str], ...] = ()  # .docx block starts (offset, "paragraph 13" / "footnote 2")
+    forum: Forum | None = None  # the court the document is filed in, when known
     _line_starts: tuple[int, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
@@ -171,10 +175,10 @@ def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tu
             statuses.append(CitationStatus(index=c.index, status=Status.NOT_CHECKED))
             continue
         statuses.append(CitationStatus(index=c.index, status=r.status, record=r.record, page_used=r.page_used,
-                                       passage=r.passage, reason=r.reason))
+                                       passage=r.passage, reason=r.reason, weight=r.weight))
     return FileResult(
         name=name, kind=kind, text=text, citations=tuple(report.extraction.citations), findings=tuple(report.findings),
-        statuses=tuple(statuses), pages=pages, places=places,
+        statuses=tuple(statuses), pages=pages, places=places, forum=report.forum,
     )
 
 
@@ -222,10 +226,54 @@ def authorities(file: FileResult) -> list[Authority]:
             line, col = file.line_col(c.span.start)
             places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
         kinds = sorted({k for c in cites for k in kinds_by_index.get(c.index, ())})
+        weight = next((w for c in fulls if (w := file.status_of(c.index).weight) is not None), None)
         out.append(Authority(name=name, cite=cite, status=status, record=record,
-                             places=tuple(places), kinds=tuple(kinds)))
+                             places=tuple(places), kinds=tuple(kinds), weight=weight))
     out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
     return out
+
+
+#: Order of the table of authorities' groups, and their headings.
+WEIGHT_GROUPS: tuple[tuple[Weight, str], ...] = (
+    (Weight.BINDING, "Binding authority"),
+    (Weight.PERSUASIVE, "Persuasive authority"),
+    (Weight.UNKNOWN, "Weight not determined"),
+)
+
+
+def weight_of(a: Authority) -> Weight:
+    return a.weight.weight if a.weight is not None else Weight.UNKNOWN
+
+
+def grouped_authorities(file: FileResult) -> list[tuple[Weight, str, list[Authority]]]:
+    """The table of authorities grouped by weight in the forum (binding, persuasive, unknown); empty groups left out."""
+    entries = authorities(file)
+    out = []
+    for weight, heading in WEIGHT_GROUPS:
+        members = [a for a in entries if weight_of(a) is weight]
+        if members:
+            out.append((weight, heading, members))
+    return out
+
+
+def weight_summary(file: FileResult) -> str:
+    """``"authorities: 9 binding, 2 persuasive, 1 weight unknown"`` (each case once), or "" with none."""
+    counts = {w: 0 for w, _ in WEIGHT_GROUPS}
+    for _w, _h, members in grouped_authorities(file):
+        for a in members:
+            counts[weight_of(a)] += 1
+    if not any(counts.values()):
+        return ""
+    words = {Weight.BINDING: "binding", Weight.PERSUASIVE: "persuasive", Weight.UNKNOWN: "weight unknown"}
+    return "authorities: " + ", ".join(f"{n} {words[w]}" for w, n in counts.items() if n)
+
+
+def forum_line(file: FileResult) -> str:
+    """Where the document is filed and how we know, or how to tell citecheck; every format prints it."""
+    if file.forum is None:
+        return ("Court: not determined (no recognised caption; set `court` in citecheck.toml or `court:` in the "
+                "front matter to see which authorities bind).")
+    return f"Court: {file.forum.name} (from the {file.forum.origin}; {file.forum.question.value} question)."
 
 
 def evidence_items(finding: Finding) -> list[tuple[str, str]]:

@@ -9,7 +9,16 @@ from __future__ import annotations
 import io
 
 from citecheck.findings import Severity
-from citecheck.report.model import BatchResult, FileResult, Status, cited_text, evidence_items, notes
+from citecheck.report.model import (
+    BatchResult,
+    FileResult,
+    Status,
+    cited_text,
+    evidence_items,
+    forum_line,
+    notes,
+    weight_summary,
+)
 
 #: Evidence shown in the terminal table; the plain, JSON, HTML and Markdown reports show all of it.
 _TABLE_EVIDENCE = frozenset({"Case", "Citation", "Decided", "Page", "Draft says", "Opinion says", "Difference",
@@ -60,6 +69,11 @@ def _unverified_note(file: FileResult) -> str:
     return note
 
 
+def _jurisdiction(file: FileResult) -> str:
+    weights = weight_summary(file)
+    return forum_line(file) + (f" {weights[0].upper()}{weights[1:]}." if weights else "")
+
+
 def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -82,6 +96,7 @@ def render_plain(batch: BatchResult) -> str:
         lines.append(f"{file.name}: {_summary(file)}")
         if note := _unverified_note(file):
             lines.append(f"{file.name}: {note}")
+        lines.append(f"{file.name}: {_jurisdiction(file)}")
     for err in batch.errors:
         lines.append(f"{err.name}: error: {err.message}")
     for note in notes(batch):
@@ -107,6 +122,7 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
         console.print(Text(file.name, style="bold"), Text(" — " + _summary(file)))
         if note := _unverified_note(file):
             console.print(Text(f"  ({note})", style="dim"))
+        console.print(Text(_jurisdiction(file), style="dim"))
         for severity in Severity:
             group = [f for f in file.sorted_findings() if f.severity is severity]
             if not group:

@@ -180,11 +180,6 @@ class Cache:
         except sqlite3.Error as exc:
             raise CorpusError(f"cache write failed: {exc}") from exc
 
-    async def get_record(self, case_id: str) -> CaseRecord | None:
-        async with self._db.execute("SELECT record FROM records WHERE id = ?", (case_id,)) as cur:
-            row = await cur.fetchone()
-        return record_from_dict(json.loads(row[0])) if row else None
-
     # ------------------------------------------------------------------ opinions
     async def get_opinion(self, case_id: str) -> OpinionText | None:
         try:

@@ -450,11 +450,6 @@ class Corpus:
         )
         return OpinionText(case_id=row[0], text=row[1], page_maps=maps)
 
-    def page_map_indexes(self, rowid: int) -> list[int]:
-        with self._lock:
-            row = self._db.execute("SELECT page_maps FROM opinions WHERE case_rowid = ?", (rowid,)).fetchone()
-        return [int(m[0]) for m in json.loads(row[0])] if row else []
-
     def opinion(self, case_id: str) -> OpinionText | None:
         rowid = self.rowid(case_id)
         return self.opinion_by_rowid(rowid) if rowid is not None else None

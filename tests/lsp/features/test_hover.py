@@ -28,3 +28,16 @@ def test_hover_names_case_court_date_link_page_and_passage() -> None:
 def test_hover_without_result_says_not_checked_yet_and_short_form() -> None:
     text = render_hover("Id. at 5", None, [], "100 A.2d 36")
     assert "not checked against a source yet" in text and "Short form of `100 A.2d 36`" in text
+
+
+def test_hover_shows_weight_in_the_forum() -> None:
+    from citecheck.jurisdiction import Forum, Question, court_node, weigh
+
+    nysd = court_node("nysd")
+    assert nysd is not None
+    forum = Forum(court=nysd, question=Question.FEDERAL, origin="caption")
+    result = CitationResult(citation_index=0, status=Status.VERIFIED, basis=Status.VERIFIED, weight=weigh("ca9", forum))
+    text = render_hover("500 F.3d 1", result, [], None)
+    assert "**Persuasive** only here (Court of Appeals for the Ninth Circuit)" in text and "S.D. New York" in text
+    result = CitationResult(citation_index=0, status=Status.VERIFIED, basis=Status.VERIFIED, weight=weigh("ca2", forum))
+    assert "**Binding** here" in render_hover("500 F.3d 1", result, [], None)

@@ -75,16 +75,9 @@ async def show_report(server: CiteServer, *args: Any) -> dict[str, Any]:
 
 
 async def clear_cache(server: CiteServer, *args: Any) -> dict[str, Any]:
-    async def clear(source: Any) -> bool:
-        fn = getattr(source, "clear_cache", None)
-        if fn is None:
-            return False
-        result = fn()
-        if hasattr(result, "__await__"):
-            await result
-        return True
-
-    cleared = await server.sources.run(server.settings, clear)
+    chain = await server.sources.get(server.settings)
+    cleared = chain.cache is not None
+    await chain.clear_cache()
     if cleared:
         server.diagnostics.refresh_all()
     return {"cleared": cleared}
@@ -98,3 +91,12 @@ def ignore(server: CiteServer, *args: Any) -> dict[str, Any]:
     server.ignores.add(key if scope == "finding" else key.whole_citation)
     server.diagnostics.republish_all()
     return {"ignored": key.to_json(), "scope": scope, "file": str(server.ignores.path) if server.ignores.path else None}
+
+
+#: Every ``workspace/executeCommand`` command, registered by ``wiring.py``.
+COMMANDS = {
+    CHECK_DOCUMENT: check_document,
+    SHOW_REPORT: show_report,
+    CLEAR_CACHE: clear_cache,
+    IGNORE: ignore,
+}

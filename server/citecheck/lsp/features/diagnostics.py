@@ -2,12 +2,13 @@
 
 Every ``didChange`` is answered at once with the findings on screen moved through the edit (those
 the edit touched are dropped), so every version gets its publish.  Per document, one worker then
-applies the edits in order to the incremental extraction ``Document`` (in the loop's default
+applies the edits in order to the incremental extraction ``Document`` (in the server's one
 executor, so stdin keeps being read) once typing settles for a third of the debounce, and
 publishes stage 1 — local findings — for the version it reached.  A per-document timer
-(``settings.debounce_ms``) then fires stage 2: source-backed findings via
-``pipeline.check_document``, on the source thread.  A newer version cancels the timer and any
-stage-2 run; nothing is ever published for a version that is no longer current.
+(``settings.debounce_ms``) then fires stage 2: ``gather`` on the server's loop and ``judge`` in the
+executor, first over what this machine's corpus and cache know, then over the network's answers
+too.  A newer version cancels the timer and any stage-2 run; nothing is ever published for a
+version that is no longer current.
 
 The citation being typed: the span of the LAST edit of the latest ``didChange`` is the *hold*.
 Findings on a citation whose full span touches the hold are left out of stage-1 diagnostics; the
@@ -25,16 +26,20 @@ import logging
 import time
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.protocol import default_converter
 
 from citecheck.config import Settings
+from citecheck.extract import Document, Edit
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
+from citecheck.gather import gather
 from citecheck.ignores import key_for
+from citecheck.judge import SourceEvidence, judge, local_findings, lookup_keys
+from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown, shows_as_diagnostic
 from citecheck.lsp.features.progress import Progress
 from citecheck.lsp.features.shifting import edit_hold, held_back, shift_findings, shift_shown, stable_offset
@@ -66,7 +71,7 @@ class DocState:
     text: str
     pending: list[AppliedEdit] = field(default_factory=list)
     reset: bool = True  # rebuild the extraction Document from ``text``
-    document: Any = None
+    document: Document | None = None
     extraction: Extraction | None = None
     extraction_version: int | None = None
     local: tuple[Finding, ...] = ()
@@ -90,22 +95,18 @@ class DocState:
 # ---- pure helpers ------------------------------------------------------------------------------
 
 
-def _stage1(document: Any, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings) -> tuple:
+def _stage1(
+    document: Document | None, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings
+) -> tuple[Document, Extraction, tuple[Finding, ...]]:
     """Runs in the executor: bring the extraction Document to ``text``, then local findings."""
-    from citecheck import extract
-    from citecheck.pipeline import local_findings
-
-    if not hasattr(extract, "Document"):  # no incremental extractor: full extraction per version
-        extraction = extract.extract_citations(text)
-        return None, extraction, tuple(local_findings(extraction, settings))
     if reset or document is None:
-        document = extract.Document(text)
+        document = Document(text)
     elif edits:
-        document.apply_edits([extract.Edit(start=e.start, end=e.end, new_text=e.new_text) for e in edits])
+        document.apply_edits([Edit(start=e.start, end=e.end, new_text=e.new_text) for e in edits])
     extraction = document.extraction
     if extraction.text != text:  # never trust a diverged incremental state: re-sync fully
         log.error("incremental extraction diverged from the editor's text; re-extracting in full")
-        document = extract.Document(text)
+        document = Document(text)
         extraction = document.extraction
     return document, extraction, tuple(local_findings(extraction, settings))
 
@@ -145,18 +146,11 @@ class Diagnostics:
         self.renderer = Renderer(default_converter(), self.client)
         self.logged_reasons: set[str] = set()
 
-    def configure_client(self, caps: types.ClientCapabilities) -> None:
-        from citecheck.lsp.server import capability
-
-        prefix = "text_document.diagnostic" if self.server.pull else "text_document.publish_diagnostics"
+    def configure_client(self, caps: ClientCaps) -> None:
         self.client = ClientFeatures(
-            related_information=bool(capability(caps, f"{prefix}.related_information", self.server.pull)),
-            code_description=bool(capability(caps, f"{prefix}.code_description_support", self.server.pull)),
-            data=bool(capability(caps, f"{prefix}.data_support", False)),
+            related_information=caps.related_information, code_description=caps.code_description, data=caps.data
         )
         self.renderer = Renderer(self.renderer.converter, self.client)
-        self.progress = bool(capability(caps, "window.work_done_progress", False))
-        self.refresh = bool(capability(caps, "workspace.diagnostics.refresh_support", False))
 
     # -- events --
     def opened(self, uri: str, language_id: str, version: int, text: str) -> None:
@@ -198,7 +192,7 @@ class Diagnostics:
             self._cancel_later(state)
             if state.worker is not None:
                 state.worker.cancel()
-        if clear and not self.server.pull:
+        if clear and not self.server.caps.pull:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def refresh_all(self) -> None:
@@ -240,7 +234,7 @@ class Diagnostics:
             else:
                 try:
                     state.document, extraction, local = await loop.run_in_executor(
-                        None, _stage1, state.document, reset, edits, text, settings
+                        self.server.executor, _stage1, state.document, reset, edits, text, settings
                     )
                 except asyncio.CancelledError:
                     raise
@@ -298,29 +292,30 @@ class Diagnostics:
         state.hold = None
         return await self.run_stage2(state, state.version)
 
-    async def run_stage2(self, state: DocState, version: int) -> Any:
-        """Source-backed check of ``version``; publishes and returns the report (None if stale)."""
-        extraction, text = state.extraction, state.text
+    async def run_stage2(self, state: DocState, version: int) -> Report | None:
+        """Source-backed check of ``version``; publishes and returns the report (None if stale).
+
+        Two waves over one open source: ``judge`` over what this machine's corpus and cache know,
+        published at once, then ``judge`` over everything the network answered too (it replaces
+        the first).
+        """
+        extraction = state.extraction
         if extraction is None or state.extraction_version != version:
             return None
         settings = self.server.settings
-        if settings.network_allowed() and self.server.local_sources is not None:
-            # First wave: what the local corpus and cache already know, published at once; the
-            # network-backed answers follow when they arrive (and replace it).
-            quick = await self._check(
-                text, extraction, replace(settings, offline=True, cap_fetch=False), self.server.local_sources, quiet=True
-            )
+        if settings.network_allowed():
+            quick = await self._check(extraction, settings, local=True)
             if state.version != version or self.server.docs.get(state.uri) is not state:
                 return None
             if quick is not None:
                 found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
-                partial = Report(text=text, extraction=extraction, findings=found, results=(), complete=False)
+                partial = Report(text=quick.text, extraction=extraction, findings=found, results=(), complete=False)
                 state.report, state.report_version = partial, version
                 state.carried, state.carried_edits = (), []
                 state.hold = None
                 self._publish(state)
-        progress = Progress(self.server) if self.progress else None
-        check = asyncio.ensure_future(self._check(text, extraction, settings, self.server.sources))
+        progress = Progress(self.server) if self.server.caps.progress else None
+        check = asyncio.ensure_future(self._check(extraction, settings))
         try:
             done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
             if not done and progress is not None:
@@ -330,7 +325,7 @@ class Diagnostics:
             check.cancel()
             if progress is not None:
                 progress.end()
-        if state.version != version or self.server.docs.get(state.uri) is not state:
+        if report is None or state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         state.report, state.report_version = report, version
         state.carried, state.carried_edits = (), []
@@ -365,27 +360,23 @@ class Diagnostics:
                     self.server.window_show_message(types.ShowMessageParams(
                         type=types.MessageType.Warning, message=unreachable_message(reason)))
 
-    async def _check(
-        self, text: str, extraction: Extraction, settings: Settings, holder: Any, *, quiet: bool = False
-    ) -> Report | None:
-        from citecheck.pipeline import check_document
-
-        async def check(source: Any) -> Any:
-            return await check_document(text, source, settings, extraction=extraction)
-
+    async def _check(self, extraction: Extraction, settings: Settings, *, local: bool = False) -> Report | None:
+        """``gather`` on the server's loop, ``judge`` in its executor. ``local``: only this machine's
+        corpus and cache (a failure there is logged, not reported: the full wave follows)."""
+        loop = asyncio.get_running_loop()
+        executor = self.server.executor
         try:
-            return await holder.run(settings, check)
+            source = await (self.server.sources.local(settings) if local else self.server.sources.get(settings))
+            evidence = await gather(extraction, source, executor=executor)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if quiet:
+            if local:
                 log.warning("local first pass failed: %s", exc)
                 return None
             self.server.report_problem("source check", exc)
-            from citecheck.judge import SourceEvidence, judge, lookup_keys
-
-            failed = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
-            return judge(extraction, failed, settings)
+            evidence = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
+        return await loop.run_in_executor(executor, judge, extraction, evidence, settings)
 
     @staticmethod
     def _report_findings(state: DocState) -> tuple[Finding, ...]:
@@ -441,9 +432,9 @@ class Diagnostics:
         state.shown_version = state.version
         state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
         state.published.set()
-        if self.server.pull:
+        if self.server.caps.pull:
             state.diagnostics = [s.diagnostic for s in on_screen if s.diagnostic is not None]
-            if self.refresh and refresh:  # a pull client re-pulls after its own edits anyway
+            if self.server.caps.refresh and refresh:  # a pull client re-pulls after its own edits anyway
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
         else:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from citecheck.findings import Finding, Kind
+from citecheck.jurisdiction import Assessment
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
 from citecheck.results import CitationResult
@@ -91,6 +92,8 @@ def render_hover(cite_text: str, result: CitationResult | None, findings: list[F
         if record.url:
             line += f" — [open]({record.url})"
         lines.append(line)
+    if result is not None and result.weight is not None:
+        lines.append(render_weight(result.weight))
     if result is not None and result.page_used:
         lines.append(f"Page used: {result.page_used}")
     if result is not None and result.passage:
@@ -101,3 +104,13 @@ def render_hover(cite_text: str, result: CitationResult | None, findings: list[F
     for f in findings:
         lines.append(f"- **{f.kind}** ({f.severity}): {f.message}")
     return "\n\n".join(lines)
+
+
+_WEIGHT_TEXT = {"binding": "**Binding** here", "persuasive": "**Persuasive** only here", "unknown": "Weight here: unknown"}
+
+
+def render_weight(assessment: Assessment) -> str:
+    """``**Binding** here — the Supreme Court of the United States binds every court`` (docs/jurisdiction.md)."""
+    court = assessment.court_name
+    head = _WEIGHT_TEXT.get(assessment.weight.value, assessment.weight.value) + (f" ({court})" if court else "")
+    return f"{head} — {assessment.reason}"

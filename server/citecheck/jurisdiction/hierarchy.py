@@ -1,0 +1,208 @@
+"""The court hierarchy, built once from courts-db data: which tier each court is and what it sits under.
+
+Nothing here lists courts by hand. Each courts-db court is classified from its own fields
+(``system``, ``type``, ``level``, ``location``, ``parent``, ``appeal_to``/``federal_circuit``, name);
+the only tables are the ones courts-db does not carry: which circuit each state's federal courts
+sit in (28 U.S.C. § 41) and the few highest courts whose courts-db record does not say so.
+Pure: reads the courts-db package data on first use, no other I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+
+class Tier(StrEnum):
+    """Where a court sits; the weight rules are written in these terms."""
+
+    SUPREME = "supreme"  # the Supreme Court of the United States
+    CIRCUIT = "circuit"  # a federal court of appeals (1st-11th, D.C., Federal)
+    DISTRICT = "district"  # a federal district court
+    BANKRUPTCY = "bankruptcy"  # a federal bankruptcy court or bankruptcy appellate panel
+    FEDERAL_OTHER = "federal-other"  # specialised federal courts and tribunals, old U.S. circuit courts
+    HIGH = "high"  # a state's court of last resort
+    INTERMEDIATE = "intermediate"  # a state intermediate appellate court
+    TRIAL = "trial"  # a state trial court
+    STATE_OTHER = "state-other"  # state agencies, commissions and special courts
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CourtNode:
+    """One court in the hierarchy.
+
+    ``state`` is the place whose law the court belongs to (a state, D.C., a territory); for federal
+    district and bankruptcy courts, the state they sit in. ``circuit`` is the courts-db id of the
+    federal court of appeals above a federal court (``"ca2"``), ``None`` when there is none.
+    """
+
+    id: str
+    name: str
+    tier: Tier
+    state: str | None = None
+    circuit: str | None = None
+
+    @property
+    def federal(self) -> bool:
+        return self.tier in (Tier.SUPREME, Tier.CIRCUIT, Tier.DISTRICT, Tier.BANKRUPTCY, Tier.FEDERAL_OTHER)
+
+    def __repr__(self) -> str:
+        return f"CourtNode({self.id!r}, {self.tier.value}, {self.state!r}, {self.circuit!r})"
+
+
+_ORDINALS = {"First": 1, "Second": 2, "Third": 3, "Fourth": 4, "Fifth": 5, "Sixth": 6, "Seventh": 7,
+             "Eighth": 8, "Ninth": 9, "Tenth": 10, "Eleventh": 11}
+
+#: The circuit of each state's federal courts (28 U.S.C. § 41); courts-db records it for a few districts only.
+_CIRCUIT_OF_STATE: dict[str, str] = {
+    **dict.fromkeys(("Maine", "Massachusetts", "New Hampshire", "Rhode Island", "Puerto Rico"), "ca1"),
+    **dict.fromkeys(("Connecticut", "New York", "Vermont"), "ca2"),
+    **dict.fromkeys(("Delaware", "New Jersey", "Pennsylvania", "Virgin Islands"), "ca3"),
+    **dict.fromkeys(("Maryland", "North Carolina", "South Carolina", "Virginia", "West Virginia"), "ca4"),
+    **dict.fromkeys(("Louisiana", "Mississippi", "Texas", "Panama"), "ca5"),
+    **dict.fromkeys(("Kentucky", "Michigan", "Ohio", "Tennessee"), "ca6"),
+    **dict.fromkeys(("Illinois", "Indiana", "Wisconsin"), "ca7"),
+    **dict.fromkeys(("Arkansas", "Iowa", "Minnesota", "Missouri", "Nebraska", "North Dakota", "South Dakota"), "ca8"),
+    **dict.fromkeys(("Alaska", "Arizona", "California", "Guam", "Hawaii", "Idaho", "Montana", "Nevada",
+                     "Northern Mariana Islands", "Oregon", "Washington"), "ca9"),
+    **dict.fromkeys(("Colorado", "Kansas", "New Mexico", "Oklahoma", "Utah", "Wyoming"), "ca10"),
+    **dict.fromkeys(("Alabama", "Florida", "Georgia"), "ca11"),
+    "District of Columbia": "cadc",
+}
+
+#: Highest courts whose courts-db record does not mark them ``colr`` or name them "Supreme Court":
+#: the D.C. Court of Appeals (D.C. has no intermediate court), the Court of Appeals of Maryland (renamed
+#: the Supreme Court of Maryland in 2022), and the criminal high courts of Texas and Oklahoma.
+_HIGH_COURTS_EXTRA = frozenset({"dc", "md", "texcrimapp", "oklacrimapp"})
+#: Courts courts-db marks ``colr`` that are not a state's ordinary court of last resort.
+_NOT_HIGH = frozenset({"nyimpct", "nycterr", "nyctassizes", "texcommnapp", "lacterrapp", "ctappindterr"})
+
+#: Federal courts and boards whose decisions the Federal Circuit reviews (28 U.S.C. § 1295); courts-db has no link.
+_REVIEWED_BY_CAFC = frozenset({"uscfc", "cc", "cit", "cusc", "ccpa", "cavc", "ttab", "ptab", "bpai"})
+
+_CIRCUIT_ID = re.compile(r"^ca(\d{1,2}|dc|fc)$")
+_APPEAL_WORDS = re.compile(r"\bappeal|\bappellate\b", re.I)
+_AGENCY_WORDS = re.compile(r"commission|board|tax|compensation|panel|judiciary|discipline|ethics|claim|office", re.I)
+#: Intermediate courts named neither "appeal" nor "appellate" in courts-db.
+_INTERMEDIATE_EXTRA = frozenset({"pacommwct", "pasuperct"})
+_PLACE_ALIASES = {"Washington D.C.": "District of Columbia", "DC": "District of Columbia",
+                  "D.C.": "District of Columbia", "Washignton D.C.": "District of Columbia"}
+
+
+def _place(court: dict[str, Any]) -> str | None:
+    loc = court.get("location") or None
+    return _PLACE_ALIASES.get(loc, loc) if isinstance(loc, str) else None
+
+
+def _active(court: dict[str, Any]) -> bool:
+    return any(not d.get("end") for d in court.get("dates") or [{}])
+
+
+def _circuit_of(court: dict[str, Any], place: str | None) -> str | None:
+    to = court.get("appeal_to")
+    if isinstance(to, str) and _CIRCUIT_ID.match(to):
+        return to
+    num = court.get("federal_circuit")
+    if isinstance(num, int):
+        return f"ca{num}"
+    m = re.search(r"of The (\w+) Circuit", court.get("name", ""), re.I)  # bankruptcy appellate panels
+    if m and m.group(1).title() in _ORDINALS:
+        return f"ca{_ORDINALS[m.group(1).title()]}"
+    return _CIRCUIT_OF_STATE.get(place or "")
+
+
+def _classify(court: dict[str, Any]) -> CourtNode | None:
+    cid, name = str(court["id"]), str(court.get("name", ""))
+    system, ctype, level = court.get("system"), court.get("type") or "", court.get("level") or ""
+    place = _place(court)
+    if cid == "scotus":
+        return CourtNode(id=cid, name=name, tier=Tier.SUPREME)
+    if system == "federal":
+        if _CIRCUIT_ID.match(cid):
+            return CourtNode(id=cid, name=name, tier=Tier.CIRCUIT, circuit=cid)
+        if ctype == "bankruptcy":
+            return CourtNode(id=cid, name=name, tier=Tier.BANKRUPTCY, state=place, circuit=_circuit_of(court, place))
+        district = "District Court" in name and court.get("parent") in (None, "usdistct") and cid != "usdistct"
+        if district and ctype in ("trial", "appellate") and place not in (None, "United States"):
+            return CourtNode(id=cid, name=name, tier=Tier.DISTRICT, state=place, circuit=_circuit_of(court, place))
+        return CourtNode(id=cid, name=name, tier=Tier.FEDERAL_OTHER, state=None,
+                         circuit="cafc" if court.get("appeal_to") == "cafc" or cid in _REVIEWED_BY_CAFC else None)
+    if system != "state" or place is None:
+        return None
+    if cid in _HIGH_COURTS_EXTRA or (cid not in _NOT_HIGH and ctype == "appellate" and _active(court) and (
+        level == "colr" or (re.search(r"\bSupreme\b", name) and not _AGENCY_WORDS.search(name)
+                           and not _APPEAL_WORDS.search(name))
+    )):
+        return CourtNode(id=cid, name=name, tier=Tier.HIGH, state=place)
+    if ctype == "appellate" or (level == "iac" and _APPEAL_WORDS.search(name)):
+        intermediate = (level == "iac" or _APPEAL_WORDS.search(name)) and not _AGENCY_WORDS.search(name)
+        if intermediate or cid in _INTERMEDIATE_EXTRA:
+            return CourtNode(id=cid, name=name, tier=Tier.INTERMEDIATE, state=place)
+        return CourtNode(id=cid, name=name, tier=Tier.STATE_OTHER, state=place)
+    if ctype == "trial":
+        return CourtNode(id=cid, name=name, tier=Tier.TRIAL, state=place)
+    return CourtNode(id=cid, name=name, tier=Tier.STATE_OTHER, state=place)
+
+
+@cache
+def _nodes() -> dict[str, CourtNode]:
+    import courts_db
+
+    out: dict[str, CourtNode] = {}
+    for court in courts_db.courts:
+        node = _classify(court)
+        if node is not None:
+            out[node.id] = node
+    return out
+
+
+def court_node(court_id: str | None) -> CourtNode | None:
+    """The hierarchy node of a courts-db id, or None for an unknown id.
+
+    >>> court_node("nysd")
+    CourtNode('nysd', district, 'New York', 'ca2')
+    >>> court_node("calctapp").tier, court_node("minn").tier, court_node("dc").tier
+    (<Tier.INTERMEDIATE: 'intermediate'>, <Tier.HIGH: 'high'>, <Tier.HIGH: 'high'>)
+    """
+    if not court_id:
+        return None
+    return _nodes().get(court_id)
+
+
+def high_courts(state: str) -> tuple[CourtNode, ...]:
+    """The court(s) of last resort of a state (two in Texas and Oklahoma: civil and criminal)."""
+    return tuple(n for n in _nodes().values() if n.tier is Tier.HIGH and n.state == state)
+
+
+def all_nodes() -> tuple[CourtNode, ...]:
+    return tuple(_nodes().values())
+
+
+_SERIES = re.compile(r"\s?(?:\d+(?:d|nd|rd|th))$")
+
+
+@cache
+def reporter_court(reporter: str | None) -> str | None:
+    """The court an official state reporter implies when the parenthetical names none (Bluebook R. 10.4).
+
+    ``Md.`` is the Court of Appeals of Maryland, ``Cal. App. 4th`` the California Courts of Appeal: a
+    state reporter named like a state court's citation string (series dropped, "App." read as
+    "Ct. App.") stands for that court. Regional and federal reporters imply no single court.
+
+    >>> reporter_court("Md."), reporter_court("Cal. App. 4th"), reporter_court("N.Y.2d"), reporter_court("F.3d")
+    ('md', 'calctapp', 'ny', None)
+    """
+    if not reporter:
+        return None
+    from citecheck.extract.courts import court_id
+
+    base = _SERIES.sub("", reporter.strip())
+    for form in (base, base.replace(" App.", " Ct. App."), f"{base} Ct."):
+        found = court_id(form, exact=True)
+        node = court_node(found)
+        if node is not None and node.tier in (Tier.HIGH, Tier.INTERMEDIATE):
+            return found
+    return None

@@ -1,0 +1,31 @@
+"""``initialize``: settings from initializationOptions, the workspace's ignore list."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from citecheck.errors import ConfigError
+from citecheck.ignore_file import IgnoreStore
+from citecheck.lsp.features.configuration import section_of
+
+if TYPE_CHECKING:
+    from citecheck.lsp.server import CiteServer
+
+METHOD = types.INITIALIZE
+
+
+def handle(ls: CiteServer, params: types.InitializeParams) -> None:
+    ls.init_options = section_of(params.initialization_options)
+    try:
+        ls.settings = ls.compute_settings(None)
+    except ConfigError as exc:
+        ls.report_problem("configuration", exc)
+    root = params.root_path
+    if params.workspace_folders:
+        root = to_fs_path(params.workspace_folders[0].uri) or root
+    elif params.root_uri:
+        root = to_fs_path(params.root_uri) or root
+    ls.ignores = IgnoreStore.for_root(root)

@@ -1,0 +1,19 @@
+"""``shutdown``: close the case-law source and stop the executor."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from citecheck.lsp.server import CiteServer
+
+METHOD = types.SHUTDOWN
+
+
+async def handle(ls: CiteServer, params: Any) -> None:
+    for state in list(ls.docs.values()):
+        ls.diagnostics.closed(state.uri, clear=False)
+    await ls.sources.close()
+    ls.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,85 @@
+"""The language server's one case-law source, opened lazily on the server's event loop.
+
+There is one loop and one executor in the server: the source's own I/O is async (aiosqlite,
+httpx, SQLite in ``to_thread``), the CPU work of a check (extraction, locating quotes, ``judge``)
+runs in the server's executor. The source is re-opened when its settings change. ``local`` is a
+view of the same open source that answers only from this machine (corpus and cache): the first
+wave of a check is judged over it while the network is still being asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import fields
+
+from citecheck.config import Settings
+from citecheck.sources.chain import SourceChain, build_from_settings
+
+log = logging.getLogger(__name__)
+
+#: Settings that change which source answers; a change re-opens the source.
+SOURCE_FIELDS = (
+    "corpus_path",
+    "cache_path",
+    "courtlistener_token",
+    "courtlistener_url",
+    "cap_fetch",
+    "cap_url",
+    "offline",
+    "http_timeout_s",
+    "model_url",
+    "model_name",
+)
+
+LOCAL_ONLY_REASON = "waiting for the network sources"
+
+
+def source_settings_changed(old: Settings, new: Settings) -> bool:
+    return any(getattr(old, f) != getattr(new, f) for f in SOURCE_FIELDS)
+
+
+def settings_differ(old: Settings, new: Settings) -> bool:
+    return any(getattr(old, f.name) != getattr(new, f.name) for f in fields(Settings))
+
+
+class Sources:
+    """The open ``SourceChain`` for the current settings (one per server)."""
+
+    def __init__(self) -> None:
+        self._chain: SourceChain | None = None
+        self._local: SourceChain | None = None
+        self._settings: Settings | None = None
+        self._lock = asyncio.Lock()
+
+    async def get(self, settings: Settings) -> SourceChain:
+        async with self._lock:
+            if self._chain is not None and self._settings is not None:
+                if not source_settings_changed(self._settings, settings):
+                    return self._chain
+                await self._close()
+            self._chain = await build_from_settings(settings)
+            self._local = SourceChain(corpus=self._chain.corpus, cache=self._chain.cache,
+                                      remote_off_reason=LOCAL_ONLY_REASON)
+            self._settings = settings
+            return self._chain
+
+    async def local(self, settings: Settings) -> SourceChain:
+        """The same corpus and cache, without the CAP download or CourtListener (never closed itself)."""
+        await self.get(settings)
+        assert self._local is not None
+        return self._local
+
+    async def _close(self) -> None:
+        chain, self._chain, self._local, self._settings = self._chain, None, None, None
+        if chain is not None:
+            with contextlib.suppress(Exception):
+                await chain.close()
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._close()
+
+
+__all__ = ["LOCAL_ONLY_REASON", "SOURCE_FIELDS", "Sources", "settings_differ", "source_settings_changed"]
