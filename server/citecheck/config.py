@@ -102,7 +102,7 @@ def _key(raw_key: str) -> str:
 
 
 def _suggest(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.8)
     return f" (did you mean {close[0]}?)" if close else ""
 
 
