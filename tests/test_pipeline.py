@@ -27,7 +27,7 @@ BRIEF = (
     f'The record showed that "{PLAINLY}." Branson v. Harris, 100 A.2d 38, 39 (D.C. 1953).\n\n'
     "A commitment may be continued. Boone v. Vinson, 100 A.3d 1004, 1006 (Conn. App. Ct. 2014).\n\n"
     f'The defendant "{DYOUS_1007}." State v. Dyous, 100 A.3d 1004, 1006 (Conn. App. Ct. 2014).\n\n'
-    "Umbrellas are no defence. Smith v. Jones, 33 Umbrella 422 (1986).\n\n"
+    "Umbrellas are no defence. Smith v. Jones, 33 Cal. Rptr. 4th 422 (1986).\n\n"
     "Exposure must be intentional. Peyton v. District of Columbia, 100 A.2d 37 (D.C. 1953).\n\n"
     "Tax assessments are reviewed de novo. Pratt & Whitney Engine Servs. v. Steager, 239 W. Va. 833 (2017).\n\n"
     "An unpublished order. Doe v. Roe, 2019 WL 1234567, at *3 (D. Del. 2019).\n"
@@ -124,7 +124,7 @@ async def test_failing_source_becomes_cannot_verify() -> None:
     assert Kind.FABRICATED_CASE not in {f.kind for f in report.findings}
     # one batched call, with citation keys only (privacy: nothing else leaves the machine)
     assert all(isinstance(k, CiteKey) for k in src.keys)
-    assert CiteKey("100", "A.2d", "36") in src.keys and CiteKey("33", "Umbrella", "422") not in src.keys
+    assert CiteKey("100", "A.2d", "36") in src.keys and CiteKey("33", "Cal. Rptr. 4th", "422") not in src.keys
 
 
 async def test_settings_filter_and_override(corpus_source) -> None:  # type: ignore[no-untyped-def]

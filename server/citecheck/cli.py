@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--output", "-o", type=Path, metavar="PATH", help="write the report here, not stdout")
     check.add_argument("--fail-on", choices=FAIL_ON, default="error",
                        help="exit 1 when a finding is at or above this severity (default: error)")
+    check.add_argument("--wait", action="store_true",
+                       help="wait for CourtListener's rate limit until every citation is checked "
+                            "(default: stop after courtlistener_budget_s and say what is still waiting)")
     check.add_argument("--no-ignore", action="store_true",
                        help="report findings dismissed in .citecheck/ignore.json too")
     check.set_defaults(_run=_run_check)
@@ -168,6 +171,8 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
             errors.append(FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1]))
             sys.stderr.write(f"citecheck: {exc}\n")  # always stderr, whatever the format, so pipes get only the report
 
+    if getattr(args, "wait", False):
+        settings = replace(settings, courtlistener_budget_s=None)
     ignores = IgnoreList() if args.no_ignore else read_ignore_list(find_ignore_file(Path.cwd()))
     files, sources, hidden = _check_documents(docs, settings, ignores, progress=sys.stderr.isatty() and bool(docs))
     batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
@@ -225,17 +230,23 @@ def _check_documents(
 
     async def run() -> tuple[list[FileResult], str, int]:
         results, hidden = [], 0
+        reports = []
         async with open_source(settings) as source:
-            with _progress(progress, len(docs)) as advance:
+            from citecheck.pacing_cli import PacingDisplay
+
+            remote = getattr(source, "remote", None)
+            with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
                 for doc in docs:
                     advance(doc.name, 0)
                     report = await check_document(doc.text, source, settings, declared=_declared(doc))
+                    reports.append(report)
                     if len(ignores):
                         kept = visible(report.findings, settings, ignores, extraction=report.extraction, text=doc.text)
                         hidden += len(report.findings) - len(kept)
                         report = report.with_findings(kept)
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places))
                     advance(doc.name, 1)
+                pacing.summary(reports)
             return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())

@@ -46,7 +46,11 @@ class Settings:
     debounce_ms: int = 150
     model_url: str | None = None  # OpenAI-compatible endpoint for unsupported-holding
     model_name: str | None = None
-    http_timeout_s: float = 20.0
+    http_timeout_s: float = 20.0  # one request, body included
+    # CourtListener pacing (docs/sources.md): None = the documented free-account limits on the official host
+    courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
+    courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
+    courtlistener_budget_s: float | None = 60.0  # a CLI run's deadline for CourtListener; None = --wait
     #: How editors show a citation no source covers: "hint" (faint dots, no squiggle), "information"
     #: (a squiggle like any finding) or "none". The status bar and Citations view count them anyway.
     cannot_verify_diagnostics: str = "hint"
@@ -89,6 +93,9 @@ _ALIASES = {
     "httpTimeout": "http_timeout_s",
     "http_timeout": "http_timeout_s",
     "cannotVerifyDiagnostics": "cannot_verify_diagnostics",
+    "courtlistenerRates": "courtlistener_rates",
+    "courtlistenerCitationRate": "courtlistener_citation_rate",
+    "courtlistenerBudget": "courtlistener_budget_s",
 }
 CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 _FIELDS = {f.name for f in fields(Settings)}
@@ -146,6 +153,18 @@ def _coerce(name: str, value: Any) -> Any:
                 raise ConfigError(f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "
                                   f"not {value!r}")
             return str(value).strip().lower()
+        if name == "courtlistener_budget_s":
+            if isinstance(value, str) and value.strip().lower() in ("", "none", "wait", "unlimited"):
+                return None
+            budget = float(value)
+            if budget <= 0:
+                raise ConfigError(f"courtlistener_budget_s must be positive, not {value!r}")
+            return budget
+        if name in ("courtlistener_rates", "courtlistener_citation_rate"):
+            from citecheck.sources.pacing import parse_rates
+
+            parse_rates(str(value))  # a typo is a config error now, not a surprise at the first lookup
+            return str(value)
         if name == "languages":
             items = value.split(",") if isinstance(value, str) else list(value)
             return tuple(s.strip() for s in items if s.strip())

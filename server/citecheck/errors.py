@@ -8,6 +8,7 @@
     └── SourceError          a case-law source failed
         ├── SourceUnavailable   network down, timeout, 5xx after retries
         ├── RateLimited         throttled; ``retry_after`` seconds (may be None)
+        │   └── Deferred        the allowance returns only after the caller's deadline (``until``)
         ├── AuthenticationError 401/403 from CourtListener
         └── BadResponse         the service answered with something we cannot parse
 
@@ -49,6 +50,15 @@ class RateLimited(SourceError):
     def __init__(self, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class Deferred(RateLimited):
+    """Not sent: the service's allowance (or a hold it asked for) returns only at ``until`` (epoch s),
+    after the caller's deadline. The work is pending, not failed."""
+
+    def __init__(self, message: str, until: float) -> None:
+        super().__init__(message, retry_after=None)
+        self.until = until
 
 
 class AuthenticationError(SourceError):

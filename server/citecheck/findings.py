@@ -42,6 +42,7 @@ class Kind(StrEnum):
     UNSUPPORTED_HOLDING = "unsupported-holding"
     UNRESOLVED_SHORT_FORM = "unresolved-short-form"
     CANNOT_VERIFY = "cannot-verify"
+    OPINION_UNAVAILABLE = "opinion-unavailable"
     DOCUMENT_TOO_LARGE = "document-too-large"
 
 
@@ -64,6 +65,8 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.UNSUPPORTED_HOLDING: "The opinion does not appear to support the proposition it is cited for.",
     Kind.UNRESOLVED_SHORT_FORM: "A short form (Id., supra, Name at page) has no full citation to refer to.",
     Kind.CANNOT_VERIFY: "No source we have covers this citation; it was not checked (not an accusation).",
+    Kind.OPINION_UNAVAILABLE: "The case exists, but its opinion text could not be fetched (yet), so the quotes "
+    "and pin cite were not checked (not an accusation).",
     Kind.DOCUMENT_TOO_LARGE: "The document is larger than the configured size limit and was not checked.",
 }
 
@@ -85,11 +88,12 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.UNSUPPORTED_HOLDING: Severity.WARNING,
     Kind.UNRESOLVED_SHORT_FORM: Severity.WARNING,
     Kind.CANNOT_VERIFY: Severity.INFO,
+    Kind.OPINION_UNAVAILABLE: Severity.INFO,
     Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
 }
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
-INFO_ONLY: frozenset[Kind] = frozenset({Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE})
+INFO_ONLY: frozenset[Kind] = frozenset({Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE, Kind.OPINION_UNAVAILABLE})
 
 #: How a user raises the size limit, wherever they met it (the CLI's error, the editors' finding).
 SIZE_LIMIT_HINT = (

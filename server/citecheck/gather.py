@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
 from citecheck.checks.quote_match import opinion_index
-from citecheck.errors import CitecheckError
+from citecheck.errors import CitecheckError, Deferred
 from citecheck.extract.models import Extraction
 from citecheck.judge import SourceEvidence, _Records, lookup_keys
 from citecheck.sources.base import AuthoritySource
@@ -38,13 +38,15 @@ async def gather(
     name = source_name(source)
     lookups = await _lookup(source, lookup_keys(extraction))
     records = _Records(extraction, lookups)
-    opinions = await _fetch_opinions(source, extraction, records)
+    opinions, unavailable = await _fetch_opinions(source, extraction, records)
     elsewhere: dict[str, tuple[PassageHit, ...]] = {}
     if opinions and any(c.quotes for c in extraction.citations):
         wanted = await _cpu(executor, _quotes_to_search, extraction, records, opinions)
         hits = await asyncio.gather(*(_find_elsewhere(source, q) for q in wanted))
         elsewhere = {q: h for q, h in zip(wanted, hits, strict=True) if h}
-    return SourceEvidence(source_name=name, lookups=lookups, opinions=opinions, elsewhere=elsewhere)
+    return SourceEvidence(
+        source_name=name, lookups=lookups, opinions=opinions, elsewhere=elsewhere, unavailable=unavailable
+    )
 
 
 async def _cpu(executor: Executor | None, fn: Callable[..., T], *args: object) -> T:
@@ -76,29 +78,50 @@ async def _lookup(source: AuthoritySource, keys: Sequence[CiteKey]) -> dict[Cite
     return out
 
 
-async def _fetch_opinions(source: AuthoritySource, extraction: Extraction, records: _Records) -> dict[str, OpinionText]:
-    """Opinion texts, only for cases whose text a check needs (quotes or pin cites), fetched concurrently."""
+async def _fetch_opinions(
+    source: AuthoritySource, extraction: Extraction, records: _Records
+) -> tuple[dict[str, OpinionText], dict[str, tuple[str, float | None]]]:
+    """Opinion texts, only for cases whose text a check needs (quotes or pin cites), in file order.
+
+    One at a time: the source paces its requests (sources/pacing.py), and once one fetch has to wait
+    past the deadline the rest wait too, without asking. The second dict says, per case, why its text
+    is missing and, when it only waits for the allowance, until when.
+    """
     needed: dict[str, CaseRecord] = {}
     for c in extraction.citations:
         if c.quotes or c.pincite:
             rec = records.record_for(c)
             if rec is not None:
                 needed.setdefault(rec.id, rec)
-    if not needed:
-        return {}
-    texts = await asyncio.gather(*(_opinion(source, r) for r in needed.values()))
-    return {rid: t for rid, t in zip(needed, texts, strict=True) if t is not None}
+    texts: dict[str, OpinionText] = {}
+    missing: dict[str, tuple[str, float | None]] = {}
+    waiting: tuple[str, float] | None = None
+    for rid, rec in needed.items():
+        if waiting is not None:
+            missing[rid] = waiting
+            continue
+        text, why, until = await _opinion(source, rec)
+        if text is not None:
+            texts[rid] = text
+        elif why:
+            missing[rid] = (why, until)
+            if until is not None:
+                waiting = (why, until)
+    return texts, missing
 
 
-async def _opinion(source: AuthoritySource, record: CaseRecord) -> OpinionText | None:
+async def _opinion(source: AuthoritySource, record: CaseRecord) -> tuple[OpinionText | None, str, float | None]:
+    """The text, or why it could not be fetched and (when it only waits for the allowance) until when."""
     try:
-        return await source.opinion(record)
+        return await source.opinion(record), "", None
+    except Deferred as exc:
+        return None, str(exc), exc.until
     except Exception as exc:
         if not isinstance(exc, CitecheckError):
             log.exception("opinion fetch for %s failed", record.id)
         else:
             log.warning("opinion text for %s unavailable: %s", record.id, exc)
-        return None
+        return None, f"fetching it failed: {exc}", None
 
 
 async def _find_elsewhere(source: AuthoritySource, quote: str) -> tuple[PassageHit, ...]:

@@ -43,6 +43,9 @@ class SourceEvidence:
     lookups: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     opinions: Mapping[str, OpinionText] = field(default_factory=dict)
     elsewhere: Mapping[str, tuple[PassageHit, ...]] = field(default_factory=dict)
+    # record id → why its opinion text could not be fetched, and (when it only waits for the service's
+    # allowance) until when: the checks that needed it say so instead of passing
+    unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
 
     @classmethod
@@ -60,8 +63,11 @@ def cite_key(c: Citation) -> CiteKey | None:
 
 
 def lookup_keys(extraction: Extraction) -> list[CiteKey]:
-    """Every distinct key of the extraction, sorted (what ``gather`` sends, and all it sends)."""
-    return sorted({k for c in extraction.citations if (k := cite_key(c)) is not None})
+    """Every distinct key of the extraction, in file order (what ``gather`` sends, and all it sends).
+
+    File order is the order of value: when CourtListener's allowance is short, what the writer reads
+    first is asked first (docs/sources.md, pacing)."""
+    return list(dict.fromkeys(k for c in extraction.citations if (k := cite_key(c)) is not None))
 
 
 def full_of(extraction: Extraction, c: Citation) -> Citation | None:
@@ -155,6 +161,7 @@ def judge(
             elsewhere=_elsewhere(c, quote_matches, evidence.elsewhere),
             proposition_match=propositions.get(c.index),
             source_name=evidence.source_name,
+            opinion_unavailable=evidence.unavailable[rec.id][0] if rec is not None and rec.id in evidence.unavailable else None,
             forum=forum,
         )
         contexts.append(ctx)
@@ -168,7 +175,7 @@ def judge(
     for f in findings:
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
-    results = tuple(_result(ctx, per.get(ctx.citation.index, ())) for ctx in contexts)
+    results = tuple(_result(ctx, per.get(ctx.citation.index, ()), evidence) for ctx in contexts)
     return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum)
 
 
@@ -187,7 +194,7 @@ def _elsewhere(
     return out
 
 
-def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
+def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence) -> CitationResult:
     page = passage = None
     for m in (*ctx.quote_matches, ctx.proposition_match):
         if m is not None and m.passage:
@@ -195,6 +202,10 @@ def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
             page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
             break
     basis = basis_for(ctx.citation, ctx.full, ctx.record)
+    pending = ctx.lookup.pending_until if ctx.lookup is not None else None
+    needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
+    if pending is None and ctx.record is not None and needs_text and ctx.record.id in evidence.unavailable:
+        pending = evidence.unavailable[ctx.record.id][1]
     return CitationResult(
         citation_index=ctx.citation.index,
         status=status_for(basis, findings),
@@ -203,6 +214,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding]) -> CitationResult:
         lookup=ctx.lookup,
         page_used=page,
         passage=passage,
+        pending_until=pending,
         weight=assess(ctx),
     )
 

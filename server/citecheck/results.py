@@ -67,6 +67,7 @@ class CitationResult:
     lookup: LookupResult | None = None
     page_used: str | None = None  # page where the quoted passage / proposition was located
     passage: str | None = None  # opinion text compared
+    pending_until: float | None = None  # part of its checking waits for the service's allowance (epoch s)
     weight: Assessment | None = None  # binding / persuasive / unknown where the document is filed (None: no case)
 
     @property

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "citecheck.checks.reporter_limits",
+    "citecheck.reporters",
     "citecheck.checks.names",
     "citecheck.checks.quote_match",
     "citecheck.checks.quotes",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citecheck.checks.existence import ExistenceCheck, ImpossibleCitationCheck
+from citecheck.checks.existence import ExistenceCheck
 from citecheck.findings import Kind, Severity
 from citecheck.sources.models import CiteKey, LookupResult, LookupStatus
 from citecheck.testing import make_citation
@@ -85,19 +85,12 @@ def test_found_gives_no_existence_finding(make_ctx, cap_case) -> None:
     assert list(ExistenceCheck().run(make_ctx(text, [c], record=record))) == []
 
 
-def test_impossible_citations_without_lookup(make_ctx) -> None:
-    text = "Smith v. Jones, 33 Umbrella 422 (1986); Doe v. Roe, 15 S.W.3d 100 (Tex. 1986)."
-    unknown = make_citation(text, "33 Umbrella 422", form="unrecognised", volume="33", reporter="Umbrella", page="422")
-    series = make_citation(text, "15 S.W.3d 100", index=1, year=1986)
-    ok = make_citation("Roe v. Wade, 410 U.S. 113 (1973).", "410 U.S. 113", year=1973)
-    check = ImpossibleCitationCheck()
-    [f] = check.run(make_ctx(text, [unknown, series], 0, source_name=None))
-    assert f.kind is Kind.IMPOSSIBLE_CITATION and "Umbrella" in f.message
-    [f] = check.run(make_ctx(text, [unknown, series], 1, source_name=None))
-    assert "began in 1999" in f.message
-    assert list(check.run(make_ctx("Roe v. Wade, 410 U.S. 113 (1973).", [ok], source_name=None))) == []
-    # the existence check does not pile a second finding on an impossible citation
-    assert list(ExistenceCheck().run(make_ctx(text, [unknown, series], 1, source_name=None))) == []
+def test_existence_does_not_pile_a_finding_on_an_impossible_citation(make_ctx) -> None:
+    text = "Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019); Doe v. Roe, 1204 F.3d 100 (2001)."
+    volume = make_citation(text, "1204 F.3d 100", index=1, year=2001)
+    unknown = make_citation(text, "446 Cal. Rptr. 4th 183", form="unrecognised", volume="446",
+                            reporter="Cal. Rptr. 4th", page="183")
+    assert list(ExistenceCheck().run(make_ctx(text, [unknown, volume], 1, source_name=None))) == []
 
 
 def test_found_through_an_inner_page_is_the_middle_of_that_case(make_ctx, cap_case) -> None:

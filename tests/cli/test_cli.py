@@ -14,7 +14,7 @@ EXAMPLE = "examples/brief.md"
 def test_fresh_clone_offline_does_real_work_and_accuses_nobody(run_cli):
     r = run_cli("check", EXAMPLE)
     # extraction + local checks still run: the impossible citation and the reversed pin range
-    assert "error impossible-citation" in r.out and "64 F.4th 512" in r.out
+    assert "error impossible-citation" in r.out and "640 F.4th 512" in r.out
     assert "warning malformed-pincite" in r.out and "733–31" in r.out
     # every other citation says plainly it could not be verified, and how to fix that
     assert "info cannot-verify: 100 A.2d 450 could not be verified" in r.out
@@ -77,7 +77,7 @@ def test_internal_errors_are_one_line_unless_debug(run_cli, monkeypatch):
 def test_stdin_and_output_file(run_cli, tmp_path):
     out = tmp_path / "report.md"
     r = run_cli("check", "--offline", "-f", "markdown", "-o", str(out), "-",
-                stdin=b"See Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001).\n")
+                stdin=b"See Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).\n")
     assert r.rc == 1 and r.out == ""
     text = out.read_text(encoding="utf-8")
     assert "## <stdin>" in text and "`impossible-citation`" in text
@@ -90,16 +90,16 @@ def test_docx_with_table_and_footnotes_is_checked_end_to_end(run_cli, tmp_path):
         body=["The purchaser may rescind. Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953)."],
         table=[["Authority", "Holding"],
                ["Berry v. Keith, 100 A.2d 831, 833–32 (D.C. Mun. App. 1953)", "agent may not forfeit"]],
-        footnotes=["But see Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001)."],
+        footnotes=["But see Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001)."],
     )
     r = run_cli("check", "--offline", "--format", "json", str(path))
     doc = json.loads(r.out)
     (f,) = doc["files"]
     assert f["kind"] == "docx"
-    assert [c["text"] for c in f["citations"] if c["form"] == "full"] == ["100 A.2d 450", "100 A.2d 831", "64 F.4th 512"]
+    assert [c["text"] for c in f["citations"] if c["form"] == "full"] == ["100 A.2d 450", "100 A.2d 831", "640 F.4th 512"]
     kinds = {(x["kind"], f["citations"][x["citation_index"]]["text"]) for x in f["findings"]}
     assert ("malformed-pincite", "100 A.2d 831") in kinds  # from the table cell
-    assert ("impossible-citation", "64 F.4th 512") in kinds  # from the footnote
+    assert ("impossible-citation", "640 F.4th 512") in kinds  # from the footnote
     assert r.rc == 1
 
 
@@ -119,13 +119,13 @@ def test_pdf_findings_carry_the_pdf_page(run_cli, tmp_path):
     pdf = tmp_path / "filed.pdf"
     pdf.write_bytes(_test_inputs_module().build_pdf([
         "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953).",
-        "But see Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001).",
+        "But see Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).",
     ]))
     r = run_cli("check", "--offline", "--format", "json", str(pdf))
     (f,) = json.loads(r.out)["files"]
     assert f["kind"] == "pdf"
     pages = {c["text"]: c["page"] for c in f["citations"]}
-    assert pages == {"100 A.2d 450": "1", "64 F.4th 512": "2"}
+    assert pages == {"100 A.2d 450": "1", "640 F.4th 512": "2"}
     (impossible,) = [x for x in f["findings"] if x["kind"] == "impossible-citation"]
     assert impossible["page"] == "2"
 
@@ -240,7 +240,7 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
         '[tool.citecheck]\nseverity = { impossible-citation = "warning" }\ncorpus = "corpus.sqlite"\n')
     drafts = project / "drafts"
     drafts.mkdir()
-    (drafts / "brief.md").write_text("See Whitfield v. Kessler Mgmt. Co., 64 F.4th 512 (D.C. Cir. 2001).\n")
+    (drafts / "brief.md").write_text("See Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).\n")
     monkeypatch.chdir(drafts)  # the settings file is found upwards
     monkeypatch.delenv("CITECHECK_CORPUS_PATH")
     r = run_cli("check", "--offline", "brief.md")

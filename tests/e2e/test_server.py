@@ -14,7 +14,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 # An emoji (2 UTF-16 units, 4 UTF-8 bytes), §, Word's \v and CRLF before the citation, so a column
 # computed in the wrong encoding or on the wrong line is caught.
 PREFIX = "Intro 😀 § para\vsecond line\r\nSee "
-BAD = "33 Umbrella 422"  # citation-shaped, unknown reporter: a local (stage-1) finding
+BAD = "33 Cal. Rptr. 4th 422"  # an invented series of a real reporter: a local (stage-1) finding
 
 
 def _command(action: types.CodeAction | types.Command) -> types.Command | None:
@@ -249,7 +249,7 @@ async def test_stale_versions_are_never_published_after_newer_ones(client: Langu
 
 async def test_caret_citation_is_held_back_until_pause(client: LanguageClient, h) -> None:
     uri = "file:///ws/hold.txt"
-    text = "Intro text here.\nSee 33 Umbrella 42"
+    text = "Intro text here.\nSee 33 Cal. Rptr. 4th 42"
     h.open_doc(client, uri, text)
     await h.wait_publish(client, uri, 1, _has_all({"impossible-citation"}))
     end = h.position_of(text, len(text), client.encoding)
@@ -338,7 +338,7 @@ async def test_bad_input_never_crashes(client: LanguageClient, h) -> None:
 
 async def test_language_filter_and_aliases(client: LanguageClient, h) -> None:
     # Neovim, Helix and Emacs call plain text "text": checked like VS Code's "plaintext"
-    text = "See 33 Umbrella 422 (1999).\n"
+    text = "See 33 Cal. Rptr. 4th 422 (1999).\n"
     h.open_doc(client, "file:///ws/alias.txt", text, language="text")
     await h.wait_publish(client, "file:///ws/alias.txt", 1, _has_all({"impossible-citation"}))
     # a language not in settings.languages is not checked (and gets an empty publish)

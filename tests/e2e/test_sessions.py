@@ -227,7 +227,7 @@ async def test_tcp_mode(corpus_db: Path, tmp_path: Path) -> None:
         client.initialized(types.InitializedParams())
         client.text_document_did_open(
             types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(uri="file:///t.txt", language_id="plaintext", version=1, text="See 33 Umbrella 422.")
+                text_document=types.TextDocumentItem(uri="file:///t.txt", language_id="plaintext", version=1, text="See Smith v. Jones, 33 Cal. Rptr. 4th 422.")
             )
         )
         params = await asyncio.wait_for(got, 30)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from citecheck.config import Settings
 from citecheck.errors import SourceUnavailable
 from citecheck.sources.base import AuthoritySource
@@ -101,7 +103,9 @@ async def test_failing_remote_is_cannot_verify_never_not_found(real_corpus_file:
         r = (await chain.lookup([k]))[k]
         assert r.status is LookupStatus.CANNOT_VERIFY
         assert "does not cover 999 F.3d" in r.reason and "unavailable" in r.reason
-        assert await chain.opinion(REMOTE_REC) is None  # failure → None, not an exception
+        # a failed fetch is said out loud (the pipeline turns it into opinion-unavailable), never a silent None
+        with pytest.raises(SourceUnavailable):
+            await chain.opinion(REMOTE_REC)
 
 
 async def test_database_cites_never_leave_the_machine():

@@ -29,15 +29,23 @@ from citecheck.testing import shared_corpus_path
 
 
 class Sleeps:
+    """A fake sleep with its own clock (starting at the real time): sleeping advances the clock."""
+
     def __init__(self) -> None:
         self.calls: list[float] = []
+        self.now = time.time()
 
     async def __call__(self, seconds: float) -> None:
         self.calls.append(seconds)
+        self.now += seconds
+
+    def clock(self) -> float:
+        return self.now
 
 
 def client(url: str, **kw) -> CourtListenerClient:
-    kw.setdefault("sleep", Sleeps())
+    sleeps = kw.setdefault("sleep", Sleeps())
+    kw.setdefault("clock", sleeps.clock)
     return CourtListenerClient(url, "secret-token", **kw)
 
 
@@ -229,16 +237,19 @@ async def test_entry_429_citations_are_resubmitted(loopback):
 
     loopback.routes[("POST", "/citation-lookup/")] = answer
     keys = [CiteKey(str(i), "A.2d", "1") for i in range(1, 6)]
-    cl = client(loopback.url)
+    sleeps = Sleeps()
+    cl = client(loopback.url, sleep=sleeps, clock=sleeps.clock)
     try:
         res = await cl.lookup(keys)
     finally:
         await cl.close()
+    # the rest is resent in requests the size the service accepted, and never at once: after a back-off
     assert seen == [
         "1 A.2d 1; 2 A.2d 1; 3 A.2d 1; 4 A.2d 1; 5 A.2d 1",
-        "3 A.2d 1; 4 A.2d 1; 5 A.2d 1",
+        "3 A.2d 1; 4 A.2d 1",
         "5 A.2d 1",
     ]
+    assert len(sleeps.calls) == 1 and sleeps.calls[0] >= 0.5
     assert all(r.status is LookupStatus.CANNOT_VERIFY for r in res.values())  # not a CourtListener host
 
 

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from citecheck.checks.base import Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import CaseNameCheck
-from citecheck.checks.existence import ExistenceCheck, ImpossibleCitationCheck
+from citecheck.checks.existence import ExistenceCheck
+from citecheck.checks.impossible import ImpossibleCitationCheck
 from citecheck.checks.non_binding import NonBindingAuthorityCheck
+from citecheck.checks.opinion_text import OpinionUnavailableCheck
 from citecheck.checks.parenthetical import ParentheticalCheck
 from citecheck.checks.pin_cite import MalformedPinciteCheck, PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
+from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck
 
 ALL_CHECKS: tuple[Check, ...] = (
     ImpossibleCitationCheck(),
+    SeriesYearCheck(),
     UnresolvedShortFormCheck(),
     MalformedPinciteCheck(),
     ExistenceCheck(),
@@ -25,6 +29,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     QuoteCheck(),
     PinciteCheck(),
     ParentheticalCheck(),
+    OpinionUnavailableCheck(),
     NonBindingAuthorityCheck(),
 )
 

@@ -57,6 +57,7 @@ class CheckContext:
     elsewhere: Mapping[int, tuple[PassageHit, ...]] = field(default_factory=dict)
     proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
+    opinion_unavailable: str | None = None  # why the record's opinion text could not be fetched
     forum: Forum | None = None  # the court the document is filed in, when known
 
     @property

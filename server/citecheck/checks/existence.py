@@ -1,4 +1,6 @@
-"""Does the cited case exist? Impossible citations (no lookup) and the lookup verdicts; pure.
+"""Does the cited case exist? The source's verdict on a full citation; pure.
+
+Impossible citations (judged without a lookup) are ``checks/impossible.py``.
 
 Domain rule: only ``LookupStatus.NOT_FOUND`` (a source that covers the volume has no case there) may
 become ``fabricated-case``. Westlaw/Lexis cites, uncovered volumes and failing sources are
@@ -10,57 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from citecheck.checks import reporter_limits
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
+from citecheck.checks.impossible import impossible_reason
 from citecheck.checks.names import NameVerdict, compare_names
 from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Evidence, Finding, Fix, Kind, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord, LookupStatus
 from citecheck.spans import Span
-
-
-def impossible_reason(citation: Citation) -> str | None:
-    """Why a citation cannot exist, judged from reporters-db alone; None when it may exist.
-
-    Applies to full citations only (short forms inherit their antecedent's verdict).
-    """
-    if citation.form is CiteForm.UNRECOGNISED:
-        reporter = citation.reporter_as_written or citation.reporter or ""
-        if reporter and reporter_limits.is_known_reporter(reporter):
-            return None  # a journal or code the extractor did not classify; not ours to judge
-        shown = f"“{reporter}”" if reporter else "this reporter"
-        return f"{shown} is not a reporter known to reporters-db, so no case can be cited as “{citation.text}”"
-    if citation.form is not CiteForm.FULL or citation.database is not None or not citation.reporter:
-        return None
-    if citation.volume:
-        reason = reporter_limits.volume_problem(citation.reporter, citation.volume)
-        if reason:
-            return reason
-    if citation.page:
-        reason = reporter_limits.page_problem(citation.reporter, citation.page)
-        if reason:
-            return reason
-    if citation.year:
-        return reporter_limits.series_year_problem(citation.reporter, citation.year)
-    return None
-
-
-class ImpossibleCitationCheck:
-    """Unknown reporter, a series that did not exist in the cited year, an impossible volume or page."""
-
-    id = "existence"
-    local = True
-
-    def run(self, ctx: CheckContext) -> Iterator[Finding]:
-        reason = impossible_reason(ctx.citation)
-        if reason:
-            yield make_finding(
-                Kind.IMPOSSIBLE_CITATION,
-                ctx.citation.span,
-                f"Impossible citation: {reason}.",
-                evidence=Evidence(source="reporters-db", citation=ctx.citation.cite_string, note=reason),
-                citation_index=ctx.citation.index,
-            )
 
 
 class ExistenceCheck:
@@ -245,3 +203,6 @@ def _page_span(c: Citation) -> Span | None:
     if pos < 0:
         return None
     return Span(c.span.start + pos, c.span.start + pos + len(c.page))
+
+
+__all__ = ["ExistenceCheck", "impossible_reason"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from citecheck.checks import reporter_limits
+from citecheck import reporters
 from citecheck.checks.base import CheckContext, record_evidence
 from citecheck.checks.quotes import format_pages
 from citecheck.extract.models import Citation, CiteForm, Pincite
@@ -68,7 +68,7 @@ class PinciteCheck:
         cite = ctx.case_cite()
         if cite is None:
             return
-        if "¶" in pin.text or reporter_limits.is_neutral(cite.reporter):
+        if "¶" in pin.text or reporters.is_neutral(cite.reporter):
             why = "a neutral citation is pinned by paragraph, and paragraph numbers are not in our page maps"
             yield _unverifiable(ctx, why)
             return

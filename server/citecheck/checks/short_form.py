@@ -27,6 +27,24 @@ class UnresolvedShortFormCheck:
         if c.form not in _SHORT_FORMS or c.antecedent is not None:
             return
         if c.form is CiteForm.SHORT and c.reporter:
+            earlier = [
+                f
+                for f in ctx.extraction.citations[: c.index]
+                if f.form is CiteForm.FULL and f.volume == c.volume and f.reporter == c.reporter
+            ]
+            if earlier:
+                # the volume was cited, but the pin fits none of its cases (or two): say so, do not guess
+                cites = "; ".join(sorted({f"{f.volume} {f.reporter} {f.page}" for f in earlier}))
+                yield make_finding(
+                    Kind.UNRESOLVED_SHORT_FORM,
+                    c.span,
+                    f"“{c.text}” could not be tied to one case: the cases cited earlier from {c.volume} "
+                    f"{c.reporter} ({cites}) do not settle which one holds page "
+                    f"{c.pincite.text if c.pincite else '?'}, so it was not checked. Add the case name.",
+                    citation_index=c.index,
+                    severity=Severity.INFO,
+                )
+                return
             yield make_finding(
                 Kind.UNRESOLVED_SHORT_FORM,
                 c.span,

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citecheck.checks import reporter_limits
+from citecheck import reporters as reporter_limits
 from citecheck.checks.names import NameVerdict, compare_names
 from citecheck.checks.quote_match import NEGATIONS, normalise_word
 from citecheck.checks.quotes import format_pages

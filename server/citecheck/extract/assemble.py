@@ -54,6 +54,7 @@ class _Full:
     reporter: str | None
     padded: str  # " plaintiff | defendant | whole name " normalised, for word-sequence containment
     short_names: frozenset[str]  # parties and their first distinctive word: usable as "Roe at 116"
+    page: int | None = None  # first page, for resolving "539 U. S., at 328" by page
 
 
 @dataclass(slots=True)
@@ -65,6 +66,9 @@ class _State:
 
     fulls: list[_Full] = field(default_factory=list)
     last_authority: int | None = None
+
+    def fulls_by_index(self, index: int) -> _Full:
+        return next(f for f in reversed(self.fulls) if f.index == index)
 
 
 _new = object.__new__
@@ -234,6 +238,7 @@ def shift_citation(
         reporter_as_written=c.reporter_as_written,
         page=c.page,
         database=c.database,
+        foreign=c.foreign,
         case_name=sh.name(c.case_name),
         pincite=sh.pin(c.pincite),
         court=c.court,
@@ -274,7 +279,8 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
 
 def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
-    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts))
+    page = int(c.page) if c.page and c.page.isdigit() else None
+    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page))
 
 
 @lru_cache(maxsize=65_536)
@@ -315,8 +321,34 @@ def _latest(
 
 
 def _resolve_short(c: Citation, st: _State) -> int | None:
+    """A named short form goes to the case with that name; otherwise (or when no earlier cite of the
+    volume has the name) to the case whose pages can hold the pin.
+
+    Cases in a volume do not overlap, so of the cases cited in full from the volume, the one with the
+    greatest first page at or below the pin is the only one that can contain it: in an opinion citing
+    both Gratz v. Bollinger, 539 U. S. 244 and Grutter v. Bollinger, 539 U. S. 306, "539 U. S., at
+    328" is Grutter. When the pin is below every first page, or two different cases begin on that
+    page, the short form stays unresolved rather than guessed.
+    """
     names = _suffixes(c.antecedent_text) if c.antecedent_text else ()
-    return _latest(st.fulls, names, c.volume, c.reporter, same_reporter=True)
+    if names:
+        named = _latest(st.fulls, names, c.volume, c.reporter, same_reporter=True)
+        if named is not None and any(n in st.fulls_by_index(named).padded for n in names):
+            return named
+    pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
+    same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
+    if not same:
+        return None
+    if pin is None or not pin.isdigit() or any(f.page is None for f in same):
+        return same[-1].index  # no page to go by: the latest cite of the volume, as before
+    below = [f for f in same if f.page is not None and f.page <= int(pin)]
+    if not below:
+        return None
+    top = max(f.page for f in below if f.page is not None)
+    holders = {f.group for f in below if f.page == top}
+    if len(holders) > 1:
+        return None
+    return max(f.index for f in below if f.page == top)
 
 
 def _resolve_supra(c: Citation, st: _State) -> int | None:

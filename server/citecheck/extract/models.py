@@ -103,6 +103,7 @@ class Citation:
     reporter_as_written: str | None = None
     page: str | None = None  # first page (None for "585 U.S. ___")
     database: Database | None = None  # WL / LEXIS cites
+    foreign: str | None = None  # "Canadian neutral", "UK neutral", …: outside what citecheck verifies
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None  # courts-db id ("ca3", "scotus")

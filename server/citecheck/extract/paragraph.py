@@ -16,16 +16,19 @@ from functools import lru_cache
 from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
+from citecheck.extract.foreign import ForeignCite, find_foreign
 from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
 from citecheck.extract.names import SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
-from citecheck.extract.pincites import parse_pincite, unparsed_pincite
+from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.unrecognised import find_unrecognised
 from citecheck.spans import Span
 
 _COMMA = re.compile(r"\s*,\s*")
+#: "Cite as: 570 U. S. ____ (2013)": a slip opinion's running head is page furniture, not a citation.
+_RUNNING_HEAD = re.compile(r"Cite as:\s*$")
 _PIN_INTRO = re.compile(r",\s*(?:at\s+)?")
 _AT = re.compile(r",?\s*at\s+")
 _AT_WORD = re.compile(r",?\s*at\s+(?P<word>[^\s,;.)]*)")
@@ -88,6 +91,7 @@ class _Draft:
     reporter_as_written: str | None = None
     page: str | None = None
     database: object = None
+    foreign: str | None = None
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None
@@ -114,6 +118,9 @@ def _pin(
     if pin is None and not need_at:
         return None, pos
     if pin is None and need_at:
+        blank = uncheckable_pincite(norm[:limit], m.end(), original=text)
+        if blank is not None:
+            return blank
         w = _AT_WORD.match(norm, pos, limit)
         if w and w["word"]:
             s = w.start("word")
@@ -132,9 +139,12 @@ def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
     norm = normalise(text)
     n = len(norm)
-    hits = scan(norm)
-    cands = find_unrecognised(norm, [(h.start, h.end) for h in hits])
-    items: list[Hit | object] = sorted([*hits, *cands], key=lambda h: h.start)  # type: ignore[attr-defined]
+    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
+    foreign = find_foreign(norm)
+    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
+        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
+    cands = find_unrecognised(norm, [(h.start, h.end) for h in hits] + [(f.start, f.end) for f in foreign])
+    items: list[Hit | object] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)  # type: ignore[attr-defined]
     stops = frozenset(h.start for h in items)  # type: ignore[attr-defined]
     barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
         m.start() for m in _RECORD.finditer(norm)
@@ -150,6 +160,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 continue
             nxt = items[i + 1] if i + 1 < len(items) else None
             d = _draft_for_hit(norm, text, h, prev_end, limit, stops, nxt)
+        elif isinstance(h, ForeignCite):
+            d = _draft_for_foreign(norm, text, h, limit, stops)
         else:
             d = _draft_for_unrecognised(norm, text, h, limit, stops)
         if d is None:
@@ -213,6 +225,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 reporter_as_written=d.reporter_as_written,
                 page=d.page,
                 database=d.database,  # type: ignore[arg-type]
+                foreign=d.foreign,
                 case_name=d.case_name,
                 pincite=d.pincite,
                 court=d.court,
@@ -340,6 +353,16 @@ def _draft_for_unrecognised(norm: str, text: str, c: object, limit: int, stops: 
     return _Draft(
         hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,  # type: ignore[attr-defined]
         reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,  # type: ignore[attr-defined]
+    )  # fmt: skip
+
+
+def _draft_for_foreign(norm: str, text: str, f: ForeignCite, limit: int, stops: frozenset[int]) -> _Draft:
+    core = Span(f.start, f.end)
+    pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
+    return _Draft(
+        hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=f.volume,
+        reporter=f.code, reporter_as_written=f.code, page=f.number, pincite=pin, after=after,
+        foreign=f.system,
     )  # fmt: skip
 
 

@@ -14,12 +14,13 @@ from citecheck.extract.models import Pincite, PinPage
 from citecheck.spans import Span
 
 _ELEM = re.compile(
-    r"(?:pp?\.\s?|¶¶?\s?)?(?P<star>\*)?(?P<first>\d+)"
-    r"(?:\s?-\s?(?P<star2>\*)?(?P<last>\d+)(?![\d.]*\s?[A-Z]))?"
+    r"(?:pp?\.\s?|pages?\s|¶¶?\s?)?(?P<star>\*)?(?P<first>\d+)"
+    r"(?:\s?-\s{0,12}(?P<star2>\*)?(?P<last>\d+)(?!\d*\s?[A-Z]))?"
     r"(?:\s?(?:&\s?)?nn?\.\s?(?P<fn>\d+(?:\s?(?:-|&|,)\s?\d+)*))?"
 )
 _SEP = re.compile(r"\s?(?:,|&|and)\s?")
 _DANGLING_RANGE = re.compile(r"\s?-\s?(?!\d|\*\d)")
+_EM_DASH = "\u2014"
 
 
 def expand_range_end(first: str, last: str) -> str:
@@ -61,6 +62,11 @@ def parse_pincite(
         end = m.end()
         d = _DANGLING_RANGE.match(text, end, limit)
         if last is None and d is not None and m["fn"] is None:
+            dash = text.index("-", d.start(), d.end())
+            if original[dash] == _EM_DASH or _broken_line(original, dash, limit):
+                # "at 500—is": an em dash is punctuation after the pin, never a range; "at 59–⏎ Cite
+                # as: …" is a range cut by a line or page break (its end is lost in page furniture)
+                break
             malformed = f"range {text[m.start() : d.end()].strip()!r} has no end"
             end = d.end()
             break
@@ -87,6 +93,31 @@ def parse_pincite(
         ),
         end,
     )
+
+
+def _broken_line(original: str, dash: int, limit: int) -> bool:
+    """A line or page break follows the dash (only spaces between)."""
+    for ch in original[dash + 1 : min(limit, dash + 40)]:
+        if ch in "\n\r\f\v\u2028\u2029":
+            return True
+        if ch not in " \t":
+            return False
+    return False
+
+
+#: Pins that are right but name no page we can check: a blank left for the page (``at ___``, slip
+#: opinions), a footnote alone (``Id. at n. 18``), a lettered page (``Id., at S3884`` in the
+#: Congressional Record, ``Id., at A-52`` in an appendix).
+_UNCHECKABLE_PIN = re.compile(r"(?:_+(?:\s?-\s?_+)?|nn?\.?\s?\d+|[A-Z]{1,2}-?\d+)")
+
+
+def uncheckable_pincite(text: str, start: int, *, original: str) -> tuple[Pincite, int] | None:
+    """A valid pin with no checkable page at ``start``, with the offset after it; None if there is none."""
+    m = _UNCHECKABLE_PIN.match(text, start)
+    if m is None or (m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "_")):
+        return None
+    end = m.end()
+    return Pincite(text=original[start:end], span=Span(start, end), parts=()), end
 
 
 def unparsed_pincite(text: str, start: int, end: int, *, original: str, reason: str) -> Pincite:

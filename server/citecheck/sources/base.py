@@ -24,7 +24,11 @@ class AuthoritySource(Protocol):
         ...
 
     async def opinion(self, record: CaseRecord) -> OpinionText | None:
-        """Opinion text with page maps, or None when this source has no text for the case."""
+        """Opinion text with page maps, or None when this source has no text for the case.
+
+        Raises a ``SourceError`` when the text may exist but could not be fetched (``Deferred`` while
+        waiting for the service's allowance), so the checks that needed it can say they did not run.
+        """
         ...
 
     async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:

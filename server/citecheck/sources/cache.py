@@ -52,6 +52,9 @@ CREATE TABLE IF NOT EXISTS opinions (rowid INTEGER PRIMARY KEY, case_id TEXT NOT
     text TEXT NOT NULL, opinion TEXT NOT NULL, stored REAL NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS opinion_fts USING fts5 (
     text, content='opinions', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS pacing (scope TEXT PRIMARY KEY, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pending_lookups (key TEXT PRIMARY KEY, position INTEGER NOT NULL,
+    until REAL NOT NULL, added REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS missing_volumes (reporter TEXT NOT NULL, volume TEXT NOT NULL, reason TEXT,
     expires REAL NOT NULL, PRIMARY KEY (reporter, volume));
 """
@@ -284,10 +287,74 @@ class Cache:
         )
         await self._db.commit()
 
+    # ------------------------------------------------------------------ pacing (sources/pacing.py)
+    async def load_pacing(self, scope: str) -> dict | None:
+        """What earlier runs spent of a service's allowance, and its holds; None when unknown or damaged."""
+        try:
+            async with self._db.execute("SELECT state FROM pacing WHERE scope = ?", (scope,)) as cur:
+                row = await cur.fetchone()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache read failed: {exc}") from exc
+        if row is None:
+            return None
+        try:
+            state = json.loads(row[0])
+        except ValueError:
+            return None
+        return state if isinstance(state, dict) else None
+
+    async def save_pacing(self, scope: str, state: dict) -> None:
+        try:
+            await self._db.execute(
+                "INSERT OR REPLACE INTO pacing (scope, state) VALUES (?, ?)", (scope, json.dumps(state))
+            )
+            await self._db.commit()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache write failed: {exc}") from exc
+
+    async def put_pending(self, keys: Sequence[CiteKey], until: float, *, now: float | None = None) -> None:
+        """Citations left waiting for the allowance, in order of value (a later run starts with them)."""
+        now = time.time() if now is None else now
+        try:
+            async with self._db.execute("SELECT COALESCE(MAX(position), 0) FROM pending_lookups") as cur:
+                row = await cur.fetchone()
+            base = int(row[0]) if row else 0
+            await self._db.executemany(
+                "INSERT INTO pending_lookups (key, position, until, added) VALUES (?,?,?,?)"
+                " ON CONFLICT(key) DO UPDATE SET until = excluded.until",
+                [(_key(k), base + i + 1, until, now) for i, k in enumerate(keys)],
+            )
+            await self._db.commit()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache write failed: {exc}") from exc
+
+    async def drop_pending(self, keys: Sequence[CiteKey]) -> None:
+        try:
+            await self._db.executemany("DELETE FROM pending_lookups WHERE key = ?", [(_key(k),) for k in keys])
+            await self._db.commit()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache write failed: {exc}") from exc
+
+    async def pending(self, *, limit: int = 10_000) -> list[tuple[CiteKey, float]]:
+        """Waiting citations in the order they were left, each with when its wait ends."""
+        try:
+            async with self._db.execute(
+                "SELECT key, until FROM pending_lookups ORDER BY position LIMIT ?", (limit,)
+            ) as cur:
+                rows = await cur.fetchall()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache read failed: {exc}") from exc
+        out = []
+        for raw, until in rows:
+            parts = str(raw).split("|")
+            if len(parts) == 3:
+                out.append((CiteKey(*parts), float(until)))
+        return out
+
     # ------------------------------------------------------------------ housekeeping
     async def clear(self) -> None:
         try:
-            for table in ("lookups", "records", "opinions", "missing_volumes"):
+            for table in ("lookups", "records", "opinions", "missing_volumes", "pending_lookups"):
                 await self._db.execute(f"DELETE FROM {table}")
             await self._db.execute("INSERT INTO opinion_fts(opinion_fts) VALUES ('delete-all')")
             await self._db.commit()

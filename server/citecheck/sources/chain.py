@@ -165,11 +165,9 @@ class SourceChain:
             except CitecheckError as exc:
                 log.warning("opinion cache unavailable: %s", exc)
         if self.remote is not None and record.source == "courtlistener":
-            try:
-                op = await self.remote.opinion(record)
-            except CitecheckError as exc:
-                log.warning("could not fetch opinion for %s: %s", record.id, exc)
-                return None
+            # a fetch that failed (or waits for the allowance) raises: the pipeline says so in an
+            # opinion-unavailable finding instead of letting quote and pin checks pass unchecked
+            op = await self.remote.opinion(record)
             if op is not None and self.cache is not None:
                 try:
                     await self.cache.put_opinion(record, op)
@@ -237,6 +235,7 @@ class SourceChain:
             source=(prev.source if prev else None) or (r.source if r else None),
             reason=_join(prev.reason if prev else "", reason),
             containing=containing,
+            pending_until=(r.pending_until if r else None) or (prev.pending_until if prev else None),
         )
 
     async def _ask_corpus(
@@ -277,17 +276,25 @@ class SourceChain:
         return set(outcome.imported)
 
 
+#: How long one language-server check waits for CourtListener's allowance before it publishes what
+#: it has; the rest is re-checked in the background when the allowance returns.
+INTERACTIVE_PATIENCE_S = 2.0
+
+
 @asynccontextmanager
-async def open_source(settings: Settings) -> AsyncIterator[SourceChain]:
-    """The chain the settings ask for; always usable (a missing part only narrows coverage)."""
-    chain = await build_from_settings(settings)
+async def open_source(settings: Settings, *, interactive: bool = False) -> AsyncIterator[SourceChain]:
+    """The chain the settings ask for; always usable (a missing part only narrows coverage).
+
+    ``interactive`` (the language server): no run deadline, but each call waits only briefly for
+    CourtListener's allowance. Otherwise (the CLI) the run has ``courtlistener_budget_s``."""
+    chain = await build_from_settings(settings, interactive=interactive)
     try:
         yield chain
     finally:
         await chain.close()
 
 
-async def build_from_settings(settings: Settings) -> SourceChain:
+async def build_from_settings(settings: Settings, *, interactive: bool = False) -> SourceChain:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
     from citecheck.sources.courtlistener import CourtListenerClient
@@ -313,6 +320,13 @@ async def build_from_settings(settings: Settings) -> SourceChain:
         off = "no CourtListener token configured (set CITECHECK_COURTLISTENER_TOKEN)"
     else:
         remote = CourtListenerClient(
-            settings.courtlistener_url, settings.courtlistener_token, timeout_s=settings.http_timeout_s
+            settings.courtlistener_url,
+            settings.courtlistener_token,
+            timeout_s=settings.http_timeout_s,
+            request_rates=settings.courtlistener_rates,
+            citation_rate=settings.courtlistener_citation_rate,
+            budget_s=None if interactive else settings.courtlistener_budget_s,
+            patience_s=INTERACTIVE_PATIENCE_S if interactive else None,
+            store=cache,
         )
     return SourceChain(corpus=corpus, cache=cache, cap_fetcher=cap, remote=remote, remote_off_reason=off)

@@ -1,13 +1,16 @@
-"""CourtListener REST v4 client (httpx, async): citation lookup, clusters, opinions.
+"""CourtListener REST v4 client (httpx, async): citation lookup, clusters, opinions, dockets.
 
 Privacy: citation-lookup is sent ONLY the citation strings (``"100 A.3d 1004; 279 Neb. 94"``),
-never the draft. Limits honoured: ≤250 citations and ≤64,000 characters per request, the
-per-citation throttle's ``wait_until``, ``Retry-After``; 5xx and timeouts are retried with backoff,
-but a refused connection fails at once and the client then stays quiet for a while, so an offline
-machine never hangs a language server. 401/403 → AuthenticationError.
+never the draft. Every request goes through one ``Pacer`` (``sources/pacing.py``): the documented
+limits are spent smoothly (≤ the free allowance of citations per request window, ≤250 citations and
+≤64,000 characters per request), ``wait_until``/``Retry-After`` hold every caller, a rejected token
+stops every call until it changes, 5xx back off exponentially with a cap. A run has one deadline and
+each request another one that covers reading the body, so a slow or silent server cannot keep a run
+going; a refused connection fails at once and the client then stays quiet for a while.
 
 Honest coverage: a 404 is NOT_FOUND only for reporter volumes CourtListener holds in full
-(``reporters.courtlistener_covers``); otherwise it is CANNOT_VERIFY.
+(``reporters.courtlistener_covers``); otherwise it is CANNOT_VERIFY. An answer whose shape is not
+the documented one is CANNOT_VERIFY with the reason, never NOT_FOUND.
 """
 
 from __future__ import annotations
@@ -24,7 +27,14 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from citecheck.errors import AuthenticationError, BadResponse, RateLimited, SourceUnavailable
+from citecheck.errors import (
+    AuthenticationError,
+    BadResponse,
+    Deferred,
+    RateLimited,
+    SourceError,
+    SourceUnavailable,
+)
 from citecheck.sources.bulk_import import TEXT_FIELDS
 from citecheck.sources.models import (
     CaseCite,
@@ -34,6 +44,13 @@ from citecheck.sources.models import (
     LookupStatus,
     OpinionText,
     PassageHit,
+)
+from citecheck.sources.pacing import (
+    FREE_CITATION_RATE,
+    FREE_REQUEST_RATES,
+    Pacer,
+    PacingStore,
+    parse_rates,
 )
 from citecheck.sources.pagination import derived_last_page, html_to_text, join_texts, opinion_text, page_maps
 from citecheck.sources.reporters import courtlistener_covers, normalise_reporter
@@ -67,6 +84,11 @@ def _parse_wait(resp: httpx.Response, now: float) -> float | None:
     return None
 
 
+def _text(value: Any) -> str:
+    """A string field of a JSON answer, or "" when it is missing or not a string."""
+    return value if isinstance(value, str) else ""
+
+
 def batches(keys: Sequence[CiteKey]) -> list[tuple[str, dict[int, CiteKey]]]:
     """Split keys into request texts (≤250 cites, ≤64,000 chars): ``(text, {start offset: key})``.
 
@@ -92,8 +114,32 @@ def batches(keys: Sequence[CiteKey]) -> list[tuple[str, dict[int, CiteKey]]]:
     return out
 
 
+def is_courtlistener_host(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    return host == "courtlistener.com" or host.endswith(".courtlistener.com")
+
+
+def _about(seconds: float) -> str:
+    """``about 4 min`` for messages.
+
+    >>> _about(20), _about(250), _about(7300)
+    ('about 20 s', 'about 5 min', 'about 2 h')
+    """
+    if seconds < 60:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 3600:
+        return f"about {max(1, round(seconds / 60))} min"
+    return f"about {round(seconds / 3600)} h"
+
+
 class CourtListenerClient:
-    """An AuthoritySource backed by CourtListener v4 (or a ``citecheck corpus serve`` speaking it)."""
+    """An AuthoritySource backed by CourtListener v4 (or a ``citecheck corpus serve`` speaking it).
+
+    ``budget_s`` is the run's deadline (counted from the first call): work the allowance or a slow
+    server would push past it is answered CANNOT_VERIFY with ``pending_until`` instead of waited for.
+    ``patience_s`` bounds each call the same way (the language server asks for a short one and
+    re-checks in the background). ``None`` for both means "wait until done" (``--wait``).
+    """
 
     name = "courtlistener"
 
@@ -106,26 +152,31 @@ class CourtListenerClient:
         connect_timeout_s: float = 3.0,
         client: httpx.AsyncClient | None = None,
         retries: int = 3,
+        timeout_retries: int = 1,
         backoff_s: float = 0.5,
-        max_wait_s: float = 90.0,
+        backoff_cap_s: float = 300.0,
         quiet_after_failure_s: float = 30.0,
         assume_courtlistener_coverage: bool | None = None,
         fetch_courts: bool | None = None,
+        request_rates: str | None = None,
+        citation_rate: str | None = None,
+        time_scale: float = 1.0,
+        budget_s: float | None = None,
+        patience_s: float | None = None,
+        store: PacingStore | None = None,
+        pacer: Pacer | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
-        host = urlsplit(self.base_url).hostname or ""
+        official = is_courtlistener_host(self.base_url)
         # Our coverage table describes the real CourtListener; any other server (a firm's
         # `citecheck corpus serve`) must say per answer whether it holds the volume.
         self.assume_courtlistener_coverage = (
-            host == "courtlistener.com" or host.endswith(".courtlistener.com")
-            if assume_courtlistener_coverage is None
-            else assume_courtlistener_coverage
+            official if assume_courtlistener_coverage is None else assume_courtlistener_coverage
         )
         # one extra request per case found: worth it on a self-hosted server, not on CourtListener's
         # free tier (5 requests a minute), where court stays unknown and the court check is skipped
-        self.fetch_courts = (not self.assume_courtlistener_coverage) if fetch_courts is None else fetch_courts
         self._courts: dict[str, str | None] = {}
         headers = {"User-Agent": "citecheck"}
         if token:
@@ -136,74 +187,139 @@ class CourtListenerClient:
         if client is not None:
             self._client.headers.update(headers)
         self._own_client = client is None
+        self.timeout_s = timeout_s
         self.retries = retries
+        self.timeout_retries = timeout_retries
         self.backoff_s = backoff_s
-        self.max_wait_s = max_wait_s
         self.quiet_after_failure_s = quiet_after_failure_s
         self._sleep = sleep
         self._clock = clock
+        # The documented free-account limits apply to the official host unless settings say otherwise;
+        # another server (our own corpus server) is unlimited unless configured — its 429s still hold us.
+        if request_rates is None:
+            request_rates = FREE_REQUEST_RATES if official else ""
+        if citation_rate is None:
+            citation_rate = FREE_CITATION_RATE if official else ""
+        cites = parse_rates(citation_rate, time_scale=time_scale)
+        self.pacer = pacer or Pacer(
+            scope=urlsplit(self.base_url).netloc,
+            request_rates=parse_rates(request_rates, time_scale=time_scale),
+            citation_rate=cites[0] if cites else None,
+            token=token,
+            store=store,
+            clock=clock,
+            sleep=sleep,
+            backoff_base_s=backoff_s,
+            backoff_cap_s=backoff_cap_s,
+        )
+        self.store = store
+        # ... and on a server with a request allowance neither: there a lookup is worth more than a court
+        if fetch_courts is None:
+            fetch_courts = not self.assume_courtlistener_coverage and not self.pacer.request_rates
+        self.fetch_courts = fetch_courts
+        self.budget_s = budget_s
+        self.deadline: float | None = None  # the run's deadline: set by the first call, budget_s later
+        self.patience_s = patience_s
         self._down_until = 0.0
         self._down_reason = ""
+        self.auth_error: str | None = None  # the one message a rejected token gets
+        #: called with (citations answered, citations asked, what we wait for) as a lookup proceeds
+        self.on_progress: Callable[[int, int, str], None] | None = None
         self._clusters: OrderedDict[str, dict[str, Any]] = OrderedDict()  # raw cluster JSON by id, small LRU
 
     @property
     def description(self) -> str:
         return f"CourtListener ({self.base_url})"
 
+    def _call_deadline(self) -> float | None:
+        """The earlier of the run's deadline and this call's patience."""
+        if self.deadline is None and self.budget_s is not None:
+            self.deadline = self._clock() + self.budget_s
+        ends = [d for d in (self.deadline, None if self.patience_s is None else self._clock() + self.patience_s)
+                if d is not None]  # fmt: skip
+        return min(ends) if ends else None
+
     # ------------------------------------------------------------------ HTTP
-    async def _request(self, method: str, url: str, **kw: Any) -> httpx.Response:
-        now = self._clock()
-        if now < self._down_until:
-            raise SourceUnavailable(f"{self._down_reason} (not retrying for {self._down_until - now:.0f}s)")
-        attempt = 0
-        waited_for_throttle = False
+    async def _request(
+        self, method: str, url: str, *, citations: int = 0, deadline: float | None = None, **kw: Any
+    ) -> httpx.Response:
+        """One paced request. Raises Deferred, AuthenticationError, RateLimited or SourceUnavailable."""
+        attempt = timeouts = throttled = 0
         while True:
+            now = self._clock()
+            if now < self._down_until:
+                raise SourceUnavailable(f"{self._down_reason} (not retrying for {self._down_until - now:.0f}s)")
+            if deadline is not None and self._clock() >= deadline:
+                raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
             try:
-                resp = await self._client.request(method, url, **kw)
+                stamp = await self.pacer.acquire(citations, deadline=deadline)
+            except AuthenticationError as exc:
+                self.auth_error = str(exc)
+                raise
+            limit = self.timeout_s
+            cut_by_deadline = False
+            if deadline is not None and deadline - self._clock() < limit:
+                limit, cut_by_deadline = deadline - self._clock(), True
+                if limit <= 0:
+                    raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
+            try:
+                # the whole exchange, body included, has one deadline: a server trickling one byte a
+                # second never trips httpx's per-read timeout
+                async with asyncio.timeout(limit):
+                    resp = await self._client.request(method, url, **kw)
             except httpx.ConnectError as exc:
                 self._mark_down(f"cannot connect to {self.base_url}: {exc.__class__.__name__}")
                 raise SourceUnavailable(self._down_reason) from exc
-            except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-                attempt += 1
-                if attempt > self.retries:
+            except (TimeoutError, httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+                if cut_by_deadline and isinstance(exc, TimeoutError | httpx.TimeoutException):
+                    # our deadline, not the server, ended it: the work is pending, the server not down
+                    raise Deferred("the run's time limit for CourtListener was reached", until=self._clock()) from exc
+                timeouts += 1
+                if timeouts > self.timeout_retries:
                     self._mark_down(f"{self.base_url} timed out or dropped the connection")
                     raise SourceUnavailable(self._down_reason) from exc
-                await self._sleep(self.backoff_s * 2 ** (attempt - 1))
+                await self._sleep(self.backoff_s * 2 ** (timeouts - 1))
                 continue
             except (httpx.HTTPError, httpx.InvalidURL) as exc:  # bad URL, unsupported scheme, …
                 raise SourceUnavailable(f"cannot use {self.base_url}: {exc}") from exc
+            await self.pacer.completed(stamp)
             status = resp.status_code
             if status in (401, 403):
-                raise AuthenticationError(
-                    f"CourtListener refused the token (HTTP {status}); check CITECHECK_COURTLISTENER_TOKEN"
+                await self.pacer.token_rejected()
+                self.auth_error = (
+                    f"CourtListener refused the token (HTTP {status}); no lookups are sent until it changes — "
+                    "check CITECHECK_COURTLISTENER_TOKEN"
                 )
+                raise AuthenticationError(self.auth_error)
             if status == 429:
+                throttled += 1
                 wait = _parse_wait(resp, self._clock())
-                if not waited_for_throttle and wait is not None and wait <= self.max_wait_s:
-                    waited_for_throttle = True
-                    await self._sleep(wait)
-                    continue
-                raise RateLimited("CourtListener is throttling requests", retry_after=wait)
+                if wait is None:
+                    await self.pacer.failed("CourtListener is throttling requests (HTTP 429)")
+                else:
+                    await self.pacer.hold(self._clock() + wait, "CourtListener asked us to wait (HTTP 429)")
+                if throttled > self.retries:
+                    raise RateLimited("CourtListener keeps throttling requests", retry_after=wait)
+                continue  # acquire() waits for the hold, or defers past the deadline
             if status >= 500:
                 attempt += 1
+                await self.pacer.failed(f"CourtListener answered HTTP {status}; backing off")
                 if attempt > self.retries:
-                    raise SourceUnavailable(
-                        f"CourtListener answered HTTP {status} after {self.retries} retries"
-                    )
-                await self._sleep(self.backoff_s * 2 ** (attempt - 1))
+                    raise SourceUnavailable(f"CourtListener answered HTTP {status} after {self.retries} retries")
                 continue
+            await self.pacer.succeeded()
             return resp
 
     def _mark_down(self, reason: str) -> None:
         self._down_reason = reason
         self._down_until = self._clock() + self.quiet_after_failure_s
 
-    async def _json(self, method: str, path: str, **kw: Any) -> Any:
-        resp = await self._request(method, urljoin(self.base_url, path), **kw)
+    async def _json(self, method: str, path: str, *, citations: int = 0, deadline: float | None = None, **kw: Any) -> Any:
+        resp = await self._request(method, urljoin(self.base_url, path), citations=citations, deadline=deadline, **kw)
         if resp.status_code == 404:
             return None
         if resp.status_code >= 400:
-            raise BadResponse(f"CourtListener answered HTTP {resp.status_code} to {path}: {resp.text[:200]}")
+            raise BadResponse(f"CourtListener answered HTTP {resp.status_code} to {path}: {resp.text[:200]!r}")
         try:
             return resp.json()
         except ValueError as exc:
@@ -217,10 +333,12 @@ class CourtListenerClient:
         except (KeyError, TypeError) as exc:
             raise BadResponse("cluster object without an id") from exc
         cites = []
-        for c in cluster.get("citations") or []:
+        raw = cluster.get("citations")
+        for c in raw if isinstance(raw, list) else []:
             if (
                 not isinstance(c, dict)
                 or c.get("volume") in (None, "")
+                or not isinstance(c.get("reporter"), str)
                 or not c.get("reporter")
                 or not c.get("page")
             ):
@@ -239,15 +357,15 @@ class CourtListenerClient:
         return CaseRecord(
             id=f"cl:{cid}",
             source="courtlistener",
-            name=cluster.get("case_name")
-            or cluster.get("case_name_full")
-            or cluster.get("case_name_short")
+            name=_text(cluster.get("case_name"))
+            or _text(cluster.get("case_name_full"))
+            or _text(cluster.get("case_name_short"))
             or "",
-            name_short=cluster.get("case_name_short") or None,
-            name_full=cluster.get("case_name_full") or None,
-            decision_date=cluster.get("date_filed") or None,
+            name_short=_text(cluster.get("case_name_short")) or None,
+            name_full=_text(cluster.get("case_name_full")) or None,
+            decision_date=_text(cluster.get("date_filed")) or None,
             citations=tuple(cites),
-            url=urljoin(origin, absolute) if absolute else None,
+            url=urljoin(origin, absolute) if isinstance(absolute, str) and absolute else None,
         )
 
     def _remember(self, cid: str, cluster: dict[str, Any]) -> None:
@@ -258,16 +376,31 @@ class CourtListenerClient:
 
     # ------------------------------------------------------------------ lookup
     async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        """Answer ``keys`` in the order given (the caller's order of value: file order, visible range first)."""
+        deadline = self._call_deadline()
         norm = {k: CiteKey(k.volume, normalise_reporter(k.reporter), k.page) for k in keys}
         results: dict[CiteKey, LookupResult] = {}
         pending = list(dict.fromkeys(keys))
-        rounds = 0
-        while pending and rounds < 50:
-            rounds += 1
-            text, starts = batches(pending)[0]
+        server_cap = MAX_CITES_PER_REQUEST
+        while pending:
+            free = self.pacer.citations_free()
+            rate = self.pacer.citation_rate
+            size = server_cap
+            if free is not None and rate is not None:
+                # what the window allows now; when it is spent, the next window's worth (waited for)
+                size = min(size, free if free > 0 else rate.count)
+            text, starts = batches(pending[: max(1, size)])[0]
             try:
-                answered, overflow = await self._lookup_text(text, starts, norm)
-            except (RateLimited, SourceUnavailable) as exc:
+                answered, overflow = await self._lookup_text(
+                    text, starts, norm, citations=len(starts), deadline=deadline
+                )
+            except Deferred as exc:
+                for k in pending:
+                    results[k] = self._waiting(k, exc)
+                await self._remember_pending(pending, exc.until)
+                pending = []
+                break
+            except SourceError as exc:
                 if not results:
                     raise
                 # keep what earlier batches answered; the rest is transient (source=None: not cached)
@@ -278,19 +411,54 @@ class CourtListenerClient:
                 pending = []
                 break
             results.update(answered)
+            await self._forget_pending(list(answered))
+            if self.on_progress is not None:
+                self.on_progress(len(results), len(keys), "")
             batch_keys = list(starts.values())
             rest = pending[len(batch_keys) :]
+            if overflow:
+                # the service looked up fewer than we sent: size later requests to what it took, and
+                # back off before resending (never an immediate resend storm)
+                server_cap = max(1, len(batch_keys) - len(overflow))
+                await self.pacer.failed("CourtListener looked up only part of a request")
             pending = [k for k in batch_keys if k in overflow] + rest
             for k in batch_keys:
                 if k not in results and k not in overflow:
                     results[k] = self._cannot(k, "CourtListener did not recognise this as a case citation")
-        for k in pending:
-            results.setdefault(k, self._cannot(k, "CourtListener did not answer for this citation"))
-        if self.fetch_courts:
-            results = await self._with_courts(results)
+        # courts cost a request per case: only once every citation has its answer (value first)
+        if self.fetch_courts and not any(r.pending_until for r in results.values()):
+            results = await self._with_courts(results, deadline)
         return results
 
-    async def _with_courts(self, results: dict[CiteKey, LookupResult]) -> dict[CiteKey, LookupResult]:
+    def _waiting(self, key: CiteKey, why: Deferred) -> LookupResult:
+        left = why.until - self._clock()
+        when = f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({_about(left)})" if left > 1 else ""
+        return LookupResult(
+            key=key,
+            status=LookupStatus.CANNOT_VERIFY,
+            reason=f"not checked yet: {why}{when}",
+            pending_until=why.until,
+        )
+
+    async def _remember_pending(self, keys: Sequence[CiteKey], until: float) -> None:
+        put = getattr(self.store, "put_pending", None)
+        if put is not None:
+            try:
+                await put(keys, until)
+            except Exception:  # persistence is a convenience; the answer is still "waiting"
+                pass
+
+    async def _forget_pending(self, keys: Sequence[CiteKey]) -> None:
+        drop = getattr(self.store, "drop_pending", None)
+        if drop is not None and keys:
+            try:
+                await drop(keys)
+            except Exception:
+                pass
+
+    async def _with_courts(
+        self, results: dict[CiteKey, LookupResult], deadline: float | None
+    ) -> dict[CiteKey, LookupResult]:
         """Fill ``court_id`` from each cluster's docket (the cluster JSON has no court). Best effort."""
         wanted = {
             r.id[3:]
@@ -303,11 +471,12 @@ class CourtListenerClient:
                 continue
             docket = (self._clusters.get(cid) or {}).get("docket_id")
             court = None
-            if docket is not None:
+            if isinstance(docket, int) and not isinstance(docket, bool):
                 try:
-                    data = await self._json("GET", f"dockets/{docket}/", params={"fields": "id,court_id"})
-                except (BadResponse, SourceUnavailable):
-                    data = None
+                    data = await self._json("GET", f"dockets/{docket}/", params={"fields": "id,court_id"},
+                                            deadline=deadline)  # fmt: skip
+                except SourceError:
+                    break  # out of time or allowance: the court check is skipped, nothing else is lost
                 if isinstance(data, dict) and isinstance(data.get("court_id"), str):
                     court = data["court_id"]
             self._courts[cid] = court
@@ -329,9 +498,16 @@ class CourtListenerClient:
         )
 
     async def _lookup_text(
-        self, text: str, starts: dict[int, CiteKey], norm: dict[CiteKey, CiteKey]
+        self,
+        text: str,
+        starts: dict[int, CiteKey],
+        norm: dict[CiteKey, CiteKey],
+        *,
+        citations: int = 0,
+        deadline: float | None = None,
     ) -> tuple[dict[CiteKey, LookupResult], set[CiteKey]]:
-        data = await self._json("POST", "citation-lookup/", data={"text": text})
+        data = await self._json("POST", "citation-lookup/", data={"text": text}, citations=citations,
+                                deadline=deadline)  # fmt: skip
         if not isinstance(data, list):
             raise BadResponse("citation-lookup did not answer with a list")
         by_string = {str(norm[k]): k for k in starts.values()}
@@ -340,36 +516,78 @@ class CourtListenerClient:
         for entry in data:
             if not isinstance(entry, dict):
                 raise BadResponse("citation-lookup entry is not an object")
-            normalized = [str(x) for x in entry.get("normalized_citations") or []]
-            key = starts.get(entry.get("start_index", -1))  # type: ignore[arg-type]
+            raw_norm = entry.get("normalized_citations")
+            normalized = [x for x in raw_norm if isinstance(x, str)] if isinstance(raw_norm, list) else []
+            start = entry.get("start_index")
+            key = starts.get(start) if isinstance(start, int) and not isinstance(start, bool) else None
             if key is not None and str(norm[key]) not in normalized and entry.get("citation") != str(key):
                 key = None  # offsets do not line up with what we sent: trust the citation string instead
             if key is None:
-                for s in entry.get("normalized_citations") or []:
+                for s in normalized:
                     key = by_string.get(s)
                     if key:
                         break
             if key is None or key in out:
                 continue
             status = entry.get("status")
-            if status == 429:
+            if status == 429 and not isinstance(status, bool):
                 overflow.add(key)
                 continue
             out[key] = self._map_entry(key, norm[key], status, entry)
         return out, overflow
 
+    def _malformed(self, entry: dict[str, Any], status: Any) -> str | None:
+        """What is wrong with an entry's shape, or None when it is the documented one."""
+        if not isinstance(status, int) or isinstance(status, bool) or status not in (200, 300, 400, 404):
+            return f"an unexpected status {status!r}"
+        clusters = entry.get("clusters")
+        if not isinstance(clusters, list):
+            return "no list of clusters"
+        if status == 200 and not clusters:
+            return "status 200 without a cluster"
+        if status in (400, 404):
+            return "clusters with a not-found status" if clusters else None
+        for c in clusters:
+            if not isinstance(c, dict):
+                return "a cluster that is not an object"
+            cid = c.get("id")
+            if not isinstance(cid, int | str) or isinstance(cid, bool) or str(cid) == "":
+                return "a cluster without an id"
+            cites = c.get("citations")
+            if not isinstance(cites, list) or not cites:
+                return f"cluster {cid} without a list of citations"
+            for x in cites:
+                if not isinstance(x, dict):
+                    return f"cluster {cid} with a citation that is not an object"
+                vol, rep, page = x.get("volume"), x.get("reporter"), x.get("page")
+                if (
+                    not isinstance(vol, int | str) or isinstance(vol, bool) or str(vol).strip() == ""
+                    or not isinstance(rep, str) or not rep.strip()
+                    or not isinstance(page, int | str) or isinstance(page, bool) or str(page).strip() == ""
+                ):  # fmt: skip
+                    return f"cluster {cid} with a citation lacking volume, reporter or page"
+        if "citecheck_volume_complete" in entry and not isinstance(entry["citecheck_volume_complete"], bool):
+            return "a volume-coverage flag that is not true or false"
+        return None
+
     def _map_entry(self, key: CiteKey, nkey: CiteKey, status: Any, entry: dict[str, Any]) -> LookupResult:
+        where = (
+            "CourtListener" if self.assume_courtlistener_coverage else f"the corpus server at {self.base_url}"
+        )
+        problem = self._malformed(entry, status)
+        if problem is not None:
+            # a broken or changed service must never accuse a real case
+            return self._cannot(key, f"{where} sent an answer for {nkey} that citecheck cannot use ({problem})")
         if "citecheck_volume_complete" in entry:  # a citecheck corpus server says what it holds
-            covered = bool(entry["citecheck_volume_complete"])
+            covered = entry["citecheck_volume_complete"] is True
             last_page = entry.get("citecheck_volume_last_page") if covered else None
+            if not isinstance(last_page, str):
+                last_page = None
         else:
             covered = self.assume_courtlistener_coverage and courtlistener_covers(nkey.reporter, nkey.volume)
             last_page = None
         label = str(nkey)
         vol = f"{nkey.volume} {nkey.reporter}"
-        where = (
-            "CourtListener" if self.assume_courtlistener_coverage else f"the corpus server at {self.base_url}"
-        )
         if status in (200, 300):
             clusters = [c for c in entry.get("clusters") or [] if isinstance(c, dict)]
             records = [self.record_from_cluster(c) for c in clusters]
@@ -384,7 +602,7 @@ class CourtListenerClient:
                 )
             # CourtListener's "perhaps it's a pincite" fallback: the page is INSIDE another case
             containing = records[0] if len(records) == 1 else None
-            if covered:
+            if covered and containing is not None:
                 return LookupResult(
                     key=key,
                     status=LookupStatus.NOT_FOUND,
@@ -396,7 +614,9 @@ class CourtListenerClient:
                 )
             return self._cannot(
                 key,
-                f"no case begins at {label} in {where} (its coverage of {vol} is not complete)",
+                f"no case begins at {label} in {where} (its coverage of {vol} is not complete)"
+                if not covered
+                else f"{where} answered {label} with several cases, none beginning there",
                 containing,
             )
         if status == 404:
@@ -410,15 +630,13 @@ class CourtListenerClient:
                     volume_last_page=last_page,
                 )
             return self._cannot(key, f"not in {where}, whose coverage of {vol} is not complete")
-        if status == 400:
-            return self._cannot(key, f"{where} does not know the reporter of {label}")
-        return self._cannot(key, f"{where} answered status {status} for {label}")
+        return self._cannot(key, f"{where} does not know the reporter of {label}")
 
     # ------------------------------------------------------------------ text
-    async def cluster(self, cluster_id: str) -> dict[str, Any] | None:
+    async def cluster(self, cluster_id: str, *, deadline: float | None = None) -> dict[str, Any] | None:
         if cluster_id in self._clusters:
             return self._clusters[cluster_id]
-        data = await self._json("GET", f"clusters/{cluster_id}/")
+        data = await self._json("GET", f"clusters/{cluster_id}/", deadline=deadline)
         if data is None:
             return None
         if not isinstance(data, dict):
@@ -427,22 +645,29 @@ class CourtListenerClient:
         return data
 
     async def opinion(self, record: CaseRecord) -> OpinionText | None:
+        """The case's text. Raises a SourceError (Deferred while waiting for the allowance) when it
+        could not be fetched, so the checks that needed it can say so instead of passing."""
         if not record.id.startswith("cl:"):
             return None
+        deadline = self._call_deadline()
         cid = record.id[3:]
-        cluster = await self.cluster(cid)
+        cluster = await self.cluster(cid, deadline=deadline)
         if cluster is None:
             return None
+        subs = cluster.get("sub_opinions")
+        if not isinstance(subs, list):
+            raise BadResponse(f"cluster {cid} has no list of opinions")
         op_ids = []
-        for url in cluster.get("sub_opinions") or []:
+        for url in subs:
             m = _OPINION_ID.search(str(url))
             if m:
                 op_ids.append(int(m.group(1)))
         fields = ",".join(("id", "type", *TEXT_FIELDS))
-        parts = [html_to_text(cluster.get("headmatter") or "")]
+        head = cluster.get("headmatter")
+        parts = [html_to_text(head if isinstance(head, str) else "")]
         texts = 0
         for oid in sorted(op_ids):
-            op = await self._json("GET", f"opinions/{oid}/", params={"fields": fields})
+            op = await self._json("GET", f"opinions/{oid}/", params={"fields": fields}, deadline=deadline)
             if not isinstance(op, dict):
                 continue
             for name in TEXT_FIELDS:

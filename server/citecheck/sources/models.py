@@ -135,6 +135,7 @@ class LookupResult:
     containing: CaseRecord | None = None  # NOT_FOUND but the page lies inside this case's range
     volume_complete: bool = False  # the source holds the whole volume
     volume_last_page: str | None = None  # last page of a complete volume, if known
+    pending_until: float | None = None  # not asked yet: the service's allowance returns then (epoch s)
 
     @property
     def record(self) -> CaseRecord | None:

@@ -1,0 +1,105 @@
+"""Foreign and non-US neutral citations: ``2016 SCC 27``, ``[2019] UKSC 12``, ``(2016) 7 SCC 464``.
+
+citecheck verifies US case law only. A foreign citation is real as often as a US one, but reporters-db
+does not know its court codes, so without this pass it looked like an invented reporter (an error), and
+``[2016] 1 S.C.R. 631`` (Supreme Court of Canada) was read as South Carolina's ``1 S.C. 631``. Found here,
+such a citation is reported as outside what citecheck verifies (info) and never looked up.
+
+Three shapes, all with a year where a US volume would be:
+
+- ``[YEAR] (VOL) CODE (DIVISION) NUMBER``: the bracketed year is never US style;
+- ``(YEAR) VOL CODE NUMBER`` where CODE is no reporter reporters-db knows (California's
+  ``(1990) 50 Cal.3d 785`` has the same shape with a known reporter and stays a US citation);
+- ``YEAR CODE NUMBER``, CODE in capitals and unknown to reporters-db (US neutral codes such as ``WI``,
+  ``IL``, ``OK`` are known, so ``2018 WI 11`` stays a US citation).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citecheck.reporters import is_known_reporter
+
+_YEAR = r"(?:1[5-9]|20)\d\d"
+_CODE_WORD = r"[A-Z][A-Za-z.&']*"
+_DIVISION = r"(?:Civ|Crim|Admin|Ch|QB|KB|Fam|Comm|TCC|Pat|IPEC|Costs|COP)"
+_BRACKETED = re.compile(
+    rf"\[(?P<year>{_YEAR})\]\s+(?:(?P<volume>\d{{1,3}})\s+)?(?P<code>{_CODE_WORD}(?:\s{_CODE_WORD}){{0,3}}?)"
+    rf"\s+(?P<number>\d{{1,6}})(?:\s\((?:Ch|QB|KB|Fam|Admin|Comm|TCC|Pat|IPEC)\))?(?![\w/])"
+)
+_PAREN_YEAR = re.compile(
+    rf"\((?P<year>{_YEAR})\)\s+(?P<volume>\d{{1,3}})\s+(?P<code>{_CODE_WORD}(?:\s{_CODE_WORD})?)\s+(?P<number>\d{{1,6}})(?![\w/])"
+)
+_NEUTRAL = re.compile(
+    rf"(?<![\w\[(/.-])(?P<year>{_YEAR})\s+(?P<code>[A-Z]{{2,8}})(?:\s{_DIVISION})?\s+(?P<number>\d{{1,6}})(?![\w/]|\.\d)"
+)
+
+#: Court codes → the system they belong to (for the message only; an unlisted code is "non-US").
+_SYSTEMS: tuple[tuple[frozenset[str], str], ...] = (
+    (
+        frozenset(
+            "SCC S.C.R. SCR ONCA ONSC BCCA BCSC BCCRT ABCA ABQB QCCA QCCS FCA FC NSCA NBCA MBCA SKCA HRTO "
+            "TCC CHRT NLCA PECA YKCA NWTCA ONCJ BCPC".split()
+        ),
+        "Canadian",
+    ),
+    (
+        frozenset(
+            "UKSC UKHL UKPC EWCA EWHC EWFC UKUT UKFTT AC WLR QB KB Ch All ER Fam Cr App R Lloyd's Rep".split()
+        ),
+        "UK",
+    ),
+    (frozenset("HCA FCAFC NSWSC NSWCA VSC VSCA QCA QSC WASC WASCA SASC FamCA CLR ALR".split()), "Australian"),
+    (frozenset("NZSC NZCA NZHC NZLR".split()), "New Zealand"),
+    (frozenset("IESC IECA IEHC IR ILRM".split()), "Irish"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignCite:
+    start: int
+    end: int
+    volume: str
+    code: str
+    number: str
+    system: str  # "Canadian neutral", "UK", "non-US", …
+
+
+def _system(code: str, shape: str) -> str:
+    if code.startswith("ZA"):
+        return "South African"
+    if shape == "paren" and code in ("SCC", "SCR"):
+        return "Indian"
+    first = code.split()[0]
+    for codes, name in _SYSTEMS:
+        if code in codes or first in codes:
+            return name
+    return "non-US"
+
+
+def find_foreign(norm: str) -> list[ForeignCite]:
+    """Foreign citations in a normalised paragraph, in order, not overlapping."""
+    if "[" not in norm and not re.search(r"\d{4}\s+[A-Z]", norm):
+        return []
+    out: list[ForeignCite] = []
+    for m in _BRACKETED.finditer(norm):
+        code = m["code"]
+        out.append(ForeignCite(m.start(), m.end(), m["volume"] or m["year"], code, m["number"], _system(code, "bracket")))
+    for m in _PAREN_YEAR.finditer(norm):
+        code = m["code"]
+        if is_known_reporter(code) or is_known_reporter(code.replace(" ", "")):
+            continue  # California style: "(1990) 50 Cal.3d 785"
+        out.append(ForeignCite(m.start(), m.end(), m["volume"], code, m["number"], _system(code, "paren")))
+    for m in _NEUTRAL.finditer(norm):
+        code = m["code"]
+        if is_known_reporter(code):
+            continue  # a US neutral citation ("2018 WI 11") or a database ("WL")
+        out.append(ForeignCite(m.start(), m.end(), m["year"], code, m["number"], _system(code, "neutral")))
+    out.sort(key=lambda f: (f.start, -f.end))
+    kept: list[ForeignCite] = []
+    for f in out:
+        if kept and f.start < kept[-1].end:
+            continue
+        kept.append(f)
+    return kept

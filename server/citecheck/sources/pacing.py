@@ -1,0 +1,280 @@
+"""The paced request scheduler every CourtListener call goes through (lookups, clusters, opinions, dockets).
+
+Why: CourtListener allows a free user 60 looked-up citations and 5 requests a minute (also 50 an
+hour, 125 a day). Sending what we have as fast as we can makes the service block us for minutes and
+everything after that becomes cannot-verify. The pacer spends the allowance smoothly instead, and it
+obeys what the service says: a ``wait_until``/``Retry-After`` holds every caller until then, a
+rejected token stops every call until the token changes, a 5xx backs off exponentially (capped).
+
+The state (what was spent in the current windows, holds, a rejected token's fingerprint) is
+persisted through a ``PacingStore`` (the SQLite cache), so the next CLI run and a language server
+running at the same time see the same allowance. A caller gives a deadline; when the allowance
+will not be there before it, ``Deferred`` says until when to come back instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from citecheck.errors import AuthenticationError, ConfigError, Deferred
+
+#: Documented limits of a free CourtListener account (see docs/sources.md).
+FREE_REQUEST_RATES = "5/min,50/hour,125/day"
+FREE_CITATION_RATE = "60/min"
+BACKOFF_BASE_S = 2.0
+BACKOFF_CAP_S = 300.0
+#: A small margin past a window's end, for clock skew between us and the service.
+MARGIN = 0.02
+
+_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0, "m": 60.0,
+          "hour": 3600.0, "h": 3600.0, "day": 86400.0, "d": 86400.0}  # fmt: skip
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*\.?\d*)\s*([a-z]+)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """``count`` units per ``window_s`` seconds."""
+
+    count: int
+    window_s: float
+
+
+def parse_rates(spec: str | None, *, time_scale: float = 1.0) -> tuple[Rate, ...]:
+    """``"5/min,50/hour"`` → rates; ``""``/``None``/``"none"`` → no limit. ``time_scale`` shrinks windows (bench).
+
+    >>> parse_rates("5/min, 50/hour")
+    (Rate(count=5, window_s=60.0), Rate(count=50, window_s=3600.0))
+    >>> parse_rates("60/min", time_scale=1 / 60)
+    (Rate(count=60, window_s=1.0),)
+    """
+    if spec is None or spec.strip().lower() in ("", "none", "unlimited"):
+        return ()
+    out = []
+    for part in spec.split(","):
+        m = _RATE.match(part.lower())
+        if not m or m.group(3) not in _UNITS or int(m.group(1)) < 1:
+            raise ConfigError(f"bad rate {part.strip()!r}: write it like 5/min, 50/hour or 125/day")
+        n = float(m.group(2) or 1)
+        out.append(Rate(int(m.group(1)), n * _UNITS[m.group(3)] * time_scale))
+    return tuple(out)
+
+
+class PacingStore(Protocol):
+    """Where pacing state lives between runs (the lookup cache implements it)."""
+
+    async def load_pacing(self, scope: str) -> dict[str, Any] | None: ...
+
+    async def save_pacing(self, scope: str, state: dict[str, Any]) -> None: ...
+
+
+def token_fingerprint(token: str | None) -> str:
+    """A short one-way fingerprint, so "the token changed" can be told without storing the token."""
+    return hashlib.sha256((token or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class Pacer:
+    """One per service (host + token): every request first ``acquire``s a slot here."""
+
+    def __init__(
+        self,
+        *,
+        scope: str,
+        request_rates: tuple[Rate, ...] = (),
+        citation_rate: Rate | None = None,
+        token: str | None = None,
+        store: PacingStore | None = None,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        backoff_base_s: float = BACKOFF_BASE_S,
+        backoff_cap_s: float = BACKOFF_CAP_S,
+        on_wait: Callable[[float, str], None] | None = None,
+    ) -> None:
+        self.scope = scope
+        self.request_rates = request_rates
+        self.citation_rate = citation_rate
+        self.fingerprint = token_fingerprint(token)
+        self.store = store
+        self.clock = clock
+        self._sleep = sleep
+        self.backoff_base_s = backoff_base_s
+        self.backoff_cap_s = backoff_cap_s
+        self.on_wait = on_wait
+        self._lock = asyncio.Lock()
+        self.requests: list[float] = []  # send times within the longest request window
+        self.citations: list[tuple[float, int]] = []  # (send time, citations) within the citation window
+        self.hold_until = 0.0
+        self.hold_reason = ""
+        self.failures = 0  # consecutive 5xx / entry-429 answers, for the back-off
+        self.rejected_token = ""  # fingerprint of a token the service refused
+        self.sent = 0  # requests this process sent (for reports and the bench)
+        self.waited_s = 0.0
+
+    # ------------------------------------------------------------------ state
+    def _prune(self, now: float) -> None:
+        longest = max((r.window_s for r in self.request_rates), default=0.0)
+        self.requests = [t for t in self.requests if t > now - longest]
+        if self.citation_rate is not None:
+            self.citations = [(t, n) for t, n in self.citations if t > now - self.citation_rate.window_s]
+        else:
+            self.citations = []
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {"requests": self.requests, "citations": self.citations, "hold_until": self.hold_until,
+                "hold_reason": self.hold_reason, "failures": self.failures, "rejected_token": self.rejected_token}  # fmt: skip
+
+    def _merge(self, d: dict[str, Any]) -> None:
+        """Merge what another run (or process) recorded: union of sends, the later hold."""
+        try:
+            reqs = {float(t) for t in d.get("requests", ())}
+            cites = {(float(t), int(n)) for t, n in d.get("citations", ())}
+            hold = float(d.get("hold_until", 0.0))
+            reason = str(d.get("hold_reason", ""))
+            failures = int(d.get("failures", 0))
+            rejected = str(d.get("rejected_token", ""))
+        except (TypeError, ValueError):
+            return  # a damaged row is no reason to stop; our own memory still paces us
+        self.requests = sorted(reqs | set(self.requests))
+        self.citations = sorted(cites | set(self.citations))
+        if hold > self.hold_until:
+            self.hold_until, self.hold_reason = hold, reason
+        self.failures = max(self.failures, failures)
+        self.rejected_token = rejected or self.rejected_token
+
+    async def _load(self) -> None:
+        if self.store is None:
+            return
+        try:
+            d = await self.store.load_pacing(self.scope)
+        except Exception:  # pacing must work with a broken cache too
+            return
+        if isinstance(d, dict):
+            self._merge(d)
+
+    async def _save(self) -> None:
+        if self.store is None:
+            return
+        self._prune(self.clock())
+        try:
+            await self.store.save_pacing(self.scope, self._to_dict())
+        except Exception:
+            pass
+
+    # ------------------------------------------------------------------ planning (pure)
+    def citations_free(self, now: float | None = None) -> int | None:
+        """How many citations one request may carry now without being throttled (None: no limit)."""
+        if self.citation_rate is None:
+            return None
+        now = self.clock() if now is None else now
+        self._prune(now)
+        used = sum(n for _, n in self.citations)
+        return max(0, self.citation_rate.count - used)
+
+    def ready_at(self, citations: int = 0, now: float | None = None) -> tuple[float, str]:
+        """When a request carrying ``citations`` may be sent, and what it waits for."""
+        now = self.clock() if now is None else now
+        self._prune(now)
+        at, why = now, ""
+        if self.hold_until > at:
+            at, why = self.hold_until, self.hold_reason or "CourtListener asked us to wait"
+        for rate in self.request_rates:
+            inside = sorted(t for t in self.requests if t > now - rate.window_s)
+            if len(inside) >= rate.count:
+                t = inside[len(inside) - rate.count] + rate.window_s * (1 + MARGIN)
+                if t > at:
+                    at, why = t, "CourtListener's rate limit"
+        if citations and self.citation_rate is not None:
+            rate = self.citation_rate
+            want = min(citations, rate.count)
+            used = sorted(self.citations)
+            total = sum(n for _, n in used)
+            i = 0
+            t = now
+            while total + want > rate.count and i < len(used):
+                total -= used[i][1]
+                t = used[i][0] + rate.window_s * (1 + MARGIN)
+                i += 1
+            if t > at:
+                at, why = t, "CourtListener's rate limit"
+        return at, why
+
+    # ------------------------------------------------------------------ the one way in
+    async def acquire(self, citations: int = 0, *, deadline: float | None = None) -> float:
+        """Wait for a slot for one request (carrying ``citations``), then record it as sent.
+
+        Raises ``AuthenticationError`` while the service's last word on this token was 401/403,
+        and ``Deferred`` when the slot comes after ``deadline``.
+        """
+        async with self._lock:  # callers are served one at a time, in the order they came
+            await self._load()
+            while True:
+                if self.rejected_token and self.rejected_token == self.fingerprint:
+                    raise AuthenticationError(
+                        "CourtListener refused the token (HTTP 401); no lookups are sent until it changes — "
+                        "check CITECHECK_COURTLISTENER_TOKEN"
+                    )
+                now = self.clock()
+                at, why = self.ready_at(citations, now)
+                if at <= now:
+                    break
+                if deadline is not None and at > deadline:
+                    raise Deferred(f"waiting for {why}", until=at)  # "waiting for CourtListener's rate limit"
+                wait = at - now
+                if self.on_wait is not None:
+                    try:
+                        self.on_wait(wait, why)
+                    except Exception:  # a progress display must never stop the work
+                        pass
+                self.waited_s += wait
+                await self._sleep(wait)
+            now = self.clock()
+            self.requests.append(now)
+            if citations and self.citation_rate is not None:
+                self.citations.append((now, citations))
+            self.sent += 1
+            await self._save()
+            return now
+
+    async def completed(self, stamp: float) -> None:
+        """The request sent at ``stamp`` got its answer: count it from now on.
+
+        The service stamps a request somewhere between our send and its answer; counting from the
+        answer keeps our window from ending before the service's does (no 429 from a slow answer).
+        """
+        now = self.clock()
+        if now <= stamp:
+            return
+        self.requests = [now if t == stamp else t for t in self.requests]
+        self.citations = [(now if t == stamp else t, n) for t, n in self.citations]
+        await self._save()
+
+    # ------------------------------------------------------------------ what the service said
+    async def hold(self, until: float, reason: str) -> None:
+        """The service asked every caller to wait until ``until`` (wall clock)."""
+        if until > self.hold_until:
+            self.hold_until, self.hold_reason = until, reason
+        await self._save()
+
+    async def failed(self, reason: str) -> float:
+        """A 5xx (or a throttled entry): hold everyone for the next step of the capped back-off."""
+        self.failures += 1
+        delay = min(self.backoff_cap_s, self.backoff_base_s * 2 ** (self.failures - 1))
+        await self.hold(self.clock() + delay, reason)
+        return delay
+
+    async def succeeded(self) -> None:
+        if self.failures:
+            self.failures = 0
+            await self._save()
+
+    async def token_rejected(self) -> None:
+        self.rejected_token = self.fingerprint
+        await self._save()
+
+    def token_is_rejected(self) -> bool:
+        return bool(self.rejected_token) and self.rejected_token == self.fingerprint

@@ -1,0 +1,60 @@
+"""What the CLI says about CourtListener's pacing, against the loopback CourtListener (windows of 0.25 s)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck.sources.fake_courtlistener import FakeCourtListener
+
+N = 150
+
+
+@pytest.fixture
+def brief(tmp_path):
+    p = tmp_path / "brief.md"
+    p.write_text("\n\n".join(f"See Alpha v. Beta, {200 + i // 50} F.3d {1 + (i % 50) * 20} (9th Cir. 2000)."
+                             for i in range(N)))  # fmt: skip
+    return p
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    with FakeCourtListener(request_rates="5/min", citation_rate="60/min", time_scale=0.25 / 60, token="tok") as server:
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", server.base_url)
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "tok")
+        monkeypatch.setenv("CITECHECK_CAP_FETCH", "0")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_RATES", "5/0.25s")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_CITATION_RATE", "60/0.25s")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_BUDGET_S", "0.15")
+        yield server
+
+
+def test_a_run_out_of_allowance_says_how_many_wait_and_what_to_do(run_cli, brief, fake):
+    r = run_cli("check", str(brief), "--format", "json")
+    assert r.rc == 0
+    line = [ln for ln in r.err.splitlines() if "citations verified" in ln]
+    assert line == [
+        f"citecheck: 60 of {N} citations verified; 90 waiting for CourtListener's rate limit "
+        f"({line[0].split('(')[1].split(')')[0]}) — run again or use --wait"
+    ], r.err
+    assert "about" in line[0] and fake.counts.throttled == 0
+    again = run_cli("check", str(brief), "--format", "json")  # the next run continues where this one stopped
+    assert f"120 of {N} citations verified; 30 waiting" in again.err
+
+
+def test_wait_keeps_going_until_every_citation_is_verified(run_cli, brief, fake):
+    r = run_cli("check", str(brief), "--format", "json", "--wait")
+    assert r.rc == 0
+    assert f"citecheck: {N} of {N} citations verified" in r.err.splitlines()
+    assert fake.counts.throttled == 0 and fake.counts.citations == N
+    assert r.out.lstrip().startswith("{")  # progress goes to stderr; stdout stays the report
+
+
+def test_a_rejected_token_is_said_once_and_stops_the_calls(run_cli, brief, fake, monkeypatch):
+    monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "bad-token-4f1e")
+    r = run_cli("check", str(brief), "--format", "json")
+    assert r.err.count("CourtListener refused the token") == 1, r.err
+    assert "bad-token-4f1e" not in r.err + r.out
+    assert fake.counts.requests == 1
+    run_cli("check", str(brief), "--format", "json")  # the next run with the same token sends nothing
+    assert fake.counts.requests == 1
