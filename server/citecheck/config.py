@@ -101,7 +101,11 @@ CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 _FIELDS = {f.name for f in fields(Settings)}
 #: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
 #: users who set it are told it is unknown).
-OTHER_ENV = frozenset({"CITECHECK_CONFIG", "CITECHECK_CORPUS", "CITECHECK_CACHE"})
+OTHER_ENV = frozenset({
+    "CITECHECK_CONFIG", "CITECHECK_CORPUS", "CITECHECK_CACHE",
+    # the project's own test harness (tests/, clients/vscode/test/): not settings, but not typos either
+    "CITECHECK_E2E", "CITECHECK_E2E_CACHE", "CITECHECK_E2E_SCREENSHOTS", "CITECHECK_REGEN_GOLDEN", "CITECHECK_PYTHON",
+})
 
 
 def _key(raw_key: str) -> str:
