@@ -117,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s") if debug else _PlainFormatter())
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler], force=True)
+    if not debug:  # network progress ("downloading CAP volume …") belongs on stderr: it can take seconds
+        logging.getLogger("citecheck.sources.cap_fetch").setLevel(logging.INFO)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -51,6 +51,7 @@ class Settings:
     courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
     courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
     courtlistener_budget_s: float | None = 60.0  # a CLI run's deadline for CourtListener; None = --wait
+    cap_budget_s: float | None = 30.0  # a CLI run's total time for CAP volume downloads; None = no limit
     #: How editors show a citation no source covers: "hint" (faint dots, no squiggle), "information"
     #: (a squiggle like any finding) or "none". The status bar and Citations view count them anyway.
     cannot_verify_diagnostics: str = "hint"
@@ -96,6 +97,7 @@ _ALIASES = {
     "courtlistenerRates": "courtlistener_rates",
     "courtlistenerCitationRate": "courtlistener_citation_rate",
     "courtlistenerBudget": "courtlistener_budget_s",
+    "capBudget": "cap_budget_s",
 }
 CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 _FIELDS = {f.name for f in fields(Settings)}
@@ -157,6 +159,12 @@ def _coerce(name: str, value: Any) -> Any:
                 raise ConfigError(f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "
                                   f"not {value!r}")
             return str(value).strip().lower()
+        if name == "cap_budget_s":
+            if isinstance(value, str) and value.strip().lower() in ("", "none", "unlimited"):
+                return None
+            if float(value) <= 0:
+                raise ConfigError(f"cap_budget_s must be positive, not {value!r}")
+            return float(value)
         if name == "courtlistener_budget_s":
             if isinstance(value, str) and value.strip().lower() in ("", "none", "wait", "unlimited"):
                 return None

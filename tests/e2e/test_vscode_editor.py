@@ -63,6 +63,7 @@ class Editor:
     shots: Path
     verified: bool  # the shared corpus was imported, so some citations are verified and have fixes
     expected_info: int  # information findings other than cannot-verify (those are hints, not squiggles)
+    impossible: str  # the text of a citation the CLI says cannot exist (the hover is checked on it)
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +138,7 @@ def editor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Editor]:
         shots.mkdir(parents=True, exist_ok=True)
         yield Editor(url=f"http://127.0.0.1:{port}/?folder={workspace}", workspace=workspace,
                      user_data=user_data, shots=shots, verified=verified,
-                     expected_info=_info_findings(workspace / "brief.md", corpus, tmp))
+                     **_cli_view(workspace / "brief.md", corpus, tmp))
     finally:
         proc.terminate()
         try:
@@ -161,14 +162,18 @@ def _import_shared_corpus(path: Path) -> bool:
     return True
 
 
-def _info_findings(brief: Path, corpus: Path, tmp: Path) -> int:
-    """How many information-level findings other than cannot-verify the CLI reports on the brief."""
+def _cli_view(brief: Path, corpus: Path, tmp: Path) -> dict:
+    """What the CLI reports on the same brief with the same corpus: how many information findings
+    other than cannot-verify, and an impossible citation (the editor must agree with both)."""
     env = {**os.environ, "CITECHECK_CORPUS_PATH": str(corpus), "CITECHECK_CACHE_PATH": str(tmp / "cli-cache.sqlite"),
            "PYTHONPATH": str(SERVER_DIR)}
     out = subprocess.run([sys.executable, "-m", "citecheck", "check", "--offline", "--format", "json", str(brief)],
                          capture_output=True, text=True, env=env, cwd=tmp)
     findings = json.loads(out.stdout)["files"][0]["findings"]
-    return sum(1 for f in findings if f["severity"] == "info" and f["kind"] != "cannot-verify")
+    text = brief.read_text(encoding="utf-8")
+    (impossible, *_) = [f for f in findings if f["kind"] == "impossible-citation"]
+    return {"expected_info": sum(1 for f in findings if f["severity"] == "info" and f["kind"] != "cannot-verify"),
+            "impossible": text[impossible["span"]["start"]:impossible["span"]["end"]]}
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float) -> None:
@@ -300,7 +305,7 @@ def _drive(page, editor: Editor) -> None:
         assert re.search(r"\d+ not verified", status), status
 
         # 3. Hover on the impossible citation: the words match the verdict.
-        line, col = _locate(brief, "64 F.4th 512")
+        line, col = _locate(brief, editor.impossible)
         _go_to(page, line, col + 3)
         page.keyboard.press("Control+k")
         page.keyboard.press("Control+i")

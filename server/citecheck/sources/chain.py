@@ -311,7 +311,8 @@ async def build_from_settings(settings: Settings, *, interactive: bool = False) 
         log.warning("cache unavailable (%s): %s", settings.cache_path, exc)
     cap = None
     if settings.cap_fetch and not settings.offline and corpus is not None:
-        cap = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache)
+        cap = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache,
+                         budget_s=None if interactive else settings.cap_budget_s)
     remote = None
     off = ""
     if settings.offline:
