@@ -89,36 +89,16 @@ def test_the_obvious_spelling_of_the_timeout_variable_works(run_cli, monkeypatch
 def test_first_command_on_a_network_that_drops_packets_is_fast_and_says_what_it_does(run_cli, monkeypatch):
     """A host that accepts connections and never answers: one timeout for the whole brief, not one
     per volume, and progress on stderr while it waits."""
-    import socket
-    import threading
     import time
 
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(64)
-    held: list[socket.socket] = []
-    stop = threading.Event()
+    from citecheck.testing import loopback_tcp
 
-    def accept() -> None:
-        srv.settimeout(0.05)
-        while not stop.is_set():
-            try:
-                held.append(srv.accept()[0])
-            except OSError:
-                continue
-
-    threading.Thread(target=accept, daemon=True).start()
-    monkeypatch.setenv("CITECHECK_CAP_URL", f"http://127.0.0.1:{srv.getsockname()[1]}/")
-    monkeypatch.setenv("CITECHECK_HTTP_TIMEOUT", "1")
-    try:
+    with loopback_tcp() as (url, held):
+        monkeypatch.setenv("CITECHECK_CAP_URL", url)
+        monkeypatch.setenv("CITECHECK_HTTP_TIMEOUT", "1")
         start = time.monotonic()
         r = run_cli("check", EXAMPLE)
         took = time.monotonic() - start
-    finally:
-        stop.set()
-        for c in held:
-            c.close()
-        srv.close()
     assert took < 15, f"{took:.1f} s"
     assert len(held) == 1, "the silent host was asked once, not once per cited volume"
     assert "citecheck: info: downloading CAP volume 100 A.2d from http://127.0.0.1:" in r.err

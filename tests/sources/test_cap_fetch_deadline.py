@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import threading
 import time
 from collections.abc import Iterator
 
@@ -16,77 +15,34 @@ import pytest
 
 from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.corpus import Corpus
+from citecheck.testing import loopback_tcp
 
 
 @pytest.fixture
-def silent_host() -> Iterator[tuple[str, list[int]]]:
-    """Accepts every connection, reads, never answers."""
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(16)
-    accepted: list[int] = []
-    held: list[socket.socket] = []
-    stop = threading.Event()
+def silent_host() -> Iterator[tuple[str, list]]:
+    """Accepts every connection, never answers."""
+    with loopback_tcp() as (url, accepted):
+        yield url, accepted
 
-    def run() -> None:
-        srv.settimeout(0.05)
-        while not stop.is_set():
-            try:
-                conn, _ = srv.accept()
-            except OSError:
-                continue
-            accepted.append(1)
-            held.append(conn)
 
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.getsockname()[1]}/", accepted
-    stop.set()
-    t.join(1)
-    for c in held:
-        c.close()
-    srv.close()
+def _drip(conn: socket.socket) -> None:
+    """Answer CasesMetadata.json one byte every 0.2 s: alive, but far too slow."""
+    try:
+        conn.recv(4096)
+        body = b"[" + b" " * 10_000 + b"]"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                     + str(len(body)).encode() + b"\r\n\r\n")
+        for i in range(len(body)):
+            conn.sendall(body[i:i + 1])
+            time.sleep(0.2)
+    except OSError:
+        pass  # the client gave up, or the test closed it
 
 
 @pytest.fixture
 def dripping_host() -> Iterator[str]:
-    """Answers CasesMetadata.json one byte every 0.2 s: alive, but far too slow."""
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(16)
-    stop = threading.Event()
-
-    def serve(conn: socket.socket) -> None:
-        try:
-            conn.recv(4096)
-            body = b"[" + b" " * 10_000 + b"]"
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
-                         + str(len(body)).encode() + b"\r\n\r\n")
-            for i in range(len(body)):
-                if stop.is_set():
-                    return
-                conn.sendall(body[i:i + 1])
-                time.sleep(0.2)
-        except OSError:
-            pass
-        finally:
-            conn.close()
-
-    def run() -> None:
-        srv.settimeout(0.05)
-        while not stop.is_set():
-            try:
-                conn, _ = srv.accept()
-            except OSError:
-                continue
-            threading.Thread(target=serve, args=(conn,), daemon=True).start()
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.getsockname()[1]}/"
-    stop.set()
-    t.join(1)
-    srv.close()
+    with loopback_tcp(_drip) as (url, _):
+        yield url
 
 
 async def test_a_host_that_never_answers_costs_one_timeout_not_one_per_volume(silent_host, tmp_path, caplog):
