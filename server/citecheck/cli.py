@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from citecheck import __version__, corpus_cli, eval_cli
 from citecheck.config import Settings
@@ -59,10 +59,10 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(status)
 
 
-def _common_options() -> argparse.ArgumentParser:
+def _common_options() -> _Parser:
     """Options every subcommand accepts, before or after its name (SUPPRESS keeps argparse from
     letting a subparser's default overwrite a value given before the subcommand)."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = _Parser(add_help=False)
     p.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="FILE",
                    help="settings file (citecheck.toml or pyproject.toml); default: searched upwards")
     p.add_argument("--corpus", default=argparse.SUPPRESS, metavar="FILE", help="local corpus (SQLite) to use")
@@ -248,7 +248,7 @@ def _check_documents(
                         report = report.with_findings(kept)
                     results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places))
                     advance(doc.name, 1)
-                pacing.summary(reports)
+            pacing.summary(reports)  # after the bars are gone, so nothing draws over it
             return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())
@@ -278,7 +278,8 @@ class _progress:
     """A rich progress bar on stderr when it is a terminal; a no-op otherwise."""
 
     def __init__(self, enabled: bool, total: int) -> None:
-        self.enabled, self.total, self._bar = enabled, total, None
+        self.enabled, self.total = enabled, total
+        self._bar: Any = None  # rich.progress.Progress, imported only on a terminal
 
     def __enter__(self) -> Callable[[str, int], None]:
         if not self.enabled:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, InputError
+from citecheck.sources.base import AuthoritySource
 from citecheck.testing import SHARED_CORPUS
 
 DEFAULT_REAL_CASES = SHARED_CORPUS / "citations" / "legalcitebench-cases-A.jsonl"
@@ -105,11 +106,11 @@ async def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
         corpus = Path(settings.corpus_path)
         if not corpus.is_file():
             raise InputError(f"no corpus at {corpus} (give --corpus FILE, or --online)")
-        source = CorpusSource(Corpus(corpus, readonly=True))
+        local: AuthoritySource = CorpusSource(Corpus(corpus, readonly=True))
         try:
-            scores = await evaluate(examples, source, settings)
+            scores = await evaluate(examples, local, settings)
         finally:
-            await source.close()
+            await local.close()
     if args.json:
         data = scores.to_json()
         if not args.details:

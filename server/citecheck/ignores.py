@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol
 
 from citecheck.extract.models import Citation, Extraction
@@ -133,7 +134,13 @@ def key_for(finding: Finding, extraction: Extraction | None, text: str) -> Ignor
     quote = finding.evidence.draft if finding.kind in _QUOTE_KINDS else None
     if quote is None and cite is not None:
         quote = next((q.text for q in cite.quotes if q.span.overlaps(finding.span)), None)
-    return IgnoreKey(kind=str(finding.kind), citation=normalise_citation(label), quote_hash=quote_hash(quote))
+    return _key(str(finding.kind), label, quote)
+
+
+@lru_cache(maxsize=8192)
+def _key(kind: str, label: str, quote: str | None) -> IgnoreKey:
+    """Keys are asked for every finding on every publish; the same few hundred come back each time."""
+    return IgnoreKey(kind=kind, citation=normalise_citation(label), quote_hash=quote_hash(quote))
 
 
 def _sort_key(k: IgnoreKey) -> tuple[str, str, str]:

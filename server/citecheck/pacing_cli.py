@@ -8,27 +8,14 @@ line per long wait otherwise). A rejected token is said once, in one line. Only 
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from citecheck.config import Settings
+from citecheck.sources.pacing import about
 
 VERIFIED = "verified"
-
-
-def about(seconds: float) -> str:
-    """``about 4 min``.
-
-    >>> about(3), about(250), about(5400)
-    ('about 3 s', 'about 4 min', 'about 2 h')
-    """
-    if seconds < 60:
-        return f"about {max(1, math.ceil(seconds))} s"
-    if seconds < 3600:
-        return f"about {max(1, round(seconds / 60))} min"
-    return f"about {max(1, round(seconds / 3600))} h"
 
 
 def summary_line(verified: int, total: int, waiting: int, eta_s: float) -> str:

@@ -234,7 +234,7 @@ def is_neutral(reporter: str) -> bool:
     (True, False)
     """
     eds = _editions().get(reporter)
-    return bool(eds) and all(e.cite_type == "neutral" for e in eds)
+    return bool(eds) and all(e.cite_type == "neutral" for e in eds or ())
 
 
 def is_database(reporter: str) -> bool:

@@ -43,6 +43,22 @@ def _run(text: str, forum: Forum | None) -> list:
         ("See Doe v. Roe, 400 Md. 1, 9 (2007) (reaching the same result).", "dc", False),
         # the Supreme Court controls everywhere
         ("Roe v. Wade, 410 U.S. 113, 116 (1973), controls.", "calsuperct", False),
+        # "required by" right before the case presents it as controlling ...
+        ("The result is required by Smith v. Jones, 500 F.3d 1, 5 (9th Cir. 2007).", "nysd", True),
+        # ... but not when it describes a statute (real text: Ill. App. 2015, SORA)
+        ("After analyzing the obligations required by the SORA statutory scheme, the court upheld them. "
+         "Smith v. Jones, 500 F.3d 1, 5 (9th Cir. 2007).", "nysd", False),
+        # "is binding" / "dispositive" about something else than the case (real sentences of opinions)
+        ("Such rejection is binding on all persons insured under the policy. "
+         "Jackson v. Stroud, 500 F.3d 1, 5 (3d Cir. 2007).", "nysd", False),
+        ("Satisfactory proof of loss was the dispositive issue in this motion. "
+         "See Kaua'i v. Hanalei, 500 F.3d 1 (9th Cir. 2007).", "nysd", False),
+        # ... but with a word for an authority beside it, it is about the case
+        ("That holding is binding here. Jackson v. Stroud, 500 F.3d 1, 5 (3d Cir. 2007).", "nysd", True),
+        # parallel cites: the official reporter names the court for the regional one
+        ("State v. Dyous, 307 Conn. 299, 53 A.3d 153 (2012), controls.", "dc", True),
+        # public-domain citation of a Wisconsin case
+        ("Smith v. Town, 2019 WI 12, ¶ 9, 385 Wis. 2d 1, controls.", "mnd", True),
         # a Cal. Ct. App. case binds a Cal. superior court
         ("People v. Smith, 10 Cal. App. 4th 100, 105 (Cal. Ct. App. 1992), controls.", "calsuperct", False),
     ],
@@ -75,8 +91,9 @@ def test_message_names_both_courts() -> None:
 
 
 def test_phrases() -> None:
-    assert controlling_phrase("We must follow Smith.") == "must follow"
-    assert controlling_phrase("This result is required by Smith.") == "required by"
+    assert controlling_phrase("We must follow Smith.", cite_at=15) == "must follow"
+    assert controlling_phrase("This result is required by Smith.", cite_at=27) == "required by"
+    assert controlling_phrase("This result is required by Smith.") is None  # no citation to be next to
     assert controlling_phrase("Smith doesn't control.") is None
     assert controlling_phrase("Smith is not binding here.") is None
 
@@ -86,3 +103,13 @@ def test_claim_text_of_a_citation_sentence() -> None:
     ex = extract_citations(text)
     c = ex.citations[0]
     assert claim_text(CheckContext(extraction=ex, citation=c, full=c)).startswith("The controlling rule")
+
+
+def test_bare_court_of_appeals_parenthetical_takes_the_state_from_the_reporter() -> None:
+    from citecheck.checks.non_binding import citation_court
+
+    text = "Doe v. Roe, 150 Wis. 2d 1, 440 N.W.2d 1 (Ct. App. 1989), controls."
+    ex = extract_citations(text)
+    courts = {c.text: citation_court(CheckContext(extraction=ex, citation=c, full=c)) for c in ex.citations}
+    assert courts == {"150 Wis. 2d 1": "wisctapp", "440 N.W.2d 1": "wisctapp"}
+    assert len(_run(text, _forum("wis"))) == 2  # the Wisconsin Supreme Court is not bound by its court of appeals

@@ -77,3 +77,54 @@ def test_a_pin_below_every_cited_case_of_the_volume_resolves_to_none_and_says_so
     report = asyncio.run(check_document(text, None, Settings()))
     [f] = [f for f in report.findings if f.kind is Kind.UNRESOLVED_SHORT_FORM]
     assert f.severity is Severity.INFO and "539 U.S. 244; 539 U.S. 306" in f.message
+
+
+# (excerpt, source): short forms whose full cite a reader finds elsewhere (the opinion itself, a note)
+PARALLEL_SHORT: list[tuple[str, str]] = [
+    ("There appears to be no disagreement. Majority op. at 172, 100 A.3d at 1137.",
+     "Pennsylvania Supreme Court dissent, ../shared/corpus courtlistener-bulk opinion 920000004"),
+    ("(majority op. at 274, 920 N.Y.S.2d at 291, 945 N.E.2d at 484)",
+     "New York Court of Appeals dissent, courtlistener-bulk opinion 920000013"),
+    ("9. Atkins, supra note 1, 536 U.S. at 318, 122 S.Ct. 2242.", "courtlistener-bulk opinion 920000024"),
+    ("a new factual predicate for detaining appellant. Day, 87 S.W.3d at 54, supra note 13.",
+     "Missouri Court of Appeals, courtlistener-bulk opinion 920000002"),
+]
+
+
+@pytest.mark.parametrize(("text", "source"), PARALLEL_SHORT, ids=[t[:30] for t, _ in PARALLEL_SHORT])
+def test_parallel_and_noted_short_forms_are_info(text: str, source: str) -> None:
+    report = asyncio.run(check_document(text, None, Settings()))
+    loud = [f for f in report.findings if f.severity is not Severity.INFO]
+    assert loud == [], (source, [f.message for f in loud])
+    assert any(f.kind is Kind.UNRESOLVED_SHORT_FORM for f in report.findings)
+
+
+def test_a_short_form_with_no_full_cite_anywhere_is_still_a_warning() -> None:
+    report = asyncio.run(check_document("The rule is settled. Roe, 410 U.S. at 116.", None, Settings()))
+    assert [(f.kind, f.severity) for f in report.findings] == [(Kind.UNRESOLVED_SHORT_FORM, Severity.WARNING)]
+
+
+# (text, expected cores with their names): hard-wrapped citations with indentation, table cells
+WRAPPED: list[tuple[str, list[tuple[str, str | None]], str]] = [
+    ("Grutter v. Bollinger, 539\n    U. S. 306, and Croson, 488 U. S.\n    469 (1989).",
+     [("539\n    U. S. 306", "Grutter v. Bollinger"), ("488 U. S.\n    469", "Croson")], "issue 17 (slip opinion line breaks)"),
+    ("ineffective assistance under Strickland v. Washington, 466\n    U.S. 668. Buck sought a COA.",
+     [("466\n    U.S. 668", "Strickland v. Washington")], "Buck v. Davis, " + SCOTUS_2017),
+    ("Authority\tGrutter v. Bollinger, 539 U.S. 306\tRichmond v. J. A. Croson Co., 488 U.S. 469 (1989)",
+     [("539 U.S. 306", "Grutter v. Bollinger"), ("488 U.S. 469", "Richmond v. J. A. Croson Co.")], "issue 17 (tabs between cells)"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "source"), WRAPPED, ids=[s for *_, s in WRAPPED])
+def test_wrapped_and_tabbed_citations_are_found_with_their_names(text: str, expected: list, source: str) -> None:
+    cites = [c for c in extract_citations(text).citations if c.form is CiteForm.FULL]
+    got = [(c.text, c.case_name.text if c.case_name else None) for c in cites]
+    assert got == expected, source
+    for c in cites:  # spans index the text as written
+        assert text[c.span.start : c.span.end] == c.text
+
+
+def test_a_short_form_after_a_wrapped_full_cite_resolves() -> None:
+    text = "under Strickland v. Washington, 466\n    U.S. 668. Counsel erred. 466 U. S., at 687."
+    cites = extract_citations(text).citations
+    assert cites[-1].antecedent == 0

@@ -54,6 +54,8 @@ export interface ServerSettings {
   modelUrl?: string;
   modelName?: string;
   cannotVerifyDiagnostics?: string;
+  court?: string;
+  question?: string;
 }
 
 /**
@@ -76,6 +78,8 @@ export const SERVER_SETTING_KEYS = {
   modelUrl: 'modelUrl',
   modelName: 'modelName',
   cannotVerifyDiagnostics: 'cannotVerifyDiagnostics',
+  court: 'court',
+  question: 'question',
 } as const satisfies Record<string, keyof ServerSettings>;
 
 /** Settings only the client reads. */
@@ -110,12 +114,14 @@ export function serverSettings(config: Configuration, token: string | undefined,
   if (cachePath) out.cachePath = cachePath;
   const url = trimmed(cfg.get<string>('courtlistenerUrl'));
   if (url) out.courtlistenerUrl = url;
-  for (const key of ['capUrl', 'modelUrl', 'modelName'] as const) {
+  for (const key of ['capUrl', 'modelUrl', 'modelName', 'court'] as const) {
     const value = trimmed(cfg.get<string>(key));
     if (value) out[key] = value;
   }
   const display = cfg.get<unknown>('cannotVerifyDiagnostics');
   if (typeof display === 'string' && CANNOT_VERIFY_DISPLAY.includes(display)) out.cannotVerifyDiagnostics = display;
+  const question = trimmed(cfg.get<string>('question'))?.toLowerCase();
+  if (question === 'federal' || question === 'state') out.question = question;
   const timeout = cfg.get<unknown>('httpTimeout');
   if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0) out.httpTimeout = timeout;
   const capFetch = cfg.get<unknown>('capFetch');

@@ -72,6 +72,8 @@ test('each setting maps to the camelCase key the server accepts', () => {
       httpTimeout: 2.5,
       modelUrl: 'http://127.0.0.1:9/v1',
       modelName: 'm',
+      court: ' S.D.N.Y. ',
+      question: 'State',
     }),
     'abc123',
   );
@@ -90,6 +92,8 @@ test('each setting maps to the camelCase key the server accepts', () => {
     httpTimeout: 2.5,
     modelUrl: 'http://127.0.0.1:9/v1',
     modelName: 'm',
+    court: 'S.D.N.Y.',
+    question: 'state',
     courtlistenerToken: 'abc123',
   });
 });

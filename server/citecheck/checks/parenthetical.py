@@ -17,7 +17,7 @@ from citecheck.spans import Span
 
 
 @cache
-def _courts() -> dict[str, dict]:
+def _courts() -> dict[str, dict[str, object]]:
     try:
         import courts_db
     except ImportError:  # pragma: no cover - courts-db is a dependency

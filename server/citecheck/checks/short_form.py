@@ -9,11 +9,19 @@ often refer to a statute, the record or a treatise, which are not case citations
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from citecheck.checks.base import CheckContext
 from citecheck.extract.models import CiteForm
 from citecheck.findings import Finding, Kind, Severity, make_finding
+
+#: Just before a short cite: a pin to something else it parallels ("majority op. at 172, 100 A.3d at
+#: 1137"; "Id. at 173, 100 A.3d at 1138") or a footnote holding the full cite ("Atkins, supra note 1,
+#: 536 U.S. at 318"). The case is cited where we cannot see it (the opinion itself, a footnote).
+_PARALLEL_BEFORE = re.compile(r"(?:\bat\s+\d+(?:\s?[-\u2013]\s?\d+)?|\bsupra,?\s+note\s+\d+),\s*$")
+
+_NOTE_AFTER = re.compile(r",?\s*supra,?\s+note\s+\d+")
 
 _SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
 
@@ -32,6 +40,19 @@ class UnresolvedShortFormCheck:
                 for f in ctx.extraction.citations[: c.index]
                 if f.form is CiteForm.FULL and f.volume == c.volume and f.reporter == c.reporter
             ]
+            text = ctx.extraction.text
+            if _PARALLEL_BEFORE.search(text, max(0, c.span.start - 40), c.span.start) or _NOTE_AFTER.match(
+                text, c.span.end
+            ):
+                yield make_finding(
+                    Kind.UNRESOLVED_SHORT_FORM,
+                    c.span,
+                    f"“{c.text}” is a parallel pin to the citation before it, whose case is not cited in "
+                    "full here (the opinion itself, or a footnote), so it was not checked.",
+                    citation_index=c.index,
+                    severity=Severity.INFO,
+                )
+                return
             if earlier:
                 # the volume was cited, but the pin fits none of its cases (or two): say so, do not guess
                 cites = "; ".join(sorted({f"{f.volume} {f.reporter} {f.page}" for f in earlier}))

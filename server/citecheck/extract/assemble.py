@@ -17,6 +17,7 @@ runs on every keystroke over the whole document:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -66,9 +67,34 @@ class _State:
 
     fulls: list[_Full] = field(default_factory=list)
     last_authority: int | None = None
+    #: where to look instead of scanning every full citation (built lazily, see ``_index``)
+    by_word: dict[str, list[int]] = field(default_factory=dict)  # word of a name -> positions in ``fulls``
+    by_cite: dict[tuple[str | None, str | None], list[int]] = field(default_factory=dict)
+    by_short: dict[str, list[int]] = field(default_factory=dict)
+    indexed: int = 0
+    restored: bool = False  # ``fulls`` came from an earlier run: scan it (an index would cost a rebuild)
 
     def fulls_by_index(self, index: int) -> _Full:
         return next(f for f in reversed(self.fulls) if f.index == index)
+
+
+def _index(st: _State) -> _State | None:
+    """The lookup indexes, brought up to ``st.fulls`` (None when it was restored from an earlier run:
+    a keystroke re-assembles one paragraph, and scanning costs less than indexing everything again).
+    Positions are ascending, so scanning one of the lists backwards visits the same full citations,
+    in the same order, as scanning ``fulls`` backwards and skipping those that cannot match: in a
+    whole-document run a short form costs its candidates, not the whole document."""
+    if st.restored:
+        return None
+    for pos in range(st.indexed, len(st.fulls)):
+        f = st.fulls[pos]
+        for w in set(f.padded.split()):
+            st.by_word.setdefault(w, []).append(pos)
+        st.by_cite.setdefault((f.volume, f.reporter), []).append(pos)
+        for name in f.short_names:
+            st.by_short.setdefault(name, []).append(pos)
+    st.indexed = len(st.fulls)
+    return st
 
 
 _new = object.__new__
@@ -292,7 +318,7 @@ def _suffixes(name: str) -> tuple[str, ...]:
 
 
 def _latest(
-    fulls: list[_Full],
+    st: _State,
     names: tuple[str, ...],
     volume: str | None = None,
     reporter: str | None = None,
@@ -305,7 +331,16 @@ def _latest(
     fallback: int | None = None
     best: int | None = None
     best_rank = len(names)
-    for f in reversed(fulls):
+    scan: Iterable[_Full] = reversed(st.fulls)
+    if _index(st) is not None:
+        if same_reporter:
+            candidates = st.by_cite.get((volume, reporter), [])
+        elif names and names[-1].split():  # every name is a tail of the first: all contain its last word
+            candidates = st.by_word.get(names[-1].split()[-1], [])
+        else:
+            candidates = list(range(len(st.fulls)))
+        scan = (st.fulls[pos] for pos in reversed(candidates))
+    for f in scan:
         if same_reporter:
             if f.volume != volume or f.reporter != reporter:
                 continue
@@ -332,11 +367,14 @@ def _resolve_short(c: Citation, st: _State) -> int | None:
     """
     names = _suffixes(c.antecedent_text) if c.antecedent_text else ()
     if names:
-        named = _latest(st.fulls, names, c.volume, c.reporter, same_reporter=True)
+        named = _latest(st, names, c.volume, c.reporter, same_reporter=True)
         if named is not None and any(n in st.fulls_by_index(named).padded for n in names):
             return named
     pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
-    same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
+    if _index(st) is not None:
+        same = [st.fulls[pos] for pos in st.by_cite.get((c.volume, c.reporter), ())]
+    else:
+        same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
     if not same:
         return None
     if pin is None or not pin.isdigit() or any(f.page is None for f in same):
@@ -354,7 +392,7 @@ def _resolve_short(c: Citation, st: _State) -> int | None:
 def _resolve_supra(c: Citation, st: _State) -> int | None:
     if not c.antecedent_text:
         return None
-    return _latest(st.fulls, _suffixes(c.antecedent_text))
+    return _latest(st, _suffixes(c.antecedent_text))
 
 
 def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> tuple[int, int, str] | None:
@@ -366,6 +404,11 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
         s = words[k][0]
         name = norm_name(text[offset + s : offset + r.name_end])
         if not name or name in _GENERIC:
+            continue
+        if _index(st) is not None:
+            hits = st.by_short.get(name)
+            if hits:
+                return st.fulls[hits[-1]].index, s, text[offset + s : offset + r.name_end]
             continue
         for f in reversed(st.fulls):
             if name in f.short_names:
@@ -417,7 +460,7 @@ def assemble_incremental(
     out: list[Citation] = []
     if prior is not None and q > 0:
         n_fulls, st.last_authority, _n_out = prior.before[q] if q < len(prior.before) else prior.after
-        st.fulls = prior.fulls[:n_fulls]
+        st.fulls, st.restored = prior.fulls[:n_fulls], True
         before = prior.before[:q]
         plans = prior.plans[:q]
         built_all = prior.built[:q]
@@ -585,9 +628,9 @@ def _build(
 ) -> Citation:
     if e[0] == "r":
         _, k, index, ante, s, name = e
-        r = res.refs[k]  # type: ignore[index]
+        r = res.refs[k]  # type: ignore[index,call-overload]
         span = Span(off + s, off + r.pincite.span.end)  # type: ignore[operator]
-        prop_span, quotes, _np = res.ref_props[k]  # type: ignore[index]
+        prop_span, ref_quotes, _np = res.ref_props[k]  # type: ignore[index,call-overload]
         return Citation(
             index=index,  # type: ignore[arg-type]
             form=CiteForm.REFERENCE,
@@ -595,7 +638,7 @@ def _build(
             full_span=span,
             text=citation_text(text[span.start : span.end]),
             pincite=_pin(r.pincite, off),
-            quotes=tuple(_quote(q, off) for q in quotes),
+            quotes=tuple(_quote(q, off) for q in ref_quotes),
             proposition=None if prop_span is None else text[off + prop_span.start : off + prop_span.end],
             proposition_span=None if prop_span is None else _sp(prop_span, off),
             group=index,  # type: ignore[arg-type]
@@ -604,14 +647,14 @@ def _build(
             paragraph=pno,
         )
     _, k, index, group, antecedent, block, prop_prev = e
-    c = res.citations[k]  # type: ignore[index]
+    c = res.citations[k]  # type: ignore[index,call-overload]
     quotes: tuple[Quote, ...] | None = None
     proposition: tuple[str, Span] | None = None
     if block and prev is not None and prev.block is not None:
         quotes = (_quote(prev.block, prev_off), *(_quote(q, off) for q in c.quotes))
     if prop_prev and prev is not None:
         # a citation standing alone under a block quote is offered for the block quote itself
-        src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index]
+        src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index,call-overload]
         if src is not None:
             ps = _sp(src, prev_off)
             proposition = (text[ps.start : ps.end], ps)

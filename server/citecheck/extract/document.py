@@ -7,10 +7,7 @@ sequence of edits its extraction is, by construction, the extraction of its curr
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from citecheck.errors import InputError
@@ -29,26 +26,6 @@ class Edit:
     new_text: str
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Hold off the cyclic collector while one extraction runs.
-
-    A keystroke allocates some ten thousand small objects (spans, citations) that all survive into the
-    result; with the collector on, they trigger several young-generation passes and, every few
-    keystrokes, a full pass over everything alive: most of a keystroke's time. Nothing we build here
-    forms reference cycles, so pausing loses nothing; the collector resumes right after, and the
-    deferred young pass costs about one millisecond.
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _check_text(text: object) -> str:
     if not isinstance(text, str):
         raise InputError(f"document text must be a string, not {type(text).__name__}")
@@ -58,10 +35,9 @@ def _check_text(text: object) -> str:
 def extract_citations(text: str) -> Extraction:
     """Every citation in ``text``, spans as code-point offsets into ``text``."""
     text = _check_text(text)
-    with _gc_paused():
-        paragraphs = split_paragraphs(text)
-        results = [extract_paragraph(text[s:e]) for s, e in paragraphs]
-        return assemble(text, paragraphs, results)
+    paragraphs = split_paragraphs(text)
+    results = [extract_paragraph(text[s:e]) for s, e in paragraphs]
+    return assemble(text, paragraphs, results)
 
 
 class Document:
@@ -101,14 +77,13 @@ class Document:
         return self._extraction
 
     def _run(self, old_text: str, edit: Edit | None) -> Extraction:
-        with _gc_paused():
-            prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails
-            if edit is None or not self._resplit_around(old_text, edit):
-                self._resplit_all(old_text)
-            extraction, self._run_state = assemble_incremental(
-                self._text, self._paragraphs, self._results, prior
-            )
-            return extraction
+        prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails
+        if edit is None or not self._resplit_around(old_text, edit):
+            self._resplit_all(old_text)
+        extraction, self._run_state = assemble_incremental(
+            self._text, self._paragraphs, self._results, prior
+        )
+        return extraction
 
     def _resplit_all(self, old_text: str) -> None:
         text = self._text

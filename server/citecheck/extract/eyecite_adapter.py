@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import gc
 import logging
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
 
@@ -53,7 +54,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]
         """Skips eyecite's word splitting of the text between citations: we never read those words,
         and splitting is "a significant portion of total runtime" (eyecite's own docstring)."""
 
-        def append_text(self, tokens, text):  # type: ignore[no-untyped-def]
+        def append_text(self, tokens, text):  # type: ignore[no-untyped-def,override]
             return None
 
         def get_extractors(self, text):  # type: ignore[no-untyped-def]
@@ -63,7 +64,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]
             from eyecite.tokenizers import _strip_ws
 
             stripped = _strip_ws(text)
-            found = dict(self._unfiltered_by_id)
+            found = dict(self._unfiltered_by_id)  # type: ignore[attr-defined]
             for _, extractors in self.case_sensitive_filter.iter(stripped):
                 for e in extractors:
                     found[id(e)] = e
@@ -98,10 +99,39 @@ def _edition_name(token) -> tuple[str | None, Database | None, bool]:  # type: i
     return (names.pop() if len(names) == 1 else None), database, scotus
 
 
+_SPACE_RUN = re.compile(r"  +")
+
+
 def scan(text: str) -> list[Hit]:
-    """Every citation-ish token eyecite finds in ``text`` (already normalised), in order."""
+    """Every citation-ish token eyecite finds in ``text`` (already normalised), in order.
+
+    eyecite's reporter regexes want single spaces, but a citation hard-wrapped with indentation
+    (``539\n    U. S. 306``: line breaks are already spaces here) has a run of them. Runs are scanned
+    as one space and the offsets mapped back, so such a citation is found and its span still indexes
+    the text as written.
+    """
     if not text.strip():
         return []
+    if "  " not in text:
+        return _scan(text)
+    keep: list[int] = []  # compact offset → text offset
+    last = 0
+    parts: list[str] = []
+    for m in _SPACE_RUN.finditer(text):
+        parts.append(text[last : m.start() + 1])
+        keep.extend(range(last, m.start() + 1))
+        last = m.end()
+    parts.append(text[last:])
+    keep.extend(range(last, len(text)))
+    keep.append(len(text))
+    compact = "".join(parts)
+    return [
+        replace(h, start=keep[h.start], end=keep[h.end - 1] + 1 if h.end > 0 else keep[0])
+        for h in _scan(compact)
+    ]
+
+
+def _scan(text: str) -> list[Hit]:
     from eyecite.models import CitationToken, IdToken, SectionToken, SupraToken
 
     _, tokens = _tokenizer().tokenize(text)

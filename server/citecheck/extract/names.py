@@ -168,6 +168,10 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
     A docket number (``People v. Lewis, No. B217677, 2010 WL 780918``) or a blank reporter
     (``Brohl, --- U.S. ----, 135 S. Ct. 1124``) between the name and the citation is stepped over.
     """
+    # a table cell boundary (a tab, a Markdown "|") ends the name: "Authority\tGrutter v. Bollinger"
+    cell = max(original.rfind("\t", floor, end), original.rfind("|", floor, end))
+    if cell >= 0:
+        floor = cell + 1
     window = norm[max(floor, end - 120) : end]
     for pattern in (_DOCKET_TAIL, _BLANK_CITE_TAIL):
         m = pattern.search(window)

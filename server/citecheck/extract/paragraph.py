@@ -144,8 +144,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
     if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
         hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
     cands = find_unrecognised(norm, [(h.start, h.end) for h in hits] + [(f.start, f.end) for f in foreign])
-    items: list[Hit | object] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)  # type: ignore[attr-defined]
-    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined]
+    items: list[Hit | object] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
+    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined,union-attr]
     barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
@@ -153,7 +153,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     drafts: list[_Draft] = []
     prev_end = 0
     for i, h in enumerate(items):
-        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined]
+        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined,union-attr]
         if isinstance(h, Hit):
             if h.kind is HitKind.OTHER:
                 prev_end = max(prev_end, h.end)
@@ -194,6 +194,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     needs_prev: list[bool] = []
     barrier_before: list[bool] = []
     last_main_end = 0
+    not_lead_from = len(norm) + 1
     for idx, d in enumerate(drafts):
         si = _sentence_of(sents, d.span.start)
         prop_i = si
@@ -212,7 +213,11 @@ def extract_paragraph(text: str) -> ParagraphResult:
             bq = block_quote(text, 0, sents[si][0])
             if bq is not None:
                 qs = (bq, *qs)
-        lead = not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        # only signals and punctuation before it in the paragraph; once a longer prefix has words,
+        # every later citation's has too (checking each prefix again was quadratic in long paragraphs)
+        lead = d.full.start < not_lead_from and not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        if not lead:
+            not_lead_from = min(not_lead_from, max(d.full.start, 1))
         citations.append(
             Citation(
                 index=idx,
@@ -447,11 +452,11 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
             ):
                 kk += 1
             hist_end = drafts[kk].paren_end
-            for m in members:
-                drafts[m].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
+            for mi in members:
+                drafts[mi].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
             end = hist_end
-        for m in members:
-            drafts[m].full = Span(drafts[m].full.start, max(drafts[m].full.end, end))
+        for mi in members:
+            drafts[mi].full = Span(drafts[mi].full.start, max(drafts[mi].full.end, end))
         i = j + 1
 
 

@@ -182,6 +182,42 @@ def all_nodes() -> tuple[CourtNode, ...]:
 
 
 _SERIES = re.compile(r"\s?(?:\d+(?:d|nd|rd|th))$")
+# public-domain citations: "2019 WI 12" (high court), "2008 WI App 155", "2015 IL App (1st) 123456"
+_NEUTRAL = re.compile(r"^([A-Z]{2})(\s+(?:Ct\.?\s*)?App\.?)?(?:\s*\(\w+\))?$")
+
+
+@cache
+def _postal_codes() -> dict[str, str]:
+    """Two-letter codes → state names, from courts-db's own states table."""
+    import json
+    from importlib import resources
+
+    try:
+        data = json.loads(resources.files("courts_db").joinpath("data", "states.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # pragma: no cover - the table ships with courts-db
+        return {}
+    return {k: _PLACE_ALIASES.get(v, v.replace(" Of ", " of ")) for k, v in data.items() if len(k) == 2}
+
+
+def _neutral_court(reporter: str) -> str | None:
+    m = _NEUTRAL.match(reporter.strip())
+    if not m:
+        return None
+    state = _postal_codes().get(m.group(1))
+    if state is None:
+        return None
+    if m.group(2):
+        return sole_intermediate(state)
+    tops = high_courts(state)
+    return tops[0].id if len(tops) == 1 else None
+
+
+@cache
+def sole_intermediate(state: str | None) -> str | None:
+    """The id of a state's intermediate appellate court when it has one (its districts not counted)."""
+    courts = [n for n in _nodes().values() if n.tier is Tier.INTERMEDIATE and n.state == state]
+    tops = [n for n in courts if not any(n.id != o.id and n.id.startswith(o.id) for o in courts)]
+    return tops[0].id if len(tops) == 1 else None
 
 
 @cache
@@ -190,13 +226,20 @@ def reporter_court(reporter: str | None) -> str | None:
 
     ``Md.`` is the Court of Appeals of Maryland, ``Cal. App. 4th`` the California Courts of Appeal: a
     state reporter named like a state court's citation string (series dropped, "App." read as
-    "Ct. App.") stands for that court. Regional and federal reporters imply no single court.
+    "Ct. App.") stands for that court. A public-domain citation (``2019 WI 12``, ``2008 WI App 155``)
+    stands for the state's highest court, or with "App" for its one intermediate court. Regional and
+    federal reporters imply no single court.
 
     >>> reporter_court("Md."), reporter_court("Cal. App. 4th"), reporter_court("N.Y.2d"), reporter_court("F.3d")
     ('md', 'calctapp', 'ny', None)
+    >>> reporter_court("WI"), reporter_court("WI App"), reporter_court("IL App (1st)")
+    ('wis', 'wisctapp', 'illappct')
     """
     if not reporter:
         return None
+    neutral = _neutral_court(reporter)
+    if neutral is not None:
+        return neutral
     from citecheck.extract.courts import court_id
 
     base = _SERIES.sub("", reporter.strip())

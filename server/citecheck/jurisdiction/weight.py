@@ -199,9 +199,9 @@ def _in_state(node: CourtNode, f: CourtNode, year: int | None) -> Assessment:
             return _a(Weight.PERSUASIVE, f"{node.name} is below {f.name}", node)
         if f.tier is Tier.INTERMEDIATE:
             if node.id == f.id or _same_court(node, f):
-                return _a(rule.panels, "in " + state + (", one panel binds later panels" if rule.panels is
-                          Weight.BINDING else ", one panel of an intermediate court does not bind another") + note,
-                          node)
+                panels = ("one panel binds later panels" if rule.panels is Weight.BINDING
+                          else "one panel of an intermediate court does not bind another")
+                return _a(rule.panels, f"in {_place(state)}, {panels}{note}", node)
             return _a(Weight.PERSUASIVE, f"{node.name} is not above {f.name}", node)
         verb = {Weight.BINDING: "binds", Weight.UNKNOWN: "may bind"}.get(rule.trial, "does not bind")
         return _a(rule.trial, f"in {state}, {node.name} {verb} the trial courts{note}", node)

@@ -6,6 +6,7 @@ stdout belongs to the protocol in ``--stdio`` mode, so nothing here may print to
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 
@@ -43,11 +44,27 @@ def main(argv: list[str] | None = None) -> int:
     sys.setswitchinterval(0.0005)
 
     server = create_server()
+    tune_gc()
     if args.tcp:
         server.start_tcp(args.host, args.port)
     else:
         server.start_io()
     return 0
+
+
+def tune_gc() -> None:
+    """The collector, set once for this process, from its main thread, before serving.
+
+    Everything loaded so far (eyecite's extractors, reporter data, the protocol's converters: most of
+    the process's objects) moves to the permanent generation, so no later full collection walks it;
+    and a young collection waits for 20,000 new container objects instead of 700, since a keystroke's
+    extraction allocates some ten thousand that all survive into its result (none of them in cycles).
+    Garbage cycles are still collected, just in larger batches.
+    """
+    gc.collect()
+    gc.freeze()
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(20_000, second, third)
 
 
 if __name__ == "__main__":

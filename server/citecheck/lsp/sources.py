@@ -29,6 +29,8 @@ SOURCE_FIELDS = (
     "cap_url",
     "offline",
     "http_timeout_s",
+    "courtlistener_rates",
+    "courtlistener_citation_rate",
     "model_url",
     "model_name",
 )
@@ -59,7 +61,8 @@ class Sources:
                 if not source_settings_changed(self._settings, settings):
                     return self._chain
                 await self._close()
-            self._chain = await build_from_settings(settings)
+            # interactive: no run deadline, a short wait per call; what waits is re-checked later
+            self._chain = await build_from_settings(settings, interactive=True)
             self._local = SourceChain(corpus=self._chain.corpus, cache=self._chain.cache,
                                       remote_off_reason=LOCAL_ONLY_REASON)
             self._settings = settings

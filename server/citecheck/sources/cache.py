@@ -166,7 +166,7 @@ class Cache:
     async def put_lookups(self, results: Iterable[LookupResult], *, now: float | None = None) -> None:
         now = time.time() if now is None else now
         rows = []
-        recs = []
+        recs: list[tuple[str, str, float]] = []
         for r in results:
             positive = r.status in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS)
             ttl = POSITIVE_TTL_S if positive else NEGATIVE_TTL_S

@@ -18,7 +18,7 @@ from typing import Any
 from citecheck.errors import ImportFormatError
 from citecheck.sources.corpus import Corpus, tiles_volume
 from citecheck.sources.importing import ImportStats, NullProgress, ProgressSink
-from citecheck.sources.models import CaseCite, CaseRecord
+from citecheck.sources.models import CaseCite, CaseRecord, PageMap
 from citecheck.sources.pagination import derived_last_page, html_to_text, page_maps
 from citecheck.sources.reporters import cap_slug, normalise_reporter
 
@@ -147,7 +147,7 @@ def import_cap_volume(
         for meta, html_path in _iter_volume_cases(folder):
             record = case_record(meta, url_base)
             text = None
-            maps = ()
+            maps: tuple[PageMap, ...] = ()
             if html_path is not None:
                 try:
                     raw_html = html_path.read_text(encoding="utf-8", errors="replace")

@@ -118,7 +118,7 @@ class SourceChain:
                 else:
                     fresh = {}
                     for k in todo:
-                        r = remote.get(k)
+                        r = remote.get(k)  # type: ignore[assignment]
                         if r is None:
                             self._note(partial, k, f"{self.remote.name} returned no answer")
                         elif r.status in _DEFINITIVE:

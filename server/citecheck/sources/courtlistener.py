@@ -50,6 +50,7 @@ from citecheck.sources.pacing import (
     FREE_REQUEST_RATES,
     Pacer,
     PacingStore,
+    about,
     parse_rates,
 )
 from citecheck.sources.pagination import derived_last_page, html_to_text, join_texts, opinion_text, page_maps
@@ -117,19 +118,6 @@ def batches(keys: Sequence[CiteKey]) -> list[tuple[str, dict[int, CiteKey]]]:
 def is_courtlistener_host(url: str) -> bool:
     host = urlsplit(url).hostname or ""
     return host == "courtlistener.com" or host.endswith(".courtlistener.com")
-
-
-def _about(seconds: float) -> str:
-    """``about 4 min`` for messages.
-
-    >>> _about(20), _about(250), _about(7300)
-    ('about 20 s', 'about 5 min', 'about 2 h')
-    """
-    if seconds < 60:
-        return f"about {max(1, round(seconds))} s"
-    if seconds < 3600:
-        return f"about {max(1, round(seconds / 60))} min"
-    return f"about {round(seconds / 3600)} h"
 
 
 class CourtListenerClient:
@@ -295,15 +283,15 @@ class CourtListenerClient:
                 throttled += 1
                 wait = _parse_wait(resp, self._clock())
                 if wait is None:
-                    await self.pacer.failed("CourtListener is throttling requests (HTTP 429)")
+                    await self.pacer.failed("CourtListener's rate limit (HTTP 429)")
                 else:
-                    await self.pacer.hold(self._clock() + wait, "CourtListener asked us to wait (HTTP 429)")
+                    await self.pacer.hold(self._clock() + wait, "CourtListener's rate limit (it asked us to wait, HTTP 429)")
                 if throttled > self.retries:
                     raise RateLimited("CourtListener keeps throttling requests", retry_after=wait)
                 continue  # acquire() waits for the hold, or defers past the deadline
             if status >= 500:
                 attempt += 1
-                await self.pacer.failed(f"CourtListener answered HTTP {status}; backing off")
+                await self.pacer.failed(f"CourtListener to recover (HTTP {status}; backing off)")
                 if attempt > self.retries:
                     raise SourceUnavailable(f"CourtListener answered HTTP {status} after {self.retries} retries")
                 continue
@@ -420,7 +408,7 @@ class CourtListenerClient:
                 # the service looked up fewer than we sent: size later requests to what it took, and
                 # back off before resending (never an immediate resend storm)
                 server_cap = max(1, len(batch_keys) - len(overflow))
-                await self.pacer.failed("CourtListener looked up only part of a request")
+                await self.pacer.failed("CourtListener's per-request limit (it looked up only part of a request)")
             pending = [k for k in batch_keys if k in overflow] + rest
             for k in batch_keys:
                 if k not in results and k not in overflow:
@@ -432,7 +420,7 @@ class CourtListenerClient:
 
     def _waiting(self, key: CiteKey, why: Deferred) -> LookupResult:
         left = why.until - self._clock()
-        when = f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({_about(left)})" if left > 1 else ""
+        when = f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({about(left)})" if left > 1 else ""
         return LookupResult(
             key=key,
             status=LookupStatus.CANNOT_VERIFY,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -63,6 +64,19 @@ def parse_rates(spec: str | None, *, time_scale: float = 1.0) -> tuple[Rate, ...
         n = float(m.group(2) or 1)
         out.append(Rate(int(m.group(1)), n * _UNITS[m.group(3)] * time_scale))
     return tuple(out)
+
+
+def about(seconds: float) -> str:
+    """A wait as people say it, for messages.
+
+    >>> about(3), about(250), about(5400)
+    ('about 3 s', 'about 4 min', 'about 2 h')
+    """
+    if seconds < 60:
+        return f"about {max(1, math.ceil(seconds))} s"
+    if seconds < 3600:
+        return f"about {max(1, round(seconds / 60))} min"
+    return f"about {max(1, round(seconds / 3600))} h"
 
 
 class PacingStore(Protocol):
@@ -181,7 +195,7 @@ class Pacer:
         self._prune(now)
         at, why = now, ""
         if self.hold_until > at:
-            at, why = self.hold_until, self.hold_reason or "CourtListener asked us to wait"
+            at, why = self.hold_until, self.hold_reason or "CourtListener's rate limit"
         for rate in self.request_rates:
             inside = sorted(t for t in self.requests if t > now - rate.window_s)
             if len(inside) >= rate.count:

@@ -187,7 +187,7 @@ def html_to_text(source: str) -> ParsedText:
                     continue
                 if name == "page-number" or "page-label" in classes or "star-pagination" in classes:
                     label = attrs.get("label") or attrs.get("data-label") or attrs.get("number")
-                    dropped = bool(label) and "pagescheme" in attrs and "P" in label.upper()
+                    dropped = bool(label) and "pagescheme" in attrs and "P" in (label or "").upper()
                     marker = [depth, label, _index(attrs), [], dropped]
                 elif name in _SKIP or name == "footnotemark" or "footnotemark" in classes:
                     skip_depth = depth

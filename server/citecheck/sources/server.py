@@ -379,6 +379,7 @@ class CorpusServer:
         self._httpd = ThreadingHTTPServer((host, port), _Handler)
         self._httpd.daemon_threads = True
         host_, port_ = self._httpd.server_address[:2]
+        host_ = host_.decode() if isinstance(host_, bytes) else host_
         self.base_url = f"http://{host_}:{port_}{API_PREFIX}"
         api = CorpusAPI(self.corpus, self.base_url)
         self._httpd.RequestHandlerClass = type("Handler", (_Handler,), {"api": api})

@@ -333,9 +333,32 @@ class Diagnostics:
         self._publish(state)
         self.notify_citations(state)
         self._log_unverified(report)
+        self._recheck_waiting(state, version, report)
         return report
 
     unreachable_said = False
+
+    def _recheck_waiting(self, state: DocState, version: int, report: Report) -> None:
+        """Citations waiting for CourtListener's allowance: check again when it returns, in the
+        background (``$/progress`` meanwhile), and republish; an edit cancels it (its own check
+        follows). The shared pacer holds every call meanwhile, so nothing is sent early."""
+        waits = [r.pending_until for r in report.results if r.pending_until is not None]
+        if not waits:
+            return
+        delay = max(0.2, min(waits) - time.time() + 0.05)
+        state.later = self.server.spawn(self._recheck(state, version, delay, len(waits)), what="source re-check")
+
+    async def _recheck(self, state: DocState, version: int, delay: float, waiting: int) -> None:
+        progress = Progress(self.server) if self.server.caps.progress else None
+        if progress is not None:
+            await progress.begin(f"{waiting} citation(s) waiting for CourtListener's rate limit")
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            if progress is not None:
+                progress.end()
+        if state.version == version and self.server.docs.get(state.uri) is state:
+            await self.run_stage2(state, version)
 
     def _log_unverified(self, report: Report) -> None:
         """Tell the client (once per reason) why citations could not be verified: a source that
@@ -343,7 +366,7 @@ class Diagnostics:
         reasons: dict[str, int] = {}
         for r in report.results:
             reason = r.reason
-            if reason and r.status is Status.CANNOT_VERIFY:
+            if reason and r.status is Status.CANNOT_VERIFY and r.pending_until is None:  # waiting: see $/progress
                 reasons[reason] = reasons.get(reason, 0) + 1
         for reason, count in reasons.items():
             if reason in self.logged_reasons or len(self.logged_reasons) > 500:

@@ -44,8 +44,8 @@ def _shift_finding(f: Finding, edits: list[AppliedEdit]) -> Finding | None:
         return f
     fixes = []
     for fix in f.fixes:
-        moved = [(shift_span(e.span, edits), e) for e in fix.edits]
-        if all(m is not None for m, _ in moved):
+        moved = [(m, e) for e in fix.edits if (m := shift_span(e.span, edits)) is not None]
+        if len(moved) == len(fix.edits):
             fixes.append(replace(fix, edits=tuple(replace(e, span=m) for m, e in moved)))
     # direct construction: dataclasses.replace costs ~3x more, and a brief shifts hundreds per key
     return Finding(

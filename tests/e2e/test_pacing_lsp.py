@@ -1,0 +1,68 @@
+"""The language server against a loopback CourtListener with its limits (windows scaled to 0.4 s, 10
+citations a window, so 90 citations take longer than the 2 s one check waits for the allowance):
+it keeps verifying in the background and republishes, and it obeys a 429 asking it to wait."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pytest_lsp import client_capabilities
+
+from citecheck.sources.fake_courtlistener import FakeCourtListener, Fault
+
+WINDOW = 0.4
+N = 90
+TEXT = "\n\n".join(f"See Alpha v. Beta, {200 + i // 50} F.3d {1 + (i % 50) * 20} (9th Cir. 2000)." for i in range(N))
+
+
+def _options(h, corpus: Path, cache: Path, fake: FakeCourtListener) -> dict:
+    return h.init_options(corpus, cache, offline=False, courtlistenerUrl=fake.base_url, courtlistenerToken="tok",
+                          courtlistenerRates=f"5/{WINDOW}s", courtlistenerCitationRate=f"10/{WINDOW}s")  # fmt: skip
+
+
+def _fake() -> FakeCourtListener:
+    return FakeCourtListener(request_rates="5/min", citation_rate="10/min", time_scale=WINDOW / 60)
+
+
+async def test_verifies_in_the_background_and_republishes(h, corpus_db: Path, tmp_path: Path) -> None:
+    uri = (tmp_path / "brief.txt").as_uri()
+    with _fake() as fake:
+        client = await h.config.start()
+        try:
+            await h.start_session(client, client_capabilities("visual-studio-code"), _options(h, corpus_db, tmp_path, fake))
+            h.open_doc(client, uri, TEXT)
+            # a first answer soon, with citations still waiting ("not checked yet")...
+            first = await h.wait_publish(client, uri, 1, lambda ds: any("not checked yet" in d.message for d in ds),
+                                         timeout=60)  # fmt: skip
+            assert any(d.code == "cannot-verify" for d in first)
+            # ...and, without any edit, republished until nothing waits
+            n = len(client.published[uri])
+            await h.wait_publish(client, uri, 1, lambda ds: len(client.published[uri]) > n and fake.counts.citations == N
+                                 and not any(d.code == "cannot-verify" for d in ds), timeout=30)  # fmt: skip
+            assert fake.counts.throttled == 0
+        finally:
+            await client.shutdown_session()
+            await client.stop()
+
+
+async def test_a_429_asking_to_wait_an_hour_stops_the_lookups(h, corpus_db: Path, tmp_path: Path) -> None:
+    uri = (tmp_path / "brief.txt").as_uri()
+    until = datetime.fromtimestamp(time.time() + 3600, UTC).isoformat()
+    with _fake() as fake:
+        fake.always = Fault("status", 429, {"error_message": "Too many requests", "wait_until": until})
+        client = await h.config.start()
+        try:
+            await h.start_session(client, client_capabilities("neovim@v0.11.0"), _options(h, corpus_db, tmp_path, fake))
+            h.open_doc(client, uri, TEXT)
+            await h.wait_publish(client, uri, 1, lambda ds: any("not checked yet" in d.message for d in ds), timeout=60)
+            for v in range(2, 6):  # the writer keeps typing: every version is checked again...
+                h.change_doc(client, uri, v, *[])
+                await asyncio.sleep(0.3)
+            await asyncio.sleep(1.0)
+            assert fake.counts.requests == 1  # ...but nothing more is sent before the hour is up
+        finally:
+            await client.shutdown_session()
+            await client.stop()
