@@ -139,6 +139,18 @@ def test_pdf_text_keeps_page_numbers(tmp_path):
     assert doc.page_at(doc.text.index("100 A.2d 831")) == "2"
 
 
+def test_pdf_without_a_text_layer_says_nothing_could_be_read(tmp_path):
+    """A scanned brief (pages, no text layer) must not read as "0 citations, nothing wrong" (issue 17)."""
+    w = pypdf.PdfWriter()
+    for _ in range(3):
+        w.add_blank_page(width=612, height=792)
+    buf = io.BytesIO()
+    w.write(buf)
+    (tmp_path / "scan.pdf").write_bytes(buf.getvalue())
+    with pytest.raises(InputError, match=r"nothing could be read.*3 page.*no text layer"):
+        read_input(str(tmp_path / "scan.pdf"))
+
+
 def test_stdin_is_read_and_sniffed():
     doc = read_input("-", stdin=io.BytesIO(b"See 100 A.2d 450."))
     assert (doc.name, doc.kind, doc.text) == ("<stdin>", "text", "See 100 A.2d 450.")

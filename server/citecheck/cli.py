@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from citecheck import __version__, corpus_cli, eval_cli
+from citecheck import __version__, corpus_cli, eval_cli, redact
 from citecheck.config import Settings
 from citecheck.config_files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
@@ -28,6 +28,7 @@ from citecheck.ignore_file import find_ignore_file, read_ignore_list
 from citecheck.ignores import IgnoreList
 from citecheck.inputs import InputDocument, read_input
 from citecheck.report.model import BatchResult, FileError, FileResult, file_result
+from citecheck.serve import cli as serve_cli
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -37,11 +38,12 @@ FORMAT_NAMES = ("text", "json", "sarif", "html", "markdown")
 FAIL_ON = ("error", "warning", "info", "never")
 
 
-class _PlainFormatter(logging.Formatter):
-    """``citecheck: warning: …``: a user reads warnings, not logger names (``--debug`` shows those)."""
+class _PlainFormatter(redact.RedactingFormatter):
+    """``citecheck: warning: …``: a user reads warnings, not logger names (``--debug`` shows those).
+    A redacting formatter itself, so ``redact.install`` keeps it as it is."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return f"citecheck: {record.levelname.lower()}: {record.getMessage()}"
+        return redact.redact(f"citecheck: {record.levelname.lower()}: {record.getMessage()}")
 
 
 class _UsageError(Exception):
@@ -100,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_cli.add_eval_commands(sub)
     _add_missing_common_options(sub.choices["eval"], common)
     sub.choices["eval"].set_defaults(_run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings)))
+    serve_cli.add_serve_commands(sub)
+    _add_missing_common_options(sub.choices["serve"], common)
+    sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
     return parser
 
 
@@ -119,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler], force=True)
     if not debug:  # network progress ("downloading CAP volume …") belongs on stderr: it can take seconds
         logging.getLogger("citecheck.sources.cap_fetch").setLevel(logging.INFO)
+    redact.register_secrets_from_env(os.environ)
+    redact.install()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -132,6 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config_file=getattr(args, "config", None),
             overrides={"corpus": getattr(args, "corpus", None), "offline": getattr(args, "offline", None) or None},
         )
+        redact.register_secret(settings.courtlistener_token)
         if config_file:
             log.debug("settings from %s", config_file)
         from citecheck.offline import no_network
@@ -161,6 +169,12 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report import FORMATS
     from citecheck.report.text import render_text
 
+    corpus_flag = getattr(args, "corpus", None)
+    if corpus_flag and not Path(corpus_flag).expanduser().exists():  # a typo must not create an empty corpus
+        raise ConfigError(
+            f"no corpus at {corpus_flag} (check the path; build one with "
+            f"`citecheck corpus import PATH --corpus {corpus_flag}`)"
+        )
     docs: list[InputDocument] = []
     errors: list[FileError] = []
     if sum(1 for f in args.files if f == "-") > 1:

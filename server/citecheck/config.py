@@ -26,13 +26,18 @@ def _data_dir() -> Path:
     return Path(platformdirs.user_data_dir("citecheck", appauthor=False))
 
 
+def default_corpus_path() -> Path:
+    """Where the corpus lives when nobody named one (it may not exist yet: a fresh machine)."""
+    return _data_dir() / "corpus.sqlite"
+
+
 def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("citecheck", appauthor=False))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
-    corpus_path: Path = field(default_factory=lambda: _data_dir() / "corpus.sqlite")
+    corpus_path: Path = field(default_factory=default_corpus_path)
     cache_path: Path = field(default_factory=lambda: _cache_dir() / "cache.sqlite")
     courtlistener_token: str | None = field(default=None, repr=False)
     courtlistener_url: str = DEFAULT_COURTLISTENER_URL
@@ -47,6 +52,11 @@ class Settings:
     model_url: str | None = None  # OpenAI-compatible endpoint for unsupported-holding
     model_name: str | None = None
     http_timeout_s: float = 20.0  # one request, body included
+    #: hosts besides the official one that may receive the CourtListener token ("host" or
+    #: "host:port"). Only user-level layers set it (environment, flags): never a citecheck.toml in
+    #: the folder being checked, nor LSP initializationOptions / workspace configuration.
+    token_hosts: frozenset[str] = frozenset()
+    serve_token: str | None = field(default=None, repr=False)  # ``corpus serve`` off loopback
     # CourtListener pacing (docs/sources.md): None = the documented free-account limits on the official host
     courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
     courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
@@ -94,12 +104,15 @@ _ALIASES = {
     "httpTimeout": "http_timeout_s",
     "http_timeout": "http_timeout_s",
     "cannotVerifyDiagnostics": "cannot_verify_diagnostics",
+    "tokenHosts": "token_hosts",
     "courtlistenerRates": "courtlistener_rates",
     "courtlistenerCitationRate": "courtlistener_citation_rate",
     "courtlistenerBudget": "courtlistener_budget_s",
     "capBudget": "cap_budget_s",
 }
 CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
+#: Settings only user-level layers may set: a folder's own config must not redirect a secret.
+USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token"})
 _FIELDS = {f.name for f in fields(Settings)}
 #: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
 #: users who set it are told it is unknown).
@@ -107,6 +120,7 @@ OTHER_ENV = frozenset({
     "CITECHECK_CONFIG", "CITECHECK_CORPUS", "CITECHECK_CACHE",
     # the project's own test harness (tests/, clients/vscode/test/): not settings, but not typos either
     "CITECHECK_E2E", "CITECHECK_E2E_CACHE", "CITECHECK_E2E_SCREENSHOTS", "CITECHECK_REGEN_GOLDEN", "CITECHECK_PYTHON",
+    "CITECHECK_UPDATE_SCREENSHOTS",
 })
 
 
@@ -165,6 +179,9 @@ def _coerce(name: str, value: Any) -> Any:
             if float(value) <= 0:
                 raise ConfigError(f"cap_budget_s must be positive, not {value!r}")
             return float(value)
+        if name == "token_hosts":
+            items = value.split(",") if isinstance(value, str) else list(value)
+            return frozenset(str(s).strip().lower() for s in items if str(s).strip())
         if name == "courtlistener_budget_s":
             if isinstance(value, str) and value.strip().lower() in ("", "none", "wait", "unlimited"):
                 return None
@@ -203,7 +220,7 @@ def _coerce(name: str, value: Any) -> Any:
             if str(value).strip().lower() not in ("federal", "state"):
                 raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}")
             return str(value).strip().lower()
-        if name in ("courtlistener_token", "model_url", "model_name", "court"):
+        if name in ("courtlistener_token", "serve_token", "model_url", "model_name", "court"):
             return str(value) if value not in (None, "") else None
         return str(value)
     except ConfigError:
@@ -212,8 +229,13 @@ def _coerce(name: str, value: Any) -> Any:
         raise ConfigError(f"bad value for {name}: {value!r} ({exc})") from exc
 
 
-def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None) -> Settings:
+def settings_from_mapping(
+    data: Mapping[str, Any], base: Settings | None = None, *, user_level: bool = False
+) -> Settings:
     """Apply a mapping (TOML table, LSP options) on top of ``base``; unknown keys are ignored.
+
+    Keys in ``USER_LEVEL_ONLY`` are ignored unless ``user_level`` (the environment, flags): a
+    folder's ``citecheck.toml`` or a workspace setting cannot let the token go elsewhere.
 
     >>> s = settings_from_mapping({"corpusPath": "/tmp/c.sqlite", "capFetch": False})
     >>> (str(s.corpus_path), s.cap_fetch)
@@ -223,7 +245,7 @@ def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None)
     changes: dict[str, Any] = {}
     for raw_key, value in data.items():
         key = _key(raw_key)
-        if key in _FIELDS and value is not None:
+        if key in _FIELDS and value is not None and (user_level or key not in USER_LEVEL_ONLY):
             changes[key] = _coerce(key, value)
     return replace(base, **changes)
 
@@ -239,4 +261,44 @@ def settings_from_env(environ: Mapping[str, str], base: Settings | None = None) 
         if k.startswith("CITECHECK_"):
             name = k[len("CITECHECK_") :].lower()
             data[{"corpus": "corpus_path", "cache": "cache_path"}.get(name, name)] = v
-    return settings_from_mapping(data, base)
+    return settings_from_mapping(data, base, user_level=True)
+
+
+#: The hosts the CourtListener token is for.
+OFFICIAL_COURTLISTENER_HOSTS = frozenset({"www.courtlistener.com", "courtlistener.com"})
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+def token_refusal(url: str, allowed: frozenset[str] = frozenset()) -> str | None:
+    """Why the CourtListener token must not be sent to ``url``, or None when it may.
+
+    The token goes over https to the official host; another host only when the user allowed it
+    (``CITECHECK_TOKEN_HOSTS``), and then over https too unless it is this machine (loopback).
+
+    >>> token_refusal("https://www.courtlistener.com/api/rest/v4/") is None
+    True
+    >>> token_refusal("http://evil.example/api/") is not None
+    True
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return f"CourtListener URL {url!r} is not a valid URL; the token was not sent"
+    scheme = parts.scheme.lower()
+    if host in OFFICIAL_COURTLISTENER_HOSTS and port in (None, 443):
+        if scheme == "https":
+            return None
+        return f"CourtListener URL {url} is not https; the token is sent only over https"
+    named = {host, f"{host}:{port}"} if port is not None else {host}
+    if not named & allowed:
+        return (
+            f"CourtListener URL {url} is not the official host; the token is sent there only if you "
+            f"allow it in your own environment: CITECHECK_TOKEN_HOSTS={host}"
+        )
+    if scheme != "https" and host not in _LOOPBACK:
+        return f"CourtListener URL {url} is not https; the token is sent only over https"
+    return None

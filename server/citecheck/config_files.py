@@ -112,5 +112,7 @@ def load_settings(
     env = {k: v for k, v in environ.items() if k != "CITECHECK_CONFIG"}
     settings = settings_from_env(env, settings)
     if overrides:
-        settings = settings_from_mapping({k: v for k, v in overrides.items() if v is not None}, settings)
+        settings = settings_from_mapping(
+            {k: v for k, v in overrides.items() if v is not None}, settings, user_level=True
+        )
     return settings, config_file

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -69,8 +70,12 @@ def add_corpus_commands(subparsers: Any) -> None:
             "lookups never leave your network. Point clients at http://HOST:PORT/api/rest/v4/.",
         )
     )
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1; any other needs CITECHECK_SERVE_TOKEN)")
     serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="a name clients use to reach this server (checked against the Host header); repeatable",
+    )
 
 
 class RichProgress:
@@ -117,6 +122,9 @@ def _print_import(stats: ImportStats, out: TextIO) -> None:
     )
     if stats.skipped:
         out.write(f"skipped {stats.skipped} opinions of clusters not in the import\n")
+    if stats.refused:
+        first = f" (first: {stats.refusal})" if stats.refusal else ""
+        out.write(f"refused {stats.refused} records that could not be stored safely{first}\n")
     if stats.volumes:
         shown = ", ".join(stats.volumes[:12]) + (" …" if len(stats.volumes) > 12 else "")
         out.write(f"volumes: {shown}\n")
@@ -139,7 +147,7 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
     if action == "stats":
         return _stats(corpus_path, bool(args.json), out)
     if action == "serve":
-        return _serve(corpus_path, args.host, args.port)
+        return _serve(corpus_path, args.host, args.port, token=settings.serve_token, allow_hosts=args.allow_host)
     raise ConfigError(f"unknown corpus action: {action}")
 
 
@@ -224,16 +232,19 @@ def _stats(corpus_path: Path, as_json: bool, out: TextIO) -> int:
     return 0
 
 
-def _serve(corpus_path: Path, host: str, port: int) -> int:
-    from citecheck.sources.server import CorpusServer
+def _serve(
+    corpus_path: Path, host: str, port: int, *, token: str | None = None, allow_hosts: Sequence[str] = ()
+) -> int:
+    from citecheck.sources.server import CorpusServer, is_loopback
 
     try:
-        server = CorpusServer(corpus_path, host=host, port=port)
+        server = CorpusServer(corpus_path, host=host, port=port, token=token, allow_hosts=allow_hosts)
     except OSError as exc:
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if not is_loopback(host):
         sys.stderr.write(
-            f"citecheck: serving on {host}: anyone who can reach this address can query the corpus\n"
+            f"citecheck: serving on {host}: clients must send the serve token; put an https proxy in "
+            "front of it, or their CourtListener token will not be sent (plain http)\n"
         )
     sys.stderr.write(f"citecheck: serving {corpus_path} at {server.base_url} (Ctrl-C to stop)\n")
     try:

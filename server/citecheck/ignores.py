@@ -111,7 +111,8 @@ def quote_hash(quote: str | None) -> str:
     if not quote:
         return ""
     norm = _WS.sub(" ", quote.replace("“", '"').replace("”", '"')).strip().lower()
-    return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:16]
+    # surrogatepass: a lone surrogate (legal in LSP and JSON text) must hash, not crash
+    return hashlib.sha256(norm.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _citation_for(finding: Finding, extraction: Extraction | None) -> Citation | None:

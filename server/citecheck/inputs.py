@@ -10,6 +10,8 @@ from __future__ import annotations
 import bisect
 import io
 import logging
+import os
+import stat
 import warnings
 import zipfile
 from dataclasses import dataclass
@@ -72,10 +74,8 @@ def read_input(name: str, *, stdin: BinaryIO | None = None, max_chars: int = 2_0
     if name == "-":
         if stdin is None:
             raise InputError("<stdin>: no standard input to read")
-        data = stdin.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise InputError(f"<stdin>: input is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-        return _read_bytes("<stdin>", _sniff(data, ""), data, max_chars)
+        data, kind = _read_limited("<stdin>", stdin, "", max_chars)
+        return _read_bytes("<stdin>", kind, data, max_chars)
     path = Path(name)
     try:
         if path.is_dir():
@@ -84,14 +84,58 @@ def read_input(name: str, *, stdin: BinaryIO | None = None, max_chars: int = 2_0
         if size > MAX_FILE_BYTES:
             raise InputError(f"{name}: file is {size // (1024 * 1024)} MB; the limit is "
                              f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
-        data = path.read_bytes()
+        # never trust the size: /dev/zero, /dev/urandom and FIFOs say 0 and never end
+        with path.open("rb") as fh:
+            regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
+            data, kind = _read_limited(name, fh, path.suffix.lower(), max_chars, known_size=size if regular else 0)
     except FileNotFoundError as exc:
         raise InputError(f"{name}: no such file") from exc
     except PermissionError as exc:
         raise InputError(f"{name}: permission denied") from exc
     except OSError as exc:
         raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from exc
-    return _read_bytes(name, _sniff(data, path.suffix.lower()), data, max_chars)
+    return _read_bytes(name, kind, data, max_chars)
+
+
+_HEAD = 64 * 1024
+
+
+def _read_limited(
+    name: str, fh: BinaryIO, suffix: str, max_chars: int, *, known_size: int = 0
+) -> tuple[bytes, str]:
+    """Read at most what a document of ``max_chars`` can take (a binary stream is refused after 64 KB).
+
+    Text needs at most 4 bytes a character; a .docx or .pdf may hold images, so it gets
+    ``MAX_FILE_BYTES``. A regular file's own size (``known_size``, already checked against
+    ``MAX_FILE_BYTES``) is read whole, so an oversize document is reported with its length.
+    Returns the bytes and the sniffed kind.
+    """
+    head = _read_upto(fh, _HEAD)
+    kind = _sniff(head, suffix)
+    if kind in ("text", "markdown"):
+        _refuse_binary(name, head)
+        limit = max(4 * max_chars + 4, known_size)
+    else:
+        limit = MAX_FILE_BYTES
+    data = head + _read_upto(fh, limit + 1 - len(head)) if len(head) == _HEAD else head
+    if len(data) > limit:
+        if kind in ("text", "markdown"):
+            raise InputError(f"{name}: document is over the limit of {max_chars:,} characters and it "
+                             f"was not checked. {SIZE_LIMIT_HINT}")
+        raise InputError(f"{name}: input is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the limit")
+    return data, kind
+
+
+def _read_upto(fh: BinaryIO, n: int) -> bytes:
+    """Up to ``n`` bytes; a pipe's short reads are continued until EOF or ``n``."""
+    parts, got = [], 0
+    while got < n:
+        chunk = fh.read(min(n - got, 1 << 20))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
 
 
 def _sniff(data: bytes, suffix: str) -> str:
@@ -120,14 +164,21 @@ def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocum
     return doc
 
 
-def _decode_text(name: str, data: bytes) -> str:
+def _refuse_binary(name: str, data: bytes) -> None:
     if data.startswith(_OLE_MAGIC):
         raise InputError(f"{name}: this is a Word/OLE binary file (encrypted .docx or .doc), not text")
     if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError(f"{name}: looks like a binary file, not text")
-    encoding = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig"
+
+
+def _decode_text(name: str, data: bytes) -> str:
+    _refuse_binary(name, data)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # a BOM says UTF-16: one bad surrogate becomes U+FFFD; reading it as cp1252 would turn
+        # every character into two and find no citation at all
+        return _normalise_newlines(data.decode("utf-16", errors="replace"))
     try:
-        return _normalise_newlines(data.decode(encoding))
+        return _normalise_newlines(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         pass
     try:  # Word's "Save as plain text" on Windows
@@ -391,6 +442,12 @@ def _pdf_read(name: str, data: bytes) -> InputDocument:
             pages.append((offset, label))
             parts.append(text)
             offset += len(text) + 2
+        if pages and not any(part.strip() for part in parts):
+            # a scanned filing: "0 citations" would read as "nothing wrong"; say nothing could be read
+            raise InputError(
+                f"{name}: nothing could be read: the PDF has {len(pages)} page(s) but no text layer "
+                "(a scanned document?); run it through OCR first"
+            )
     except InputError:
         raise
     except PdfReadError as exc:

@@ -257,15 +257,19 @@ def invented_series(reporter: str) -> str | None:
     >>> invented_series("Cal. Rptr. 3d") is None, invented_series("Burr.") is None
     (True, True)
     """
-    if is_known_reporter(reporter) or not _SERIES_WORD.search(reporter):
-        return None
+    if is_known_reporter(reporter) or is_known_reporter(reporter.rstrip(".")) or not _SERIES_WORD.search(reporter):
+        return None  # "S.W.3d." is a stray period, not a series
     words = reporter.split()
     # drop series words from the end until a real reporter remains: "S.W.3d. 7th" → "S.W.3d."
+    popped = False
     while words and _SERIES_WORD.fullmatch(words[-1]):
         words.pop()
+        popped = True
     root = " ".join(words)
     if not root:
         return None
+    if popped and is_case_reporter(root.rstrip(".")) and root.rstrip(".") != root and _SERIES_WORD.search(root):
+        return normalise_reporter(root.rstrip("."))
     for candidate in (root, root.rstrip(".")):
         if candidate and is_case_reporter(candidate):
             return normalise_reporter(candidate)

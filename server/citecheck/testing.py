@@ -170,3 +170,32 @@ def loopback_tcp(serve: Callable[[socket.socket], None] | None = None) -> Iterat
             with suppress(OSError):
                 conn.close()
         srv.close()
+
+
+def import_shared_corpus(path: Path) -> Path:
+    """A corpus at ``path`` holding the CAP 100 A.2d fixture and the CourtListener bulk sample of
+    ../shared/corpus (a test calling it is skipped when they are absent)."""
+    from citecheck.sources.corpus import Corpus
+    from citecheck.sources.importing import import_path
+
+    corpus = Corpus(path)
+    for part in ("cap-static", "courtlistener-bulk"):
+        import_path(corpus, shared_corpus_path(part))
+    return path
+
+
+#: Pieces hostile drafts are made of, for the fuzz test and ``bench/robustness.py``: real citation
+#: shapes, short forms, quotes, and what breaks naive code (lone surrogates, control characters,
+#: CR/LF mixes, combining marks, right-to-left text, zero-width joiners, very long tokens).
+HOSTILE_FRAGMENTS: tuple[str, ...] = (
+    "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953). ",
+    "Roe v. Wade, 410 U.S. 113, 120 (1973)",
+    "Id. at ", "id. ", "Id.", "Ibid. ", "supra, at 12. ", "See id. at 451–52. ",
+    "100 A.2d 450", "100 A.2d at 451", "64 F.4th 512 (D.C. Cir. 2001)", "33 Umbrella 422",
+    "2018 IL App (1st) 152522", "2020 WL 1234567", "___ U.S. ___", "5 U.S. (1 Cranch) 137",
+    '"Nothing can be clearer, we think, than the right of a purchaser"', "“curly ", "” ", "‘", "'",
+    "[a]lteration", " . . . ", "…", "(citation omitted)", "(cleaned up)", "(quoting ", "(per curiam)",
+    "\ud800", "\udfff", "\x00", "\x0b", "\x0c", "\u2028", "\u2029", "\r", "\n", "\r\n", "\t", "\u200d",
+    "\u202e", "\ufeff", "\u0301", "😀", "§ 1983", "¶ 12", "*", "_", "**", "# ", "> ", "1.", "(", ")", "[", "]",
+    "v. ", "In re ", "Ex parte ", "et al., ", ", ", "; ", ": ", " ", "0", "999999999999999999999", "x" * 300,
+)

@@ -49,3 +49,22 @@ def test_any_record_name_variant_may_match() -> None:
 def test_clean_draft_name_strips_signals() -> None:
     assert clean_draft_name("But see Roe v. Wade") == "Roe v. Wade"
     assert clean_draft_name("See, e.g., Roe v. Wade,") == "Roe v. Wade"
+
+
+# (draft name, record names [short, full caption], verdict): one shared party is not a match (issue 17)
+ONE_SHARED_PARTY = [
+    ("Jackson v. Clark", ["Jackson v. Munson", "Ray JACKSON v. Sam MUNSON, Clark County Sheriff"], "mismatch"),
+    ("State v. Hamzy", ["Williams v. State", "Donald WILLIAMS v. STATE of Nevada (Hamzy, intervenor)"], "mismatch"),
+    ("State v. Williams", ["Williams v. State", "Donald WILLIAMS v. STATE of Nevada"], "match"),
+    ("Jackson v. Munson et al.", ["Jackson v. Munson"], "match"),
+    ("Acme Corp. v. Doe", ["Acme Corporation v. Doe", "ACME CORPORATION, Appellant, v. John DOE"], "match"),
+    ("People v. Smith", ["People v. Smith", "The PEOPLE of the State of California v. John SMITH"], "match"),
+    ("United States v. Smith", ["United States v. Smith", "UNITED STATES of America v. Smith"], "match"),
+    ("Int'l Bhd. of Elec. Workers v. Foust", ["International Brotherhood of Electrical Workers v. Foust"], "match"),
+    ("Dennis Cinel v. Harry Connick", ["Cinel v. Connick"], "match"),
+]
+
+
+@pytest.mark.parametrize(("draft", "names", "verdict"), ONE_SHARED_PARTY, ids=[d for d, _, _ in ONE_SHARED_PARTY])
+def test_one_shared_party_is_a_mismatch_but_forms_of_the_same_name_match(draft, names, verdict) -> None:
+    assert compare_names(draft, names).verdict.value == verdict

@@ -165,6 +165,7 @@ def fake_services(monkeypatch):
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", base + "api/rest/v4/")
     monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "test-token")
+    monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")  # the user's own environment allows it
     monkeypatch.setenv("CITECHECK_CAP_URL", base + "cap/")
     monkeypatch.setenv("CITECHECK_HTTP_TIMEOUT_S", "5")
     yield handler.hits
@@ -245,6 +246,8 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
     monkeypatch.delenv("CITECHECK_CORPUS_PATH")
     r = run_cli("check", "--offline", "brief.md")
     assert "warning impossible-citation" in r.out and r.rc == 0  # downgraded by the project's settings
+    assert not (project / "corpus.sqlite").exists()  # an offline check only reads: nothing is created
+    run_cli("check", "brief.md")  # online, CAP volumes may be stored: the corpus is created where configured
     assert (project / "corpus.sqlite").exists()  # relative to the pyproject, not the current directory
     assert not (drafts / "corpus.sqlite").exists()
     monkeypatch.setenv("CITECHECK_SEVERITY_OVERRIDES", "impossible-citation=error")
@@ -279,3 +282,17 @@ def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(
     assert "dismissed in .citecheck/ignore.json" in text and "--no-ignore" in text
     everything = json.loads(run_cli("check", "--offline", "--no-ignore", "--format", "json", "../brief.md").out)
     assert len(everything["files"][0]["findings"]) == len(full["findings"])
+
+
+def test_scanned_pdf_exits_2_saying_nothing_could_be_read(run_cli, tmp_path):
+    import io
+
+    import pypdf
+
+    w = pypdf.PdfWriter()
+    w.add_blank_page(width=612, height=792)
+    buf = io.BytesIO()
+    w.write(buf)
+    (tmp_path / "scan.pdf").write_bytes(buf.getvalue())
+    r = run_cli("check", "--offline", str(tmp_path / "scan.pdf"))
+    assert r.rc == 2 and "nothing could be read" in (r.out + r.err)

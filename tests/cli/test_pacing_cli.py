@@ -22,6 +22,7 @@ def fake(monkeypatch):
     with FakeCourtListener(request_rates="5/min", citation_rate="60/min", time_scale=0.25 / 60, token="tok") as server:
         monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", server.base_url)
         monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "tok")
+        monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")  # the user allows the loopback stand-in
         monkeypatch.setenv("CITECHECK_CAP_FETCH", "0")
         monkeypatch.setenv("CITECHECK_COURTLISTENER_RATES", "5/0.25s")
         monkeypatch.setenv("CITECHECK_COURTLISTENER_CITATION_RATE", "60/0.25s")

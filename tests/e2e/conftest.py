@@ -8,6 +8,7 @@ imported from ../shared/corpus by the project's own importers; the server runs o
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from collections import defaultdict
@@ -54,7 +55,13 @@ def _recording_client() -> LanguageClient:
     return client
 
 
-CONFIG = ClientServerConfig(server_command=SERVER, client_factory=_recording_client)
+# The user running these sessions allows the loopback stand-ins to receive the CourtListener token
+# (a user-level setting: initializationOptions alone could not, see docs/security.md).
+CONFIG = ClientServerConfig(
+    server_command=SERVER,
+    client_factory=_recording_client,
+    server_env={**os.environ, "CITECHECK_TOKEN_HOSTS": "127.0.0.1"},
+)
 
 
 @pytest.fixture(scope="session")

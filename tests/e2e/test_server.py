@@ -341,9 +341,18 @@ async def test_language_filter_and_aliases(client: LanguageClient, h) -> None:
     text = "See 33 Cal. Rptr. 4th 422 (1999).\n"
     h.open_doc(client, "file:///ws/alias.txt", text, language="text")
     await h.wait_publish(client, "file:///ws/alias.txt", 1, _has_all({"impossible-citation"}))
-    # a language not in settings.languages is not checked (and gets an empty publish)
+    # Helix sends the "legal-text" language docs/editors.md tells its users to define (issue 17)
+    h.open_doc(client, "file:///ws/helix.txt", text, language="legal-text")
+    await h.wait_publish(client, "file:///ws/helix.txt", 1, _has_all({"impossible-citation"}))
+    # a language not in settings.languages is not checked (and gets an empty publish), and says so
     h.open_doc(client, "file:///ws/code.py", text, language="python")
     assert await h.wait_publish(client, "file:///ws/code.py", 1) == []
+    for _ in range(50):
+        said = [m.message for m in client.log_messages if "code.py" in m.message]
+        if said:
+            break
+        await asyncio.sleep(0.05)
+    assert said and "'python'" in said[0] and "languages" in said[0]
 
 
 async def test_commands_check_now_report_and_clear_cache(client: LanguageClient, h) -> None:

@@ -12,12 +12,15 @@ from citecheck.lsp.__main__ import build_parser
 
 def test_defaults_to_stdio() -> None:
     args = build_parser().parse_args([])
-    assert not args.tcp and args.host == "127.0.0.1" and args.port == 2087 and args.log_level == "WARNING"
+    assert not args.tcp and args.log_level == "WARNING"
 
 
-def test_stdio_and_tcp_are_exclusive() -> None:
-    with pytest.raises(SystemExit):
-        build_parser().parse_args(["--stdio", "--tcp"])
+@pytest.mark.parametrize("argv", [["--tcp"], ["--tcp", "--host", "0.0.0.0", "--port", "2087"], ["--port", "1"]])
+def test_tcp_is_refused_with_one_line(argv: list[str]) -> None:
+    # a TCP port would let any local process (or a web page, via DNS rebinding) send settings
+    proc = subprocess.run([sys.executable, "-m", "citecheck.lsp", *argv], capture_output=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stdout == b"" and b"--stdio" in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
 def test_stdio_flag_accepted_and_stdout_stays_clean() -> None:

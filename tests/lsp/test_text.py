@@ -93,3 +93,98 @@ def test_incremental_edits_match_direct_splicing(text: str, data: st.DataObject)
             expected = expected[:a] + new + expected[b:]
             assert doc.source == expected
             assert doc.take_edits() == [AppliedEdit(start=a, end=b, new_text=new)]
+
+
+# ---- many changes in one didChange (Replace All): applied in one pass, same result as one by one ----
+
+
+def _reference(text: str, changes: list[types.TextDocumentContentChangePartial], encoding: str) -> str:
+    from citecheck.lsp.positions import range_to_span
+
+    for ch in changes:
+        span = range_to_span(LineIndex(text), ch.range, encoding)
+        text = text[: span.start] + ch.text + text[span.end :]
+    return text
+
+
+def _replace_all(text: str, needle: str, new: str, encoding: str, descending: bool) -> list:
+    idx = LineIndex(text)
+    spans = []
+    pos = text.find(needle)
+    while pos >= 0:
+        spans.append((pos, pos + len(needle)))
+        pos = text.find(needle, pos + len(needle))
+    changes = []
+    if descending:  # VS Code's order: every range is valid in the original text
+        for s, e in reversed(spans):
+            changes.append(types.TextDocumentContentChangePartial(
+                range=types.Range(start=idx.position_at(s, encoding), end=idx.position_at(e, encoding)), text=new))
+    else:  # first to last: each range is in the text after the changes before it
+        delta = 0
+        for s, e in spans:
+            cur = text[: s] .replace(needle, new)
+            cidx = LineIndex(cur + text[s:])
+            changes.append(types.TextDocumentContentChangePartial(
+                range=types.Range(start=cidx.position_at(len(cur), encoding),
+                                  end=cidx.position_at(len(cur) + e - s, encoding)), text=new))
+            delta += len(new) - (e - s)
+    return changes
+
+
+@pytest.mark.parametrize("descending", [True, False])
+@pytest.mark.parametrize("new", ["Id.", "", "x\ny", "\n", "😀é"])
+def test_replace_all_in_one_pass_matches_one_by_one(descending: bool, new: str, monkeypatch) -> None:
+    import citecheck.lsp.positions as positions_module
+
+    text = "See 410 U.S. 113.\r\nId. at 120; id. at\u2028121.\n" * 300
+    changes = _replace_all(text, "id.", new, "utf-16", descending)
+    assert len(changes) == 300
+    expected = _reference(text, changes, "utf-16")
+    builds = []
+    real = positions_module.LineIndex.__init__
+
+    def counting(self, t: str) -> None:
+        builds.append(len(t))
+        real(self, t)
+
+    doc = _doc(text)
+    monkeypatch.setattr(positions_module.LineIndex, "__init__", counting)
+    doc.apply_change(types.TextDocumentContentChangePartial(range=changes[0].range, text=changes[0].text))
+    for ch in changes[1:]:
+        doc.apply_change(ch)
+    assert doc.source == expected
+    assert len(builds) <= 3, len(builds)  # not one line index per change: that is quadratic
+    replayed = text
+    edits = doc.take_edits()
+    assert len(edits) == 1  # 300 edits are handed on as the one edit they amount to
+    for e in edits:
+        replayed = replayed[: e.start] + e.new_text + replayed[e.end :]
+    assert replayed == expected
+
+
+_piece = st.text(alphabet="ab \r\n\v😀é", max_size=6)
+
+
+@given(
+    text=st.text(alphabet="ab \r\n\v😀é", max_size=60),
+    raw=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), _piece), max_size=8),
+    encoding=st.sampled_from(["utf-8", "utf-16", "utf-32"]),
+)
+@settings(max_examples=300, deadline=None)
+def test_any_batch_of_changes_matches_one_by_one(text: str, raw: list, encoding: str) -> None:
+    changes = [_change(a, b, c, d, t) for a, b, c, d, t in raw]
+    changes = [
+        types.TextDocumentContentChangePartial(
+            range=types.Range(start=min(ch.range.start, ch.range.end, key=lambda p: (p.line, p.character)),
+                              end=max(ch.range.start, ch.range.end, key=lambda p: (p.line, p.character))),
+            text=ch.text)
+        for ch in changes
+    ]
+    doc = _doc(text, encoding)
+    for ch in changes:
+        doc.apply_change(ch)
+    assert doc.source == _reference(text, changes, encoding)
+    replayed = text
+    for e in doc.take_edits():
+        replayed = replayed[: e.start] + e.new_text + replayed[e.end :]
+    assert replayed == doc.source

@@ -116,6 +116,7 @@ async def test_network_down_is_fast_cannot_verify(tmp_path: Path):
         cap_url=f"http://127.0.0.1:{port}/",
         courtlistener_url=f"http://127.0.0.1:{port}/api/rest/v4/",
         courtlistener_token="t",
+        token_hosts=frozenset({"127.0.0.1"}),
     )
     async with open_source(settings) as source:
         k = CiteKey("100", "A.2d", "36")

@@ -256,3 +256,21 @@ async def test_an_unresponsive_server_cannot_outlast_the_run_deadline():
         for res in (first, second):
             (r,) = res.values()
             assert r.status is LookupStatus.CANNOT_VERIFY and "time limit" in r.reason and r.pending_until
+
+
+async def test_a_damaged_pacing_row_does_not_stop_lookups(tmp_path: Path):
+    import sqlite3
+
+    cache = await Cache.open(tmp_path / "cache.sqlite")
+    with fake_cl() as fake:
+        scope = fake.base_url.split("/")[2]
+        with sqlite3.connect(tmp_path / "cache.sqlite") as db:
+            db.execute("INSERT OR REPLACE INTO pacing (scope, state) VALUES (?, ?)", (scope, '{"requests": "x", "hold_until": "soon"'))
+        cl = client(fake, store=cache)
+        try:
+            res = await cl.lookup(keys(3))
+        finally:
+            await cl.close()
+        assert all(r.status is LookupStatus.FOUND for r in res.values())
+        assert (await cache.load_pacing(scope))["requests"]  # and it is repaired by the next save
+    await cache.close()

@@ -11,10 +11,11 @@ from citecheck.checks.base import Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import CaseNameCheck
 from citecheck.checks.existence import ExistenceCheck
 from citecheck.checks.impossible import ImpossibleCitationCheck
+from citecheck.checks.malformed_pincite import MalformedPinciteCheck
 from citecheck.checks.non_binding import NonBindingAuthorityCheck
 from citecheck.checks.opinion_text import OpinionUnavailableCheck
 from citecheck.checks.parenthetical import ParentheticalCheck
-from citecheck.checks.pin_cite import MalformedPinciteCheck, PinciteCheck
+from citecheck.checks.pin_cite import PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
 from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck

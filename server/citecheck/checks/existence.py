@@ -175,10 +175,15 @@ def _middle_of(ctx: CheckContext) -> Finding:
     if cite is not None and c.page:
         page_span = _page_span(c)
         if page_span is not None:
+            edits = [TextEdit(span=page_span, new_text=f"{cite.page}, {lookup.key.page}")]
+            if c.case_name is not None and not names_host:
+                # a fix must never produce a citation the next check flags: moving the page alone would
+                # leave another case's name on this citation (a name mismatch)
+                edits.insert(0, TextEdit(span=c.case_name.span, new_text=host.name))
             fixes = (
                 Fix(
                     title=f"Cite {host.name} at its first page, {cite}, {lookup.key.page}",
-                    edits=(TextEdit(span=page_span, new_text=f"{cite.page}, {lookup.key.page}"),),
+                    edits=tuple(edits),
                 ),
             )
     return make_finding(

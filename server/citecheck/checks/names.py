@@ -244,18 +244,54 @@ def compare_names(draft: str, record_names: Sequence[str]) -> NameComparison:
     """
     draft_parties = [(_words(p, off)) for p, off in _parties(draft)]
     best: NameComparison | None = None
+    short = _short_parties(record_names)
     for variant in _variants(record_names):
         rec_parties = [_words(p) for p, _ in _parties(variant)]
         result = _compare_parties(draft_parties, rec_parties)
         if result is None:
             continue
         verdict, fixes = result
+        if verdict == "match" and not _both_sides_named(draft_parties, short):
+            continue  # "Jackson v. Clark" matched "Jackson v. Munson, Clark County Sheriff" word for word
         if verdict == "match":
             return NameComparison(verdict=NameVerdict.MATCH, matched_name=variant)
         if best is None:
             corrections = tuple(Correction(start=w.start, end=w.end, old=w.text, new=new) for w, new in fixes)
             best = NameComparison(verdict=NameVerdict.MISSPELLED, matched_name=variant, corrections=corrections)
     return best or NameComparison(verdict=NameVerdict.MISMATCH, matched_name=record_names[0] if record_names else None)
+
+
+def _short_parties(record_names: Sequence[str]) -> list[list[_Word]] | None:
+    """The two parties of the record's shortest two-party name (its caption as reporters abbreviate it)."""
+    two = [n for n in record_names if n and len(_parties(_PAREN.sub(" ", n))) == 2]
+    if not two:
+        return None
+    shortest = min(two, key=len)
+    return [_words(p) for p, _ in _parties(_PAREN.sub(" ", shortest))]
+
+
+def _both_sides_named(draft: list[list[_Word]], short: list[list[_Word]] | None) -> bool:
+    """Each side of a two-party draft name shares a word with a different side of the case's short name.
+
+    A full caption lists counsel, officials and places ("Jackson v. Munson, Clark County Sheriff"), so
+    a draft can find each of its words somewhere in it while naming the wrong case: one shared party
+    is not a match (issue 17: "Jackson v. Clark" for Jackson v. Munson, "State v. Hamzy" for Williams
+    v. State). Abbreviations, "et al.", corporate suffixes and State/People/United States still match,
+    because they are compared through the same canonical words.
+    """
+    if short is None or len(draft) != 2:
+        return True
+    d1, d2 = _content(draft[0]), _content(draft[1])
+    s1, s2 = _content(short[0]), _content(short[1])
+    if not (d1 and d2 and s1 and s2):
+        return True
+
+    def shares(d: set[str], s: set[str], draft_side: list[_Word], short_side: list[_Word]) -> bool:
+        return bool(d & s) or not _unmatched(draft_side, short_side) or not _unmatched(short_side, draft_side)
+
+    straight = shares(d1, s1, draft[0], short[0]) and shares(d2, s2, draft[1], short[1])
+    crossed = shares(d1, s2, draft[0], short[1]) and shares(d2, s1, draft[1], short[0])
+    return straight or crossed
 
 
 def _compare_parties(

@@ -1,6 +1,6 @@
 """Is the pin cite inside the case, and on the page where the quoted passage is? pure.
 
-* ``malformed-pincite`` (local): a pin the extractor could not parse, or a reversed range.
+* ``malformed-pincite`` (local) is ``checks/malformed_pincite.py``.
 * ``pincite-out-of-range``: a page before the case's first page or after its last one. The last page
   is the larger of the record's ``last_page`` and the last page label in the opinion's page map
   (sources disagree; a larger labelled page is proof the case runs that far).
@@ -28,29 +28,6 @@ def _draft_of(c: Citation, quote_index: int) -> str | None:
     if 0 <= quote_index < len(c.quotes):
         return c.quotes[quote_index].text
     return c.proposition
-
-
-class MalformedPinciteCheck:
-    id = "pin_cite"
-    local = True
-
-    def run(self, ctx: CheckContext) -> Iterator[Finding]:
-        pin = ctx.citation.pincite
-        if pin is None:
-            return
-        reason = pin.malformed
-        if reason is None:
-            for part in pin.parts:
-                if part.last and part.first.isdigit() and part.last.isdigit() and int(part.last) < int(part.first):
-                    reason = f"the range {part.first}–{part.last} runs backwards"
-                    break
-        if reason:
-            yield make_finding(
-                Kind.MALFORMED_PINCITE,
-                pin.span,
-                f"The pin cite “{pin.text}” is malformed: {reason}.",
-                citation_index=ctx.citation.index,
-            )
 
 
 class PinciteCheck:

@@ -73,6 +73,8 @@ def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | 
 
 MIN_PROPOSITION_WORDS = 8
 PROPOSITION_SCORE = 0.85
+#: Longer "propositions" are not compared (a long sentence is ~60 words, ~400 characters).
+MAX_PROPOSITION_CHARS = 2000
 
 
 def match_proposition(citation: Citation, index: OpinionIndex) -> QuoteMatch | None:
@@ -82,7 +84,9 @@ def match_proposition(citation: Citation, index: OpinionIndex) -> QuoteMatch | N
     passage sharing at least 85 % of the proposition's words in order, counts.
     """
     prop = citation.proposition
-    if not prop or quote_word_count(prop) < MIN_PROPOSITION_WORDS:
+    # A "proposition" longer than any sentence (a run of hundreds of adjacent cites) is not one the
+    # draft copies; comparing each such run with the opinion costs seconds per citation.
+    if not prop or len(prop) > MAX_PROPOSITION_CHARS or quote_word_count(prop) < MIN_PROPOSITION_WORDS:
         return None
     loc = locate(prop, index)
     if loc is not None:

@@ -70,9 +70,23 @@ def parentheticals_after(text: str, pos: int, limit: int) -> list[Span]:
         pos = close
 
 
+_NUMERIC_DATE_TAIL = re.compile(r"(?:^|\s)(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{2}|\d{4})$")
+
+
 def parse_court_date(inner: str) -> CourtDate | None:
     """``"3d Cir. 2013"`` / ``"S.D.N.Y. Mar. 3, 2020"`` / ``"1973"`` / ``"9th Cir."``; ``None`` if explanatory."""
     inner = " ".join(inner.split())
+    n = _NUMERIC_DATE_TAIL.search(inner)
+    if n is not None:
+        # Louisiana public-domain style: "(La.App. 1 Cir. 12/15/95)"
+        yy = int(n["year"])
+        year = yy if yy >= 100 else (1900 + yy if yy > 30 else 2000 + yy)
+        court_text = inner[: n.start()].strip().rstrip(",").strip() or None
+        if court_text is not None and (len(court_text) > 60 or not _court_like(court_text)):
+            return None
+        month, day = int(n["month"]), int(n["day"])
+        date = f"{year:04d}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else None
+        return CourtDate(court_text, court_id(court_text) if court_text else None, year, date)
     m = _DATE_TAIL.search(inner)
     if m:
         court_text = _DATE_WORDS.sub(" ", inner[: m.start()]).strip().rstrip(",").strip() or None

@@ -465,16 +465,7 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
     for i, d in enumerate(drafts):
         if d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED) and d.group == i:
             # floor: end of the previous citation's core/pin (a nested citation may sit inside a parenthetical)
-            end = d.core.start
-            ca = _CALIFORNIA_YEAR.search(norm, max(floor, end - 12), end)
-            if ca is not None and d.date_span is None:
-                # California style: "Delaney v. Superior Court (1990) 50 Cal.3d 785, 798"
-                members = [m for m in drafts if m.group == i]
-                for m in members:
-                    m.year = int(ca["year"])
-                    m.date_span = Span(ca.start("open"), ca.end("close"))
-                    m.full = m.full.union(m.date_span)
-                end = ca.start("open")
+            end = _before_cite(norm, text, drafts, i, floor, d.core.start)
             name = case_name_at(norm, text, floor, end)
             if name is not None:
                 members = [m for m in drafts if m.group == i]
@@ -482,6 +473,55 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
                     m.case_name = name
                     m.full = m.full.union(name.span)
         floor = max(floor, d.after)
+
+
+def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int, end: int) -> int:
+    """Where the case name ends, stepping back over what real styles put between it and the citation.
+
+    - a court/date parenthetical: California ``In re K.F. (2009) 173 Cal.App.4th 655``, and the
+      parenthetical-first style ``Grant v. Esquire, Inc. (S.D.N.Y. 1973) 367 F.Supp. 876`` (it becomes
+      the citation's court and date when the citation has none after it);
+    - Louisiana's public-domain docket and page: ``State v. Vanner, 95-0754, p. 3 (La.App. 1 Cir.
+      12/15/95), 669 So.2d 463``;
+    - a blank placeholder citation: ``Bean v. State, — Nev. —, 398 P. 2d 251``, ``(2018) __ U.S. __
+      [138 S.Ct. 1612]``;
+    - the opening bracket or parenthesis of a citation set off in it: ``Rogers v Rogers (63 NY2d 582
+      [1984])``.
+    """
+    members = [m for m in drafts if m.group == i]
+    for _ in range(6):
+        start = max(floor, end - 80)
+        # the original text: Markdown-emphasis blanking turned a "__" placeholder into spaces in norm
+        m = _OPENER_BEFORE.search(text, start, end) or _BLANK_BEFORE.search(text, start, end)
+        if m is not None:
+            end = m.start()
+            continue
+        m = _LA_DOCKET_BEFORE.search(norm, start, end)
+        if m is not None:
+            end = m.start()
+            continue
+        m = _COURT_DATE_BEFORE.search(norm, start, end)
+        if m is not None:
+            cd = parse_court_date(m["inner"])
+            if cd is None or (cd.year is None and cd.court is None):
+                break
+            if all(x.date_span is None for x in members):
+                for x in members:
+                    x.year, x.date = cd.year, cd.date
+                    if cd.court:
+                        x.court, x.court_text = cd.court, cd.court_text
+                    x.date_span = Span(m.start("open"), m.end("close"))
+                    x.full = x.full.union(x.date_span)
+            end = m.start("open")
+            continue
+        break
+    return end
+
+
+_OPENER_BEFORE = re.compile(r"(?<=\S)\s*[(\[]\s*$")
+_BLANK_BEFORE = re.compile(r"(?:,\s*)?(?:[-_\u2013\u2014]{1,}\s+[A-Z][\w. ]{0,20}?\s+[-_\u2013\u2014]{1,})\s*,?\s*$")
+_LA_DOCKET_BEFORE = re.compile(r",\s*\d{2,4}-[A-Z]{0,4}-?\d{1,6}(?:,\s*pp?\.\s*\d+)?\s*$")
+_COURT_DATE_BEFORE = re.compile(r"(?P<open>\()(?P<inner>[^()]{1,60})(?P<close>\))\s*,?\s*$")
 
 
 def _sentence_of(sents: list[tuple[int, int]], pos: int) -> int | None:

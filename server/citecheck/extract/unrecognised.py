@@ -18,7 +18,7 @@ from citecheck.extract.context import parentheticals_after, parse_court_date
 from citecheck.extract.eyecite_adapter import known_reporter_strings
 from citecheck.extract.names import scan_name_back
 
-_WORD = r"(?:[A-Z][A-Za-z'.]*(?<=\.)\d+(?:d|th|st|nd|rd)|[A-Z][A-Za-z'.]*|\d+(?:d|th|st|nd|rd)|&)"
+_WORD = r"(?:[A-Z][A-Za-z'.]*(?<=\.)\d+(?:d|th|st|nd|rd)\.?|[A-Z][A-Za-z'.]*|\d+(?:d|th|st|nd|rd)|&)"
 _CANDIDATE = re.compile(
     rf"(?<![\w.§$/-])(?P<volume>[1-9]\d{{0,3}})\s(?P<reporter>{_WORD}(?:\s{_WORD}){{0,4}}?)\s(?P<page>[1-9]\d{{0,5}})(?![\w/-]|\.\d)"
 )

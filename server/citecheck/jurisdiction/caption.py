@@ -49,12 +49,16 @@ def _patterns(court_id: str) -> tuple[re.Pattern[str], ...]:
 
 @cache
 def _by_place() -> dict[str, tuple[str, ...]]:
-    """Hierarchy courts grouped by the words a caption would use for their place."""
+    """Hierarchy courts grouped by the words a caption would use for their place (branches left out:
+    New York alone has some 400 county and town courts, whose patterns would take a second to compile)."""
     groups: dict[str, list[str]] = {}
     for cid, court in _courts().items():
         node = court_node(cid)
         if node is None or node.tier in (Tier.FEDERAL_OTHER, Tier.STATE_OTHER):
             continue
+        parent = court_node(court.get("parent"))
+        if parent is not None and parent.tier is node.tier:
+            continue  # a branch of a court (a county's, a district's) weighs the same as the court itself
         loc = court.get("location") or ""
         for word in _PLACE_WORDS.get(loc, (loc.lower(),)):
             if word:

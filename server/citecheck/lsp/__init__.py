@@ -1,7 +1,7 @@
 """``citecheck-lsp``: the language server edge (pygls). The only place LSP types, positions in
 client units and the protocol stream exist; the core below it sees code-point spans only.
 
-    __main__.py      command line (--stdio | --tcp), logging to stderr
+    __main__.py      command line (stdio only), logging to stderr (redacted)
     wiring.py        every @feature/@command registration, each guarded
     server.py        CiteServer (state, settings, errors) and the protocol class (workspace swap,
                      push-or-pull capability)

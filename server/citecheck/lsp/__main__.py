@@ -1,4 +1,4 @@
-"""``citecheck-lsp``: parse the command line, configure logging to stderr, start the server.
+"""``citecheck-lsp``: parse the command line, configure logging to stderr, serve over stdio.
 
 stdout belongs to the protocol in ``--stdio`` mode, so nothing here may print to it.
 """
@@ -6,20 +6,23 @@ stdout belongs to the protocol in ``--stdio`` mode, so nothing here may print to
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
+import os
 import sys
 
-from citecheck import __version__
+from citecheck import __version__, redact
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="citecheck-lsp", description="citecheck language server")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--stdio", action="store_true", help="talk LSP on stdin/stdout (default)")
-    mode.add_argument("--tcp", action="store_true", help="listen on --host:--port")
-    p.add_argument("--host", default="127.0.0.1", help="TCP host (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=2087, help="TCP port (default 2087)")
+    p.add_argument("--stdio", action="store_true", help="talk LSP on stdin/stdout (the default and only mode)")
+    # --tcp was removed: every documented editor starts the server over stdio, and a TCP port lets any
+    # local process (or web page) send initializationOptions that redirect the token. See docs/editors.md.
+    p.add_argument("--tcp", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--host", help=argparse.SUPPRESS)
+    p.add_argument("--port", help=argparse.SUPPRESS)
     p.add_argument(
         "--log-level",
         default="WARNING",
@@ -33,7 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.tcp or args.host or args.port:
+        sys.stderr.write(
+            "citecheck-lsp: --tcp is no longer supported; editors start `citecheck-lsp --stdio` "
+            "(see docs/editors.md)\n"
+        )
+        return 2
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
+    redact.register_secrets_from_env(os.environ)
+    redact.install()  # InitializeParams and configuration answers carry the token: mask every line
     from citecheck.lsp import log_filters
     from citecheck.lsp.wiring import create_server
 
@@ -43,13 +54,18 @@ def main(argv: list[str] | None = None) -> int:
     # answer a keystroke between the worker's slices instead of waiting 5 ms per hand-over.
     sys.setswitchinterval(0.0005)
 
+    from citecheck.lsp.transport import serve_stdio
+
     server = create_server()
     tune_gc()
-    if args.tcp:
-        server.start_tcp(args.host, args.port)
-    else:
-        server.start_io()
-    return 0
+    status = serve_stdio(server)
+    # ``exit`` means now: do not wait for a background extraction or a network call to finish
+    # (SQLite writes are transactions; an interrupted one is simply not there).
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    logging.shutdown()
+    os._exit(status)
 
 
 def tune_gc() -> None:

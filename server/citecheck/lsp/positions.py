@@ -101,12 +101,16 @@ class LineIndex:
     def offset_at(self, position: types.Position, encoding: str | None) -> int:
         """Client position → code-point offset. Past the end of a line clamps to the line's end
         (LSP rule); past the last line clamps to the end of the text."""
-        if position.line < 0:
+        return self.offset_of(position.line, position.character, encoding)
+
+    def offset_of(self, line: int, character: int, encoding: str | None) -> int:
+        """``offset_at`` for a bare (line, character): no ``Position`` built per call (Replace All)."""
+        if line < 0:
             return 0
-        if position.line >= len(self.starts):
+        if line >= len(self.starts):
             return len(self.text)
-        start, end = self.line_bounds(position.line)
-        return start + _code_points(self.text[start:end], position.character, encoding)
+        start, end = self.line_bounds(line)
+        return start + _code_points(self.text[start:end], character, encoding)
 
 
 def span_to_range(index: LineIndex, span: Span, encoding: str | None) -> types.Range:

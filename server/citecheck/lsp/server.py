@@ -24,10 +24,11 @@ from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from citecheck import __version__
+from citecheck import __version__, redact
 from citecheck.config import Settings, settings_from_env, settings_from_mapping, unknown_env
 from citecheck.errors import CitecheckError
 from citecheck.ignore_file import IgnoreStore
+from citecheck.lsp import guards
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.features.diagnostics import Diagnostics, DocState
 from citecheck.lsp.sources import Sources
@@ -37,7 +38,22 @@ log = logging.getLogger(__name__)
 
 
 class CiteProtocol(LanguageServerProtocol):
-    """Swaps in the LSP-correct workspace and advertises pull diagnostics only to pull clients."""
+    """Swaps in the LSP-correct workspace, advertises pull diagnostics only to pull clients, and
+    answers requests after ``shutdown`` or outside the document with an error (``guards``)."""
+
+    def handle_message(self, message: Any) -> None:
+        method, msg_id = getattr(message, "method", None), getattr(message, "id", None)
+        if self._shutdown and method is not None and msg_id is not None and method != types.EXIT:
+            self._handle_request(msg_id, method, getattr(message, "params", None))
+            return
+        super().handle_message(message)
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        if (refused := guards.refusal(self, method_name, params)) is not None:
+            code, message = refused
+            self._send_response(msg_id, None, types.ResponseError(code=code, message=message))
+            return
+        super()._handle_request(msg_id, method_name, params)
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
@@ -87,6 +103,7 @@ class CiteServer(LanguageServer):
         settings = settings_from_mapping(self.init_options, self.base_settings)
         if workspace_section:
             settings = settings_from_mapping(workspace_section, settings)
+        redact.register_secret(settings.courtlistener_token)  # never in a log line from now on
         return settings
 
     # ---- tasks and errors ------------------------------------------------------------------
@@ -118,7 +135,7 @@ class CiteServer(LanguageServer):
                 self.window_show_message(
                     types.ShowMessageParams(
                         type=types.MessageType.Error,
-                        message=f"{summary} — details in the citecheck output/log.",
+                        message=redact.redact(f"{summary} — details in the citecheck output/log."),
                     )
                 )
 
@@ -144,7 +161,7 @@ class CiteServer(LanguageServer):
 
     def log_to_client(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         with contextlib.suppress(Exception):
-            self.window_log_message(types.LogMessageParams(type=kind, message=message))
+            self.window_log_message(types.LogMessageParams(type=kind, message=redact.redact(message)))
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # A failed request is already answered with an error; only log it. pygls would pop up

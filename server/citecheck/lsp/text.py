@@ -10,6 +10,7 @@ extraction ``Document`` can be updated incrementally with the very same offsets.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from dataclasses import dataclass
 from urllib.parse import unquote
@@ -17,9 +18,12 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
-from citecheck.lsp.positions import LineIndex, range_to_span
+from citecheck.lsp.positions import _EOL, LineIndex, client_units, range_to_span
 
 log = logging.getLogger(__name__)
+
+#: More edits than this in one didChange are recorded as the single edit they amount to.
+COALESCE_AFTER = 64
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,6 +42,19 @@ class LspTextDocument(TextDocument):
         super().__init__(*args, **kwargs)
         self._index: LineIndex | None = None
         self._edits: list[AppliedEdit] = []
+        self._pending: list[types.TextDocumentContentChangePartial] = []
+
+    @property  # type: ignore[override]
+    def source(self) -> str:
+        """The text with every received change applied (a batch is applied in one pass)."""
+        if self._pending:
+            self._flush()
+        return super().source
+
+    @source.setter
+    def source(self, value: str) -> None:
+        self._pending.clear()
+        self._source = value
 
     @property
     def encoding(self) -> str:
@@ -54,10 +71,42 @@ class LspTextDocument(TextDocument):
         return self.line_index().lines()
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
+        # Kept until the text is next read: a Replace All sends 20,000 changes in one didChange,
+        # and applying them one by one rebuilds the text and its line index 20,000 times.
+        self._pending.append(change)
+
+    def _apply_one(self, change: types.TextDocumentContentChangePartial) -> None:
         span = range_to_span(self.line_index(), change.range, self.encoding)
         source = self.source
         self._source = source[: span.start] + change.text + source[span.end :]
         self._edits.append(AppliedEdit(start=span.start, end=span.end, new_text=change.text))
+
+    def _flush(self) -> None:
+        changes, self._pending = self._pending, []
+        base = self._source or ""
+        index = self._index if self._index is not None and self._index.text is base else LineIndex(base)
+        batch = batch_edits(index, changes, self.encoding)
+        if batch is None:  # an order or a CR/LF junction the one-pass path does not handle
+            for change in changes:
+                self._apply_one(change)
+            return
+        applied, in_original = batch
+        parts: list[str] = []
+        at = 0
+        for start, end, text in sorted(in_original, key=lambda e: (e[0], e[1])):
+            parts += (base[at:start], text)
+            at = end
+        parts.append(base[at:])
+        self._source = new = "".join(parts)
+        if len(applied) <= COALESCE_AFTER:
+            self._edits.extend(applied)
+            return
+        # Downstream (moving findings, re-extracting paragraphs) is linear in the edit count per
+        # finding: thousands of edits become the one edit they amount to, over the region they span.
+        a = min(e[0] for e in in_original)
+        b = max(e[1] for e in in_original)
+        grown = sum(len(t) - (end - start) for start, end, t in in_original)
+        self._edits.append(AppliedEdit(start=a, end=b, new_text=new[a : b + grown]))
 
     def _apply_full_change(self, change: types.TextDocumentContentChangeEvent) -> None:
         old_len = len(self.source)
@@ -66,6 +115,8 @@ class LspTextDocument(TextDocument):
 
     def take_edits(self) -> list[AppliedEdit]:
         """The edits applied since the last call, in order; clears the record."""
+        if self._pending:
+            self._flush()
         edits, self._edits = self._edits, []
         return edits
 
@@ -75,6 +126,90 @@ class LspTextDocument(TextDocument):
 
     def client_position_at_offset(self, offset: int) -> types.Position:
         return self.line_index().position_at(offset, self.encoding)
+
+
+def _end_after(start: types.Position, text: str, encoding: str) -> tuple[int, int]:
+    """Where ``text`` inserted at ``start`` ends, as (line, character in client units)."""
+    breaks = list(_EOL.finditer(text))
+    if not breaks:
+        return start.line, start.character + client_units(text, encoding)
+    return start.line + len(breaks), client_units(text[breaks[-1].end() :], encoding)
+
+
+def _to_original(
+    p: tuple[int, int], end_cur: tuple[int, int], end_orig: tuple[int, int], line_delta: int
+) -> tuple[int, int]:
+    """A position after the previous change (current text) → the same place in the original text."""
+    if p[0] == end_cur[0]:
+        return end_orig[0], end_orig[1] + (p[1] - end_cur[1])
+    return p[0] - line_delta, p[1]
+
+
+def batch_edits(
+    index: LineIndex, changes: list[types.TextDocumentContentChangePartial], encoding: str
+) -> tuple[list[AppliedEdit], list[tuple[int, int, str]]] | None:
+    """The changes as offsets into the ORIGINAL text (for a one-pass rebuild) and as the sequential
+    ``AppliedEdit`` record, or None when they cannot be mapped without re-indexing.
+
+    Handled: every change before the previous one (VS Code's Replace All, last to first), or every
+    change after the previous one's end (first to last). Not handled (None → one by one): other
+    orders, ranges outside the text, and changes that could join a ``\r`` and a ``\n`` into one
+    line break (the line count would no longer be the sum of the parts).
+    """
+    text = index.text
+    original: list[tuple[int, int, str]] = []
+    applied: list[AppliedEdit] = []
+    order: str | None = None
+    prev_start: tuple[int, int] | None = None  # previous change's start, current coordinates
+    prev_end_cur: tuple[int, int] | None = None  # end of its inserted text, current coordinates
+    prev_end_orig: tuple[int, int] | None = None  # end of its range, original coordinates
+    line_delta = char_delta = 0
+    for ch in changes:
+        s, e = ch.range.start, ch.range.end
+        start, end = (s.line, s.character), (e.line, e.character)
+        if start > end or s.line < 0 or s.character < 0:
+            return None
+        if prev_start is None or (order in (None, "desc") and end <= prev_start):
+            order = order or ("desc" if prev_start is not None else None)
+            o_start, o_end = start, end
+        elif order in (None, "asc") and prev_end_cur is not None and start >= prev_end_cur:
+            order = "asc"
+            assert prev_end_orig is not None
+
+            o_start = _to_original(start, prev_end_cur, prev_end_orig, line_delta)
+            o_end = _to_original(end, prev_end_cur, prev_end_orig, line_delta)
+        else:
+            return None
+        if o_end[0] >= index.line_count:
+            return None
+        a = index.offset_of(o_start[0], o_start[1], encoding)
+        b = index.offset_of(o_end[0], o_end[1], encoding)
+        if original and order == "asc" and a < original[-1][1]:
+            return None
+        if original and order == "desc" and b > original[-1][0]:
+            return None
+        before = text[a - 1] if a > 0 else ""
+        after = text[b] if b < len(text) else ""
+        first = ch.text[:1] or after
+        last = ch.text[-1:] or before
+        if (before == "\r" and first == "\n") or (last == "\r" and after == "\n"):
+            return None
+        original.append((a, b, ch.text))
+        shift = char_delta if order == "asc" else 0
+        applied.append(AppliedEdit(start=a + shift, end=b + shift, new_text=ch.text))
+        char_delta += len(ch.text) - (b - a)
+        new_end = _end_after(s, ch.text, encoding)
+        line_delta += (new_end[0] - s.line) - (o_end[0] - o_start[0])
+        prev_start, prev_end_cur, prev_end_orig = start, new_end, o_end
+    # two touching edits could join a \r and a \n between them
+    spans = sorted(original)
+    for (a1, b1, t1), (a2, b2, t2) in itertools.pairwise(spans):
+        if b1 == a2:
+            left = t1[-1:] or (text[a1 - 1] if a1 > 0 else "")
+            right = t2[:1] or (text[b2] if b2 < len(text) else "")
+            if (left == "\r" and right == "\n") or (not t1 and not t2):
+                return None
+    return applied, original
 
 
 class LspWorkspace(Workspace):

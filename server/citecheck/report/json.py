@@ -115,8 +115,9 @@ def _file_json(file: FileResult) -> dict[str, Any]:
     }
 
 
-def render_json(batch: BatchResult, *, indent: int | None = 2) -> str:
-    doc = {
+def report_dict(batch: BatchResult) -> dict[str, Any]:
+    """The report as plain JSON data (what ``render_json`` prints; the Word add-in's API sends it too)."""
+    return {
         "schema": SCHEMA_NAME,
         "version": SCHEMA_VERSION,
         "offset_unit": "codepoint",
@@ -134,4 +135,7 @@ def render_json(batch: BatchResult, *, indent: int | None = 2) -> str:
         "errors": [{"path": e.name, "message": e.message} for e in batch.errors],
         "notes": notes(batch),
     }
-    return json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"
+
+
+def render_json(batch: BatchResult, *, indent: int | None = 2) -> str:
+    return json.dumps(report_dict(batch), indent=indent, ensure_ascii=False) + "\n"

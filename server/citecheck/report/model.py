@@ -65,7 +65,11 @@ class FileResult:
     _line_starts: tuple[int, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
-        starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+        # str.find, not a per-character loop: a 100-page brief is re-rendered on every Word re-check
+        starts, i = [0], self.text.find("\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = self.text.find("\n", i + 1)
         object.__setattr__(self, "_line_starts", tuple(starts))
 
     def line_col(self, offset: int) -> tuple[int, int]:

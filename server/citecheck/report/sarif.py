@@ -38,7 +38,7 @@ def _fingerprint(file: FileResult, f: Finding, seen: dict[str, int]) -> str:
     """Stable across runs and unrelated edits: kind + what was cited + its occurrence number."""
     base = f"{file.name}|{f.kind.value}|{' '.join(cited_text(file, f).split())}"
     seen[base] = seen.get(base, 0) + 1
-    return hashlib.sha256(f"{base}|{seen[base]}".encode()).hexdigest()[:32]
+    return hashlib.sha256(f"{base}|{seen[base]}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _result(file: FileResult, artifact_index: int, f: Finding) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import re
+import sqlite3
 import sys
 from collections.abc import Iterator
 from functools import lru_cache
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from citecheck.errors import ImportFormatError
-from citecheck.sources.corpus import Corpus
+from citecheck.sources.corpus import Corpus, storage_error
 from citecheck.sources.importing import ImportStats, NullProgress, ProgressSink
 from citecheck.sources.models import CaseCite, CaseRecord
 from citecheck.sources.pagination import (
@@ -193,26 +194,31 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
                 f"{folder}: no {needed}-*.csv[.bz2] file (needed for a CourtListener import)"
             )
     db = corpus.connection
-    rows = skipped = 0
+    rows = skipped = refused = 0
     with corpus.lock:
         db.executescript(_STAGING)
         for table in ("cl_courts", "cl_dockets", "cl_clusters", "cl_cites", "cl_ops"):
             db.execute(f"DELETE FROM {table}")
 
         def stage(table: str, sql: str, values: Iterator[tuple]) -> int:
+            nonlocal refused
             n = 0
             db.execute("BEGIN")
             try:
                 for v in values:
-                    if v[0] is None:  # a row without a usable id cannot be linked: skip it
+                    if v[0] is None:  # a row without a usable id cannot be linked: refuse and count it
+                        refused += 1
                         continue
                     db.execute(sql, v)
                     n += 1
                     if n % _COMMIT_EVERY == 0:
                         db.execute("COMMIT")
                         db.execute("BEGIN")
-            except BaseException:
-                db.execute("ROLLBACK")
+            except BaseException as exc:
+                if db.in_transaction:  # after a full disk SQLite has rolled back already
+                    db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise storage_error(exc, corpus.path) from exc
                 raise
             db.execute("COMMIT")
             return n
@@ -301,6 +307,8 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
         rows=rows,
         volumes=stats[3],
         skipped=skipped,
+        refused=refused,
+        refusal="rows without a usable id" if refused else None,
     )
 
 

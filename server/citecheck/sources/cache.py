@@ -15,8 +15,9 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -40,6 +41,7 @@ from citecheck.sources.models import (
 from citecheck.sources.passages import fts_phrase, locate, longest_fragment
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 POSITIVE_TTL_S = 30 * 24 * 3600.0
 NEGATIVE_TTL_S = 24 * 3600.0
@@ -147,18 +149,22 @@ class Cache:
                 async with self._db.execute(
                     f"SELECT key, result FROM lookups WHERE key IN ({marks}) AND expires > ?", [*by_key, now]
                 ) as cur:
-                    async for key, raw in cur:
-                        r = result_from_dict(json.loads(raw))
-                        out[by_key[key]] = LookupResult(
-                            key=by_key[key],
-                            status=r.status,
-                            records=r.records,
-                            source="cache",
-                            reason=_cached_reason(r),
-                            containing=r.containing,
-                            volume_complete=r.volume_complete,
-                            volume_last_page=r.volume_last_page,
-                        )
+                    rows = [row async for row in cur]
+                for key, raw in rows:
+                    r = _decode(raw, result_from_dict)
+                    if r is None or not _well_typed_result(r):
+                        await self._repair("lookups", "key", key)
+                        continue
+                    out[by_key[key]] = LookupResult(
+                        key=by_key[key],
+                        status=r.status,
+                        records=r.records,
+                        source="cache",
+                        reason=_cached_reason(r),
+                        containing=r.containing,
+                        volume_complete=r.volume_complete,
+                        volume_last_page=r.volume_last_page,
+                    )
         except sqlite3.Error as exc:
             raise CorpusError(f"cache read failed: {exc}") from exc
         return out
@@ -183,6 +189,22 @@ class Cache:
         except sqlite3.Error as exc:
             raise CorpusError(f"cache write failed: {exc}") from exc
 
+    async def _repair(self, table: str, column: str, value: str) -> None:
+        """Delete a row that cannot be decoded: it becomes a miss now and is refilled by the next answer."""
+        log.warning("cache: a bad row in %s (%s=%r) was dropped; it will be fetched again", table, column, value)
+        try:
+            if table == "opinions":
+                async with self._db.execute("SELECT rowid, text FROM opinions WHERE case_id = ?", (value,)) as cur:
+                    old = await cur.fetchone()
+                if old is not None:
+                    await self._db.execute(
+                        "INSERT INTO opinion_fts(opinion_fts, rowid, text) VALUES ('delete', ?, ?)", (old[0], old[1])
+                    )
+            await self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (value,))
+            await self._db.commit()
+        except sqlite3.Error as exc:  # a read-only or locked cache: the row stays a miss
+            log.warning("cache: could not drop the bad row: %s", exc)
+
     # ------------------------------------------------------------------ opinions
     async def get_opinion(self, case_id: str) -> OpinionText | None:
         try:
@@ -194,9 +216,10 @@ class Cache:
             raise CorpusError(f"cache read failed: {exc}") from exc
         if row is None:
             return None
-        d = json.loads(row[0])
-        d["text"] = row[1]
-        return opinion_from_dict(d)
+        op = _decode(row[0], opinion_from_dict, text=row[1])
+        if op is None:
+            await self._repair("opinions", "case_id", case_id)
+        return op
 
     async def put_opinion(
         self, record: CaseRecord, opinion: OpinionText, *, now: float | None = None
@@ -245,18 +268,20 @@ class Cache:
                 rows = await cur.fetchall()
         except sqlite3.Error:
             return []
-        for _case_id, text, op_raw, rec_raw in rows:
+        for case_id, text, op_raw, rec_raw in rows:
             where = locate(text, fragment)
             if where is None:
                 continue
             start, end = where
-            d = json.loads(op_raw)
-            d["text"] = text
-            op = opinion_from_dict(d)
+            op = _decode(op_raw, opinion_from_dict, text=text)
+            rec = _decode(rec_raw, record_from_dict)
+            if op is None or rec is None or not _well_typed_record(rec):
+                await self._repair("opinions" if op is None else "records", "case_id" if op is None else "id", case_id)
+                continue
             pm = op.page_maps[0] if op.page_maps else None
             hits.append(
                 PassageHit(
-                    case=record_from_dict(json.loads(rec_raw)),
+                    case=rec,
                     offset=start,
                     passage=text[start:end],
                     page=pm.page_at(start) if pm else None,
@@ -363,6 +388,29 @@ class Cache:
 
     async def close(self) -> None:
         await self._db.close()
+
+
+def _decode(raw: Any, build: Callable[[dict[str, Any]], T], **extra: Any) -> T | None:
+    """``build(json)`` for a stored row, or None when the row is not what we stored (bad JSON or shape)."""
+    try:
+        data = json.loads(raw)
+        if not isinstance(data, dict):
+            return None
+        data.update(extra)
+        return build(data)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+        return None
+
+
+def _well_typed_record(r: CaseRecord) -> bool:
+    return isinstance(r.id, str) and isinstance(r.name, str) and isinstance(r.source, str)
+
+
+def _well_typed_result(r: LookupResult) -> bool:
+    key = (r.key.volume, r.key.reporter, r.key.page)
+    return all(isinstance(p, str) for p in key) and all(_well_typed_record(x) for x in r.records) and (
+        r.containing is None or _well_typed_record(r.containing)
+    )
 
 
 def _cached_reason(r: LookupResult) -> str:

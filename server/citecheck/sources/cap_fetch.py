@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from citecheck.errors import SourceError, SourceUnavailable
+from citecheck.errors import ImportFormatError, SourceError, SourceUnavailable
 from citecheck.sources.cap_import import import_cap_volume
 from citecheck.sources.corpus import Corpus
 from citecheck.sources.importing import ImportStats, NullProgress, ProgressSink
 from citecheck.sources.reporters import cap_slug, is_known_reporter
+from citecheck.sources.safe_names import inside, safe_component
 
 if TYPE_CHECKING:
     from citecheck.sources.cache import Cache
@@ -116,8 +117,11 @@ class CapFetcher:
 
     async def download_volume(self, reporter: str, volume: str, dest: Path) -> Path:
         """Download one volume into ``dest/<slug>/<volume>``; FileNotFoundError when CAP has none."""
+        try:  # the volume comes from the draft, the slug from reporters-db: still, never trust a path part
+            folder = inside(dest, safe_component(cap_slug(reporter), "reporter"), safe_component(volume, "volume"))
+        except ImportFormatError as exc:
+            raise SourceError(str(exc)) from exc
         base = self.volume_url(reporter, volume)
-        folder = dest / cap_slug(reporter) / volume
         (folder / "cases").mkdir(parents=True, exist_ok=True)
         (folder / "html").mkdir(parents=True, exist_ok=True)
         raw = await self._get(base + "CasesMetadata.json")
@@ -128,7 +132,13 @@ class CapFetcher:
         if not isinstance(cases, list):
             raise SourceError(f"{base}CasesMetadata.json is not a list of cases")
         (folder / "CasesMetadata.json").write_bytes(raw)
-        names = [str(c["file_name"]) for c in cases if isinstance(c, dict) and c.get("file_name")]
+        names = []
+        for c in cases:
+            if isinstance(c, dict) and c.get("file_name"):
+                try:  # a name from the network becomes a URL and a file: plain names only
+                    names.append(safe_component(c["file_name"]))
+                except ImportFormatError as exc:
+                    log.warning("%sCasesMetadata.json: %s", base, exc)  # the importer refuses that case
 
         async def one(name: str) -> None:
             for sub, ext in (("cases", "json"), ("html", "html")):
@@ -136,7 +146,7 @@ class CapFetcher:
                     data = await self._get(f"{base}{sub}/{name}.{ext}")
                 except FileNotFoundError:
                     continue  # a case without HTML is still a case (no page map for it)
-                (folder / sub / f"{name}.{ext}").write_bytes(data)
+                inside(folder, sub, f"{name}.{ext}").write_bytes(data)
 
         await asyncio.gather(*(one(n) for n in names))
         return folder

@@ -8,7 +8,9 @@ opinion text has no page markers. A volume is marked complete only when its case
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
@@ -21,6 +23,9 @@ from citecheck.sources.importing import ImportStats, NullProgress, ProgressSink
 from citecheck.sources.models import CaseCite, CaseRecord, PageMap
 from citecheck.sources.pagination import derived_last_page, html_to_text, page_maps
 from citecheck.sources.reporters import cap_slug, normalise_reporter
+from citecheck.sources.safe_names import inside, safe_component
+
+_SAFE_URL_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
 def find_cap_volumes(path: Path) -> list[Path]:
@@ -101,15 +106,16 @@ def case_record(
     court = meta.get("court") or {}
     juris = meta.get("jurisdiction") or {}
     url = None
-    if cites and meta.get("file_name"):
-        slug, vol, fname = cap_slug(cites[0].reporter), cites[0].volume, meta["file_name"]
+    fname = meta.get("file_name")
+    if cites and isinstance(fname, str) and _SAFE_URL_PART.fullmatch(fname):
+        slug, vol = cap_slug(cites[0].reporter), cites[0].volume
         if url_base:  # where it was downloaded from (maybe a firm's mirror)
             url = f"{url_base.rstrip('/')}/{slug}/{vol}/cases/{fname}.json"
         elif case_law_links:
             url = f"{CASE_LAW_VIEWER}?reporter={slug}&volume={vol}&case={fname}"
     name_abbr = meta.get("name_abbreviation")
     return CaseRecord(
-        id=f"cap:{meta['id']}",
+        id=f"cap:{meta.get('id')}",
         source="cap",
         name=name_abbr or meta.get("name") or "",
         name_short=short_name(name_abbr) if name_abbr else None,
@@ -124,16 +130,41 @@ def case_record(
     )
 
 
-def _iter_volume_cases(folder: Path) -> Iterator[tuple[dict[str, Any], Path | None]]:
+def _record_id(case: dict[str, Any]) -> str:
+    """``cap:<id>``; for an entry without a usable id, one derived from its first citation and name.
+
+    Every case of a volume exported with ``"id": null`` would otherwise become ``cap:None`` and
+    overwrite the one before it. The derived id is stable, so a re-import replaces, never doubles.
+    """
+    cid = case.get("id")
+    if isinstance(cid, int | str) and not isinstance(cid, bool) and str(cid).strip():
+        return f"cap:{cid}"
+    cites = [str(c.get("cite", "")).strip() for c in case.get("citations") or () if isinstance(c, dict)]
+    cites = [c for c in cites if c]
+    if not cites:
+        raise ImportFormatError("a case has neither an id nor a citation")
+    key = "|".join((cites[0], str(case.get("name_abbreviation") or case.get("name") or "")))
+    return "cap:x" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _iter_volume_cases(
+    folder: Path, refusals: list[str]
+) -> Iterator[tuple[dict[str, Any], str, Path | None]]:
     meta = _load_json(folder / "CasesMetadata.json")
     if not isinstance(meta, list):
         raise ImportFormatError(f"{folder / 'CasesMetadata.json'}: expected a list of cases")
     for case in meta:
-        if not isinstance(case, dict) or "id" not in case:
-            raise ImportFormatError(f"{folder / 'CasesMetadata.json'}: a case entry has no id")
-        name = case.get("file_name")
-        html_path = folder / "html" / f"{name}.html" if name else None
-        yield case, html_path if html_path is not None and html_path.is_file() else None
+        if not isinstance(case, dict):
+            refusals.append("a case entry is not an object")
+            continue
+        try:
+            record_id = _record_id(case)
+            name = case.get("file_name")
+            html_path = inside(folder, "html", safe_component(name) + ".html") if name else None
+        except ImportFormatError as exc:  # refused and counted, never merged or followed
+            refusals.append(str(exc))
+            continue
+        yield case, record_id, html_path if html_path is not None and html_path.is_file() else None
 
 
 def import_cap_volume(
@@ -143,9 +174,10 @@ def import_cap_volume(
     progress = progress or NullProgress()
     cases = opinions = citations = 0
     first_cites: list[CaseCite] = []
+    refusals: list[str] = []
     with corpus.transaction():
-        for meta, html_path in _iter_volume_cases(folder):
-            record = case_record(meta, url_base)
+        for meta, record_id, html_path in _iter_volume_cases(folder, refusals):
+            record = replace(case_record(meta, url_base), id=record_id)
             text = None
             maps: tuple[PageMap, ...] = ()
             if html_path is not None:
@@ -198,6 +230,8 @@ def import_cap_volume(
         rows=cases,
         volumes=tuple(f"{v} {r}" for r, v in sorted(volumes)),
         complete_volumes=tuple(complete),
+        refused=len(refusals),
+        refusal=refusals[0] if refusals else None,
     )
 
 

@@ -18,10 +18,10 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from citecheck.config import Settings
+from citecheck.config import Settings, default_corpus_path, token_refusal
 from citecheck.errors import CitecheckError, CorpusError
 from citecheck.sources.base import AuthoritySource
-from citecheck.sources.corpus import Corpus, CorpusSource
+from citecheck.sources.corpus import CorpusSource, open_for_check
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
 from citecheck.sources.reporters import is_database, normalise_reporter
 
@@ -300,9 +300,18 @@ async def build_from_settings(settings: Settings, *, interactive: bool = False) 
     from citecheck.sources.courtlistener import CourtListenerClient
 
     corpus: CorpusSource | None = None
+    named = settings.corpus_path.expanduser().resolve() != default_corpus_path().resolve()
+    wants_cap = settings.cap_fetch and not settings.offline
+    read_only_why: str | None = None
     try:
-        corpus = CorpusSource(await asyncio.to_thread(Corpus, settings.corpus_path))
+        opened, read_only_why = await asyncio.to_thread(
+            open_for_check, settings.corpus_path, named=named, writable=wants_cap
+        )
+        corpus = CorpusSource(opened) if opened is not None else None
     except (CorpusError, OSError) as exc:
+        if named:  # the user pointed at this corpus: running without it would hide every finding it gives
+            text = str(exc)
+            raise CorpusError(text if str(settings.corpus_path) in text else f"cannot use the corpus {settings.corpus_path}: {text}") from exc
         log.warning("local corpus unavailable (%s): %s", settings.corpus_path, exc)
     cache: Cache | None = None
     try:
@@ -310,7 +319,9 @@ async def build_from_settings(settings: Settings, *, interactive: bool = False) 
     except (CorpusError, OSError) as exc:
         log.warning("cache unavailable (%s): %s", settings.cache_path, exc)
     cap = None
-    if settings.cap_fetch and not settings.offline and corpus is not None:
+    if wants_cap and read_only_why is not None and corpus is not None:
+        log.warning("%s", read_only_why)
+    if wants_cap and corpus is not None and read_only_why is None:
         cap = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache,
                          budget_s=None if interactive else settings.cap_budget_s)
     remote = None
@@ -319,6 +330,9 @@ async def build_from_settings(settings: Settings, *, interactive: bool = False) 
         off = "offline mode: CourtListener not consulted"
     elif not settings.courtlistener_token:
         off = "no CourtListener token configured (set CITECHECK_COURTLISTENER_TOKEN)"
+    elif refusal := token_refusal(settings.courtlistener_url, settings.token_hosts):
+        log.warning("%s", refusal)  # never the token itself
+        off = refusal
     else:
         remote = CourtListenerClient(
             settings.courtlistener_url,

@@ -111,25 +111,106 @@ def _fmt_ranges(ranges: Sequence[tuple[int, int]]) -> str:
     return ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in ranges)
 
 
+def storage_error(exc: sqlite3.Error, path: Path) -> CorpusError:
+    """A write failure said plainly, with what to do (the failed import was rolled back)."""
+    text = str(exc).lower()
+    if "full" in text:
+        return CorpusError(
+            f"the disk holding {path} is full; the import was rolled back (nothing half-written). "
+            "Free some space and run the import again"
+        )
+    if "locked" in text or "busy" in text:
+        return CorpusError(
+            f"another citecheck process (an import or fetch) is writing to {path}; "
+            "wait for it to finish and run this import again"
+        )
+    if "readonly" in text.replace("-", "").replace(" ", ""):
+        return CorpusError(f"{path} is read-only; import into a corpus you can write (--corpus FILE)")
+    return CorpusError(f"writing to the corpus {path} failed: {exc}")
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection; in a folder we cannot write (no room for WAL's -shm file) an immutable one."""
+    from urllib.parse import quote
+
+    uri = f"file:{quote(str(path.resolve()))}"
+    try:
+        db = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+
+
+def _require_corpus_schema(path: Path) -> None:
+    """CorpusError unless ``path`` is empty or a citecheck corpus (a cache file, a random .sqlite...)."""
+    try:
+        db = _connect_readonly(path)
+    except sqlite3.DatabaseError as exc:
+        raise CorpusError(f"cannot open corpus {path}: {exc}") from exc
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and not {"meta", "cases", "citations"} <= tables:
+            raise CorpusError(f"{path} is not a citecheck corpus (it has other tables: {', '.join(sorted(tables)[:4])})")
+        if "meta" in tables:
+            row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row and str(row[0]).isdigit() and int(row[0]) > SCHEMA_VERSION:
+                raise CorpusError(f"{path} was written by a newer citecheck (schema {row[0]}); upgrade citecheck")
+    except sqlite3.DatabaseError as exc:
+        raise CorpusError(f"cannot open corpus {path}: {exc}") from exc
+    finally:
+        db.close()
+
+
+def open_for_check(path: Path, *, named: bool, writable: bool) -> tuple[Corpus | None, str | None]:
+    """The corpus a check reads, and why it is read-only (None when writable).
+
+    Read-only unless ``writable`` (CAP volumes are downloaded into it); a corpus in a folder or file
+    we cannot write is read-only with CAP downloads off, not dropped. A file that exists but is not a
+    usable corpus is CorpusError (the caller decides whether a corpus the user named may be skipped:
+    it may not). A ``--corpus`` flag naming a missing file is refused by the CLI before this.
+    """
+    if not path.exists():  # a first run: created only when CAP volumes are to be stored in it
+        if writable:
+            return Corpus(path), None
+        # nothing to store and nothing to read: an empty corpus in memory, so each citation still
+        # says "the local corpus does not cover …" and no file appears at a path nobody created
+        return Corpus(":memory:"), "no local corpus yet"
+    if writable:
+        try:
+            return Corpus(path), None
+        except CorpusError as exc:
+            if "readonly" not in str(exc).replace("-", "") and "unable to open" not in str(exc):
+                raise
+            reason = f"{path} is read-only: CAP volumes cannot be stored in it"
+    else:
+        reason = "read-only for checks"
+    _require_corpus_schema(path)
+    return Corpus(path, readonly=True), reason
+
+
 class Corpus:
     """Synchronous access to one corpus file; thread-safe (one connection behind a lock)."""
 
-    def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
+    def __init__(self, path: Path | str, *, readonly: bool = False, busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
         try:
             if readonly:
                 if not self.path.exists():
                     raise CorpusError(f"no corpus at {self.path} (import one with `citecheck corpus import`)")
-                uri = f"file:{self.path}?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+                self._db = _connect_readonly(self.path)
             else:
                 try:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
                     raise CorpusError(f"cannot create the corpus folder {self.path.parent}: {exc}") from exc
+                if self.path.exists():
+                    _require_corpus_schema(self.path)  # never add our tables to someone else's database
                 self._db = sqlite3.connect(
-                    self.path, check_same_thread=False, timeout=30, isolation_level=None
+                    self.path, check_same_thread=False, timeout=busy_timeout_s, isolation_level=None
                 )
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.executescript(_SCHEMA)
@@ -141,6 +222,8 @@ class Corpus:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.execute("SELECT count(*) FROM cases").fetchone()
         except sqlite3.DatabaseError as exc:
+            if any(w in str(exc).lower() for w in ("locked", "busy", "full")):
+                raise storage_error(exc, self.path) from exc
             raise CorpusError(f"cannot open corpus {self.path}: {exc}") from exc
         self._in_tx = False
 
@@ -156,8 +239,13 @@ class Corpus:
                 self._db.execute("BEGIN")
                 yield
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                # SQLite has already rolled back after a full disk; a second ROLLBACK would replace
+                # the real cause with "cannot rollback - no transaction is active"
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise storage_error(exc, self.path) from exc
                 raise
             finally:
                 self._in_tx = False

@@ -25,6 +25,9 @@ class ImportStats:
     volumes: tuple[str, ...] = ()
     complete_volumes: tuple[str, ...] = ()
     skipped: int = 0
+    #: records refused because they could not be stored safely (no usable id, a hostile file name)
+    refused: int = 0
+    refusal: str | None = None  # the first refusal's reason, for the message
 
 
 class ProgressSink(Protocol):
@@ -66,7 +69,26 @@ def detect_format(path: Path) -> str:
 def import_path(
     corpus, path: Path, *, progress: ProgressSink | None = None, url_base: str | None = None
 ) -> ImportStats:
-    """Import whatever is at ``path`` into ``corpus`` (a ``citecheck.sources.corpus.Corpus``)."""
+    """Import whatever is at ``path`` into ``corpus`` (a ``citecheck.sources.corpus.Corpus``).
+
+    A storage failure (full disk, another import writing, a read-only file) is a CorpusError that
+    says what happened and what to do, never SQLite's own words.
+    """
+    import sqlite3
+
+    from citecheck.sources.corpus import storage_error
+
+    try:
+        return _import_path(corpus, path, progress=progress, url_base=url_base)
+    except sqlite3.Error as exc:
+        if corpus.connection.in_transaction:
+            corpus.connection.execute("ROLLBACK")
+        raise storage_error(exc, corpus.path) from exc
+
+
+def _import_path(
+    corpus, path: Path, *, progress: ProgressSink | None = None, url_base: str | None = None
+) -> ImportStats:
     progress = progress or NullProgress()
     fmt = detect_format(path)
     if fmt == "cap":
@@ -83,6 +105,8 @@ def import_path(
             rows=sum(p.rows for p in parts),
             volumes=tuple(v for p in parts for v in p.volumes),
             complete_volumes=tuple(v for p in parts for v in p.complete_volumes),
+            refused=sum(p.refused for p in parts),
+            refusal=next((p.refusal for p in parts if p.refusal), None),
         )
     from citecheck.sources.bulk_import import import_bulk
 

@@ -19,15 +19,18 @@ reporters known to reporters-db (no eyecite: the server must stay small).
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import re
 import threading
+from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from citecheck.errors import ConfigError
 from citecheck.sources.corpus import Corpus
 from citecheck.sources.models import CaseRecord, CiteKey, LookupStatus, OpinionText
 from citecheck.sources.pagination import Marker, render_html
@@ -298,10 +301,51 @@ class CorpusAPI:
         return 200, {"count": len(results), "next": None, "previous": None, "results": results}
 
 
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def is_loopback(host: str) -> bool:
+    return host.strip("[]").lower() in LOOPBACK_HOSTS
+
+
+def _host_name(header: str) -> str:
+    """The host part of a ``Host`` header (``[::1]:80`` → ``::1``, ``a.example:80`` → ``a.example``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1 : header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
 class _Handler(BaseHTTPRequestHandler):
     api: CorpusAPI  # set on the subclass made per server
+    token: str | None = None  # required as ``Authorization: Token …`` when set
+    allowed_hosts: frozenset[str] | None = None  # accepted ``Host`` names; None = any (token-protected)
     server_version = "citecheck-corpus"
     timeout = 30  # a client that stops sending mid-request cannot hold a thread forever
+
+    def _refused(self) -> bool:
+        """Answer 403/401 and return True unless the request may be served.
+
+        A browser page can reach a loopback server by rebinding its own name to 127.0.0.1: such a
+        request carries the attacker's name in ``Host`` (refused) and an ``Origin`` (refused: no
+        browser is a client of this API).
+        """
+        host = self.headers.get("Host")
+        if self.headers.get("Origin") is not None:
+            self._send(403, {"detail": "browser requests are not served"})
+            return True
+        if self.allowed_hosts is not None and (host is None or _host_name(host) not in self.allowed_hosts):
+            self._send(403, {"detail": "unexpected Host header"})
+            return True
+        if self.token is not None:
+            given = self.headers.get("Authorization") or ""
+            scheme, _, value = given.partition(" ")
+            if scheme.lower() not in ("token", "bearer") or not hmac.compare_digest(
+                value.strip().encode("utf-8", "surrogateescape"), self.token.encode("utf-8", "surrogateescape")
+            ):
+                self._send(401, {"detail": "Invalid token."})
+                return True
+        return False
 
     def log_message(self, fmt: str, *args: Any) -> None:
         log.info("%s " + fmt, self.address_string(), *args)
@@ -321,6 +365,8 @@ class _Handler(BaseHTTPRequestHandler):
         return parts.path[len(API_PREFIX) :], parse_qs(parts.query)
 
     def do_GET(self) -> None:
+        if self._refused():
+            return
         try:
             path, query = self._route()
             fields = query.get("fields", [""])[0].split(",") if query.get("fields") else None
@@ -340,6 +386,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(500, {"detail": f"server error: {exc.__class__.__name__}"})
 
     def do_POST(self) -> None:
+        if self._refused():
+            return
         try:
             path, _ = self._route()
             if path.rstrip("/") != "citation-lookup":
@@ -374,15 +422,46 @@ class _Handler(BaseHTTPRequestHandler):
 class CorpusServer:
     """A threaded HTTP server over one corpus file. ``start()`` in a thread (tests) or ``serve_forever()``."""
 
-    def __init__(self, corpus_path: Path | str, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        corpus_path: Path | str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        token: str | None = None,
+        allow_hosts: Iterable[str] = (),
+    ) -> None:
+        """Loopback needs no token; any other address does (ConfigError without one).
+
+        ``allow_hosts``: further names clients use in ``Host`` (the bind address and, on loopback,
+        the loopback names are always accepted). On a wildcard address (0.0.0.0) with no names given,
+        the token alone guards the server.
+        """
+        if not is_loopback(host) and not token:
+            raise ConfigError(
+                f"serving on {host} needs a token: set CITECHECK_SERVE_TOKEN (clients send it as their "
+                "CourtListener token), or serve on 127.0.0.1"
+            )
+        names = {h.strip("[]").lower() for h in allow_hosts if h.strip()}
+        names.add(host.strip("[]").lower())
+        if is_loopback(host):
+            names |= LOOPBACK_HOSTS
+        wildcard = host in ("0.0.0.0", "::", "")
+        allowed = None if wildcard and not set(allow_hosts) else frozenset(names)
         self.corpus = Corpus(corpus_path, readonly=True)
-        self._httpd = ThreadingHTTPServer((host, port), _Handler)
+        try:
+            self._httpd = ThreadingHTTPServer((host, port), _Handler)
+        except BaseException:
+            self.corpus.close()
+            raise
         self._httpd.daemon_threads = True
         host_, port_ = self._httpd.server_address[:2]
         host_ = host_.decode() if isinstance(host_, bytes) else host_
         self.base_url = f"http://{host_}:{port_}{API_PREFIX}"
         api = CorpusAPI(self.corpus, self.base_url)
-        self._httpd.RequestHandlerClass = type("Handler", (_Handler,), {"api": api})
+        self._httpd.RequestHandlerClass = type(
+            "Handler", (_Handler,), {"api": api, "token": token or None, "allowed_hosts": allowed}
+        )
         self._thread: threading.Thread | None = None
 
     @property

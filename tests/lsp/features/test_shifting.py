@@ -47,3 +47,15 @@ def test_too_large_is_one_visible_warning() -> None:
     f = too_large_finding("x" * 50 + "\nmore", 10)
     assert f.kind is Kind.DOCUMENT_TOO_LARGE and f.span == Span(0, 50)
     assert "10" in f.message
+
+
+def test_a_same_length_edit_that_breaks_a_line_moves_later_findings() -> None:
+    """Select a space, press Enter: offsets after it are unchanged, but their lines are not."""
+    key = IgnoreKey(kind="x", citation="y")
+    before = Shown(make_finding(Kind.CANNOT_VERIFY, Span(0, 3), "b"), key, json="{}", rendered_for=1)
+    after = Shown(make_finding(Kind.CANNOT_VERIFY, Span(20, 24), "a"), key, json="{}", rendered_for=1)
+    enter = AppliedEdit(start=10, end=11, new_text="\n")  # " " → "\n"
+    out = shift_shown([before, after], [enter], 2, None)
+    assert [s.finding.span for s in out] == [Span(0, 3), Span(20, 24)]
+    assert out[0].rendered_for == 2  # before the edit: same position, rendered JSON still good
+    assert out[1].rendered_for is None  # same offset, new line: must be rendered again

@@ -56,7 +56,15 @@ log = logging.getLogger(__name__)
 
 CITATIONS_NOTIFICATION = "citecheck/citations"
 #: Editors name plain text differently (VS Code "plaintext", Neovim/Helix/Emacs "text").
-_LANGUAGE_ALIASES = {"text": "plaintext", "txt": "plaintext", "plain": "plaintext", "md": "markdown"}
+#: Language ids editors send for plain text and Markdown (docs/editors.md): Neovim/Emacs "text",
+#: Helix's "legal-text" (the language docs/editors.md tells Helix users to define), "txt", "md".
+_LANGUAGE_ALIASES = {
+    "text": "plaintext",
+    "txt": "plaintext",
+    "plain": "plaintext",
+    "legal-text": "plaintext",
+    "md": "markdown",
+}
 _PROGRESS_AFTER_S = 0.3
 
 
@@ -145,6 +153,7 @@ class Diagnostics:
         self.client = ClientFeatures()
         self.renderer = Renderer(default_converter(), self.client)
         self.logged_reasons: set[str] = set()
+        self._unchecked_languages: set[str] = set()
 
     def configure_client(self, caps: ClientCaps) -> None:
         self.client = ClientFeatures(
@@ -256,7 +265,18 @@ class Diagnostics:
         if not settings.languages:
             return True
         language = _LANGUAGE_ALIASES.get(state.language_id, state.language_id)
-        return language in settings.languages or state.language_id in settings.languages
+        if language in settings.languages or state.language_id in settings.languages:
+            return True
+        if state.language_id not in self._unchecked_languages:
+            self._unchecked_languages.add(state.language_id)
+            message = (
+                f"citecheck: not checking {state.uri}: its language id {state.language_id!r} is not one of "
+                f"the checked languages ({', '.join(settings.languages)}); add it to the citecheck "
+                "'languages' setting to check such documents"
+            )
+            log.info(message)
+            self.server.log_to_client(message, types.MessageType.Info)
+        return False
 
     # -- stage 2 --
     def _schedule_later(self, state: DocState) -> None:

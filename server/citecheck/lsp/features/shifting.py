@@ -79,7 +79,9 @@ def shift_shown(
         if moved is None:
             continue
         valid = (previous is None or s.rendered_for == previous) and (
-            moved is s.finding
+            # unchanged offsets are unchanged positions only when every edit came after the finding:
+            # a same-length edit before it (" " → "\n") keeps its offsets but moves its line
+            (moved is s.finding and _all_after(edits, s.finding))
             or (
                 stable_from is not None
                 and moved.span.start > stable_from
@@ -90,6 +92,11 @@ def shift_shown(
             Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None)
         )
     return tuple(out)
+
+
+def _all_after(edits: list[AppliedEdit], f: Finding) -> bool:
+    end = max([f.span.end, *(e.span.end for fix in f.fixes for e in fix.edits)])
+    return all(e.start > end for e in edits)
 
 
 def stable_offset(text: str, edits: list[AppliedEdit], lines_before: int | None, lines_after: int) -> int | None:

@@ -1,0 +1,234 @@
+// The API's answer, typed: the JSON report of server/citecheck/report/json.py (schema "citecheck-report"
+// version 1, documented in docs/report-json.md) plus the `word` positions server/citecheck/serve/wire.py
+// adds. test/findings.test.ts checks `parseCheckAnswer` against a sample the Python tests produce
+// (test/fixtures/check-answer.json), so a field renamed on one side fails a test on the other.
+
+export type Severity = 'error' | 'warning' | 'info';
+export type Status = 'problem' | 'verified' | 'cannot-verify' | 'not-checked';
+export type Part = 'body' | 'table' | 'footnote' | 'endnote' | 'header' | 'footer';
+
+/** Where something is in Word: paragraph index (as sent) and UTF-16 offsets inside it. */
+export interface WordPlace {
+  paragraph: number;
+  start: number;
+  end: number;
+  part: Part;
+  text: string;
+}
+
+/** Code-point span into the joined text (report/json.py `span_json`). */
+export interface Span {
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+}
+
+export interface Evidence {
+  source?: string;
+  record_id?: string;
+  case_name?: string;
+  citation?: string;
+  court?: string;
+  date?: string;
+  url?: string;
+  page?: string;
+  passage?: string;
+  draft?: string;
+  diff?: string;
+  note?: string;
+}
+
+export interface FixEdit {
+  span: { start: number; end: number };
+  new_text: string;
+  word: WordPlace;
+}
+
+export interface Fix {
+  title: string;
+  edits: FixEdit[];
+}
+
+export interface IgnoreKey {
+  kind: string;
+  citation: string;
+  quoteHash: string;
+}
+
+export interface Finding {
+  kind: string;
+  severity: Severity;
+  span: Span;
+  page: string | null;
+  message: string;
+  citation_index: number | null;
+  evidence: Evidence;
+  fixes: Fix[];
+  word: WordPlace;
+  ignore_key: IgnoreKey;
+}
+
+export interface CaseRecord {
+  id: string;
+  source: string;
+  name: string;
+  court: string | null;
+  court_name: string | null;
+  decision_date: string | null;
+  citations: string[];
+  url: string | null;
+}
+
+/** How much a cited decision counts in the forum (server/citecheck/jurisdiction/weight.py). */
+export interface Weight {
+  weight: 'binding' | 'persuasive' | 'unknown';
+  reason: string;
+  court: string | null;
+  court_name: string | null;
+}
+
+/** The court the brief is filed in, and where citecheck learned it. */
+export interface Forum {
+  court: string;
+  court_name: string;
+  question: string;
+  origin: string;
+  law_state: string | null;
+}
+
+export interface Citation {
+  index: number;
+  text: string;
+  form: string;
+  span: Span;
+  full_span: { start: number; end: number };
+  page: string | null;
+  case_name: string | null;
+  cite: string | null;
+  database: string | null;
+  pincite: string | null;
+  court: string | null;
+  year: number | null;
+  antecedent: number | null;
+  group: number | null;
+  status: Status;
+  reason: string | null;
+  resolved_case: CaseRecord | null;
+  page_used: string | null;
+  passage: string | null;
+  weight: Weight | null;
+  word: WordPlace;
+}
+
+export interface FileReport {
+  path: string;
+  kind: string;
+  characters: number;
+  forum: Forum | null;
+  citations: Citation[];
+  findings: Finding[];
+  authorities: unknown[];
+}
+
+export interface Report {
+  schema: 'citecheck-report';
+  version: 1;
+  offset_unit: 'codepoint';
+  tool: { name: string; version: string };
+  offline: boolean;
+  sources: string;
+  summary: {
+    files: number;
+    citations: number;
+    findings: Record<Severity, number>;
+    status: Record<Status, number>;
+    input_errors: number;
+  };
+  files: FileReport[];
+  errors: { path: string; message: string }[];
+  notes: string[];
+}
+
+export interface CheckAnswer {
+  api: 1;
+  document: string;
+  elapsed_ms: number;
+  changed_chars: number;
+  ignored: number;
+  report: Report;
+}
+
+export class WireError extends Error {}
+
+type Shape = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'string?' | 'number?' | 'object?';
+
+function expect(obj: unknown, where: string, fields: Record<string, Shape>): Record<string, unknown> {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new WireError(`${where}: not an object`);
+  const o = obj as Record<string, unknown>;
+  for (const [name, shape] of Object.entries(fields)) {
+    const v = o[name];
+    const optional = shape.endsWith('?');
+    const base = optional ? shape.slice(0, -1) : shape;
+    if (v === null && optional) continue;
+    const ok = base === 'array' ? Array.isArray(v) : base === 'object' ? typeof v === 'object' && v !== null : typeof v === base;
+    if (!ok) throw new WireError(`${where}.${name}: expected ${shape}, got ${v === null ? 'null' : typeof v}`);
+  }
+  return o;
+}
+
+const SEVERITIES = new Set(['error', 'warning', 'info']);
+const WEIGHTS = new Set(['binding', 'persuasive', 'unknown']);
+const STATUSES = new Set(['problem', 'verified', 'cannot-verify', 'not-checked']);
+const PLACE: Record<string, Shape> = { paragraph: 'number', start: 'number', end: 'number', part: 'string', text: 'string' };
+
+/** Validate an answer of POST /api/v1/check; throws WireError naming the first field that is off. */
+export function parseCheckAnswer(raw: unknown): CheckAnswer {
+  const a = expect(raw, 'answer', { api: 'number', document: 'string', elapsed_ms: 'number', changed_chars: 'number', ignored: 'number', report: 'object' });
+  if (a.api !== 1) throw new WireError(`answer.api: this pane speaks version 1, the server ${String(a.api)}`);
+  const r = expect(a.report, 'report', { schema: 'string', version: 'number', offset_unit: 'string', tool: 'object', offline: 'boolean', sources: 'string', summary: 'object', files: 'array', errors: 'array', notes: 'array' });
+  if (r.schema !== 'citecheck-report' || r.version !== 1) throw new WireError(`report: unknown schema ${String(r.schema)} v${String(r.version)}`);
+  const s = expect(r.summary, 'report.summary', { files: 'number', citations: 'number', findings: 'object', status: 'object', input_errors: 'number' });
+  expect(s.findings, 'report.summary.findings', { error: 'number', warning: 'number', info: 'number' });
+  expect(s.status, 'report.summary.status', { problem: 'number', verified: 'number', 'cannot-verify': 'number', 'not-checked': 'number' });
+  (r.files as unknown[]).forEach((f, fi) => {
+    const file = expect(f, `files[${fi}]`, { path: 'string', kind: 'string', characters: 'number', forum: 'object?', citations: 'array', findings: 'array', authorities: 'array' });
+    if (file.forum !== null) expect(file.forum, `files[${fi}].forum`, { court: 'string', court_name: 'string', origin: 'string' });
+    (file.citations as unknown[]).forEach((c, ci) => {
+      const w = `files[${fi}].citations[${ci}]`;
+      const cit = expect(c, w, {
+        index: 'number', text: 'string', form: 'string', span: 'object', full_span: 'object', page: 'string?', case_name: 'string?',
+        cite: 'string?', database: 'string?', pincite: 'string?', court: 'string?', year: 'number?', antecedent: 'number?',
+        group: 'number?', status: 'string', reason: 'string?', resolved_case: 'object?', page_used: 'string?', passage: 'string?',
+        weight: 'object?', word: 'object',
+      });
+      if (cit.weight !== null) {
+        const wt = expect(cit.weight, `${w}.weight`, { weight: 'string', reason: 'string' });
+        if (!WEIGHTS.has(wt.weight as string)) throw new WireError(`${w}.weight.weight: unknown weight ${String(wt.weight)}`);
+      }
+      if (!STATUSES.has(cit.status as string)) throw new WireError(`${w}.status: unknown status ${String(cit.status)}`);
+      expect(cit.word, `${w}.word`, PLACE);
+    });
+    (file.findings as unknown[]).forEach((x, xi) => {
+      const w = `files[${fi}].findings[${xi}]`;
+      const f = expect(x, w, { kind: 'string', severity: 'string', span: 'object', page: 'string?', message: 'string', citation_index: 'number?', evidence: 'object', fixes: 'array', word: 'object', ignore_key: 'object' });
+      if (!SEVERITIES.has(f.severity as string)) throw new WireError(`${w}.severity: unknown severity ${String(f.severity)}`);
+      expect(f.span, `${w}.span`, { start: 'number', end: 'number', line: 'number', column: 'number', end_line: 'number', end_column: 'number' });
+      expect(f.word, `${w}.word`, PLACE);
+      expect(f.ignore_key, `${w}.ignore_key`, { kind: 'string', citation: 'string', quoteHash: 'string' });
+      for (const [k, v] of Object.entries(f.evidence as Record<string, unknown>)) {
+        if (typeof v !== 'string') throw new WireError(`${w}.evidence.${k}: expected string`);
+      }
+      (f.fixes as unknown[]).forEach((fx, i) => {
+        const fix = expect(fx, `${w}.fixes[${i}]`, { title: 'string', edits: 'array' });
+        (fix.edits as unknown[]).forEach((e, j) => {
+          const edit = expect(e, `${w}.fixes[${i}].edits[${j}]`, { span: 'object', new_text: 'string', word: 'object' });
+          expect(edit.word, `${w}.fixes[${i}].edits[${j}].word`, PLACE);
+        });
+      });
+    });
+  });
+  return raw as CheckAnswer;
+}

@@ -1,0 +1,138 @@
+// What the panel says, computed from an answer: the summary line, citations grouped by status, each
+// finding's plain-language title and evidence, and the text of a Word comment. Pure (no DOM, no
+// Word), so unit tests read exactly what a lawyer reads.
+
+import type { CheckAnswer, Citation, Finding, Status } from './findings';
+
+export const STATUS_ORDER: Status[] = ['problem', 'cannot-verify', 'not-checked', 'verified'];
+
+export const STATUS_LABEL: Record<Status, string> = {
+  problem: 'Problems',
+  'cannot-verify': 'Could not be verified — not an accusation',
+  'not-checked': 'Not checked',
+  verified: 'Verified',
+};
+
+export const STATUS_HELP: Record<Status, string> = {
+  problem: 'citecheck found something to look at before filing.',
+  'cannot-verify': 'No source available to citecheck covers these citations. They may well be right; check them by hand or add a source.',
+  'not-checked': 'Nothing to look up (e.g. a short form without a full citation).',
+  verified: 'Found in a source, and nothing looked wrong.',
+};
+
+/** A heading a lawyer understands, per finding kind (the kinds of server/citecheck/findings.py). */
+export const KIND_TITLE: Record<string, string> = {
+  'fabricated-case': 'No case at this citation',
+  'wrong-first-page': 'Cites a page in the middle of a case as its first page',
+  'impossible-citation': 'This citation cannot exist',
+  'name-mismatch': 'The citation belongs to a different case',
+  'name-misspelled': 'Case name differs from the reported name',
+  misquote: 'Quotation not found in the opinion',
+  'pincite-out-of-range': 'Pin cite outside the pages of the case',
+  'pincite-wrong-page': 'Passage is on a different page than the pin cite',
+  'pincite-unverifiable': 'Pin cite could not be checked — not an accusation',
+  'malformed-pincite': 'Pin cite is not in an accepted form',
+  'year-mismatch': 'Year differs from the decision date',
+  'court-mismatch': 'Court differs from the court that decided the case',
+  'non-binding-authority': 'Authority that does not bind this court',
+  'unsupported-holding': 'The opinion may not support this proposition',
+  'unresolved-short-form': 'Short form with no full citation before it',
+  'cannot-verify': 'Could not be verified — not an accusation',
+  'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',
+  'document-too-large': 'Document too large to check',
+};
+
+export function findingTitle(f: Finding): string {
+  return KIND_TITLE[f.kind] ?? f.kind;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "2 errors · 1 warning · 3 could not be verified · 14 citations" (ignored ones noted at the end). */
+export function summaryLine(answer: CheckAnswer): string {
+  const s = answer.report.summary;
+  const parts = [
+    plural(s.findings.error, 'error', 'errors'),
+    plural(s.findings.warning, 'warning', 'warnings'),
+    `${s.status['cannot-verify']} could not be verified`,
+    plural(s.citations, 'citation', 'citations'),
+  ];
+  if (answer.ignored) parts.push(`${answer.ignored} ignored`);
+  return parts.join(' · ');
+}
+
+/** "Filed in: District of Columbia Court of Appeals (from the caption)", or '' when unknown. */
+export function forumLine(answer: CheckAnswer): string {
+  const forum = answer.report.files[0]?.forum;
+  if (!forum) return '';
+  const origin = forum.origin ? ` (from ${forum.origin === 'config' ? 'your settings' : `the ${forum.origin}`})` : '';
+  return `Filed in: ${forum.court_name}${origin}. Binding and persuasive authority is judged for this court.`;
+}
+
+export interface CitationView {
+  citation: Citation;
+  findings: Finding[];
+}
+
+export interface Group {
+  status: Status;
+  label: string;
+  help: string;
+  items: CitationView[];
+}
+
+/** Citations grouped by status (problems first), each with its findings, most severe first. */
+export function groupCitations(answer: CheckAnswer, shown: ReadonlySet<Status>): Group[] {
+  const file = answer.report.files[0];
+  if (!file) return [];
+  const byCitation = new Map<number, Finding[]>();
+  for (const f of file.findings) {
+    if (f.citation_index === null) continue;
+    const list = byCitation.get(f.citation_index) ?? [];
+    list.push(f);
+    byCitation.set(f.citation_index, list);
+  }
+  return STATUS_ORDER.filter((s) => shown.has(s))
+    .map((status) => ({
+      status,
+      label: STATUS_LABEL[status],
+      help: STATUS_HELP[status],
+      items: file.citations.filter((c) => c.status === status).map((c) => ({ citation: c, findings: byCitation.get(c.index) ?? [] })),
+    }))
+    .filter((g) => g.items.length > 0);
+}
+
+/** Findings about the document as a whole (no citation), e.g. "too large to check". */
+export function documentFindings(answer: CheckAnswer): Finding[] {
+  return answer.report.files[0]?.findings.filter((f) => f.citation_index === null) ?? [];
+}
+
+/** The evidence a finding carries, labelled as in the HTML report (report/model.py evidence_items). */
+export function evidenceItems(f: Finding): [string, string][] {
+  const e = f.evidence;
+  const items: [string, string | undefined][] = [
+    ['Source', e.source], ['Case', e.case_name], ['Citation', e.citation], ['Court', e.court], ['Decided', e.date],
+    ['Page', e.page], ['Draft says', e.draft], ['Opinion says', e.passage], ['Difference', e.diff], ['Note', e.note],
+    ['Record', e.record_id], ['Link', e.url],
+  ];
+  return items.filter((x): x is [string, string] => Boolean(x[1]));
+}
+
+/** The text of the Word comment "Add comment" inserts: the finding and its evidence, plainly. */
+export function commentText(f: Finding): string {
+  const lines = [`citecheck — ${findingTitle(f)} (${f.severity})`, f.message];
+  for (const [label, value] of evidenceItems(f)) {
+    if (label === 'Record') continue;
+    lines.push(`${label}: ${value.length > 600 ? `${value.slice(0, 600)}…` : value}`);
+  }
+  return lines.join('\n');
+}
+
+export const STATUS_SHORT: Record<Status, string> = {
+  problem: 'problem',
+  'cannot-verify': 'could not verify',
+  'not-checked': 'not checked',
+  verified: 'verified',
+};

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseCheckAnswer } from '../src/findings';
+import { commentText, evidenceItems, findingTitle, groupCitations, KIND_TITLE, STATUS_LABEL, summaryLine } from '../src/view';
+import { sampleAnswer } from './sample';
+
+const answer = parseCheckAnswer(sampleAnswer().raw);
+
+test('the summary line counts errors, warnings and could-not-verify', () => {
+  const s = answer.report.summary;
+  const line = summaryLine(answer);
+  assert.ok(line.includes(`${s.findings.error} error`));
+  assert.ok(line.includes(`${s.findings.warning} warning`));
+  assert.ok(line.includes(`${s.status['cannot-verify']} could not be verified`));
+  assert.ok(summaryLine({ ...answer, ignored: 2 }).endsWith('2 ignored'));
+});
+
+test('citations are grouped problems first and filters hide groups', () => {
+  const all = groupCitations(answer, new Set(['problem', 'cannot-verify', 'not-checked', 'verified']));
+  assert.equal(all[0].status, 'problem');
+  const total = all.reduce((n, g) => n + g.items.length, 0);
+  assert.equal(total, answer.report.files[0].citations.length);
+  const onlyVerified = groupCitations(answer, new Set(['verified']));
+  assert.deepEqual(onlyVerified.map((g) => g.status), ['verified']);
+  assert.ok(all.flatMap((g) => g.items).some((i) => i.findings.length > 0));
+});
+
+test('uncovered citations are called unverified, never wrong', () => {
+  assert.match(STATUS_LABEL['cannot-verify'], /not an accusation/);
+  assert.match(KIND_TITLE['cannot-verify'], /not an accusation/);
+  const cv = answer.report.files[0].findings.find((f) => f.kind === 'cannot-verify');
+  if (cv) assert.match(findingTitle(cv), /Could not be verified/);
+});
+
+test('every finding kind the engine has gets a plain title', () => {
+  for (const f of answer.report.files[0].findings) assert.notEqual(findingTitle(f), f.kind, f.kind);
+});
+
+test('a comment carries the message and the evidence', () => {
+  const f = answer.report.files[0].findings.find((x) => x.evidence.passage);
+  assert.ok(f);
+  const text = commentText(f);
+  assert.ok(text.startsWith('citecheck — '));
+  assert.ok(text.includes(f.message));
+  for (const [label] of evidenceItems(f).filter(([l]) => l !== 'Record')) assert.ok(text.includes(`${label}: `), label);
+});

@@ -1,0 +1,71 @@
+"""Citation styles real filings use (issue 17): names, years and courts read as the writer meant.
+
+Each row is real citation text (source given); the expected name / year / court is what a reader
+takes from it. Checked offline, none may raise an error or warning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from citecheck.config import Settings
+from citecheck.extract import extract_citations
+from citecheck.findings import Severity
+from citecheck.pipeline import check_document
+
+# (text, core of the citation, name, year, court id or None, source)
+STYLES: list[tuple[str, str, str, int | None, str | None, str]] = [
+    ("In re K.F. (2009) 173 Cal.App.4th 655, 660 [92 Cal.Rptr.3d 784].", "173 Cal.App.4th 655", "In re K.F.", 2009, None,
+     "California style (issue 17)"),
+    ("Rogers v Rogers (63 NY2d 582 [1984]).", "63 NY2d 582", "Rogers v Rogers", 1984, None, "New York official style (issue 17)"),
+    ("Harper v. State, 286 Ga. 216, 218 (1) (686 SE2d 786) (2009).", "286 Ga. 216", "Harper v. State", None, None,
+     "Georgia style with a headnote number (issue 17)"),
+    ("State v. Vanner, 95-0754, p. 3 (La.App. 1 Cir. 12/15/95), 669 So.2d 463.", "669 So.2d 463", "State v. Vanner", 1995, None,
+     "Louisiana public-domain style (issue 17)"),
+    ("Grant v. Esquire, Inc. (S.D.N.Y. 1973) 367 F.Supp. 876.", "367 F.Supp. 876", "Grant v. Esquire, Inc.", 1973, "nysd",
+     "court/date parenthetical before the cite (issue 17)"),
+    ("Hurst v. Florida, 577 U.S. ___, 136 S.Ct. 616 (2016).", "136 S.Ct. 616", "Hurst v. Florida", 2016, "scotus",
+     "blank-page placeholder (issue 17)"),
+    ("Bean v. State, — Nev. —, 398 P. 2d 251 (1965).", "398 P. 2d 251", "Bean v. State", 1965, None,
+     "blank-page placeholder with em dashes (issue 17)"),
+    ("Epic Systems Corp. v. Lewis (2018) __ U.S. __ [138 S.Ct. 1612].", "138 S.Ct. 1612", "Epic Systems Corp. v. Lewis", 2018,
+     "scotus", "California style with a placeholder (issue 17)"),
+    ("Delaney v. Superior Court (1990) 50 Cal.3d 785, 798.", "50 Cal.3d 785", "Delaney v. Superior Court", 1990, None,
+     "California style"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "core", "name", "year", "court", "source"), STYLES, ids=[s[1] for s in STYLES]
+)
+def test_state_styles(text: str, core: str, name: str, year: int | None, court: str | None, source: str) -> None:
+    cites = {c.text: c for c in extract_citations(text).citations}
+    c = cites[core]
+    assert (c.case_name.text if c.case_name else None, c.year, c.court) == (name, year, court), source
+    report = asyncio.run(check_document(text, None, Settings()))
+    loud = [f for f in report.findings if f.severity is not Severity.INFO]
+    assert loud == [], (source, [f.message for f in loud])
+
+
+def test_court_and_year_without_parentheses_are_not_a_pin() -> None:
+    # "Park v. Kim, 91 F.4th 610, 2d Cir. 2024." read "2" as a pin cite (then pincite-out-of-range)
+    [c] = extract_citations("Park v. Kim, 91 F.4th 610, 2d Cir. 2024.").citations
+    assert c.pincite is None
+    [c] = extract_citations("Park v. Kim, 91 F.4th 610, 615, 2d Cir. 2024.").citations
+    assert c.pincite is not None and c.pincite.text == "615"
+
+
+@pytest.mark.parametrize(
+    ("text", "invented"),
+    [
+        ("Doe v. Roe, 134 S.W.3d. 7th 673 (2004).", True),  # a series garbled by a hallucination (issue 17)
+        ("Doe v. Roe, 288 Ark. 7th 620 (1999).", True),
+        ("Doe v. Roe, 134 S.W.3d. 673 (2004).", False),  # a stray period is not an invented series
+    ],
+)
+def test_garbled_series_is_an_invented_reporter(text: str, invented: bool) -> None:
+    report = asyncio.run(check_document(text, None, Settings()))
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    assert bool(errors) is invented
