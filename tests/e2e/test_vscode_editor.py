@@ -311,6 +311,7 @@ def _drive(page, editor: Editor) -> None:
         page.keyboard.press("Control+i")
         hover = page.locator(".monaco-hover").filter(has_text="citecheck").first
         hover.wait_for()
+        expect(hover).to_contain_text("cannot exist as cited", timeout=20_000)  # citecheck's own hover, too
         text = hover.inner_text()
         assert "cannot exist" in text or "impossible" in text.lower(), text
         assert "found, with problems" not in text, text
