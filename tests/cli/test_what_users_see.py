@@ -101,6 +101,7 @@ def test_first_command_on_a_network_that_drops_packets_is_fast_and_says_what_it_
         took = time.monotonic() - start
     assert took < 15, f"{took:.1f} s"
     assert len(held) == 1, "the silent host was asked once, not once per cited volume"
-    assert "citecheck: info: downloading CAP volume 100 A.2d from http://127.0.0.1:" in r.err
+    # (the host may show as *** when an earlier test registered 127.0.0.1 as a token host: redaction)
+    assert "citecheck: info: downloading CAP volume 100 A.2d from http://" in r.err
     assert "CAP site unreachable" in r.err
     assert "could not be verified" in r.out and "fabricated-case" not in r.out  # never an accusation
