@@ -28,7 +28,7 @@ T = TypeVar("T")
 
 
 def source_name(source: AuthoritySource) -> str:
-    return str(getattr(source, "name", "") or "the source")
+    return source.name or "the source"
 
 
 async def gather(

@@ -10,9 +10,13 @@ Two questions are easy to confuse, so they have two names:
 reporters-db's edition dates are weak evidence (see docs/findings.md, "year-mismatch"): a start of 1750
 means "unknown", ``end: null`` means ongoing *or* unknown, several are plainly wrong (``F. Supp.`` "ended
 in 1988", ``F.R.D.`` "began in 2001"), and state reports renumbered their nominative volumes
-retroactively (``3 Ky. 586 (1808)``). So the date rule uses only :data:`SERIES_YEARS`, a table we audited
-against the volumes' own years, each row with its source, and even then it is a warning, never an
-impossible citation: a year outside the series proves that *either* the year *or* the citation is wrong.
+retroactively (``3 Ky. 586 (1808)``). So the date rule uses only :data:`SERIES_YEARS`, a table of the
+years of each series' first and last volumes (the year a West series starts is the year its predecessor
+ends), each row with its source and the reporters-db error it corrects. The rows were checked against
+the real citations of the regression set (tests/real_text/) but not yet against CAP's
+VolumesMetadata.json, which was not reachable offline; that cross-check is the next step. Even so a
+conflict is a warning, never an impossible citation: a year outside the series proves that *either* the
+year *or* the citation is wrong.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ class SeriesYears:
 
 
 _WEST = "West series succession: the year of a series' first volume is the last year of its predecessor"
-_CAP = "CAP ReportersMetadata.json / VolumesMetadata.json (static.case.law), volume years"
+_PUBLISHER = "publisher's volume years (West); not yet cross-checked against CAP VolumesMetadata.json"
 
 #: The only reporters the date rule applies to, with audited first/last years. Where reporters-db
 #: disagrees, the row says so (``reporters-db: …``): those were false "impossible citation" errors on
@@ -59,8 +63,8 @@ SERIES_YEARS: dict[str, SeriesYears] = {
     "F. Supp.": SeriesYears(1932, 1998, _WEST + "; reporters-db: ended 1988 (wrong: vol. 980 is 1997)"),
     "F. Supp. 2d": SeriesYears(1998, 2014, _WEST + "; reporters-db: began 1988"),
     "F. Supp. 3d": SeriesYears(2014, None, _WEST),
-    "F.R.D.": SeriesYears(1940, None, _CAP + "; vol. 1 (1940); reporters-db: began 2001 (wrong: 54 F.R.D. is 1971)"),
-    "B.R.": SeriesYears(1979, None, _CAP),
+    "F.R.D.": SeriesYears(1940, None, _PUBLISHER + "; vol. 1 (1940); reporters-db: began 2001 (wrong: 54 F.R.D. is 1971)"),
+    "B.R.": SeriesYears(1979, None, _PUBLISHER),
     "A.": SeriesYears(1885, 1938, _WEST),
     "A.2d": SeriesYears(1938, 2010, _WEST),
     "A.3d": SeriesYears(2010, None, _WEST),

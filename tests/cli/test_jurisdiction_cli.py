@@ -90,3 +90,10 @@ def test_example_brief_html_shows_every_weight_and_the_minnesota_case(run_cli) -
     assert weights["100 A.2d 450"] == "binding" and weights["761 N.W.2d 645"] == "persuasive"
     [nb] = [x for x in f["findings"] if x["kind"] == "non-binding-authority"]
     assert nb["severity"] == "info" and "Minnesota" in nb["message"]
+
+
+def test_example_docx_carries_the_court_as_a_document_property(run_cli) -> None:
+    f = _json(run_cli("check", "--offline", "--format", "json", "examples/brief.docx"))
+    assert f["forum"]["court"] == "dc" and f["forum"]["origin"] == "document property"
+    [nb] = [x for x in f["findings"] if x["kind"] == "non-binding-authority"]
+    assert f["citations"][nb["citation_index"]]["cite"] == "761 N.W.2d 645"

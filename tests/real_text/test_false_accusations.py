@@ -67,6 +67,22 @@ CLEAN: list[tuple[str, str]] = [
     ("Cantrell v. Knox Cty. Bd. of Educ., 20 IDELR 123 (1993); see also 3 EHLR 553.", "issue 17 (looseleaf services)"),
     ("Foo v. Bar, 2 Vern. 540 (1706); Baz v. Qux, 3 Wils. 145 (1770).", "issue 17 (English nominative reporters)"),
     ("Dalton v. Angus, 6 App. Cas. 740 (1881); Doe v. Roe, 3 Grat. 405 (1846).", "issue 17 (nominative reporters)"),
+    # public state opinions (casetext / midpage copies)
+    (
+        "by the pronouncement of the Supreme Court in Furman v. Georgia, 408 U.S. 238, 92 S. Ct. 2726, 33 L. Ed. 2d "
+        "346 (1972).",
+        "Singletary v. State, 473 So. 2d 556 (Ala. Crim. App. 1984), app.midpage.ai/document/singletary-v-state-1093883",
+    ),
+    (
+        "In Jackson v. State, 674 So.2d 1318, 1326–28 (Ala.Cr.App.1993), aff'd in pertinent part, reversed in part, "
+        "674 So.2d 1365 (Ala.1994), on return to remand, 674 So.2d 1370 (Ala.Cr.App.1995), the appellant claimed",
+        "Woolf v. State, summary on casetext.com/case/jackson-v-state-2169",
+    ),
+    (
+        "Donald Eugene Nix appeals his guilty-plea conviction of the illegal possession of a controlled substance, "
+        "See§ 13A–12–212(a)(1), Ala.Code 1975.",
+        "Nix v. State, CR-12-0406 (Ala. Crim. App. 2013), print.casetext.com/case/nix-v-state-125",
+    ),
 ]
 
 

@@ -69,3 +69,44 @@ def test_garbled_series_is_an_invented_reporter(text: str, invented: bool) -> No
     report = asyncio.run(check_document(text, None, Settings()))
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     assert bool(errors) is invented
+
+
+# (text, core, expected name, court, source): names as real opinions write them (issue 17)
+NAMES: list[tuple[str, str, str, str | None, str]] = [
+    ("Loup-Miller Const. Co. v. City and County of Denver, 676 P.2d 1170 (Colo. 1984).", "676 P.2d 1170",
+     "Loup-Miller Const. Co. v. City and County of Denver", "colo", "Colorado Supreme Court (issue 17: cut at “Co.”)"),
+    ("In re Air Crash Disaster Near New Orleans, La., 789 F.2d 1092 (5th Cir. 1986).", "789 F.2d 1092",
+     "In re Air Crash Disaster Near New Orleans, La.", "ca5", "Fifth Circuit (issue 17: gave “La.”)"),
+    ("Estelle v. Gamble (429 U.S. 97, 104 (1976)).", "429 U.S. 97", "Estelle v. Gamble", "scotus", "issue 17"),
+    ("In re Carroll's Estate (1921), 59 Mont. 403.", "59 Mont. 403", "In re Carroll's Estate", None, "Montana (issue 17)"),
+    ("J. E. B. v. Alabama ex rel. T. B., 511 U.S. 127 (1994).", "511 U.S. 127", "J. E. B. v. Alabama ex rel. T. B.", "scotus",
+     "a name starting with an initial"),
+    ("UNITED STATES v. JONES, 565 U.S. 400 (2012).", "565 U.S. 400", "UNITED STATES v. JONES", "scotus", "parties in capitals"),
+    ("Smith v. Jones, 300 Pa. Super. 1 (Pa. Super. 1982).", "300 Pa. Super. 1", "Smith v. Jones", "pasuperct",
+     "issue 17: (Pa. Super. 1982) → court"),
+]
+
+
+@pytest.mark.parametrize(("text", "core", "name", "court", "source"), NAMES, ids=[n[2][:30] for n in NAMES])
+def test_names_in_real_styles(text: str, core: str, name: str, court: str | None, source: str) -> None:
+    c = {c.text: c for c in extract_citations(text).citations}[core]
+    assert (c.case_name.text if c.case_name else None, c.court) == (name, court), source
+
+
+def test_id_with_a_paragraph_pin_and_supra_keeps_the_whole_name() -> None:
+    cites = extract_citations(
+        "Foo Bar Co. v. Baz Qux Inc., 100 F.3d 1 (1st Cir. 1996). Id. ¶ 34. Foo Bar Co. v. Baz Qux Inc., supra, at 3."
+    ).citations
+    assert cites[1].pincite is not None and cites[1].pincite.text == "¶ 34"
+    assert cites[2].antecedent_text == "Foo Bar Co. v. Baz Qux Inc." and cites[2].antecedent == 0
+
+
+def test_california_bracketed_parallels_share_the_name_and_year() -> None:
+    cites = extract_citations("People v. Smith (2005) 37 Cal.4th 733, 740 [38 Cal.Rptr.3d 1, 126 P.3d 981]. Id. at 741.").citations
+    full = [(c.text, c.case_name.text if c.case_name else None, c.year, c.group) for c in cites[:3]]
+    assert full == [
+        ("37 Cal.4th 733", "People v. Smith", 2005, 0),
+        ("38 Cal.Rptr.3d 1", "People v. Smith", 2005, 0),
+        ("126 P.3d 981", "People v. Smith", 2005, 0),
+    ]
+    assert cites[3].antecedent == 0

@@ -47,7 +47,9 @@ def test_the_example_brief_in_word_paragraphs(served: Served) -> None:
     assert s["citations"] == len(file["citations"])
     assert s["findings"]["error"] == sum(1 for f in file["findings"] if f["severity"] == "error")
     SAMPLE.parent.mkdir(parents=True, exist_ok=True)
-    SAMPLE.write_text(json.dumps(answer, indent=1, ensure_ascii=False), encoding="utf-8")
+    # the pane's tests (clients/word-addin/test/sample.ts) read the paragraphs and the answer together
+    SAMPLE.write_text(json.dumps({"paragraphs": paras, "answer": answer}, indent=1, ensure_ascii=False),
+                      encoding="utf-8")
 
 
 def test_astral_characters_and_footnotes_get_utf16_offsets(served: Served) -> None:
@@ -145,7 +147,7 @@ def test_the_committed_pane_fixture_has_the_shape_the_server_sends(served: Serve
     """clients/word-addin/test/fixtures/check-answer.json (what the pane's unit tests read when run
     alone) must have exactly the fields of a real answer, at every level."""
     answer = check(served, "shape", brief_paragraphs())
-    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))["answer"]
 
     def shape(v: Any, path: str = "") -> set[str]:
         if isinstance(v, dict):

@@ -23,6 +23,7 @@ function button(label: string, cls: string, onClick: () => void, title?: string)
 
 export class Panel {
   private controller: Controller | null = null;
+  private drawn: { answer: unknown; shown: unknown } = { answer: null, shown: null };
   private readonly checkButton: HTMLButtonElement;
   private readonly exportButton: HTMLButtonElement;
   private readonly progress: HTMLElement;
@@ -80,6 +81,10 @@ export class Panel {
     }
     this.summary.textContent = summaryLine(answer);
     this.forum.textContent = forumLine(answer);
+    // the list is rebuilt only for a new answer or filter: a notice or progress line must not replace
+    // the buttons under the user's pointer (or lose the scroll position)
+    if (this.drawn.answer === answer && this.drawn.shown === state.shown) return;
+    this.drawn = { answer, shown: state.shown };
     this.renderFilters(state);
     this.groups.textContent = '';
     for (const f of documentFindings(answer)) this.groups.append(this.finding(f));

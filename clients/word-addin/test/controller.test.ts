@@ -78,11 +78,15 @@ test('apply fix replaces the text in Word and re-checks', async () => {
   await c.check();
   const f = answer(c).report.files[0].findings.find((x) => x.fixes.length > 0);
   assert.ok(f, 'the sample has a finding with a fix');
-  const edit = f.fixes[0].edits[0];
+  const edits = f.fixes[0].edits;
   await c.applyFix(f);
   assert.equal(c.state.error, null);
-  assert.deepEqual(doc.journal.replacements[0], { from: edit.word.text, to: edit.new_text });
-  assert.ok(doc.texts()[edit.word.paragraph].includes(edit.new_text));
+  // every edit of the fix, applied last first so the earlier offsets stay right
+  assert.deepEqual(
+    [...doc.journal.replacements].sort((a, b) => a.from.localeCompare(b.from)),
+    edits.map((e) => ({ from: e.word.text, to: e.new_text })).sort((a, b) => a.from.localeCompare(b.from)),
+  );
+  for (const e of edits) assert.ok(doc.texts()[e.word.paragraph].includes(e.new_text));
   assert.equal(calls.filter((x) => x.path === '/api/v1/check').length, 2);
   assert.ok(c.state.notice?.startsWith('Applied:'));
 });

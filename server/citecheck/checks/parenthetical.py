@@ -18,10 +18,8 @@ from citecheck.spans import Span
 
 @cache
 def _courts() -> dict[str, dict[str, object]]:
-    try:
-        import courts_db
-    except ImportError:  # pragma: no cover - courts-db is a dependency
-        return {}
+    import courts_db  # a dependency; imported on first use (its data is large)
+
     return {c["id"]: c for c in courts_db.courts}
 
 

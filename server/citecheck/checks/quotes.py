@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from citecheck.checks.base import CheckContext, QuoteMatch, record_evidence
 from citecheck.checks.quote_match import (
@@ -31,14 +32,20 @@ def is_cleaned_up(citation: Citation) -> bool:
 
 def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | None, ...]:
     """Locate each quote of ``citation`` in the opinion (None for quotes too short to check)."""
-    cleaned = is_cleaned_up(citation)
+    return _match_quote_texts(tuple(q.text for q in citation.quotes), is_cleaned_up(citation), index)
+
+
+@lru_cache(maxsize=1024)
+def _match_quote_texts(quotes: tuple[str, ...], cleaned: bool, index: OpinionIndex) -> tuple[QuoteMatch | None, ...]:
+    """What ``match_quotes`` computes, remembered: ``gather`` locates quotes to know which to look
+    for elsewhere, then ``judge`` locates them again, and the language server judges each version."""
     out: list[QuoteMatch | None] = []
-    for qi, q in enumerate(citation.quotes):
-        if quote_word_count(q.text) < MIN_QUOTE_WORDS:
+    for qi, text in enumerate(quotes):
+        if quote_word_count(text) < MIN_QUOTE_WORDS:
             out.append(None)
             continue
         try:
-            found = locate_all(q.text, index, cleaned_up=cleaned)
+            found = locate_all(text, index, cleaned_up=cleaned)
         except QuoteTooComplex:
             out.append(None)  # undecided is not a misquote
             continue
@@ -49,8 +56,8 @@ def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | 
                            passage=index.text[loc.start : loc.end], others=tuple((x.start, x.end) for x in found[1:]))
             )
             continue
-        negation = negation_blocked(q.text, index, cleaned_up=cleaned)
-        close = closest_passage(q.text, index)
+        negation = negation_blocked(text, index, cleaned_up=cleaned)
+        close = closest_passage(text, index)
         if close is None:
             out.append(
                 QuoteMatch(quote_index=qi, exact=False, start=0, end=0, passage="", swallowed_negation=negation, score=0.0)

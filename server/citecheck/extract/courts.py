@@ -22,7 +22,10 @@ _ALIASES = {
     # (courts-db keeps both under "dc"); its cases are cited "(D.C. Mun. App. 1953)"
     "D.C. Mun. App.": "dc",
     "D.C. Mun. Ct. App.": "dc",
-    "D.C. Super. Ct.": "supctdc",  # courts-db spells the Superior Court of the District of Columbia "Sup. Ct. D.C."
+    "D.C. Super. Ct.": "supctdc",
+    # Bluebook drops "Ct." for these (issue 17: "(Pa. Super. 1982)"); courts-db has only the long form
+    "Pa. Super.": "pasuperct",
+    "Pa. Commw.": "pacommwct",  # courts-db spells the Superior Court of the District of Columbia "Sup. Ct. D.C."
 }
 
 SCOTUS_REPORTERS = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S.L.W."})

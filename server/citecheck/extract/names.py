@@ -38,7 +38,14 @@ _EXTRA_ABBREVIATIONS = frozenset(
     "Tel. Tr. Unif. Util. Cent. Mut. Am. Gen. Elec. Equip. Hous. Prop. Ret. Soc. Sup. Super. Prot. Def. "
     "Emp. Lab. Labs. Lic. Mem. Misc. Mktg. Petro. Pharm. Chem. Coll. Cont'l Constr. Coop. Elecs. Enters. Entm't "
     "Found. Hldgs. Holdings L.L.C. L.P. N.A. P.C. P.A. S.A. Jr. Sr. Dr. Mr. Mrs. Ms. Hon. Gov. Sen. Rep. "
-    "Atty. Att'y Gen. Sec'y Pet. Petr. Dr. No. Nos. Rev. Civ. Crim.".split()
+    "Atty. Att'y Gen. Sec'y Pet. Petr. Dr. No. Nos. Rev. Civ. Crim. Const.".split()
+)
+
+#: State abbreviations that may close a name after a comma: "In re Air Crash Disaster Near New Orleans, La."
+_STATES = frozenset(
+    "Ala. Ariz. Ark. Cal. Colo. Conn. Del. Fla. Ga. Haw. Ill. Ind. Kan. Ky. La. Md. Mass. Mich. Minn. Miss. "
+    "Mo. Mont. Neb. Nev. N.H. N.J. N.M. N.Y. N.C. N.D. Okla. Or. Pa. R.I. S.C. S.D. Tenn. Tex. Vt. Va. Wash. "
+    "W. Va. Wis. Wyo. D.C.".split()
 )
 
 _LOWER_ABBREVIATIONS = frozenset(
@@ -108,8 +115,9 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
             break
         before_suffix = False
         if tok_core.endswith(",") and kept:
-            if right is None or right.lower().rstrip(",") not in CORPORATE:
-                break
+            place = len(kept) == 1 and right is not None and right.rstrip(",") in _STATES
+            if right is None or (right.lower().rstrip(",") not in CORPORATE and not place):
+                break  # a comma ends the name, except before "Inc." or a closing place ("…New Orleans, La.")
             tok_core = tok_core[:-1]
             before_suffix = True  # "Testing Labs., Inc.": the word before a suffix belongs to the name
         right_low = right.lower() if right is not None else None
@@ -207,6 +215,9 @@ def _looks_like_single_name(text: str) -> bool:
 def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:
     """The short case name before a short form or ``supra`` (``Roe``, ``Planned Parenthood``)."""
     found = scan_name_back(norm, floor, end, max_words=6)
+    longer = scan_name_back(norm, floor, end, max_words=14)
+    if longer is not None and _NAME_SEP.search(norm, longer[0], longer[1]):
+        found = longer  # "Foo Bar Co. v. Baz Qux Inc., supra": a whole case name keeps all its words
     if found is None:
         return None
     start, stop = found

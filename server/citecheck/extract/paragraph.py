@@ -30,7 +30,7 @@ _COMMA = re.compile(r"\s*,\s*")
 #: "Cite as: 570 U. S. ____ (2013)": a slip opinion's running head is page furniture, not a citation.
 _RUNNING_HEAD = re.compile(r"Cite as:\s*$")
 _PIN_INTRO = re.compile(r",\s*(?:at\s+)?")
-_AT = re.compile(r",?\s*at\s+")
+_AT = re.compile(r",?\s*(?:at\s+|(?=¶))")  # "Id. at 5", and "Id. ¶ 34" (a paragraph pin)
 _AT_WORD = re.compile(r",?\s*at\s+(?P<word>[^\s,;.)]*)")
 _SUPRA_NOT_CASE = re.compile(r",?\s*(?:note|n\.|Part|part|Section|section|§|pt\.)")
 _RECORD = re.compile(
@@ -415,7 +415,11 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
             and drafts[j].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
             and drafts[j + 1].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
             and drafts[j].paren_end == drafts[j].after
-            and _COMMA.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
+            and (
+                _COMMA.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
+                # California: "173 Cal.App.4th 655, 660 [92 Cal.Rptr.3d 784]"
+                or _BRACKET_OPEN.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
+            )
         ):
             j += 1
             drafts[j].group = i
@@ -518,6 +522,7 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
     return end
 
 
+_BRACKET_OPEN = re.compile(r"\s*\[\s*")
 _OPENER_BEFORE = re.compile(r"(?<=\S)\s*[(\[]\s*$")
 _BLANK_BEFORE = re.compile(r"(?:,\s*)?(?:[-_\u2013\u2014]{1,}\s+[A-Z][\w. ]{0,20}?\s+[-_\u2013\u2014]{1,})\s*,?\s*$")
 _LA_DOCKET_BEFORE = re.compile(r",\s*\d{2,4}-[A-Z]{0,4}-?\d{1,6}(?:,\s*pp?\.\s*\d+)?\s*$")

@@ -130,6 +130,8 @@ class LspTextDocument(TextDocument):
 
 def _end_after(start: types.Position, text: str, encoding: str) -> tuple[int, int]:
     """Where ``text`` inserted at ``start`` ends, as (line, character in client units)."""
+    if "\n" not in text and "\r" not in text:  # the common case (a word replaced): no regex
+        return start.line, start.character + client_units(text, encoding)
     breaks = list(_EOL.finditer(text))
     if not breaks:
         return start.line, start.character + client_units(text, encoding)

@@ -72,22 +72,21 @@ async def read_messages(stop: threading.Event, reader: Any, server: LanguageServ
 
 def _dispatch(server: LanguageServer, body: bytes) -> None:
     protocol = server.protocol
-    try:
-        raw = json.loads(body)
-    except (ValueError, RecursionError) as exc:
-        log.warning("a message that is not JSON (%s); answered with a parse error", exc)
-        _send_error(server, None, JsonRpcParseError())
-        return
-    try:
+    try:  # one parse in the normal case (a Replace All body is megabytes)
         message = json.loads(body, object_hook=protocol.structure_message)
     except JsonRpcException as exc:
+        raw = json.loads(body)  # it parsed as JSON: only the params did not fit the method
         if isinstance(raw, dict) and "method" in raw and raw.get("id") is not None:
             log.warning("request %r: params do not match %s; answered with an error", raw.get("id"), raw["method"])
             _send_error(server, raw["id"], exc if isinstance(exc, JsonRpcInvalidParams) else JsonRpcInvalidParams())
         else:
             log.warning("a message whose params do not match its method; ignored")
         return
-    except Exception as exc:
+    except (ValueError, RecursionError) as exc:
+        log.warning("a message that is not JSON (%s); answered with a parse error", exc)
+        _send_error(server, None, JsonRpcParseError())
+        return
+    except Exception as exc:  # nothing a client sends may stop the loop
         log.warning("a message could not be read (%s: %s); ignored", type(exc).__name__, exc)
         return
     try:

@@ -43,7 +43,7 @@ HANDLERS = (
 def create_server() -> CiteServer:
     server = CiteServer()
     for handler in HANDLERS:
-        server.feature(handler.METHOD, getattr(handler, "OPTIONS", None))(handler.handle)
+        server.feature(handler.METHOD, handler.OPTIONS)(handler.handle)
     for name, fn in commands.COMMANDS.items():
         server.command(name)(_command(server, name, fn))
     return server

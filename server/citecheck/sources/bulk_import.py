@@ -165,10 +165,8 @@ def court_place(court_id: str | None) -> str | None:
     """Jurisdiction as a place, like CAP's ("Connecticut"; "United States" for federal courts), via courts-db."""
     if not court_id:
         return None
-    try:
-        from courts_db import courts
-    except ImportError:
-        return None
+    from courts_db import courts  # a dependency; imported on first use (its data is large)
+
     for c in courts:
         if c.get("id") == court_id:
             if c.get("system") == "federal":

@@ -37,8 +37,8 @@ from citecheck.extract import Document, Edit
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
 from citecheck.gather import gather
-from citecheck.ignores import key_for
-from citecheck.judge import SourceEvidence, judge, local_findings, lookup_keys
+from citecheck.ignores import IgnoreKey, key_for
+from citecheck.judge import LocalMemo, SourceEvidence, judge, local_findings, lookup_keys
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown, shows_as_diagnostic
 from citecheck.lsp.features.progress import Progress
@@ -80,6 +80,8 @@ class DocState:
     pending: list[AppliedEdit] = field(default_factory=list)
     reset: bool = True  # rebuild the extraction Document from ``text``
     document: Document | None = None
+    local_memo: LocalMemo = field(default_factory=dict)
+    key_cache: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # id(finding) -> its key  # local findings per unchanged citation (executor only)
     extraction: Extraction | None = None
     extraction_version: int | None = None
     local: tuple[Finding, ...] = ()
@@ -104,7 +106,7 @@ class DocState:
 
 
 def _stage1(
-    document: Document | None, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings
+    document: Document | None, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings, memo: LocalMemo
 ) -> tuple[Document, Extraction, tuple[Finding, ...]]:
     """Runs in the executor: bring the extraction Document to ``text``, then local findings."""
     if reset or document is None:
@@ -116,7 +118,7 @@ def _stage1(
         log.error("incremental extraction diverged from the editor's text; re-extracting in full")
         document = Document(text)
         extraction = document.extraction
-    return document, extraction, tuple(local_findings(extraction, settings))
+    return document, extraction, tuple(local_findings(extraction, settings, memo))
 
 
 # ---- the scheduler ------------------------------------------------------------------------------
@@ -243,7 +245,7 @@ class Diagnostics:
             else:
                 try:
                     state.document, extraction, local = await loop.run_in_executor(
-                        self.server.executor, _stage1, state.document, reset, edits, text, settings
+                        self.server.executor, _stage1, state.document, reset, edits, text, settings, state.local_memo
                     )
                 except asyncio.CancelledError:
                     raise
@@ -445,7 +447,18 @@ class Diagnostics:
         if held:
             findings = tuple(f for f in findings if not any(f.span.overlaps(h) or h.covers(f.span) for h in held))
         extraction, text = state.extraction, state.text
-        shown = visible_keyed(findings, settings, self.server.ignores, lambda f: key_for(f, extraction, text))
+        cache, fresh = state.key_cache, {}
+
+        def key_of(f: Finding) -> IgnoreKey:
+            # the same finding object (a memoised local finding, the current report's) keeps its key:
+            # it belongs to the same citation in this extraction
+            hit = cache.get(id(f))
+            key = hit[1] if hit is not None and hit[0] is f else key_for(f, extraction, text)
+            fresh[id(f)] = (f, key)
+            return key
+
+        shown = visible_keyed(findings, settings, self.server.ignores, key_of)
+        state.key_cache = fresh
         return [previous.get((f, key)) or Shown(f, key) for f, key in shown]
 
     def _publish(self, state: DocState) -> None:

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 METHOD = types.TEXT_DOCUMENT_DID_CHANGE
+OPTIONS = None
 
 
 def handle(ls: CiteServer, params: types.DidChangeTextDocumentParams) -> None:

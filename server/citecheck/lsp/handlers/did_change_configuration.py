@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 METHOD = types.WORKSPACE_DID_CHANGE_CONFIGURATION
+OPTIONS = None
 
 
 async def handle(ls: CiteServer, params: types.DidChangeConfigurationParams) -> None:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 METHOD = types.TEXT_DOCUMENT_HOVER
+OPTIONS = None
 
 
 def handle(ls: CiteServer, params: types.HoverParams) -> types.Hover | None:

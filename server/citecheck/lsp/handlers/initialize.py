@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 METHOD = types.INITIALIZE
+OPTIONS = None
 
 
 def handle(ls: CiteServer, params: types.InitializeParams) -> None:

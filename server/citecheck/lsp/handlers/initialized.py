@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 METHOD = types.INITIALIZED
+OPTIONS = None
 
 
 async def handle(ls: CiteServer, params: types.InitializedParams) -> None:

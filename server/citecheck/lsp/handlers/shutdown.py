@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 METHOD = types.SHUTDOWN
+OPTIONS = None
 
 
 async def handle(ls: CiteServer, params: Any) -> None:

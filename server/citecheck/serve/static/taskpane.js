@@ -562,6 +562,7 @@
   var Panel = class {
     constructor(root) {
       this.controller = null;
+      this.drawn = { answer: null, shown: null };
       root.textContent = "";
       const head = el("header", "bar");
       this.checkButton = button("Check citations", "primary", () => void this.controller?.check());
@@ -602,6 +603,8 @@
       }
       this.summary.textContent = summaryLine(answer);
       this.forum.textContent = forumLine(answer);
+      if (this.drawn.answer === answer && this.drawn.shown === state.shown) return;
+      this.drawn = { answer, shown: state.shown };
       this.renderFilters(state);
       this.groups.textContent = "";
       for (const f of documentFindings(answer)) this.groups.append(this.finding(f));
