@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from citecheck import __version__, corpus_cli, eval_cli, redact
+from citecheck import __version__, corpus_cli, eval_cli, model_cli, redact
 from citecheck.config import Settings
 from citecheck.config_files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
@@ -86,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default: stop after courtlistener_budget_s and say what is still waiting)")
     check.add_argument("--no-ignore", action="store_true",
                        help="report findings dismissed in .citecheck/ignore.json too")
+    check.add_argument("--no-holdings", action="store_true",
+                       help="skip the holding checks on the model endpoint (they run when model_url is set)")
     check.set_defaults(_run=_run_check)
 
     corpus_cli.add_corpus_commands(sub)
@@ -97,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cli.add_serve_commands(sub)
     _add_missing_common_options(sub.choices["serve"], common)
     sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
+    model_cli.add_model_commands(sub)
+    _add_missing_common_options(sub.choices["model"], common)
+    sub.choices["model"].set_defaults(_run=lambda args, settings: asyncio.run(model_cli.run_model_command(args, settings)))
     return parser
 
 
@@ -156,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report import FORMATS
+    from citecheck.report.json import write_json
     from citecheck.report.text import render_text
 
     corpus_flag = getattr(args, "corpus", None)
@@ -177,6 +183,8 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
             if args.format != "text" or args.output is not None:  # plain text on stdout already shows it
                 sys.stderr.write(f"citecheck: {exc}\n")
 
+    if args.no_holdings:
+        settings = replace(settings, holdings=False)
     if getattr(args, "wait", False):
         settings = replace(settings, courtlistener_budget_s=None)
     ignores = IgnoreList() if args.no_ignore else read_ignore_list(find_ignore_file(Path.cwd()))
@@ -186,9 +194,12 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     if args.format == "text":
         tty = args.output is None and sys.stdout.isatty()
         out = render_text(batch, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
+        _write(lambda stream: stream.write(out), args.output, sys.stdout)
+    elif args.format == "json":  # streamed: a large brief's report as one string took a gigabyte
+        _write(lambda stream: write_json(batch, stream), args.output, sys.stdout)
     else:
         out = FORMATS[args.format](batch)
-    _write(out, args.output, sys.stdout)
+        _write(lambda stream: stream.write(out), args.output, sys.stdout)
     if errors:
         return EXIT_USAGE
     return _exit_for(batch, args.fail_on)
@@ -209,13 +220,15 @@ def _width() -> int:
         return 120
 
 
-def _write(text: str, path: Path | None, stdout: TextIO) -> None:
+def _write(emit: Callable[[TextIO], object], path: Path | None, stdout: TextIO) -> None:
+    """Let ``emit`` write the report to stdout or to ``path``."""
     if path is None:
-        stdout.write(text)
+        emit(stdout)
         stdout.flush()
         return
     try:
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as stream:
+            emit(stream)
     except OSError as exc:
         raise InputError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
 
@@ -229,29 +242,37 @@ def _check_documents(
     """
     if not docs:
         return [], "", 0
+    from citecheck.holdings.stage import HoldingStage
     from citecheck.pipeline import check_document
     from citecheck.sources.chain import open_source
 
     async def run() -> tuple[list[FileResult], str, int]:
         results, hidden = [], 0
         reports = []
-        async with open_source(settings) as source:
-            from citecheck.pacing_cli import PacingDisplay
+        holdings = HoldingStage.from_settings(settings)
+        try:
+            async with open_source(settings) as source:
+                from citecheck.pacing_cli import PacingDisplay
 
-            remote = getattr(source, "remote", None)
-            with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
-                for doc in docs:
-                    advance(doc.name, 0)
-                    report = await check_document(doc.text, source, settings, declared=_declared(doc))
-                    reports.append(report)
-                    if len(ignores):
-                        kept = visible(report.findings, settings, ignores, extraction=report.extraction, text=doc.text)
-                        hidden += len(report.findings) - len(kept)
-                        report = report.with_findings(kept)
-                    results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
-                    advance(doc.name, 1)
-            pacing.summary(reports)  # after the bars are gone, so nothing draws over it
-            return results, _describe_sources(settings), hidden
+                remote = getattr(source, "remote", None)
+                with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
+                    for doc in docs:
+                        advance(doc.name, 0)
+                        report = await check_document(doc.text, source, settings, declared=_declared(doc),
+                                                      holdings=holdings)
+                        reports.append(report)
+                        if len(ignores):
+                            kept = visible(report.findings, settings, ignores, extraction=report.extraction,
+                                           text=doc.text)
+                            hidden += len(report.findings) - len(kept)
+                            report = report.with_findings(kept)
+                        results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
+                        advance(doc.name, 1)
+                pacing.summary(reports)  # after the bars are gone, so nothing draws over it
+        finally:
+            if holdings is not None:
+                await holdings.close()
+        return results, _describe_sources(settings), hidden
 
     return asyncio.run(run())
 
@@ -273,6 +294,8 @@ def _describe_sources(settings: Settings) -> str:
         parts.append(f"CAP volume download ({settings.cap_url})")
     if not settings.offline and settings.courtlistener_token:
         parts.append(f"CourtListener ({settings.courtlistener_url})")
+    if settings.holdings_enabled() and not settings.offline:
+        parts.append(f"holding judge {settings.model_name} ({settings.model_url})")
     return "; ".join(parts)
 
 

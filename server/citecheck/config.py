@@ -48,8 +48,15 @@ class Settings:
     languages: tuple[str, ...] = ("plaintext", "markdown")
     max_document_chars: int = 2_000_000
     debounce_ms: int = 150
-    model_url: str | None = None  # OpenAI-compatible endpoint for unsupported-holding
+    model_url: str | None = None  # OpenAI-compatible endpoint (".../v1") for unsupported-holding; None = off
     model_name: str | None = None
+    model_api_key: str | None = field(default=None, repr=False)  # CITECHECK_MODEL_API_KEY; never from a file
+    model_timeout_s: float = 60.0  # one request
+    model_deadline_s: float = 300.0  # every holding judgment of one check together
+    model_concurrency: int = 8  # requests in flight at once (vLLM batches them)
+    model_retries: int = 2  # further tries after a timeout, 429 or 5xx
+    model_passage_tokens: int = 1200  # opinion text sent per proposition, in approximate tokens
+    holdings: bool = True  # run holding checks when a model is configured (--no-holdings turns them off)
     http_timeout_s: float = 20.0  # one request, body included
     #: hosts besides the official one that may receive the CourtListener token ("host" or
     #: "host:port"). Only user-level layers set it (environment, flags): never a citecheck.toml in
@@ -65,6 +72,10 @@ class Settings:
 
     def network_allowed(self) -> bool:
         return not self.offline
+
+    def holdings_enabled(self) -> bool:
+        """Holding checks run only when a model endpoint is configured and they were not turned off."""
+        return bool(self.holdings and self.model_url and self.model_name)
 
     def kind_enabled(self, kind: Kind | str) -> bool:
         return self.enabled_checks is None or str(kind) in self.enabled_checks
@@ -96,6 +107,14 @@ _ALIASES = {
     "debounceMs": "debounce_ms",
     "modelUrl": "model_url",
     "modelName": "model_name",
+    "modelApiKey": "model_api_key",
+    "modelTimeout": "model_timeout_s",
+    "model_timeout": "model_timeout_s",
+    "modelDeadline": "model_deadline_s",
+    "model_deadline": "model_deadline_s",
+    "modelConcurrency": "model_concurrency",
+    "modelRetries": "model_retries",
+    "modelPassageTokens": "model_passage_tokens",
     "httpTimeout": "http_timeout_s",
     "tokenHosts": "token_hosts",
     "courtlistenerRates": "courtlistener_rates",
@@ -111,14 +130,29 @@ def _coerce(name: str, value: Any) -> Any:
     try:
         if name in ("corpus_path", "cache_path"):
             return Path(str(value)).expanduser()
-        if name in ("cap_fetch", "offline"):
+        if name in ("cap_fetch", "offline", "holdings"):
             if isinstance(value, str):
                 return value.strip().lower() in ("1", "true", "yes", "on")
             return bool(value)
-        if name in ("max_document_chars", "debounce_ms"):
-            return int(value)
-        if name == "http_timeout_s":
-            return float(value)
+        if name in ("max_document_chars", "debounce_ms", "model_concurrency", "model_retries", "model_passage_tokens"):
+            n = int(value)
+            if name in ("model_concurrency", "model_passage_tokens") and n < 1:
+                raise ConfigError(f"{name} must be at least 1")
+            if n < 0:
+                raise ConfigError(f"{name} must not be negative")
+            return n
+        if name in ("http_timeout_s", "model_timeout_s", "model_deadline_s"):
+            x = float(value)
+            if not x > 0:
+                raise ConfigError(f"{name} must be a positive number of seconds")
+            return x
+        if name == "model_url":
+            if value in (None, ""):
+                return None
+            url = str(value).strip()
+            if not url.lower().startswith(("http://", "https://")):
+                raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
+            return url
         if name == "token_hosts":
             items = value.split(",") if isinstance(value, str) else list(value)
             return frozenset(str(s).strip().lower() for s in items if str(s).strip())
@@ -160,7 +194,7 @@ def _coerce(name: str, value: Any) -> Any:
             if str(value).strip().lower() not in ("federal", "state"):
                 raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}")
             return str(value).strip().lower()
-        if name in ("courtlistener_token", "serve_token", "model_url", "model_name", "court"):
+        if name in ("courtlistener_token", "serve_token", "model_name", "model_api_key", "court"):
             return str(value) if value not in (None, "") else None
         return str(value)
     except ConfigError:

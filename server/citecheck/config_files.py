@@ -20,6 +20,8 @@ from citecheck.errors import ConfigError
 
 CONFIG_NAME = "citecheck.toml"
 _PATH_KEYS = ("corpus", "corpus_path", "corpusPath", "cache", "cache_path", "cachePath")
+#: Secrets a settings file may not carry (it may sit in the folder being checked): environment only.
+_SECRET_KEYS = ("model_api_key", "modelApiKey", "model-api-key")
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -69,7 +71,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
         table = data
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: the citecheck settings must be a table")
-    table = dict(table)
+    table = {k: v for k, v in table.items() if k not in _SECRET_KEYS}
     for key in _PATH_KEYS:
         value = table.get(key)
         if isinstance(value, str) and value:

@@ -5,12 +5,15 @@
     ├── InputError           unreadable, encrypted, binary or oversize input document
     ├── CorpusError          the SQLite corpus or cache cannot be opened / is corrupt
     │   └── ImportFormatError   an import path is in no format we know
-    └── SourceError          a case-law source failed
-        ├── SourceUnavailable   network down, timeout, 5xx after retries
-        ├── RateLimited         throttled; ``retry_after`` seconds (may be None)
-        │   └── Deferred        the allowance returns only after the caller's deadline (``until``)
-        ├── AuthenticationError 401/403 from CourtListener
-        └── BadResponse         the service answered with something we cannot parse
+    ├── SourceError          a case-law source failed
+    │   ├── SourceUnavailable   network down, timeout, 5xx after retries
+    │   ├── RateLimited         throttled; ``retry_after`` seconds (may be None)
+    │   │   └── Deferred        the allowance returns only after the caller's deadline (``until``)
+    │   ├── AuthenticationError 401/403 from CourtListener
+    │   └── BadResponse         the service answered with something we cannot parse
+    └── ModelError           the holding-check model endpoint failed (never a finding about the draft)
+        ├── ModelUnavailable    refused, timed out, 429/5xx after retries, or past the overall deadline
+        └── ModelBadAnswer      the answer did not validate against the judgment schema
 
 Problems *in the document* are never exceptions: they are Findings.
 """
@@ -66,4 +69,16 @@ class AuthenticationError(SourceError):
 
 
 class BadResponse(SourceError):
+    pass
+
+
+class ModelError(CitecheckError):
+    pass
+
+
+class ModelUnavailable(ModelError):
+    pass
+
+
+class ModelBadAnswer(ModelError):
     pass

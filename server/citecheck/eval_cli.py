@@ -12,12 +12,18 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, InputError
 from citecheck.sources.base import AuthoritySource
 from citecheck.testing import SHARED_CORPUS
+
+if TYPE_CHECKING:
+    from citecheck.evaluation.scoring import Example
+    from citecheck.holdings.stage import HoldingStage
 
 DEFAULT_REAL_CASES = SHARED_CORPUS / "citations" / "legalcitebench-cases-A.jsonl"
 
@@ -39,6 +45,10 @@ def add_eval_commands(subparsers: argparse._SubParsersAction) -> None:  # type: 
     p.add_argument("--out", type=Path, metavar="FILE", help="make: where to write the dataset")
     p.add_argument("--n", type=int, default=200, help="make: number of excerpts (default 200)")
     p.add_argument("--seed", type=int, default=0, help="make: random seed (default 0)")
+    p.add_argument("--type", choices=("citations", "misrepresentation"), default="citations", dest="item_type",
+                   help="make: 'citations' (fabricated cases, names, pins, misquotes; the default) or "
+                   "'misrepresentation' (propositions a case does not support, with supported controls)")
+    p.add_argument("--no-holdings", action="store_true", help="eval: skip the holding judge even when configured")
     p.add_argument("--real-cases", type=Path, metavar="FILE",
                    help="make: JSONL of real cases not in the corpus (LegalCiteBench format) for clean excerpts")
 
@@ -52,6 +62,7 @@ async def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
 def _make(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.evaluation.corpus_samples import load_real_cases, load_samples
     from citecheck.evaluation.dataset import make_dataset
+    from citecheck.evaluation.misrepresentation import make_misrepresentation_items
 
     if not getattr(args, "corpus", None):
         raise ConfigError("eval make needs --corpus FILE (the corpus to draw cases from)")
@@ -63,11 +74,17 @@ def _make(args: argparse.Namespace, settings: Settings) -> int:
     if not corpus.is_file():
         raise InputError(f"no corpus at {corpus} (import one with `citecheck corpus import`)")
     samples = load_samples(corpus)
+    if args.item_type == "misrepresentation":
+        return _write_rows(args, make_misrepresentation_items(samples, n=args.n, seed=args.seed), corpus)
     real_path = args.real_cases or (DEFAULT_REAL_CASES if DEFAULT_REAL_CASES.is_file() else None)
     real = load_real_cases(real_path) if real_path else []
     if not real:
         sys.stderr.write("citecheck: no real-case list found; the set will have no uncovered clean excerpts\n")
     rows = make_dataset(samples, real, n=args.n, seed=args.seed)
+    return _write_rows(args, rows, corpus)
+
+
+def _write_rows(args: argparse.Namespace, rows: list[dict[str, object]], corpus: Path) -> int:
     if not rows:
         raise InputError(f"{corpus}: no case with opinion text and a page map to quote from")
     try:
@@ -83,7 +100,7 @@ def _make(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
-    from citecheck.evaluation import evaluate, parse_dataset, render_table
+    from citecheck.evaluation import parse_dataset
 
     path = Path(args.target)
     try:
@@ -95,11 +112,30 @@ async def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
     examples = parse_dataset(lines, origin=str(path))
     if not examples:
         raise InputError(f"{path}: no examples")
+    from citecheck.holdings.stage import HoldingStage
+
+    holdings = HoldingStage.from_settings(replace(settings, holdings=not args.no_holdings))
+    wants_judge = any(c == "misrepresentation" for ex in examples for _, c in ex.gold) or any(
+        ex.control == "misrepresentation" for ex in examples)
+    if wants_judge and holdings is None:
+        sys.stderr.write("citecheck: misrepresentation items need the holding judge: set model_url and model_name "
+                         "(they will count as misses)\n")
+    try:
+        return await _score(args, settings, examples, holdings)
+    finally:
+        if holdings is not None:
+            await holdings.close()
+
+
+async def _score(args: argparse.Namespace, settings: Settings, examples: list[Example],
+                 holdings: HoldingStage | None) -> int:
+    from citecheck.evaluation import evaluate, render_table
+
     if args.online:
         from citecheck.sources.chain import open_source
 
         async with open_source(settings) as source:
-            scores = await evaluate(examples, source, settings)
+            scores = await evaluate(examples, source, settings, holdings=holdings)
     else:
         from citecheck.sources.corpus import Corpus, CorpusSource
 
@@ -108,7 +144,7 @@ async def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
             raise InputError(f"no corpus at {corpus} (give --corpus FILE, or --online)")
         local: AuthoritySource = CorpusSource(Corpus(corpus, readonly=True))
         try:
-            scores = await evaluate(examples, local, settings)
+            scores = await evaluate(examples, local, settings, holdings=holdings)
         finally:
             await local.close()
     if args.json:

@@ -40,6 +40,7 @@ class Kind(StrEnum):
     COURT_MISMATCH = "court-mismatch"
     NON_BINDING_AUTHORITY = "non-binding-authority"
     UNSUPPORTED_HOLDING = "unsupported-holding"
+    HOLDING_UNVERIFIED = "holding-unverified"
     UNRESOLVED_SHORT_FORM = "unresolved-short-form"
     CANNOT_VERIFY = "cannot-verify"
     OPINION_UNAVAILABLE = "opinion-unavailable"
@@ -63,6 +64,7 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.COURT_MISMATCH: "The court in the parenthetical is not the court that decided the case.",
     Kind.NON_BINDING_AUTHORITY: "A case presented as controlling comes from a court that does not bind the forum.",
     Kind.UNSUPPORTED_HOLDING: "The opinion does not appear to support the proposition it is cited for.",
+    Kind.HOLDING_UNVERIFIED: "The model's answer on the proposition could not be checked against the opinion.",
     Kind.UNRESOLVED_SHORT_FORM: "A short form (Id., supra, Name at page) has no full citation to refer to.",
     Kind.CANNOT_VERIFY: "No source we have covers this citation; it was not checked (not an accusation).",
     Kind.OPINION_UNAVAILABLE: "The case exists, but its opinion text could not be fetched (yet), so the quotes "
@@ -86,6 +88,7 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.COURT_MISMATCH: Severity.WARNING,
     Kind.NON_BINDING_AUTHORITY: Severity.INFO,
     Kind.UNSUPPORTED_HOLDING: Severity.WARNING,
+    Kind.HOLDING_UNVERIFIED: Severity.INFO,
     Kind.UNRESOLVED_SHORT_FORM: Severity.WARNING,
     Kind.CANNOT_VERIFY: Severity.INFO,
     Kind.OPINION_UNAVAILABLE: Severity.INFO,
@@ -93,7 +96,12 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
 }
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
-INFO_ONLY: frozenset[Kind] = frozenset({Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE, Kind.OPINION_UNAVAILABLE})
+INFO_ONLY: frozenset[Kind] = frozenset(
+    {Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE, Kind.OPINION_UNAVAILABLE, Kind.HOLDING_UNVERIFIED}
+)
+
+#: Kinds that may never be raised above warning: a model's reading of an opinion is never certain.
+WARNING_AT_MOST: frozenset[Kind] = frozenset({Kind.UNSUPPORTED_HOLDING})
 
 #: How a user raises the size limit, wherever they met it (the CLI's error, the editors' finding).
 SIZE_LIMIT_HINT = (
@@ -140,6 +148,10 @@ class Evidence:
     draft: str | None = None  # what the draft says (quote, name) for side-by-side display
     diff: str | None = None  # word-level diff, human readable
     note: str | None = None
+    model: str | None = None  # holding checks: the model that judged, and the prompt version it was asked with
+    prompt_version: str | None = None
+    verdict: str | None = None  # holding checks: supported | partly | not-supported | contradicted
+    misuse: str | None = None  # holding checks: overstated-holding, dictum-as-holding, different-issue, ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,10 +167,14 @@ class Finding:
     def __post_init__(self) -> None:
         if self.kind in INFO_ONLY and self.severity is not Severity.INFO:
             raise ValueError(f"{self.kind} is always info")
+        if self.kind in WARNING_AT_MOST and self.severity is Severity.ERROR:
+            raise ValueError(f"{self.kind} is never an error")
 
     def with_severity(self, severity: Severity) -> Finding:
         if self.kind in INFO_ONLY:
             return self
+        if self.kind in WARNING_AT_MOST and severity is Severity.ERROR:
+            severity = Severity.WARNING
         return replace(self, severity=severity)
 
 

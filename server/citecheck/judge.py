@@ -22,6 +22,7 @@ from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding
+from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
@@ -43,6 +44,8 @@ class SourceEvidence:
     lookups: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     opinions: Mapping[str, OpinionText] = field(default_factory=dict)
     elsewhere: Mapping[str, tuple[PassageHit, ...]] = field(default_factory=dict)
+    #: the holding judge's results, by (record id, claim text) — see ``citecheck.holdings.stage``
+    holdings: Mapping[tuple[str, str], HoldingResult] = field(default_factory=dict)
     # record id → why its opinion text could not be fetched, and (when it only waits for the service's
     # allowance) until when: the checks that needed it say so instead of passing
     unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
@@ -168,9 +171,11 @@ def judge(
     matches, propositions = locate_passages(cites, records.record_for, indexes)
     found: list[Finding] = []
     contexts: list[CheckContext] = []
+    claimed: set[tuple[str, str]] = set()
     for c in cites:
         full = full_of(extraction, c)
         rec = records.record_for(c)
+        holding = _holding_for(c, rec, evidence.holdings, claimed)
         key = records.keys.get(full.index) if full is not None else None
         quote_matches = matches.get(c.index, ())
         ctx = CheckContext(
@@ -184,6 +189,7 @@ def judge(
             elsewhere=_elsewhere(c, quote_matches, evidence.elsewhere),
             proposition_match=propositions.get(c.index),
             source_name=evidence.source_name,
+            holding=holding,
             opinion_unavailable=evidence.unavailable[rec.id][0] if rec is not None and rec.id in evidence.unavailable else None,
             forum=forum,
         )
@@ -200,6 +206,21 @@ def judge(
             per.setdefault(f.citation_index, []).append(f)
     results = tuple(_result(ctx, per.get(ctx.citation.index, ()), evidence) for ctx in contexts)
     return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum)
+
+
+def _holding_for(
+    c: Citation, rec: CaseRecord | None, holdings: Mapping[tuple[str, str], HoldingResult], claimed: set[tuple[str, str]]
+) -> HoldingResult | None:
+    """The holding result of the claim ``c`` owns (the first citation citing that case for that proposition)."""
+    if not holdings or rec is None:
+        return None
+    from citecheck.holdings.claims import claim_text
+
+    text = claim_text(c)
+    if text is None or (rec.id, text) in claimed:
+        return None
+    claimed.add((rec.id, text))
+    return holdings.get((rec.id, text))
 
 
 def _elsewhere(
@@ -224,6 +245,9 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
             passage = m.passage
             page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
             break
+    h = ctx.holding
+    if passage is None and h is not None and h.verified and h.quote_text:
+        passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
     basis = basis_for(ctx.citation, ctx.full, ctx.record)
     pending = ctx.lookup.pending_until if ctx.lookup is not None else None
     needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
@@ -237,6 +261,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
         lookup=ctx.lookup,
         page_used=page,
         passage=passage,
+        holding=h,
         pending_until=pending,
         weight=assess(ctx),
     )

@@ -8,6 +8,7 @@ judge partial evidence first. A source failure never escapes: the affected citat
 from __future__ import annotations
 
 from concurrent.futures import Executor
+from typing import TYPE_CHECKING
 
 from citecheck.config import Settings
 from citecheck.extract.models import Extraction
@@ -17,6 +18,9 @@ from citecheck.jurisdiction import Declared
 from citecheck.results import CitationResult, Report, Status
 from citecheck.sources.base import AuthoritySource
 from citecheck.visible import too_large_finding, visible
+
+if TYPE_CHECKING:
+    from citecheck.holdings.stage import HoldingStage
 
 
 def too_large_report(text: str, settings: Settings) -> Report:
@@ -33,11 +37,14 @@ async def check_document(
     extraction: Extraction | None = None,
     executor: Executor | None = None,
     declared: tuple[Declared, ...] = (),
+    holdings: HoldingStage | None = None,
 ) -> Report:
     """Full check. source None → everything source-backed is cannot-verify. Sends only CiteKeys to the
     source (one batched lookup call), fetches opinions only for the cases it needs, never raises for a
     source failure. ``declared`` names the matter's court where the edge knows it (a .docx custom
-    document property); see ``jurisdiction.matter_forum`` for the order of the other places."""
+    document property); see ``jurisdiction.matter_forum`` for the order of the other places. With a
+    ``holdings`` stage, claims are judged on the model endpoint after the sources have answered (a
+    failing endpoint gives cannot-verify, never a missing report)."""
     if len(text) > settings.max_document_chars:
         return too_large_report(text, settings)
     if extraction is None:
@@ -45,6 +52,8 @@ async def check_document(
 
         extraction = extract_citations(text)
     evidence = await gather(extraction, source, executor=executor) if source is not None else SourceEvidence()
+    if holdings is not None:
+        evidence = await holdings.gather(extraction, evidence, source)
     return judge(extraction, evidence, settings, declared=declared)
 
 

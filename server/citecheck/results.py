@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Severity
 from citecheck.jurisdiction.weight import Assessment, Forum
 from citecheck.sources.models import CaseRecord, LookupResult
+
+if TYPE_CHECKING:  # the holdings package imports the checks, which import this module
+    from citecheck.holdings.models import HoldingResult
 
 
 class Status(StrEnum):
@@ -67,6 +71,7 @@ class CitationResult:
     lookup: LookupResult | None = None
     page_used: str | None = None  # page where the quoted passage / proposition was located
     passage: str | None = None  # opinion text compared
+    holding: HoldingResult | None = None  # the holding judge's result for this citation's claim, if it was judged
     pending_until: float | None = None  # part of its checking waits for the service's allowance (epoch s)
     weight: Assessment | None = None  # binding / persuasive / unknown where the document is filed (None: no case)
 

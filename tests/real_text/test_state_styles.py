@@ -20,8 +20,16 @@ STYLES: list[tuple[str, str, str, int | None, str | None, str]] = [
     ("In re K.F. (2009) 173 Cal.App.4th 655, 660 [92 Cal.Rptr.3d 784].", "173 Cal.App.4th 655", "In re K.F.", 2009, None,
      "California style (issue 17)"),
     ("Rogers v Rogers (63 NY2d 582 [1984]).", "63 NY2d 582", "Rogers v Rogers", 1984, None, "New York official style (issue 17)"),
-    ("Harper v. State, 286 Ga. 216, 218 (1) (686 SE2d 786) (2009).", "286 Ga. 216", "Harper v. State", None, None,
+    ("Harper v. State, 286 Ga. 216, 218 (1) (686 SE2d 786) (2009).", "286 Ga. 216", "Harper v. State", 2009, None,
      "Georgia style with a headnote number (issue 17)"),
+    ("Harper v. State, 286 Ga. 216, 218 (1) (686 SE2d 786) (2009).", "686 SE2d 786", "Harper v. State", 2009, None,
+     "Georgia style: the parallel in its own parentheses is the same case"),
+    ("Park v. Kim, 91 F.4th 610, 2d Cir. 2024.", "91 F.4th 610", "Park v. Kim", 2024, "ca2",
+     "court and year without parentheses (issue 17)"),
+    ("Park v. Kim, 91 F.4th 610, 615, 2d Cir. 2024; Doe v. Roe, 1 F.4th 1 (9th Cir. 2021).", "91 F.4th 610", "Park v. Kim",
+     2024, "ca2", "court and year without parentheses after a pin, before a semicolon"),
+    ("The rule is settled (citing Park v. Kim, 91 F.4th 610, 2d Cir. 2024).", "91 F.4th 610", "Park v. Kim", 2024, "ca2",
+     "court and year without parentheses, closing a parenthetical"),
     ("State v. Vanner, 95-0754, p. 3 (La.App. 1 Cir. 12/15/95), 669 So.2d 463.", "669 So.2d 463", "State v. Vanner", 1995, None,
      "Louisiana public-domain style (issue 17)"),
     ("Grant v. Esquire, Inc. (S.D.N.Y. 1973) 367 F.Supp. 876.", "367 F.Supp. 876", "Grant v. Esquire, Inc.", 1973, "nysd",
@@ -47,6 +55,38 @@ def test_state_styles(text: str, core: str, name: str, year: int | None, court: 
     report = asyncio.run(check_document(text, None, Settings()))
     loud = [f for f in report.findings if f.severity is not Severity.INFO]
     assert loud == [], (source, [f.message for f in loud])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Park v. Kim, 91 F.4th 610, 2d Cir. 2024, held that the rule applies.",  # prose follows: not read
+        "Park v. Kim, 91 F.4th 610, Smith Dec. 2024.",  # no court courts-db knows
+        "Park v. Kim, 91 F.4th 610, 2024.",  # a year alone
+    ],
+)
+def test_unparenthesised_court_and_year_read_only_when_certain(text: str) -> None:
+    [c] = extract_citations(text).citations
+    assert (c.year, c.court, c.date_span) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "pins"),
+    [
+        ("Harper v. State, 286 Ga. 216, 218 (1) (686 SE2d 786).", ["218", None]),  # issue 17, no year given
+        ("Harper v. State, 286 Ga. 216, 218 (2) (a) (686 SE2d 786, 790) (2009). Id. at 219.", ["218", "790", "219"]),
+    ],
+)
+def test_georgia_division_number_and_parenthesised_parallel(text: str, pins: list[str | None]) -> None:
+    cites = extract_citations(text).citations
+    assert [c.pincite.text if c.pincite else None for c in cites] == pins
+    assert [c.group for c in cites[:2]] == [0, 0]  # the parallel is the same case
+    assert [c.case_name.text if c.case_name else None for c in cites[:2]] == ["Harper v. State"] * 2
+    assert all(c.court is None and p.text not in ("1", "2", "a") for c in cites for p in c.parentheticals)
+    if len(cites) == 3:
+        assert cites[2].antecedent == 0
+    report = asyncio.run(check_document(text, None, Settings()))
+    assert [f.message for f in report.findings if f.severity is not Severity.INFO] == []
 
 
 def test_court_and_year_without_parentheses_are_not_a_pin() -> None:
@@ -78,6 +118,12 @@ NAMES: list[tuple[str, str, str, str | None, str]] = [
     ("In re Air Crash Disaster Near New Orleans, La., 789 F.2d 1092 (5th Cir. 1986).", "789 F.2d 1092",
      "In re Air Crash Disaster Near New Orleans, La.", "ca5", "Fifth Circuit (issue 17: gave “La.”)"),
     ("Estelle v. Gamble (429 U.S. 97, 104 (1976)).", "429 U.S. 97", "Estelle v. Gamble", "scotus", "issue 17"),
+    ("See Grutter and Regents of Univ. of Cal. v. Bakke, 438 U.S. 265 (1978).", "438 U.S. 265",
+     "Regents of Univ. of Cal. v. Bakke", "scotus", "issue 17: the name is the last one"),
+    ("City and County of Denver v. Smith, 676 P.2d 1170 (Colo. 1984).", "676 P.2d 1170",
+     "City and County of Denver v. Smith", "colo", "an institutional name joined by “and” keeps it"),
+    ("Brown and Root, Inc. v. Smith, 676 P.2d 1170 (Colo. 1984).", "676 P.2d 1170",
+     "Brown and Root, Inc. v. Smith", "colo", "a firm joined by “and” keeps it"),
     ("In re Carroll's Estate (1921), 59 Mont. 403.", "59 Mont. 403", "In re Carroll's Estate", None, "Montana (issue 17)"),
     ("J. E. B. v. Alabama ex rel. T. B., 511 U.S. 127 (1994).", "511 U.S. 127", "J. E. B. v. Alabama ex rel. T. B.", "scotus",
      "a name starting with an initial"),
@@ -110,3 +156,13 @@ def test_california_bracketed_parallels_share_the_name_and_year() -> None:
         ("126 P.3d 981", "People v. Smith", 2005, 0),
     ]
     assert cites[3].antecedent == 0
+
+
+def test_short_supra_keeps_the_whole_name() -> None:
+    # issue 17: "Foo v. Bar, supra" keeps the whole name, and resolves to the full cite
+    cites = extract_citations("Foo v. Bar, 123 F.3d 456 (2d Cir. 1999). Later, Foo v. Bar, supra, at 460.").citations
+    assert (cites[1].antecedent_text, cites[1].antecedent, cites[1].pincite.text if cites[1].pincite else None) == (
+        "Foo v. Bar",
+        0,
+        "460",
+    )

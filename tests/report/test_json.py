@@ -35,3 +35,15 @@ def test_json_findings_carry_kind_severity_evidence_and_fixes(sample_batch):
     assert savage["resolved_case"]["name"] == "Savage v. Parks" and savage["status"] == "verified"
     assert {a["name"] for a in doc["files"][0]["authorities"]} == {
         "Savage v. Parks", "Berry v. Keith", "Whitfield v. Kessler"}
+
+
+def test_streamed_report_is_byte_for_byte_json_dumps_of_the_dict(sample_batch):
+    from dataclasses import replace
+
+    from citecheck.report.json import report_dict
+
+    empty = replace(sample_batch, files=(replace(sample_batch.files[0], citations=(), findings=()),))
+    for batch in (sample_batch, empty, replace(sample_batch, files=())):
+        for indent in (2, None, 4):
+            assert render_json(batch, indent=indent) == (
+                json.dumps(report_dict(batch), indent=indent, ensure_ascii=False) + "\n")

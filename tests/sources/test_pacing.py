@@ -109,9 +109,12 @@ async def test_a_naive_250_citation_request_is_what_gets_a_client_blocked():
 
 
 async def test_deadline_leaves_the_rest_pending_and_the_next_run_continues(tmp_path: Path):
-    with fake_cl() as fake:
+    # A longer minute than the other tests: the budget must outlast one loaded-machine round trip
+    # (the first window's request) but end long before the next window opens.
+    window = 4 * WINDOW
+    with fake_cl(time_scale=window / 60) as fake:
         cache = await Cache.open(tmp_path / "cache.sqlite")
-        cl = client(fake, budget_s=WINDOW / 2, store=cache)
+        cl = client(fake, budget_s=window / 2, store=cache, time_scale=window / 60)
         try:
             first = await cl.lookup(keys(150))
         finally:
@@ -124,7 +127,7 @@ async def test_deadline_leaves_the_rest_pending_and_the_next_run_continues(tmp_p
         assert [k for k, _ in await cache.pending()] == waiting  # persisted, in order of value
         # the next run (a new client, the same cache) knows the window is spent: it waits, not 429s
         await cache.put_lookups([first[k] for k in found])
-        cl2 = client(fake, store=cache)
+        cl2 = client(fake, store=cache, time_scale=window / 60)
         try:
             second = await cl2.lookup(waiting)
         finally:

@@ -39,6 +39,10 @@ export interface Evidence {
   draft?: string;
   diff?: string;
   note?: string;
+  model?: string; // holding findings: who judged, with which prompt, and what it said
+  prompt_version?: string;
+  verdict?: string;
+  misuse?: string;
 }
 
 export interface FixEdit {
@@ -90,6 +94,21 @@ export interface Weight {
   court_name: string | null;
 }
 
+/** The holding judge's result for a citation's proposition (docs/report-json.md, "Holding"). */
+export interface Holding {
+  outcome: 'judged' | 'unverified' | 'failed' | 'no-passages';
+  verdict: 'supported' | 'partly' | 'not-supported' | 'contradicted' | null;
+  misuse: string | null;
+  rationale: string | null;
+  quote: string | null;
+  quote_page: string | null;
+  passages: { page: string | null; start: number; end: number; text: string }[];
+  model: string;
+  prompt_version: string;
+  reason: string | null;
+  cached: boolean;
+}
+
 /** The court the brief is filed in, and where citecheck learned it. */
 export interface Forum {
   court: string;
@@ -119,6 +138,7 @@ export interface Citation {
   resolved_case: CaseRecord | null;
   page_used: string | null;
   passage: string | null;
+  holding: Holding | null;
   weight: Weight | null;
   word: WordPlace;
 }
@@ -202,7 +222,7 @@ export function parseCheckAnswer(raw: unknown): CheckAnswer {
         index: 'number', text: 'string', form: 'string', span: 'object', full_span: 'object', page: 'string?', case_name: 'string?',
         cite: 'string?', database: 'string?', pincite: 'string?', court: 'string?', year: 'number?', antecedent: 'number?',
         group: 'number?', status: 'string', reason: 'string?', resolved_case: 'object?', page_used: 'string?', passage: 'string?',
-        weight: 'object?', word: 'object',
+        holding: 'object?', weight: 'object?', word: 'object',
       });
       if (cit.weight !== null) {
         const wt = expect(cit.weight, `${w}.weight`, { weight: 'string', reason: 'string' });

@@ -36,6 +36,7 @@ export const KIND_TITLE: Record<string, string> = {
   'court-mismatch': 'Court differs from the court that decided the case',
   'non-binding-authority': 'Authority that does not bind this court',
   'unsupported-holding': 'The opinion may not support this proposition',
+  'holding-unverified': 'The model\'s answer could not be checked against the opinion',
   'unresolved-short-form': 'Short form with no full citation before it',
   'cannot-verify': 'Could not be verified — not an accusation',
   'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',

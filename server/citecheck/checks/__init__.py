@@ -10,6 +10,7 @@ from __future__ import annotations
 from citecheck.checks.base import Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import CaseNameCheck
 from citecheck.checks.existence import ExistenceCheck
+from citecheck.checks.holding import HoldingCheck
 from citecheck.checks.impossible import ImpossibleCitationCheck
 from citecheck.checks.malformed_pincite import MalformedPinciteCheck
 from citecheck.checks.non_binding import NonBindingAuthorityCheck
@@ -32,6 +33,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     ParentheticalCheck(),
     OpinionUnavailableCheck(),
     NonBindingAuthorityCheck(),
+    HoldingCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Evidence, Finding
 from citecheck.jurisdiction.weight import Forum
 from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
+
+if TYPE_CHECKING:  # the holdings package imports the checks' quote matcher
+    from citecheck.holdings.models import HoldingResult
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,6 +60,7 @@ class CheckContext:
     elsewhere: Mapping[int, tuple[PassageHit, ...]] = field(default_factory=dict)
     proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
+    holding: HoldingResult | None = None  # the holding judge's result for this citation's claim, if it owns one
     opinion_unavailable: str | None = None  # why the record's opinion text could not be fetched
     forum: Forum | None = None  # the court the document is filed in, when known
 

@@ -31,7 +31,7 @@ KIND_CATEGORY: dict[Kind, str] = {
     Kind.MALFORMED_PINCITE: "wrong-pincite",
     Kind.YEAR_MISMATCH: "wrong-parenthetical",
     Kind.COURT_MISMATCH: "wrong-parenthetical",
-    Kind.UNSUPPORTED_HOLDING: "unsupported-proposition",
+    Kind.UNSUPPORTED_HOLDING: "misrepresentation",
 }
 
 #: Type names as other datasets write them (lower-cased, non-letters removed) → our category.
@@ -60,11 +60,16 @@ _TYPE_ALIASES: dict[str, str] = {
     "wrongpage": "wrong-pincite",
     "pinciteoutofrange": "wrong-pincite",
     "pincitewrongpage": "wrong-pincite",
-    "unsupported": "unsupported-proposition",
-    "unsupportedproposition": "unsupported-proposition",
-    "unsupportedholding": "unsupported-proposition",
-    "mischaracterization": "unsupported-proposition",
-    "mischaracterizedholding": "unsupported-proposition",
+    "unsupported": "misrepresentation",
+    "unsupportedproposition": "misrepresentation",
+    "unsupportedholding": "misrepresentation",
+    "mischaracterization": "misrepresentation",
+    "mischaracterizedholding": "misrepresentation",
+    "misrepresentation": "misrepresentation",
+    "contentmisrepresentation": "misrepresentation",
+    "misrepresentedholding": "misrepresentation",
+    "misrepresentedcontent": "misrepresentation",
+    "propositionnotsupported": "misrepresentation",
     "yearmismatch": "wrong-parenthetical",
     "courtmismatch": "wrong-parenthetical",
 }
@@ -89,6 +94,7 @@ class Example:
     gold: tuple[tuple[str, str], ...]  # (span text, category)
     id: str | None = None
     optional: tuple[str, ...] = ()  # spans that may be flagged without counting
+    control: str | None = None  # a clean item that controls for this category (false-positive rate)
 
 
 def iter_jsonl(lines: Iterable[str], *, origin: str) -> Iterator[tuple[int, object]]:
@@ -121,8 +127,10 @@ def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Exam
                 optional.extend(str(k) for k in value)
             elif isinstance(value, list):
                 optional.extend(str(v.get("span", "")) if isinstance(v, dict) else str(v) for v in value)
+        control = obj.get("control")
         out.append(Example(text=obj["text"], gold=gold, id=str(obj.get("id", n)),
-                           optional=tuple(o for o in optional if o.strip())))
+                           optional=tuple(o for o in optional if o.strip()),
+                           control=category_of(str(control)) if control else None))
     return out
 
 
@@ -181,6 +189,12 @@ class Scores:
     misses: list[tuple[str, str, str]] = field(default_factory=list)  # (example id, gold span, type)
     false_alarms: list[tuple[str, str, str, str]] = field(default_factory=list)  # (id, span, kind, message)
     examples: int = 0
+    controls: dict[str, list[int]] = field(default_factory=dict)  # category → [control items, flagged ones]
+
+    def false_positive_rate(self, category: str) -> float | None:
+        """Share of the category's clean control items on which that category was predicted (None: no controls)."""
+        n, flagged = self.controls.get(category, (0, 0))
+        return flagged / n if n else None
 
     def for_type(self, category: str) -> Counts:
         return self.by_type.setdefault(category, Counts())
@@ -196,12 +210,18 @@ class Scores:
             "by_type": {t: row(c) for t, c in sorted(self.by_type.items())},
             "misses": [{"id": i, "span": s, "type": t} for i, s, t in self.misses],
             "false_alarms": [{"id": i, "span": s, "kind": k, "message": m} for i, s, k, m in self.false_alarms],
+            "controls": {c: {"items": n, "flagged": f, "false_positive_rate": round(f / n, 4) if n else None}
+                         for c, (n, f) in sorted(self.controls.items())},
         }
 
 
 def score_example(scores: Scores, example: Example, preds: Sequence[Prediction]) -> None:
     """Add one example's gold spans and predictions to ``scores``."""
     scores.examples += 1
+    if example.control:
+        counts = scores.controls.setdefault(example.control, [0, 0])
+        counts[0] += 1
+        counts[1] += any(p.category == example.control for p in preds)
     for span, cat in example.gold:
         any_hit = any(spans_match(p.span_text, span) for p in preds)
         typed_hit = any(spans_match(p.span_text, span) and p.category == cat for p in preds)
@@ -238,4 +258,6 @@ def render_table(scores: Scores, types: Mapping[str, Counts] | None = None) -> s
              for r in rows]
     lines.insert(1, "-" * len(lines[0]))
     lines.insert(len(lines) - 1, "-" * len(lines[0]))
+    for cat, (n, flagged) in sorted(scores.controls.items()):
+        lines.append(f"{cat}: false-positive rate {flagged / n:.3f} ({flagged} of {n} supported control items flagged)")
     return "\n".join(lines) + f"\n({scores.examples} examples)"

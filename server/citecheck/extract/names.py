@@ -58,6 +58,14 @@ _DOCKET_TAIL = re.compile(
 )
 _BLANK_CITE_TAIL = re.compile(r",\s*[-_]{2,}\s+[A-Z][\w. ]{0,20}?\s+[-_]{2,}\s*,\s*$")
 _NAME_SEP = re.compile(r"\s+(?:v\.|vs\.|v)\s+")
+#: "Grutter and Regents of Univ. of Cal. v. Bakke": prose joining two cases, the name is the last one.
+#: Only a single capitalised word before "and" and a party of three words or more after it, so that
+#: "City and County of Denver" (see _AND_NAMES) and "Brown and Root, Inc." keep their whole name.
+_PROSE_AND = re.compile(r"(?P<word>[A-Z][a-z'\u2019-]+)\s+and\s+(?=(?:\S+\s+){2,}\S)")
+_AND_NAMES = frozenset(
+    "City County Town Township Village Borough Board Department Commission Committee Council State "
+    "Territory Parish Port Bureau Division Office Authority Trustees Officers Members".split()
+)
 _WS = re.compile(r"\s+")
 
 
@@ -190,9 +198,13 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
     if found is None:
         return None
     start, stop = found
+    split_at = _NAME_SEP.search(norm, start, stop)
+    if split_at is not None:
+        joined = _PROSE_AND.match(norm, start, split_at.start())
+        if joined is not None and joined["word"] not in _AND_NAMES:
+            start = joined.end()  # "Grutter and Regents of Univ. of Cal. v. Bakke": the name is the last one
     text = clean_name(original[start:stop])
     plaintiff = defendant = None
-    split_at = _NAME_SEP.search(norm, start, stop)
     if split_at is not None:
         plaintiff = clean_name(original[start : split_at.start()]) or None
         defendant = clean_name(original[split_at.end() : stop]) or None

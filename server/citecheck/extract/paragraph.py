@@ -106,6 +106,7 @@ class _Draft:
     nested: bool = False
     after: int = 0  # end of pin cite (or core)
     paren_end: int = 0  # end of its own parentheticals
+    inner_parallel: int | None = None  # Georgia: the parallel cite in its own parenthetical
 
 
 def _pin(
@@ -381,11 +382,15 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
             b = _BRACKET_DATE.match(norm, d.after)
             if b is not None and parse_court_date(b["inner"]) is not None:
                 spans = [Span(b.start("open"), b.end())]
+        if not spans and d.form is CiteForm.FULL:
+            _bare_court_date(norm, d)
         d.paren_end = spans[-1].end if spans else d.after
         if not spans:
             continue
         parens = list(spans)
-        if d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
+        if d.form is CiteForm.FULL:
+            parens = _georgia_parallel(norm, d, parens, drafts)
+        if parens and d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
             cd = parse_court_date(norm[parens[0].start + 1 : parens[0].end - 1])
             if cd is not None:
                 d.date_span = parens[0]
@@ -396,6 +401,48 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
                 parens = parens[1:]
         d.parens = [Parenthetical(text=text[p.start + 1 : p.end - 1], span=p) for p in parens]
         d.full = d.full.union(Span(d.span.start, d.paren_end))
+
+
+def _bare_court_date(norm: str, d: _Draft) -> None:
+    """``Park v. Kim, 91 F.4th 610, 2d Cir. 2024.``: a court and year written without parentheses.
+
+    Read only when the words name a court courts-db knows *and* a year, and the citation sentence,
+    clause or parenthetical ends right after them, so that prose after a citation is never taken for a
+    court.
+    """
+    m = _BARE_COURT_DATE.match(norm, d.after)
+    if m is None:
+        return
+    cd = parse_court_date(m["inner"])
+    if cd is None or cd.court is None or cd.year is None:
+        return
+    d.court, d.court_text, d.year, d.date = cd.court, cd.court_text, cd.year, cd.date
+    d.date_span = Span(m.start("inner"), m.end("inner"))
+    d.after = m.end("inner")
+    d.full = d.full.union(d.date_span)
+
+
+def _georgia_parallel(norm: str, d: _Draft, parens: list[Span], drafts: list[_Draft]) -> list[Span]:
+    """Georgia style ``Harper v. State, 286 Ga. 216, 218 (1) (686 SE2d 786) (2009)``.
+
+    ``(1)`` is the opinion's division (headnote) number, neither a court nor an explanatory
+    parenthetical; the parenthetical that holds nothing but a citation (and its pin) is the parallel
+    cite of the same case. Returns the parentheticals left for the court/date and explanatory ones;
+    the parallel is remembered in ``d.inner_parallel`` for grouping.
+    """
+    k = 0
+    while k < len(parens) and (_DIVISION if k == 0 else _SUBDIVISION).fullmatch(norm, parens[k].start, parens[k].end):
+        k += 1  # "(1)", "(2) (a)", "(3) (b) (ii)"
+    if k == 0 or k >= len(parens):
+        return parens
+    p = parens[k]
+    for j, o in enumerate(drafts):
+        if o is d or o.form is not CiteForm.FULL or not (p.start < o.core.start and o.core.end < p.end):
+            continue
+        if _PAREN_OPEN.fullmatch(norm, p.start, o.core.start) and _PAREN_CLOSE.fullmatch(norm, o.after, p.end):
+            d.inner_parallel = j
+            return parens[k + 1 :]
+    return parens
 
 
 def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
@@ -424,6 +471,13 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
             j += 1
             drafts[j].group = i
             members.append(j)
+        if j == i and d.inner_parallel is not None and drafts[d.inner_parallel].group == -1:
+            # Georgia: "286 Ga. 216, 218 (1) (686 SE2d 786) (2009)": the parallel shares the group
+            pm = drafts[d.inner_parallel]
+            pm.group = i
+            pm.court = d.court or pm.court
+            pm.court_text, pm.year, pm.date, pm.date_span = d.court_text, d.year, d.date, d.date_span
+            pm.parens = list(d.parens)
         last = drafts[j]
         if len(members) > 1:
             for k in members[:-1]:
@@ -523,6 +577,11 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
+_BARE_COURT_DATE = re.compile(r",\s*(?P<inner>[A-Z0-9][^,;:()\[\]\"\n]{1,40}?\s(?:1[6-9]|20)\d{2})(?=[.;)]?\s*$|[.;)]\s|\)[.;,])")
+_DIVISION = re.compile(r"\(\s*\d{1,2}\s*(?:\([a-z]\)\s*)?\)")
+_SUBDIVISION = re.compile(r"\(\s*(?:\d{1,2}|[a-z]|[ivx]{1,4})\s*\)")
+_PAREN_OPEN = re.compile(r"\(\s*")
+_PAREN_CLOSE = re.compile(r"\s*\)")
 _OPENER_BEFORE = re.compile(r"(?<=\S)\s*[(\[]\s*$")
 _BLANK_BEFORE = re.compile(r"(?:,\s*)?(?:[-_\u2013\u2014]{1,}\s+[A-Z][\w. ]{0,20}?\s+[-_\u2013\u2014]{1,})\s*,?\s*$")
 _LA_DOCKET_BEFORE = re.compile(r",\s*\d{2,4}-[A-Z]{0,4}-?\d{1,6}(?:,\s*pp?\.\s*\d+)?\s*$")

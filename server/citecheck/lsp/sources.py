@@ -13,9 +13,13 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import fields
+from typing import TYPE_CHECKING
 
 from citecheck.config import Settings
 from citecheck.sources.chain import SourceChain, build_from_settings
+
+if TYPE_CHECKING:
+    from citecheck.holdings.stage import HoldingStage
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +41,12 @@ SOURCE_FIELDS = (
 
 LOCAL_ONLY_REASON = "waiting for the network sources"
 
+#: Settings that change the holding judge; a change rebuilds its client (and reopens its cache).
+MODEL_FIELDS = (
+    "model_url", "model_name", "model_api_key", "model_timeout_s", "model_deadline_s", "model_concurrency",
+    "model_retries", "model_passage_tokens", "holdings", "offline", "cache_path",
+)
+
 
 def source_settings_changed(old: Settings, new: Settings) -> bool:
     return any(getattr(old, f) != getattr(new, f) for f in SOURCE_FIELDS)
@@ -54,6 +64,8 @@ class Sources:
         self._local: SourceChain | None = None
         self._settings: Settings | None = None
         self._lock = asyncio.Lock()
+        self._holdings: HoldingStage | None = None
+        self._holdings_settings: Settings | None = None
 
     async def get(self, settings: Settings) -> SourceChain:
         async with self._lock:
@@ -80,9 +92,31 @@ class Sources:
             with contextlib.suppress(Exception):
                 await chain.close()
 
+    async def holdings(self, settings: Settings) -> HoldingStage | None:
+        """The holding-judge stage for these settings (None when no model is configured or it is off)."""
+        async with self._lock:
+            old = self._holdings_settings
+            if old is not None and not any(getattr(old, f) != getattr(settings, f) for f in MODEL_FIELDS):
+                return self._holdings
+            await self._close_holdings()
+            from citecheck.holdings.stage import (
+                HoldingStage,  # the client and its openai import: only when used
+            )
+
+            self._holdings = HoldingStage.from_settings(settings)  # ConfigError (e.g. a key over http) propagates
+            self._holdings_settings = settings
+            return self._holdings
+
+    async def _close_holdings(self) -> None:
+        stage, self._holdings, self._holdings_settings = self._holdings, None, None
+        if stage is not None:
+            with contextlib.suppress(Exception):
+                await stage.close()
+
     async def close(self) -> None:
         async with self._lock:
             await self._close()
+            await self._close_holdings()
 
 
-__all__ = ["LOCAL_ONLY_REASON", "SOURCE_FIELDS", "Sources", "settings_differ", "source_settings_changed"]
+__all__ = ["LOCAL_ONLY_REASON", "MODEL_FIELDS", "SOURCE_FIELDS", "Sources", "settings_differ", "source_settings_changed"]

@@ -1,15 +1,20 @@
 """Versioned JSON report (schema in docs/report-json.md); also the wire format other edges reuse.
 
 Spans are Python code-point offsets into the text that was checked (``"offset_unit": "codepoint"``).
-A consumer indexing in UTF-16 (JavaScript, Word) must convert. Pure: returns a string.
+A consumer indexing in UTF-16 (JavaScript, Word) must convert. Pure apart from ``write_json``, which
+writes to the stream it is given: a report of 100,000 citations is written one citation at a time, so
+the whole report never exists in memory at once (bench/robustness.py measures it).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Iterator
+from io import StringIO
+from typing import Any, TextIO
 
 from citecheck.findings import Finding, Severity
+from citecheck.holdings.verdicts import holding_json
 from citecheck.jurisdiction import Assessment, Forum
 from citecheck.report.model import BatchResult, FileResult, authorities, notes
 from citecheck.sources.models import CaseRecord
@@ -17,6 +22,15 @@ from citecheck.spans import Span
 
 SCHEMA_NAME = "citecheck-report"
 SCHEMA_VERSION = 1
+
+
+class _Lazy:
+    """A JSON array whose items are built only as they are written (the per-citation and per-finding lists)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items = items
 
 
 def span_json(file: FileResult, span: Span) -> dict[str, int]:
@@ -73,11 +87,10 @@ def _forum_json(forum: Forum | None) -> dict[str, Any] | None:
             "origin": forum.origin, "law_state": forum.law_state}
 
 
-def _file_json(file: FileResult) -> dict[str, Any]:
-    citations = []
+def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
     for c in file.citations:
         st = file.status_of(c.index)
-        citations.append({
+        yield {
             "index": c.index,
             "text": c.text,
             "form": c.form.value,
@@ -97,15 +110,19 @@ def _file_json(file: FileResult) -> dict[str, Any]:
             "resolved_case": record_json(st.record),
             "page_used": st.page_used,
             "passage": st.passage,
+            "holding": holding_json(st.holding),
             "weight": _weight_json(st.weight),
-        })
+        }
+
+
+def _file_json(file: FileResult) -> dict[str, Any]:
     return {
         "path": file.name,
         "kind": file.kind,
         "characters": len(file.text),
         "forum": _forum_json(file.forum),
-        "citations": citations,
-        "findings": [finding_json(file, f) for f in file.sorted_findings()],
+        "citations": _Lazy(_citations_json(file)),
+        "findings": _Lazy(finding_json(file, f) for f in file.sorted_findings()),
         "authorities": [
             {"name": a.name, "cite": a.cite, "status": a.status.value,
              "case": record_json(a.record), "citation_indexes": [p.citation_index for p in a.places],
@@ -115,8 +132,7 @@ def _file_json(file: FileResult) -> dict[str, Any]:
     }
 
 
-def report_dict(batch: BatchResult) -> dict[str, Any]:
-    """The report as plain JSON data (what ``render_json`` prints; the Word add-in's API sends it too)."""
+def _report(batch: BatchResult) -> dict[str, Any]:
     return {
         "schema": SCHEMA_NAME,
         "version": SCHEMA_VERSION,
@@ -131,11 +147,66 @@ def report_dict(batch: BatchResult) -> dict[str, Any]:
             "status": batch.status_counts(),
             "input_errors": len(batch.errors),
         },
-        "files": [_file_json(f) for f in batch.files],
+        "files": _Lazy(_file_json(f) for f in batch.files),
         "errors": [{"path": e.name, "message": e.message} for e in batch.errors],
         "notes": notes(batch),
     }
 
 
+def _materialize(value: Any) -> Any:
+    if isinstance(value, _Lazy):
+        return [_materialize(v) for v in value.items]
+    if isinstance(value, dict):
+        return {k: _materialize(v) for k, v in value.items()}
+    return value
+
+
+def report_dict(batch: BatchResult) -> dict[str, Any]:
+    """The report as plain JSON data (what ``render_json`` prints; the Word add-in's API sends it too)."""
+    return _materialize(_report(batch))
+
+
+def write_json(batch: BatchResult, out: TextIO, *, indent: int | None = 2) -> None:
+    """Write the report to ``out``, byte for byte what ``json.dumps(report_dict(batch), indent=indent,
+    ensure_ascii=False)`` and a newline would be, but one citation or finding at a time (a whole report of a
+    large brief as one dict and one string took a gigabyte)."""
+    _write(_report(batch), out, indent, 0)
+    out.write("\n")
+
+
 def render_json(batch: BatchResult, *, indent: int | None = 2) -> str:
-    return json.dumps(report_dict(batch), indent=indent, ensure_ascii=False) + "\n"
+    buf = StringIO()
+    write_json(batch, buf, indent=indent)
+    return buf.getvalue()
+
+
+def _has_lazy(value: Any) -> bool:
+    return isinstance(value, _Lazy) or (isinstance(value, dict) and any(_has_lazy(v) for v in value.values()))
+
+
+def _write(value: Any, out: TextIO, indent: int | None, level: int) -> None:
+    """json.dumps's own layout: with an indent, one member per line and ``,`` between; without, ``, ``."""
+    if not _has_lazy(value):
+        text = json.dumps(value, indent=indent, ensure_ascii=False)
+        # json.dumps escapes newlines inside strings, so every newline here is layout: shift it to this depth
+        out.write(text if indent is None or level == 0 else text.replace("\n", "\n" + " " * (indent * level)))
+        return
+    inner = "" if indent is None else "\n" + " " * (indent * (level + 1))
+    close = "" if indent is None else "\n" + " " * (indent * level)
+    sep = ", " if indent is None else ","
+    if isinstance(value, dict):
+        if not value:
+            out.write("{}")
+            return
+        out.write("{")
+        for i, (key, item) in enumerate(value.items()):
+            out.write((sep if i else "") + inner + json.dumps(key, ensure_ascii=False) + ": ")
+            _write(item, out, indent, level + 1)
+        out.write(close + "}")
+        return
+    first = True
+    for item in value.items:
+        out.write(("[" if first else sep) + inner)
+        _write(item, out, indent, level + 1)
+        first = False
+    out.write("[]" if first else close + "]")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Finding, Severity
+from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Assessment, Forum, Weight
 from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
@@ -25,6 +26,7 @@ class CitationStatus:
     page_used: str | None = None
     passage: str | None = None
     reason: str = ""
+    holding: HoldingResult | None = None  # the holding judge's result, when its claim was judged
     weight: Assessment | None = None  # binding / persuasive / unknown in the forum; None: not a case citation
 
 
@@ -164,7 +166,8 @@ def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tu
             statuses.append(CitationStatus(index=c.index, status=Status.NOT_CHECKED))
             continue
         statuses.append(CitationStatus(index=c.index, status=r.status, record=r.record, page_used=r.page_used,
-                                       passage=r.passage, reason=r.reason, weight=r.weight))
+                                       passage=r.passage, reason=r.reason, holding=r.holding,
+                                       weight=r.weight))
     return FileResult(
         name=name, kind=kind, text=text, citations=tuple(report.extraction.citations), findings=tuple(report.findings),
         statuses=tuple(statuses), pages=pages, forum=report.forum,
@@ -271,9 +274,17 @@ def evidence_items(finding: Finding) -> list[tuple[str, str]]:
     items = [
         ("Source", ev.source), ("Case", ev.case_name), ("Citation", ev.citation), ("Court", ev.court),
         ("Decided", ev.date), ("Page", ev.page), ("Draft says", ev.draft), ("Opinion says", ev.passage),
-        ("Difference", ev.diff), ("Note", ev.note), ("Record", ev.record_id), ("Link", ev.url),
+        ("Difference", ev.diff), ("Note", ev.note), ("Verdict", _verdict(ev.verdict, ev.misuse)),
+        ("Judged by", f"{ev.model} ({ev.prompt_version})" if ev.model else None),
+        ("Record", ev.record_id), ("Link", ev.url),
     ]
     return [(label, str(value)) for label, value in items if value]
+
+
+def _verdict(verdict: str | None, misuse: str | None) -> str | None:
+    if verdict is None:
+        return None
+    return f"{verdict} ({misuse})" if misuse else verdict
 
 
 def cited_text(file: FileResult, finding: Finding) -> str:

@@ -99,6 +99,7 @@ class DocState:
     result_id: str = ""
     worker: asyncio.Task[Any] | None = None
     later: asyncio.Task[Any] | None = None
+    judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for ``report_version``
     published: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -266,9 +267,13 @@ class Diagnostics:
 
     @staticmethod
     def _cancel_later(state: DocState) -> None:
+        """Cancel stage 2 and stage 3 (an edit makes their answers stale; finished judgments stay cached)."""
         if state.later is not None and not state.later.done():
             state.later.cancel()
         state.later = None
+        if state.judging is not None and not state.judging.done():
+            state.judging.cancel()
+        state.judging = None
 
     async def _later(self, state: DocState, version: int) -> None:
         await asyncio.sleep(max(0, self.server.settings.debounce_ms) / 1000)
@@ -314,18 +319,19 @@ class Diagnostics:
                 state.hold = None
                 self._publish(state)
         progress = Progress(self.server) if self.server.caps.progress else None
-        check = asyncio.ensure_future(self._check(extraction, settings))
+        check = asyncio.ensure_future(self._gather_judge(extraction, settings))
         try:
             done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
             if not done and progress is not None:
                 await progress.begin(f"Checking {len(extraction.citations)} citations")
-            report = await check
+            checked = await check
         finally:
             check.cancel()
             if progress is not None:
                 progress.end()
-        if report is None or state.version != version or self.server.docs.get(state.uri) is not state:
+        if checked is None or state.version != version or self.server.docs.get(state.uri) is not state:
             return None
+        report, evidence = checked
         state.report, state.report_version = report, version
         state.carried, state.carried_edits = (), []
         state.hold = None
@@ -333,6 +339,56 @@ class Diagnostics:
         self.notify_citations(state)
         self._log_unverified(report)
         self._recheck_waiting(state, version, report)
+        state.judging = self.server.spawn(self.run_stage3(state, version, evidence), what="holding check")
+        return report
+
+    # -- stage 3 --
+    async def run_stage3(self, state: DocState, version: int, evidence: SourceEvidence) -> Report | None:
+        """The holding judge on the model endpoint, after stage 2 was published (so it never delays it).
+
+        Its own task (``state.judging``), cancelled by the next edit; ``$/progress`` counts the claims
+        judged. Publishes the report of ``version`` with the holding findings added (None if stale or off).
+        """
+        extraction = state.extraction
+        settings = self.server.settings
+        if extraction is None or state.extraction_version != version:
+            return None
+        try:
+            stage = await self.server.sources.holdings(settings)
+        except Exception as exc:  # e.g. an API key configured for a plain-http endpoint
+            self.server.report_problem("holding check", exc)
+            return None
+        if stage is None:
+            return None
+        claims = stage.claims(extraction, evidence)
+        if not claims:
+            return None
+        progress = Progress(self.server) if self.server.caps.progress else None
+        done = 0
+
+        def judged(_: object) -> None:
+            nonlocal done
+            done += 1
+            if progress is not None and progress.token is not None:
+                progress.report(f"{done} of {len(claims)} propositions judged", 100 * done // len(claims))
+
+        try:
+            if progress is not None:
+                await progress.begin(f"Judging {len(claims)} propositions on {settings.model_name}")
+            source = await self.server.sources.get(settings)
+            judged_evidence = await stage.gather(extraction, evidence, source, on_done=judged)
+        finally:
+            if progress is not None:
+                progress.end()
+        if state.version != version or self.server.docs.get(state.uri) is not state:
+            return None
+        loop = asyncio.get_running_loop()
+        report = await loop.run_in_executor(self.server.executor, judge, extraction, judged_evidence, settings)
+        if state.version != version or self.server.docs.get(state.uri) is not state:
+            return None
+        state.report, state.report_version = report, version
+        self._publish(state)
+        self.notify_citations(state)
         return report
 
     def _recheck_waiting(self, state: DocState, version: int, report: Report) -> None:
@@ -376,6 +432,12 @@ class Diagnostics:
             )
 
     async def _check(self, extraction: Extraction, settings: Settings, *, local: bool = False) -> Report | None:
+        checked = await self._gather_judge(extraction, settings, local=local)
+        return checked[0] if checked is not None else None
+
+    async def _gather_judge(
+        self, extraction: Extraction, settings: Settings, *, local: bool = False
+    ) -> tuple[Report, SourceEvidence] | None:
         """``gather`` on the server's loop, ``judge`` in its executor. ``local``: only this machine's
         corpus and cache (a failure there is logged, not reported: the full wave follows)."""
         loop = asyncio.get_running_loop()
@@ -391,7 +453,8 @@ class Diagnostics:
                 return None
             self.server.report_problem("source check", exc)
             evidence = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
-        return await loop.run_in_executor(executor, judge, extraction, evidence, settings)
+        report = await loop.run_in_executor(executor, judge, extraction, evidence, settings)
+        return report, evidence
 
     @staticmethod
     def _report_findings(state: DocState) -> tuple[Finding, ...]:

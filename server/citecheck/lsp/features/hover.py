@@ -67,6 +67,10 @@ def render_hover(cite_text: str, result: CitationResult | None, findings: list[F
         if record.url:
             line += f" — [open]({record.url})"
         lines.append(line)
+    if result is not None and result.holding is not None:
+        from citecheck.holdings.verdicts import holding_line
+
+        lines.append(holding_line(result.holding))
     if result is not None and result.weight is not None:
         lines.append(render_weight(result.weight))
     if result is not None and result.page_used:

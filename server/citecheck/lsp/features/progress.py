@@ -36,6 +36,14 @@ class Progress:
             token, types.WorkDoneProgressBegin(title="citecheck", message=title, cancellable=False)
         )
 
+    def report(self, message: str, percentage: int | None = None) -> None:
+        if self.token is None:
+            return
+        with contextlib.suppress(Exception):
+            self.server.work_done_progress.report(
+                self.token, types.WorkDoneProgressReport(message=message, percentage=percentage)
+            )
+
     def end(self) -> None:
         if self.token is None:
             return

@@ -1,0 +1,97 @@
+"""Judge every claim of a draft: passages → cache → model → validation → quote verification.
+
+The only holdings module that awaits, and the only thing it awaits is the model client it was given.
+Failures never escape: a claim whose judgment could not be had becomes ``Outcome.FAILED`` with the
+reason (→ ``cannot-verify``), one whose answer does not validate likewise (a parse failure is never a
+finding), one whose quote is not in the opinion becomes ``Outcome.UNVERIFIED``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from citecheck.errors import ModelBadAnswer, ModelError
+from citecheck.holdings.cache import JudgmentCache, cache_key
+from citecheck.holdings.client import Completion, Deadline
+from citecheck.holdings.models import Claim, HoldingResult, Judgment, Outcome
+from citecheck.holdings.prompt import PROMPT_VERSION, build_messages, parse_judgment
+from citecheck.holdings.retrieval import retrieve_passages
+from citecheck.holdings.verify import verify_judgment
+from citecheck.sources.models import OpinionText
+
+log = logging.getLogger(__name__)
+
+
+class Completer(Protocol):
+    """What the judge needs of a model client (``ModelClient`` is one)."""
+
+    model: str
+
+    async def complete(self, messages: Sequence[dict[str, str]], deadline: Deadline) -> Completion: ...
+
+
+async def judge_claims(
+    claims: Sequence[Claim],
+    opinions: Mapping[str, OpinionText],
+    client: Completer,
+    *,
+    deadline: Deadline,
+    cache: JudgmentCache | None = None,
+    passage_tokens: int = 1200,
+    on_done: Callable[[HoldingResult], None] | None = None,
+) -> list[HoldingResult]:
+    """A result for every claim, in the claims' order; ``on_done`` hears each as it completes.
+
+    Claims whose case has no opinion text here are skipped (there is nothing to judge against).
+    All requests are started at once; the client's semaphore bounds how many are in flight.
+    """
+    jobs = [(c, opinions[c.case_id]) for c in claims if c.case_id in opinions]
+
+    async def one(claim: Claim, opinion: OpinionText) -> HoldingResult:
+        result = await _judge_one(claim, opinion, client, deadline=deadline, cache=cache, passage_tokens=passage_tokens)
+        if on_done is not None:
+            on_done(result)
+        return result
+
+    return list(await asyncio.gather(*(one(c, o) for c, o in jobs)))
+
+
+async def _judge_one(
+    claim: Claim, opinion: OpinionText, client: Completer, *, deadline: Deadline,
+    cache: JudgmentCache | None, passage_tokens: int,
+) -> HoldingResult:
+    model = client.model
+    passages = retrieve_passages(opinion, claim, budget_tokens=passage_tokens)
+
+    def result(outcome: Outcome, **kw: Any) -> HoldingResult:
+        return HoldingResult(claim=claim, model=model, prompt_version=PROMPT_VERSION, passages=passages,
+                             outcome=outcome, **kw)
+
+    if not passages:
+        return result(Outcome.NO_PASSAGES, reason="no passage of the opinion shares a word with it")
+    key = cache_key(model, PROMPT_VERSION, claim.proposition, claim.case_id, passages)
+    judgment: Judgment | None = cache.get(key) if cache is not None else None
+    cached = judgment is not None
+    if judgment is None:
+        try:
+            completion = await client.complete(build_messages(claim, passages), deadline)
+            judgment = parse_judgment(completion.content)
+        except ModelBadAnswer as exc:
+            return result(Outcome.FAILED, reason=f"the model's answer was not usable ({exc})")
+        except ModelError as exc:
+            return result(Outcome.FAILED, reason=str(exc))
+        except Exception as exc:  # a client bug must not take the other checks down
+            log.exception("holding judgment for %r failed", claim)
+            return result(Outcome.FAILED, reason=f"internal error ({type(exc).__name__})")
+        if cache is not None:
+            cache.put(key, judgment)
+    check = verify_judgment(judgment, opinion, claim, passages)
+    if not check.found:
+        return result(Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached)
+    return result(Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
+                  quote_page=check.page,
+                  quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
+                  cached=cached)
