@@ -240,3 +240,25 @@ def test_docx_merged_cells_are_read_once_and_docx_on_stdin_is_sniffed(tmp_path):
     doc = read_input("-", stdin=io.BytesIO(buf.getvalue()))
     assert doc.kind == "docx" and doc.name == "<stdin>"
     assert doc.text == "Savage v. Parks, 100 A.2d 450\n\nleft\n\nright"
+
+
+def test_docx_places_name_paragraphs_and_notes_as_word_shows_them(tmp_path):
+    path = build_docx(
+        tmp_path / "brief.docx",
+        body=["See Savage v. Parks, 100 A.2d 450.", "", "Second paragraph."],
+        table=[["Berry v. Keith", "100 A.2d 831"]],
+        footnotes=["Berry v. Keith, 100 A.2d 831, 833 (D.C. 1953)."],
+        endnotes=["Clarke v. District of Columbia, 100 A.2d 833 (D.C. 1953)."],
+        header="Case No. 24-CV-0417", footer="Page footer",
+    )
+    doc = read_input(str(path))
+    labels = dict((label, off) for off, label in doc.places)
+
+    def where(needle: str) -> str:
+        at = doc.text.index(needle)
+        return [label for off, label in doc.places if off <= at][-1]
+
+    assert where("Savage") == "paragraph 1" and where("Second paragraph") == "paragraph 2"  # empty one skipped
+    assert where("100 A.2d 831, 833") == "footnote 1" and where("Clarke") == "endnote 1"
+    assert where("Case No.") == "header" and where("Page footer") == "footer"
+    assert labels["paragraph 1"] == 0

@@ -38,6 +38,14 @@ FORMAT_NAMES = ("text", "json", "sarif", "html", "markdown")
 FAIL_ON = ("error", "warning", "info", "never")
 
 
+class _PlainFormatter(redact.RedactingFormatter):
+    """``citecheck: warning: …``: a user reads warnings, not logger names (``--debug`` shows those).
+    A redacting formatter itself, so ``redact.install`` keeps it as it is."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact.redact(f"citecheck: {record.levelname.lower()}: {record.getMessage()}")
+
+
 class _UsageError(Exception):
     """argparse wanted to exit; carries its exit status instead."""
 
@@ -116,8 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``citecheck`` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
-    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s") if debug else _PlainFormatter())
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler], force=True)
+    if not debug:  # network progress ("downloading CAP volume …") belongs on stderr: it can take seconds
+        logging.getLogger("citecheck.sources.cap_fetch").setLevel(logging.INFO)
     redact.register_secrets_from_env(os.environ)
     redact.install()
     parser = build_parser()
@@ -180,8 +191,7 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
                                    max_chars=settings.max_document_chars))
         except InputError as exc:
             errors.append(FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1]))
-            if args.format != "text" or args.output is not None:  # plain text on stdout already shows it
-                sys.stderr.write(f"citecheck: {exc}\n")
+            sys.stderr.write(f"citecheck: {exc}\n")  # always stderr, whatever the format, so pipes get only the report
 
     if args.no_holdings:
         settings = replace(settings, holdings=False)
@@ -193,7 +203,9 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
                         sources=sources, offline=settings.offline, ignored=hidden)
     if args.format == "text":
         tty = args.output is None and sys.stdout.isatty()
-        out = render_text(batch, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
+        # on stdout the errors were just said on stderr; a report file keeps them
+        shown = replace(batch, errors=()) if args.output is None else batch
+        out = render_text(shown, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
         _write(lambda stream: stream.write(out), args.output, sys.stdout)
     elif args.format == "json":  # streamed: a large brief's report as one string took a gigabyte
         _write(lambda stream: write_json(batch, stream), args.output, sys.stdout)
@@ -270,7 +282,7 @@ def _check_documents(
                                            text=doc.text)
                             hidden += len(report.findings) - len(kept)
                             report = report.with_findings(kept)
-                        results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages))
+                        results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places))
                         advance(doc.name, 1)
                 pacing.summary(reports)  # after the bars are gone, so nothing draws over it
         finally:

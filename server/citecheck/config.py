@@ -7,6 +7,7 @@ This module never reads files or the environment itself: callers pass the values
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -67,6 +68,10 @@ class Settings:
     courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
     courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
     courtlistener_budget_s: float | None = 60.0  # a CLI run's deadline for CourtListener; None = --wait
+    cap_budget_s: float | None = 30.0  # a CLI run's total time for CAP volume downloads; None = no limit
+    #: How editors show a citation no source covers: "hint" (faint dots, no squiggle), "information"
+    #: (a squiggle like any finding) or "none". The status bar and Citations view count them anyway.
+    cannot_verify_diagnostics: str = "hint"
     court: str | None = None  # the matter's court: courts-db id, abbreviation or name (else the caption)
     question: str | None = None  # "federal" | "state"; default: federal law in federal court, state in state
 
@@ -116,14 +121,58 @@ _ALIASES = {
     "modelRetries": "model_retries",
     "modelPassageTokens": "model_passage_tokens",
     "httpTimeout": "http_timeout_s",
+    "http_timeout": "http_timeout_s",
+    "cannotVerifyDiagnostics": "cannot_verify_diagnostics",
     "tokenHosts": "token_hosts",
     "courtlistenerRates": "courtlistener_rates",
     "courtlistenerCitationRate": "courtlistener_citation_rate",
     "courtlistenerBudget": "courtlistener_budget_s",
+    "capBudget": "cap_budget_s",
 }
+CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 #: Settings only user-level layers may set: a folder's own config must not redirect a secret.
 USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token"})
 _FIELDS = {f.name for f in fields(Settings)}
+#: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
+#: users who set it are told it is unknown).
+OTHER_ENV = frozenset({
+    "CITECHECK_CONFIG", "CITECHECK_CORPUS", "CITECHECK_CACHE",
+    # the project's own test harness (tests/, clients/vscode/test/): not settings, but not typos either
+    "CITECHECK_E2E", "CITECHECK_E2E_CACHE", "CITECHECK_E2E_SCREENSHOTS", "CITECHECK_REGEN_GOLDEN", "CITECHECK_PYTHON",
+    "CITECHECK_UPDATE_SCREENSHOTS",
+})
+
+
+def _key(raw_key: str) -> str:
+    return _ALIASES.get(raw_key, raw_key.replace("-", "_"))
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.8)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
+    """One warning per key of a settings table that no setting has (they are otherwise ignored).
+
+    >>> unknown_keys({"offline": True, "http_timout": 5}, "citecheck.toml")
+    ['citecheck.toml: unknown setting "http_timout" (did you mean http_timeout?); it is ignored']
+    """
+    names = sorted(_FIELDS | set(_ALIASES))
+    return [f'{where}: unknown setting "{k}"{_suggest(k, names)}; it is ignored'
+            for k in data if _key(k) not in _FIELDS]
+
+
+def unknown_env(environ: Mapping[str, str]) -> list[str]:
+    """One warning per ``CITECHECK_*`` variable that is no setting (a typo is otherwise silent).
+
+    >>> unknown_env({"CITECHECK_HTTP_TIMOUT": "5", "CITECHECK_OFFLINE": "1", "HOME": "/"})
+    ['unknown environment variable CITECHECK_HTTP_TIMOUT (did you mean CITECHECK_HTTP_TIMEOUT?); it is ignored']
+    """
+    known = {f"CITECHECK_{f.upper()}" for f in _FIELDS} | set(OTHER_ENV)
+    known |= {f"CITECHECK_{a.upper()}" for a in _ALIASES if "_" in a or a.islower()}
+    return [f"unknown environment variable {k}{_suggest(k, sorted(known))}; it is ignored"
+            for k in sorted(environ) if k.startswith("CITECHECK_") and k not in known]
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -153,6 +202,17 @@ def _coerce(name: str, value: Any) -> Any:
             if not url.lower().startswith(("http://", "https://")):
                 raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
             return url
+        if name == "cannot_verify_diagnostics":
+            if str(value).strip().lower() not in CANNOT_VERIFY_DISPLAY:
+                raise ConfigError(f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "
+                                  f"not {value!r}")
+            return str(value).strip().lower()
+        if name == "cap_budget_s":
+            if isinstance(value, str) and value.strip().lower() in ("", "none", "unlimited"):
+                return None
+            if float(value) <= 0:
+                raise ConfigError(f"cap_budget_s must be positive, not {value!r}")
+            return float(value)
         if name == "token_hosts":
             items = value.split(",") if isinstance(value, str) else list(value)
             return frozenset(str(s).strip().lower() for s in items if str(s).strip())
@@ -218,7 +278,7 @@ def settings_from_mapping(
     base = base or Settings()
     changes: dict[str, Any] = {}
     for raw_key, value in data.items():
-        key = _ALIASES.get(raw_key, raw_key.replace("-", "_"))
+        key = _key(raw_key)
         if key in _FIELDS and value is not None and (user_level or key not in USER_LEVEL_ONLY):
             changes[key] = _coerce(key, value)
     return replace(base, **changes)

@@ -9,14 +9,17 @@ the CLI and the language server resolve settings the same way:
 
 from __future__ import annotations
 
+import logging
 import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from citecheck.config import Settings, settings_from_env, settings_from_mapping
+from citecheck.config import Settings, settings_from_env, settings_from_mapping, unknown_env, unknown_keys
 from citecheck.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 CONFIG_NAME = "citecheck.toml"
 _PATH_KEYS = ("corpus", "corpus_path", "corpusPath", "cache", "cache_path", "cachePath")
@@ -102,7 +105,12 @@ def load_settings(
         config_file = find_config_file(cwd or Path.cwd())
     settings = Settings()
     if config_file is not None:
-        settings = settings_from_mapping(read_config_file(config_file), settings)
+        table = read_config_file(config_file)
+        for warning in unknown_keys(table, str(config_file)):
+            log.warning("%s", warning)
+        settings = settings_from_mapping(table, settings)
+    for warning in unknown_env(environ):
+        log.warning("%s", warning)
     env = {k: v for k, v in environ.items() if k != "CITECHECK_CONFIG"}
     settings = settings_from_env(env, settings)
     if overrides:

@@ -57,7 +57,7 @@ async def _cpu(executor: Executor | None, fn: Callable[..., T], *args: object) -
 
 def _quotes_to_search(extraction: Extraction, records: _Records, opinions: dict[str, OpinionText]) -> list[str]:
     indexes = {rid: opinion_index(t.text) for rid, t in opinions.items()}
-    matches, _ = locate_passages(extraction.citations, records.record_for, indexes)
+    matches, _ = locate_passages(extraction.citations, records.record_for, indexes, propositions=False)
     return wants_search_elsewhere(extraction.citations, matches)
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import bisect
 import io
+import logging
 import os
 import stat
+import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,8 @@ from citecheck.findings import SIZE_LIMIT_HINT
 MAX_FILE_BYTES = 200 * 1024 * 1024
 #: Largest total uncompressed size of a .docx package (guards against zip bombs).
 MAX_DOCX_UNCOMPRESSED = 400 * 1024 * 1024
+
+log = logging.getLogger(__name__)
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted .docx and old .doc are OLE compound files
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -44,6 +48,9 @@ class InputDocument:
     kind: str  # "docx" | "markdown" | "text" | "pdf"
     text: str
     pages: tuple[tuple[int, str], ...] = ()  # (offset where the page starts, page label)
+    #: .docx: where each block starts and what Word calls it ("paragraph 13", "footnote 2"): a
+    #: line:column in text we assembled from the package means nothing to someone reading in Word.
+    places: tuple[tuple[int, str], ...] = ()
     properties: tuple[tuple[str, str], ...] = ()  # .docx custom document properties (name lower-cased, value)
 
     def custom_property(self, *names: str) -> str | None:
@@ -145,8 +152,8 @@ def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocum
     if kind == "doc":
         raise InputError(f"{name}: old binary Word .doc files are not supported; save it as .docx")
     if kind == "docx":
-        text = _docx_text(name, data)
-        doc = InputDocument(name=name, kind=kind, text=text, properties=_docx_custom_properties(data))
+        text, places = _docx_text(name, data)
+        doc = InputDocument(name=name, kind=kind, text=text, places=places, properties=_docx_custom_properties(data))
     elif kind == "pdf":
         doc = _pdf_document(name, data)
     else:
@@ -188,10 +195,13 @@ def _normalise_newlines(text: str) -> str:
 # docx
 
 
-def _docx_text(name: str, data: bytes) -> str:
-    """Body (paragraphs and tables in order), then headers/footers, footnotes and endnotes.
+def _docx_text(name: str, data: bytes) -> tuple[str, tuple[tuple[int, str], ...]]:
+    """Body (paragraphs and tables in order), then headers/footers, footnotes and endnotes, and
+    where each non-empty block starts with its name ("paragraph 3", "footnote 2").
 
-    python-docx has no API for footnotes/endnotes, so those parts are read from the package.
+    Paragraphs are numbered as a reader counts them: non-empty body paragraphs (table cells
+    included), in order. python-docx has no API for footnotes/endnotes, so those parts are read
+    from the package.
     """
     if data.startswith(_OLE_MAGIC):
         raise InputError(f"{name}: the .docx is encrypted (password protected); save an unprotected copy")
@@ -220,19 +230,40 @@ def _docx_text(name: str, data: bytes) -> str:
         raise InputError(f"{name}: malformed .docx ({type(exc).__name__}: {exc})") from exc
     except Exception as exc:  # lxml XMLSyntaxError and friends: any broken part is a bad input file
         raise InputError(f"{name}: malformed .docx ({type(exc).__name__})") from exc
-    return "\n\n".join(b for b in blocks if b.strip())
+    return _join_blocks(blocks)
 
 
-def _body_blocks(document) -> list[str]:
+def _join_blocks(blocks: list[tuple[str, str]]) -> tuple[str, tuple[tuple[int, str], ...]]:
+    """Join (label, text) blocks with blank lines; body paragraphs (label "") get their number.
+
+    >>> _join_blocks([("", "A."), ("", " "), ("", "B."), ("footnote 1", "1 C.")])
+    ('A.\\n\\nB.\\n\\n1 C.', ((0, 'paragraph 1'), (4, 'paragraph 2'), (8, 'footnote 1')))
+    """
+    parts: list[str] = []
+    places: list[tuple[int, str]] = []
+    offset, paragraph = 0, 0
+    for label, text in blocks:
+        if not text.strip():
+            continue
+        if not label:
+            paragraph += 1
+            label = f"paragraph {paragraph}"
+        places.append((offset, label))
+        parts.append(text)
+        offset += len(text) + 2
+    return "\n\n".join(parts), tuple(places)
+
+
+def _body_blocks(document) -> list[tuple[str, str]]:
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for block in document.iter_inner_content():
         if isinstance(block, Paragraph):
-            out.append(paragraph_text(block._p))
+            out.append(("", paragraph_text(block._p)))
         elif isinstance(block, Table):
-            out.extend(_table_blocks(block))
+            out.extend(("", t) for t in _table_blocks(block))
     return out
 
 
@@ -282,12 +313,13 @@ def _table_blocks(table) -> list[str]:
     return out
 
 
-def _header_footer_blocks(document) -> list[str]:
-    out: list[str] = []
+def _header_footer_blocks(document) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
     seen: set[str] = set()
     for section in document.sections:
-        for hf in (section.header, section.first_page_header, section.even_page_header,
-                   section.footer, section.first_page_footer, section.even_page_footer):
+        for label, hf in (("header", section.header), ("header", section.first_page_header),
+                          ("header", section.even_page_header), ("footer", section.footer),
+                          ("footer", section.first_page_footer), ("footer", section.even_page_footer)):
             if hf.is_linked_to_previous:
                 continue
             text = "\n".join(t for p in hf.paragraphs if (t := paragraph_text(p._p)).strip())
@@ -295,11 +327,11 @@ def _header_footer_blocks(document) -> list[str]:
                 text += "\n" + "\n".join(_table_blocks(table))
             if text.strip() and text not in seen:
                 seen.add(text)
-                out.append(text)
+                out.append((label, text))
     return out
 
 
-def _note_blocks(document, reltype: str, kind: str) -> list[str]:
+def _note_blocks(document, reltype: str, kind: str) -> list[tuple[str, str]]:
     """Each real note (not the separators) as ``<number> <text>``, in document order."""
     from docx.oxml import parse_xml
 
@@ -311,14 +343,15 @@ def _note_blocks(document, reltype: str, kind: str) -> list[str]:
     if part is None:
         return []
     root = parse_xml(part.blob)
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for note in root.iter(f"{_W}{kind}"):
         if note.get(f"{_W}type") in ("separator", "continuationSeparator", "continuationNotice"):
             continue
         paras = [paragraph_text(p) for p in note.iter(f"{_W}p")]
         text = "\n".join(p for p in paras if p.strip()).strip()
         if text:
-            out.append(f"{note.get(f'{_W}id')} {text}")
+            number = note.get(f"{_W}id")
+            out.append((f"{kind} {number}", f"{number} {text}"))
     return out
 
 
@@ -354,8 +387,34 @@ def _docx_custom_properties(data: bytes) -> tuple[tuple[str, str], ...]:
 # pdf
 
 
+class _PdfNoiseToDebug(logging.Handler):
+    """pypdf warns, often in multi-KB messages, about quirks real PDFs are full of (bad xref
+    offsets, odd fonts) that do not change the text we get. Its records stop at the ``pypdf``
+    logger and are logged again here at debug level, so ``--debug`` still shows them."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        log.debug("%s: %s", record.name, record.getMessage())
+
+
+def _quiet_pypdf() -> None:
+    logger = logging.getLogger("pypdf")
+    if not any(isinstance(h, _PdfNoiseToDebug) for h in logger.handlers):
+        logger.addHandler(_PdfNoiseToDebug())
+        logger.propagate = False
+
+
 def _pdf_document(name: str, data: bytes) -> InputDocument:
     """Text of every page, pages separated by a blank line, with each page's label and offset."""
+    _quiet_pypdf()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = _pdf_read(name, data)
+    for w in caught:
+        log.debug("pypdf: %s", w.message)
+    return doc
+
+
+def _pdf_read(name: str, data: bytes) -> InputDocument:
     import pypdf
     from pypdf.errors import PdfReadError
 

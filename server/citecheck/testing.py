@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -130,6 +134,42 @@ def make_citation(
         group=index if cform is CiteForm.FULL else None,
         antecedent=antecedent,
     )
+
+
+@contextmanager
+def loopback_tcp(serve: Callable[[socket.socket], None] | None = None) -> Iterator[tuple[str, list[socket.socket]]]:
+    """A raw TCP server on 127.0.0.1 for bad-network tests: yields its ``http://127.0.0.1:PORT/`` URL
+    and the connections it accepted. Each connection is handed to ``serve`` in a thread; with no
+    ``serve`` it is held open and never answered (a network that drops packets, as a client sees it).
+    Everything is closed on exit."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(64)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def run() -> None:
+        srv.settimeout(0.05)
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            accepted.append(conn)
+            if serve is not None:
+                threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}/", accepted
+    finally:
+        stop.set()
+        thread.join(1)
+        for conn in accepted:
+            with suppress(OSError):
+                conn.close()
+        srv.close()
 
 
 def import_shared_corpus(path: Path) -> Path:

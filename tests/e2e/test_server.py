@@ -115,7 +115,7 @@ async def test_finding_kinds_on_real_opinions(client: LanguageClient, h) -> None
     # an uncovered volume is never called fabricated (domain rule 1): it is cannot-verify, info
     assert "fabricated-case" not in by_code
     uncovered = [d for d in diags if d.code == "cannot-verify"]
-    assert all(d.severity == types.DiagnosticSeverity.Information for d in uncovered)
+    assert all(d.severity == types.DiagnosticSeverity.Hint for d in uncovered)  # a hint, not a squiggle
     assert any(d.range.start.line == 7 for d in uncovered)
     # evidence: the misquote carries the compared passage (where the client can show it)
     # sent only where the client advertised support (Emacs: neither; Neovim: no codeDescription)

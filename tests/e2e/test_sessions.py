@@ -177,13 +177,20 @@ async def test_slow_failing_source_shows_progress_and_cannot_verify(h, corpus_db
         waves = [[d.code for d in p.diagnostics] for p in client.published[uri] if p.version == 1]
         assert any("year-mismatch" in w and "cannot-verify" not in w for w in waves), waves
         (d,) = [d for d in diags if d.code == "cannot-verify"]
-        assert d.severity == types.DiagnosticSeverity.Information  # never an accusation
+        assert d.severity == types.DiagnosticSeverity.Hint  # never an accusation, and not a squiggle
         for _ in range(100):  # the failure is in the client's log, not only a squiggle
             if any("could not be verified" in m.message for m in client.log_messages):
                 break
             await asyncio.sleep(0.02)
         logged = [m for m in client.log_messages if "could not be verified" in m.message]
         assert logged and logged[0].type == types.MessageType.Warning, [m.message for m in client.log_messages]
+        # and said once to the user, in words: one popup per editor run, not one per document or keystroke
+        h.open_doc(client, "file:///remote/second.txt", "See Roe v. Wade, 410 U.S. 113 (1973).\n")
+        await h.wait_publish(client, "file:///remote/second.txt", 1,
+                             lambda ds: any(d.code == "cannot-verify" for d in ds), timeout=30)
+        popups = [m for m in client.messages if "could not reach" in m.message]
+        assert len(popups) == 1 and popups[0].type == types.MessageType.Warning, [m.message for m in client.messages]
+        assert "never as fabricated" in popups[0].message
         assert remote.requests, "the source was consulted"
         assert all(b"privacy matters" not in r for r in remote.requests)  # only citation strings leave
         reports = [r for r in client.progress_reports.values() if r]

@@ -75,7 +75,33 @@ export interface FindingNode {
   range: LspRange | undefined;
 }
 
-export type TreeNode = CitationNode | FindingNode;
+/** A line above the citations: how many could not be verified and how to enable verification. */
+export interface NoteNode {
+  type: 'note';
+  uri: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: string;
+  range: undefined;
+  children: [];
+}
+
+export type TreeNode = CitationNode | FindingNode | NoteNode;
+
+/** Status words a person reads (the server's status ids are for programs). */
+export const STATUS_WORDS: Record<string, string> = {
+  verified: 'verified',
+  problem: 'problem',
+  'cannot-verify': 'not verified',
+  'not-checked': 'not checked',
+  pending: 'checking…',
+};
+
+/** How many citations of the document could not be verified (status `cannot-verify`). */
+export function unverifiedCount(doc: DocumentCitations): number {
+  return doc.citations.filter((c) => c.status === 'cannot-verify' || c.status === 'cannot_verify').length;
+}
 
 /** Parse one notification; returns undefined (and the reason) for a payload we cannot use. */
 export function parseCitations(payload: unknown): { ok: DocumentCitations } | { error: string } {
@@ -190,9 +216,11 @@ export function citationNodes(doc: DocumentCitations, text?: string): CitationNo
       if (worst === 'error') icon = 'error';
       const name = c.caseName ?? c.matchedCase;
       const label = name ? `${name}, ${c.text}` : c.text || `citation ${c.index + 1}`;
-      const kinds = c.findings.map((f) => f.kind);
-      const description = kinds.length > 0 ? `${status} · ${kinds.join(', ')}` : status;
-      const tooltipLines = [c.text, `Status: ${status}`];
+      // the status once: a cannot-verify finding on a cannot-verify citation adds nothing
+      const kinds = c.findings.map((f) => f.kind).filter((k) => k !== 'cannot-verify' || status !== 'cannot-verify');
+      const word = STATUS_WORDS[status] ?? status;
+      const description = kinds.length > 0 ? `${word} · ${kinds.join(', ')}` : word;
+      const tooltipLines = [c.text, `Status: ${word}`];
       if (c.form) tooltipLines.push(`Form: ${c.form}`);
       if (c.matchedCase) {
         const when = [c.matchedCourt, c.matchedDate].filter(Boolean).join(', ');

@@ -4,7 +4,8 @@
  */
 import type * as vscode from 'vscode';
 
-import { citationNodes, CitationStore, type DocumentCitations, type TreeNode } from './citations';
+import { citationNodes, CitationStore, type DocumentCitations, type NoteNode, type TreeNode, unverifiedCount } from './citations';
+import { unverifiedExplanation } from './status';
 import * as api from './vscodeapi';
 
 export const VIEW_ID = 'citecheck.citations';
@@ -43,7 +44,15 @@ export class CitationsProvider implements vscode.TreeDataProvider<TreeNode> {
     if (element) return element.type === 'citation' ? element.children : [];
     if (this.activeUri === undefined) return [];
     const doc = this.store.get(this.activeUri);
-    return doc ? citationNodes(doc, this.documentText(this.activeUri)) : [];
+    if (!doc) return [];
+    const nodes: TreeNode[] = citationNodes(doc, this.documentText(this.activeUri));
+    const n = unverifiedCount(doc);
+    return n > 0 ? [unverifiedNote(doc.uri, n), ...nodes] : nodes;
+  }
+
+  /** The active document, or undefined when the tree shows nothing. */
+  get active(): string | undefined {
+    return this.activeUri;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -52,7 +61,9 @@ export class CitationsProvider implements vscode.TreeDataProvider<TreeNode> {
     item.tooltip = node.tooltip;
     item.iconPath = api.themeIcon(node.icon);
     item.contextValue = node.type;
-    if (node.range) {
+    if (node.type === 'note') {
+      item.command = { title: 'Open citecheck settings', command: 'workbench.action.openSettings', arguments: ['citecheck'] };
+    } else if (node.range) {
       item.command = { title: 'Reveal citation', command: REVEAL_COMMAND, arguments: [node.uri, node.range] };
     }
     return item;
@@ -61,4 +72,18 @@ export class CitationsProvider implements vscode.TreeDataProvider<TreeNode> {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/** The one line that says how many citations could not be verified and how to change that. */
+export function unverifiedNote(uri: string, n: number): NoteNode {
+  return {
+    type: 'note',
+    uri,
+    label: `${n} citation${n === 1 ? '' : 's'} could not be verified`,
+    description: 'how to enable verification',
+    tooltip: unverifiedExplanation(n),
+    icon: 'info',
+    range: undefined,
+    children: [],
+  };
 }

@@ -5,9 +5,10 @@
 import * as os from 'node:os';
 import type * as vscode from 'vscode';
 
-import { courtListenerReach, parseCitations } from './citations';
+import { courtListenerReach, parseCitations, unverifiedCount } from './citations';
 import { CitationsProvider, VIEW_ID } from './citationsView';
 import { registerCommands, registerForwarders } from './commands';
+import { followedUri } from './follow';
 import { hostEnv, resolveServerCommand, ServerNotFound } from './launch';
 import { CitecheckServer } from './server';
 import { needsRestart, readClientSettings, SECTION, serverSettings } from './settings';
@@ -37,7 +38,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const pathContext = () => ({ workspaceFolder: api.workspaceFolderPath(), home: os.homedir() });
   const setActive = (editor: vscode.TextEditor | undefined) => {
-    const uri = editor?.document.uri.toString();
+    const seen = editor
+      ? { uri: editor.document.uri.toString(), scheme: editor.document.uri.scheme, languageId: editor.document.languageId }
+      : undefined;
+    const uri = followedUri(tree.active, seen, languages, (u) => api.findOpenDocument(u) !== undefined);
     status.model.setActive(uri);
     tree.setActive(uri);
     status.render();
@@ -73,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         tree.update(doc);
         const reach = courtListenerReach(doc);
         if (reach !== 'unknown') status.model.setCourtListener(reach);
+        status.model.setUnverified(doc.uri, unverifiedCount(doc));
         status.model.checked(doc.uri, doc.version);
         status.render();
       },

@@ -53,6 +53,7 @@ export interface ServerSettings {
   debounceMs?: number;
   modelUrl?: string;
   modelName?: string;
+  cannotVerifyDiagnostics?: string;
   court?: string;
   question?: string;
 }
@@ -76,6 +77,7 @@ export const SERVER_SETTING_KEYS = {
   debounceMs: 'debounceMs',
   modelUrl: 'modelUrl',
   modelName: 'modelName',
+  cannotVerifyDiagnostics: 'cannotVerifyDiagnostics',
   court: 'court',
   question: 'question',
 } as const satisfies Record<string, keyof ServerSettings>;
@@ -84,6 +86,8 @@ export const SERVER_SETTING_KEYS = {
 export const CLIENT_SETTING_KEYS = ['server.path', 'python', 'languages', 'trace.server'] as const;
 
 export const SEVERITIES: readonly string[] = ['error', 'warning', 'info'];
+/** How "could not be verified" shows in the editor (server: settings.cannot_verify_diagnostics). */
+export const CANNOT_VERIFY_DISPLAY: readonly string[] = ['hint', 'information', 'none'];
 
 export interface PathContext {
   /** Replaces `${workspaceFolder}`; undefined when no folder is open. */
@@ -114,6 +118,8 @@ export function serverSettings(config: Configuration, token: string | undefined,
     const value = trimmed(cfg.get<string>(key));
     if (value) out[key] = value;
   }
+  const display = cfg.get<unknown>('cannotVerifyDiagnostics');
+  if (typeof display === 'string' && CANNOT_VERIFY_DISPLAY.includes(display)) out.cannotVerifyDiagnostics = display;
   const question = trimmed(cfg.get<string>('question'))?.toLowerCase();
   if (question === 'federal' || question === 'state') out.question = question;
   const timeout = cfg.get<unknown>('httpTimeout');

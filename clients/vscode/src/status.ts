@@ -33,6 +33,17 @@ export const STALE_CHECK_MS = 30_000;
 
 const ZERO: Counts = { error: 0, warning: 0, info: 0 };
 
+/** Said once (status bar tooltip, Citations view): what "not verified" means and how to enable verification. */
+export function unverifiedExplanation(n: number): string {
+  const them = n === 1 ? 'citation' : 'citations';
+  return (
+    `${n} ${them} could not be verified: no source available to citecheck covers ${n === 1 ? 'it' : 'them'}. ` +
+    'This is not a finding that anything is wrong. To enable verification: import a corpus ' +
+    '(`citecheck corpus import PATH`, then set citecheck.corpusPath), allow CAP volume downloads ' +
+    '(citecheck.capFetch, needs network access to static.case.law), or run "citecheck: Set CourtListener token".'
+  );
+}
+
 export class StatusModel {
   private server: ServerState = 'starting';
   private serverDetail = '';
@@ -40,6 +51,7 @@ export class StatusModel {
   private readonly pending = new Map<string, { version: number; since: number }>();
   private readonly counts = new Map<string, Counts>();
   private reach: Reachability = 'unknown';
+  private readonly unverified = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -73,6 +85,13 @@ export class StatusModel {
   forget(uri: string): void {
     this.pending.delete(uri);
     this.counts.delete(uri);
+    this.unverified.delete(uri);
+  }
+
+  /** How many of the document's citations could not be verified (from the citations notification:
+   * they are hints, not squiggles, so the diagnostics do not count them). */
+  setUnverified(uri: string, n: number): void {
+    this.unverified.set(uri, n);
   }
 
   setCourtListener(reach: Reachability): void {
@@ -104,12 +123,17 @@ export class StatusModel {
     const c = scoped ? (this.counts.get(this.active as string) as Counts) : this.total();
     const n = c.error + c.warning + c.info;
     const where = scoped ? 'in this document' : 'in open documents';
-    const parts = [`${c.error} error(s)`, `${c.warning} warning(s)`, `${c.info} not verified / info`];
+    const parts = [`${c.error} error(s)`, `${c.warning} warning(s)`, `${c.info} info`];
+    const u = scoped ? (this.unverified.get(this.active as string) ?? 0) : [...this.unverified.values()].reduce((a, b) => a + b, 0);
     let text = n === 0 ? '$(check) citecheck: no findings' : `${c.error > 0 ? '$(error)' : c.warning > 0 ? '$(warning)' : '$(info)'} citecheck: ${n} finding${n === 1 ? '' : 's'}`;
     let tooltip = n === 0 ? `No citation findings ${where}.` : `${parts.join(', ')} ${where}. Click to open the Problems view.`;
+    if (u > 0) {
+      text += ` · ${u} not verified`;
+      tooltip += `\n\n${unverifiedExplanation(u)}`;
+    }
     let level: StatusView['level'] = c.error > 0 ? 'error' : c.warning > 0 ? 'warning' : undefined;
     if (this.reach === 'unreachable') {
-      text = `$(cloud-offline) citecheck: cannot reach CourtListener${n > 0 ? ` · ${n} finding${n === 1 ? '' : 's'}` : ''}`;
+      text = `$(cloud-offline) citecheck: cannot reach CourtListener${n > 0 ? ` · ${n} finding${n === 1 ? '' : 's'}` : ''}${u > 0 ? ` · ${u} not verified` : ''}`;
       tooltip =
         'CourtListener did not answer, so citations outside the local corpus were not verified ' +
         `(reported as "cannot-verify", never as fabricated). ${tooltip}`;

@@ -63,7 +63,8 @@ export function countDiagnostics(diags: readonly { source?: string; severity: nu
     if (d.source !== DIAGNOSTIC_SOURCE) continue;
     if (d.severity === 0) c.error += 1;
     else if (d.severity === 1) c.warning += 1;
-    else c.info += 1;
+    else if (d.severity === 2) c.info += 1;
+    // hints (3) are "could not be verified": counted once, from the citations notification
   }
   return c;
 }

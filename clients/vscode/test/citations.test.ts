@@ -169,3 +169,37 @@ test('the tree shows the active document; clicking an item reveals its range', a
   assert.equal(refreshes, before + 1);
   assert.equal(provider.getChildren().length, 1);
 });
+
+const SAVAGE = {
+  index: 2,
+  text: '100 A.2d 450',
+  form: 'full',
+  range: { start: { line: 6, character: 4 }, end: { line: 6, character: 16 } },
+  status: 'cannot-verify',
+  caseName: 'Savage v. Parks',
+  findings: [{ kind: 'cannot-verify', severity: 'info', message: '100 A.2d 450 could not be verified: …' }],
+};
+
+test('the status is said once, in words: no "cannot-verify · cannot-verify"', () => {
+  const [node] = citationNodes(parsed(payload(1, [SAVAGE])));
+  assert.equal(node.description, 'not verified');
+  assert.doesNotMatch(node.description, /cannot-verify/);
+  assert.match(node.tooltip, /Status: not verified/);
+  const withWarning = { ...SAVAGE, status: 'problem', findings: [...SAVAGE.findings, { kind: 'malformed-pincite', severity: 'warning' }] };
+  assert.equal(citationNodes(parsed(payload(1, [withWarning])))[0].description, 'problem · cannot-verify, malformed-pincite');
+});
+
+test('the tree starts with how many citations could not be verified and how to enable verification', () => {
+  const provider = new CitationsProvider();
+  provider.update(parsed(payload(1, [ROE, SAVAGE, { ...SAVAGE, index: 3, text: 'Id.', form: 'id', findings: [] }])));
+  provider.setActive(URI);
+  const [note, ...rest] = provider.getChildren();
+  assert.equal(note.type, 'note');
+  assert.equal(note.label, '2 citations could not be verified');
+  assert.match(note.tooltip, /To enable verification: import a corpus/);
+  assert.equal(rest.length, 3);
+  const item = provider.getTreeItem(note) as unknown as { command: { command: string; arguments: unknown[] } };
+  assert.deepEqual([item.command.command, item.command.arguments], ['workbench.action.openSettings', ['citecheck']]);
+  provider.update(parsed(payload(2, [ROE])));
+  assert.notEqual(provider.getChildren()[0].type, 'note'); // nothing unverified: no note
+});

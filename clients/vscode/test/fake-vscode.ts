@@ -98,6 +98,13 @@ export enum TextEditorRevealType {
   InCenterIfOutsideViewport = 2,
   AtTop = 3,
 }
+/** vscode-languageclient shows server-initiated `$/progress` with `window.withProgress` in the window area. */
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
 export enum DiagnosticSeverity {
   Error = 0,
   Warning = 1,

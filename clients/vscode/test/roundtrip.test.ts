@@ -135,6 +135,8 @@ class Session {
         CITECHECK_OFFLINE: extraSettings.offline === false ? '0' : '1',
         CITECHECK_CAP_FETCH: '0',
         CITECHECK_COURTLISTENER_TOKEN: '',
+        // the fake CourtListener is on loopback: the user allows that host for the token (docs/security.md)
+        CITECHECK_TOKEN_HOSTS: '127.0.0.1',
         XDG_DATA_HOME: path.join(this.tmp, 'data'),
         XDG_CACHE_HOME: path.join(this.tmp, 'cache'),
       },

@@ -61,7 +61,7 @@ test('N findings for the active document, with the worst level', () => {
   const v = m.view();
   assert.equal(v.text, '$(error) citecheck: 4 findings');
   assert.equal(v.level, 'error');
-  assert.match(v.tooltip, /1 error\(s\), 2 warning\(s\), 1 not verified/);
+  assert.match(v.tooltip, /1 error\(s\), 2 warning\(s\), 1 info/);
   assert.match(v.tooltip, /in this document/);
   m.setActive(undefined); // no editor: the total over open documents
   assert.equal(m.view().text, '$(error) citecheck: 11 findings');
@@ -101,7 +101,7 @@ test('forget drops a closed document', () => {
   assert.equal(m.view().text, '$(check) citecheck: no findings');
 });
 
-test('only citecheck diagnostics are counted', () => {
+test('only citecheck diagnostics are counted, and hints (could not be verified) are not findings', () => {
   assert.deepEqual(
     countDiagnostics([
       { source: 'citecheck', severity: 0 },
@@ -111,8 +111,26 @@ test('only citecheck diagnostics are counted', () => {
       { source: 'cSpell', severity: 0 },
       { severity: 0 },
     ]),
-    { error: 1, warning: 1, info: 2 },
+    { error: 1, warning: 1, info: 1 },
   );
+});
+
+test('citations that could not be verified are counted once, with how to enable verification', () => {
+  const m = running();
+  m.setActive(A);
+  m.setFindings(A, { error: 1, warning: 1, info: 0 });
+  m.setUnverified(A, 11);
+  const v = m.view();
+  assert.equal(v.text, '$(error) citecheck: 2 findings · 11 not verified');
+  assert.match(v.tooltip, /11 citations could not be verified/);
+  assert.match(v.tooltip, /To enable verification: import a corpus/);
+  assert.match(v.tooltip, /Set CourtListener token/);
+  m.setUnverified(A, 0);
+  assert.doesNotMatch(m.view().text, /not verified/);
+  m.setFindings(A, { error: 0, warning: 0, info: 0 });
+  m.setUnverified(A, 1);
+  assert.equal(m.view().text, '$(check) citecheck: no findings · 1 not verified');
+  assert.match(m.view().tooltip, /1 citation could not be verified: no source available to citecheck covers it/);
 });
 
 beforeEach(() => fake.reset());

@@ -27,8 +27,11 @@ def locate_passages(
     cites: Sequence[Citation],
     record_for: Callable[[Citation], CaseRecord | None],
     indexes: dict[str, OpinionIndex],
+    *,
+    propositions: bool = True,
 ) -> tuple[Matches, dict[int, QuoteMatch]]:
-    """Each citation's quotes located in its case's opinion, and (for unquoted pins) its proposition."""
+    """Each citation's quotes located in its case's opinion, and (for unquoted pins) its proposition
+    (``propositions=False``: quotes only, all ``gather`` needs to choose what to search elsewhere)."""
     matches: Matches = {}
     for c in cites:
         if not c.quotes:
@@ -37,8 +40,8 @@ def locate_passages(
         if rec is not None and rec.id in indexes:
             matches[c.index] = match_quotes(c, indexes[rec.id])
     matches = assign_quotes(cites, matches)
-    propositions: dict[int, QuoteMatch] = {}
-    for c in cites:
+    located: dict[int, QuoteMatch] = {}
+    for c in cites if propositions else ():
         if c.pincite is None or c.quotes:
             continue  # a quoted passage, found or not, is what the pin cite is judged by
         rec = record_for(c)
@@ -46,8 +49,8 @@ def locate_passages(
             continue
         pm = match_proposition(c, indexes[rec.id])
         if pm is not None:
-            propositions[c.index] = pm
-    return matches, propositions
+            located[c.index] = pm
+    return matches, located
 
 
 def not_in_cited_case(m: QuoteMatch | None) -> bool:

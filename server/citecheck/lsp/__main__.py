@@ -45,7 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     redact.register_secrets_from_env(os.environ)
     redact.install()  # InitializeParams and configuration answers carry the token: mask every line
+    from citecheck.lsp import log_filters
     from citecheck.lsp.wiring import create_server
+
+    log_filters.install()
 
     # Extraction runs in a worker thread; a short GIL switch interval lets the protocol thread
     # answer a keystroke between the worker's slices instead of waiting 5 ms per hand-over.

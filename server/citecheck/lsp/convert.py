@@ -20,7 +20,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from citecheck.findings import Finding, Fix, Severity, docs_url
+from citecheck.findings import Finding, Fix, Kind, Severity, docs_url
 from citecheck.ignores import IgnoreKey
 from citecheck.lsp.positions import LineIndex, span_to_range
 
@@ -78,18 +78,26 @@ def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[di
 
 
 def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.DiagnosticRelatedInformation]:
+    """The evidence, in words that match the verdict: "Matched" only names a record a source
+    actually matched; a citation that could not be verified or cannot exist matched nothing."""
     ev = finding.evidence
     parts = []
-    if ev.case_name or ev.citation:
+    if ev.record_id is not None or ev.case_name:
         case = ", ".join(p for p in (ev.case_name, ev.citation) if p)
         when = " ".join(p for p in (ev.court, ev.date) if p)
         parts.append(f"Matched: {case}" + (f" ({when})" if when else "") + (f", source: {ev.source}" if ev.source else ""))
+    elif finding.kind is Kind.CANNOT_VERIFY:
+        return []  # the message says why; there is no record and no passage to show
+    elif finding.kind is Kind.IMPOSSIBLE_CITATION and ev.note:
+        parts.append(f"Why it cannot exist: {ev.note}" + (f" (per {ev.source})" if ev.source else ""))
+    elif finding.kind is Kind.FABRICATED_CASE and ev.citation:
+        parts.append(f"Looked up {ev.citation}" + (f" in {ev.source}" if ev.source else "") + ": no case begins there")
     if ev.passage:
         passage = ev.passage if len(ev.passage) <= 300 else ev.passage[:297] + "…"
         parts.append((f"Page {ev.page}: " if ev.page else "Passage: ") + f"“{passage}”")
     elif ev.page:
         parts.append(f"Page used: {ev.page}")
-    if ev.note:
+    if ev.note and finding.kind is not Kind.IMPOSSIBLE_CITATION:
         parts.append(ev.note)
     if not parts:
         return []
@@ -97,6 +105,20 @@ def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.Diagnos
     # the case link, when there is one, is in the hover and in codeDescription-style docs.
     location = types.Location(uri=ev.url if ev.url and ev.url.startswith("http") else uri, range=rng)
     return [types.DiagnosticRelatedInformation(location=location, message=p) for p in parts]
+
+
+def diagnostic_severity(finding: Finding, cannot_verify: str = "hint") -> types.DiagnosticSeverity:
+    """A finding's severity in the editor. "Could not be verified" is not a problem with the draft:
+    a squiggle on every citation of an offline brief teaches users to ignore squiggles, so it is a
+    hint (faint dots) unless ``cannot_verify_diagnostics`` asks for "information"."""
+    if finding.kind is Kind.CANNOT_VERIFY and cannot_verify != "information":
+        return types.DiagnosticSeverity.Hint
+    return _SEVERITY[finding.severity]
+
+
+def shows_as_diagnostic(finding: Finding, cannot_verify: str) -> bool:
+    """False for cannot-verify when the setting is "none" (the status bar and Citations view still count it)."""
+    return not (finding.kind is Kind.CANNOT_VERIFY and cannot_verify == "none")
 
 
 def to_diagnostic(
@@ -108,6 +130,7 @@ def to_diagnostic(
     key: IgnoreKey,
     client: ClientFeatures,
     rng: types.Range | None = None,
+    cannot_verify: str = "hint",
 ) -> types.Diagnostic:
     rng = rng or span_to_range(index, finding.span, encoding)
     data = {
@@ -117,7 +140,7 @@ def to_diagnostic(
     }
     return types.Diagnostic(
         range=rng,
-        severity=_SEVERITY[finding.severity],
+        severity=diagnostic_severity(finding, cannot_verify),
         code=str(finding.kind),
         code_description=types.CodeDescription(href=docs_url(finding.kind)) if client.code_description else None,
         source=SOURCE,
@@ -189,6 +212,7 @@ class Shown:
     diagnostic: types.Diagnostic | None = None
     json: str = ""
     rendered_for: int | None = None  # the document version ``range``/``json`` are valid for
+    mode: str = ""  # the cannot-verify display the JSON was rendered with
 
 
 class Renderer:
@@ -198,25 +222,28 @@ class Renderer:
     re-serialising all of them costs tens of milliseconds, re-using them almost nothing.
     """
 
-    def __init__(self, converter: Any, client: ClientFeatures) -> None:
+    def __init__(self, converter: Any, client: ClientFeatures, cannot_verify: str = "hint") -> None:
         self.converter = converter
         self.client = client
+        self.cannot_verify = cannot_verify  # settings.cannot_verify_diagnostics; part of each cached JSON
 
     def render(
         self, shown: Iterable[Shown], *, uri: str, index: LineIndex, encoding: str, version: int
     ) -> tuple[Shown, ...]:
         out = []
         for s in shown:
-            if s.json and s.rendered_for == version:
+            if s.json and s.rendered_for == version and s.mode == self.cannot_verify:
                 out.append(s)
                 continue
             f = s.finding
             rng = span_to_range(index, f.span, encoding)
             fix_ranges = tuple(span_to_range(index, e.span, encoding) for fix in f.fixes for e in fix.edits)
-            if s.json and s.range == rng and s.fix_ranges == fix_ranges:
+            if s.json and s.range == rng and s.fix_ranges == fix_ranges and s.mode == self.cannot_verify:
                 out.append(replace(s, rendered_for=version))
                 continue
-            diag = to_diagnostic(f, uri=uri, index=index, encoding=encoding, key=s.key, client=self.client, rng=rng)
+            diag = to_diagnostic(f, uri=uri, index=index, encoding=encoding, key=s.key, client=self.client, rng=rng,
+                                 cannot_verify=self.cannot_verify)
             body = json.dumps(self.converter.unstructure(diag), separators=(",", ":"))
-            out.append(replace(s, range=rng, fix_ranges=fix_ranges, diagnostic=diag, json=body, rendered_for=version))
+            out.append(replace(s, range=rng, fix_ranges=fix_ranges, diagnostic=diag, json=body, rendered_for=version,
+                               mode=self.cannot_verify))
         return tuple(out)

@@ -25,7 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from citecheck import __version__, redact
-from citecheck.config import Settings, settings_from_env, settings_from_mapping
+from citecheck.config import Settings, settings_from_env, settings_from_mapping, unknown_env
 from citecheck.errors import CitecheckError
 from citecheck.ignore_file import IgnoreStore
 from citecheck.lsp import guards
@@ -77,6 +77,8 @@ class CiteServer(LanguageServer):
             protocol_cls=CiteProtocol,
         )
         self.base_settings: Settings = settings_from_env(os.environ)
+        for warning in unknown_env(os.environ):
+            log.warning("%s", warning)
         self.settings: Settings = self.base_settings
         self.init_options: Mapping[str, Any] = {}
         self.caps = ClientCaps()

@@ -67,7 +67,8 @@ def _link(value: str) -> str:
 def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
     line, col = file.line_col(f.span.start)
     page = file.page_at(f.span.start)
-    where = f"line {line}, column {col}" + (f", PDF page {escape(page)}" if page else "")
+    where = escape(file.location(f.span.start)) if file.places else f"line {line}, column {col}"
+    where += f", PDF page {escape(page)}" if page else ""
     rows = "".join(f"<dt>{escape(label)}</dt><dd>{_link(value)}</dd>" for label, value in evidence_items(f))
     fixes = "".join(f"<li>{escape(fix.title)}</li>" for fix in f.fixes)
     return (

@@ -38,9 +38,8 @@ def _file_md(file: FileResult) -> list[str]:
     if not findings:
         out.append("No findings.")
     for f in findings:
-        line, col = file.line_col(f.span.start)
         page = file.page_at(f.span.start)
-        where = f"{line}:{col}" + (f" (PDF page {page})" if page else "")
+        where = file.location(f.span.start) + (f" (PDF page {page})" if page else "")
         out.append(f"- **{f.severity.value}** `{f.kind.value}` at {where} — `{_cell(cited_text(file, f))}`: "
                    f"{_cell(f.message)}")
         for label, value in evidence_items(f):

@@ -62,6 +62,7 @@ class FileResult:
     findings: tuple[Finding, ...]
     statuses: tuple[CitationStatus, ...]
     pages: tuple[tuple[int, str], ...] = ()  # PDF page starts (offset, label)
+    places: tuple[tuple[int, str], ...] = ()  # .docx block starts (offset, "paragraph 13" / "footnote 2")
     forum: Forum | None = None  # the court the document is filed in, when known
     _line_starts: tuple[int, ...] = field(default=(), repr=False)
 
@@ -81,6 +82,19 @@ class FileResult:
         """
         i = bisect.bisect_right(self._line_starts, offset) - 1
         return i + 1, offset - self._line_starts[i] + 1
+
+    def location(self, offset: int) -> str:
+        """Where a reader finds ``offset``: "paragraph 13" / "footnote 2" in a .docx, else "line:col".
+
+        >>> FileResult(name="x", kind="docx", text="a\\n\\nb", citations=(), findings=(), statuses=(),
+        ...            places=((0, "paragraph 1"), (3, "footnote 2"))).location(3)
+        'footnote 2'
+        """
+        if self.places:
+            i = bisect.bisect_right([o for o, _ in self.places], offset)
+            return self.places[max(i - 1, 0)][1]
+        line, col = self.line_col(offset)
+        return f"{line}:{col}"
 
     def page_at(self, offset: int) -> str | None:
         if not self.pages:
@@ -157,7 +171,8 @@ def notes(batch: BatchResult) -> list[str]:
     return out
 
 
-def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tuple[int, str], ...] = ()) -> FileResult:
+def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tuple[int, str], ...] = (),
+                places: tuple[tuple[int, str], ...] = ()) -> FileResult:
     """Adapt a ``Report`` to a FileResult (statuses are the report's, decided by ``results.status_for``)."""
     statuses = []
     for c in report.extraction.citations:
@@ -170,7 +185,7 @@ def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tu
                                        weight=r.weight))
     return FileResult(
         name=name, kind=kind, text=text, citations=tuple(report.extraction.citations), findings=tuple(report.findings),
-        statuses=tuple(statuses), pages=pages, forum=report.forum,
+        statuses=tuple(statuses), pages=pages, places=places, forum=report.forum,
     )
 
 

@@ -38,6 +38,37 @@ def _summary(file: FileResult) -> str:
             f"{sev[Severity.INFO]} info")
 
 
+def _unverified_note(file: FileResult) -> str:
+    """Why the summary's cannot-verify count differs from the cannot-verify lines listed, if it does.
+
+    The count is per citation status; a short form (Id., supra) inherits its antecedent's status
+    but gets no line of its own, and a citation with a problem may also have a cannot-verify line.
+    """
+    from citecheck.extract.models import CiteForm
+    from citecheck.findings import Kind
+
+    listed = {f.citation_index for f in file.findings if f.kind is Kind.CANNOT_VERIFY}
+    status = {st.index: st.status for st in file.statuses}
+    unverified = {i for i, st in status.items() if st is Status.CANNOT_VERIFY}
+    unlisted = unverified - listed
+    also = {i for i in listed if i is not None and status.get(i) is not Status.CANNOT_VERIFY}
+    if not unlisted and not also:
+        return ""
+    forms = {c.index: c.form for c in file.citations}
+    short = {i for i in unlisted if forms.get(i) in (CiteForm.ID, CiteForm.SHORT, CiteForm.SUPRA, CiteForm.REFERENCE)}
+    parts = [f"{len(unverified & listed)} listed"]
+    if short:
+        parts.append(f"{len(short)} short form{'s' if len(short) != 1 else ''} (Id., supra) counted but not "
+                     "listed: each stands for a full citation")
+    if unlisted - short:
+        parts.append(f"{len(unlisted - short)} not listed (the cannot-verify check is turned off)")
+    note = f"of the {len(unverified)} cannot-verify, " + ", ".join(parts)
+    if also:
+        note += (f"; {len(also)} more cannot-verify line{'s are' if len(also) != 1 else ' is'} for a citation "
+                 "counted under problem")
+    return note
+
+
 def _jurisdiction(file: FileResult) -> str:
     weights = weight_summary(file)
     return forum_line(file) + (f" {weights[0].upper()}{weights[1:]}." if weights else "")
@@ -52,8 +83,9 @@ def render_plain(batch: BatchResult) -> str:
     lines: list[str] = []
     for file in batch.files:
         for f in file.sorted_findings():
-            line, col = file.line_col(f.span.start)
-            lines.append(f"{file.name}:{line}:{col}: {f.severity.value} {f.kind.value}: {f.message}")
+            where = file.location(f.span.start)
+            sep = ": " if file.places else ":"  # "brief.docx: paragraph 13:" / "brief.md:21:591:"
+            lines.append(f"{file.name}{sep}{where}: {f.severity.value} {f.kind.value}: {f.message}")
             lines.append(f"    cited: {_one_line(cited_text(file, f))}")
             if (page := file.page_at(f.span.start)) is not None:
                 lines.append(f"    pdf page: {page}")
@@ -62,6 +94,8 @@ def render_plain(batch: BatchResult) -> str:
             for fix in f.fixes:
                 lines.append(f"    fix: {fix.title}")
         lines.append(f"{file.name}: {_summary(file)}")
+        if note := _unverified_note(file):
+            lines.append(f"{file.name}: {note}")
         lines.append(f"{file.name}: {_jurisdiction(file)}")
     for err in batch.errors:
         lines.append(f"{err.name}: error: {err.message}")
@@ -86,6 +120,8 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                       color_system="standard" if color else None, highlight=False)
     for file in batch.files:
         console.print(Text(file.name, style="bold"), Text(" — " + _summary(file)))
+        if note := _unverified_note(file):
+            console.print(Text(f"  ({note})", style="dim"))
         console.print(Text(_jurisdiction(file), style="dim"))
         for severity in Severity:
             group = [f for f in file.sorted_findings() if f.severity is severity]
@@ -98,7 +134,6 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
             table.add_column("citation", ratio=2)
             table.add_column("message and evidence", ratio=5)
             for f in group:
-                line, col = file.line_col(f.span.start)
                 body = Text(f.message)
                 for label, value in evidence_items(f):
                     if label not in _TABLE_EVIDENCE:
@@ -109,7 +144,7 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                     body.append("\nfix: ", style="green")
                     body.append(fix.title)
                 page = file.page_at(f.span.start)
-                table.add_row(f"{line}:{col}" + (f"\np. {page}" if page else ""), f.kind.value, _one_line(cited_text(file, f)), body)
+                table.add_row(file.location(f.span.start) + (f"\np. {page}" if page else ""), f.kind.value, _one_line(cited_text(file, f)), body)
             console.print(table)
         console.print()
     for err in batch.errors:

@@ -79,8 +79,13 @@ class CapFetcher:
         cache: Cache | None = None,
         client: httpx.AsyncClient | None = None,
         concurrency: int = 8,
+        budget_s: float | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
+        #: The run's total time for downloads (the CLI), counted from the first download; None (the
+        #: language server) = none. Past it, volumes are not fetched and their citations say why.
+        self.budget_s = budget_s
+        self._deadline: float | None = None
         self.cache = cache
         self._client = client or httpx.AsyncClient(
             timeout=httpx.Timeout(timeout_s, connect=min(3.0, timeout_s)), follow_redirects=True
@@ -146,6 +151,13 @@ class CapFetcher:
         await asyncio.gather(*(one(n) for n in names))
         return folder
 
+    def _time_left(self) -> float | None:
+        if self.budget_s is None:
+            return None
+        if self._deadline is None:
+            self._deadline = time.monotonic() + self.budget_s
+        return self._deadline - time.monotonic()
+
     def _skip_reason(self, reporter: str, volume: str) -> str | None:
         if not is_known_reporter(reporter):
             return f"{reporter} is not a reporter CAP publishes"
@@ -204,9 +216,21 @@ class CapFetcher:
             if missing:
                 out.failures[(reporter, volume)] = missing
                 return
+        left = self._time_left()
+        if left is not None and left <= 0:
+            out.failures[(reporter, volume)] = (f"CAP download of {label} not tried: this run's {self.budget_s:g} s "
+                                                "for downloads (cap_budget_s) was used up")
+            return
+        log.info("downloading CAP volume %s from %s", label, self.base_url)
         with tempfile.TemporaryDirectory(prefix="citecheck-cap-") as tmp:
             try:
-                folder = await self.download_volume(reporter, volume, Path(tmp))
+                async with asyncio.timeout(left):
+                    folder = await self.download_volume(reporter, volume, Path(tmp))
+            except TimeoutError:
+                out.failures[(reporter, volume)] = (f"CAP download of {label} stopped: this run's {self.budget_s:g} s "
+                                                    "for downloads (cap_budget_s) ran out")
+                log.warning("CAP downloads stopped after %g s (cap_budget_s); the rest stay unverified", self.budget_s)
+                return
             except FileNotFoundError:
                 reason = f"CAP has no volume {label}"
                 out.failures[(reporter, volume)] = reason
@@ -218,9 +242,10 @@ class CapFetcher:
                 reason = f"CAP download of {label} failed: {exc}"
                 out.failures[(reporter, volume)] = reason
                 self._recent_failures[(reporter, volume)] = (time.monotonic(), reason)
-                if isinstance(exc, SourceUnavailable) and "cannot reach" in str(exc):
-                    # the site is unreachable: do not try every other volume too (offline laptop)
+                if isinstance(exc, SourceUnavailable) and ("cannot reach" in str(exc) or "timed out" in str(exc)):
+                    # the site is unreachable or drops packets: do not try (and wait for) every other volume too
                     self._recent_failures[("*", "*")] = (time.monotonic(), f"CAP site unreachable: {exc}")
+                    log.warning("CAP site unreachable (%s); not trying it again for %g s", exc, RETRY_AFTER_FAILURE_S)
                 return
             try:
                 stats = await asyncio.to_thread(
@@ -232,6 +257,7 @@ class CapFetcher:
                 return
         out.imported.add((reporter, volume))
         out.stats.append(stats)
+        log.info("CAP volume %s imported", label)
 
     async def close(self) -> None:
         if self._own_client:

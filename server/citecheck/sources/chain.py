@@ -322,7 +322,8 @@ async def build_from_settings(settings: Settings, *, interactive: bool = False) 
     if wants_cap and read_only_why is not None and corpus is not None:
         log.warning("%s", read_only_why)
     if wants_cap and corpus is not None and read_only_why is None:
-        cap = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache)
+        cap = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache,
+                         budget_s=None if interactive else settings.cap_budget_s)
     remote = None
     off = ""
     if settings.offline:

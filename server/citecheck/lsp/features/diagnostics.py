@@ -40,7 +40,7 @@ from citecheck.gather import gather
 from citecheck.ignores import IgnoreKey, key_for
 from citecheck.judge import LocalMemo, SourceEvidence, judge, local_findings, lookup_keys
 from citecheck.lsp.capabilities import ClientCaps
-from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
+from citecheck.lsp.convert import ClientFeatures, Renderer, Shown, shows_as_diagnostic
 from citecheck.lsp.features.progress import Progress
 from citecheck.lsp.features.shifting import edit_hold, held_back, shift_findings, shift_shown, stable_offset
 from citecheck.lsp.positions import LineIndex
@@ -123,6 +123,29 @@ def _stage1(
 
 
 # ---- the scheduler ------------------------------------------------------------------------------
+
+
+_UNREACHABLE_WORDS = ("cannot reach", "unreachable", "timed out", "timeout", "fail", "unavailable", "refused",
+                      "http ", "error")
+
+
+def source_unreachable(reason: str) -> bool:
+    """Whether a cannot-verify reason says a source failed (rather than: it does not cover the volume).
+
+    >>> source_unreachable("CAP site unreachable: cannot reach https://static.case.law/: ConnectError")
+    True
+    >>> source_unreachable("the local corpus does not cover 100 A.2d")
+    False
+    """
+    low = reason.lower()
+    return any(w in low for w in _UNREACHABLE_WORDS)
+
+
+def unreachable_message(reason: str) -> str:
+    """The one popup per editor run: what happened, what it means, where the details are."""
+    detail = next((p.strip() for p in reason.split(";") if source_unreachable(p)), reason)
+    return (f"citecheck could not reach a case-law source ({detail}). Citations it would have checked there are "
+            "shown as not verified — never as fabricated. Details: Output › citecheck.")
 
 
 class Diagnostics:
@@ -391,6 +414,8 @@ class Diagnostics:
         self.notify_citations(state)
         return report
 
+    unreachable_said = False
+
     def _recheck_waiting(self, state: DocState, version: int, report: Report) -> None:
         """Citations waiting for CourtListener's allowance: check again when it returns, in the
         background (``$/progress`` meanwhile), and republish; an edit cancels it (its own check
@@ -425,11 +450,16 @@ class Diagnostics:
             if reason in self.logged_reasons or len(self.logged_reasons) > 500:
                 continue
             self.logged_reasons.add(reason)
-            failed = any(w in reason.lower() for w in ("fail", "error", "unavailable", "http", "timeout", "refused"))
+            failed = source_unreachable(reason)
             self.server.log_to_client(
                 f"citecheck: {count} citation(s) could not be verified: {reason}",
                 types.MessageType.Warning if failed else types.MessageType.Info,
             )
+            if failed and not self.unreachable_said:
+                self.unreachable_said = True  # once per editor run: a popup per keystroke would be worse
+                with contextlib.suppress(Exception):
+                    self.server.window_show_message(types.ShowMessageParams(
+                        type=types.MessageType.Warning, message=unreachable_message(reason)))
 
     async def _check(self, extraction: Extraction, settings: Settings, *, local: bool = False) -> Report | None:
         checked = await self._gather_judge(extraction, settings, local=local)
@@ -514,20 +544,22 @@ class Diagnostics:
     def _send(self, state: DocState, shown: Iterable[Shown], *, refresh: bool = True) -> None:
         index = self._line_index(state)
         encoding = str(self.server.workspace.position_encoding or "utf-16")
+        mode = self.renderer.cannot_verify = self.server.settings.cannot_verify_diagnostics
         state.shown = self.renderer.render(shown, uri=state.uri, index=index, encoding=encoding, version=state.version)
+        on_screen = [s for s in state.shown if shows_as_diagnostic(s.finding, mode)]
         state.line_count = index.line_count
         state.shown_version = state.version
         state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
         state.published.set()
         if self.server.caps.pull:
-            state.diagnostics = [s.diagnostic for s in state.shown if s.diagnostic is not None]
+            state.diagnostics = [s.diagnostic for s in on_screen if s.diagnostic is not None]
             if self.server.caps.refresh and refresh:  # a pull client re-pulls after its own edits anyway
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
         else:
             params = (
                 f'{{"uri":{json.dumps(state.uri)},"version":{state.version},'
-                f'"diagnostics":[{",".join(s.json for s in state.shown)}]}}'
+                f'"diagnostics":[{",".join(s.json for s in on_screen)}]}}'
             )
             self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 

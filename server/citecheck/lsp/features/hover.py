@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from citecheck.findings import Finding
+from citecheck.findings import Finding, Kind
 from citecheck.jurisdiction import Assessment
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 _STATUS_TEXT = {
     "found": "found in a source",
     "verified": "verified: the case exists and nothing was found wrong",
-    "problem": "found, with problems (see below)",
+    "problem": "has problems (see below)",
     "not-checked": "nothing to look up",
     "ambiguous": "several cases share this citation",
     "not-found": "no case begins here in a source that covers this volume",
@@ -52,9 +52,34 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
     )
 
 
+#: The verdict in words when a finding says more than the status (a citation that cannot exist was
+#: never "found"); the first kind present wins.
+_VERDICT_TEXT = (
+    (Kind.IMPOSSIBLE_CITATION, "cannot exist as cited (see below)"),
+    (Kind.FABRICATED_CASE, "no case begins here in a source that covers this volume"),
+    (Kind.WRONG_FIRST_PAGE, "this page is inside another case, not the start of one"),
+)
+
+
+def verdict_text(status: str, result: CitationResult | None, findings: list[Finding]) -> str:
+    """The hover's one-line verdict; its words never claim more than the evidence shows.
+
+    >>> verdict_text("problem", None, [])
+    'has problems (see below)'
+    """
+    if status == "problem":
+        kinds = {f.kind for f in findings}
+        for kind, words in _VERDICT_TEXT:
+            if kind in kinds:
+                return words
+        if result is not None and result.record is not None:
+            return "found, with problems (see below)"
+    return _STATUS_TEXT.get(status, status)
+
+
 def render_hover(cite_text: str, result: CitationResult | None, findings: list[Finding], stands_for: str | None) -> str:
     status = status_text(result, findings)
-    lines = [f"**citecheck** · `{cite_text}` — {_STATUS_TEXT.get(status, status)}"]
+    lines = [f"**citecheck** · `{cite_text}` — {verdict_text(status, result, findings)}"]
     if stands_for:
         lines.append(f"Short form of `{stands_for}`.")
     record = result.record if result is not None else None
