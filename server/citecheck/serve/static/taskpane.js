@@ -53,6 +53,7 @@
           resolved_case: "object?",
           page_used: "string?",
           passage: "string?",
+          holding: "object?",
           weight: "object?",
           word: "object"
         });
@@ -175,6 +176,7 @@
     "court-mismatch": "Court differs from the court that decided the case",
     "non-binding-authority": "Authority that does not bind this court",
     "unsupported-holding": "The opinion may not support this proposition",
+    "holding-unverified": "The model's answer could not be checked against the opinion",
     "unresolved-short-form": "Short form with no full citation before it",
     "cannot-verify": "Could not be verified \u2014 not an accusation",
     "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
