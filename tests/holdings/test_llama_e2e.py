@@ -62,6 +62,9 @@ async def test_the_real_server_answer_becomes_the_prescribed_finding(llama, cap_
     assert any(p.page == "38" or (p.page or "").startswith("3") for p in h.passages)
     holding_findings = [f for f in report.findings if f.kind in (Kind.UNSUPPORTED_HOLDING, Kind.HOLDING_UNVERIFIED)
                         or (f.kind is Kind.CANNOT_VERIFY and "holding check" in f.message)]
+    if h.outcome is Outcome.FAILED and "no answer within" in h.reason:
+        # a CPU too busy or too slow to finish one judgment in time says nothing about the plumbing
+        pytest.skip(f"llama.cpp end-to-end test skipped: the CPU server was too slow here ({h.reason})")
     if h.outcome is Outcome.FAILED:
         # the only acceptable failure from a live server is an answer that did not validate
         assert "not usable" in h.reason, h.reason
