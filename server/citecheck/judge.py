@@ -20,8 +20,9 @@ from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
+from citecheck.extract.assemble import DocumentExtraction, uses_prev
 from citecheck.extract.models import Citation, CiteForm, Extraction
-from citecheck.findings import Finding
+from citecheck.findings import Finding, Fix, TextEdit
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
@@ -118,21 +119,29 @@ def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
     return out
 
 
-#: Per citation object: (the citation, the full citation it stood for, its local findings).
-LocalMemo = dict[int, tuple[Citation, "Citation | None", str, tuple[Finding, ...]]]
+#: Per citation object: (the citation, the full citation it stood for, its local findings); and per
+#: paragraph plan (``("p", id(plan))``): what ``_paragraph_findings`` needs to take its findings over.
+LocalMemo = dict[object, tuple[object, ...]]
 _AFTER = 200  # characters after a citation a local check may read (a "supra note 3" following it)
+_BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
 
 
 def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo | None = None) -> list[Finding]:
     """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
     Keystroke-fast (no I/O).
 
-    ``memo`` (the caller's, kept between versions of one document) skips the checks for a citation
-    that is the very same object as last time with the very same full citation and the same text
-    just after it: the incremental extraction hands back the paragraphs before an edit untouched,
-    and a local check reads only what precedes its citation and a few words after it. It is
+    ``memo`` (the caller's, kept between versions of one document) lets a version take over the
+    findings of the last one where they cannot differ. A local check reads only its citation, the
+    text up to ``_BEFORE`` characters before and ``_AFTER`` after it, and the full citations before it.
+    For an incremental ``DocumentExtraction`` that is decided per paragraph: a paragraph with the same
+    plan (same numbering, same resolution, same full citations before it), the same result and the
+    same text around it has the same findings, moved by however far the paragraph moved; only the
+    other paragraphs' citations are built and checked. For any other extraction, per citation: the
+    very same object with the very same full citation and the same text just after it. The memo is
     replaced by this version's entries.
     """
+    if isinstance(extraction, DocumentExtraction):
+        return visible(_paragraph_findings(extraction, memo), settings)
     found: list[Finding] = []
     fresh: LocalMemo = {}
     for c in extraction.citations:
@@ -144,11 +153,61 @@ def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo |
         else:
             mine = tuple(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
         fresh[id(c)] = (c, full, after, mine)
-        found.extend(mine)
+        found.extend(mine)  # type: ignore[arg-type]
     if memo is not None:
         memo.clear()
         memo.update(fresh)
     return visible(found, settings)
+
+
+def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> list[Finding]:
+    run = extraction.run
+    text = extraction.text
+    found: list[Finding] = []
+    fresh: LocalMemo = {}
+    for pno, plan in enumerate(run.plans):
+        if not plan:
+            continue
+        start, end = run.paragraphs[pno]
+        res = run.results[pno]
+        prev = run.results[pno - 1] if pno and uses_prev(plan) else None
+        window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
+        hit = memo.get(("p", id(plan))) if memo is not None else None
+        if hit is not None and hit[0] is plan and hit[1] is res and hit[2] is prev and hit[4] == window:
+            mine = _moved(hit[5], start - hit[3])  # type: ignore[arg-type, operator]
+        else:
+            mine = []
+            for c in extraction.paragraph_citations(pno):
+                full = full_of(extraction, c)
+                mine.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
+            mine = tuple(mine)
+        fresh[("p", id(plan))] = (plan, res, prev, start, window, mine)
+        found.extend(mine)
+    if memo is not None:
+        memo.clear()
+        memo.update(fresh)
+    return found
+
+
+def _moved(findings: tuple[Finding, ...], d: int) -> tuple[Finding, ...]:
+    """Findings (and their fixes) ``d`` code points further on; the same objects when ``d`` is 0."""
+    if not d or not findings:
+        return findings
+    return tuple(
+        Finding(
+            kind=f.kind,
+            severity=f.severity,
+            span=f.span.shift(d),
+            message=f.message,
+            evidence=f.evidence,
+            fixes=tuple(
+                Fix(title=x.title, edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits))
+                for x in f.fixes
+            ),
+            citation_index=f.citation_index,
+        )
+        for f in findings
+    )
 
 
 def forum_of(text: str, settings: Settings, declared: tuple[Declared, ...] = ()) -> Forum | None:

@@ -42,7 +42,7 @@ from citecheck.judge import LocalMemo, SourceEvidence, judge, local_findings, lo
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown, shows_as_diagnostic
 from citecheck.lsp.features.progress import Progress
-from citecheck.lsp.features.shifting import edit_hold, held_back, shift_findings, shift_shown, stable_offset
+from citecheck.lsp.features.shifting import edit_hold, held_back, shift_keyed, shift_shown, stable_offset
 from citecheck.lsp.positions import LineIndex
 from citecheck.lsp.text import AppliedEdit
 from citecheck.results import Report, Status
@@ -86,6 +86,7 @@ class DocState:
     extraction_version: int | None = None
     local: tuple[Finding, ...] = ()
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
+    carried_keys: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # …their ignore keys…
     carried_edits: list[AppliedEdit] = field(default_factory=list)  # …and the edits since
     line_count: int | None = None  # lines of the text last rendered
     report: Report | None = None
@@ -120,6 +121,17 @@ def _stage1(
         document = Document(text)
         extraction = document.extraction
     return document, extraction, tuple(local_findings(extraction, settings, memo))
+
+
+def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[Finding, IgnoreKey]]:
+    """Each report finding's ignore key (the one it was shown with, else made from the report)."""
+    cache, report, out = state.key_cache, state.report, {}
+    for f in findings:
+        hit = cache.get(id(f))
+        if hit is None or hit[0] is not f:
+            hit = (f, key_for(f, report.extraction if report is not None else None, report.text if report else ""))
+        out[id(f)] = hit
+    return out
 
 
 # ---- the scheduler ------------------------------------------------------------------------------
@@ -179,6 +191,7 @@ class Diagnostics:
         sourced = tuple(f for f in self._report_findings(state) if (f.kind, f.span) not in local)
         if sourced:
             state.carried, state.carried_edits = sourced, list(edits)
+            state.carried_keys = _keys_of(sourced, state)
         else:  # shifted lazily, once, when stage 1 next needs them
             state.carried_edits.extend(edits)
         previous = state.version
@@ -213,7 +226,7 @@ class Diagnostics:
             state.reset = True
             state.hold = None
             state.carried, state.report, state.report_version = (), None, None
-            state.carried_edits = []
+            state.carried_edits, state.carried_keys = [], {}
             self._cancel_later(state)
             self._kick(state)
 
@@ -338,7 +351,7 @@ class Diagnostics:
                 found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
                 partial = Report(text=quick.text, extraction=extraction, findings=found, results=(), complete=False)
                 state.report, state.report_version = partial, version
-                state.carried, state.carried_edits = (), []
+                state.carried, state.carried_edits, state.carried_keys = (), [], {}
                 state.hold = None
                 self._publish(state)
         progress = Progress(self.server) if self.server.caps.progress else None
@@ -356,7 +369,7 @@ class Diagnostics:
             return None
         report, evidence = checked
         state.report, state.report_version = report, version
-        state.carried, state.carried_edits = (), []
+        state.carried, state.carried_edits, state.carried_keys = (), [], {}
         state.hold = None
         self._publish(state)
         self.notify_citations(state)
@@ -503,7 +516,10 @@ class Diagnostics:
             return []
         previous = {(s.finding, s.key): s for s in state.shown}
         if state.carried_edits:
-            state.carried, state.carried_edits = shift_findings(state.carried, state.carried_edits), []
+            # keys travel with the findings: they were made with the report's extraction, whose citation
+            # numbers are the findings' own (the current extraction may number them differently)
+            state.carried, state.carried_keys = shift_keyed(state.carried, state.carried_keys, state.carried_edits)
+            state.carried_edits = []
         report = self._report_findings(state)
         findings = (*report, *state.local) if report else (*state.local, *state.carried)
         held = held_back(state.extraction, state.hold)
@@ -512,10 +528,14 @@ class Diagnostics:
         extraction, text = state.extraction, state.text
         cache, fresh = state.key_cache, {}
 
+        carried_keys = state.carried_keys
+
         def key_of(f: Finding) -> IgnoreKey:
             # the same finding object (a memoised local finding, the current report's) keeps its key:
             # it belongs to the same citation in this extraction
             hit = cache.get(id(f))
+            if hit is None or hit[0] is not f:
+                hit = carried_keys.get(id(f))
             key = hit[1] if hit is not None and hit[0] is f else key_for(f, extraction, text)
             fresh[id(f)] = (f, key)
             return key

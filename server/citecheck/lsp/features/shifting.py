@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding
+from citecheck.ignores import IgnoreKey
 from citecheck.lsp.convert import Shown
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
 
-__all__ = ["edit_hold", "held_back", "shift_findings", "shift_shown", "shift_span", "stable_offset"]
+__all__ = ["edit_hold", "held_back", "shift_findings", "shift_keyed", "shift_shown", "shift_span", "stable_offset"]
 
 
 def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
@@ -62,6 +64,23 @@ def _shift_finding(f: Finding, edits: list[AppliedEdit]) -> Finding | None:
 def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
     """Move findings (and their fixes) through edits; drop any whose span an edit touched."""
     return tuple(m for f in findings if (m := _shift_finding(f, edits)) is not None)
+
+
+def shift_keyed(
+    findings: Iterable[Finding], keys: dict[int, tuple[Finding, IgnoreKey]], edits: list[AppliedEdit]
+) -> tuple[tuple[Finding, ...], dict[int, tuple[Finding, IgnoreKey]]]:
+    """``shift_findings``, carrying each finding's ignore key (``keys``: id(finding) -> (finding, key))
+    over to its moved copy."""
+    out, moved_keys = [], {}
+    for f in findings:
+        m = _shift_finding(f, edits)
+        if m is None:
+            continue
+        out.append(m)
+        hit = keys.get(id(f))
+        if hit is not None and hit[0] is f:
+            moved_keys[id(m)] = (m, hit[1])
+    return tuple(out), moved_keys
 
 
 def shift_shown(
@@ -126,6 +145,8 @@ def held_back(extraction: Extraction | None, hold: Span | None) -> list[Span]:
     """Full spans of citations the caret is still typing in (touching the hold)."""
     if extraction is None or hold is None:
         return []
+    if isinstance(extraction, DocumentExtraction):  # only the paragraphs around the hold
+        return [c.full_span for c in extraction.touching(hold.start, hold.end)]
     return [
         c.full_span
         for c in extraction.citations
