@@ -108,7 +108,7 @@ def shift_shown(
             )
         )
         out.append(
-            Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None)
+            Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None, s.mode)
         )
     return tuple(out)
 
