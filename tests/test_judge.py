@@ -19,7 +19,7 @@ PARAS = [
     "See Roe, 410 U.S. at 116.",
     "Later still: Doe v. Roe, 12 F.4th 1 (2d Cir. 1890).",
     "Gratz v. Bollinger, 539 U. S. 244 (2003); Grutter v. Bollinger, 539 U. S. 306 (2003).",
-    "Compare 539 U. S., at 250, with 539 U. S., at 999999, and 541 U. S., at 3.",
+    "Compare 539 U. S., at 250, with 539 U. S., at 2, and 541 U. S., at 3.",
     "Smith, supra, at 423; Nobody, supra, at 5.",
 ]
 #: what typing does to a brief: letters, deleted characters, new citations, broken and joined paragraphs

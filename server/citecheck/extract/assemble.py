@@ -58,6 +58,7 @@ class _Full:
     short_names: frozenset[str]  # parties and their first distinctive word: usable as "Roe at 116"
     page: int | None = None  # first page, for resolving "539 U. S., at 328" by page
     page_text: str | None = None  # as written: a local check names the earlier cites of a volume
+    full_form: bool = True  # a FULL citation (else UNRECOGNISED)
 
 
 @dataclass(slots=True)
@@ -318,7 +319,7 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
 def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
     page = int(c.page) if c.page and c.page.isdigit() else None
-    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page, c.page))
+    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page, c.page, c.form is CiteForm.FULL))
 
 
 @lru_cache(maxsize=65_536)
@@ -574,6 +575,15 @@ class DocumentExtraction(Extraction):
                 c for c in run.paragraph(pno) if c.full_span.start <= end and start <= c.full_span.end
             )
         return out
+
+    def earlier_full_cites(self, index: int, volume: str | None, reporter: str | None) -> list[str]:
+        """``"volume reporter page"`` of each FULL citation before ``index`` from that volume, from the
+        resolution records (no citation built)."""
+        return [
+            f"{f.volume} {f.reporter} {f.page_text}"
+            for f in self.run.fulls
+            if f.index < index and f.full_form and f.volume == volume and f.reporter == reporter
+        ]
 
     def at(self, offset: int) -> Citation | None:
         best: Citation | None = None
