@@ -22,7 +22,7 @@ from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.assemble import DocumentExtraction, uses_prev
 from citecheck.extract.models import Citation, CiteForm, Extraction
-from citecheck.findings import Finding, Fix, TextEdit
+from citecheck.findings import Finding, Fix, TextEdit, moved_finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
@@ -194,17 +194,13 @@ def _moved(findings: tuple[Finding, ...], d: int) -> tuple[Finding, ...]:
     if not d or not findings:
         return findings
     return tuple(
-        Finding(
-            kind=f.kind,
-            severity=f.severity,
-            span=f.span.shift(d),
-            message=f.message,
-            evidence=f.evidence,
-            fixes=tuple(
+        moved_finding(
+            f,
+            f.span.shift(d),
+            tuple(
                 Fix(title=x.title, edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits))
                 for x in f.fixes
             ),
-            citation_index=f.citation_index,
         )
         for f in findings
     )
