@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 VISIBLE_RANGES_NOTIFICATION = "citecheck/visibleRanges"
+FOLLOWS_VIEW = "citecheck: the editor says what it shows; CourtListener lookups for citations on screen go first"
 #: A client showing more than this many documents or ranges is not describing a screen; extra ones are ignored.
 MAX_DOCUMENTS = 32
 MAX_RANGES = 64
@@ -134,13 +135,17 @@ class VisibleRanges:
         self.raw: dict[str, tuple[RawRange, ...]] = {}
         self._converted: dict[str, _Converted] = {}
         self.order = WorkOrder(self.ranks)
-        self.updates = 0  # notifications applied (tests and the log)
+        self.updates = 0  # notifications applied
+        self.said = False
 
     def update(self, params: Any) -> None:
         """The client's whole view now; documents it does not name are not visible."""
         view = parse_params(params)
         self.raw = view
         self._converted = {u: c for u, c in self._converted.items() if u in view and c.raw == view[u]}
+        if not self.said and any(view.values()):  # once a session: the log says the order follows the view
+            self.said = True
+            self.server.log_to_client(FOLLOWS_VIEW)
         self.updates += 1
 
     def ranks(self) -> Mapping[CiteKey, float]:
