@@ -8,20 +8,13 @@
  * named is not visible. Scrolling fires many events a second, so sends are debounced, and a view
  * identical to the last one sent is not sent again. See docs/editors.md.
  */
+import type { LspPosition, LspRange } from './citations';
 import type { Disposable } from './vscodeapi';
 
 export const VISIBLE_RANGES_NOTIFICATION = 'citecheck/visibleRanges';
 /** Long enough to coalesce a scroll (tens of events a second), short next to a lookup's wait. */
 export const VISIBLE_RANGES_DEBOUNCE_MS = 250;
 
-export interface LspPosition {
-  line: number;
-  character: number;
-}
-export interface LspRange {
-  start: LspPosition;
-  end: LspPosition;
-}
 export interface ShownDocument {
   uri: string;
   ranges: LspRange[];
