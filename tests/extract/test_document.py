@@ -276,3 +276,28 @@ def test_lazy_view_answers_like_the_full_tuple(bulk_opinions, data) -> None:
             hits = [c for c in full.citations if c.full_span.start <= offset + 3 and offset <= c.full_span.end]
             assert lazy.touching(offset, offset + 3) == hits
         assert lazy == full and lazy.citations == full.citations
+
+
+def test_typing_inside_case_names_resolves_later_short_forms_again() -> None:
+    """A keystroke in a case name changes only the names of its full citation: later paragraphs stay in
+    step unless one of their name lookups (short form, supra, "Name at N") answers differently."""
+    first = "Smith v. Jones, 33 F.3d 1 (3d Cir. 1990); Doe v. Roe, 34 F.3d 5 (3d Cir. 1991)."
+    rest = [
+        "Nothing here to resolve.",
+        "Smith, 33 F.3d at 2.",
+        "Jones, supra, at 3.",
+        "Later, Roe at 6 says more.",
+        "Id. at 7.",
+        "Doe, 34 F.3d at 8; Smyth, 33 F.3d at 4.",
+    ]
+    base = "\n\n".join([first, *rest])
+    for at in range(len(first) + 1):
+        for typed, cut in (("y", 0), ("", 1), ("x ", 0)):
+            if cut and at >= len(first):
+                continue
+            doc = Document(base)
+            doc.apply_edits([Edit(start=at, end=at + cut, new_text=typed)])
+            assert doc.extraction == extract_citations(doc.text), (at, typed)
+            # and back again, from the edited state
+            doc.apply_edits([Edit(start=at, end=at + len(typed), new_text=base[at : at + cut])])
+            assert doc.extraction == extract_citations(base), (at, typed, "undo")

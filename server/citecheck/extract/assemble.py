@@ -430,6 +430,8 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
 
 
 Plan = list[tuple[object, ...]]
+#: after planning this many paragraphs again in one run, index the full citations instead of scanning them
+_INDEX_AFTER = 8
 
 
 @dataclass(slots=True)
@@ -632,6 +634,7 @@ def assemble_incremental(
     pno_delta = len(keys) - len(prior.keys) if prior is not None else 0
     fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls))
     pno = q
+    replanned = 0
     while pno < len(results):
         off, res = paragraphs[pno][0], results[pno]
         prev = results[pno - 1] if pno else None
@@ -647,6 +650,7 @@ def assemble_incremental(
             and prior.before[old] == here
             and _prev_sig(prior.results, old) == _prev_sig(results, pno)
             and fulls_check.same_upto(here[0])
+            and fulls_check.unaffected(res, text, off)
         )
         built: tuple[Citation, ...] | None = None
         if synced:
@@ -660,6 +664,9 @@ def assemble_incremental(
                 if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.keys[pno - 1][1] == prev_off):  # type: ignore[union-attr]
                     built = prior.built[old]  # type: ignore[union-attr]
         else:
+            replanned += 1
+            if replanned == _INDEX_AFTER:  # a long stretch to plan again: index the records once
+                st.restored = False
             plan = _plan(text, off, res, prev, st, n_out)
             if res.barrier_at_end:
                 st.last_authority = None
@@ -667,7 +674,7 @@ def assemble_incremental(
         built_all.append(built)
         n_out += len(plan)
         pno += 1
-        if synced and _same_tail(prior, old + 1, results, pno):  # type: ignore[arg-type]
+        if synced and not fulls_check.renamed and _same_tail(prior, old + 1, results, pno):  # type: ignore[arg-type]
             # every later paragraph is the previous run's, after the same state: take the rest over
             assert prior is not None
             before.extend(prior.before[old + 1 :])
@@ -719,15 +726,22 @@ def _prev_sig(results: list[ParagraphResult], i: int) -> bool | None:
 
 class _PrefixCheck:
     """Whether the new run's full-citation records agree with the previous run's up to some count.
-    Records are only ever appended, so the first disagreement, once found, stays: the check is
-    linear over a whole run, not per paragraph."""
+    Records are only ever appended, so a disagreement, once found, stays: the check is linear over a
+    whole run, not per paragraph.
 
-    __slots__ = ("checked", "mismatch", "new", "old")
+    Typing inside a case name changes only a record's names: those records are kept in ``renamed``,
+    and a later paragraph whose name lookups see no difference between the old and the new names is
+    still in step (``unaffected``). Any other difference (a volume, a page, a count) ends it.
+    """
+
+    __slots__ = ("checked", "mismatch", "new", "old", "queries", "renamed")
 
     def __init__(self, old: list[_Full], new: list[_Full], taken_over: int) -> None:
         self.old, self.new = old, new
         self.checked = taken_over  # the prefix was copied from ``old``
         self.mismatch = False
+        self.renamed: list[tuple[_Full, _Full]] = []
+        self.queries: dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...]]] = {}
 
     def same_upto(self, n: int) -> bool:
         if self.mismatch or n > len(self.old) or n > len(self.new):
@@ -735,10 +749,48 @@ class _PrefixCheck:
         while self.checked < n:
             a, b = self.old[self.checked], self.new[self.checked]
             if a is not b and a != b:
-                self.mismatch = True
-                return False
+                if _names_only(a, b):
+                    self.renamed.append((a, b))
+                else:
+                    self.mismatch = True
+                    return False
             self.checked += 1
         return True
+
+    def unaffected(self, res: ParagraphResult, text: str, off: int) -> bool:
+        """Whether every name lookup of paragraph ``res`` answers alike over the old and the new names."""
+        if not self.renamed:
+            return True
+        hit = self.queries.get(id(res))
+        if hit is None or hit[0] is not res:
+            hit = self.queries[id(res)] = (res, *_name_queries(res, text, off))
+        _, names, shorts = hit
+        for old, new in self.renamed:
+            if any((n in old.padded) != (n in new.padded) for n in names):
+                return False
+            if any((n in old.short_names) != (n in new.short_names) for n in shorts):
+                return False
+        return True
+
+
+def _names_only(a: _Full, b: _Full) -> bool:
+    """Whether two records differ in their names alone."""
+    return (a.index, a.group, a.volume, a.reporter, a.page, a.page_text, a.full_form) == (
+        b.index, b.group, b.volume, b.reporter, b.page, b.page_text, b.full_form
+    )
+
+
+def _name_queries(res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every name a paragraph's resolution looks up: the padded names its short forms and ``supra``
+    search for (``_latest``), and the short names its ``Name at N`` candidates try (``_resolve_reference``)."""
+    names: list[str] = []
+    for c in res.citations:
+        if c.form in (CiteForm.SHORT, CiteForm.SUPRA) and c.antecedent_text:
+            names.extend(_suffixes(c.antecedent_text))
+    shorts = [
+        norm_name(text[off + w[0] : off + r.name_end]) for r in res.refs for w in r.words
+    ]
+    return tuple(names), tuple(shorts)
 
 
 def _plan(
