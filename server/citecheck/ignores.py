@@ -67,6 +67,8 @@ class IgnoreList:
     keys: frozenset[IgnoreKey] = field(default_factory=frozenset)
 
     def ignores(self, key: IgnoreKey) -> bool:
+        if not self.keys:  # asked for every finding on every publish; usually nothing is dismissed
+            return False
         return key in self.keys or key.whole_citation in self.keys
 
     def __len__(self) -> int:

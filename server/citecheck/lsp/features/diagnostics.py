@@ -519,7 +519,19 @@ class Diagnostics:
             return [Shown(f, key_for(f, None, state.text))]
         if state.extraction is None:  # not checked (language) or extraction failed (reported)
             return []
-        previous = {(s.finding, s.key): s for s in state.shown}
+        # what the client shows, by identity (a finding taken over unchanged) and by kind, place and key
+        # (a finding moved by the edit: equal in value, another object); hashing whole findings (their
+        # evidence and fixes) for every diagnostic of a long brief on every keystroke cost more
+        by_id = {id(s.finding): s for s in state.shown}
+        by_place = {(s.finding.kind, s.finding.span.start, s.finding.span.end, s.key): s for s in state.shown}
+
+        def previous(f: Finding, key: IgnoreKey) -> Shown | None:
+            s = by_id.get(id(f))
+            if s is None or s.finding is not f or s.key != key:
+                s = by_place.get((f.kind, f.span.start, f.span.end, key))
+                if s is None or s.finding != f:
+                    return None
+            return s
         if state.carried_edits:
             # keys travel with the findings: they were made with the report's extraction, whose citation
             # numbers are the findings' own (the current extraction may number them differently)
@@ -547,7 +559,7 @@ class Diagnostics:
 
         shown = visible_keyed(findings, settings, self.server.ignores, key_of)
         state.key_cache = fresh
-        return [previous.get((f, key)) or Shown(f, key) for f, key in shown]
+        return [previous(f, key) or Shown(f, key) for f, key in shown]
 
     def _publish(self, state: DocState) -> None:
         if self.server.docs.get(state.uri) is not state:

@@ -100,14 +100,36 @@ def shift_shown(
                 and all(e.span.start > stable_from for fix in moved.fixes for e in fix.edits)
             )
         )
-        out.append(
-            Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None, s.mode)
-        )
+        out.append(_moved_shown(s, moved, version if valid else None))
     return tuple(out)
 
 
+_SHOWN_FIELDS = ("finding", "key", "range", "fix_ranges", "diagnostic", "json", "rendered_for", "mode")
+assert tuple(Shown.__dataclass_fields__) == _SHOWN_FIELDS, "_moved_shown must set every field of Shown"
+_shown_set = tuple(Shown.__dict__[name].__set__ for name in _SHOWN_FIELDS)
+
+
+def _moved_shown(s: Shown, finding: Finding, rendered_for: int | None) -> Shown:
+    """``s`` with ``finding`` and ``rendered_for`` replaced, set through the slots (every keystroke
+    moves every displayed finding after it; the dataclass constructor costs three times as much)."""
+    g = object.__new__(Shown)
+    put_finding, put_key, put_range, put_fixes, put_diag, put_json, put_for, put_mode = _shown_set
+    put_finding(g, finding)
+    put_key(g, s.key)
+    put_range(g, s.range)
+    put_fixes(g, s.fix_ranges)
+    put_diag(g, s.diagnostic)
+    put_json(g, s.json)
+    put_for(g, rendered_for)
+    put_mode(g, s.mode)
+    return g
+
+
 def _all_after(edits: list[AppliedEdit], f: Finding) -> bool:
-    end = max([f.span.end, *(e.span.end for fix in f.fixes for e in fix.edits)])
+    end = f.span.end
+    for fix in f.fixes:
+        for e in fix.edits:
+            end = max(end, e.span.end)
     return all(e.start > end for e in edits)
 
 
