@@ -186,8 +186,8 @@ _s_kind, _s_severity, _s_span, _s_message, _s_evidence, _s_fixes, _s_index = (
 )
 
 
-def moved_finding(f: Finding, span: Span, fixes: tuple[Fix, ...]) -> Finding:
-    """``f`` at ``span`` with ``fixes``: what an edit before a finding makes of it. Set through the slots
+def moved_finding(f: Finding, span: Span, fixes: tuple[Fix, ...], citation_index: int | None) -> Finding:
+    """``f`` at ``span`` with ``fixes`` and ``citation_index``: what an edit before a finding makes of it. Set through the slots
     (kind and severity are ``f``'s, already validated): a keystroke moves every finding after it, and
     the dataclass constructor costs three times as much."""
     g = _new_finding(Finding)
@@ -197,7 +197,7 @@ def moved_finding(f: Finding, span: Span, fixes: tuple[Fix, ...]) -> Finding:
     _s_message(g, f.message)
     _s_evidence(g, f.evidence)
     _s_fixes(g, fixes)
-    _s_index(g, f.citation_index)
+    _s_index(g, citation_index)
     return g
 
 

@@ -161,10 +161,19 @@ def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo |
 
 
 def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> list[Finding]:
+    """Per paragraph: the last version's findings, moved, where they cannot differ; else the checks.
+
+    Two ways to find them: the very same plan object (the assembly took the paragraph over), or — after
+    a citation was added or removed before it, which renumbers everything after — the same paragraph
+    result with a plan that differs only by that renumbering (``_signature``). The second is not used
+    for a paragraph with an unresolved reporter short form: its finding names the earlier cites of its
+    volume, which the added or removed citation may be one of.
+    """
     run = extraction.run
     text = extraction.text
     found: list[Finding] = []
     fresh: LocalMemo = {}
+    old = memo if memo is not None else {}
     for pno, plan in enumerate(run.plans):
         if not plan:
             continue
@@ -172,16 +181,36 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
         res = run.results[pno]
         prev = run.results[pno - 1] if pno and uses_prev(plan) else None
         window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
-        hit = memo.get(("p", id(plan))) if memo is not None else None
+        base = run.first_of(pno)
+        sig = None
+        mine: tuple[Finding, ...] | None = None
+        hit = old.get(("p", id(plan)))
         if hit is not None and hit[0] is plan and hit[1] is res and hit[2] is prev and hit[4] == window:
             mine = _moved(hit[5], start - hit[3])  # type: ignore[arg-type, operator]
+            relaxable = hit[8]
         else:
-            mine = []
+            sig = _signature(plan, base)
+            for entry in old.get(("r", id(res)), ()):  # type: ignore[union-attr]
+                _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax = entry  # type: ignore[misc]
+                if e_res is res and e_relax and e_prev is prev and e_window == window and e_sig == sig:
+                    mine = _moved(e_found, start - e_start, base - e_base)
+                    relaxable = True
+                    break
+        if mine is None:
+            relaxable = True
+            out: list[Finding] = []
             for c in extraction.paragraph_citations(pno):
+                if c.form is CiteForm.SHORT and c.reporter and c.antecedent is None:
+                    relaxable = False
                 full = full_of(extraction, c)
-                mine.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
-            mine = tuple(mine)
-        fresh[("p", id(plan))] = (plan, res, prev, start, window, mine)
+                out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
+            mine = tuple(out)
+        entry = (plan, res, prev, start, window, mine, base, sig, relaxable)
+        fresh[("p", id(plan))] = entry
+        if relaxable:
+            if sig is None:
+                entry = (*entry[:7], _signature(plan, base), relaxable)
+            fresh.setdefault(("r", id(res)), []).append(entry)  # type: ignore[union-attr]
         found.extend(mine)
     if memo is not None:
         memo.clear()
@@ -189,9 +218,20 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
     return found
 
 
-def _moved(findings: tuple[Finding, ...], d: int) -> tuple[Finding, ...]:
-    """Findings (and their fixes) ``d`` code points further on; the same objects when ``d`` is 0."""
-    if not d or not findings:
+def _signature(plan: list[tuple[object, ...]], base: int) -> tuple[tuple[object, ...], ...]:
+    """A plan without its document-wide numbers: what a paragraph's local findings can depend on
+    (each citation's place in the paragraph, whether a short form resolved, where its quote and
+    proposition come from), the same after a citation before the paragraph was added or removed."""
+    return tuple(
+        (e[0], e[1], e[2] - base, e[4] is None, e[5], e[6]) if e[0] == "c" else (e[0], e[1], e[2] - base, e[4], e[5])  # type: ignore[operator]
+        for e in plan
+    )
+
+
+def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding, ...]:
+    """Findings (and their fixes) ``d`` code points further on and their citations ``di`` places
+    further on; the same objects when both are 0."""
+    if (not d and not di) or not findings:
         return findings
     return tuple(
         moved_finding(
@@ -201,6 +241,7 @@ def _moved(findings: tuple[Finding, ...], d: int) -> tuple[Finding, ...]:
                 Fix(title=x.title, edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits))
                 for x in f.fixes
             ),
+            None if f.citation_index is None else f.citation_index + di,
         )
         for f in findings
     )

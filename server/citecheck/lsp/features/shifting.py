@@ -45,13 +45,13 @@ def _shift_finding(f: Finding, edits: list[AppliedEdit]) -> Finding | None:
     if span == f.span:
         return f
     if not f.fixes:
-        return moved_finding(f, span, ())
+        return moved_finding(f, span, (), f.citation_index)
     fixes = []
     for fix in f.fixes:
         moved = [(m, e) for e in fix.edits if (m := shift_span(e.span, edits)) is not None]
         if len(moved) == len(fix.edits):
             fixes.append(replace(fix, edits=tuple(replace(e, span=m) for m, e in moved)))
-    return moved_finding(f, span, tuple(fixes))
+    return moved_finding(f, span, tuple(fixes), f.citation_index)
 
 
 def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
