@@ -187,7 +187,7 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
         hit = old.get(("p", id(plan)))
         if hit is not None and hit[0] is plan and hit[1] is res and hit[2] is prev and hit[4] == window:
             mine = _moved(hit[5], start - hit[3])  # type: ignore[arg-type, operator]
-            relaxable = hit[8]
+            sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
         else:
             sig = _signature(plan, base)
             for entry in old.get(("r", id(res)), ()):  # type: ignore[union-attr]
@@ -205,11 +205,11 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
                 full = full_of(extraction, c)
                 out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
             mine = tuple(out)
+        if sig is None and relaxable:
+            sig = _signature(plan, base)
         entry = (plan, res, prev, start, window, mine, base, sig, relaxable)
         fresh[("p", id(plan))] = entry
         if relaxable:
-            if sig is None:
-                entry = (*entry[:7], _signature(plan, base), relaxable)
             fresh.setdefault(("r", id(res)), []).append(entry)  # type: ignore[union-attr]
         found.extend(mine)
     if memo is not None:
