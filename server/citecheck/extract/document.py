@@ -115,8 +115,8 @@ class Document:
             return False
         a, b = edit.start, edit.end
         d = len(edit.new_text) - (b - a)
-        i = bisect_left([p[1] for p in paras], a - 4)  # first paragraph ending near or after the edit
-        j = bisect_right([p[0] for p in paras], b + 4) - 1  # last paragraph starting near or before it
+        i = bisect_left(paras, a - 4, key=_end)  # first paragraph ending near or after the edit
+        j = bisect_right(paras, b + 4, key=_start) - 1  # last paragraph starting near or before it
         lo = max(min(i, n - 1) - 1, 0)
         hi = min(max(j, i) + 1, n - 1)
         r0 = paras[lo][0] if lo > 0 else 0
@@ -134,6 +134,14 @@ class Document:
         self._paragraphs = paras[:lo] + region + [(s + d, e + d) for s, e in paras[hi + 1 :]]
         self._results = results[:lo] + [_result(text[s:e], old) for s, e in region] + results[hi + 1 :]
         return True
+
+
+def _start(p: tuple[int, int]) -> int:
+    return p[0]
+
+
+def _end(p: tuple[int, int]) -> int:
+    return p[1]
 
 
 def _result(key: str, old: dict[str, ParagraphResult]) -> ParagraphResult:
