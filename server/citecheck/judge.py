@@ -179,19 +179,21 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
             continue
         start, end = run.paragraphs[pno]
         res = run.results[pno]
-        prev = run.results[pno - 1] if pno and uses_prev(plan) else None
+        hit = old.get(("p", id(plan)))
+        same_plan = hit is not None and hit[0] is plan
+        reads_prev = hit[9] if same_plan else uses_prev(plan)  # type: ignore[index]
+        prev = run.results[pno - 1] if pno and reads_prev else None
         window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
         base = run.first_of(pno)
         sig = None
         mine: tuple[Finding, ...] | None = None
-        hit = old.get(("p", id(plan)))
-        if hit is not None and hit[0] is plan and hit[1] is res and hit[2] is prev and hit[4] == window:
+        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:  # type: ignore[index]
             mine = _moved(hit[5], start - hit[3])  # type: ignore[arg-type, operator]
             sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
         else:
             sig = _signature(plan, base)
             for entry in old.get(("r", id(res)), ()):  # type: ignore[union-attr]
-                _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax = entry  # type: ignore[misc]
+                _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax, _reads = entry  # type: ignore[misc]
                 if e_res is res and e_relax and e_prev is prev and e_window == window and e_sig == sig:
                     mine = _moved(e_found, start - e_start, base - e_base)
                     relaxable = True
@@ -207,7 +209,7 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
             mine = tuple(out)
         if sig is None and relaxable:
             sig = _signature(plan, base)
-        entry = (plan, res, prev, start, window, mine, base, sig, relaxable)
+        entry = (plan, res, prev, start, window, mine, base, sig, relaxable, reads_prev)
         fresh[("p", id(plan))] = entry
         if relaxable:
             fresh.setdefault(("r", id(res)), []).append(entry)  # type: ignore[union-attr]

@@ -698,12 +698,12 @@ def assemble_incremental(
 
 
 def _same_tail(prior: Run, old: int, results: list[ParagraphResult], pno: int) -> bool:
-    """Whether ``results[pno:]`` are the very objects ``prior.results[old:]``."""
+    """Whether ``results[pno:]`` are (in practice: the very objects of) ``prior.results[old:]``."""
     n = len(results) - pno
     if n != len(prior.results) - old:
         return False
-    theirs = prior.results
-    return all(results[pno + k] is theirs[old + k] for k in range(n))
+    # identical objects compare equal without looking inside (and equal results plan alike anyway)
+    return results[pno:] == prior.results[old:]
 
 
 def _tail_built(prior: Run, old: int, keys: list[tuple[int, int]], pno: int) -> list[tuple[Citation, ...] | None]:

@@ -20,6 +20,11 @@ from citecheck.spans import Span
 __all__ = ["edit_hold", "held_back", "shift_findings", "shift_keyed", "shift_shown", "shift_span", "stable_offset"]
 
 
+_new_span = object.__new__
+_set_start = Span.__dict__["start"].__set__
+_set_end = Span.__dict__["end"].__set__
+
+
 def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
     """``span`` moved through ``edits`` (applied in order), or None if an edit touched it.
 
@@ -30,7 +35,12 @@ def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
     """
     for e in edits:
         if e.end < span.start:
-            span = span.shift(len(e.new_text) - (e.end - e.start))
+            # moved past an edit wholly before it: it still starts at or after the edit's start
+            d = len(e.new_text) - (e.end - e.start)
+            moved = _new_span(Span)
+            _set_start(moved, span.start + d)
+            _set_end(moved, span.end + d)
+            span = moved
         elif e.start > span.end:
             continue
         else:
