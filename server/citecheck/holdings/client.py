@@ -162,8 +162,9 @@ class ModelClient:
             return await self._with_retries(lambda: self._logprobs(messages, top), deadline, what="judging")  # type: ignore[no-any-return]
 
     async def _logprobs(self, messages: Sequence[dict[str, str]], top: int) -> list[tuple[str, float]]:
-        resp = await self._client.chat.completions.create(  # type: ignore[call-overload]  # plain dicts, not TypedDicts
-            model=self.model, messages=list(messages), temperature=0, max_tokens=1, logprobs=True, top_logprobs=top,
+        resp = await self._client.chat.completions.create(
+            model=self.model, messages=list(messages), temperature=0, max_tokens=1,  # type: ignore[arg-type]
+            logprobs=True, top_logprobs=top,
         )
         lp = resp.choices[0].logprobs if resp.choices else None
         if lp is None or not lp.content:

@@ -42,9 +42,10 @@ def logprob_answer(yes: float, no: float, model: str = "fake-judge") -> Step:
     (what the yes-no protocol reads); the rest of the mass goes to a token that is neither."""
     import math
 
-    top = [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in (("Yes", yes), ("No", no)) if p > 0]
-    top.append({"token": "The", "logprob": math.log(max(1e-9, 1 - yes - no)), "bytes": None})
-    first = max(top, key=lambda t: t["logprob"])
+    pairs = [(t, math.log(p)) for t, p in (("Yes", yes), ("No", no)) if p > 0]
+    pairs.append(("The", math.log(max(1e-9, 1 - yes - no))))
+    top: list[dict[str, Any]] = [{"token": t, "logprob": lp, "bytes": None} for t, lp in pairs]
+    first = top[max(range(len(pairs)), key=lambda i: pairs[i][1])]
     return Step(body={
         "id": "cmpl-1", "object": "chat.completion", "created": 0, "model": model,
         "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant", "content": first["token"]},
