@@ -31,6 +31,7 @@ from citecheck.ignore_file import IgnoreStore
 from citecheck.lsp import guards
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.features.diagnostics import Diagnostics, DocState
+from citecheck.lsp.features.visible_ranges import VisibleRanges
 from citecheck.lsp.sources import Sources
 from citecheck.lsp.text import LspTextDocument, LspWorkspace
 
@@ -84,7 +85,9 @@ class CiteServer(LanguageServer):
         self.caps = ClientCaps()
         self.ignores = IgnoreStore(None)
         self.docs: dict[str, DocState] = {}
-        self.sources = Sources()
+        #: what the client shows (``citecheck/visibleRanges``): CourtListener work on screen goes first
+        self.visible = VisibleRanges(self)
+        self.sources = Sources(order=self.visible.order)
         #: the one executor for CPU work (extraction, locating quotes, judging); one worker, so a
         #: check never competes with a keystroke's extraction for the GIL from a second thread
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citecheck-cpu")
@@ -119,6 +122,15 @@ class CiteServer(LanguageServer):
 
         task.add_done_callback(_done)
         return task
+
+    async def stop_tasks(self, timeout: float = 5.0) -> None:
+        """Cancel every background task and wait (up to ``timeout``) until they have unwound, so
+        nothing is still using the sources when shutdown closes them."""
+        tasks = [t for t in self._tasks if not t.done()]
+        for t in tasks:
+            t.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
 
     def report_problem(self, what: str, exc: BaseException) -> None:
         """Full details to stderr and the client's log; at most one popup per kind of failure."""
