@@ -90,3 +90,14 @@ async def test_a_faithful_paraphrase_of_the_same_holding_is_not_flagged(qwen, ca
     print(f"\nqwen2.5-coder-0.5b, faithful Peyton: {h.outcome.value} {h.reason or (h.judgment and h.judgment.rationale)}")
     assert h.outcome in (Outcome.JUDGED, Outcome.UNDECIDED), h.reason
     assert not [f for f in report.findings if f.kind is Kind.UNSUPPORTED_HOLDING]
+
+
+async def test_model_check_asks_the_yes_no_sample_when_that_protocol_is_set(qwen, capsys) -> None:
+    from citecheck.model_cli import check_endpoint
+
+    settings = replace(Settings(), model_url=qwen.url, model_name=qwen.model_name, model_protocol="yes-no",
+                       model_timeout_s=240)
+    rc = await check_endpoint(settings)
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert f"models    {qwen.model_name}" in out and "log-probabilities returned; shift" in out and "yesno-v1" in out
