@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator
 
 from citecheck.checks.base import CheckContext
-from citecheck.extract.models import CiteForm
+from citecheck.extract.assemble import DocumentExtraction
+from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Kind, Severity, make_finding
 
 #: Just before a short cite: a pin to something else it parallels ("majority op. at 172, 100 A.3d at
@@ -26,6 +27,18 @@ _NOTE_AFTER = re.compile(r",?\s*supra,?\s+note\s+\d+")
 _SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
 
 
+def earlier_full_cites(extraction: Extraction, c: Citation) -> list[str]:
+    """``"volume reporter page"`` of the FULL citations before ``c`` from its volume (an incremental
+    extraction answers from its resolution records instead of building every citation before ``c``)."""
+    if isinstance(extraction, DocumentExtraction):
+        return extraction.earlier_full_cites(c.index, c.volume, c.reporter)
+    return [
+        f"{f.volume} {f.reporter} {f.page}"
+        for f in extraction.citations[: c.index]
+        if f.form is CiteForm.FULL and f.volume == c.volume and f.reporter == c.reporter
+    ]
+
+
 class UnresolvedShortFormCheck:
     id = "short_form"
     local = True
@@ -35,11 +48,7 @@ class UnresolvedShortFormCheck:
         if c.form not in _SHORT_FORMS or c.antecedent is not None:
             return
         if c.form is CiteForm.SHORT and c.reporter:
-            earlier = [
-                f
-                for f in ctx.extraction.citations[: c.index]
-                if f.form is CiteForm.FULL and f.volume == c.volume and f.reporter == c.reporter
-            ]
+            earlier = earlier_full_cites(ctx.extraction, c)
             text = ctx.extraction.text
             if _PARALLEL_BEFORE.search(text, max(0, c.span.start - 40), c.span.start) or _NOTE_AFTER.match(
                 text, c.span.end
@@ -55,7 +64,7 @@ class UnresolvedShortFormCheck:
                 return
             if earlier:
                 # the volume was cited, but the pin fits none of its cases (or two): say so, do not guess
-                cites = "; ".join(sorted({f"{f.volume} {f.reporter} {f.page}" for f in earlier}))
+                cites = "; ".join(sorted(set(earlier)))
                 yield make_finding(
                     Kind.UNRESOLVED_SHORT_FORM,
                     c.span,
