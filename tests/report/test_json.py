@@ -47,27 +47,3 @@ def test_streamed_report_is_byte_for_byte_json_dumps_of_the_dict(sample_batch):
         for indent in (2, None, 4):
             assert render_json(batch, indent=indent) == (
                 json.dumps(report_dict(batch), indent=indent, ensure_ascii=False) + "\n")
-
-
-def test_fast_indented_encoder_writes_what_json_dumps_writes():
-    """The report's leaves are encoded without json's pure-Python indenting encoder; same text, at
-    any depth, and anything it does not know (a non-string key, NaN) is left to json.dumps."""
-    from enum import StrEnum
-
-    from citecheck.report.json import _dumps_indented
-
-    class Colour(StrEnum):
-        RED = "red"
-
-    values = [
-        {"a": [1, 2.5, -0.0, 1e100, 10**30, None, True, False, "x\n\"y\u2028é\t"], "b": {}, "c": [], "d": {"e": [[]]}},
-        [], {}, "s", 3, (1, "2"), {"k": Colour.RED},
-    ]
-    for value in values:
-        for level in (0, 1, 3):
-            for indent in (2, 4):
-                want = json.dumps(value, indent=indent, ensure_ascii=False).replace("\n", "\n" + " " * (indent * level))
-                assert _dumps_indented(value, " " * indent, "\n" + " " * (indent * level)) == want
-    assert _dumps_indented({1: 2}, "  ", "\n") is None
-    assert _dumps_indented([float("nan")], "  ", "\n") is None
-    assert _dumps_indented({"a": object()}, "  ", "\n") is None

@@ -184,75 +184,9 @@ def _has_lazy(value: Any) -> bool:
     return isinstance(value, _Lazy) or (isinstance(value, dict) and any(_has_lazy(v) for v in value.values()))
 
 
-_encode_string = json.encoder.encode_basestring  # the C one where available (ensure_ascii=False)
-
-
-def _dumps_indented(value: Any, indent: str, newline: str) -> str | None:
-    """``json.dumps(value, indent=len(indent), ensure_ascii=False)`` for plain JSON data, with every
-    line break followed by ``newline``'s depth; None for anything else (then json.dumps is used).
-
-    json.dumps with an indent runs the pure-Python encoder (the C one knows no indent before 3.13),
-    a generator per nested value: writing a 7,000,000-character brief's report took longer than
-    checking it. This builds the same text with one list and one join.
-    """
-    parts: list[str] = []
-    append = parts.append
-    stack_ok = True
-
-    def put(v: Any, pad: str) -> None:
-        nonlocal stack_ok
-        if isinstance(v, str):
-            append(_encode_string(v))
-        elif v is None:
-            append("null")
-        elif v is True:
-            append("true")
-        elif v is False:
-            append("false")
-        elif type(v) is int:
-            append(int.__repr__(v))
-        elif type(v) is float and v == v and v not in (float("inf"), float("-inf")):
-            append(float.__repr__(v))
-        elif type(v) is dict:
-            if not v:
-                append("{}")
-                return
-            inner = pad + indent
-            first = True
-            for k, item in v.items():
-                if type(k) is not str:
-                    stack_ok = False
-                    return
-                append(("{" if first else ",") + inner + _encode_string(k) + ": ")
-                first = False
-                put(item, inner)
-            append(pad + "}")
-        elif type(v) in (list, tuple):
-            if not v:
-                append("[]")
-                return
-            inner = pad + indent
-            first = True
-            for item in v:
-                append(("[" if first else ",") + inner)
-                first = False
-                put(item, inner)
-            append(pad + "]")
-        else:
-            stack_ok = False
-
-    put(value, newline)
-    return "".join(parts) if stack_ok else None
-
-
 def _write(value: Any, out: TextIO, indent: int | None, level: int) -> None:
     """json.dumps's own layout: with an indent, one member per line and ``,`` between; without, ``, ``."""
     if not _has_lazy(value):
-        if indent is not None:
-            text = _dumps_indented(value, " " * indent, "\n" + " " * (indent * level))
-            if text is not None:
-                out.write(text)
-                return
         text = json.dumps(value, indent=indent, ensure_ascii=False)
         # json.dumps escapes newlines inside strings, so every newline here is layout: shift it to this depth
         out.write(text if indent is None or level == 0 else text.replace("\n", "\n" + " " * (indent * level)))
