@@ -323,9 +323,10 @@ def volume_problem(reporter: str, volume: str) -> str | None:
     if int(volume) == 0:
         return f"{reporter} has no volume 0"
     if int(volume) > limit:
-        closed = limit == 999 or reporter in _CLOSED_AT_LIMIT
-        what = "ends at" if closed else "has not reached (nor will soon reach)"
-        return f"{reporter} {what} volume {limit}; there is no volume {int(volume)}"
+        if limit == 999 or reporter in _CLOSED_AT_LIMIT:
+            return f"{reporter} ends at volume {limit}; there is no volume {int(volume)}"
+        # an open series: the limit is a bound it is far from reaching, not its last volume
+        return f"{reporter} has no volume {int(volume)} (the series has not yet reached volume {limit})"
     return None
 
 

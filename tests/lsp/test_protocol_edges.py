@@ -70,3 +70,28 @@ def test_exit_without_shutdown_exits_1(server) -> None:
     server.notify("exit")
     rc, _ = server.close()
     assert rc == 1
+
+
+@pytest.mark.parametrize("delay", [0.6, 1.0, 1.4])
+def test_shutdown_during_a_check_lets_it_finish_with_the_cache_before_closing_it(raw_server, tmp_path, delay) -> None:
+    """A check still looking citations up when ``shutdown`` arrives must not go on to use the cache
+    that shutdown closes ("Cannot operate on a closed database" in the log, a lookup reported as failed).
+    A race, so this catches it only when a delay lands in the window; test_server's stop_tasks test is
+    the deterministic half."""
+    import time
+    from pathlib import Path
+
+    brief = (Path(__file__).resolve().parents[2] / "examples" / "brief.md").read_text(encoding="utf-8")
+    # not offline (no token, so CourtListener is off anyway): the cache is read and written
+    s = raw_server(env={"CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
+                        "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite")}, log_level="DEBUG")
+    s.initialize()
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///brief.md", "languageId": "markdown",
+                                                       "version": 1, "text": brief}})
+    time.sleep(delay)
+    s.response(s.request("shutdown"), timeout=60)
+    s.notify("exit")
+    rc, log = s.close()
+    assert rc == 0
+    assert "closed database" not in log
+    assert "cache unavailable" not in log

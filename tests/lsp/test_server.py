@@ -39,3 +39,29 @@ def test_settings_precedence_and_source_change_detection() -> None:
     assert not source_settings_changed(s, Settings(debounce_ms=10, offline=True, corpus_path=s.corpus_path,
                                                           cache_path=s.cache_path))
     assert settings_differ(s, server.compute_settings(None))
+
+
+def test_stop_tasks_waits_until_cancelled_tasks_have_unwound() -> None:
+    """Shutdown closes the cache right after ``stop_tasks``: a task still cleaning up (awaiting in its
+    ``finally``) must have finished by then."""
+    import asyncio
+
+    server = CiteServer()
+    events: list[str] = []
+
+    async def check() -> None:
+        try:
+            await asyncio.sleep(60)
+        finally:
+            await asyncio.sleep(0.05)  # e.g. a lookup that must complete before the cache can close
+            events.append("unwound")
+
+    async def run() -> None:
+        task = server.spawn(check(), what="test check")
+        await asyncio.sleep(0)
+        await server.stop_tasks(timeout=5)
+        events.append("stopped")
+        assert task.cancelled()
+
+    asyncio.run(run())
+    assert events == ["unwound", "stopped"]

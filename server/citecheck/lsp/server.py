@@ -120,6 +120,15 @@ class CiteServer(LanguageServer):
         task.add_done_callback(_done)
         return task
 
+    async def stop_tasks(self, timeout: float = 5.0) -> None:
+        """Cancel every background task and wait (up to ``timeout``) until they have unwound, so
+        nothing is still using the sources when shutdown closes them."""
+        tasks = [t for t in self._tasks if not t.done()]
+        for t in tasks:
+            t.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
     def report_problem(self, what: str, exc: BaseException) -> None:
         """Full details to stderr and the client's log; at most one popup per kind of failure."""
         detail = "".join(traceback.format_exception(exc))

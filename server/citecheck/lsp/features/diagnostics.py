@@ -65,6 +65,7 @@ _LANGUAGE_ALIASES = {
     "legal-text": "plaintext",
     "md": "markdown",
 }
+_UNWIND_S = 5.0  # how long a cancelled source check may take to let go of the cache
 _PROGRESS_AFTER_S = 0.3
 
 
@@ -349,7 +350,11 @@ class Diagnostics:
                 await progress.begin(f"Checking {len(extraction.citations)} citations")
             checked = await check
         finally:
-            check.cancel()
+            if not check.done():
+                check.cancel()
+                # let it unwind before the caller goes on: at shutdown the cache closes next, and a
+                # lookup still running would hit a closed database
+                await asyncio.wait({check}, timeout=_UNWIND_S)
             if progress is not None:
                 progress.end()
         if checked is None or state.version != version or self.server.docs.get(state.uri) is not state:

@@ -1,4 +1,4 @@
-"""``shutdown``: close the case-law source and stop the executor."""
+"""``shutdown``: stop the background checks, close the case-law source and stop the executor."""
 
 from __future__ import annotations
 
@@ -16,5 +16,6 @@ OPTIONS = None
 async def handle(ls: CiteServer, params: Any) -> None:
     for state in list(ls.docs.values()):
         ls.diagnostics.closed(state.uri, clear=False)
+    await ls.stop_tasks()  # the checks let go of the cache before it closes
     await ls.sources.close()
     ls.executor.shutdown(wait=False, cancel_futures=True)
