@@ -87,6 +87,39 @@ def _reporter_group(regex: str, start: int) -> str:
     return regex[start : j - 1]
 
 
+def _volume_prefix(extractor) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the regex opens with one of ``_VOLUME_FIRST`` and then its reporter group."""
+    at = extractor.regex.find("(?P<reporter>")
+    return at >= 0 and extractor.regex[:at] in _VOLUME_FIRST
+
+
+def _leading_literal(regex: str) -> str | None:
+    """The text every match of a reporter-first regex contains (``Cal. `` of ``(?:^|[^a-zA-Z0-9])
+    ((?P<reporter>Cal\\. (?P<subject>…``), read from the parsed pattern: the literal characters that
+    open the reporter group, which opens group 1, neither behind an alternative. None when there are
+    fewer than three, or the pattern has another shape."""
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser
+
+        if not regex.startswith("(?:^|[^a-zA-Z0-9])("):
+            return None
+        ops = list(_parser.parse(regex))  # [the boundary's BRANCH, group 1, ...]
+        if len(ops) < 2 or ops[1][0] is not c.SUBPATTERN:
+            return None
+        group1 = list(ops[1][1][3])
+        if not group1 or group1[0][0] is not c.SUBPATTERN:
+            return None
+        out = []
+        for op, arg in group1[0][1][3]:
+            if op is not c.LITERAL:
+                break
+            out.append(chr(arg))
+    except Exception:  # a pattern this reading does not know: no prefilter, the regex runs as eyecite runs it
+        return None
+    return "".join(out) if len(out) >= 3 else None
+
+
 def _volume_first(extractor) -> bool:  # type: ignore[no-untyped-def]
     """Whether every match of ``extractor`` has its reporter group right after "<number> ", and that
     group is exactly the alternation of its prefilter strings (whitespace-relaxed, as eyecite builds
@@ -153,13 +186,20 @@ def _tokenizer():  # type: ignore[no-untyped-def]
                         yield extractor.get_token(match)
                 return
             strict = self._volume_first_ids  # type: ignore[attr-defined]
-            near = self._near_volumes(text)
+            anywhere = self._after_any_volume_ids  # type: ignore[attr-defined]
+            literal = self._required_literal  # type: ignore[attr-defined]
+            near, every = self._near_volumes(text)
             for key, extractor in found.items():
-                if key not in strict:
-                    for match in extractor.get_matches(text):
-                        yield extractor.get_token(match)
+                if key in strict:
+                    starts = near.get(key)
+                elif key in anywhere:
+                    starts = every
+                else:
+                    needed = literal.get(key)
+                    if needed is None or needed in text:
+                        for match in extractor.get_matches(text):
+                            yield extractor.get_token(match)
                     continue
-                starts = near.get(key)
                 if not starts:
                     continue
                 regex = extractor.compiled_regex
@@ -172,12 +212,13 @@ def _tokenizer():  # type: ignore[no-untyped-def]
                         yield extractor.get_token(match)
                         last = match.end()
 
-        def _near_volumes(self, text: str) -> dict[int, set[int]]:
-            """id of each volume-first extractor one of whose strings starts right after a number →
-            the positions where a match of it could start."""
+        def _near_volumes(self, text: str) -> tuple[dict[int, set[int]], set[int]]:
+            """(id of each volume-first extractor one of whose strings starts right after a number →
+            the positions where a match of it could start; those positions for any reporter)."""
             width = self._longest  # type: ignore[attr-defined]
             windows = []
-            where: dict[int, int] = {}  # window start in the joined string → match starts' lower bound
+            where: dict[int, range] = {}  # window start in the joined string → where a match may start
+            every: set[int] = set()
             at = 0
             for m in _AFTER_VOLUME.finditer(text):
                 start = m.end()
@@ -188,29 +229,37 @@ def _tokenizer():  # type: ignore[no-untyped-def]
                         break
                     span *= 2
                 windows.append(window[:width])
-                where[at] = start
+                word = start - 2  # the volume's last character; its word runs back to a space
+                while word > 0 and not text[word - 1].isspace():
+                    word -= 1
+                where[at] = positions = range(max(word - 1, 0), start - 1)
+                every.update(positions)
                 at += len(windows[-1]) + 1
             near: dict[int, set[int]] = {}
             if not windows:
-                return near
+                return near, every
             joined = "\x00".join(windows)
             for end, (length, extractors) in self._volume_first_filter.iter(joined):  # type: ignore[attr-defined]
-                reporter = where.get(end - length + 1)
-                if reporter is None:
+                positions = where.get(end - length + 1)
+                if positions is None:
                     continue
-                word = reporter - 2  # the volume's last character; its word runs back to a space
-                while word > 0 and not text[word - 1].isspace():
-                    word -= 1
-                positions = range(max(word - 1, 0), reporter - 1)
                 for e in extractors:
                     near.setdefault(id(e), set()).update(positions)
-            return near
+            return near, every
 
     tokenizer = _CitationOnlyTokenizer()
     tokenizer._unfiltered_by_id = {id(e): e for e in tokenizer.unfiltered_extractors}  # type: ignore[attr-defined]
     strict = [e for e in _extractors() if _volume_first(e)]
     tokenizer._volume_first_ids = frozenset(map(id, strict))  # type: ignore[attr-defined]
     tokenizer._volume_first_filter = _prefix_filter(strict)  # type: ignore[attr-defined]
+    tokenizer._after_any_volume_ids = frozenset(  # type: ignore[attr-defined]
+        id(e) for e in _extractors() if _volume_prefix(e) and not e.flags & re.I and id(e) not in tokenizer._volume_first_ids  # type: ignore[attr-defined]
+    )
+    tokenizer._required_literal = {  # type: ignore[attr-defined]
+        id(e): lit
+        for e in tokenizer.unfiltered_extractors
+        if not e.flags & re.I and (lit := _leading_literal(e.regex)) is not None
+    }
     tokenizer._longest = max(len(_WS.sub("", s)) for e in strict for s in e.strings)  # type: ignore[attr-defined]
     tokenizer.tokenize(
         "See Roe v. Wade, 410 U.S. 113 (1973). Id. at 116."
