@@ -170,10 +170,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
+def _batch_gc() -> None:
+    """A check allocates millions of objects that all live until the report is written (citations,
+    findings, results; no cycles among them): with the default young generation of 700, the
+    collector ran ~1,500 times and walked the whole heap 6 times for a 2,000,000-character brief
+    (0.9 s of 9.7 s CPU). A young generation of 20,000, as the language server has: 0.4 s."""
+    import gc
+
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(max(20_000, gc.get_threshold()[0]), second, third)
+
+
 def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report import FORMATS
     from citecheck.report.json import write_json
     from citecheck.report.text import render_text
+
+    _batch_gc()
 
     corpus_flag = getattr(args, "corpus", None)
     if corpus_flag and not Path(corpus_flag).expanduser().exists():  # a typo must not create an empty corpus

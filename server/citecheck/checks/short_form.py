@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from citecheck.checks.base import CheckContext
-from citecheck.extract.models import CiteForm
+from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Finding, Kind, Severity, make_finding
 
 #: Just before a short cite: a pin to something else it parallels ("majority op. at 172, 100 A.3d at
@@ -22,6 +22,24 @@ from citecheck.findings import Finding, Kind, Severity, make_finding
 _PARALLEL_BEFORE = re.compile(r"(?:\bat\s+\d+(?:\s?[-\u2013]\s?\d+)?|\bsupra,?\s+note\s+\d+),\s*$")
 
 _NOTE_AFTER = re.compile(r",?\s*supra,?\s+note\s+\d+")
+
+#: The last document's full citations by (volume, reporter), in order: an unresolved short cite asks
+#: which earlier full cites share its volume, and scanning every earlier citation for each one was
+#: quadratic in a long brief. One entry, holding the citations it was built from (so ``is`` is safe).
+_FULLS: tuple[tuple[Citation, ...], dict[tuple[str | None, str | None], list[Citation]]] | None = None
+
+
+def _fulls_of_volume(citations: tuple[Citation, ...], volume: str | None, reporter: str | None) -> list[Citation]:
+    global _FULLS
+    cached = _FULLS
+    if cached is None or cached[0] is not citations:
+        index: dict[tuple[str | None, str | None], list[Citation]] = {}
+        for f in citations:
+            if f.form is CiteForm.FULL:
+                index.setdefault((f.volume, f.reporter), []).append(f)
+        cached = _FULLS = (citations, index)
+    return cached[1].get((volume, reporter), [])
+
 
 _SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
 
@@ -36,9 +54,7 @@ class UnresolvedShortFormCheck:
             return
         if c.form is CiteForm.SHORT and c.reporter:
             earlier = [
-                f
-                for f in ctx.extraction.citations[: c.index]
-                if f.form is CiteForm.FULL and f.volume == c.volume and f.reporter == c.reporter
+                f for f in _fulls_of_volume(ctx.extraction.citations, c.volume, c.reporter) if f.index < c.index
             ]
             text = ctx.extraction.text
             if _PARALLEL_BEFORE.search(text, max(0, c.span.start - 40), c.span.start) or _NOTE_AFTER.match(
