@@ -11,6 +11,10 @@ Figures printed, for each mode:
 - ``run again``: repeated runs with the default deadline (scaled like the minute), each continuing from the
   cache, until every citation is verified — how many runs it takes;
 - ``--wait, lookups only``: the same brief without quotations (no opinion fetches);
+- ``order of value``: one service minute of allowance with 60 citations near the end of the brief on
+  screen (the language server's ``citecheck/visibleRanges``), then the next run with no view: how many of
+  the visible ones the first minute verified, and that the next run starts with what the first left
+  pending (read back from the cache), in its order;
 - ``old client``: what the client did before pacing — 250-citation requests, a 429 wait over 90 s gives
   up the rest of the run — for contrast (lookups only, three runs).
 Each prints total time (in real and in service minutes), requests by route, 429s the service sent, the
@@ -37,6 +41,8 @@ from citecheck.sources.cache import Cache
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.courtlistener import CourtListenerClient
 from citecheck.sources.fake_courtlistener import FakeCourtListener
+from citecheck.sources.models import CiteKey
+from citecheck.sources.pacing import WorkOrder
 
 QUOTE = "the rule applies to every case"
 
@@ -64,10 +70,43 @@ def fake(minute: float) -> FakeCourtListener:
     return FakeCourtListener(time_scale=minute / 60)
 
 
-def client(server: FakeCourtListener, minute: float, cache: Cache, budget: float | None) -> CourtListenerClient:
+def client(
+    server: FakeCourtListener, minute: float, cache: Cache, budget: float | None, order: WorkOrder | None = None
+) -> CourtListenerClient:
     return CourtListenerClient(server.base_url, "bench", request_rates="5/min,50/hour,125/day",
                                citation_rate="60/min", time_scale=minute / 60, budget_s=budget,
-                               backoff_s=0.5 * minute / 60, store=cache)  # fmt: skip
+                               backoff_s=0.5 * minute / 60, store=cache, order=order)  # fmt: skip
+
+
+def label(i: int) -> str:
+    return f"{200 + i // 50} F.3d {10 + (i % 50) * 20}"
+
+
+async def order_of_value(n: int, minute: float) -> bool:
+    """Citations ``n-100 … n-41`` on screen; two runs, each with one service minute of allowance."""
+    seen = range(max(0, n - 100), max(0, n - 40))
+    ranks = {CiteKey(*label(i).split(" ")): 0.0 for i in seen}
+    text = brief(n, 0)
+    with tempfile.TemporaryDirectory() as tmp, fake(minute) as server:
+        settings = Settings(cache_path=Path(tmp) / "cache.sqlite")
+        for view in (WorkOrder(lambda: ranks), None):
+            cache = await Cache.open(settings.cache_path)
+            async with SourceChain(cache=cache, remote=client(server, minute, cache, minute * 0.9, view)) as chain:
+                rep = await check_document(text, chain, settings)
+            if view is not None:
+                first = list(server.lookup_order)
+                left = sum(1 for r in rep.results if r.pending_until)
+                await asyncio.sleep(minute * 1.05)  # the user runs it again when the allowance is back
+        second = server.lookup_order[len(first):]
+    on_screen = sum(1 for x in first if x in {label(i) for i in seen})
+    continues = second == [x for x in [label(i) for i in range(n)] if x not in first][: len(second)]
+    print("order of value (one service minute per run; 60 citations near the end on screen):")
+    print(f"  first run looked up   {len(first):8d}  of which on screen {on_screen} of {len(seen)}"
+          f"  (file order would have been {sum(1 for i in range(len(first)) if i in seen)})")  # fmt: skip
+    print(f"  next run looked up    {len(second):8d}  the first of what was left pending, in file order: "
+          f"{'yes' if continues and second else 'NO'}  ({left} were left)")  # fmt: skip
+    print(f"  throttled (HTTP 429)  {server.counts.throttled:8d}")
+    return on_screen == len(seen) == len(first) and continues and bool(second) and server.counts.throttled == 0
 
 
 def report(mode: str, server: FakeCourtListener, took: float, minute: float, verified: int, total: int, runs: int) -> None:
@@ -150,6 +189,7 @@ async def main() -> int:
     server, took, verified, total, runs = await run_checks(brief(args.cites, 0), args.minute, None, 1)
     report("--wait, lookups only (no quotations)", server, took, args.minute, verified, total, runs)
     ok = ok and verified == total and server.counts.throttled == 0
+    ok = await order_of_value(args.cites, args.minute) and ok
     if not args.skip_old:
         await old_client(args.cites, args.minute)
     return 0 if ok else 1

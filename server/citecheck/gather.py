@@ -19,7 +19,7 @@ from citecheck.checks.quote_location import locate_passages, search_fragments, w
 from citecheck.checks.quote_match import opinion_index
 from citecheck.errors import CitecheckError, Deferred
 from citecheck.extract.models import Extraction
-from citecheck.judge import SourceEvidence, _Records, lookup_keys
+from citecheck.judge import SourceEvidence, _Records, cite_key, full_of, lookup_keys
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
 
@@ -88,11 +88,18 @@ async def _fetch_opinions(
     is missing and, when it only waits for the allowance, until when.
     """
     needed: dict[str, CaseRecord] = {}
+    keys: dict[str, list[CiteKey]] = {}  # the cites each case is needed for (their rank orders the fetches)
     for c in extraction.citations:
         if c.quotes or c.pincite:
             rec = records.record_for(c)
             if rec is not None:
                 needed.setdefault(rec.id, rec)
+                full = full_of(extraction, c) or c
+                if (k := cite_key(full)) is not None:
+                    keys.setdefault(rec.id, []).append(k)
+    order = getattr(source, "work_order", None)  # what the user sees first (sources/pacing.WorkOrder)
+    if order is not None:
+        needed = dict(order.arrange(list(needed.items()), keys=lambda item: keys.get(item[0], ())))
     texts: dict[str, OpinionText] = {}
     missing: dict[str, tuple[str, float | None]] = {}
     waiting: tuple[str, float] | None = None

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from citecheck.sources.fake_courtlistener import FakeCourtListener
 
 N = 150
+WINDOW = 0.3  # a little more than the stand-in's "minute" (0.25 s)
 
 
 @pytest.fixture
@@ -59,3 +62,30 @@ def test_a_rejected_token_is_said_once_and_stops_the_calls(run_cli, brief, fake,
     assert fake.counts.requests == 1
     run_cli("check", str(brief), "--format", "json")  # the next run with the same token sends nothing
     assert fake.counts.requests == 1
+
+
+def _labels(first: int, n: int, volume: int = 200) -> list[str]:
+    return [f"{volume + i // 50} F.3d {1 + (i % 50) * 20}" for i in range(first, first + n)]
+
+
+def test_when_the_allowance_runs_out_the_first_citations_are_the_ones_looked_up(run_cli, brief, fake):
+    run_cli("check", str(brief), "--format", "json")
+    assert fake.lookup_order == _labels(0, 60)  # the file's first 60, in file order
+    time.sleep(WINDOW)  # the user runs it again once the allowance is back
+    run_cli("check", str(brief), "--format", "json")
+    assert fake.lookup_order == _labels(0, 120)  # the next run: the next 60
+    assert fake.counts.throttled == 0
+
+
+def test_a_later_run_starts_with_what_the_last_one_left_even_after_the_brief_grew(run_cli, brief, fake):
+    run_cli("check", str(brief), "--format", "json")
+    # the writer adds ten citations at the top; the 90 left waiting were asked for first, they go first
+    added = "\n\n".join(f"See Gamma v. Delta, {300 + i // 50} F.3d {1 + (i % 50) * 20} (9th Cir. 2001)." for i in range(10))
+    brief.write_text(added + "\n\n" + brief.read_text())
+    time.sleep(WINDOW)
+    again = run_cli("check", str(brief), "--format", "json")
+    assert fake.lookup_order[60:] == _labels(60, 60)
+    assert f"120 of {N + 10} citations verified; 40 waiting" in again.err
+    time.sleep(WINDOW)
+    run_cli("check", str(brief), "--format", "json")
+    assert fake.lookup_order[120:] == [*_labels(120, 30), *_labels(0, 10, volume=300)]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,6 +27,18 @@ def _options(h, corpus: Path, cache: Path, fake: FakeCourtListener) -> dict:
 
 def _fake() -> FakeCourtListener:
     return FakeCourtListener(request_rates="5/min", citation_rate="10/min", time_scale=WINDOW / 60)
+
+
+@asynccontextmanager
+async def _session(h, kind: str, corpus: Path, tmp_path: Path, fake: FakeCourtListener) -> AsyncIterator:
+    """A real citecheck-lsp talking to ``fake``, as the client ``kind``."""
+    client = await h.config.start()
+    try:
+        await h.start_session(client, client_capabilities(kind), _options(h, corpus, tmp_path, fake))
+        yield client
+    finally:
+        await client.shutdown_session()
+        await client.stop()
 
 
 async def test_verifies_in_the_background_and_republishes(h, corpus_db: Path, tmp_path: Path) -> None:
@@ -66,3 +80,51 @@ async def test_a_429_asking_to_wait_an_hour_stops_the_lookups(h, corpus_db: Path
         finally:
             await client.shutdown_session()
             await client.stop()
+
+
+def _label(i: int) -> str:
+    return f"{200 + i // 50} F.3d {1 + (i % 50) * 20}"
+
+
+def _view(uri: str, first_line: int, last_line: int) -> dict:
+    rng = {"start": {"line": first_line, "character": 0}, "end": {"line": last_line, "character": 0}}
+    return {"documents": [{"uri": uri, "ranges": [rng]}]}
+
+
+async def _until(predicate, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_what_the_user_sees_is_looked_up_first_and_a_scroll_reorders_the_rest(
+    h, corpus_db: Path, tmp_path: Path
+) -> None:
+    """citecheck/visibleRanges (what the VS Code extension sends): the citations on screen go first."""
+    uri = (tmp_path / "brief.txt").as_uri()
+    with _fake() as fake:
+        async with _session(h, "visual-studio-code", corpus_db, tmp_path, fake) as client:
+            # each citation is a paragraph of its own: citation i is on line 2i. The user sees 60–69.
+            client.protocol.notify("citecheck/visibleRanges", _view(uri, 120, 139))
+            h.open_doc(client, uri, TEXT)
+            await _until(lambda: fake.counts.lookups >= 1)
+            client.protocol.notify("citecheck/visibleRanges", _view(uri, 0, 19))  # scrolled to the top
+            await _until(lambda: len(fake.lookup_order) >= 20)
+            assert fake.lookup_order[:10] == [_label(i) for i in range(60, 70)]
+            assert fake.lookup_order[10:20] == [_label(i) for i in range(10)]
+            await _until(lambda: fake.counts.citations == N)
+            assert sorted(fake.lookup_order) == sorted(_label(i) for i in range(N)) and fake.counts.throttled == 0
+
+
+async def test_a_client_that_does_not_say_what_it_shows_gets_document_order(h, corpus_db: Path, tmp_path: Path) -> None:
+    uri = (tmp_path / "brief.txt").as_uri()
+    with _fake() as fake:
+        async with _session(h, "neovim@v0.11.0", corpus_db, tmp_path, fake) as client:
+            h.open_doc(client, uri, TEXT)
+            await _until(lambda: len(fake.lookup_order) >= 20)
+            assert fake.lookup_order[:20] == [_label(i) for i in range(20)]
+            client.protocol.notify("citecheck/visibleRanges", {"documents": "not a list"})  # ignored, logged
+            client.protocol.notify("citecheck/visibleRanges", _view(uri, 170, 179))  # the last five: go next
+            await _until(lambda: len(fake.lookup_order) >= 30)
+            assert fake.lookup_order[20:25] == [_label(i) for i in range(85, 90)]

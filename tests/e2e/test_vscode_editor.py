@@ -250,9 +250,18 @@ def _citations_rows(page) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ the test
-def _citecheck_log(editor: Editor) -> str:
+def _citecheck_log(editor: Editor, *, whole: bool = False) -> str:
     logs = sorted(editor.user_data.rglob("*citecheck*.log"), key=lambda p: p.stat().st_mtime)
+    if whole:
+        return "\n".join(p.read_text(errors="replace") for p in logs)
     return "\n".join(p.read_text(errors="replace")[-6000:] for p in logs[-2:])
+
+
+def _wait_logged(editor: Editor, text: str, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while text not in _citecheck_log(editor, whole=True):
+        assert time.monotonic() < end, f"Output › citecheck never said {text!r}"
+        time.sleep(0.25)
 
 
 def test_example_brief_in_real_vscode(editor: Editor) -> None:
@@ -297,6 +306,11 @@ def _drive(page, editor: Editor) -> None:
         expect(toast).to_have_count(1)
         assert counts["warning"] >= 1, counts
         assert counts["info"] == editor.expected_info, f"cannot-verify must not be squiggled by default: {counts}"
+
+        # 1b. The extension told the server what the editor shows (citecheck/visibleRanges): the server
+        #     acknowledges the first view once in Output › citecheck, and refused no notification.
+        _wait_logged(editor, "CourtListener lookups for citations on screen go first")
+        assert "ignored a citecheck/visibleRanges" not in _citecheck_log(editor, whole=True)
 
         # 2. The status bar says how many citations could not be verified, once.
         expect(page.locator(".statusbar-item", has_text="citecheck").first).to_contain_text(

@@ -15,6 +15,7 @@ import { needsRestart, readClientSettings, SECTION, serverSettings } from './set
 import { STALE_CHECK_MS } from './status';
 import { StatusBar } from './statusBar';
 import { TokenStore } from './token';
+import { VISIBLE_RANGES_NOTIFICATION, VisibleRangesReporter, visibleRangesParams } from './visibleRanges';
 import * as api from './vscodeapi';
 
 let server: CitecheckServer | undefined;
@@ -35,6 +36,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       clearTimeout(staleTimer);
     },
   });
+
+  // What the user sees goes to the server, so CourtListener lookups for citations on screen go first.
+  const view = new VisibleRangesReporter(
+    () => visibleRangesParams(api.visibleTextEditors(), languages),
+    (params) => srv.notify(VISIBLE_RANGES_NOTIFICATION, params),
+  );
+  context.subscriptions.push(view);
 
   const pathContext = () => ({ workspaceFolder: api.workspaceFolderPath(), home: os.homedir() });
   const setActive = (editor: vscode.TextEditor | undefined) => {
@@ -59,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           state === 'running'
             ? registerForwarders(srv.serverCommands(), { executeServerCommand: (c, a) => srv.executeCommand(c, a) })
             : [];
+        if (state === 'running') view.flush();
       },
       onFailed: (message) => {
         void api.showErrorMessage(message, 'Open settings', 'Restart server').then((choice) => {
@@ -129,6 +138,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       isChecked: (doc) => languages.includes(doc.languageId) && ['file', 'untitled'].includes(doc.uri.scheme),
     }),
     api.onDidChangeActiveTextEditor(setActive),
+    api.onDidChangeVisibleTextEditors(() => view.changed()),
+    api.onDidChangeTextEditorVisibleRanges(() => view.changed()),
     api.onDidCloseTextDocument((doc) => {
       status.model.forget(doc.uri.toString());
       tree.forget(doc.uri.toString());

@@ -155,6 +155,16 @@ export class CitecheckServer {
     return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args.length > 0 ? args : undefined });
   }
 
+  /**
+   * Send one of citecheck's own notifications (`citecheck/visibleRanges`). False when no server is
+   * running to receive it (the caller sends it again after the next start).
+   */
+  notify(method: string, params: object): Promise<void> | false {
+    const client = this.client;
+    if (!client || client.state !== State.Running) return false;
+    return client.sendNotification(method, params);
+  }
+
   /** Commands the running server advertised in `executeCommandProvider`. */
   serverCommands(): string[] {
     return [...(this.client?.initializeResult?.capabilities.executeCommandProvider?.commands ?? [])];

@@ -78,6 +78,20 @@ export function onDidChangeActiveTextEditor(listener: (e: vscode.TextEditor | un
   return vscode.window.onDidChangeActiveTextEditor(listener);
 }
 
+export function visibleTextEditors(): readonly vscode.TextEditor[] {
+  return vscode.window.visibleTextEditors;
+}
+
+export function onDidChangeVisibleTextEditors(listener: (e: readonly vscode.TextEditor[]) => unknown): Disposable {
+  return vscode.window.onDidChangeVisibleTextEditors(listener);
+}
+
+export function onDidChangeTextEditorVisibleRanges(
+  listener: (e: vscode.TextEditorVisibleRangesChangeEvent) => unknown,
+): Disposable {
+  return vscode.window.onDidChangeTextEditorVisibleRanges(listener);
+}
+
 export function onDidChangeTextDocument(listener: (e: vscode.TextDocumentChangeEvent) => unknown): Disposable {
   return vscode.workspace.onDidChangeTextDocument(listener);
 }

@@ -188,6 +188,10 @@ export const fake = {
   onDocChange: new EventEmitter<unknown>(),
   onDocClose: new EventEmitter<FakeDocument>(),
   onDocOpen: new EventEmitter<FakeDocument>(),
+  /** Editors shown, with their visible ranges (window.visibleTextEditors). */
+  visibleEditors: [] as { document: FakeDocument; visibleRanges: Range[] }[],
+  onVisibleEditors: new EventEmitter<unknown>(),
+  onVisibleRanges: new EventEmitter<unknown>(),
   reset(): void {
     this.config.clear();
     this.commands.clear();
@@ -203,6 +207,7 @@ export const fake = {
     this.revealed = [];
     this.activeDocument = undefined;
     this.documents = [];
+    this.visibleEditors = [];
     this.diagnostics.clear();
   },
   document(uri: string, text: string, languageId = 'plaintext', version = 1): FakeDocument {
@@ -340,7 +345,11 @@ export const window = lenient({
       },
     };
   },
-  visibleTextEditors: [] as unknown[],
+  get visibleTextEditors() {
+    return fake.visibleEditors;
+  },
+  onDidChangeVisibleTextEditors: fake.onVisibleEditors.event,
+  onDidChangeTextEditorVisibleRanges: fake.onVisibleRanges.event,
   /** Every fake document is open in a tab (the language client pulls diagnostics for those). */
   tabGroups: {
     get all() {

@@ -31,6 +31,7 @@ from citecheck.ignore_file import IgnoreStore
 from citecheck.lsp import guards
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.features.diagnostics import Diagnostics, DocState
+from citecheck.lsp.features.visible_ranges import VisibleRanges
 from citecheck.lsp.sources import Sources
 from citecheck.lsp.text import LspTextDocument, LspWorkspace
 
@@ -84,7 +85,9 @@ class CiteServer(LanguageServer):
         self.caps = ClientCaps()
         self.ignores = IgnoreStore(None)
         self.docs: dict[str, DocState] = {}
-        self.sources = Sources()
+        #: what the client shows (``citecheck/visibleRanges``): CourtListener work on screen goes first
+        self.visible = VisibleRanges(self)
+        self.sources = Sources(order=self.visible.order)
         #: the one executor for CPU work (extraction, locating quotes, judging); one worker, so a
         #: check never competes with a keystroke's extraction for the GIL from a second thread
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citecheck-cpu")

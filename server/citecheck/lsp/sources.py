@@ -20,6 +20,7 @@ from citecheck.sources.chain import SourceChain, build_from_settings
 
 if TYPE_CHECKING:
     from citecheck.holdings.stage import HoldingStage
+    from citecheck.sources.pacing import WorkOrder
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,9 @@ def settings_differ(old: Settings, new: Settings) -> bool:
 class Sources:
     """The open ``SourceChain`` for the current settings (one per server)."""
 
-    def __init__(self) -> None:
+    def __init__(self, order: WorkOrder | None = None) -> None:
+        #: the order of value CourtListener work follows (the client's view), kept across re-opens
+        self.order = order
         self._chain: SourceChain | None = None
         self._local: SourceChain | None = None
         self._settings: Settings | None = None
@@ -74,7 +77,7 @@ class Sources:
                     return self._chain
                 await self._close()
             # interactive: no run deadline, a short wait per call; what waits is re-checked later
-            self._chain = await build_from_settings(settings, interactive=True)
+            self._chain = await build_from_settings(settings, interactive=True, order=self.order)
             self._local = SourceChain(corpus=self._chain.corpus, cache=self._chain.cache,
                                       remote_off_reason=LOCAL_ONLY_REASON)
             self._settings = settings

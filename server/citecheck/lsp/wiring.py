@@ -23,6 +23,7 @@ from citecheck.lsp.handlers import (
     initialize,
     initialized,
     shutdown,
+    visible_ranges,
 )
 from citecheck.lsp.server import CiteServer
 
@@ -37,6 +38,7 @@ HANDLERS = (
     hover,
     code_action,
     shutdown,
+    visible_ranges,
 )
 
 

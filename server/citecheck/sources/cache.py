@@ -46,6 +46,8 @@ T = TypeVar("T")
 POSITIVE_TTL_S = 30 * 24 * 3600.0
 NEGATIVE_TTL_S = 24 * 3600.0
 MISSING_VOLUME_TTL_S = 7 * 24 * 3600.0
+#: Work left pending longer than this is forgotten (its brief has moved on; a new run re-adds it).
+PENDING_TTL_S = 7 * 24 * 3600.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS lookups (key TEXT PRIMARY KEY, result TEXT NOT NULL, expires REAL NOT NULL);
@@ -341,6 +343,7 @@ class Cache:
         """Citations left waiting for the allowance, in order of value (a later run starts with them)."""
         now = time.time() if now is None else now
         try:
+            await self._db.execute("DELETE FROM pending_lookups WHERE added < ?", (now - PENDING_TTL_S,))
             async with self._db.execute("SELECT COALESCE(MAX(position), 0) FROM pending_lookups") as cur:
                 row = await cur.fetchone()
             base = int(row[0]) if row else 0
@@ -359,6 +362,27 @@ class Cache:
             await self._db.commit()
         except sqlite3.Error as exc:
             raise CorpusError(f"cache write failed: {exc}") from exc
+
+    async def pending_positions(self, keys: Sequence[CiteKey], *, now: float | None = None) -> dict[CiteKey, int]:
+        """Where each of ``keys`` stands in the pending list (absent: not pending). Read back by the
+        client to order its work: what an earlier run left waiting goes first, in the order left."""
+        now = time.time() if now is None else now
+        wanted = {_key(k): k for k in keys}
+        out: dict[CiteKey, int] = {}
+        try:
+            names = list(wanted)
+            for i in range(0, len(names), 500):
+                chunk = names[i : i + 500]
+                marks = ",".join("?" * len(chunk))
+                async with self._db.execute(
+                    f"SELECT key, position FROM pending_lookups WHERE added >= ? AND key IN ({marks})",
+                    (now - PENDING_TTL_S, *chunk),
+                ) as cur:
+                    for raw, position in await cur.fetchall():
+                        out[wanted[raw]] = int(position)
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache read failed: {exc}") from exc
+        return out
 
     async def pending(self, *, limit: int = 10_000) -> list[tuple[CiteKey, float]]:
         """Waiting citations in the order they were left, each with when its wait ends."""

@@ -28,6 +28,7 @@ from citecheck.sources.reporters import is_database, normalise_reporter
 if TYPE_CHECKING:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
+    from citecheck.sources.pacing import WorkOrder
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +191,12 @@ class SourceChain:
             hits.extend(h for h in more if h.case.id not in seen)
         return hits[:limit]
 
+    @property
+    def work_order(self) -> WorkOrder | None:
+        """The order of value the remote source spends its allowance in (``pacing.WorkOrder``), if paced."""
+        pacer = getattr(self.remote, "pacer", None)
+        return getattr(pacer, "order", None)
+
     async def clear_cache(self) -> None:
         if self.cache is not None:
             await self.cache.clear()
@@ -282,19 +289,24 @@ INTERACTIVE_PATIENCE_S = 2.0
 
 
 @asynccontextmanager
-async def open_source(settings: Settings, *, interactive: bool = False) -> AsyncIterator[SourceChain]:
+async def open_source(
+    settings: Settings, *, interactive: bool = False, order: WorkOrder | None = None
+) -> AsyncIterator[SourceChain]:
     """The chain the settings ask for; always usable (a missing part only narrows coverage).
 
     ``interactive`` (the language server): no run deadline, but each call waits only briefly for
-    CourtListener's allowance. Otherwise (the CLI) the run has ``courtlistener_budget_s``."""
-    chain = await build_from_settings(settings, interactive=interactive)
+    CourtListener's allowance. Otherwise (the CLI) the run has ``courtlistener_budget_s``. ``order``
+    ranks CourtListener work (the language server: what the user sees first)."""
+    chain = await build_from_settings(settings, interactive=interactive, order=order)
     try:
         yield chain
     finally:
         await chain.close()
 
 
-async def build_from_settings(settings: Settings, *, interactive: bool = False) -> SourceChain:
+async def build_from_settings(
+    settings: Settings, *, interactive: bool = False, order: WorkOrder | None = None
+) -> SourceChain:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
     from citecheck.sources.courtlistener import CourtListenerClient
@@ -343,5 +355,6 @@ async def build_from_settings(settings: Settings, *, interactive: bool = False) 
             budget_s=None if interactive else settings.courtlistener_budget_s,
             patience_s=INTERACTIVE_PATIENCE_S if interactive else None,
             store=cache,
+            order=order,
         )
     return SourceChain(corpus=corpus, cache=cache, cap_fetcher=cap, remote=remote, remote_off_reason=off)

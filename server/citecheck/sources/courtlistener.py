@@ -50,6 +50,7 @@ from citecheck.sources.pacing import (
     FREE_REQUEST_RATES,
     Pacer,
     PacingStore,
+    WorkOrder,
     about,
     parse_rates,
 )
@@ -153,6 +154,7 @@ class CourtListenerClient:
         patience_s: float | None = None,
         store: PacingStore | None = None,
         pacer: Pacer | None = None,
+        order: WorkOrder | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -199,6 +201,7 @@ class CourtListenerClient:
             sleep=sleep,
             backoff_base_s=backoff_s,
             backoff_cap_s=backoff_cap_s,
+            order=order,
         )
         self.store = store
         # ... and on a server with a request allowance neither: there a lookup is worth more than a court
@@ -364,11 +367,15 @@ class CourtListenerClient:
 
     # ------------------------------------------------------------------ lookup
     async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
-        """Answer ``keys`` in the order given (the caller's order of value: file order, visible range first)."""
+        """Answer ``keys`` in order of value (``pacing.WorkOrder``): what the user sees first (when the
+        client says), then what an earlier run left pending (in the order it was left), then the
+        caller's order (file order). The order is taken again before every request, so a scroll
+        re-orders what is still queued."""
         deadline = self._call_deadline()
         norm = {k: CiteKey(k.volume, normalise_reporter(k.reporter), k.page) for k in keys}
         results: dict[CiteKey, LookupResult] = {}
         pending = list(dict.fromkeys(keys))
+        earlier = await self._pending_positions(pending)
         server_cap = MAX_CITES_PER_REQUEST
         while pending:
             free = self.pacer.citations_free()
@@ -377,12 +384,17 @@ class CourtListenerClient:
             if free is not None and rate is not None:
                 # what the window allows now; when it is spent, the next window's worth (waited for)
                 size = min(size, free if free > 0 else rate.count)
-            text, starts = batches(pending[: max(1, size)])[0]
+            size = max(1, min(size, len(pending)))
             try:
+                # wait for the slot first, then choose what fills it: a scroll during the wait counts
+                await self._wait_turn(size, deadline)
+                pending = self.pacer.order.arrange(pending, earlier=earlier)
+                text, starts = batches(pending[:size])[0]
                 answered, overflow = await self._lookup_text(
                     text, starts, norm, citations=len(starts), deadline=deadline
                 )
             except Deferred as exc:
+                pending = self.pacer.order.arrange(pending, earlier=earlier)  # left in order of value
                 for k in pending:
                     results[k] = self._waiting(k, exc)
                 await self._remember_pending(pending, exc.until)
@@ -427,6 +439,24 @@ class CourtListenerClient:
             reason=f"not checked yet: {why}{when}",
             pending_until=why.until,
         )
+
+    async def _wait_turn(self, citations: int, deadline: float | None) -> None:
+        """Wait until a lookup of ``citations`` may be sent (raises Deferred / AuthenticationError)."""
+        try:
+            await self.pacer.wait_for(citations, deadline=deadline)
+        except AuthenticationError as exc:
+            self.auth_error = str(exc)
+            raise
+
+    async def _pending_positions(self, keys: Sequence[CiteKey]) -> dict[CiteKey, int]:
+        """Where an earlier run left each of ``keys`` in the cache's pending list (read back to order work)."""
+        read = getattr(self.store, "pending_positions", None)
+        if read is None or not keys:
+            return {}
+        try:
+            return dict(await read(keys))
+        except Exception:  # a broken cache loses only the order, never the work
+            return {}
 
     async def _remember_pending(self, keys: Sequence[CiteKey], until: float) -> None:
         put = getattr(self.store, "put_pending", None)

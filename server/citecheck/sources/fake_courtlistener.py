@@ -93,6 +93,7 @@ class FakeCourtListener:
         self._clusters: dict[int, dict[str, Any]] = {}
         self._ids: dict[str, int] = {}
         self.looked_up: set[str] = set()  # every citation answered 200/404 at least once
+        self.lookup_order: list[str] = []  # "vol reporter page" of every citation looked up, in order
         self._httpd: ThreadingHTTPServer | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -246,6 +247,7 @@ class FakeCourtListener:
                 with self._lock:
                     self.counts.citations += 1
                     self.looked_up.add(label)
+                    self.lookup_order.append(label)
             entries.append(entry)
         if fault is not None and fault.kind == "lookup" and fault.mangle is not None:
             return 200, fault.mangle(entries)

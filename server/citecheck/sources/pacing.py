@@ -19,9 +19,9 @@ import hashlib
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from citecheck.errors import AuthenticationError, ConfigError, Deferred
 
@@ -79,6 +79,55 @@ def about(seconds: float) -> str:
     return f"about {max(1, round(seconds / 3600))} h"
 
 
+T = TypeVar("T")
+
+
+class WorkOrder:
+    """Which waiting work is worth most: the order in which the pacer's callers spend the allowance.
+
+    Three keys, most important first: the *rank* a client gives (the language server: how many
+    screens away from what the user sees, 0 = on screen; unranked work after ranked work), then what
+    an earlier run left *pending* (in the order it was left: the next run continues where that one
+    stopped), then the caller's own order (file order). ``ranks`` is read again at every batch, so
+    work queued but not yet sent follows the view as it scrolls.
+    """
+
+    def __init__(self, ranks: Callable[[], Mapping[Hashable, float]] | None = None) -> None:
+        self.ranks = ranks
+
+    def arrange(
+        self,
+        items: Sequence[T],
+        *,
+        earlier: Mapping[Hashable, int] | None = None,
+        keys: Callable[[T], Iterable[Hashable]] | None = None,
+    ) -> list[T]:
+        """``items`` in order of value (a stable sort; an item with several keys takes its best one).
+
+        >>> WorkOrder(lambda: {"c": 0}).arrange(["a", "b", "c", "d"], earlier={"d": 1})
+        ['c', 'd', 'a', 'b']
+        """
+        earlier = earlier or {}
+        table: Mapping[Hashable, float] = {}
+        if self.ranks is not None:
+            try:
+                table = self.ranks()
+            except Exception:  # a client's view is a hint; it must never stop the work
+                table = {}
+        if not table and not earlier:
+            return list(items)
+        inf = math.inf
+
+        def value(pair: tuple[int, T]) -> tuple[float, float, int]:
+            i, item = pair
+            ks = tuple(keys(item)) if keys is not None else (item,)
+            best = min((table[k] for k in ks if k in table), default=inf)
+            left = min((earlier[k] for k in ks if k in earlier), default=inf)
+            return (best, left, i)
+
+        return [item for _, item in sorted(enumerate(items), key=value)]
+
+
 class PacingStore(Protocol):
     """Where pacing state lives between runs (the lookup cache implements it)."""
 
@@ -108,8 +157,11 @@ class Pacer:
         backoff_base_s: float = BACKOFF_BASE_S,
         backoff_cap_s: float = BACKOFF_CAP_S,
         on_wait: Callable[[float, str], None] | None = None,
+        order: WorkOrder | None = None,
     ) -> None:
         self.scope = scope
+        #: the order of value every caller spends the allowance in (the language server sets ranks)
+        self.order = order or WorkOrder()
         self.request_rates = request_rates
         self.citation_rate = citation_rate
         self.fingerprint = token_fingerprint(token)
@@ -226,26 +278,7 @@ class Pacer:
         """
         async with self._lock:  # callers are served one at a time, in the order they came
             await self._load()
-            while True:
-                if self.rejected_token and self.rejected_token == self.fingerprint:
-                    raise AuthenticationError(
-                        "CourtListener refused the token (HTTP 401); no lookups are sent until it changes — "
-                        "check CITECHECK_COURTLISTENER_TOKEN"
-                    )
-                now = self.clock()
-                at, why = self.ready_at(citations, now)
-                if at <= now:
-                    break
-                if deadline is not None and at > deadline:
-                    raise Deferred(f"waiting for {why}", until=at)  # "waiting for CourtListener's rate limit"
-                wait = at - now
-                if self.on_wait is not None:
-                    try:
-                        self.on_wait(wait, why)
-                    except Exception:  # a progress display must never stop the work
-                        pass
-                self.waited_s += wait
-                await self._sleep(wait)
+            await self._wait_ready(citations, deadline)
             now = self.clock()
             self.requests.append(now)
             if citations and self.citation_rate is not None:
@@ -253,6 +286,38 @@ class Pacer:
             self.sent += 1
             await self._save()
             return now
+
+    async def wait_for(self, citations: int = 0, *, deadline: float | None = None) -> None:
+        """Wait until a request carrying ``citations`` could be sent, without taking the slot.
+
+        A caller that waits here first and chooses *what* to send afterwards sends what is worth
+        most at the moment of sending (the view may have scrolled during the wait). Raises like
+        ``acquire``."""
+        async with self._lock:
+            await self._load()
+            await self._wait_ready(citations, deadline)
+
+    async def _wait_ready(self, citations: int, deadline: float | None) -> None:
+        while True:
+            if self.rejected_token and self.rejected_token == self.fingerprint:
+                raise AuthenticationError(
+                    "CourtListener refused the token (HTTP 401); no lookups are sent until it changes — "
+                    "check CITECHECK_COURTLISTENER_TOKEN"
+                )
+            now = self.clock()
+            at, why = self.ready_at(citations, now)
+            if at <= now:
+                return
+            if deadline is not None and at > deadline:
+                raise Deferred(f"waiting for {why}", until=at)  # "waiting for CourtListener's rate limit"
+            wait = at - now
+            if self.on_wait is not None:
+                try:
+                    self.on_wait(wait, why)
+                except Exception:  # a progress display must never stop the work
+                    pass
+            self.waited_s += wait
+            await self._sleep(wait)
 
     async def completed(self, stamp: float) -> None:
         """The request sent at ``stamp`` got its answer: count it from now on.
