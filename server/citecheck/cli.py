@@ -274,6 +274,15 @@ def _check_documents(
     # The coroutine fills ``results`` and returns only a count: on Python 3.11, asyncio.run's SIGINT handling
     # builds the task's repr with its result's full repr inside (270 MB for a brief of 100,000 citations).
     results: list[FileResult] = []
+    # A very long document is extracted on every CPU available, before the sources are opened: forking
+    # worker processes is safe only while this process has no other threads (the cache's has one).
+    from citecheck.parallel_extract import PARALLEL_FROM, extract_document
+
+    extracted = {
+        i: extract_document(doc.text)
+        for i, doc in enumerate(docs)
+        if PARALLEL_FROM <= len(doc.text) <= settings.max_document_chars
+    }
 
     async def run() -> int:
         hidden = 0
@@ -285,10 +294,10 @@ def _check_documents(
 
                 remote = getattr(source, "remote", None)
                 with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
-                    for doc in docs:
+                    for i, doc in enumerate(docs):
                         advance(doc.name, 0)
                         report = await check_document(doc.text, source, settings, declared=_declared(doc),
-                                                      holdings=holdings)
+                                                      holdings=holdings, extraction=extracted.pop(i, None))
                         reports.append(report)
                         if len(ignores):
                             kept = visible(report.findings, settings, ignores, extraction=report.extraction,
