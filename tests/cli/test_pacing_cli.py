@@ -89,3 +89,12 @@ def test_a_later_run_starts_with_what_the_last_one_left_even_after_the_brief_gre
     time.sleep(WINDOW)
     run_cli("check", str(brief), "--format", "json")
     assert fake.lookup_order[120:] == [*_labels(120, 30), *_labels(0, 10, volume=300)]
+
+
+def test_several_files_are_looked_up_in_the_order_given(run_cli, tmp_path, fake):
+    first, second = tmp_path / "b-first.md", tmp_path / "a-second.md"
+    first.write_text("\n\n".join(f"See Alpha v. Beta, 400 F.3d {1 + i * 20} (9th Cir. 2000)." for i in range(40)))
+    second.write_text("\n\n".join(f"See Alpha v. Beta, 300 F.3d {1 + i * 20} (9th Cir. 2000)." for i in range(40)))
+    r = run_cli("check", str(first), str(second), "--format", "json")
+    assert "60 of 80 citations verified; 20 waiting" in r.err, r.err
+    assert fake.lookup_order == [f"400 F.3d {1 + i * 20}" for i in range(40)] + [f"300 F.3d {1 + i * 20}" for i in range(20)]

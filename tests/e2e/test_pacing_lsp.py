@@ -128,3 +128,31 @@ async def test_a_client_that_does_not_say_what_it_shows_gets_document_order(h, c
             client.protocol.notify("citecheck/visibleRanges", _view(uri, 170, 179))  # the last five: go next
             await _until(lambda: len(fake.lookup_order) >= 30)
             assert fake.lookup_order[20:25] == [_label(i) for i in range(85, 90)]
+
+
+async def test_the_language_server_continues_where_the_last_run_stopped(h, corpus_db: Path, tmp_path: Path) -> None:
+    """A run over the same SQLite cache (here one that showed the end of the brief, so it left the rest
+    pending from the end backwards) is continued by the language server in the order it was left."""
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.courtlistener import CourtListenerClient
+    from citecheck.sources.models import CiteKey
+    from citecheck.sources.pacing import WorkOrder
+
+    keys = [CiteKey(*_label(i).split(" ")) for i in range(N)]
+    backwards = WorkOrder(lambda: {k: (N - 1 - i) // 10 for i, k in enumerate(keys)})  # ten at a time, from the end
+    uri = (tmp_path / "brief.txt").as_uri()
+    with _fake() as fake:
+        cache = await Cache.open(tmp_path / "cache.sqlite")  # the file the server's cachePath names
+        earlier = CourtListenerClient(fake.base_url, "tok", request_rates=f"5/{WINDOW}s",
+                                      citation_rate=f"10/{WINDOW}s", budget_s=WINDOW / 2, store=cache, order=backwards)  # fmt: skip
+        try:
+            await earlier.lookup(keys)
+        finally:
+            await earlier.close()
+            await cache.close()
+        assert fake.lookup_order == [_label(i) for i in range(80, 90)]
+        async with _session(h, "neovim@v0.11.0", corpus_db, tmp_path, fake) as client:  # no view: the order left
+            h.open_doc(client, uri, TEXT)
+            await _until(lambda: len(fake.lookup_order) >= 30)
+            assert fake.lookup_order[10:30] == [_label(i) for i in [*range(70, 80), *range(60, 70)]]
+            assert fake.counts.throttled == 0

@@ -107,6 +107,8 @@ class WorkOrder:
         >>> WorkOrder(lambda: {"c": 0}).arrange(["a", "b", "c", "d"], earlier={"d": 1})
         ['c', 'd', 'a', 'b']
         """
+        if len(items) < 2:
+            return list(items)
         earlier = earlier or {}
         table: Mapping[Hashable, float] = {}
         if self.ranks is not None:

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from citecheck.extract.models import Extraction
-from citecheck.judge import cite_key
 from citecheck.lsp.positions import LineIndex
 from citecheck.sources.models import CiteKey
 from citecheck.sources.pacing import WorkOrder
@@ -109,12 +108,23 @@ def ranks_for(extraction: Extraction, visible: Sequence[tuple[int, int]]) -> dic
         return {}
     screen = sum(b - a for a, b in visible) or 1
     out: dict[CiteKey, float] = {}
+    keys: dict[tuple[str, str, str], CiteKey] = {}
+    one = visible[0] if len(visible) == 1 else None
     for c in extraction.citations:
-        full = extraction.resolved(c) or c
-        key = cite_key(full)
-        if key is None:
+        full = extraction.resolved(c)
+        # the raw key, not ``judge.cite_key``: a key that is never looked up only gets a harmless rank,
+        # and skipping the impossible-citation rules keeps this cheap on a 10,000-citation brief
+        if full is None or full.key is None:
             continue
-        r = screens_away(c.span.start, c.span.end, visible, screen)
+        key = keys.get(full.key)
+        if key is None:
+            key = keys[full.key] = CiteKey(*full.key)
+        start, end = c.span.start, c.span.end
+        if one is not None:  # the usual case, inlined: one visible range
+            a, b = one
+            r: float = 0 if start <= b and a <= end else -((a - end if a > end else start - b) // -screen)
+        else:
+            r = screens_away(start, end, visible, screen)
         if r < out.get(key, math.inf):
             out[key] = r
     return out
@@ -159,12 +169,21 @@ class VisibleRanges:
                 continue
             done = self._converted.get(uri)
             if done is None or done.extraction is not extraction or done.raw != raw:
-                spans = to_spans(LineIndex(extraction.text), raw, encoding)
+                spans = to_spans(self._index(uri, extraction.text), raw, encoding)
                 done = self._converted[uri] = _Converted(extraction, raw, ranks_for(extraction, spans))
             for k, r in done.ranks.items():
                 if r < out.get(k, math.inf):
                     out[k] = r
         return out
+
+    def _index(self, uri: str, text: str) -> LineIndex:
+        """The document's own line index when it is of this text (built once per version), else a new one."""
+        doc = self.server.open_document(uri)
+        if doc is not None:
+            source = doc.source
+            if source is text or (len(source) == len(text) and source == text):
+                return doc.line_index()
+        return LineIndex(text)
 
 
 __all__ = ["VISIBLE_RANGES_NOTIFICATION", "BadParams", "VisibleRanges", "parse_params", "ranks_for", "screens_away"]
