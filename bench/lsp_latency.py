@@ -17,7 +17,7 @@ brief's density of citations (about 1,000 per 30,000 words) at every size.
 Targets (issue 11): per-key CPU at 300k words within 1.5x of 30k; p95 didChange → recomputed
 publish <= 50 ms beyond the debounce at every size; RSS <= 300 MB at 300k words.
 
-    python bench/lsp_latency.py [--keys 300] [--interval-ms 120] [--debounce-ms 150] [--words 30000,100000,300000]
+    python bench/lsp_latency.py [--keys 300] [--interval-ms 120] [--debounce-ms 150] [--words 30000,100000,300000] [--spy PREFIX]
 """
 
 from __future__ import annotations
@@ -138,10 +138,8 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
     print(f"\n== brief: {len(brief.split()):,} words, {len(brief):,} chars")
     tmp = Path(tempfile.mkdtemp(prefix="citecheck-bench-"))
     corpus = _corpus(tmp)
-    profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
-        *profile,
         "-m",
         "citecheck.lsp",
         "--stdio",
@@ -176,7 +174,7 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
         "textDocument/didOpen",
         {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": brief}},
     )
-    await asyncio.wait_for(ed.checked.wait(), timeout=300)
+    await asyncio.wait_for(ed.checked.wait(), timeout=args.open_timeout_s)
     t_checked = time.perf_counter() - t_open
     print(
         f"start → initialized: {t_open - t0:.2f}s; open → first publish: {(ed.published[1] - t_open) * 1000:.0f} ms; "
@@ -186,6 +184,13 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
 
     rng = random.Random(1)
     text, version, sent = brief, 1, {}
+    spy = None
+    if args.spy:  # a sampling profile of every thread of the server over the typing run (folded stacks)
+        spy = await asyncio.create_subprocess_exec(
+            "py-spy", "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "250", "--nonblocking",
+            "-o", f"{args.spy}.{words}.txt", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )
+        await asyncio.sleep(1)
     cpu_before = _cpu_s(proc.pid)
     for i in range(args.keys):
         offset = rng.randrange(len(text))
@@ -210,6 +215,9 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
     while version not in ed.published and time.perf_counter() < deadline:
         await asyncio.sleep(0.01)
     cpu_per_key = (_cpu_s(proc.pid) - cpu_before) * 1000 / args.keys
+    if spy is not None:
+        spy.send_signal(2)
+        await spy.wait()
     typed = list(sent)
     recomputed = sorted(
         (ed.all_publishes[v][1] - sent[v]) * 1000 for v in typed if len(ed.all_publishes.get(v, ())) >= 2
@@ -310,7 +318,9 @@ def main() -> None:
     ap.add_argument("--citations-per-30k", type=int, default=1_000)
     ap.add_argument("--paused-keys", type=int, default=20)
     ap.add_argument("--pause-ms", type=int, default=1500)
-    ap.add_argument("--profile", help="write a cProfile of the server's main thread to this file")
+    ap.add_argument("--open-timeout-s", type=float, default=1800,
+                    help="how long to wait for the first source-backed pass (a 300k-word brief's takes minutes)")
+    ap.add_argument("--spy", help="py-spy (if installed) samples the server while typing: folded stacks to SPY.WORDS.txt")
     sys.exit(asyncio.run(run_all(ap.parse_args())))
 
 

@@ -57,6 +57,7 @@ class Settings:
     model_concurrency: int = 8  # requests in flight at once (vLLM batches them)
     model_retries: int = 2  # further tries after a timeout, 429 or 5xx
     model_passage_tokens: int = 1200  # opinion text sent per proposition, in approximate tokens
+    model_protocol: str = "judgment"  # "judgment" (JSON verdict, 7B+ models) | "yes-no" (small CPU models)
     holdings: bool = True  # run holding checks when a model is configured (--no-holdings turns them off)
     http_timeout_s: float = 20.0  # one request, body included
     #: hosts besides the official one that may receive the CourtListener token ("host" or
@@ -120,6 +121,7 @@ _ALIASES = {
     "modelConcurrency": "model_concurrency",
     "modelRetries": "model_retries",
     "modelPassageTokens": "model_passage_tokens",
+    "modelProtocol": "model_protocol",
     "httpTimeout": "http_timeout_s",
     "http_timeout": "http_timeout_s",
     "cannotVerifyDiagnostics": "cannot_verify_diagnostics",
@@ -202,6 +204,11 @@ def _coerce(name: str, value: Any) -> Any:
             if not url.lower().startswith(("http://", "https://")):
                 raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
             return url
+        if name == "model_protocol":
+            protocol = str(value).strip().lower()
+            if protocol not in ("judgment", "yes-no"):
+                raise ConfigError(f"model_protocol must be \"judgment\" or \"yes-no\", not {value!r}")
+            return protocol
         if name == "cannot_verify_diagnostics":
             if str(value).strip().lower() not in CANNOT_VERIFY_DISPLAY:
                 raise ConfigError(f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
+from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Finding, Kind
 
@@ -66,6 +67,8 @@ class IgnoreList:
     keys: frozenset[IgnoreKey] = field(default_factory=frozenset)
 
     def ignores(self, key: IgnoreKey) -> bool:
+        if not self.keys:  # asked for every finding on every publish; usually nothing is dismissed
+            return False
         return key in self.keys or key.whole_citation in self.keys
 
     def __len__(self) -> int:
@@ -118,9 +121,15 @@ def quote_hash(quote: str | None) -> str:
 def _citation_for(finding: Finding, extraction: Extraction | None) -> Citation | None:
     if extraction is None:
         return None
-    if finding.citation_index is not None and 0 <= finding.citation_index < len(extraction.citations):
+    if isinstance(extraction, DocumentExtraction):  # build only the paragraphs needed, not every citation
+        if finding.citation_index is not None and 0 <= finding.citation_index < extraction.run.after[2]:
+            return extraction.citation(finding.citation_index)
+        near = extraction.touching(finding.span.start, finding.span.end)
+    elif finding.citation_index is not None and 0 <= finding.citation_index < len(extraction.citations):
         return extraction.citations[finding.citation_index]
-    hits = [c for c in extraction.citations if c.full_span.overlaps(finding.span) or c.span == finding.span]
+    else:
+        near = list(extraction.citations)
+    hits = [c for c in near if c.full_span.overlaps(finding.span) or c.span == finding.span]
     return min(hits, key=lambda c: len(c.full_span)) if hits else None
 
 

@@ -20,8 +20,9 @@ from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
+from citecheck.extract.assemble import DocumentExtraction, uses_prev
 from citecheck.extract.models import Citation, CiteForm, Extraction
-from citecheck.findings import Finding
+from citecheck.findings import Finding, Fix, TextEdit, moved_finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
@@ -118,21 +119,29 @@ def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
     return out
 
 
-#: Per citation object: (the citation, the full citation it stood for, its local findings).
-LocalMemo = dict[int, tuple[Citation, "Citation | None", str, tuple[Finding, ...]]]
+#: Per citation object: (the citation, the full citation it stood for, its local findings); and per
+#: paragraph plan (``("p", id(plan))``): what ``_paragraph_findings`` needs to take its findings over.
+LocalMemo = dict[object, tuple[object, ...]]
 _AFTER = 200  # characters after a citation a local check may read (a "supra note 3" following it)
+_BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
 
 
 def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo | None = None) -> list[Finding]:
     """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
     Keystroke-fast (no I/O).
 
-    ``memo`` (the caller's, kept between versions of one document) skips the checks for a citation
-    that is the very same object as last time with the very same full citation and the same text
-    just after it: the incremental extraction hands back the paragraphs before an edit untouched,
-    and a local check reads only what precedes its citation and a few words after it. It is
+    ``memo`` (the caller's, kept between versions of one document) lets a version take over the
+    findings of the last one where they cannot differ. A local check reads only its citation, the
+    text up to ``_BEFORE`` characters before and ``_AFTER`` after it, and the full citations before it.
+    For an incremental ``DocumentExtraction`` that is decided per paragraph: a paragraph with the same
+    plan (same numbering, same resolution, same full citations before it), the same result and the
+    same text around it has the same findings, moved by however far the paragraph moved; only the
+    other paragraphs' citations are built and checked. For any other extraction, per citation: the
+    very same object with the very same full citation and the same text just after it. The memo is
     replaced by this version's entries.
     """
+    if isinstance(extraction, DocumentExtraction):
+        return visible(_paragraph_findings(extraction, memo), settings)
     found: list[Finding] = []
     fresh: LocalMemo = {}
     for c in extraction.citations:
@@ -144,11 +153,98 @@ def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo |
         else:
             mine = tuple(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
         fresh[id(c)] = (c, full, after, mine)
-        found.extend(mine)
+        found.extend(mine)  # type: ignore[arg-type]
     if memo is not None:
         memo.clear()
         memo.update(fresh)
     return visible(found, settings)
+
+
+def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> list[Finding]:
+    """Per paragraph: the last version's findings, moved, where they cannot differ; else the checks.
+
+    Two ways to find them: the very same plan object (the assembly took the paragraph over), or — after
+    a citation was added or removed before it, which renumbers everything after — the same paragraph
+    result with a plan that differs only by that renumbering (``_signature``). The second is not used
+    for a paragraph with an unresolved reporter short form: its finding names the earlier cites of its
+    volume, which the added or removed citation may be one of.
+    """
+    run = extraction.run
+    text = extraction.text
+    found: list[Finding] = []
+    fresh: LocalMemo = {}
+    old = memo if memo is not None else {}
+    for pno, plan in enumerate(run.plans):
+        if not plan:
+            continue
+        start, end = run.paragraphs[pno]
+        res = run.results[pno]
+        prev = run.results[pno - 1] if pno and uses_prev(plan) else None
+        window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
+        base = run.first_of(pno)
+        sig = None
+        mine: tuple[Finding, ...] | None = None
+        hit = old.get(("p", id(plan)))
+        if hit is not None and hit[0] is plan and hit[1] is res and hit[2] is prev and hit[4] == window:
+            mine = _moved(hit[5], start - hit[3])  # type: ignore[arg-type, operator]
+            sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
+        else:
+            sig = _signature(plan, base)
+            for entry in old.get(("r", id(res)), ()):  # type: ignore[union-attr]
+                _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax = entry  # type: ignore[misc]
+                if e_res is res and e_relax and e_prev is prev and e_window == window and e_sig == sig:
+                    mine = _moved(e_found, start - e_start, base - e_base)
+                    relaxable = True
+                    break
+        if mine is None:
+            relaxable = True
+            out: list[Finding] = []
+            for c in extraction.paragraph_citations(pno):
+                if c.form is CiteForm.SHORT and c.reporter and c.antecedent is None:
+                    relaxable = False
+                full = full_of(extraction, c)
+                out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
+            mine = tuple(out)
+        if sig is None and relaxable:
+            sig = _signature(plan, base)
+        entry = (plan, res, prev, start, window, mine, base, sig, relaxable)
+        fresh[("p", id(plan))] = entry
+        if relaxable:
+            fresh.setdefault(("r", id(res)), []).append(entry)  # type: ignore[union-attr]
+        found.extend(mine)
+    if memo is not None:
+        memo.clear()
+        memo.update(fresh)
+    return found
+
+
+def _signature(plan: list[tuple[object, ...]], base: int) -> tuple[tuple[object, ...], ...]:
+    """A plan without its document-wide numbers: what a paragraph's local findings can depend on
+    (each citation's place in the paragraph, whether a short form resolved, where its quote and
+    proposition come from), the same after a citation before the paragraph was added or removed."""
+    return tuple(
+        (e[0], e[1], e[2] - base, e[4] is None, e[5], e[6]) if e[0] == "c" else (e[0], e[1], e[2] - base, e[4], e[5])  # type: ignore[operator]
+        for e in plan
+    )
+
+
+def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding, ...]:
+    """Findings (and their fixes) ``d`` code points further on and their citations ``di`` places
+    further on; the same objects when both are 0."""
+    if (not d and not di) or not findings:
+        return findings
+    return tuple(
+        moved_finding(
+            f,
+            f.span.shift(d),
+            tuple(
+                Fix(title=x.title, edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits))
+                for x in f.fixes
+            ),
+            None if f.citation_index is None else f.citation_index + di,
+        )
+        for f in findings
+    )
 
 
 def forum_of(text: str, settings: Settings, declared: tuple[Declared, ...] = ()) -> Forum | None:

@@ -12,6 +12,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from citecheck.config import Settings, settings_from_mapping
 from citecheck.errors import ConfigError, ModelError
@@ -68,6 +69,8 @@ async def check_endpoint(settings: Settings) -> int:
             return 2
         if models and name not in models:
             out.write(f"model     '{name}' is not among them (the endpoint may still accept it)\n")
+        if settings.model_protocol == "yes-no":
+            return await _check_yes_no(client, settings, out)
         claim = Claim(citation_index=0, span=Span(0, 0), proposition=_SAMPLE_PROPOSITION, case_id="sample",
                       case_name="Katz v. United States", cite="389 U.S. 347")
         passage = Passage(start=0, end=len(_SAMPLE_TEXT), text=_SAMPLE_TEXT, page="351")
@@ -86,3 +89,28 @@ async def check_endpoint(settings: Settings) -> int:
         return 0
     finally:
         await client.close()
+
+
+async def _check_yes_no(client: Any, settings: Settings, out: Any) -> int:
+    """The yes-no protocol's sample: both one-token questions on the public Katz sentence, and the shift."""
+    from citecheck.holdings import Deadline, Passage
+    from citecheck.holdings.yesno import YESNO_VERSION, best_sentence, decide, messages, yes_no_log_odds
+
+    sentence = best_sentence([Passage(start=0, end=len(_SAMPLE_TEXT), text=_SAMPLE_TEXT)], _SAMPLE_PROPOSITION)
+    t0 = time.monotonic()
+    try:
+        with_court = await client.first_token_logprobs(messages(_SAMPLE_PROPOSITION, sentence), Deadline(settings.model_timeout_s))
+        prior = await client.first_token_logprobs(messages(_SAMPLE_PROPOSITION, None), Deadline(settings.model_timeout_s))
+    except ModelError as exc:
+        raise ConfigError(f"the sample yes-no question failed: {exc}") from exc
+    ms = (time.monotonic() - t0) * 1000
+    try:
+        shift = yes_no_log_odds(with_court) - yes_no_log_odds(prior)
+    except ModelError as exc:
+        out.write(f"yes-no    {ms:.0f} ms, but {exc}\n")
+        return 2
+    j = decide(shift, sentence or "")
+    verdict = j.support.value if j is not None else "undecided"
+    out.write(f"yes-no    {ms:.0f} ms for both questions, log-probabilities returned; shift {shift:+.2f} → '{verdict}' "
+              f"(prompt {YESNO_VERSION}; the sample's right answer is 'not-supported')\n")
+    return 0

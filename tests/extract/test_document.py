@@ -249,3 +249,55 @@ def test_code_point_offsets_with_astral_characters_and_crlf() -> None:
     assert text[roe.span.start : roe.span.end] == "410 U.S. 113"
     assert roe.case_name.text == "Roe v. Wade" and roe.quotes[0].text == "Quoted,"  # whitespace cleaned
     assert id_.antecedent == 0 and id_.pincite.text == "120"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_lazy_view_answers_like_the_full_tuple(bulk_opinions, data) -> None:
+    """``Document.extraction`` builds citations per paragraph on demand; every way of asking for one
+    (by index, by offset, by span, its antecedent) answers as the full extraction of the text does."""
+    from citecheck.extract.assemble import DocumentExtraction
+
+    base = bulk_opinions[data.draw(st.integers(0, len(bulk_opinions) - 1), label="opinion")]
+    start = data.draw(st.integers(0, max(0, len(base) - 5000)), label="window")
+    doc = Document(base[start : start + 5000])
+    for _ in range(data.draw(st.integers(1, 4), label="rounds")):
+        cur = len(doc.text)
+        a = data.draw(st.integers(0, cur), label="a")
+        b = data.draw(st.integers(a, min(cur, a + 20)), label="b")
+        doc.apply_edits([Edit(start=a, end=b, new_text=data.draw(st.one_of(_TEXT, st.text(max_size=5)), label="new"))])
+        lazy, full = doc.extraction, extract_citations(doc.text)
+        assert isinstance(lazy, DocumentExtraction)
+        for c in full.citations:
+            assert lazy.citation(c.index) == c
+            assert lazy.resolved(c) == full.resolved(c)
+        for offset in {data.draw(st.integers(0, len(doc.text)), label="at") for _ in range(5)}:
+            assert lazy.at(offset) == full.at(offset)
+            hits = [c for c in full.citations if c.full_span.start <= offset + 3 and offset <= c.full_span.end]
+            assert lazy.touching(offset, offset + 3) == hits
+        assert lazy == full and lazy.citations == full.citations
+
+
+def test_typing_inside_case_names_resolves_later_short_forms_again() -> None:
+    """A keystroke in a case name changes only the names of its full citation: later paragraphs stay in
+    step unless one of their name lookups (short form, supra, "Name at N") answers differently."""
+    first = "Smith v. Jones, 33 F.3d 1 (3d Cir. 1990); Doe v. Roe, 34 F.3d 5 (3d Cir. 1991)."
+    rest = [
+        "Nothing here to resolve.",
+        "Smith, 33 F.3d at 2.",
+        "Jones, supra, at 3.",
+        "Later, Roe at 6 says more.",
+        "Id. at 7.",
+        "Doe, 34 F.3d at 8; Smyth, 33 F.3d at 4.",
+    ]
+    base = "\n\n".join([first, *rest])
+    for at in range(len(first) + 1):
+        for typed, cut in (("y", 0), ("", 1), ("x ", 0)):
+            if cut and at >= len(first):
+                continue
+            doc = Document(base)
+            doc.apply_edits([Edit(start=at, end=at + cut, new_text=typed)])
+            assert doc.extraction == extract_citations(doc.text), (at, typed)
+            # and back again, from the edited state
+            doc.apply_edits([Edit(start=at, end=at + len(typed), new_text=base[at : at + cut])])
+            assert doc.extraction == extract_citations(base), (at, typed, "undo")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
@@ -95,3 +95,18 @@ def test_round_trip_property(text: str, data: st.DataObject) -> None:
         pos = idx.position_at(offset, encoding)
         assert pos == _expected(text, offset, encoding)
         assert idx.offset_at(pos, encoding) == offset
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet="ab\r\n\u2028\U0001f600", max_size=40),
+    data=st.data(),
+)
+def test_index_after_an_edit_equals_a_fresh_index(text: str, data) -> None:
+    """A keystroke moves the line starts of the previous version; the result must be the index of the new text."""
+    a = data.draw(st.integers(0, len(text)), label="a")
+    b = data.draw(st.integers(a, len(text)), label="b")
+    new_text = data.draw(st.text(alphabet="ab\r\n", max_size=6), label="new")
+    new = text[:a] + new_text + text[b:]
+    moved = LineIndex.after_edit(LineIndex(text), a, b, new_text, new)
+    assert moved.starts == LineIndex(new).starts and moved.text is new

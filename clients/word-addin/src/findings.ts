@@ -96,7 +96,7 @@ export interface Weight {
 
 /** The holding judge's result for a citation's proposition (docs/report-json.md, "Holding"). */
 export interface Holding {
-  outcome: 'judged' | 'unverified' | 'failed' | 'no-passages';
+  outcome: 'judged' | 'unverified' | 'failed' | 'no-passages' | 'undecided';
   verdict: 'supported' | 'partly' | 'not-supported' | 'contradicted' | null;
   misuse: string | null;
   rationale: string | null;

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator
 
 from citecheck.checks.base import CheckContext
-from citecheck.extract.models import Citation, CiteForm
+from citecheck.extract.assemble import DocumentExtraction
+from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Kind, Severity, make_finding
 
 #: Just before a short cite: a pin to something else it parallels ("majority op. at 172, 100 A.3d at
@@ -23,9 +24,24 @@ _PARALLEL_BEFORE = re.compile(r"(?:\bat\s+\d+(?:\s?[-\u2013]\s?\d+)?|\bsupra,?\s
 
 _NOTE_AFTER = re.compile(r",?\s*supra,?\s+note\s+\d+")
 
-#: The last document's full citations by (volume, reporter), in order: an unresolved short cite asks
-#: which earlier full cites share its volume, and scanning every earlier citation for each one was
-#: quadratic in a long brief. One entry, holding the citations it was built from (so ``is`` is safe).
+_SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
+
+
+def earlier_full_cites(extraction: Extraction, c: Citation) -> list[str]:
+    """``"volume reporter page"`` of the FULL citations before ``c`` from its volume (an incremental
+    extraction answers from its resolution records instead of building every citation before ``c``)."""
+    if isinstance(extraction, DocumentExtraction):
+        return extraction.earlier_full_cites(c.index, c.volume, c.reporter)
+    return [
+        f"{f.volume} {f.reporter} {f.page}"
+        for f in _fulls_of_volume(extraction.citations, c.volume, c.reporter)
+        if f.index < c.index
+    ]
+
+
+#: A whole document's full citations by (volume, reporter), in order: scanning every earlier citation
+#: for each unresolved short cite was quadratic in a long brief. One entry, holding the citations it
+#: was built from (so ``is`` is safe).
 _FULLS: tuple[tuple[Citation, ...], dict[tuple[str | None, str | None], list[Citation]]] | None = None
 
 
@@ -41,9 +57,6 @@ def _fulls_of_volume(citations: tuple[Citation, ...], volume: str | None, report
     return cached[1].get((volume, reporter), [])
 
 
-_SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
-
-
 class UnresolvedShortFormCheck:
     id = "short_form"
     local = True
@@ -53,9 +66,7 @@ class UnresolvedShortFormCheck:
         if c.form not in _SHORT_FORMS or c.antecedent is not None:
             return
         if c.form is CiteForm.SHORT and c.reporter:
-            earlier = [
-                f for f in _fulls_of_volume(ctx.extraction.citations, c.volume, c.reporter) if f.index < c.index
-            ]
+            earlier = earlier_full_cites(ctx.extraction, c)
             text = ctx.extraction.text
             if _PARALLEL_BEFORE.search(text, max(0, c.span.start - 40), c.span.start) or _NOTE_AFTER.match(
                 text, c.span.end
@@ -71,7 +82,7 @@ class UnresolvedShortFormCheck:
                 return
             if earlier:
                 # the volume was cited, but the pin fits none of its cases (or two): say so, do not guess
-                cites = "; ".join(sorted({f"{f.volume} {f.reporter} {f.page}" for f in earlier}))
+                cites = "; ".join(sorted(set(earlier)))
                 yield make_finding(
                     Kind.UNRESOLVED_SHORT_FORM,
                     c.span,

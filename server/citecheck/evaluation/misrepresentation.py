@@ -26,11 +26,16 @@ from citecheck.evaluation.dataset import CaseSample, _Passage, _Usable, _usable
 CATEGORY = "misrepresentation"
 _AUX = re.compile(r"\b(is|was|are|were|may|must|shall|can|will|does|did|should|would|could|has|have|had)\b")
 _NOT = re.compile(r"\b(not)\s+", re.I)
+_OTHER_NEGATION = re.compile(r"\b(?:no|nothing|none|nobody|neither|nor|cannot|without|nowhere)\b|n['’]t\b", re.I)
 _INTROS = ("The court held that", "It is settled that", "Courts recognise that", "The opinion makes clear that")
 
 
 def reverse_meaning(sentence: str) -> str | None:
     """The sentence with its meaning reversed, or None when no simple reversal applies.
+
+    Only one negation is touched, and a sentence with a negation this cannot undo cleanly ("no",
+    "nothing", "cannot", "n't", "neither") is left alone (None): adding a "not" beside one makes a double
+    negative ("had not no intention") whose meaning is no longer simply reversed.
 
     >>> reverse_meaning("The statute does not apply to tenants")
     'The statute does apply to tenants'
@@ -40,7 +45,13 @@ def reverse_meaning(sentence: str) -> str | None:
     'Courts always award such damages'
     >>> reverse_meaning("Affirmed in part") is None
     True
+    >>> reverse_meaning("He had no intention of being seen") is None
+    True
     """
+    others = len(_OTHER_NEGATION.findall(sentence))
+    nots = len(_NOT.findall(sentence)) + len(re.findall(r"\bnever\b", sentence))
+    if others or nots > 1:
+        return None
     if m := _NOT.search(sentence):
         return sentence[: m.start()] + sentence[m.end() :]
     if re.search(r"\bnever\b", sentence):

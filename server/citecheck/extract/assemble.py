@@ -17,7 +17,7 @@ runs on every keystroke over the whole document:
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -57,6 +57,8 @@ class _Full:
     padded: str  # " plaintiff | defendant | whole name " normalised, for word-sequence containment
     short_names: frozenset[str]  # parties and their first distinctive word: usable as "Roe at 116"
     page: int | None = None  # first page, for resolving "539 U. S., at 328" by page
+    page_text: str | None = None  # as written: a local check names the earlier cites of a volume
+    full_form: bool = True  # a FULL citation (else UNRECOGNISED)
 
 
 @dataclass(slots=True)
@@ -326,7 +328,7 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
 def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
     page = int(c.page) if c.page and c.page.isdigit() else None
-    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page))
+    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page, c.page, c.form is CiteForm.FULL))
 
 
 @lru_cache(maxsize=65_536)
@@ -437,35 +439,188 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
 
 
 Plan = list[tuple[object, ...]]
+#: after planning this many paragraphs again in one run, index the full citations instead of scanning them
+_INDEX_AFTER = 8
 
 
 @dataclass(slots=True)
 class Run:
-    """What one run over a document leaves for the next run over the same (edited) document."""
+    """What one run over a document leaves for the next run over the same (edited) document, and
+    everything needed to build its citations later (``DocumentExtraction``)."""
 
+    text: str
+    paragraphs: list[tuple[int, int]]
     keys: list[tuple[int, int]]  # (id(result), offset) per paragraph
     results: list[ParagraphResult]  # held so the ids in ``keys`` stay unique
     before: list[tuple[int, int | None, int]]  # per paragraph: fulls seen, last authority, citations before
     after: tuple[int, int | None, int]  # the same after the last paragraph
     plans: list[Plan]
-    built: list[tuple[Citation, ...]]  # per paragraph
+    built: list[tuple[Citation, ...] | None]  # per paragraph; None until something asks for it
     fulls: list[_Full]
+
+    def paragraph(self, pno: int) -> tuple[Citation, ...]:
+        """Paragraph ``pno``'s citations with absolute spans and numbers (built once, on demand)."""
+        got = self.built[pno]
+        if got is None:
+            got = self.built[pno] = _build_paragraph(self, pno)
+        return got
+
+    def first_of(self, pno: int) -> int:
+        """The index of paragraph ``pno``'s first citation."""
+        return self.before[pno][2] if pno < len(self.before) else self.after[2]
+
+
+def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
+    text, plan, res = run.text, run.plans[pno], run.results[pno]
+    off = run.keys[pno][1]
+    prev = run.results[pno - 1] if pno else None
+    prev_off = run.keys[pno - 1][1] if pno else 0
+    sh = _Shifter(off)
+    cits = res.citations
+    return tuple(
+        shift_citation(
+            cits[e[1]],  # type: ignore[index]
+            off,
+            index=e[2],  # type: ignore[arg-type]
+            group=e[3],  # type: ignore[arg-type]
+            antecedent=e[4],  # type: ignore[arg-type]
+            paragraph=pno,
+            shifter=sh,
+        )
+        if e[0] == "c" and not e[5] and not e[6]
+        else _build(text, off, pno, res, prev, prev_off, e, sh)
+        for e in plan
+    )
+
+
+def uses_prev(plan: Plan) -> bool:
+    """Whether a paragraph's citations read the paragraph before it (a block quote, its last sentence)."""
+    return any(e[0] == "c" and (e[5] or e[6]) for e in plan)
+
+
+_ext_citations = Extraction.__dict__["citations"]
+
+
+class DocumentExtraction(Extraction):
+    """An ``Extraction`` whose citations are built when first asked for.
+
+    A keystroke moves every citation after it; building them all again costs time proportional to the
+    document, and the keystroke path (local findings, the hold, ignore keys) needs only the paragraphs
+    the edit touched. ``citations`` is the full tuple, equal to ``extract_citations(text).citations``;
+    ``paragraph_citations``, ``citation``, ``resolved``, ``at`` and ``touching`` build only the
+    paragraphs they look at. Building is pure, so two threads asking at once get equal tuples.
+    """
+
+    __slots__ = ("run",)
+
+    def __init__(self, run: Run) -> None:
+        Extraction.__dict__["text"].__set__(self, run.text)
+        object.__setattr__(self, "run", run)
+
+    @property  # type: ignore[override]
+    def citations(self) -> tuple[Citation, ...]:
+        try:
+            return _ext_citations.__get__(self)  # type: ignore[no-any-return]
+        except AttributeError:
+            run = self.run
+            out: list[Citation] = []
+            for pno in range(len(run.plans)):
+                out.extend(run.paragraph(pno))
+            got = tuple(out)
+            _ext_citations.__set__(self, got)
+            return got
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Extraction):
+            return NotImplemented
+        return self.text == other.text and self.citations == other.citations
+
+    __hash__ = Extraction.__hash__
+
+    def __repr__(self) -> str:
+        return f"DocumentExtraction({len(self.text)} chars, {self.run.after[2]} citations)"
+
+    @property
+    def paragraph_count(self) -> int:
+        return len(self.run.plans)
+
+    def paragraph_citations(self, pno: int) -> tuple[Citation, ...]:
+        return self.run.paragraph(pno)
+
+    def paragraph_of(self, index: int) -> int:
+        """The paragraph holding citation ``index``."""
+        run = self.run
+        lo, hi = 0, len(run.plans) - 1
+        while lo < hi:  # the last paragraph whose first citation is at or before ``index``
+            mid = (lo + hi + 1) // 2
+            if run.before[mid][2] <= index:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def citation(self, index: int) -> Citation:
+        """``citations[index]``, building only its paragraph."""
+        if not 0 <= index < self.run.after[2]:
+            raise IndexError(index)
+        pno = self.paragraph_of(index)
+        return self.run.paragraph(pno)[index - self.run.first_of(pno)]
+
+    def resolved(self, citation: Citation) -> Citation | None:
+        if citation.form is CiteForm.FULL:
+            return citation
+        if citation.antecedent is None:
+            return None
+        return self.citation(citation.antecedent)
+
+    def touching(self, start: int, end: int) -> list[Citation]:
+        """Citations whose full span touches ``[start, end]`` (a citation's full span lies in its
+        paragraph, save for a borrowed block quote or sentence of the paragraph before)."""
+        run = self.run
+        first = bisect_right(run.paragraphs, (start, len(self.text) + 1)) - 1  # the last starting at or before
+        out = []
+        for pno in range(max(0, first - 1), len(run.plans)):
+            if run.paragraphs[pno][0] > end:
+                break
+            out.extend(
+                c for c in run.paragraph(pno) if c.full_span.start <= end and start <= c.full_span.end
+            )
+        return out
+
+    def earlier_full_cites(self, index: int, volume: str | None, reporter: str | None) -> list[str]:
+        """``"volume reporter page"`` of each FULL citation before ``index`` from that volume, from the
+        resolution records (no citation built)."""
+        return [
+            f"{f.volume} {f.reporter} {f.page_text}"
+            for f in self.run.fulls
+            if f.index < index and f.full_form and f.volume == volume and f.reporter == reporter
+        ]
+
+    def at(self, offset: int) -> Citation | None:
+        best: Citation | None = None
+        for c in self.touching(offset, offset):
+            if best is None or len(c.full_span) < len(best.full_span):
+                best = c
+        return best
 
 
 def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult]) -> Extraction:
     """Number, shift and resolve the paragraph results of ``text``."""
-    return assemble_incremental(text, paragraphs, results, None)[0]
+    ex = assemble_incremental(text, paragraphs, results, None)[0]
+    return Extraction(text=text, citations=ex.citations)
 
 
 def assemble_incremental(
     text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], prior: Run | None
-) -> tuple[Extraction, Run]:
-    """``assemble`` reusing the previous run of the same document.
+) -> tuple[DocumentExtraction, Run]:
+    """``assemble`` reusing the previous run of the same document; citations are built lazily.
 
     Paragraphs before the first one whose result or offset changed are taken over as they were. From
     there on paragraphs are planned (numbered and resolved) again, until one leaves the resolution
     state exactly as the previous run had it after the same paragraph: from then on the previous
-    plans still hold, and only the offsets move. The result does not depend on ``prior``.
+    plans still hold (taken over in one slice when the paragraphs after it are the previous run's),
+    and only the offsets move. Citations are built when asked for, reusing the previous run's where
+    the plan and the offset are the same. The result does not depend on ``prior``.
     """
     keys = [(id(res), off) for (off, _e), res in zip(paragraphs, results, strict=True)]
     q = 0
@@ -476,24 +631,24 @@ def assemble_incremental(
     st = _State()
     before: list[tuple[int, int | None, int]] = []
     plans: list[Plan] = []
-    built_all: list[tuple[Citation, ...]] = []
-    out: list[Citation] = []
+    built_all: list[tuple[Citation, ...] | None] = []
+    n_out = 0
     if prior is not None and q > 0:
-        n_fulls, st.last_authority, _n_out = prior.before[q] if q < len(prior.before) else prior.after
+        n_fulls, st.last_authority, n_out = prior.before[q] if q < len(prior.before) else prior.after
         st.fulls, st.restored = prior.fulls[:n_fulls], True
         before = prior.before[:q]
         plans = prior.plans[:q]
         built_all = prior.built[:q]
-        for b in built_all:
-            out.extend(b)
     # paragraph numbers move by this much when paragraphs were inserted or removed
     pno_delta = len(keys) - len(prior.keys) if prior is not None else 0
     fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls))
-    for pno in range(q, len(results)):
+    pno = q
+    replanned = 0
+    while pno < len(results):
         off, res = paragraphs[pno][0], results[pno]
         prev = results[pno - 1] if pno else None
         prev_off = paragraphs[pno - 1][0] if pno else 0
-        here = (len(st.fulls), st.last_authority, len(out))
+        here = (len(st.fulls), st.last_authority, n_out)
         before.append(here)
         old = pno - pno_delta
         synced = (
@@ -504,53 +659,73 @@ def assemble_incremental(
             and prior.before[old] == here
             and _prev_sig(prior.results, old) == _prev_sig(results, pno)
             and fulls_check.same_upto(here[0])
+            and fulls_check.unaffected(res, text, off)
         )
+        built: tuple[Citation, ...] | None = None
         if synced:
             # the state is the one the previous run had here: its plan still holds
             plan = prior.plans[old]  # type: ignore[union-attr]
             n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after  # type: ignore[union-attr]
             st.fulls.extend(prior.fulls[here[0] : n_next])  # type: ignore[union-attr]
             st.last_authority = last_authority
+            if old == pno and prior.keys[old][1] == off:  # type: ignore[union-attr]
+                # same plan, same place: the very same citations, unless they read a changed paragraph before
+                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.keys[pno - 1][1] == prev_off):  # type: ignore[union-attr]
+                    built = prior.built[old]  # type: ignore[union-attr]
         else:
-            plan = _plan(text, off, res, prev, st, len(out))
+            replanned += 1
+            if replanned == _INDEX_AFTER:  # a long stretch to plan again: index the records once
+                st.restored = False
+            plan = _plan(text, off, res, prev, st, n_out)
             if res.barrier_at_end:
                 st.last_authority = None
         plans.append(plan)
-        built: tuple[Citation, ...] | None = None
-        if synced and old == pno and prior.keys[old][1] == off:  # type: ignore[union-attr]
-            # same plan, same place: the very same citations, unless they read a changed paragraph before
-            uses_prev = any(e[0] == "c" and (e[5] or e[6]) for e in plan)
-            if not uses_prev or (prior.results[pno - 1] is prev and prior.keys[pno - 1][1] == prev_off):  # type: ignore[union-attr]
-                built = prior.built[old]  # type: ignore[union-attr]
-        if built is None:
-            sh = _Shifter(off)
-            cits = res.citations
-            built = tuple(
-                shift_citation(
-                    cits[e[1]],  # type: ignore[index]
-                    off,
-                    index=e[2],  # type: ignore[arg-type]
-                    group=e[3],  # type: ignore[arg-type]
-                    antecedent=e[4],  # type: ignore[arg-type]
-                    paragraph=pno,
-                    shifter=sh,
-                )
-                if e[0] == "c" and not e[5] and not e[6]
-                else _build(text, off, pno, res, prev, prev_off, e, sh)
-                for e in plan
-            )
         built_all.append(built)
-        out.extend(built)
+        n_out += len(plan)
+        pno += 1
+        if synced and not fulls_check.renamed and _same_tail(prior, old + 1, results, pno):  # type: ignore[arg-type]
+            # every later paragraph is the previous run's, after the same state: take the rest over
+            assert prior is not None
+            before.extend(prior.before[old + 1 :])
+            plans.extend(prior.plans[old + 1 :])
+            built_all.extend(_tail_built(prior, old + 1, keys, pno))
+            st.fulls.extend(prior.fulls[len(st.fulls) :])
+            st.last_authority, n_out = prior.after[1], prior.after[2]
+            break
     run = Run(
+        text=text,
+        paragraphs=paragraphs,
         keys=keys,
         results=list(results),
         before=before,
-        after=(len(st.fulls), st.last_authority, len(out)),
+        after=(len(st.fulls), st.last_authority, n_out),
         plans=plans,
         built=built_all,
         fulls=st.fulls,
     )
-    return Extraction(text=text, citations=tuple(out)), run
+    return DocumentExtraction(run), run
+
+
+def _same_tail(prior: Run, old: int, results: list[ParagraphResult], pno: int) -> bool:
+    """Whether ``results[pno:]`` are the very objects ``prior.results[old:]``."""
+    n = len(results) - pno
+    if n != len(prior.results) - old:
+        return False
+    theirs = prior.results
+    return all(results[pno + k] is theirs[old + k] for k in range(n))
+
+
+def _tail_built(prior: Run, old: int, keys: list[tuple[int, int]], pno: int) -> list[tuple[Citation, ...] | None]:
+    """The previous run's built citations for a taken-over tail, where they are still valid: same
+    paragraph number, same offset, and (if they read it) the same paragraph before at the same offset."""
+    n = len(keys) - pno
+    if old != pno or n == 0 or keys[-1] != prior.keys[-1]:
+        return [None] * n  # moved (the usual keystroke): built again when asked for
+    out: list[tuple[Citation, ...] | None] = []
+    for i in range(pno, len(keys)):
+        same = keys[i] == prior.keys[i] and (keys[i - 1] == prior.keys[i - 1] or not uses_prev(prior.plans[i]))
+        out.append(prior.built[i] if same else None)
+    return out
 
 
 def _prev_sig(results: list[ParagraphResult], i: int) -> bool | None:
@@ -560,15 +735,22 @@ def _prev_sig(results: list[ParagraphResult], i: int) -> bool | None:
 
 class _PrefixCheck:
     """Whether the new run's full-citation records agree with the previous run's up to some count.
-    Records are only ever appended, so the first disagreement, once found, stays: the check is
-    linear over a whole run, not per paragraph."""
+    Records are only ever appended, so a disagreement, once found, stays: the check is linear over a
+    whole run, not per paragraph.
 
-    __slots__ = ("checked", "mismatch", "new", "old")
+    Typing inside a case name changes only a record's names: those records are kept in ``renamed``,
+    and a later paragraph whose name lookups see no difference between the old and the new names is
+    still in step (``unaffected``). Any other difference (a volume, a page, a count) ends it.
+    """
+
+    __slots__ = ("checked", "mismatch", "new", "old", "queries", "renamed")
 
     def __init__(self, old: list[_Full], new: list[_Full], taken_over: int) -> None:
         self.old, self.new = old, new
         self.checked = taken_over  # the prefix was copied from ``old``
         self.mismatch = False
+        self.renamed: list[tuple[_Full, _Full]] = []
+        self.queries: dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...]]] = {}
 
     def same_upto(self, n: int) -> bool:
         if self.mismatch or n > len(self.old) or n > len(self.new):
@@ -576,10 +758,48 @@ class _PrefixCheck:
         while self.checked < n:
             a, b = self.old[self.checked], self.new[self.checked]
             if a is not b and a != b:
-                self.mismatch = True
-                return False
+                if _names_only(a, b):
+                    self.renamed.append((a, b))
+                else:
+                    self.mismatch = True
+                    return False
             self.checked += 1
         return True
+
+    def unaffected(self, res: ParagraphResult, text: str, off: int) -> bool:
+        """Whether every name lookup of paragraph ``res`` answers alike over the old and the new names."""
+        if not self.renamed:
+            return True
+        hit = self.queries.get(id(res))
+        if hit is None or hit[0] is not res:
+            hit = self.queries[id(res)] = (res, *_name_queries(res, text, off))
+        _, names, shorts = hit
+        for old, new in self.renamed:
+            if any((n in old.padded) != (n in new.padded) for n in names):
+                return False
+            if any((n in old.short_names) != (n in new.short_names) for n in shorts):
+                return False
+        return True
+
+
+def _names_only(a: _Full, b: _Full) -> bool:
+    """Whether two records differ in their names alone."""
+    return (a.index, a.group, a.volume, a.reporter, a.page, a.page_text, a.full_form) == (
+        b.index, b.group, b.volume, b.reporter, b.page, b.page_text, b.full_form
+    )
+
+
+def _name_queries(res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every name a paragraph's resolution looks up: the padded names its short forms and ``supra``
+    search for (``_latest``), and the short names its ``Name at N`` candidates try (``_resolve_reference``)."""
+    names: list[str] = []
+    for c in res.citations:
+        if c.form in (CiteForm.SHORT, CiteForm.SUPRA) and c.antecedent_text:
+            names.extend(_suffixes(c.antecedent_text))
+    shorts = [
+        norm_name(text[off + w[0] : off + r.name_end]) for r in res.refs for w in r.words
+    ]
+    return tuple(names), tuple(shorts)
 
 
 def _plan(

@@ -16,6 +16,9 @@ from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
 from citecheck.extract.paragraphs import _BLANK, split_paragraphs
 
+#: more edits than this in one batch are one whole re-split (each local re-split copies the text)
+_LOCAL_EDITS = 16
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Edit:
@@ -50,7 +53,7 @@ class Document:
         self._paragraphs: list[tuple[int, int]] = []
         self._results: list[ParagraphResult] = []
         self._run_state: Run | None = None
-        self._extraction = self._run("", None)
+        self._extraction = self._run(self._text, [])
 
     @property
     def text(self) -> str:
@@ -71,21 +74,33 @@ class Document:
                     f"edit range {e.start}..{e.end} is outside the document (length {len(text)})"
                 )
             text = text[: e.start] + _check_text(e.new_text) + text[e.end :]
-        old_text, self._text = self._text, text
-        single = edits[0] if len(edits) == 1 else None
-        self._extraction = self._run(old_text, single)
+        self._extraction = self._run(text, list(edits))
         return self._extraction
 
-    def _run(self, old_text: str, edit: Edit | None) -> Extraction:
+    def _run(self, text: str, edits: list[Edit]) -> Extraction:
+        """Re-split around each edit in turn (the keystrokes that arrived while the last run was busy),
+        or the whole text when one cannot be done locally, then assemble."""
         prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails
-        if edit is None or not self._resplit_around(old_text, edit):
-            self._resplit_all(old_text)
+        before = self._text
+        if not edits or len(edits) > _LOCAL_EDITS:
+            self._text = text
+            self._resplit_all(before)
+        else:
+            for e in edits:
+                self._text = before[: e.start] + e.new_text + before[e.end :]
+                if not self._resplit_around(before, e):
+                    self._text = text
+                    self._resplit_all(before)
+                    break
+                before = self._text
         extraction, self._run_state = assemble_incremental(
             self._text, self._paragraphs, self._results, prior
         )
         return extraction
 
     def _resplit_all(self, old_text: str) -> None:
+        """Split the current text afresh, reusing the results of paragraphs of ``old_text`` (the text
+        ``self._paragraphs`` index) whose text is unchanged."""
         text = self._text
         old = {old_text[s:e]: r for (s, e), r in zip(self._paragraphs, self._results, strict=True)}
         self._paragraphs = split_paragraphs(text)

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from citecheck.config import Settings
-from citecheck.errors import ConfigError, ModelUnavailable
+from citecheck.errors import ConfigError, ModelBadAnswer, ModelUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +150,26 @@ class ModelClient:
                 except _FormatRejected:
                     raise ModelUnavailable("the endpoint rejected the request for a JSON answer") from None
             return Completion(content=content, seconds=time.monotonic() - started, response_format=fmt)
+
+    async def first_token_logprobs(self, messages: Sequence[dict[str, str]], deadline: Deadline,
+                                   top: int = 20) -> list[tuple[str, float]]:
+        """The ``top`` most likely first tokens of the answer with their log-probabilities (the yes/no
+        protocol, ``yesno.py``); raises ``ModelUnavailable`` when none came in time, ``ModelBadAnswer``
+        when the server returned no log-probabilities (it does not support them)."""
+        async with self._semaphore:
+            if deadline.expired():
+                raise ModelUnavailable(f"the holding checks ran past their deadline of {deadline.seconds:g} s")
+            return await self._with_retries(lambda: self._logprobs(messages, top), deadline, what="judging")  # type: ignore[no-any-return]
+
+    async def _logprobs(self, messages: Sequence[dict[str, str]], top: int) -> list[tuple[str, float]]:
+        resp = await self._client.chat.completions.create(
+            model=self.model, messages=list(messages), temperature=0, max_tokens=1,  # type: ignore[arg-type]
+            logprobs=True, top_logprobs=top,
+        )
+        lp = resp.choices[0].logprobs if resp.choices else None
+        if lp is None or not lp.content:
+            raise ModelBadAnswer("the endpoint returned no log-probabilities (the yes-no protocol needs them)")
+        return [(t.token, float(t.logprob)) for t in lp.content[0].top_logprobs]
 
     async def _create(self, messages: Sequence[dict[str, str]], fmt: str) -> str:
         from citecheck.holdings.prompt import response_format_object, response_format_schema

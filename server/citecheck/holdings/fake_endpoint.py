@@ -37,6 +37,23 @@ def judgment(support: str, quote: str = "", misuse: str = "none", rationale: str
     return chat_answer(json.dumps({"support": support, "misuse": misuse, "supporting_quote": quote, "rationale": rationale}))
 
 
+def logprob_answer(yes: float, no: float, model: str = "fake-judge") -> Step:
+    """A one-token chat answer whose ``top_logprobs`` give "Yes" probability ``yes`` and "No" ``no``
+    (what the yes-no protocol reads); the rest of the mass goes to a token that is neither."""
+    import math
+
+    pairs = [(t, math.log(p)) for t, p in (("Yes", yes), ("No", no)) if p > 0]
+    pairs.append(("The", math.log(max(1e-9, 1 - yes - no))))
+    top: list[dict[str, Any]] = [{"token": t, "logprob": lp, "bytes": None} for t, lp in pairs]
+    first = top[max(range(len(pairs)), key=lambda i: pairs[i][1])]
+    return Step(body={
+        "id": "cmpl-1", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant", "content": first["token"]},
+                     "logprobs": {"content": [{**first, "top_logprobs": top}]}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    })
+
+
 class FakeEndpoint:
     def __init__(self) -> None:
         self.script: list[Step] = []
@@ -45,6 +62,7 @@ class FakeEndpoint:
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
         self._i = 0
+        self.responder: Any = None  # request body → Step, instead of the script (answers by content)
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -63,6 +81,8 @@ class FakeEndpoint:
                     if self.path.rstrip("/").endswith("/models"):
                         step = Step(body={"object": "list", "data": [{"id": "fake-judge", "object": "model",
                                                                       "created": 0, "owned_by": "test"}]})
+                    elif endpoint.responder is not None:
+                        step = endpoint.responder(endpoint.requests[-1])
                     else:
                         step = endpoint.script[min(endpoint._i, len(endpoint.script) - 1)]
                         endpoint._i += 1
@@ -98,7 +118,16 @@ class FakeEndpoint:
     def answer(self, *steps: Step) -> FakeEndpoint:
         with self._lock:
             self.script = list(steps)
+            self.responder = None
             self._i = 0
+            self.requests.clear()
+            self.paths.clear()
+        return self
+
+    def answer_by(self, responder: Any) -> FakeEndpoint:
+        """Answer each chat request with ``responder(request_body)`` (concurrent requests in any order)."""
+        with self._lock:
+            self.responder = responder
             self.requests.clear()
             self.paths.clear()
         return self

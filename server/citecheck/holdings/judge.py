@@ -14,12 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from citecheck.errors import ModelBadAnswer, ModelError
+from citecheck.holdings import yesno
 from citecheck.holdings.cache import JudgmentCache, cache_key
 from citecheck.holdings.client import Completion, Deadline
 from citecheck.holdings.models import Claim, HoldingResult, Judgment, Outcome
 from citecheck.holdings.prompt import PROMPT_VERSION, build_messages, parse_judgment
 from citecheck.holdings.retrieval import retrieve_passages
 from citecheck.holdings.verify import verify_judgment
+from citecheck.holdings.yesno import YESNO_VERSION, best_sentence
 from citecheck.sources.models import OpinionText
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,9 @@ class Completer(Protocol):
 
     async def complete(self, messages: Sequence[dict[str, str]], deadline: Deadline) -> Completion: ...
 
+    async def first_token_logprobs(self, messages: Sequence[dict[str, str]], deadline: Deadline,
+                                   top: int = 20) -> list[tuple[str, float]]: ...
+
 
 async def judge_claims(
     claims: Sequence[Claim],
@@ -41,17 +46,21 @@ async def judge_claims(
     deadline: Deadline,
     cache: JudgmentCache | None = None,
     passage_tokens: int = 1200,
+    protocol: str = "judgment",
     on_done: Callable[[HoldingResult], None] | None = None,
 ) -> list[HoldingResult]:
     """A result for every claim, in the claims' order; ``on_done`` hears each as it completes.
 
     Claims whose case has no opinion text here are skipped (there is nothing to judge against).
+    ``protocol`` is ``"judgment"`` (the full JSON judgment, ``prompt.py``; for 7B+ instruct models) or
+    ``"yes-no"`` (one calibrated yes/no question, ``yesno.py``; for small models on a CPU).
     All requests are started at once; the client's semaphore bounds how many are in flight.
     """
     jobs = [(c, opinions[c.case_id]) for c in claims if c.case_id in opinions]
 
     async def one(claim: Claim, opinion: OpinionText) -> HoldingResult:
-        result = await _judge_one(claim, opinion, client, deadline=deadline, cache=cache, passage_tokens=passage_tokens)
+        judge_one = _ask_yes_no if protocol == "yes-no" else _judge_one
+        result = await judge_one(claim, opinion, client, deadline=deadline, cache=cache, passage_tokens=passage_tokens)
         if on_done is not None:
             on_done(result)
         return result
@@ -89,6 +98,56 @@ async def _judge_one(
         if cache is not None:
             cache.put(key, judgment)
     check = verify_judgment(judgment, opinion, claim, passages)
+    if not check.found:
+        return result(Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached)
+    return result(Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
+                  quote_page=check.page,
+                  quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
+                  cached=cached)
+
+
+async def _ask_yes_no(
+    claim: Claim, opinion: OpinionText, client: Completer, *, deadline: Deadline,
+    cache: JudgmentCache | None, passage_tokens: int,
+) -> HoldingResult:
+    """The yes-no protocol (``yesno.py``): the same passages, the sentence closest to the proposition,
+    the question asked with and without it; the shift of the answer decides, or nothing is claimed."""
+    model = client.model
+    passages = retrieve_passages(opinion, claim, budget_tokens=passage_tokens)
+
+    sentence = best_sentence(passages, claim.proposition) if passages else None
+    # the evidence is the passage the sentence came from (the only opinion text the model saw)
+    shown = tuple(p for p in passages if sentence and sentence in p.text)[:1] or passages
+
+    def result(outcome: Outcome, **kw: Any) -> HoldingResult:
+        return HoldingResult(claim=claim, model=model, prompt_version=YESNO_VERSION, passages=tuple(shown),
+                             outcome=outcome, **kw)
+
+    if sentence is None:
+        return result(Outcome.NO_PASSAGES, reason="no sentence of the opinion shares a word with it")
+    key = cache_key(model, YESNO_VERSION, claim.proposition, claim.case_id, shown)
+    judgment: Judgment | None = cache.get(key) if cache is not None else None
+    cached = judgment is not None
+    if judgment is None:
+        try:
+            with_court, prior = await asyncio.gather(
+                client.first_token_logprobs(yesno.messages(claim.proposition, sentence), deadline),
+                client.first_token_logprobs(yesno.messages(claim.proposition, None), deadline))
+            shift = yesno.yes_no_log_odds(with_court) - yesno.yes_no_log_odds(prior)
+        except ModelBadAnswer as exc:
+            return result(Outcome.FAILED, reason=f"the model's answer was not usable ({exc})")
+        except ModelError as exc:
+            return result(Outcome.FAILED, reason=str(exc))
+        except Exception as exc:  # a client bug must not take the other checks down
+            log.exception("yes-no holding judgment for %r failed", claim)
+            return result(Outcome.FAILED, reason=f"internal error ({type(exc).__name__})")
+        judgment = yesno.decide(shift, sentence)
+        if judgment is None:
+            return result(Outcome.UNDECIDED,
+                          reason=f"the opinion's words moved the model's answer too little to say (shift {shift:+.2f})")
+        if cache is not None:
+            cache.put(key, judgment)
+    check = verify_judgment(judgment, opinion, claim, shown)
     if not check.found:
         return result(Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached)
     return result(Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,

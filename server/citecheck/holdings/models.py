@@ -107,6 +107,7 @@ class Outcome(StrEnum):
     UNVERIFIED = "unverified"  # the judgment's quote is not in the opinion: discarded
     FAILED = "failed"  # the endpoint failed, timed out or answered nothing valid
     NO_PASSAGES = "no-passages"  # nothing in the opinion resembles the proposition: not asked
+    UNDECIDED = "undecided"  # yes-no protocol: the court's words moved the answer too little to claim anything
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -123,7 +124,7 @@ class HoldingResult:
     quote_end: int | None = None
     quote_page: str | None = None
     quote_text: str | None = None  # the opinion's own words at the verified quote (never the model's string)
-    reason: str = ""  # FAILED / UNVERIFIED / NO_PASSAGES: why, in words
+    reason: str = ""  # FAILED / UNVERIFIED / NO_PASSAGES / UNDECIDED: why, in words
     cached: bool = False
 
     @property

@@ -88,7 +88,8 @@ class HoldingStage:
             opinions.update({rid: t for rid, t in zip(wanted, texts, strict=True) if t is not None})
         results = await judge_claims(
             claims, opinions, self.client, deadline=Deadline(self.settings.model_deadline_s), cache=self.cache,
-            passage_tokens=self.settings.model_passage_tokens, on_done=on_done,
+            passage_tokens=self.settings.model_passage_tokens,
+            protocol=self.settings.model_protocol, on_done=on_done,
         )
         holdings = {**evidence.holdings, **{(r.claim.case_id, r.claim.proposition): r for r in results}}
         return replace(evidence, opinions=opinions, holdings=holdings)

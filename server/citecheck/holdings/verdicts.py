@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from citecheck.checks.quotes import format_pages
 from citecheck.findings import Evidence, Finding, Kind, Severity, make_finding
-from citecheck.holdings.models import MISUSE_WORDS, HoldingResult, Misuse, Outcome, Passage, Support
+from citecheck.holdings.models import MISUSE_WORDS, HoldingResult, Judgment, Misuse, Outcome, Passage, Support
 from citecheck.spans import Span
 
 MAX_EVIDENCE_CHARS = 2400
@@ -40,6 +40,11 @@ def passages_text(passages: Sequence[Passage]) -> str:
     return out if len(out) <= MAX_EVIDENCE_CHARS else out[: MAX_EVIDENCE_CHARS - 1].rsplit(" ", 1)[0] + "…"
 
 
+def _quote_label(j: Judgment) -> str:
+    """What the verified quote is to the verdict: support, or the court's words the draft is measured by."""
+    return "Supporting quote" if j.support in (Support.SUPPORTED, Support.PARTLY) else "The court's words"
+
+
 def _evidence(r: HoldingResult, *, with_judgment: bool) -> Evidence:
     j = r.judgment if with_judgment else None
     quote = r.quote_text if j is not None and r.quote_start is not None else None
@@ -51,8 +56,8 @@ def _evidence(r: HoldingResult, *, with_judgment: bool) -> Evidence:
         page=r.quote_page or _pages(r.passages),
         passage=passages_text(r.passages) or None,
         draft=r.claim.proposition,
-        note=(f"Supporting quote: \u201c{quote}\u201d. " if quote else "") + (j.rationale if j is not None else r.reason)
-        or None,
+        note=(f"{_quote_label(j)}: \u201c{quote}\u201d. " if quote and j is not None else "")
+        + (j.rationale if j is not None else r.reason) or None,
         model=r.model,
         prompt_version=r.prompt_version,
         verdict=j.support.value if j is not None else None,

@@ -70,6 +70,25 @@ class LineIndex:
         self.text = text
         self.starts: list[int] = [0, *(m.end() for m in _EOL.finditer(text))]
 
+    @classmethod
+    def after_edit(cls, old: LineIndex, start: int, end: int, new_text: str, text: str) -> LineIndex:
+        """The index of ``text`` = ``old.text`` with ``[start, end)`` replaced by ``new_text``, from
+        ``old``'s: line starts before the edit are kept, those after it move, and only the edit and a
+        character either side (a ``\r`` and a ``\n`` may join or part there) are scanned again. A
+        keystroke in a long brief costs a list shift instead of a scan of the whole text."""
+        idx = cls.__new__(cls)
+        idx.text = text
+        starts = old.starts
+        d = len(new_text) - (end - start)
+        last = start + len(new_text) + 1  # a line can start here at the latest because of the edit
+        rescanned = [m.end() for m in _EOL.finditer(text, max(0, start - 1), min(len(text), last + 1))]
+        idx.starts = [
+            *starts[: max(1, bisect.bisect_left(starts, start))],  # 0 always starts a line
+            *(e for e in rescanned if max(start, 1) <= e <= last),
+            *(s + d for s in starts[bisect.bisect_left(starts, end + 2) :]),
+        ]
+        return idx
+
     @property
     def line_count(self) -> int:
         return len(self.starts)

@@ -45,7 +45,7 @@ LOCAL_ONLY_REASON = "waiting for the network sources"
 #: Settings that change the holding judge; a change rebuilds its client (and reopens its cache).
 MODEL_FIELDS = (
     "model_url", "model_name", "model_api_key", "model_timeout_s", "model_deadline_s", "model_concurrency",
-    "model_retries", "model_passage_tokens", "holdings", "offline", "cache_path",
+    "model_retries", "model_passage_tokens", "model_protocol", "holdings", "offline", "cache_path",
 )
 
 

@@ -98,6 +98,9 @@ class LspTextDocument(TextDocument):
             at = end
         parts.append(base[at:])
         self._source = new = "".join(parts)
+        if len(in_original) == 1:  # a keystroke: move the line starts instead of scanning the text again
+            start, end, text = in_original[0]
+            self._index = LineIndex.after_edit(index, start, end, text, new)
         if len(applied) <= COALESCE_AFTER:
             self._edits.extend(applied)
             return

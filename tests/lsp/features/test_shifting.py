@@ -59,3 +59,29 @@ def test_a_same_length_edit_that_breaks_a_line_moves_later_findings() -> None:
     assert [s.finding.span for s in out] == [Span(0, 3), Span(20, 24)]
     assert out[0].rendered_for == 2  # before the edit: same position, rendered JSON still good
     assert out[1].rendered_for is None  # same offset, new line: must be rendered again
+
+
+def test_moved_diagnostics_on_other_lines_are_not_rendered_again(monkeypatch) -> None:
+    """A keystroke republishes every diagnostic; those whose position it did not change go out as the
+    JSON rendered before (the display mode travels with them: losing it re-rendered all of them)."""
+    from pygls.protocol import default_converter
+
+    from citecheck.lsp import convert
+    from citecheck.lsp.positions import LineIndex
+
+    text = "See 33 Umbrella 42 here.\nAnd 44 Umbrella 7 there."
+    key = IgnoreKey(kind="cannot-verify", citation="33 umbrella 42")
+    findings = [make_finding(Kind.CANNOT_VERIFY, Span(4, 18), "a"), make_finding(Kind.CANNOT_VERIFY, Span(29, 42), "b")]
+    renderer = convert.Renderer(default_converter(), convert.ClientFeatures())
+    shown = renderer.render([Shown(f, key) for f in findings], uri="file:///x", index=LineIndex(text), encoding="utf-16",
+                            version=1)
+    edit = AppliedEdit(start=20, end=20, new_text="z")  # typed on the first line, after the first citation
+    new = text[:20] + "z" + text[20:]
+    moved = shift_shown(shown, [edit], 2, stable_offset(new, [edit], 2, 2), 1)
+
+    def no_render(*_a, **_k):
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(convert, "to_diagnostic", no_render)
+    again = renderer.render(moved, uri="file:///x", index=LineIndex(new), encoding="utf-16", version=2)
+    assert [s.json for s in again] == [s.json for s in shown] and again[1].finding.span == Span(30, 43)

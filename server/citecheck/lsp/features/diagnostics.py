@@ -42,7 +42,7 @@ from citecheck.judge import LocalMemo, SourceEvidence, judge, local_findings, lo
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown, shows_as_diagnostic
 from citecheck.lsp.features.progress import Progress
-from citecheck.lsp.features.shifting import edit_hold, held_back, shift_findings, shift_shown, stable_offset
+from citecheck.lsp.features.shifting import edit_hold, held_back, shift_keyed, shift_shown, stable_offset
 from citecheck.lsp.positions import LineIndex
 from citecheck.lsp.text import AppliedEdit
 from citecheck.results import Report, Status
@@ -87,6 +87,7 @@ class DocState:
     extraction_version: int | None = None
     local: tuple[Finding, ...] = ()
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
+    carried_keys: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # …their ignore keys…
     carried_edits: list[AppliedEdit] = field(default_factory=list)  # …and the edits since
     line_count: int | None = None  # lines of the text last rendered
     report: Report | None = None
@@ -121,6 +122,17 @@ def _stage1(
         document = Document(text)
         extraction = document.extraction
     return document, extraction, tuple(local_findings(extraction, settings, memo))
+
+
+def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[Finding, IgnoreKey]]:
+    """Each report finding's ignore key (the one it was shown with, else made from the report)."""
+    cache, report, out = state.key_cache, state.report, {}
+    for f in findings:
+        hit = cache.get(id(f))
+        if hit is None or hit[0] is not f:
+            hit = (f, key_for(f, report.extraction if report is not None else None, report.text if report else ""))
+        out[id(f)] = hit
+    return out
 
 
 # ---- the scheduler ------------------------------------------------------------------------------
@@ -180,6 +192,7 @@ class Diagnostics:
         sourced = tuple(f for f in self._report_findings(state) if (f.kind, f.span) not in local)
         if sourced:
             state.carried, state.carried_edits = sourced, list(edits)
+            state.carried_keys = _keys_of(sourced, state)
         else:  # shifted lazily, once, when stage 1 next needs them
             state.carried_edits.extend(edits)
         previous = state.version
@@ -214,7 +227,7 @@ class Diagnostics:
             state.reset = True
             state.hold = None
             state.carried, state.report, state.report_version = (), None, None
-            state.carried_edits = []
+            state.carried_edits, state.carried_keys = [], {}
             self._cancel_later(state)
             self._kick(state)
 
@@ -339,7 +352,7 @@ class Diagnostics:
                 found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
                 partial = Report(text=quick.text, extraction=extraction, findings=found, results=(), complete=False)
                 state.report, state.report_version = partial, version
-                state.carried, state.carried_edits = (), []
+                state.carried, state.carried_edits, state.carried_keys = (), [], {}
                 state.hold = None
                 self._publish(state)
         progress = Progress(self.server) if self.server.caps.progress else None
@@ -361,7 +374,7 @@ class Diagnostics:
             return None
         report, evidence = checked
         state.report, state.report_version = report, version
-        state.carried, state.carried_edits = (), []
+        state.carried, state.carried_edits, state.carried_keys = (), [], {}
         state.hold = None
         self._publish(state)
         self.notify_citations(state)
@@ -506,9 +519,24 @@ class Diagnostics:
             return [Shown(f, key_for(f, None, state.text))]
         if state.extraction is None:  # not checked (language) or extraction failed (reported)
             return []
-        previous = {(s.finding, s.key): s for s in state.shown}
+        # what the client shows, by identity (a finding taken over unchanged) and by kind, place and key
+        # (a finding moved by the edit: equal in value, another object); hashing whole findings (their
+        # evidence and fixes) for every diagnostic of a long brief on every keystroke cost more
+        by_id = {id(s.finding): s for s in state.shown}
+        by_place = {(s.finding.kind, s.finding.span.start, s.finding.span.end, s.key): s for s in state.shown}
+
+        def previous(f: Finding, key: IgnoreKey) -> Shown | None:
+            s = by_id.get(id(f))
+            if s is None or s.finding is not f or s.key != key:
+                s = by_place.get((f.kind, f.span.start, f.span.end, key))
+                if s is None or s.finding != f:
+                    return None
+            return s
         if state.carried_edits:
-            state.carried, state.carried_edits = shift_findings(state.carried, state.carried_edits), []
+            # keys travel with the findings: they were made with the report's extraction, whose citation
+            # numbers are the findings' own (the current extraction may number them differently)
+            state.carried, state.carried_keys = shift_keyed(state.carried, state.carried_keys, state.carried_edits)
+            state.carried_edits = []
         report = self._report_findings(state)
         findings = (*report, *state.local) if report else (*state.local, *state.carried)
         held = held_back(state.extraction, state.hold)
@@ -517,17 +545,21 @@ class Diagnostics:
         extraction, text = state.extraction, state.text
         cache, fresh = state.key_cache, {}
 
+        carried_keys = state.carried_keys
+
         def key_of(f: Finding) -> IgnoreKey:
             # the same finding object (a memoised local finding, the current report's) keeps its key:
             # it belongs to the same citation in this extraction
             hit = cache.get(id(f))
+            if hit is None or hit[0] is not f:
+                hit = carried_keys.get(id(f))
             key = hit[1] if hit is not None and hit[0] is f else key_for(f, extraction, text)
             fresh[id(f)] = (f, key)
             return key
 
         shown = visible_keyed(findings, settings, self.server.ignores, key_of)
         state.key_cache = fresh
-        return [previous.get((f, key)) or Shown(f, key) for f, key in shown]
+        return [previous(f, key) or Shown(f, key) for f, key in shown]
 
     def _publish(self, state: DocState) -> None:
         if self.server.docs.get(state.uri) is not state:

@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Extraction
-from citecheck.findings import Finding
+from citecheck.findings import Finding, moved_finding
+from citecheck.ignores import IgnoreKey
 from citecheck.lsp.convert import Shown
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
 
-__all__ = ["edit_hold", "held_back", "shift_findings", "shift_shown", "shift_span", "stable_offset"]
+__all__ = ["edit_hold", "held_back", "shift_findings", "shift_keyed", "shift_shown", "shift_span", "stable_offset"]
 
 
 def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
@@ -42,26 +44,36 @@ def _shift_finding(f: Finding, edits: list[AppliedEdit]) -> Finding | None:
         return None
     if span == f.span:
         return f
+    if not f.fixes:
+        return moved_finding(f, span, (), f.citation_index)
     fixes = []
     for fix in f.fixes:
         moved = [(m, e) for e in fix.edits if (m := shift_span(e.span, edits)) is not None]
         if len(moved) == len(fix.edits):
             fixes.append(replace(fix, edits=tuple(replace(e, span=m) for m, e in moved)))
-    # direct construction: dataclasses.replace costs ~3x more, and a brief shifts hundreds per key
-    return Finding(
-        kind=f.kind,
-        severity=f.severity,
-        span=span,
-        message=f.message,
-        evidence=f.evidence,
-        fixes=tuple(fixes),
-        citation_index=f.citation_index,
-    )
+    return moved_finding(f, span, tuple(fixes), f.citation_index)
 
 
 def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tuple[Finding, ...]:
     """Move findings (and their fixes) through edits; drop any whose span an edit touched."""
     return tuple(m for f in findings if (m := _shift_finding(f, edits)) is not None)
+
+
+def shift_keyed(
+    findings: Iterable[Finding], keys: dict[int, tuple[Finding, IgnoreKey]], edits: list[AppliedEdit]
+) -> tuple[tuple[Finding, ...], dict[int, tuple[Finding, IgnoreKey]]]:
+    """``shift_findings``, carrying each finding's ignore key (``keys``: id(finding) -> (finding, key))
+    over to its moved copy."""
+    out, moved_keys = [], {}
+    for f in findings:
+        m = _shift_finding(f, edits)
+        if m is None:
+            continue
+        out.append(m)
+        hit = keys.get(id(f))
+        if hit is not None and hit[0] is f:
+            moved_keys[id(m)] = (m, hit[1])
+    return tuple(out), moved_keys
 
 
 def shift_shown(
@@ -88,14 +100,36 @@ def shift_shown(
                 and all(e.span.start > stable_from for fix in moved.fixes for e in fix.edits)
             )
         )
-        out.append(
-            Shown(moved, s.key, s.range, s.fix_ranges, s.diagnostic, s.json, version if valid else None)
-        )
+        out.append(_moved_shown(s, moved, version if valid else None))
     return tuple(out)
 
 
+_SHOWN_FIELDS = ("finding", "key", "range", "fix_ranges", "diagnostic", "json", "rendered_for", "mode")
+assert tuple(Shown.__dataclass_fields__) == _SHOWN_FIELDS, "_moved_shown must set every field of Shown"
+_shown_set = tuple(Shown.__dict__[name].__set__ for name in _SHOWN_FIELDS)
+
+
+def _moved_shown(s: Shown, finding: Finding, rendered_for: int | None) -> Shown:
+    """``s`` with ``finding`` and ``rendered_for`` replaced, set through the slots (every keystroke
+    moves every displayed finding after it; the dataclass constructor costs three times as much)."""
+    g = object.__new__(Shown)
+    put_finding, put_key, put_range, put_fixes, put_diag, put_json, put_for, put_mode = _shown_set
+    put_finding(g, finding)
+    put_key(g, s.key)
+    put_range(g, s.range)
+    put_fixes(g, s.fix_ranges)
+    put_diag(g, s.diagnostic)
+    put_json(g, s.json)
+    put_for(g, rendered_for)
+    put_mode(g, s.mode)
+    return g
+
+
 def _all_after(edits: list[AppliedEdit], f: Finding) -> bool:
-    end = max([f.span.end, *(e.span.end for fix in f.fixes for e in fix.edits)])
+    end = f.span.end
+    for fix in f.fixes:
+        for e in fix.edits:
+            end = max(end, e.span.end)
     return all(e.start > end for e in edits)
 
 
@@ -126,6 +160,8 @@ def held_back(extraction: Extraction | None, hold: Span | None) -> list[Span]:
     """Full spans of citations the caret is still typing in (touching the hold)."""
     if extraction is None or hold is None:
         return []
+    if isinstance(extraction, DocumentExtraction):  # only the paragraphs around the hold
+        return [c.full_span for c in extraction.touching(hold.start, hold.end)]
     return [
         c.full_span
         for c in extraction.citations

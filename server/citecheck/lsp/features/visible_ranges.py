@@ -130,7 +130,7 @@ def ranks_for(extraction: Extraction, visible: Sequence[tuple[int, int]]) -> dic
     return out
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Converted:
     extraction: Extraction
     raw: tuple[RawRange, ...]
@@ -145,8 +145,7 @@ class VisibleRanges:
         self.raw: dict[str, tuple[RawRange, ...]] = {}
         self._converted: dict[str, _Converted] = {}
         self.order = WorkOrder(self.ranks)
-        self.updates = 0  # notifications applied
-        self.said = False
+        self.said = False  # the log said once that the order follows the view
 
     def update(self, params: Any) -> None:
         """The client's whole view now; documents it does not name are not visible."""
@@ -156,7 +155,6 @@ class VisibleRanges:
         if not self.said and any(view.values()):  # once a session: the log says the order follows the view
             self.said = True
             self.server.log_to_client(FOLLOWS_VIEW)
-        self.updates += 1
 
     def ranks(self) -> Mapping[CiteKey, float]:
         """``CiteKey → screens away`` over every shown document (the best rank wins across documents)."""
