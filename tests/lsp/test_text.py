@@ -188,3 +188,20 @@ def test_any_batch_of_changes_matches_one_by_one(text: str, raw: list, encoding:
     for e in doc.take_edits():
         replayed = replayed[: e.start] + e.new_text + replayed[e.end :]
     assert replayed == doc.source
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize(
+    ("text", "pieces", "expected"),
+    [
+        ("", [((0, 0), "a"), ((0, 0), " ")], " a"),  # found by hypothesis: the second insertion goes first
+        ("xy", [((0, 1), "a"), ((0, 1), "b"), ((0, 1), "c")], "xcbay"),
+        ("xy", [((0, 1), "a"), ((0, 2), "b")], "xaby"),  # after the first: text order is the order made
+    ],
+)
+def test_insertions_at_one_place_in_one_batch_land_in_the_order_made(text, pieces, expected, encoding) -> None:
+    doc = _doc(text, encoding)
+    changes = [_change(line, ch, line, ch, t) for (line, ch), t in pieces]
+    for ch in changes:
+        doc.apply_change(ch)
+    assert doc.source == expected == _reference(text, changes, encoding)

@@ -93,7 +93,7 @@ class LspTextDocument(TextDocument):
         applied, in_original = batch
         parts: list[str] = []
         at = 0
-        for start, end, text in sorted(in_original, key=lambda e: (e[0], e[1])):
+        for start, end, text in in_original:  # in text order, ties already in the order they apply
             parts += (base[at:start], text)
             at = end
         parts.append(base[at:])
@@ -153,8 +153,9 @@ def _to_original(
 def batch_edits(
     index: LineIndex, changes: list[types.TextDocumentContentChangePartial], encoding: str
 ) -> tuple[list[AppliedEdit], list[tuple[int, int, str]]] | None:
-    """The changes as offsets into the ORIGINAL text (for a one-pass rebuild) and as the sequential
-    ``AppliedEdit`` record, or None when they cannot be mapped without re-indexing.
+    """The changes as offsets into the ORIGINAL text, in text order (for a one-pass rebuild; changes at
+    the same place in the order their texts end up), and as the sequential ``AppliedEdit`` record, or
+    None when they cannot be mapped without re-indexing.
 
     Handled: every change before the previous one (VS Code's Replace All, last to first), or every
     change after the previous one's end (first to last). Not handled (None → one by one): other
@@ -214,6 +215,9 @@ def batch_edits(
             right = t2[:1] or (text[b2] if b2 < len(text) else "")
             if (left == "\r" and right == "\n") or (not t1 and not t2):
                 return None
+    if order == "desc":
+        # text order for the one-pass rebuild: two insertions at one place were made last-first
+        original.reverse()
     return applied, original
 
 
