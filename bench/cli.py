@@ -47,6 +47,10 @@ def _import_corpus(path: Path) -> str:
 _CPU: dict[Path, float] = {}
 
 
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def _run(doc: Path, env: dict[str, str]) -> tuple[float, float, dict]:
     """(wall seconds, peak RSS MiB, parsed JSON report) of one ``citecheck check`` process."""
     cmd = [
@@ -144,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         corpus_note = _import_corpus(home / "corpus.sqlite")
-        print(f"corpus: {corpus_note}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs")
+        print(f"corpus: {corpus_note}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs; "
+              f"load average {_load()} at start")
         for label, body in docs.items():
             doc = home / "brief.md"
             doc.write_text(body, encoding="utf-8")
@@ -166,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"  citations: {summary['citations']:,}; findings: {summary['findings']}; status: {summary['status']}"
             )
-            print(f"  cold cache: wall {cold_wall:.2f} s (CPU {cold_cpu:.2f} s), peak RSS {cold_peak:.0f} MiB")
+            print(f"  cold cache: wall {cold_wall:.2f} s (CPU {cold_cpu:.2f} s), peak RSS {cold_peak:.0f} MiB; "
+                  f"load average now {_load()} (a shared machine: compare CPU seconds)")
             print(
                 f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
                 f"max {max(walls):.2f}, {len(warm)} runs), peak RSS {max((p for _, p, _ in warm), default=0):.0f} MiB"

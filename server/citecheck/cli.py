@@ -170,10 +170,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
+def _batch_gc() -> None:
+    """A check allocates millions of objects that all live until the report is written (citations,
+    findings, results; no cycles among them): with the default young generation of 700, the
+    collector ran ~1,500 times and walked the whole heap 6 times for a 2,000,000-character brief
+    (0.9 s of 9.7 s CPU). A young generation of 20,000, as the language server has: 0.4 s."""
+    import gc
+
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(max(20_000, gc.get_threshold()[0]), second, third)
+
+
 def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     from citecheck.report import FORMATS
     from citecheck.report.json import write_json
     from citecheck.report.text import render_text
+
+    _batch_gc()
 
     corpus_flag = getattr(args, "corpus", None)
     if corpus_flag and not Path(corpus_flag).expanduser().exists():  # a typo must not create an empty corpus
@@ -261,6 +274,15 @@ def _check_documents(
     # The coroutine fills ``results`` and returns only a count: on Python 3.11, asyncio.run's SIGINT handling
     # builds the task's repr with its result's full repr inside (270 MB for a brief of 100,000 citations).
     results: list[FileResult] = []
+    # A very long document is extracted on every CPU available, before the sources are opened: forking
+    # worker processes is safe only while this process has no other threads (the cache's has one).
+    from citecheck.parallel_extract import PARALLEL_FROM, extract_document
+
+    extracted = {
+        i: extract_document(doc.text)
+        for i, doc in enumerate(docs)
+        if PARALLEL_FROM <= len(doc.text) <= settings.max_document_chars
+    }
 
     async def run() -> int:
         hidden = 0
@@ -272,10 +294,10 @@ def _check_documents(
 
                 remote = getattr(source, "remote", None)
                 with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
-                    for doc in docs:
+                    for i, doc in enumerate(docs):
                         advance(doc.name, 0)
                         report = await check_document(doc.text, source, settings, declared=_declared(doc),
-                                                      holdings=holdings)
+                                                      holdings=holdings, extraction=extracted.pop(i, None))
                         reports.append(report)
                         if len(ignores):
                             kept = visible(report.findings, settings, ignores, extraction=report.extraction,

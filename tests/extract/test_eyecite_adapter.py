@@ -36,3 +36,92 @@ def test_faster_extractor_selection_finds_exactly_what_eyecite_finds(bulk_opinio
             for _, t in theirs
             if type(t).__name__ in ("CitationToken", "IdToken", "SupraToken", "SectionToken")
         ]
+
+
+def _tokens(tokenizer, text: str, *, narrow: bool) -> list[tuple]:
+    tokenizer.narrow = narrow
+    try:
+        _, tokens = tokenizer.tokenize(text)
+    finally:
+        tokenizer.narrow = True
+    return [
+        (
+            type(t).__name__,
+            t.start,
+            t.end,
+            t.data,
+            sorted(getattr(t, "groups", {}).items()),
+            [e.short_name for e in getattr(t, "exact_editions", ())],
+            [e.short_name for e in getattr(t, "variation_editions", ())],
+            getattr(t, "short", None),
+        )
+        for _, t in tokens
+    ]
+
+
+_EDGE_CASES = (
+    "410 U.S. 113 at the very start; (410 U.S. 113) in brackets; x410 U.S. 113 glued to a word.",
+    "17A Am. Jur. 2d Contracts § 1; 402A Mich. 1; 1 F.3d 5, 7; 1 F.3d at 7; 12 F. 3d 5; 5 U.S. (1 Cranch) 137.",
+    "2019 WL 1396975, at *3; 2020 U.S. Dist. LEXIS 12345; 2020-Ohio-123; 2019 IL 123456; 2015 ME 12.",
+    "Roe, 410 U.S., at 116; 539 U. S., at 339\u2013340; 12-34 Foo 5; 1 2 3 4 5 6 U.S. 7; 9 \u00a7 10.",
+    "100 A.2d 1, 100 A. 2d 2, 100 A.\u20092d 3 and 100 P. 3d 4 (Cal. 2004); 33 Ga. 1; 25 Tex. 1; 1 Bald. C.C. 1.",
+    "Cal. Penal Code \u00a7 187; N.Y. Gen. Bus. Law \u00a7 349; Tex. Fam. Code Ann. \u00a7 1.01; Cal.Penal Code \u00a7 1.",
+    "123 S.W.2d 456; 12 S. W. 2d 3; 5 S.W. 2nd 7; 9 S.W.2d at 10; 4 SW2d 5 -- A.2d 7 \u2014 F.3d 9.",
+)
+
+
+def test_narrow_prefilter_gives_eyecites_tokens_on_edge_cases() -> None:
+    from citecheck.extract.eyecite_adapter import _tokenizer
+
+    tokenizer = _tokenizer()
+    for text in _EDGE_CASES:
+        norm = normalise(text)
+        assert _tokens(tokenizer, norm, narrow=True) == _tokens(tokenizer, norm, narrow=False), text
+    assert _tokens(tokenizer, normalise(_EDGE_CASES[0]), narrow=True)  # it does find citations
+
+
+def test_narrow_prefilter_gives_eyecites_tokens_on_real_opinions(bulk_opinions, cap_opinions) -> None:
+    """The volume-first reporter regexes are only tried where they can match; every token (span,
+    groups, editions) must be what running every chosen regex over the whole paragraph gives, on
+    every paragraph of the real opinions in ../shared/corpus."""
+    from citecheck.extract.eyecite_adapter import _tokenizer
+    from citecheck.extract.paragraphs import split_paragraphs
+
+    tokenizer = _tokenizer()
+    found = 0
+    for text in (*bulk_opinions, *cap_opinions):
+        for start, end in split_paragraphs(text):
+            norm = normalise(text[start:end])
+            if not norm.strip():
+                continue
+            narrow = _tokens(tokenizer, norm, narrow=True)
+            assert narrow == _tokens(tokenizer, norm, narrow=False), norm[:300]
+            found += len(narrow)
+    assert found > 1_000
+
+
+def test_narrow_prefilter_gives_eyecites_tokens_on_the_bench_brief() -> None:
+    """The same on the synthetic brief the benchmarks use (real prose, real citations, every form)."""
+    import sys
+    from pathlib import Path
+
+    from citecheck.extract.eyecite_adapter import _tokenizer
+    from citecheck.extract.paragraphs import split_paragraphs
+    from citecheck.testing import shared_corpus_path
+
+    shared_corpus_path("courtlistener-bulk", "opinions.csv")
+    shared_corpus_path("citations", "legalcitebench-cases-A.jsonl")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    try:
+        from brief import build_brief
+    finally:
+        sys.path.pop(0)
+    text = build_brief(words=30_000, citations=1_000)
+    tokenizer = _tokenizer()
+    found = 0
+    for start, end in split_paragraphs(text):
+        norm = normalise(text[start:end])
+        narrow = _tokens(tokenizer, norm, narrow=True)
+        assert narrow == _tokens(tokenizer, norm, narrow=False), norm[:300]
+        found += len(narrow)
+    assert found > 1_000

@@ -157,7 +157,9 @@ def _claim(ctx: CheckContext) -> tuple[str, int, int]:
         return own, c.full_span.start - lo, c.full_span.end - lo
     plo, _ = _sentence_bounds(text, max(0, lo - 1), max(0, lo - 1))
     others = False
-    for o in reversed(ctx.extraction.citations[:c.index]):  # document order: only earlier ones can be there
+    cites = ctx.extraction.citations
+    for k in range(c.index - 1, -1, -1):  # document order: only earlier ones can be there (no slice: a
+        o = cites[k]  # copy of every earlier citation per citation was quadratic in a long brief)
         if o.span.start < plo:
             break
         if o.span.start < lo:
@@ -199,7 +201,8 @@ def _parallels(citations: tuple[Citation, ...], full: Citation) -> list[Citation
     """The full citations of ``full``'s case: a group starts at its first member's index, contiguously."""
     first = full.group if full.group is not None else full.index
     out = []
-    for c in citations[first:]:
+    for k in range(first, len(citations)):  # indexes, not ``citations[first:]``: that copied the rest
+        c = citations[k]  # of the document for every citation
         if c.group != full.group or c.form is not CiteForm.FULL:
             if c.index > full.index:
                 break

@@ -34,9 +34,27 @@ def earlier_full_cites(extraction: Extraction, c: Citation) -> list[str]:
         return extraction.earlier_full_cites(c.index, c.volume, c.reporter)
     return [
         f"{f.volume} {f.reporter} {f.page}"
-        for f in extraction.citations[: c.index]
-        if f.form is CiteForm.FULL and f.volume == c.volume and f.reporter == c.reporter
+        for f in _fulls_of_volume(extraction.citations, c.volume, c.reporter)
+        if f.index < c.index
     ]
+
+
+#: A whole document's full citations by (volume, reporter), in order: scanning every earlier citation
+#: for each unresolved short cite was quadratic in a long brief. One entry, holding the citations it
+#: was built from (so ``is`` is safe).
+_FULLS: tuple[tuple[Citation, ...], dict[tuple[str | None, str | None], list[Citation]]] | None = None
+
+
+def _fulls_of_volume(citations: tuple[Citation, ...], volume: str | None, reporter: str | None) -> list[Citation]:
+    global _FULLS
+    cached = _FULLS
+    if cached is None or cached[0] is not citations:
+        index: dict[tuple[str | None, str | None], list[Citation]] = {}
+        for f in citations:
+            if f.form is CiteForm.FULL:
+                index.setdefault((f.volume, f.reporter), []).append(f)
+        cached = _FULLS = (citations, index)
+    return cached[1].get((volume, reporter), [])
 
 
 class UnresolvedShortFormCheck:

@@ -17,7 +17,7 @@ runs on every keystroke over the whole document:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -78,7 +78,16 @@ class _State:
     restored: bool = False  # ``fulls`` came from an earlier run: scan it (an index would cost a rebuild)
 
     def fulls_by_index(self, index: int) -> _Full:
+        """``fulls`` is in document order, so ascending by index: a binary search (scanning back from
+        the end for every named short form was quadratic in a long brief)."""
+        k = bisect_left(self.fulls, index, key=_full_index)
+        if k < len(self.fulls) and self.fulls[k].index == index:
+            return self.fulls[k]
         return next(f for f in reversed(self.fulls) if f.index == index)
+
+
+def _full_index(f: _Full) -> int:
+    return f.index
 
 
 def _index(st: _State) -> _State | None:

@@ -598,9 +598,12 @@ def _sentence_of(sents: list[tuple[int, int]], pos: int) -> int | None:
 
 
 def _strip_signals(s: str) -> str:
-    return " ".join(
-        w for w in s.split() if w.lower().strip(",.;:()*_") not in SIGNALS and w.lower() not in SIGNALS
-    )
+    out = []
+    for w in s.split():
+        low = w.lower()
+        if low not in SIGNALS and low.strip(",.;:()*_") not in SIGNALS:
+            out.append(w)
+    return " ".join(out)
 
 
 def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
@@ -609,8 +612,8 @@ def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int,
     for a, b in protected:
         if b <= s or a >= e:
             continue
-        for k in range(max(a, s), min(b, e)):
-            chars[k - s] = " "
+        lo, hi = max(a, s), min(b, e)
+        chars[lo - s : hi - s] = " " * (hi - lo)
     rest = _strip_signals("".join(chars))
     return not _WORDS.search(rest)
 

@@ -25,12 +25,16 @@ SCHEMA_VERSION = 1
 
 
 class _Lazy:
-    """A JSON array whose items are built only as they are written (the per-citation and per-finding lists)."""
+    """A JSON array whose items are built only as they are written (the per-citation and per-finding lists).
 
-    __slots__ = ("items",)
+    ``plain``: its items are plain JSON data (no ``_Lazy`` inside), so each is handed to json.dumps
+    without first being searched for one (that search walked every citation's dict a second time)."""
 
-    def __init__(self, items: Iterable[Any]) -> None:
+    __slots__ = ("items", "plain")
+
+    def __init__(self, items: Iterable[Any], *, plain: bool = False) -> None:
         self.items = items
+        self.plain = plain
 
 
 def span_json(file: FileResult, span: Span) -> dict[str, int]:
@@ -121,8 +125,8 @@ def _file_json(file: FileResult) -> dict[str, Any]:
         "kind": file.kind,
         "characters": len(file.text),
         "forum": _forum_json(file.forum),
-        "citations": _Lazy(_citations_json(file)),
-        "findings": _Lazy(finding_json(file, f) for f in file.sorted_findings()),
+        "citations": _Lazy(_citations_json(file), plain=True),
+        "findings": _Lazy((finding_json(file, f) for f in file.sorted_findings()), plain=True),
         "authorities": [
             {"name": a.name, "cite": a.cite, "status": a.status.value,
              "case": record_json(a.record), "citation_indexes": [p.citation_index for p in a.places],
@@ -184,9 +188,9 @@ def _has_lazy(value: Any) -> bool:
     return isinstance(value, _Lazy) or (isinstance(value, dict) and any(_has_lazy(v) for v in value.values()))
 
 
-def _write(value: Any, out: TextIO, indent: int | None, level: int) -> None:
+def _write(value: Any, out: TextIO, indent: int | None, level: int, *, plain: bool = False) -> None:
     """json.dumps's own layout: with an indent, one member per line and ``,`` between; without, ``, ``."""
-    if not _has_lazy(value):
+    if plain or not _has_lazy(value):
         text = json.dumps(value, indent=indent, ensure_ascii=False)
         # json.dumps escapes newlines inside strings, so every newline here is layout: shift it to this depth
         out.write(text if indent is None or level == 0 else text.replace("\n", "\n" + " " * (indent * level)))
@@ -207,6 +211,6 @@ def _write(value: Any, out: TextIO, indent: int | None, level: int) -> None:
     first = True
     for item in value.items:
         out.write(("[" if first else sep) + inner)
-        _write(item, out, indent, level + 1)
+        _write(item, out, indent, level + 1, plain=value.plain)
         first = False
     out.write("[]" if first else close + "]")

@@ -1,0 +1,88 @@
+"""Extraction on several processes must be the very extraction of one: real opinions, every paragraph."""
+
+from __future__ import annotations
+
+import csv
+import html
+import os
+import re
+import sys
+
+import pytest
+
+from citecheck import parallel_extract
+from citecheck.extract import extract_citations
+from citecheck.parallel_extract import _runs, extract_document
+from citecheck.testing import shared_corpus_path
+
+_TAG = re.compile(r"<[^>]+>")
+_BLOCK_END = re.compile(r"</(?:p|blockquote|h\d|li|div|article|section)>|<br\s*/?>", re.I)
+
+
+@pytest.fixture(scope="module")
+def opinions_text() -> str:
+    """Every opinion of the CourtListener bulk sample in ../shared/corpus, one after another."""
+    path = shared_corpus_path("courtlistener-bulk", "opinions.csv")
+    csv.field_size_limit(sys.maxsize)
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = csv.DictReader(f, quotechar='"', escapechar="\\", doublequote=False)
+        texts = [html.unescape(_TAG.sub("", _BLOCK_END.sub("\n\n", r["html_with_citations"])))
+                 for r in rows if r["html_with_citations"]]
+    return "\n\n".join(texts)
+
+
+def test_runs_are_contiguous_and_cover_every_paragraph() -> None:
+    paragraphs = [(i * 10, i * 10 + 5 + i % 3) for i in range(100)]
+    runs = _runs(paragraphs, 3)
+    assert len(runs) == 3
+    assert [p for run in runs for p in run] == paragraphs
+    sizes = [sum(e - s for s, e in run) for run in runs]
+    assert max(sizes) - min(sizes) < 20
+
+
+def test_extraction_on_two_processes_equals_one(monkeypatch, opinions_text) -> None:
+    monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10_000)
+    assert len(opinions_text) > 100_000
+    one = extract_citations(opinions_text)
+    many = extract_document(opinions_text, workers=3)
+    assert len(one.citations) > 1_000
+    assert many == one
+
+
+def test_a_failing_worker_falls_back_to_this_process(monkeypatch, opinions_text, caplog) -> None:
+    monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10_000)
+    real = parallel_extract._extract_run
+    parent = os.getpid()
+
+    def worker_dies(spans):
+        if os.getpid() != parent:  # only in a forked worker
+            raise RuntimeError("worker failed")
+        return real(spans)
+
+    monkeypatch.setattr(parallel_extract, "_extract_run", worker_dies)
+    text = opinions_text[:300_000]
+    with caplog.at_level("WARNING", logger="citecheck.parallel_extract"):
+        got = extract_document(text, workers=2)
+    assert got == extract_citations(text)
+    assert "failed" in caplog.text
+
+
+def test_short_documents_and_one_cpu_stay_in_this_process(monkeypatch) -> None:
+    def no_pool(*a, **k):
+        raise AssertionError("no pool for this document")
+
+    monkeypatch.setattr(parallel_extract.multiprocessing, "get_context", no_pool)
+    text = "See Roe v. Wade, 410 U.S. 113 (1973).\n\nId. at 116."
+    assert extract_document(text, workers=4) == extract_citations(text)
+    monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10)
+    assert extract_document(text, workers=1) == extract_citations(text)
+
+
+def test_idle_cpus_leaves_a_saturated_machine_to_one_process(monkeypatch) -> None:
+    monkeypatch.setattr(parallel_extract, "available_cpus", lambda: 4)
+    monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    assert parallel_extract.idle_cpus() == 1
+    monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (1.0, 1.0, 1.0))
+    assert parallel_extract.idle_cpus() == 4
+    monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert parallel_extract.idle_cpus() == 4
