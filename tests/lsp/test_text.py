@@ -205,3 +205,20 @@ def test_insertions_at_one_place_in_one_batch_land_in_the_order_made(text, piece
     for ch in changes:
         doc.apply_change(ch)
     assert doc.source == expected == _reference(text, changes, encoding)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize(
+    ("text", "changes"),
+    [
+        ("", [(0, 1, 0, 1, "a"), (0, 0, 0, 1, "")]),  # found by hypothesis: the first is clamped to 0:0
+        ("ab\ncd", [(0, 9, 0, 9, "x"), (0, 2, 0, 3, "")]),
+        ("é\n", [(0, 1, 0, 1, "x"), (0, 0, 0, 1, "y")]),  # inside a two-byte character in UTF-8
+    ],
+)
+def test_a_clamped_change_in_a_batch_applies_as_one_by_one(text, changes, encoding) -> None:
+    doc = _doc(text, encoding)
+    parsed = [_change(*c) for c in changes]
+    for ch in parsed:
+        doc.apply_change(ch)
+    assert doc.source == _reference(text, parsed, encoding)

@@ -150,6 +150,16 @@ def _to_original(
     return p[0] - line_delta, p[1]
 
 
+def _exact(index: LineIndex, pos: tuple[int, int], offset: int, encoding: str) -> bool:
+    """Whether ``offset`` is exactly ``pos`` (not clamped to its line's end, not rounded down)."""
+    if not 0 <= pos[0] < index.line_count:
+        return False
+    line_start = index.starts[pos[0]]
+    if offset - line_start == pos[1]:  # ASCII, UTF-32, or no wide character before it: the usual case
+        return True
+    return client_units(index.text[line_start:offset], encoding) == pos[1]
+
+
 def batch_edits(
     index: LineIndex, changes: list[types.TextDocumentContentChangePartial], encoding: str
 ) -> tuple[list[AppliedEdit], list[tuple[int, int, str]]] | None:
@@ -190,6 +200,10 @@ def batch_edits(
             return None
         a = index.offset_of(o_start[0], o_start[1], encoding)
         b = index.offset_of(o_end[0], o_end[1], encoding)
+        if not (_exact(index, o_start, a, encoding) and _exact(index, o_end, b, encoding)):
+            # clamped (past a line's end) or inside a character: the next change's coordinates
+            # cannot be mapped through this one
+            return None
         if original and order == "asc" and a < original[-1][1]:
             return None
         if original and order == "desc" and b > original[-1][0]:
