@@ -91,6 +91,9 @@ def _claims(n: int, protocol: str = "judgment") -> list[Job]:
 async def _run(client: ModelClient, claims: list[Job], concurrency: int, timeout_s: float,
                protocol: str = "judgment") -> dict[str, float]:
     client._semaphore = asyncio.Semaphore(concurrency)  # bench only: one client, one limit per run
+    slots = asyncio.Semaphore(concurrency)  # yes-no: claims in flight (each is two requests)
+    if protocol == "yes-no":
+        client._semaphore = asyncio.Semaphore(2 * concurrency)
     latencies: list[float] = []
     valid = failed = 0
 
@@ -98,9 +101,11 @@ async def _run(client: ModelClient, claims: list[Job], concurrency: int, timeout
         nonlocal valid, failed
         try:
             if protocol == "yes-no":
-                t = time.monotonic()
-                answers = await asyncio.gather(*(client.first_token_logprobs(m, Deadline(timeout_s * 4)) for m in requests))
-                latencies.append(time.monotonic() - t)  # includes a wait for a free slot when concurrency is 1
+                async with slots:  # the latency is the claim's own two requests, not its wait for a slot
+                    t = time.monotonic()
+                    answers = await asyncio.gather(*(client.first_token_logprobs(m, Deadline(timeout_s * 4))
+                                                     for m in requests))
+                    latencies.append(time.monotonic() - t)
                 for a in answers:
                     yes_no_log_odds(a)
             else:

@@ -188,3 +188,37 @@ def test_any_batch_of_changes_matches_one_by_one(text: str, raw: list, encoding:
     for e in doc.take_edits():
         replayed = replayed[: e.start] + e.new_text + replayed[e.end :]
     assert replayed == doc.source
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize(
+    ("text", "pieces", "expected"),
+    [
+        ("", [((0, 0), "a"), ((0, 0), " ")], " a"),  # found by hypothesis: the second insertion goes first
+        ("xy", [((0, 1), "a"), ((0, 1), "b"), ((0, 1), "c")], "xcbay"),
+        ("xy", [((0, 1), "a"), ((0, 2), "b")], "xaby"),  # after the first: text order is the order made
+    ],
+)
+def test_insertions_at_one_place_in_one_batch_land_in_the_order_made(text, pieces, expected, encoding) -> None:
+    doc = _doc(text, encoding)
+    changes = [_change(line, ch, line, ch, t) for (line, ch), t in pieces]
+    for ch in changes:
+        doc.apply_change(ch)
+    assert doc.source == expected == _reference(text, changes, encoding)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize(
+    ("text", "changes"),
+    [
+        ("", [(0, 1, 0, 1, "a"), (0, 0, 0, 1, "")]),  # found by hypothesis: the first is clamped to 0:0
+        ("ab\ncd", [(0, 9, 0, 9, "x"), (0, 2, 0, 3, "")]),
+        ("é\n", [(0, 1, 0, 1, "x"), (0, 0, 0, 1, "y")]),  # inside a two-byte character in UTF-8
+    ],
+)
+def test_a_clamped_change_in_a_batch_applies_as_one_by_one(text, changes, encoding) -> None:
+    doc = _doc(text, encoding)
+    parsed = [_change(*c) for c in changes]
+    for ch in parsed:
+        doc.apply_change(ch)
+    assert doc.source == _reference(text, parsed, encoding)

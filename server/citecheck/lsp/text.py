@@ -93,7 +93,7 @@ class LspTextDocument(TextDocument):
         applied, in_original = batch
         parts: list[str] = []
         at = 0
-        for start, end, text in sorted(in_original, key=lambda e: (e[0], e[1])):
+        for start, end, text in in_original:  # in text order, ties already in the order they apply
             parts += (base[at:start], text)
             at = end
         parts.append(base[at:])
@@ -150,11 +150,22 @@ def _to_original(
     return p[0] - line_delta, p[1]
 
 
+def _exact(index: LineIndex, pos: tuple[int, int], offset: int, encoding: str) -> bool:
+    """Whether ``offset`` is exactly ``pos`` (not clamped to its line's end, not rounded down)."""
+    if not 0 <= pos[0] < index.line_count:
+        return False
+    line_start = index.starts[pos[0]]
+    if offset - line_start == pos[1]:  # ASCII, UTF-32, or no wide character before it: the usual case
+        return True
+    return client_units(index.text[line_start:offset], encoding) == pos[1]
+
+
 def batch_edits(
     index: LineIndex, changes: list[types.TextDocumentContentChangePartial], encoding: str
 ) -> tuple[list[AppliedEdit], list[tuple[int, int, str]]] | None:
-    """The changes as offsets into the ORIGINAL text (for a one-pass rebuild) and as the sequential
-    ``AppliedEdit`` record, or None when they cannot be mapped without re-indexing.
+    """The changes as offsets into the ORIGINAL text, in text order (for a one-pass rebuild; changes at
+    the same place in the order their texts end up), and as the sequential ``AppliedEdit`` record, or
+    None when they cannot be mapped without re-indexing.
 
     Handled: every change before the previous one (VS Code's Replace All, last to first), or every
     change after the previous one's end (first to last). Not handled (None → one by one): other
@@ -189,6 +200,10 @@ def batch_edits(
             return None
         a = index.offset_of(o_start[0], o_start[1], encoding)
         b = index.offset_of(o_end[0], o_end[1], encoding)
+        if not (_exact(index, o_start, a, encoding) and _exact(index, o_end, b, encoding)):
+            # clamped (past a line's end) or inside a character: the next change's coordinates
+            # cannot be mapped through this one
+            return None
         if original and order == "asc" and a < original[-1][1]:
             return None
         if original and order == "desc" and b > original[-1][0]:
@@ -214,6 +229,9 @@ def batch_edits(
             right = t2[:1] or (text[b2] if b2 < len(text) else "")
             if (left == "\r" and right == "\n") or (not t1 and not t2):
                 return None
+    if order == "desc":
+        # text order for the one-pass rebuild: two insertions at one place were made last-first
+        original.reverse()
     return applied, original
 
 
