@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
@@ -121,7 +122,9 @@ def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
 
 #: Per citation object: (the citation, the full citation it stood for, its local findings); and per
 #: paragraph plan (``("p", id(plan))``): what ``_paragraph_findings`` needs to take its findings over.
-LocalMemo = dict[object, tuple[object, ...]]
+#: per open document: what the last keystroke's checks found, by citation or paragraph (entries are
+#: tuples of several shapes, read back positionally; Any keeps the hot loop free of casts)
+LocalMemo = dict[object, Any]
 _AFTER = 200  # characters after a citation a local check may read (a "supra note 3" following it)
 _BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
 
@@ -179,21 +182,21 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
             continue
         start, end = run.paragraphs[pno]
         res = run.results[pno]
-        hit = old.get(("p", id(plan)))
+        hit: Any = old.get(("p", id(plan)))
         same_plan = hit is not None and hit[0] is plan
-        reads_prev = hit[9] if same_plan else uses_prev(plan)  # type: ignore[index]
+        reads_prev = hit[9] if same_plan else uses_prev(plan)
         prev = run.results[pno - 1] if pno and reads_prev else None
         window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
         base = run.first_of(pno)
         sig = None
         mine: tuple[Finding, ...] | None = None
-        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:  # type: ignore[index]
-            mine = _moved(hit[5], start - hit[3])  # type: ignore[arg-type, operator]
+        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
+            mine = _moved(hit[5], start - hit[3])
             sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
         else:
             sig = _signature(plan, base)
-            for entry in old.get(("r", id(res)), ()):  # type: ignore[union-attr]
-                _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax, _reads = entry  # type: ignore[misc]
+            for entry in old.get(("r", id(res)), ()):
+                _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax, _reads = entry
                 if e_res is res and e_relax and e_prev is prev and e_window == window and e_sig == sig:
                     mine = _moved(e_found, start - e_start, base - e_base)
                     relaxable = True
@@ -212,7 +215,7 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
         entry = (plan, res, prev, start, window, mine, base, sig, relaxable, reads_prev)
         fresh[("p", id(plan))] = entry
         if relaxable:
-            fresh.setdefault(("r", id(res)), []).append(entry)  # type: ignore[union-attr]
+            fresh.setdefault(("r", id(res)), []).append(entry)
         found.extend(mine)
     if memo is not None:
         memo.clear()

@@ -479,7 +479,7 @@ def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
     cits = res.citations
     return tuple(
         shift_citation(
-            cits[e[1]],  # type: ignore[index]
+            cits[e[1]],  # type: ignore[call-overload]
             off,
             index=e[2],  # type: ignore[arg-type]
             group=e[3],  # type: ignore[arg-type]
@@ -512,6 +512,7 @@ class DocumentExtraction(Extraction):
     """
 
     __slots__ = ("run",)
+    run: Run
 
     def __init__(self, run: Run) -> None:
         Extraction.__dict__["text"].__set__(self, run.text)
@@ -578,7 +579,7 @@ class DocumentExtraction(Extraction):
         paragraph, save for a borrowed block quote or sentence of the paragraph before)."""
         run = self.run
         first = bisect_right(run.paragraphs, (start, len(self.text) + 1)) - 1  # the last starting at or before
-        out = []
+        out: list[Citation] = []
         for pno in range(max(0, first - 1), len(run.plans)):
             if run.paragraphs[pno][0] > end:
                 break

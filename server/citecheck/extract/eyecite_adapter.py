@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
+from typing import Any
 
 from citecheck.extract.models import Database
 
@@ -100,7 +101,7 @@ def _leading_literal(regex: str) -> str | None:
     fewer than three, or the pattern has another shape."""
     try:
         from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser
+        from re import _parser  # type: ignore[attr-defined]
 
         if not regex.startswith("(?:^|[^a-zA-Z0-9])("):
             return None
@@ -150,7 +151,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]
         def append_text(self, tokens, text):  # type: ignore[no-untyped-def,override]
             return None
 
-        def get_extractors(self, text):  # type: ignore[no-untyped-def]
+        def get_extractors(self, text: str) -> Any:
             """eyecite's version de-duplicates candidate extractors in a set, and TokenExtractor hashes
             as ``hash(repr(self))`` (the whole regex and reporter data): about half of a paragraph's
             scanning time. The 6,835 extractors all differ, so identity is the same de-duplication."""
@@ -240,11 +241,11 @@ def _tokenizer():  # type: ignore[no-untyped-def]
                 return near, every
             joined = "\x00".join(windows)
             for end, (length, extractors) in self._volume_first_filter.iter(joined):  # type: ignore[attr-defined]
-                positions = where.get(end - length + 1)
-                if positions is None:
+                near_positions = where.get(end - length + 1)
+                if near_positions is None:
                     continue
                 for e in extractors:
-                    near.setdefault(id(e), set()).update(positions)
+                    near.setdefault(id(e), set()).update(near_positions)
             return near, every
 
     tokenizer = _CitationOnlyTokenizer()
@@ -272,11 +273,11 @@ def _tokenizer():  # type: ignore[no-untyped-def]
     return tokenizer
 
 
-def _prefix_filter(extractors):  # type: ignore[no-untyped-def]
+def _prefix_filter(extractors: list[Any]) -> Any:
     """Aho-Corasick automaton: whitespace-free string → (its length, the extractors listing it)."""
     import ahocorasick
 
-    grouped: dict[str, list] = {}  # type: ignore[type-arg]
+    grouped: dict[str, list[Any]] = {}
     for e in extractors:
         for string in e.strings:
             grouped.setdefault(_WS.sub("", string), []).append(e)
@@ -287,7 +288,7 @@ def _prefix_filter(extractors):  # type: ignore[no-untyped-def]
     return automaton
 
 
-def _extractors():  # type: ignore[no-untyped-def]
+def _extractors() -> list[Any]:
     from eyecite.tokenizers import EXTRACTORS
 
     return EXTRACTORS

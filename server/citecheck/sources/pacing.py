@@ -92,14 +92,14 @@ class WorkOrder:
     work queued but not yet sent follows the view as it scrolls.
     """
 
-    def __init__(self, ranks: Callable[[], Mapping[Hashable, float]] | None = None) -> None:
+    def __init__(self, ranks: Callable[[], Mapping[Any, float]] | None = None) -> None:
         self.ranks = ranks
 
     def arrange(
         self,
         items: Sequence[T],
         *,
-        earlier: Mapping[Hashable, int] | None = None,
+        earlier: Mapping[Any, int] | None = None,
         keys: Callable[[T], Iterable[Hashable]] | None = None,
     ) -> list[T]:
         """``items`` in order of value (a stable sort; an item with several keys takes its best one).
@@ -110,7 +110,7 @@ class WorkOrder:
         if len(items) < 2:
             return list(items)
         earlier = earlier or {}
-        table: Mapping[Hashable, float] = {}
+        table: Mapping[Any, float] = {}
         if self.ranks is not None:
             try:
                 table = self.ranks()
