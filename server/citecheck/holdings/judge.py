@@ -17,7 +17,7 @@ from citecheck.errors import ModelBadAnswer, ModelError
 from citecheck.holdings import yesno
 from citecheck.holdings.cache import JudgmentCache, cache_key
 from citecheck.holdings.client import Completion, Deadline
-from citecheck.holdings.models import Claim, HoldingResult, Judgment, Outcome
+from citecheck.holdings.models import Claim, HoldingResult, Judgment, Outcome, Passage
 from citecheck.holdings.prompt import PROMPT_VERSION, build_messages, parse_judgment
 from citecheck.holdings.retrieval import retrieve_passages
 from citecheck.holdings.verify import verify_judgment
@@ -97,13 +97,7 @@ async def _judge_one(
             return result(Outcome.FAILED, reason=f"internal error ({type(exc).__name__})")
         if cache is not None:
             cache.put(key, judgment)
-    check = verify_judgment(judgment, opinion, claim, passages)
-    if not check.found:
-        return result(Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached)
-    return result(Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
-                  quote_page=check.page,
-                  quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
-                  cached=cached)
+    return _verified(result, judgment, opinion, claim, passages, cached=cached)
 
 
 async def _ask_yes_no(
@@ -147,7 +141,16 @@ async def _ask_yes_no(
                           reason=f"the opinion's words moved the model's answer too little to say (shift {shift:+.2f})")
         if cache is not None:
             cache.put(key, judgment)
-    check = verify_judgment(judgment, opinion, claim, shown)
+    return _verified(result, judgment, opinion, claim, shown, cached=cached)
+
+
+def _verified(
+    result: Callable[..., HoldingResult], judgment: Judgment, opinion: OpinionText, claim: Claim,
+    passages: Sequence[Passage], *, cached: bool,
+) -> HoldingResult:
+    """Either protocol's judgment, believed only once its quote is found in the opinion: otherwise
+    ``holding-unverified``, and the invented quote is never shown as evidence."""
+    check = verify_judgment(judgment, opinion, claim, passages)
     if not check.found:
         return result(Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached)
     return result(Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
