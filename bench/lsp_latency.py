@@ -28,6 +28,7 @@ import itertools
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -189,6 +190,8 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
     text, version, sent = brief, 1, {}
     spy = None
     if args.spy:  # a sampling profile of every thread of the server over the typing run (folded stacks)
+        if shutil.which("py-spy") is None:
+            raise SystemExit("--spy needs py-spy on PATH (an optional tool: pip install py-spy)")
         spy = await asyncio.create_subprocess_exec(
             "py-spy", "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "250", "--nonblocking",
             "-o", f"{args.spy}.{words}.txt", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,

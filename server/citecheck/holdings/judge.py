@@ -88,13 +88,8 @@ async def _judge_one(
         try:
             completion = await client.complete(build_messages(claim, passages), deadline)
             judgment = parse_judgment(completion.content)
-        except ModelBadAnswer as exc:
-            return result(Outcome.FAILED, reason=f"the model's answer was not usable ({exc})")
-        except ModelError as exc:
-            return result(Outcome.FAILED, reason=str(exc))
-        except Exception as exc:  # a client bug must not take the other checks down
-            log.exception("holding judgment for %r failed", claim)
-            return result(Outcome.FAILED, reason=f"internal error ({type(exc).__name__})")
+        except Exception as exc:  # a client bug must not take the other checks down either
+            return _failed(result, exc, "holding judgment", claim)
         if cache is not None:
             cache.put(key, judgment)
     return _verified(result, judgment, opinion, claim, passages, cached=cached)
@@ -128,13 +123,8 @@ async def _ask_yes_no(
                 client.first_token_logprobs(yesno.messages(claim.proposition, sentence), deadline),
                 client.first_token_logprobs(yesno.messages(claim.proposition, None), deadline))
             shift = yesno.yes_no_log_odds(with_court) - yesno.yes_no_log_odds(prior)
-        except ModelBadAnswer as exc:
-            return result(Outcome.FAILED, reason=f"the model's answer was not usable ({exc})")
-        except ModelError as exc:
-            return result(Outcome.FAILED, reason=str(exc))
-        except Exception as exc:  # a client bug must not take the other checks down
-            log.exception("yes-no holding judgment for %r failed", claim)
-            return result(Outcome.FAILED, reason=f"internal error ({type(exc).__name__})")
+        except Exception as exc:
+            return _failed(result, exc, "yes-no holding judgment", claim)
         judgment = yesno.decide(shift, sentence)
         if judgment is None:
             return result(Outcome.UNDECIDED,
@@ -157,3 +147,14 @@ def _verified(
                   quote_page=check.page,
                   quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
                   cached=cached)
+
+
+def _failed(result: Callable[..., HoldingResult], exc: Exception, what: str, claim: Claim) -> HoldingResult:
+    """Why a judgment could not be had, in the words the finding shows (a bug is logged, not raised:
+    the other checks go on)."""
+    if isinstance(exc, ModelBadAnswer):
+        return result(Outcome.FAILED, reason=f"the model's answer was not usable ({exc})")
+    if isinstance(exc, ModelError):
+        return result(Outcome.FAILED, reason=str(exc))
+    log.exception("%s for %r failed", what, claim, exc_info=exc)
+    return result(Outcome.FAILED, reason=f"internal error ({type(exc).__name__})")
