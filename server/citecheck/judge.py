@@ -129,7 +129,19 @@ _AFTER = 200  # characters after a citation a local check may read (a "supra not
 _BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
 
 
-def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo | None = None) -> list[Finding]:
+#: (start, end, findings) of each paragraph whose local findings are not the last version's moved
+#: with the paragraph: re-checked, renumbered, or left without citations
+Changes = list[tuple[int, int, tuple[Finding, ...]]]
+
+
+def local_findings(
+    extraction: Extraction,
+    settings: Settings,
+    memo: LocalMemo | None = None,
+    *,
+    changes: Changes | None = None,
+    filtered: bool = True,
+) -> list[Finding]:
     """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
     Keystroke-fast (no I/O).
 
@@ -142,9 +154,14 @@ def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo |
     other paragraphs' citations are built and checked. For any other extraction, per citation: the
     very same object with the very same full citation and the same text just after it. The memo is
     replaced by this version's entries.
+
+    ``changes`` (a ``DocumentExtraction`` with a memo only) receives the paragraphs whose findings are
+    not the last version's moved with them, so an editor can replace just those. ``filtered=False``
+    returns the findings before ``visible`` (the caller filters what it shows).
     """
     if isinstance(extraction, DocumentExtraction):
-        return visible(_paragraph_findings(extraction, memo), settings)
+        found = _paragraph_findings(extraction, memo, changes)
+        return visible(found, settings) if filtered else found
     found: list[Finding] = []
     fresh: LocalMemo = {}
     for c in extraction.citations:
@@ -160,10 +177,10 @@ def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo |
     if memo is not None:
         memo.clear()
         memo.update(fresh)
-    return visible(found, settings)
+    return visible(found, settings) if filtered else found
 
 
-def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> list[Finding]:
+def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None, changes: Changes | None = None) -> list[Finding]:
     """Per paragraph: the last version's findings, moved, where they cannot differ; else the checks.
 
     Two ways to find them: the very same plan object (the assembly took the paragraph over), or — after
@@ -179,6 +196,10 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
     old = memo if memo is not None else {}
     for pno, plan in enumerate(run.plans):
         if not plan:
+            if changes is not None:  # a paragraph planned again without citations: its old findings go
+                if ("e", id(plan)) not in old:
+                    changes.append((*run.paragraphs[pno], ()))
+                fresh[("e", id(plan))] = plan
             continue
         start, end = run.paragraphs[pno]
         res = run.results[pno]
@@ -194,6 +215,8 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
             mine = _moved(hit[5], start - hit[3])
             sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
         else:
+            if changes is not None:
+                changes.append((start, end, ()))  # findings filled in below
             sig = _signature(plan, base)
             for entry in old.get(("r", id(res)), ()):
                 _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax, _reads = entry
@@ -212,6 +235,8 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
             mine = tuple(out)
         if sig is None and relaxable:
             sig = _signature(plan, base)
+        if changes is not None and changes and changes[-1][0] == start and not changes[-1][2]:
+            changes[-1] = (start, end, mine)
         entry = (plan, res, prev, start, window, mine, base, sig, relaxable, reads_prev)
         fresh[("p", id(plan))] = entry
         if relaxable:
