@@ -21,7 +21,7 @@ from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
-from citecheck.extract.assemble import DocumentExtraction, uses_prev
+from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Fix, TextEdit, moved_finding
 from citecheck.holdings.models import HoldingResult
@@ -180,26 +180,93 @@ def local_findings(
     return visible(found, settings) if filtered else found
 
 
+@dataclass(frozen=True, slots=True)
+class ParagraphFindings:
+    """One version's local findings, per paragraph, placed when asked for.
+
+    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then, element
+    3) — a keystroke moves every paragraph after it, and moving all their findings is work the editor
+    does not need: it shows them already moved. ``changes``: the paragraphs whose findings are not
+    the last version's moved with them (re-checked, renumbered, left without citations)."""
+
+    paragraphs: list[tuple[int, int]]
+    entries: list[Any]
+    changes: Changes
+
+    def findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        for (start, _end), entry in zip(self.paragraphs, self.entries, strict=True):
+            if entry is not None and entry[5]:
+                out.extend(_moved(entry[5], start - entry[3]))
+        return out
+
+
 def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None, changes: Changes | None = None) -> list[Finding]:
-    """Per paragraph: the last version's findings, moved, where they cannot differ; else the checks.
+    got = paragraph_findings(extraction, memo)
+    if changes is not None:
+        changes.extend(got.changes)
+    return got.findings()
+
+
+def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
+    """``(lo, hi, old_hi)``: only paragraphs ``lo..hi-1`` can have other findings than the memo's
+    last version (paragraphs before are its ``lo`` first, those after its paragraphs from ``old_hi``
+    on, moved), or None when the memo cannot tell (not the run this one continued, edits unknown)."""
+    if run.edited is None or run.prior_serial is None or memo.get("serial") != run.prior_serial:
+        return None
+    old_plans, old_paras, old_results = memo["plans"], memo["paragraphs"], memo["results"]
+    plans, paras, results = run.plans, run.paragraphs, run.results
+    n, m = len(plans), len(old_plans)
+    ea, eb = run.edited
+    lo, limit = 0, min(n, m)
+    while lo < limit and plans[lo] is old_plans[lo] and results[lo] is old_results[lo] and paras[lo] == old_paras[lo]:
+        lo += 1
+    hi, j = n, m
+    shift = None
+    while hi > lo and j > lo and plans[hi - 1] is old_plans[j - 1] and results[hi - 1] is old_results[j - 1]:
+        d = paras[hi - 1][0] - old_paras[j - 1][0]
+        if shift is None:
+            shift = d
+        elif d != shift:
+            break
+        hi, j = hi - 1, j - 1
+    # what a local check reads around its paragraph: its window, and the paragraph before it
+    while lo > 0 and paras[lo - 1][1] + _AFTER >= ea:
+        lo -= 1
+    while hi < n and paras[hi][0] - _BEFORE <= eb:
+        hi, j = hi + 1, j + 1
+    if hi < n and hi > lo and uses_prev(plans[hi]):
+        hi, j = hi + 1, j + 1
+    return lo, hi, j
+
+
+def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
+    """Per paragraph: the last version's findings where they cannot differ; else the checks.
 
     Two ways to find them: the very same plan object (the assembly took the paragraph over), or — after
     a citation was added or removed before it, which renumbers everything after — the same paragraph
     result with a plan that differs only by that renumbering (``_signature``). The second is not used
     for a paragraph with an unresolved reporter short form: its finding names the earlier cites of its
-    volume, which the added or removed citation may be one of.
+    volume, which the added or removed citation may be one of. When the memo saw the run this one
+    continued, the paragraphs far from the edit (before the first paragraph planned again and after the
+    last, beyond what a check reads around them) are taken over in one slice, not looked at.
     """
     run = extraction.run
     text = extraction.text
-    found: list[Finding] = []
+    changes: Changes = []
+    old: LocalMemo = memo if memo is not None else {}
+    n = len(run.plans)
+    bulk = _bulk_range(run, old) if memo is not None else None
+    lo, hi, old_hi = bulk if bulk is not None else (0, n, 0)
+    middle: list[Any] = []
     fresh: LocalMemo = {}
-    old = memo if memo is not None else {}
-    for pno, plan in enumerate(run.plans):
+    for pno in range(lo, hi):
+        plan = run.plans[pno]
         if not plan:
-            if changes is not None:  # a paragraph planned again without citations: its old findings go
-                if ("e", id(plan)) not in old:
-                    changes.append((*run.paragraphs[pno], ()))
-                fresh[("e", id(plan))] = plan
+            if ("e", id(plan)) not in old:  # a paragraph planned again without citations: its old findings go
+                changes.append((*run.paragraphs[pno], ()))
+            fresh[("e", id(plan))] = plan
+            middle.append(None)
             continue
         start, end = run.paragraphs[pno]
         res = run.results[pno]
@@ -211,12 +278,11 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None, 
         base = run.first_of(pno)
         sig = None
         mine: tuple[Finding, ...] | None = None
+        at = start
         if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
-            mine = _moved(hit[5], start - hit[3])
+            mine, at = hit[5], hit[3]  # taken over as computed; placed when asked for
             sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
         else:
-            if changes is not None:
-                changes.append((start, end, ()))  # findings filled in below
             sig = _signature(plan, base)
             for entry in old.get(("r", id(res)), ()):
                 _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax, _reads = entry
@@ -224,28 +290,47 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None, 
                     mine = _moved(e_found, start - e_start, base - e_base)
                     relaxable = True
                     break
-        if mine is None:
-            relaxable = True
-            out: list[Finding] = []
-            for c in extraction.paragraph_citations(pno):
-                if c.form is CiteForm.SHORT and c.reporter and c.antecedent is None:
-                    relaxable = False
-                full = full_of(extraction, c)
-                out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
-            mine = tuple(out)
+            if mine is None:
+                relaxable = True
+                out: list[Finding] = []
+                for c in extraction.paragraph_citations(pno):
+                    if c.form is CiteForm.SHORT and c.reporter and c.antecedent is None:
+                        relaxable = False
+                    full = full_of(extraction, c)
+                    out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
+                mine = tuple(out)
+            changes.append((start, end, mine))
         if sig is None and relaxable:
             sig = _signature(plan, base)
-        if changes is not None and changes and changes[-1][0] == start and not changes[-1][2]:
-            changes[-1] = (start, end, mine)
-        entry = (plan, res, prev, start, window, mine, base, sig, relaxable, reads_prev)
+        entry = (plan, res, prev, at, window, mine, base, sig, relaxable, reads_prev)
         fresh[("p", id(plan))] = entry
         if relaxable:
             fresh.setdefault(("r", id(res)), []).append(entry)
-        found.extend(mine)
+        middle.append(entry)
+    if bulk is not None:
+        old_entries = old["entries"]
+        entries = [*old_entries[:lo], *middle, *old_entries[old_hi:]]
+    else:
+        entries = middle
     if memo is not None:
-        memo.clear()
-        memo.update(fresh)
-    return found
+        if bulk is None or len(memo) > 4 * n + 64:  # rebuilt from what is current (drops entries of gone plans)
+            memo.clear()
+            for pno, entry in enumerate(entries):
+                if entry is None:
+                    memo[("e", id(run.plans[pno]))] = run.plans[pno]
+                    continue
+                memo[("p", id(entry[0]))] = entry
+                if entry[8]:
+                    memo.setdefault(("r", id(entry[1])), []).append(entry)
+        else:
+            for key, value in fresh.items():
+                if key[0] == "r":
+                    have = memo.setdefault(key, [])
+                    have.extend(e for e in value if not any(e is x for x in have))
+                else:
+                    memo[key] = value
+        memo.update(serial=run.serial, plans=run.plans, paragraphs=run.paragraphs, results=run.results, entries=entries)
+    return ParagraphFindings(run.paragraphs, entries, changes)
 
 
 def _signature(plan: list[tuple[object, ...]], base: int) -> tuple[tuple[object, ...], ...]:

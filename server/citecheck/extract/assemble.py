@@ -16,6 +16,7 @@ runs on every keystroke over the whole document:
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -457,6 +458,12 @@ class Run:
     plans: list[Plan]
     built: list[tuple[Citation, ...] | None]  # per paragraph; None until something asks for it
     fulls: list[_Full]
+    #: this run's number, the number of the run it continued (None: none), and where the text differs
+    #: from that run's (``[start, end]`` of this text; None: unknown) — what lets a per-paragraph memo
+    #: take the paragraphs far from the edit over in bulk
+    serial: int = 0
+    prior_serial: int | None = None
+    edited: tuple[int, int] | None = None
 
     def paragraph(self, pno: int) -> tuple[Citation, ...]:
         """Paragraph ``pno``'s citations with absolute spans and numbers (built once, on demand)."""
@@ -611,8 +618,15 @@ def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[Paragra
     return Extraction(text=text, citations=ex.citations)
 
 
+_serials = itertools.count(1)
+
+
 def assemble_incremental(
-    text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], prior: Run | None
+    text: str,
+    paragraphs: list[tuple[int, int]],
+    results: list[ParagraphResult],
+    prior: Run | None,
+    edited: tuple[int, int] | None = None,
 ) -> tuple[DocumentExtraction, Run]:
     """``assemble`` reusing the previous run of the same document; citations are built lazily.
 
@@ -703,6 +717,9 @@ def assemble_incremental(
         plans=plans,
         built=built_all,
         fulls=st.fulls,
+        serial=next(_serials),
+        prior_serial=prior.serial if prior is not None else None,
+        edited=edited if prior is not None else None,
     )
     return DocumentExtraction(run), run
 

@@ -34,11 +34,20 @@ from pygls.protocol import default_converter
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit
+from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
 from citecheck.gather import gather
 from citecheck.ignores import IgnoreKey, key_for
-from citecheck.judge import LocalMemo, SourceEvidence, judge, local_findings, lookup_keys
+from citecheck.judge import (
+    LocalMemo,
+    ParagraphFindings,
+    SourceEvidence,
+    judge,
+    local_findings,
+    lookup_keys,
+    paragraph_findings,
+)
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
 from citecheck.lsp.features.display import Display
@@ -86,7 +95,7 @@ class DocState:
     key_cache: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # id(finding) -> its key  # local findings per unchanged citation (executor only)
     extraction: Extraction | None = None
     extraction_version: int | None = None
-    local_raw: tuple[Finding, ...] = ()  # stage 1's local findings, unfiltered (``local`` filters them once)
+    local_raw: ParagraphFindings | tuple[Finding, ...] = ()  # stage 1's local findings (placed when first needed)
     local_visible: tuple[Finding, ...] | None = None
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
     carried_keys: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # …their ignore keys…
@@ -130,7 +139,7 @@ class Stage1:
 
     document: Document
     extraction: Extraction
-    local: tuple[Finding, ...]
+    local: ParagraphFindings | tuple[Finding, ...]
     changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None
 
 
@@ -149,9 +158,10 @@ def _stage1(
         document = Document(text)
         extraction = document.extraction
         incremental = False
-    changes: list[tuple[int, int, tuple[Finding, ...]]] | None = [] if incremental else None
-    found = local_findings(extraction, settings, memo, changes=changes, filtered=False)
-    return Stage1(document, extraction, tuple(found), tuple(changes) if changes is not None else None)
+    if isinstance(extraction, DocumentExtraction):
+        got = paragraph_findings(extraction, memo)
+        return Stage1(document, extraction, got, tuple(got.changes) if incremental else None)
+    return Stage1(document, extraction, tuple(local_findings(extraction, settings, memo, filtered=False)), None)
 
 
 def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[Finding, IgnoreKey]]:
@@ -561,7 +571,7 @@ class Diagnostics:
     def _local(self, state: DocState) -> tuple[Finding, ...]:
         """Stage 1's local findings as the user sees them (filtered once per stage-1 run)."""
         if state.local_visible is None:
-            state.local_visible = tuple(visible(state.local_raw, self.server.settings))
+            state.local_visible = tuple(visible(_raw(state), self.server.settings))
         return state.local_visible
 
     def current_findings(self, state: DocState) -> list[Shown]:
@@ -621,7 +631,7 @@ class Diagnostics:
         settings = self.server.settings
         regions = state.stale or []
         if state.stale_runs > 1:  # regions of runs that were not published: their findings are in ``local_raw``
-            found = [f for f in state.local_raw if any(a <= f.span.start <= b for a, b in regions)]
+            found = [f for f in _raw(state) if any(a <= f.span.start <= b for a, b in regions)]
         else:
             found = [f for _a, _b, mine in changes for f in mine]
         extraction, text, ignores = state.extraction, state.text, self.server.ignores
@@ -720,3 +730,10 @@ def _merged(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append((a, b))
     return out
+
+
+def _raw(state: DocState) -> tuple[Finding, ...]:
+    """Stage 1's local findings, placed in the current text (once per stage-1 run)."""
+    if isinstance(state.local_raw, ParagraphFindings):
+        state.local_raw = tuple(state.local_raw.findings())
+    return state.local_raw
