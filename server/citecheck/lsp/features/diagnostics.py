@@ -696,11 +696,9 @@ class Diagnostics:
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
         else:
-            params = (
-                f'{{"uri":{json.dumps(state.uri)},"version":{state.version},'
-                f'"diagnostics":[{state.display.json(mode, state.held)}]}}'
-            )
-            self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
+            head = f'{{"uri":{json.dumps(state.uri)},"version":{state.version},"diagnostics":['.encode()
+            body = state.display.json_bytes(mode, state.held)
+            self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, [head, body, b"]}"])
 
     async def pull(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         state: DocState | None = self.server.docs.get(uri)

@@ -35,6 +35,7 @@ __all__ = ["CHUNK", "Display", "rebase_json"]
 
 CHUNK = 32
 _LINE = re.compile(r'"line":(\d+)')
+_LINE_B = re.compile(rb'"line":(\d+)')
 
 
 def rebase_json(body: str, dl: int) -> str:
@@ -71,7 +72,7 @@ class _Chunk:
     dl: int = 0
     clean: bool = False  # every item's JSON holds for the current text once its lines move by ``dl``
     mode: str = ""  # the cannot-verify display the items were rendered with
-    cache: dict[tuple[str, int], str] = field(default_factory=dict)  # (mode, dl) -> joined JSON
+    cache: dict[tuple[str, int], bytes] = field(default_factory=dict)  # (mode, dl) -> joined JSON
 
     def moved(self, d: int, dl: int, clean: bool) -> _Chunk:
         return _Chunk(self.items, self.lo, self.hi, self.d + d, self.dl + dl, self.clean and clean, self.mode,
@@ -83,13 +84,19 @@ class _Chunk:
             return self.items
         return tuple(_shown_moved(s, self.d, self.dl) for s in self.items)
 
-    def json(self, mode: str) -> str:
+    def json(self, mode: str) -> bytes:
         got = self.cache.get((mode, self.dl))
         if got is None:
             base = self.cache.get((mode, 0))
             if base is None:
-                base = self.cache[(mode, 0)] = ",".join(s.json for s in self.items if shows_as_diagnostic(s.finding, mode))
-            got = self.cache[(mode, self.dl)] = rebase_json(base, self.dl)
+                base = ",".join(s.json for s in self.items if shows_as_diagnostic(s.finding, mode)).encode()
+                self.cache[(mode, 0)] = base
+            dl = self.dl
+            got = _LINE_B.sub(lambda m: b'"line":%d' % (int(m.group(1)) + dl), base) if dl else base
+            if len(self.cache) > 8:  # line shifts pile up while a line break is typed and removed
+                self.cache.clear()
+                self.cache[(mode, 0)] = base
+            self.cache[(mode, dl)] = got
         return got
 
 
@@ -259,9 +266,9 @@ class Display:
                 out.append(_Chunk(items, lo, hi, clean=True, mode=mode))
         return Display(out) if changed else self
 
-    def json(self, mode: str, held: Sequence[Span] = ()) -> str:
-        """The diagnostics array's members, joined (the chunks' cached JSON, except where ``held``
-        — the citation being typed — hides some)."""
+    def json_bytes(self, mode: str, held: Sequence[Span] = ()) -> bytes:
+        """The diagnostics array's members, joined and encoded (JSON is ASCII): the chunks' cached
+        JSON, except where ``held`` — the citation being typed — hides some."""
         parts = []
         for c in self.chunks:
             if held and any(c.lo + c.d <= h.end and h.start <= c.hi + c.d for h in held):
@@ -269,12 +276,15 @@ class Display:
                     rebase_json(s.json, c.dl)
                     for s in c.items
                     if shows_as_diagnostic(s.finding, mode) and not _held(s.finding.span, c.d, held)
-                )
+                ).encode()
             else:
                 part = c.json(mode)
             if part:
                 parts.append(part)
-        return ",".join(parts)
+        return b",".join(parts)
+
+    def json(self, mode: str, held: Sequence[Span] = ()) -> str:
+        return self.json_bytes(mode, held).decode()
 
     def shown(self, mode: str, held: Sequence[Span] = ()) -> list[Shown]:
         """The items on screen (pull clients, tests), moved to the current text."""
