@@ -9,6 +9,7 @@ a field here and a check reading them (see docs/architecture.md, "Adding a stage
 from __future__ import annotations
 
 import logging
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -218,18 +219,24 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
     plans, paras, results = run.plans, run.paragraphs, run.results
     n, m = len(plans), len(old_plans)
     ea, eb = run.edited
-    lo, limit = 0, min(n, m)
+    limit = min(n, m)
+    # the paragraphs wholly before the edit are unchanged (bisection), then the few after them compared
+    lo = max(0, min(limit, bisect_left(paras, ea, hi=limit, key=_para_end)) - 1)
+    if lo and not (plans[lo - 1] is old_plans[lo - 1] and results[lo - 1] is old_results[lo - 1]
+                   and paras[lo - 1] == old_paras[lo - 1]):
+        lo = 0
     while lo < limit and plans[lo] is old_plans[lo] and results[lo] is old_results[lo] and paras[lo] == old_paras[lo]:
         lo += 1
-    hi, j = n, m
-    shift = None
-    while hi > lo and j > lo and plans[hi - 1] is old_plans[j - 1] and results[hi - 1] is old_results[j - 1]:
-        d = paras[hi - 1][0] - old_paras[j - 1][0]
-        if shift is None:
-            shift = d
-        elif d != shift:
-            break
-        hi, j = hi - 1, j - 1
+    # the tail: the longest run of the very same plans and results at the end (compared by identity:
+    # an equal plan made afresh may stand for other earlier cites), moved by one constant offset
+    low = lo + max(0, n - m)
+    hi = max(_common_tail(list(map(id, plans[low:])), memo["plan_ids"], low, n),
+             _common_tail(list(map(id, results[low:])), memo["result_ids"], low, n))
+    if hi < n:
+        d = paras[hi][0] - old_paras[hi - n + m][0]
+        if paras[n - 1][0] - old_paras[m - 1][0] != d or paras[hi][0] <= eb:
+            hi = n  # not one uniform move after the edit: look at all of them
+    j = hi - n + m
     # what a local check reads around its paragraph: its window, and the paragraph before it
     while lo > 0 and paras[lo - 1][1] + _AFTER >= ea:
         lo -= 1
@@ -238,6 +245,24 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
     if hi < n and hi > lo and uses_prev(plans[hi]):
         hi, j = hi + 1, j + 1
     return lo, hi, j
+
+
+def _para_end(p: tuple[int, int]) -> int:
+    return p[1]
+
+
+def _common_tail(new: list[int], old: list[int], low: int, n: int) -> int:
+    """The smallest ``k >= low`` whose ids from ``k`` on (``new`` holds those from ``low`` of ``n``)
+    are the last ones of ``old`` (bisection over C-level list comparisons)."""
+    m = len(old)
+    lo, hi = max(low, n - m), n  # hi always satisfies
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if new[mid - low :] == old[mid - n + m :]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
 
 
 def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
@@ -310,8 +335,11 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
     if bulk is not None:
         old_entries = old["entries"]
         entries = [*old_entries[:lo], *middle, *old_entries[old_hi:]]
+        plan_ids = [*old["plan_ids"][:lo], *map(id, run.plans[lo:hi]), *old["plan_ids"][old_hi:]]
+        result_ids = [*old["result_ids"][:lo], *map(id, run.results[lo:hi]), *old["result_ids"][old_hi:]]
     else:
         entries = middle
+        plan_ids, result_ids = list(map(id, run.plans)), list(map(id, run.results))
     if memo is not None:
         if bulk is None or len(memo) > 4 * n + 64:  # rebuilt from what is current (drops entries of gone plans)
             memo.clear()
@@ -329,7 +357,8 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
                     have.extend(e for e in value if not any(e is x for x in have))
                 else:
                     memo[key] = value
-        memo.update(serial=run.serial, plans=run.plans, paragraphs=run.paragraphs, results=run.results, entries=entries)
+        memo.update(serial=run.serial, plans=run.plans, paragraphs=run.paragraphs, results=run.results,
+                    entries=entries, plan_ids=plan_ids, result_ids=result_ids)
     return ParagraphFindings(run.paragraphs, entries, changes)
 
 

@@ -451,8 +451,7 @@ class Run:
 
     text: str
     paragraphs: list[tuple[int, int]]
-    keys: list[tuple[int, int]]  # (id(result), offset) per paragraph
-    results: list[ParagraphResult]  # held so the ids in ``keys`` stay unique
+    results: list[ParagraphResult]  # per paragraph (the same object while its text is the same)
     before: list[tuple[int, int | None, int]]  # per paragraph: fulls seen, last authority, citations before
     after: tuple[int, int | None, int]  # the same after the last paragraph
     plans: list[Plan]
@@ -479,9 +478,9 @@ class Run:
 
 def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
     text, plan, res = run.text, run.plans[pno], run.results[pno]
-    off = run.keys[pno][1]
+    off = run.paragraphs[pno][0]
     prev = run.results[pno - 1] if pno else None
-    prev_off = run.keys[pno - 1][1] if pno else 0
+    prev_off = run.paragraphs[pno - 1][0] if pno else 0
     sh = _Shifter(off)
     cits = res.citations
     return tuple(
@@ -637,12 +636,11 @@ def assemble_incremental(
     and only the offsets move. Citations are built when asked for, reusing the previous run's where
     the plan and the offset are the same. The result does not depend on ``prior``.
     """
-    keys = [(id(res), off) for (off, _e), res in zip(paragraphs, results, strict=True)]
+    if len(paragraphs) != len(results):
+        raise ValueError("one result per paragraph")
     q = 0
     if prior is not None:
-        limit = min(len(keys), len(prior.keys))
-        while q < limit and keys[q] == prior.keys[q]:
-            q += 1
+        q = _same_prefix(prior, paragraphs, results, edited)
     st = _State()
     before: list[tuple[int, int | None, int]] = []
     plans: list[Plan] = []
@@ -655,7 +653,7 @@ def assemble_incremental(
         plans = prior.plans[:q]
         built_all = prior.built[:q]
     # paragraph numbers move by this much when paragraphs were inserted or removed
-    pno_delta = len(keys) - len(prior.keys) if prior is not None else 0
+    pno_delta = len(results) - len(prior.results) if prior is not None else 0
     fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls))
     pno = q
     replanned = 0
@@ -669,8 +667,8 @@ def assemble_incremental(
         synced = (
             prior is not None
             and pno > q
-            and 0 <= old < len(prior.keys)
-            and prior.keys[old][0] == keys[pno][0]
+            and 0 <= old < len(prior.results)
+            and prior.results[old] is res
             and prior.before[old] == here
             and _prev_sig(prior.results, old) == _prev_sig(results, pno)
             and fulls_check.same_upto(here[0])
@@ -683,9 +681,9 @@ def assemble_incremental(
             n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after  # type: ignore[union-attr]
             st.fulls.extend(prior.fulls[here[0] : n_next])  # type: ignore[union-attr]
             st.last_authority = last_authority
-            if old == pno and prior.keys[old][1] == off:  # type: ignore[union-attr]
+            if old == pno and prior.paragraphs[old][0] == off:  # type: ignore[union-attr]
                 # same plan, same place: the very same citations, unless they read a changed paragraph before
-                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.keys[pno - 1][1] == prev_off):  # type: ignore[union-attr]
+                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == prev_off):  # type: ignore[union-attr]
                     built = prior.built[old]  # type: ignore[union-attr]
         else:
             replanned += 1
@@ -703,14 +701,13 @@ def assemble_incremental(
             assert prior is not None
             before.extend(prior.before[old + 1 :])
             plans.extend(prior.plans[old + 1 :])
-            built_all.extend(_tail_built(prior, old + 1, keys, pno))
+            built_all.extend(_tail_built(prior, old + 1, paragraphs, results, pno))
             st.fulls.extend(prior.fulls[len(st.fulls) :])
             st.last_authority, n_out = prior.after[1], prior.after[2]
             break
     run = Run(
         text=text,
         paragraphs=paragraphs,
-        keys=keys,
         results=list(results),
         before=before,
         after=(len(st.fulls), st.last_authority, n_out),
@@ -733,17 +730,44 @@ def _same_tail(prior: Run, old: int, results: list[ParagraphResult], pno: int) -
     return results[pno:] == prior.results[old:]
 
 
-def _tail_built(prior: Run, old: int, keys: list[tuple[int, int]], pno: int) -> list[tuple[Citation, ...] | None]:
+def _tail_built(
+    prior: Run, old: int, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], pno: int
+) -> list[tuple[Citation, ...] | None]:
     """The previous run's built citations for a taken-over tail, where they are still valid: same
     paragraph number, same offset, and (if they read it) the same paragraph before at the same offset."""
-    n = len(keys) - pno
-    if old != pno or n == 0 or keys[-1] != prior.keys[-1]:
+    n = len(results) - pno
+    if old != pno or n == 0 or paragraphs[-1][0] != prior.paragraphs[-1][0]:
         return [None] * n  # moved (the usual keystroke): built again when asked for
-    out: list[tuple[Citation, ...] | None] = []
-    for i in range(pno, len(keys)):
-        same = keys[i] == prior.keys[i] and (keys[i - 1] == prior.keys[i - 1] or not uses_prev(prior.plans[i]))
-        out.append(prior.built[i] if same else None)
-    return out
+
+    def same(i: int) -> bool:
+        return results[i] is prior.results[i] and paragraphs[i][0] == prior.paragraphs[i][0]
+
+    return [
+        prior.built[i] if same(i) and (same(i - 1) or not uses_prev(prior.plans[i])) else None
+        for i in range(pno, len(results))
+    ]
+
+
+def _same_prefix(
+    prior: Run, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], edited: tuple[int, int] | None
+) -> int:
+    """How many first paragraphs are the previous run's, at the same offsets. Those wholly before the
+    edited region are (the text there did not change, and an unchanged paragraph keeps its result
+    object), so only the few after them are compared."""
+    limit = min(len(results), len(prior.results))
+    q = 0
+    if edited is not None:  # the paragraphs ending before the edit, found by bisection
+        q = min(limit, bisect_left(paragraphs, edited[0], hi=limit, key=_end) - 1)
+        q = max(0, q)
+        if q and not (results[q - 1] is prior.results[q - 1] and paragraphs[q - 1] == prior.paragraphs[q - 1]):
+            q = 0  # not what the edit promised: compare from the start
+    while q < limit and results[q] is prior.results[q] and paragraphs[q] == prior.paragraphs[q]:
+        q += 1
+    return q
+
+
+def _end(p: tuple[int, int]) -> int:
+    return p[1]
 
 
 def _prev_sig(results: list[ParagraphResult], i: int) -> bool | None:

@@ -88,7 +88,7 @@ class Document:
             self._resplit_all(before)
         else:
             for e in edits:
-                self._text = before[: e.start] + e.new_text + before[e.end :]
+                self._text = text if len(edits) == 1 else before[: e.start] + e.new_text + before[e.end :]
                 if not self._resplit_around(before, e):
                     self._text = text
                     self._resplit_all(before)

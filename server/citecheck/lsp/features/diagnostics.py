@@ -77,6 +77,7 @@ _LANGUAGE_ALIASES = {
 }
 _UNWIND_S = 5.0  # how long a cancelled source check may take to let go of the cache
 _PROGRESS_AFTER_S = 0.3
+_MAX_WAIT_S = 2.0
 
 
 @dataclass(eq=False)
@@ -118,6 +119,7 @@ class DocState:
     later: asyncio.Task[Any] | None = None
     judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for ``report_version``
     published: asyncio.Event = field(default_factory=asyncio.Event)
+    stage2_cpu: float = 0.0  # CPU seconds the last source check spent in the executor
 
     @property
     def shown(self) -> tuple[Shown, ...]:
@@ -370,7 +372,11 @@ class Diagnostics:
         state.judging = None
 
     async def _later(self, state: DocState, version: int) -> None:
-        await asyncio.sleep(max(0, self.server.settings.debounce_ms) / 1000)
+        # The source check of a long brief costs CPU in proportion to it (every citation built and
+        # judged); started on every short pause it would take the CPU from the keystrokes that follow.
+        # It waits for a pause at least as long as its last run took (at most _MAX_WAIT_S).
+        wait = max(max(0, self.server.settings.debounce_ms) / 1000, min(state.stage2_cpu, _MAX_WAIT_S))
+        await asyncio.sleep(wait)
         if state.version != version:
             return
         if state.hold is not None:
@@ -401,8 +407,13 @@ class Diagnostics:
         if extraction is None or state.extraction_version != version:
             return None
         settings = self.server.settings
+        state.stage2_cpu = 0.0
+        loop = asyncio.get_running_loop()
+        state.stage2_cpu += await loop.run_in_executor(self.server.executor, _build_all, extraction)
+        if state.version != version:
+            return None
         if settings.network_allowed():
-            quick = await self._check(extraction, settings, local=True)
+            quick = await self._check(extraction, settings, local=True, state=state)
             if state.version != version or self.server.docs.get(state.uri) is not state:
                 return None
             if quick is not None:
@@ -413,7 +424,7 @@ class Diagnostics:
                 state.hold = None
                 self._publish(state)
         progress = Progress(self.server) if self.server.caps.progress else None
-        check = asyncio.ensure_future(self._gather_judge(extraction, settings))
+        check = asyncio.ensure_future(self._gather_judge(extraction, settings, state=state))
         try:
             done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
             if not done and progress is not None:
@@ -536,12 +547,14 @@ class Diagnostics:
                     self.server.window_show_message(types.ShowMessageParams(
                         type=types.MessageType.Warning, message=unreachable_message(reason)))
 
-    async def _check(self, extraction: Extraction, settings: Settings, *, local: bool = False) -> Report | None:
-        checked = await self._gather_judge(extraction, settings, local=local)
+    async def _check(
+        self, extraction: Extraction, settings: Settings, *, local: bool = False, state: DocState | None = None
+    ) -> Report | None:
+        checked = await self._gather_judge(extraction, settings, local=local, state=state)
         return checked[0] if checked is not None else None
 
     async def _gather_judge(
-        self, extraction: Extraction, settings: Settings, *, local: bool = False
+        self, extraction: Extraction, settings: Settings, *, local: bool = False, state: DocState | None = None
     ) -> tuple[Report, SourceEvidence] | None:
         """``gather`` on the server's loop, ``judge`` in its executor. ``local``: only this machine's
         corpus and cache (a failure there is logged, not reported: the full wave follows)."""
@@ -558,7 +571,9 @@ class Diagnostics:
                 return None
             self.server.report_problem("source check", exc)
             evidence = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
-        report = await loop.run_in_executor(executor, judge, extraction, evidence, settings)
+        cpu, report = await loop.run_in_executor(executor, _timed, judge, extraction, evidence, settings)
+        if state is not None:
+            state.stage2_cpu += cpu
         return report, evidence
 
     @staticmethod
@@ -735,3 +750,16 @@ def _raw(state: DocState) -> tuple[Finding, ...]:
     if isinstance(state.local_raw, ParagraphFindings):
         state.local_raw = tuple(state.local_raw.findings())
     return state.local_raw
+
+
+def _build_all(extraction: Extraction) -> float:
+    """Build every citation (in the executor, before the source check needs them); its CPU seconds."""
+    t = time.thread_time()
+    _ = extraction.citations
+    return time.thread_time() - t
+
+
+def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
+    t = time.thread_time()
+    out = fn(*args)
+    return time.thread_time() - t, out
