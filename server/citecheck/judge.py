@@ -201,6 +201,21 @@ class ParagraphFindings:
                 out.extend(_moved(entry[5], start - entry[3]))
         return out
 
+    def within(self, regions: list[tuple[int, int]]) -> list[Finding]:
+        """The findings starting in one of ``regions`` (sorted, disjoint ``[a, b]``), placed; only the
+        paragraphs that meet a region are looked at."""
+        out: list[Finding] = []
+        paras = self.paragraphs
+        for a, b in regions:
+            pno = max(0, bisect_left(paras, a, key=_para_end))
+            while pno < len(paras) and paras[pno][0] <= b:
+                entry = self.entries[pno]
+                if entry is not None and entry[5]:
+                    d = paras[pno][0] - entry[3]
+                    out.extend(f for f in _moved(entry[5], d) if a <= f.span.start <= b)
+                pno += 1
+        return out
+
 
 def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None, changes: Changes | None = None) -> list[Finding]:
     got = paragraph_findings(extraction, memo)

@@ -646,7 +646,10 @@ class Diagnostics:
         settings = self.server.settings
         regions = state.stale or []
         if state.stale_runs > 1:  # regions of runs that were not published: their findings are in ``local_raw``
-            found = [f for f in _raw(state) if any(a <= f.span.start <= b for a, b in regions)]
+            if isinstance(state.local_raw, ParagraphFindings):
+                found = state.local_raw.within(regions)
+            else:
+                found = [f for f in state.local_raw if any(a <= f.span.start <= b for a, b in regions)]
         else:
             found = [f for _a, _b, mine in changes for f in mine]
         extraction, text, ignores = state.extraction, state.text, self.server.ignores

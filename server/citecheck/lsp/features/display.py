@@ -21,6 +21,7 @@ Findings, spans and ranges inside a chunk are those of the version the chunk was
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -220,8 +221,15 @@ class Display:
         pending: list[Shown] = []  # items of opened chunks and fresh items, not yet chunked
         fi = 0
 
+        starts = [a for a, _b in regions]
+
         def in_region(x: int) -> bool:
-            return any(a <= x <= b for a, b in regions)
+            k = bisect_right(starts, x) - 1
+            return k >= 0 and x <= regions[k][1]
+
+        def meets(lo: int, hi: int) -> bool:  # regions are sorted and disjoint
+            k = bisect_right(starts, hi) - 1
+            return k >= 0 and regions[k][1] >= lo
 
         def flush() -> None:
             if pending:
@@ -233,7 +241,7 @@ class Display:
 
         for c in self.chunks:
             lo, hi = c.lo + c.d, c.hi + c.d
-            if any(a <= hi and lo <= b for a, b in regions):
+            if meets(lo, hi):
                 pending.extend(s for s in c.materialised() if not (s.local and in_region(s.finding.span.start)))
                 continue
             # a chunk no region meets: every fresh item sorting before it goes first (none sorts inside
