@@ -319,7 +319,8 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
         sig = None
         mine: tuple[Finding, ...] | None = None
         at = start
-        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
+        taken = same_plan and hit[1] is res and hit[2] is prev and hit[4] == window
+        if taken:
             mine, at = hit[5], hit[3]  # taken over as computed; placed when asked for
             sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
         else:
@@ -342,7 +343,10 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
             changes.append((start, end, mine))
         if sig is None and relaxable:
             sig = _signature(plan, base)
-        entry = (plan, res, prev, at, window, mine, base, sig, relaxable, reads_prev)
+        if taken:  # the very same entry (so a result's list of entries does not grow)
+            entry = hit
+        else:
+            entry = (plan, res, prev, at, window, mine, base, sig, relaxable, reads_prev)
         fresh[("p", id(plan))] = entry
         if relaxable:
             fresh.setdefault(("r", id(res)), []).append(entry)

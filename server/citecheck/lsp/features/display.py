@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 
 from lsprotocol import types
 
@@ -62,18 +61,27 @@ def _extent(items: Sequence[Shown]) -> tuple[int, int]:
     return lo, hi
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class _Chunk:
-    """Items in the coordinates they were rendered in; ``+ d`` / ``+ dl`` gives the current text's."""
+    """Items in the coordinates they were rendered in; ``+ d`` / ``+ dl`` gives the current text's.
+    Never changed once made (a plain class: every keystroke makes one per chunk after the edit, and a
+    frozen dataclass's constructor costs several times as much)."""
 
-    items: tuple[Shown, ...]
-    lo: int  # smallest offset an item (or a fix of it) covers, items' coordinates
-    hi: int  # largest
-    d: int = 0
-    dl: int = 0
-    clean: bool = False  # every item's JSON holds for the current text once its lines move by ``dl``
-    mode: str = ""  # the cannot-verify display the items were rendered with
-    cache: dict[tuple[str, int], bytes] = field(default_factory=dict)  # (mode, dl) -> joined JSON
+    __slots__ = ("cache", "clean", "d", "dl", "hi", "items", "lo", "mode")
+
+    def __init__(
+        self,
+        items: tuple[Shown, ...],
+        lo: int,  # smallest offset an item (or a fix of it) covers, items' coordinates
+        hi: int,  # largest
+        d: int = 0,
+        dl: int = 0,
+        clean: bool = False,  # every item's JSON holds for the current text once its lines move by ``dl``
+        mode: str = "",  # the cannot-verify display the items were rendered with
+        cache: dict[tuple[str, int], bytes] | None = None,  # (mode, dl) -> joined JSON, shared by moved copies
+    ) -> None:
+        self.items, self.lo, self.hi, self.d, self.dl = items, lo, hi, d, dl
+        self.clean, self.mode = clean, mode
+        self.cache = {} if cache is None else cache
 
     def moved(self, d: int, dl: int, clean: bool) -> _Chunk:
         return _Chunk(self.items, self.lo, self.hi, self.d + d, self.dl + dl, self.clean and clean, self.mode,
