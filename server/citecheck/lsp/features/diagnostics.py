@@ -119,7 +119,12 @@ class DocState:
     later: asyncio.Task[Any] | None = None
     judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for ``report_version``
     published: asyncio.Event = field(default_factory=asyncio.Event)
-    stage2_cpu: float = 0.0  # CPU seconds the last source check spent in the executor
+    stage2_cpu: float = 0.0  # CPU seconds the last source check spent in the executor (a cancelled one: so far)
+    stage2_acc: float = 0.0  # …the running one's, so far
+
+    def charge(self, cpu: float) -> None:
+        self.stage2_acc += cpu
+        self.stage2_cpu = max(self.stage2_cpu, self.stage2_acc)
 
     @property
     def shown(self) -> tuple[Shown, ...]:
@@ -407,9 +412,9 @@ class Diagnostics:
         if extraction is None or state.extraction_version != version:
             return None
         settings = self.server.settings
-        state.stage2_cpu = 0.0
+        state.stage2_acc = 0.0
         loop = asyncio.get_running_loop()
-        state.stage2_cpu += await loop.run_in_executor(self.server.executor, _build_all, extraction)
+        state.charge(await loop.run_in_executor(self.server.executor, _build_all, extraction))
         if state.version != version:
             return None
         if settings.network_allowed():
@@ -441,6 +446,7 @@ class Diagnostics:
         if checked is None or state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         report, evidence = checked
+        state.stage2_cpu = state.stage2_acc  # a whole run: its own cost, not an earlier one's
         state.report, state.report_version = report, version
         state.carried, state.carried_edits, state.carried_keys = (), [], {}
         state.hold = None
@@ -573,7 +579,7 @@ class Diagnostics:
             evidence = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
         cpu, report = await loop.run_in_executor(executor, _timed, judge, extraction, evidence, settings)
         if state is not None:
-            state.stage2_cpu += cpu
+            state.charge(cpu)
         return report, evidence
 
     @staticmethod
