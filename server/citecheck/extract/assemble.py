@@ -76,7 +76,9 @@ class _State:
     by_cite: dict[tuple[str | None, str | None], list[int]] = field(default_factory=dict)
     by_short: dict[str, list[int]] = field(default_factory=dict)
     indexed: int = 0
-    restored: bool = False  # ``fulls`` came from an earlier run: scan it (an index would cost a rebuild)
+    restored: bool = False  # ``fulls`` came from an earlier run: look up in its index (``base``) instead
+    base: _Shared | None = None  # the index an earlier run left (valid where ``fulls`` agrees with it)
+    patches: list[int] = field(default_factory=list)  # positions in ``fulls`` that may differ from ``base``'s
 
     def fulls_by_index(self, index: int) -> _Full:
         """``fulls`` is in document order, so ascending by index: a binary search (scanning back from
@@ -85,6 +87,65 @@ class _State:
         if k < len(self.fulls) and self.fulls[k].index == index:
             return self.fulls[k]
         return next(f for f in reversed(self.fulls) if f.index == index)
+
+
+@dataclass(slots=True, eq=False)
+class _Shared:
+    """The lookup indexes of one run's full citations, handed on to the runs that continue it: a
+    keystroke's run restores most of the previous run's ``fulls`` and looks names up here, scanning
+    only the positions it changed (``_State.patches``) — indexing everything again, or scanning every
+    full citation for each short form, would cost time proportional to the brief on every keystroke.
+    Built lazily: ``fulls`` never changes once its run is over, so completing the index later is safe."""
+
+    fulls: list[_Full]
+    by_word: dict[str, list[int]]
+    by_cite: dict[tuple[str | None, str | None], list[int]]
+    by_short: dict[str, list[int]]
+    indexed: int
+
+    def ensure(self) -> _Shared:
+        for pos in range(self.indexed, len(self.fulls)):
+            _index_one(self.fulls[pos], pos, self.by_word, self.by_cite, self.by_short)
+        self.indexed = len(self.fulls)
+        return self
+
+
+#: more changed positions than this in one run: index the run's own full citations instead
+_PATCH_LIMIT = 256
+
+
+def _index_one(f: _Full, pos: int, by_word: dict[str, list[int]],
+               by_cite: dict[tuple[str | None, str | None], list[int]], by_short: dict[str, list[int]]) -> None:
+    for w in set(f.padded.split()):
+        by_word.setdefault(w, []).append(pos)
+    by_cite.setdefault((f.volume, f.reporter), []).append(pos)
+    for name in f.short_names:
+        by_short.setdefault(name, []).append(pos)
+
+
+def _candidates(st: _State, table: str, key: object) -> list[int] | None:
+    """Ascending positions in ``st.fulls`` that may match ``key`` in one of the indexes (``by_word``,
+    ``by_cite``, ``by_short``) — a superset: callers check each full citation — or None: scan them all."""
+    if not st.restored:
+        _index(st)
+        return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
+    if st.base is None:
+        return None
+    if len(st.patches) > _PATCH_LIMIT:  # too much changed: this run indexes its own
+        st.restored, st.indexed = False, 0
+        st.by_word, st.by_cite, st.by_short = {}, {}, {}
+        _index(st)
+        return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
+    listed = getattr(st.base.ensure(), table).get(key, ())
+    listed = listed[: bisect_left(listed, len(st.fulls))]
+    if not st.patches:
+        return list(listed)
+    patched = set(st.patches)
+    return sorted([p for p in listed if p not in patched] + st.patches)
+
+
+def _patches_in(patches: list[int], start: int, end: int) -> list[int]:
+    return patches[bisect_left(patches, start) : bisect_left(patches, end)]
 
 
 def _full_index(f: _Full) -> int:
@@ -100,12 +161,7 @@ def _index(st: _State) -> _State | None:
     if st.restored:
         return None
     for pos in range(st.indexed, len(st.fulls)):
-        f = st.fulls[pos]
-        for w in set(f.padded.split()):
-            st.by_word.setdefault(w, []).append(pos)
-        st.by_cite.setdefault((f.volume, f.reporter), []).append(pos)
-        for name in f.short_names:
-            st.by_short.setdefault(name, []).append(pos)
+        _index_one(st.fulls[pos], pos, st.by_word, st.by_cite, st.by_short)
     st.indexed = len(st.fulls)
     return st
 
@@ -330,6 +386,8 @@ def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
     page = int(c.page) if c.page and c.page.isdigit() else None
     st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page, c.page, c.form is CiteForm.FULL))
+    if st.restored:
+        st.patches.append(len(st.fulls) - 1)
 
 
 @lru_cache(maxsize=65_536)
@@ -355,13 +413,12 @@ def _latest(
     best: int | None = None
     best_rank = len(names)
     scan: Iterable[_Full] = reversed(st.fulls)
-    if _index(st) is not None:
-        if same_reporter:
-            candidates = st.by_cite.get((volume, reporter), [])
-        elif names and names[-1].split():  # every name is a tail of the first: all contain its last word
-            candidates = st.by_word.get(names[-1].split()[-1], [])
-        else:
-            candidates = list(range(len(st.fulls)))
+    candidates: list[int] | None = None
+    if same_reporter:
+        candidates = _candidates(st, "by_cite", (volume, reporter))
+    elif names and names[-1].split():  # every name is a tail of the first: all contain its last word
+        candidates = _candidates(st, "by_word", names[-1].split()[-1])
+    if candidates is not None:
         scan = (st.fulls[pos] for pos in reversed(candidates))
     for f in scan:
         if same_reporter:
@@ -394,10 +451,9 @@ def _resolve_short(c: Citation, st: _State) -> int | None:
         if named is not None and any(n in st.fulls_by_index(named).padded for n in names):
             return named
     pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
-    if _index(st) is not None:
-        same = [st.fulls[pos] for pos in st.by_cite.get((c.volume, c.reporter), ())]
-    else:
-        same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
+    listed = _candidates(st, "by_cite", (c.volume, c.reporter))
+    pool = st.fulls if listed is None else (st.fulls[pos] for pos in listed)
+    same = [f for f in pool if f.volume == c.volume and f.reporter == c.reporter]
     if not same:
         return None
     if pin is None or not pin.isdigit() or any(f.page is None for f in same):
@@ -428,12 +484,9 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
         name = norm_name(text[offset + s : offset + r.name_end])
         if not name or name in _GENERIC:
             continue
-        if _index(st) is not None:
-            hits = st.by_short.get(name)
-            if hits:
-                return st.fulls[hits[-1]].index, s, text[offset + s : offset + r.name_end]
-            continue
-        for f in reversed(st.fulls):
+        listed = _candidates(st, "by_short", name)
+        pool = reversed(st.fulls) if listed is None else (st.fulls[pos] for pos in reversed(listed))
+        for f in pool:
             if name in f.short_names:
                 return f.index, s, text[offset + s : offset + r.name_end]
     return None
@@ -463,6 +516,8 @@ class Run:
     serial: int = 0
     prior_serial: int | None = None
     edited: tuple[int, int] | None = None
+    index: _Shared | None = None  # the lookup indexes ``fulls`` agrees with, except at ``patches``
+    patches: list[int] = field(default_factory=list)
 
     def paragraph(self, pno: int) -> tuple[Citation, ...]:
         """Paragraph ``pno``'s citations with absolute spans and numbers (built once, on demand)."""
@@ -597,9 +652,16 @@ class DocumentExtraction(Extraction):
     def earlier_full_cites(self, index: int, volume: str | None, reporter: str | None) -> list[str]:
         """``"volume reporter page"`` of each FULL citation before ``index`` from that volume, from the
         resolution records (no citation built)."""
+        run = self.run
+        pool: Iterable[_Full] = run.fulls
+        if run.index is not None and len(run.patches) <= _PATCH_LIMIT:
+            listed = run.index.ensure().by_cite.get((volume, reporter), ())
+            listed = listed[: bisect_left(listed, len(run.fulls))]
+            patched = set(run.patches)
+            pool = (run.fulls[p] for p in sorted([p for p in listed if p not in patched] + run.patches))
         return [
             f"{f.volume} {f.reporter} {f.page_text}"
-            for f in self.run.fulls
+            for f in pool
             if f.index < index and f.full_form and f.volume == volume and f.reporter == reporter
         ]
 
@@ -649,6 +711,7 @@ def assemble_incremental(
     if prior is not None and q > 0:
         n_fulls, st.last_authority, n_out = prior.before[q] if q < len(prior.before) else prior.after
         st.fulls, st.restored = prior.fulls[:n_fulls], True
+        st.base, st.patches = prior.index, _patches_in(prior.patches, 0, n_fulls)
         before = prior.before[:q]
         plans = prior.plans[:q]
         built_all = prior.built[:q]
@@ -680,6 +743,8 @@ def assemble_incremental(
             plan = prior.plans[old]  # type: ignore[union-attr]
             n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after  # type: ignore[union-attr]
             st.fulls.extend(prior.fulls[here[0] : n_next])  # type: ignore[union-attr]
+            if st.restored:
+                st.patches.extend(_patches_in(prior.patches, here[0], n_next))  # type: ignore[union-attr]
             st.last_authority = last_authority
             if old == pno and prior.paragraphs[old][0] == off:  # type: ignore[union-attr]
                 # same plan, same place: the very same citations, unless they read a changed paragraph before
@@ -702,6 +767,8 @@ def assemble_incremental(
             before.extend(prior.before[old + 1 :])
             plans.extend(prior.plans[old + 1 :])
             built_all.extend(_tail_built(prior, old + 1, paragraphs, results, pno))
+            if st.restored:
+                st.patches.extend(_patches_in(prior.patches, len(st.fulls), len(prior.fulls)))
             st.fulls.extend(prior.fulls[len(st.fulls) :])
             st.last_authority, n_out = prior.after[1], prior.after[2]
             break
@@ -717,6 +784,8 @@ def assemble_incremental(
         serial=next(_serials),
         prior_serial=prior.serial if prior is not None else None,
         edited=edited if prior is not None else None,
+        index=st.base if st.restored else _Shared(st.fulls, st.by_word, st.by_cite, st.by_short, st.indexed),
+        patches=st.patches if st.restored else [],
     )
     return DocumentExtraction(run), run
 
