@@ -161,8 +161,8 @@ def local_findings(
     returns the findings before ``visible`` (the caller filters what it shows).
     """
     if isinstance(extraction, DocumentExtraction):
-        found = _paragraph_findings(extraction, memo, changes)
-        return visible(found, settings) if filtered else found
+        by_paragraph = _paragraph_findings(extraction, memo, changes)
+        return visible(by_paragraph, settings) if filtered else by_paragraph
     found: list[Finding] = []
     fresh: LocalMemo = {}
     for c in extraction.citations:
@@ -371,7 +371,7 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
                     memo.setdefault(("r", id(entry[1])), []).append(entry)
         else:
             for key, value in fresh.items():
-                if key[0] == "r":
+                if isinstance(key, tuple) and key[0] == "r":
                     have = memo.setdefault(key, [])
                     have.extend(e for e in value if not any(e is x for x in have))
                 else:

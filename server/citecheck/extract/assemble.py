@@ -136,8 +136,8 @@ def _candidates(st: _State, table: str, key: object) -> list[int] | None:
         st.by_word, st.by_cite, st.by_short = {}, {}, {}
         _index(st)
         return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
-    listed = getattr(st.base.ensure(), table).get(key, ())
-    listed = listed[: bisect_left(listed, len(st.fulls))]
+    posted: list[int] = getattr(st.base.ensure(), table).get(key, [])
+    listed = posted[: bisect_left(posted, len(st.fulls))]
     if not st.patches:
         return list(listed)
     patched = set(st.patches)
@@ -518,6 +518,7 @@ class Run:
     edited: tuple[int, int] | None = None
     index: _Shared | None = None  # the lookup indexes ``fulls`` agrees with, except at ``patches``
     patches: list[int] = field(default_factory=list)
+    queries: Queries = field(default_factory=dict)  # see ``_PrefixCheck.queries``
 
     def paragraph(self, pno: int) -> tuple[Citation, ...]:
         """Paragraph ``pno``'s citations with absolute spans and numbers (built once, on demand)."""
@@ -655,8 +656,8 @@ class DocumentExtraction(Extraction):
         run = self.run
         pool: Iterable[_Full] = run.fulls
         if run.index is not None and len(run.patches) <= _PATCH_LIMIT:
-            listed = run.index.ensure().by_cite.get((volume, reporter), ())
-            listed = listed[: bisect_left(listed, len(run.fulls))]
+            cited: list[int] = run.index.ensure().by_cite.get((volume, reporter), [])
+            listed = cited[: bisect_left(cited, len(run.fulls))]
             patched = set(run.patches)
             pool = (run.fulls[p] for p in sorted([p for p in listed if p not in patched] + run.patches))
         return [
@@ -717,7 +718,8 @@ def assemble_incremental(
         built_all = prior.built[:q]
     # paragraph numbers move by this much when paragraphs were inserted or removed
     pno_delta = len(results) - len(prior.results) if prior is not None else 0
-    fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls))
+    queries = prior.queries if prior is not None and len(prior.queries) <= 2 * len(results) + 64 else {}
+    fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls), queries)
     pno = q
     replanned = 0
     while pno < len(results):
@@ -786,6 +788,7 @@ def assemble_incremental(
         edited=edited if prior is not None else None,
         index=st.base if st.restored else _Shared(st.fulls, st.by_word, st.by_cite, st.by_short, st.indexed),
         patches=st.patches if st.restored else [],
+        queries=fulls_check.queries,
     )
     return DocumentExtraction(run), run
 
@@ -856,12 +859,13 @@ class _PrefixCheck:
 
     __slots__ = ("checked", "mismatch", "new", "old", "queries", "renamed")
 
-    def __init__(self, old: list[_Full], new: list[_Full], taken_over: int) -> None:
+    def __init__(self, old: list[_Full], new: list[_Full], taken_over: int, queries: Queries | None = None) -> None:
         self.old, self.new = old, new
         self.checked = taken_over  # the prefix was copied from ``old``
         self.mismatch = False
         self.renamed: list[tuple[_Full, _Full]] = []
-        self.queries: dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...]]] = {}
+        #: each paragraph result's name lookups (they depend on its text alone), kept from run to run
+        self.queries: Queries = {} if queries is None else queries
 
     def same_upto(self, n: int) -> bool:
         if self.mismatch or n > len(self.old) or n > len(self.new):
@@ -891,6 +895,9 @@ class _PrefixCheck:
             if any((n in old.short_names) != (n in new.short_names) for n in shorts):
                 return False
         return True
+
+
+Queries = dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...]]]
 
 
 def _names_only(a: _Full, b: _Full) -> bool:
