@@ -86,6 +86,11 @@ def test_idle_cpus_leaves_a_saturated_machine_to_one_process(monkeypatch) -> Non
     assert parallel_extract.idle_cpus() == 4
     monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert parallel_extract.idle_cpus() == 4
+    monkeypatch.setattr(parallel_extract, "available_cpus", lambda: 2)
+    monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (1.5, 1.0, 1.0))  # one busy neighbour
+    assert parallel_extract.idle_cpus() == 2
+    monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (3.2, 1.0, 1.0))
+    assert parallel_extract.idle_cpus() == 1
 
 
 def test_a_worker_killed_midway_leaves_its_chunks_to_this_process(monkeypatch, opinions_text) -> None:
