@@ -134,3 +134,22 @@ def test_the_compact_pickle_rebuilds_equal_values(opinions_text) -> None:
               if r.citations[k].case_name is not None and r.citations[k].case_name is r.citations[k - 1].case_name]
     assert shared  # parallel cites share their case name
     assert all(back[i].citations[k].case_name is back[i].citations[k - 1].case_name for i, k in shared)
+
+
+def test_the_assembler_fed_one_paragraph_at_a_time_equals_assemble(opinions_text) -> None:
+    """What the parallel path assembles while chunks still arrive is ``assemble``'s extraction: the same
+    numbers, spans, resolved short forms, borrowed block quotes and propositions."""
+    from citecheck.extract.assemble import Assembler, assemble
+    from citecheck.extract.paragraph import extract_paragraph
+    from citecheck.extract.paragraphs import split_paragraphs
+
+    text = opinions_text[:400_000]
+    paragraphs = split_paragraphs(text)
+    results = [extract_paragraph(text[s:e]) for s, e in paragraphs]
+    assembler = Assembler(text)
+    for span, res in zip(paragraphs, results, strict=True):
+        assembler.add(span, res)
+    got = assembler.finish()
+    want = assemble(text, paragraphs, results)
+    assert len(want.citations) > 500 and any(c.antecedent is not None for c in want.citations)
+    assert got == want

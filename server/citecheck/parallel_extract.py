@@ -36,7 +36,7 @@ import time
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from citecheck.extract.assemble import assemble
+from citecheck.extract.assemble import Assembler
 from citecheck.extract.document import extract_citations
 from citecheck.extract.models import (
     CaseName,
@@ -154,6 +154,7 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
     scan("Roe v. Wade, 410 U.S. 113 (1973).")  # build the tokenizer here, once, before forking
     _TEXT = text
     done: list[list[ParagraphResult] | None] = [None] * len(chunks)
+    assembler, assembled = Assembler(text), 0  # chunks [0, assembled) are numbered and resolved
     procs: list[Any] = []
     conns: list[Connection] = []
     try:
@@ -171,6 +172,7 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
             done[k] = _extract_run(chunks[k])
             mine += 1
             _receive(conns, done, timeout=0)
+            assembled = _assemble_ready(assembler, chunks, done, assembled)
         log.debug("extracted %d of %d chunks here in %.2f s", mine, len(chunks), time.perf_counter() - started)
         longest = max(sum(e - s for s, e in c) for c in chunks)
         deadline = max(_MIN_DEADLINE, _DEADLINE_PER_MILLION * longest / 1e6)
@@ -181,6 +183,7 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
                 break
     except Exception as exc:  # a pool failure never loses the document: what is missing is extracted here
         log.warning("extracting on %d processes failed (%s: %s); extracting in one", count, type(exc).__name__, exc)
+        assembler, assembled = Assembler(text), 0  # it may have stopped inside a chunk: start it again
     finally:
         for conn in conns:
             conn.close()
@@ -189,13 +192,26 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
                 proc.kill()
             proc.join()
     try:
-        results: list[ParagraphResult] = []
-        for k, chunk in enumerate(chunks):
-            got = done[k]
-            results.extend(got if got is not None else _extract_run(chunk))
+        for k in range(assembled, len(chunks)):
+            if done[k] is None:
+                done[k] = _extract_run(chunks[k])
+        _assemble_ready(assembler, chunks, done, assembled)
     finally:
         _TEXT = ""
-    return assemble(text, paragraphs, results)
+    return assembler.finish()
+
+
+def _assemble_ready(
+    assembler: Assembler, chunks: list[list[tuple[int, int]]], done: list[list[ParagraphResult] | None], start: int
+) -> int:
+    """Feed ``assembler`` the chunks from ``start`` on whose results have all arrived, in order; returns
+    where it stopped. Assembling here while workers still extract takes it off the end of the run."""
+    k = start
+    while k < len(chunks) and (results := done[k]) is not None:
+        for span, res in zip(chunks[k], results, strict=True):
+            assembler.add(span, res)
+        k += 1
+    return k
 
 
 def _receive(conns: list[Connection], done: list[list[ParagraphResult] | None], *, timeout: float) -> bool:
