@@ -86,3 +86,70 @@ def test_idle_cpus_leaves_a_saturated_machine_to_one_process(monkeypatch) -> Non
     assert parallel_extract.idle_cpus() == 4
     monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert parallel_extract.idle_cpus() == 4
+    monkeypatch.setattr(parallel_extract, "available_cpus", lambda: 2)
+    monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (1.5, 1.0, 1.0))  # one busy neighbour
+    assert parallel_extract.idle_cpus() == 2
+    monkeypatch.setattr(parallel_extract.os, "getloadavg", lambda: (3.2, 1.0, 1.0))
+    assert parallel_extract.idle_cpus() == 1
+
+
+def test_a_worker_killed_midway_leaves_its_chunks_to_this_process(monkeypatch, opinions_text) -> None:
+    """A worker that vanishes (killed by the OOM killer, say) after claiming a chunk: that chunk and any
+    it did not take are extracted here, with nothing printed as a traceback."""
+    monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10_000)
+    monkeypatch.setattr(parallel_extract, "_CHUNK_CHARS", 20_000)
+    real = parallel_extract._extract_run
+    parent = os.getpid()
+    calls = []
+
+    def worker_vanishes(spans):
+        if os.getpid() != parent:
+            calls.append(1)
+            if len(calls) == 2:  # one chunk sent, the second claimed, then gone
+                os._exit(9)
+        return real(spans)
+
+    monkeypatch.setattr(parallel_extract, "_extract_run", worker_vanishes)
+    text = opinions_text[:300_000]
+    assert extract_document(text, workers=2) == extract_citations(text)
+
+
+def test_the_compact_pickle_rebuilds_equal_values(opinions_text) -> None:
+    """What a worker sends is rebuilt through the slots: equal results, shared objects still shared."""
+    import io
+    import pickle
+
+    from citecheck.extract.paragraph import extract_paragraph
+    from citecheck.extract.paragraphs import split_paragraphs
+
+    text = opinions_text[:200_000]
+    results = [extract_paragraph.__wrapped__(text[s:e]) for s, e in split_paragraphs(text)]
+    assert sum(len(r.citations) for r in results) > 50
+    buffer = io.BytesIO()
+    parallel_extract._Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(results)
+    back = pickle.loads(buffer.getvalue())
+    assert back == results
+    assert len(buffer.getvalue()) < len(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+    shared = [(i, k) for i, r in enumerate(results) for k in range(1, len(r.citations))
+              if r.citations[k].case_name is not None and r.citations[k].case_name is r.citations[k - 1].case_name]
+    assert shared  # parallel cites share their case name
+    assert all(back[i].citations[k].case_name is back[i].citations[k - 1].case_name for i, k in shared)
+
+
+def test_the_assembler_fed_one_paragraph_at_a_time_equals_assemble(opinions_text) -> None:
+    """What the parallel path assembles while chunks still arrive is ``assemble``'s extraction: the same
+    numbers, spans, resolved short forms, borrowed block quotes and propositions."""
+    from citecheck.extract.assemble import Assembler, assemble
+    from citecheck.extract.paragraph import extract_paragraph
+    from citecheck.extract.paragraphs import split_paragraphs
+
+    text = opinions_text[:400_000]
+    paragraphs = split_paragraphs(text)
+    results = [extract_paragraph(text[s:e]) for s, e in paragraphs]
+    assembler = Assembler(text)
+    for span, res in zip(paragraphs, results, strict=True):
+        assembler.add(span, res)
+    got = assembler.finish()
+    want = assemble(text, paragraphs, results)
+    assert len(want.citations) > 500 and any(c.antecedent is not None for c in want.citations)
+    assert got == want

@@ -47,3 +47,20 @@ def test_streamed_report_is_byte_for_byte_json_dumps_of_the_dict(sample_batch):
         for indent in (2, None, 4):
             assert render_json(batch, indent=indent) == (
                 json.dumps(report_dict(batch), indent=indent, ensure_ascii=False) + "\n")
+
+
+def test_the_fast_encoder_writes_json_dumps_bytes_or_hands_over() -> None:
+    """orjson writes the indented report where its bytes are json's; a lone surrogate or an int past 64
+    bits (which orjson refuses) is still written, by json."""
+    from citecheck.report.json import _dumps
+
+    values = [
+        {"text": "x\x00\x1f\x7f\u2028 \"q\" \\ \b\f\n\r\t é 中 😀", "empty": [], "none": {}, "n": [0, -3, 2**63 - 1],
+         "flags": [True, False, None], "nested": {"a": [{"b": []}]}},
+        [], {}, "s", 7,
+        {"surrogate": "return of his \ud800 money"},
+        {"big": 2**70},
+    ]
+    for value in values:
+        assert _dumps(value, 2) == json.dumps(value, indent=2, ensure_ascii=False)
+        assert _dumps(value, None) == json.dumps(value, ensure_ascii=False)

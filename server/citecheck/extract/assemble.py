@@ -1026,3 +1026,40 @@ def _build(
         proposition=proposition,
         shifter=sh,
     )
+
+
+class Assembler:
+    """``assemble`` fed one paragraph at a time, in document order: the batch path's parallel
+    extraction (``parallel_extract.py``) numbers, resolves and builds the paragraphs that have
+    arrived while the rest are still being extracted, instead of all of them afterwards. The same
+    steps as ``assemble_incremental`` without a previous run (plan each paragraph, then build its
+    citations), so ``finish()`` equals ``assemble`` (tests/test_parallel_extract.py compares them)."""
+
+    __slots__ = ("built", "n_out", "run", "st")
+
+    def __init__(self, text: str) -> None:
+        self.st = _State()
+        self.n_out = 0
+        self.run = Run(text=text, paragraphs=[], keys=[], results=[], before=[], after=(0, None, 0),
+                       plans=[], built=[], fulls=self.st.fulls)
+        self.built: list[Citation] = []
+
+    def add(self, span: tuple[int, int], res: ParagraphResult) -> None:
+        """The next paragraph (``span`` in the text) and its result."""
+        run, st = self.run, self.st
+        pno = len(run.plans)
+        run.before.append((len(st.fulls), st.last_authority, self.n_out))
+        plan = _plan(run.text, span[0], res, run.results[-1] if pno else None, st, self.n_out)
+        if res.barrier_at_end:
+            st.last_authority = None
+        run.paragraphs.append(span)
+        run.keys.append((id(res), span[0]))
+        run.results.append(res)
+        run.plans.append(plan)
+        run.built.append(None)
+        self.n_out += len(plan)
+        self.built.extend(run.paragraph(pno))
+
+    def finish(self) -> Extraction:
+        self.run.after = (len(self.st.fulls), self.st.last_authority, self.n_out)
+        return Extraction(text=self.run.text, citations=tuple(self.built))
