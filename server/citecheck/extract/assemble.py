@@ -1040,7 +1040,7 @@ class Assembler:
     def __init__(self, text: str) -> None:
         self.st = _State()
         self.n_out = 0
-        self.run = Run(text=text, paragraphs=[], keys=[], results=[], before=[], after=(0, None, 0),
+        self.run = Run(text=text, paragraphs=[], results=[], before=[], after=(0, None, 0),
                        plans=[], built=[], fulls=self.st.fulls)
         self.built: list[Citation] = []
 
@@ -1053,7 +1053,6 @@ class Assembler:
         if res.barrier_at_end:
             st.last_authority = None
         run.paragraphs.append(span)
-        run.keys.append((id(res), span[0]))
         run.results.append(res)
         run.plans.append(plan)
         run.built.append(None)
