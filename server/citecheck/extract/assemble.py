@@ -763,7 +763,11 @@ def assemble_incremental(
         built_all.append(built)
         n_out += len(plan)
         pno += 1
-        if synced and not fulls_check.renamed and _same_tail(prior, old + 1, results, pno):  # type: ignore[arg-type]
+        if (
+            synced
+            and _same_tail(prior, old + 1, results, pno)  # type: ignore[arg-type]
+            and (not fulls_check.renamed or fulls_check.none_affected(results, paragraphs, pno, text))
+        ):
             # every later paragraph is the previous run's, after the same state: take the rest over
             assert prior is not None
             before.extend(prior.before[old + 1 :])
@@ -857,13 +861,14 @@ class _PrefixCheck:
     still in step (``unaffected``). Any other difference (a volume, a page, a count) ends it.
     """
 
-    __slots__ = ("checked", "mismatch", "new", "old", "queries", "renamed")
+    __slots__ = ("affected_key", "checked", "last_affected", "mismatch", "new", "old", "queries", "renamed")
 
     def __init__(self, old: list[_Full], new: list[_Full], taken_over: int, queries: Queries | None = None) -> None:
         self.old, self.new = old, new
         self.checked = taken_over  # the prefix was copied from ``old``
         self.mismatch = False
         self.renamed: list[tuple[_Full, _Full]] = []
+        self.affected_key, self.last_affected = -1, -1
         #: each paragraph result's name lookups (they depend on its text alone), kept from run to run
         self.queries: Queries = {} if queries is None else queries
 
@@ -880,6 +885,21 @@ class _PrefixCheck:
                     return False
             self.checked += 1
         return True
+
+    def none_affected(self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], pno: int,
+                      text: str) -> bool:
+        """Whether no paragraph from ``pno`` on looks up a name the renamed records answer differently
+        (then the rest can be taken over at once: walking it paragraph by paragraph cost time
+        proportional to the brief on every keystroke typed inside a case name). Looks once per set of
+        renamed records: before the last affected paragraph the answer is no."""
+        key = len(self.renamed)
+        if self.affected_key != key:
+            self.affected_key, self.last_affected = key, -1
+            for i in range(len(results) - 1, pno - 1, -1):
+                if not self.unaffected(results[i], text, paragraphs[i][0]):
+                    self.last_affected = i
+                    break
+        return pno > self.last_affected
 
     def unaffected(self, res: ParagraphResult, text: str, off: int) -> bool:
         """Whether every name lookup of paragraph ``res`` answers alike over the old and the new names."""
