@@ -151,3 +151,24 @@ def test_any_run_of_edits_writes_what_a_fresh_render_writes(small_chunks, seed: 
         findings = list(shift_findings(findings, edits))
         assert json.loads("[" + shown.json("hint") + "]") == _fresh_json(findings, text), version
         assert [s.finding for s in shown.items()] == sorted(findings, key=order)
+
+
+def test_renumbered_findings_keep_their_chunk_and_json(small_chunks, monkeypatch) -> None:
+    """A citation added before a paragraph renumbers its findings: what they show is the same, so the
+    splice swaps the findings in without rendering anything again."""
+    from citecheck.findings import moved_finding
+
+    text = _text()
+    found = [moved_finding(f, f.span, f.fixes, n) for n, f in enumerate(_findings(text))]
+    shown = _render(Display.of([Shown(f, KEY, local=True) for f in found]), text, 1)
+    line3 = text.split("\n")[2]
+    a = text.index(line3)
+    renumbered = [Shown(moved_finding(found[2], found[2].span, found[2].fixes, 99), KEY, local=True)]
+
+    def no_render(*_a, **_k):
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(convert, "to_diagnostic", no_render)
+    out = _render(shown.spliced([(a, a + len(line3))], renumbered, order), text, 2)
+    assert out.json("hint") == shown.json("hint")
+    assert [s.finding.citation_index for s in out.items()] == [0, 1, 99, *range(3, 12)]

@@ -247,10 +247,34 @@ class Display:
                 out.extend(_chunks(keep, False, ""))
                 pending.clear()
 
-        for c in self.chunks:
+        chunks = self.chunks
+        for k, c in enumerate(chunks):
             lo, hi = c.lo + c.d, c.hi + c.d
             if meets(lo, hi):
-                pending.extend(s for s in c.materialised() if not (s.local and in_region(s.finding.span.start)))
+                old = c.materialised()
+                mine = [s for s in old if not (s.local and in_region(s.finding.span.start))]
+                if k + 1 < len(chunks):  # the fresh items that sort before the next chunk are this one's
+                    nxt = chunks[k + 1]
+                    o = order(nxt.items[0].finding)
+                    bound: tuple[int, int, int, str] | None = (o[0] + nxt.d, o[1] + nxt.d, o[2], o[3])
+                else:
+                    bound = None
+                while fi < len(fresh) and (bound is None or order(fresh[fi].finding) < bound):
+                    mine.append(fresh[fi])
+                    fi += 1
+                seen = {(s.finding.kind, s.finding.span) for s in mine if s.local}
+                mine = [s for s in mine if s.local or (s.finding.kind, s.finding.span) not in seen]
+                mine.sort(key=lambda s: order(s.finding))
+                same = _renewed(old, mine) if not pending else None
+                if same is None:
+                    pending.extend(mine)
+                    continue
+                # what it shows did not change (typically: findings renumbered after a citation was
+                # added or removed before them): the chunk keeps its rendered JSON
+                out.append(c if same == old else _Chunk(
+                    same, *_extent(same), clean=c.clean, mode=c.mode,
+                    cache=c.cache if not c.d and not c.dl else ({(c.mode, 0): c.json(c.mode)} if c.clean else None),
+                ))
                 continue
             # a chunk no region meets: every fresh item sorting before it goes first (none sorts inside
             # it — a fresh item lies in a region, and a region inside the chunk's extent opens it)
@@ -308,6 +332,24 @@ class Display:
             s for s in self.items()
             if shows_as_diagnostic(s.finding, mode) and not (held and _held(s.finding.span, 0, held))
         ]
+
+
+def _renewed(old: Sequence[Shown], new: list[Shown]) -> tuple[Shown, ...] | None:
+    """``old`` with the findings of ``new`` when every pair shows alike (same kind, place, severity,
+    message, fixes, evidence and ignore key: the same JSON), else None."""
+    if len(old) != len(new):
+        return None
+    out = []
+    for s, t in zip(old, new, strict=True):
+        f, g = s.finding, t.finding
+        if f is not g and not (
+            s.key == t.key and s.local == t.local and f.kind is g.kind and f.span == g.span
+            and f.severity is g.severity and f.message == g.message and f.fixes == g.fixes and f.evidence == g.evidence
+        ):
+            return None
+        out.append(s if f is g else Shown(g, s.key, range=s.range, fix_ranges=s.fix_ranges, diagnostic=s.diagnostic,
+                                          json=s.json, rendered_for=s.rendered_for, mode=s.mode, local=s.local))
+    return tuple(out)
 
 
 def _held(span: Span, d: int, held: Sequence[Span]) -> bool:
