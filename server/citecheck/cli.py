@@ -122,6 +122,7 @@ def _add_missing_common_options(parser: argparse.ArgumentParser, common: argpars
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``citecheck`` console script; returns the exit status."""
+    exiting = argv is None  # the console script: the process ends when this returns
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     handler = logging.StreamHandler(sys.stderr)
@@ -139,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    args.exiting = exiting
     try:
         settings, config_file = load_settings(
             config_file=getattr(args, "config", None),
@@ -182,7 +184,9 @@ def _batch_gc() -> None:
 
 
 def _skip_exit_collections() -> None:
-    """The report is written and the process is about to exit: move what is alive out of the cyclic
+    """The report is written and the process is about to exit (the console script only: a caller of
+    ``main`` in the same process — the tests — goes on, and a frozen heap kept the last run's
+    CourtListener pacer alive into the next run, which then verified nothing new): move what is alive out of the cyclic
     collector's reach. The interpreter's own collections while it tears down walked the heap a check
     leaves (the caches of names, cites and paragraphs, the modules) for 1.5-1.9 s after a
     7,000,000-character document, longer than rendering its report; frozen objects are skipped.
@@ -237,7 +241,8 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
     else:
         out = FORMATS[args.format](batch)
         _write(lambda stream: stream.write(out), args.output, sys.stdout)
-    _skip_exit_collections()
+    if getattr(args, "exiting", False):
+        _skip_exit_collections()
     if errors:
         return EXIT_USAGE
     return _exit_for(batch, args.fail_on)

@@ -36,8 +36,9 @@ async def gather(
 ) -> SourceEvidence:
     """Everything the checks need from ``source`` for ``extraction``."""
     name = source_name(source)
-    lookups = await _lookup(source, lookup_keys(extraction))
-    records = _Records(extraction, lookups)
+    # building a long brief's citations and indexing them is CPU work: off the loop (keystrokes wait there)
+    lookups = await _lookup(source, await _cpu(executor, lookup_keys, extraction))
+    records = await _cpu(executor, _Records, extraction, lookups)
     opinions, unavailable = await _fetch_opinions(source, extraction, records)
     elsewhere: dict[str, tuple[PassageHit, ...]] = {}
     if opinions and any(c.quotes for c in extraction.citations):

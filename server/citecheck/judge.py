@@ -9,6 +9,7 @@ a field here and a check reading them (see docs/architecture.md, "Adding a stage
 from __future__ import annotations
 
 import logging
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
-from citecheck.extract.assemble import DocumentExtraction, uses_prev
+from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Fix, TextEdit, moved_finding
 from citecheck.holdings.models import HoldingResult
@@ -129,7 +130,19 @@ _AFTER = 200  # characters after a citation a local check may read (a "supra not
 _BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
 
 
-def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo | None = None) -> list[Finding]:
+#: (start, end, findings) of each paragraph whose local findings are not the last version's moved
+#: with the paragraph: re-checked, renumbered, or left without citations
+Changes = list[tuple[int, int, tuple[Finding, ...]]]
+
+
+def local_findings(
+    extraction: Extraction,
+    settings: Settings,
+    memo: LocalMemo | None = None,
+    *,
+    changes: Changes | None = None,
+    filtered: bool = True,
+) -> list[Finding]:
     """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
     Keystroke-fast (no I/O).
 
@@ -142,9 +155,14 @@ def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo |
     other paragraphs' citations are built and checked. For any other extraction, per citation: the
     very same object with the very same full citation and the same text just after it. The memo is
     replaced by this version's entries.
+
+    ``changes`` (a ``DocumentExtraction`` with a memo only) receives the paragraphs whose findings are
+    not the last version's moved with them, so an editor can replace just those. ``filtered=False``
+    returns the findings before ``visible`` (the caller filters what it shows).
     """
     if isinstance(extraction, DocumentExtraction):
-        return visible(_paragraph_findings(extraction, memo), settings)
+        by_paragraph = _paragraph_findings(extraction, memo, changes)
+        return visible(by_paragraph, settings) if filtered else by_paragraph
     found: list[Finding] = []
     fresh: LocalMemo = {}
     for c in extraction.citations:
@@ -160,25 +178,135 @@ def local_findings(extraction: Extraction, settings: Settings, memo: LocalMemo |
     if memo is not None:
         memo.clear()
         memo.update(fresh)
-    return visible(found, settings)
+    return visible(found, settings) if filtered else found
 
 
-def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> list[Finding]:
-    """Per paragraph: the last version's findings, moved, where they cannot differ; else the checks.
+@dataclass(frozen=True, slots=True)
+class ParagraphFindings:
+    """One version's local findings, per paragraph, placed when asked for.
+
+    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then, element
+    3) — a keystroke moves every paragraph after it, and moving all their findings is work the editor
+    does not need: it shows them already moved. ``changes``: the paragraphs whose findings are not
+    the last version's moved with them (re-checked, renumbered, left without citations)."""
+
+    paragraphs: list[tuple[int, int]]
+    entries: list[Any]
+    changes: Changes
+
+    def findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        for (start, _end), entry in zip(self.paragraphs, self.entries, strict=True):
+            if entry is not None and entry[5]:
+                out.extend(_moved(entry[5], start - entry[3]))
+        return out
+
+    def within(self, regions: list[tuple[int, int]]) -> list[Finding]:
+        """The findings starting in one of ``regions`` (sorted, disjoint ``[a, b]``), placed; only the
+        paragraphs that meet a region are looked at."""
+        out: list[Finding] = []
+        paras = self.paragraphs
+        for a, b in regions:
+            pno = max(0, bisect_left(paras, a, key=_para_end))
+            while pno < len(paras) and paras[pno][0] <= b:
+                entry = self.entries[pno]
+                if entry is not None and entry[5]:
+                    d = paras[pno][0] - entry[3]
+                    out.extend(f for f in _moved(entry[5], d) if a <= f.span.start <= b)
+                pno += 1
+        return out
+
+
+def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None, changes: Changes | None = None) -> list[Finding]:
+    got = paragraph_findings(extraction, memo)
+    if changes is not None:
+        changes.extend(got.changes)
+    return got.findings()
+
+
+def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
+    """``(lo, hi, old_hi)``: only paragraphs ``lo..hi-1`` can have other findings than the memo's
+    last version (paragraphs before are its ``lo`` first, those after its paragraphs from ``old_hi``
+    on, moved), or None when the memo cannot tell (not the run this one continued, edits unknown)."""
+    if run.edited is None or run.prior_serial is None or memo.get("serial") != run.prior_serial:
+        return None
+    old_plans, old_paras, old_results = memo["plans"], memo["paragraphs"], memo["results"]
+    plans, paras, results = run.plans, run.paragraphs, run.results
+    n, m = len(plans), len(old_plans)
+    ea, eb = run.edited
+    limit = min(n, m)
+    # the paragraphs wholly before the edit are unchanged (bisection), then the few after them compared
+    lo = max(0, min(limit, bisect_left(paras, ea, hi=limit, key=_para_end)) - 1)
+    if lo and not (plans[lo - 1] is old_plans[lo - 1] and results[lo - 1] is old_results[lo - 1]
+                   and paras[lo - 1] == old_paras[lo - 1]):
+        lo = 0
+    while lo < limit and plans[lo] is old_plans[lo] and results[lo] is old_results[lo] and paras[lo] == old_paras[lo]:
+        lo += 1
+    # the tail: the longest run of the very same plans and results at the end (compared by identity:
+    # an equal plan made afresh may stand for other earlier cites), moved by one constant offset
+    low = lo + max(0, n - m)
+    hi = max(_common_tail(list(map(id, plans[low:])), memo["plan_ids"], low, n),
+             _common_tail(list(map(id, results[low:])), memo["result_ids"], low, n))
+    if hi < n:
+        d = paras[hi][0] - old_paras[hi - n + m][0]
+        if paras[n - 1][0] - old_paras[m - 1][0] != d or paras[hi][0] <= eb:
+            hi = n  # not one uniform move after the edit: look at all of them
+    j = hi - n + m
+    # what a local check reads around its paragraph: its window, and the paragraph before it
+    while lo > 0 and paras[lo - 1][1] + _AFTER >= ea:
+        lo -= 1
+    while hi < n and paras[hi][0] - _BEFORE <= eb:
+        hi, j = hi + 1, j + 1
+    if hi < n and hi > lo and uses_prev(plans[hi]):
+        hi, j = hi + 1, j + 1
+    return lo, hi, j
+
+
+def _para_end(p: tuple[int, int]) -> int:
+    return p[1]
+
+
+def _common_tail(new: list[int], old: list[int], low: int, n: int) -> int:
+    """The smallest ``k >= low`` whose ids from ``k`` on (``new`` holds those from ``low`` of ``n``)
+    are the last ones of ``old`` (bisection over C-level list comparisons)."""
+    m = len(old)
+    lo, hi = max(low, n - m), n  # hi always satisfies
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if new[mid - low :] == old[mid - n + m :]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
+def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
+    """Per paragraph: the last version's findings where they cannot differ; else the checks.
 
     Two ways to find them: the very same plan object (the assembly took the paragraph over), or — after
     a citation was added or removed before it, which renumbers everything after — the same paragraph
     result with a plan that differs only by that renumbering (``_signature``). The second is not used
     for a paragraph with an unresolved reporter short form: its finding names the earlier cites of its
-    volume, which the added or removed citation may be one of.
+    volume, which the added or removed citation may be one of. When the memo saw the run this one
+    continued, the paragraphs far from the edit (before the first paragraph planned again and after the
+    last, beyond what a check reads around them) are taken over in one slice, not looked at.
     """
     run = extraction.run
     text = extraction.text
-    found: list[Finding] = []
+    changes: Changes = []
+    old: LocalMemo = memo if memo is not None else {}
+    n = len(run.plans)
+    bulk = _bulk_range(run, old) if memo is not None else None
+    lo, hi, old_hi = bulk if bulk is not None else (0, n, 0)
+    middle: list[Any] = []
     fresh: LocalMemo = {}
-    old = memo if memo is not None else {}
-    for pno, plan in enumerate(run.plans):
+    for pno in range(lo, hi):
+        plan = run.plans[pno]
         if not plan:
+            if ("e", id(plan)) not in old:  # a paragraph planned again without citations: its old findings go
+                changes.append((*run.paragraphs[pno], ()))
+            fresh[("e", id(plan))] = plan
+            middle.append(None)
             continue
         start, end = run.paragraphs[pno]
         res = run.results[pno]
@@ -190,8 +318,10 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
         base = run.first_of(pno)
         sig = None
         mine: tuple[Finding, ...] | None = None
-        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
-            mine = _moved(hit[5], start - hit[3])
+        at = start
+        taken = same_plan and hit[1] is res and hit[2] is prev and hit[4] == window
+        if taken:
+            mine, at = hit[5], hit[3]  # taken over as computed; placed when asked for
             sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
         else:
             sig = _signature(plan, base)
@@ -201,26 +331,54 @@ def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) 
                     mine = _moved(e_found, start - e_start, base - e_base)
                     relaxable = True
                     break
-        if mine is None:
-            relaxable = True
-            out: list[Finding] = []
-            for c in extraction.paragraph_citations(pno):
-                if c.form is CiteForm.SHORT and c.reporter and c.antecedent is None:
-                    relaxable = False
-                full = full_of(extraction, c)
-                out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
-            mine = tuple(out)
+            if mine is None:
+                relaxable = True
+                out: list[Finding] = []
+                for c in extraction.paragraph_citations(pno):
+                    if c.form is CiteForm.SHORT and c.reporter and c.antecedent is None:
+                        relaxable = False
+                    full = full_of(extraction, c)
+                    out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
+                mine = tuple(out)
+            changes.append((start, end, mine))
         if sig is None and relaxable:
             sig = _signature(plan, base)
-        entry = (plan, res, prev, start, window, mine, base, sig, relaxable, reads_prev)
+        if taken:  # the very same entry (so a result's list of entries does not grow)
+            entry = hit
+        else:
+            entry = (plan, res, prev, at, window, mine, base, sig, relaxable, reads_prev)
         fresh[("p", id(plan))] = entry
         if relaxable:
             fresh.setdefault(("r", id(res)), []).append(entry)
-        found.extend(mine)
+        middle.append(entry)
+    if bulk is not None:
+        old_entries = old["entries"]
+        entries = [*old_entries[:lo], *middle, *old_entries[old_hi:]]
+        plan_ids = [*old["plan_ids"][:lo], *map(id, run.plans[lo:hi]), *old["plan_ids"][old_hi:]]
+        result_ids = [*old["result_ids"][:lo], *map(id, run.results[lo:hi]), *old["result_ids"][old_hi:]]
+    else:
+        entries = middle
+        plan_ids, result_ids = list(map(id, run.plans)), list(map(id, run.results))
     if memo is not None:
-        memo.clear()
-        memo.update(fresh)
-    return found
+        if bulk is None or len(memo) > 4 * n + 64:  # rebuilt from what is current (drops entries of gone plans)
+            memo.clear()
+            for pno, entry in enumerate(entries):
+                if entry is None:
+                    memo[("e", id(run.plans[pno]))] = run.plans[pno]
+                    continue
+                memo[("p", id(entry[0]))] = entry
+                if entry[8]:
+                    memo.setdefault(("r", id(entry[1])), []).append(entry)
+        else:
+            for key, value in fresh.items():
+                if isinstance(key, tuple) and key[0] == "r":
+                    have = memo.setdefault(key, [])
+                    have.extend(e for e in value if not any(e is x for x in have))
+                else:
+                    memo[key] = value
+        memo.update(serial=run.serial, plans=run.plans, paragraphs=run.paragraphs, results=run.results,
+                    entries=entries, plan_ids=plan_ids, result_ids=result_ids)
+    return ParagraphFindings(run.paragraphs, entries, changes)
 
 
 def _signature(plan: list[tuple[object, ...]], base: int) -> tuple[tuple[object, ...], ...]:

@@ -18,7 +18,8 @@ from citecheck.ignores import IgnoreKey, Ignores, key_for
 from citecheck.spans import Span
 
 
-def _order(f: Finding) -> tuple[int, int, int, str]:
+def order(f: Finding) -> tuple[int, int, int, str]:
+    """Document order: where, how long, the worse first, then by kind."""
     return (f.span.start, f.span.end, -f.severity.rank, f.kind.value)
 
 
@@ -41,7 +42,7 @@ def visible_keyed(
             continue
         sev = settings.severity_for(f.kind, f.severity)
         out.append((f.with_severity(sev) if sev is not f.severity else f, key))
-    out.sort(key=lambda fk: _order(fk[0]))
+    out.sort(key=lambda fk: order(fk[0]))
     return out
 
 
@@ -77,4 +78,4 @@ def too_large_finding(text: str, limit: int) -> Finding:
     )
 
 
-__all__ = ["SIZE_LIMIT_HINT", "too_large_finding", "visible", "visible_keyed"]
+__all__ = ["SIZE_LIMIT_HINT", "order", "too_large_finding", "visible", "visible_keyed"]

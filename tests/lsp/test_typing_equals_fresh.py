@@ -84,3 +84,68 @@ def test_typed_document_shows_what_a_fresh_one_shows(raw_server, tmp_path, seed:
     server.response(server.request("shutdown"))
     server.notify("exit")
     assert server.close()[0] == 0
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_local_findings_while_typing_equal_a_fresh_documents(raw_server, tmp_path, seed: int) -> None:
+    """Stage 1 alone (offline, nothing to verify against, "could not verify" not shown; a debounce long
+    enough that no source check runs between bursts): every stage-1 publish of the typed document —
+    where only the paragraphs stage 1 re-checked are replaced in what the client shows — equals the
+    first publish of the same text opened fresh, once the caret moves off the citations."""
+    server = raw_server(env={"CITECHECK_OFFLINE": "1", "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
+                             "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite")}, log_level="WARNING")
+    server.initialize(
+        options={"debounceMs": 6000, "cannotVerifyDiagnostics": "none"},
+        capabilities={"general": {"positionEncodings": ["utf-16"]},
+                      "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}}},
+    )
+    rng = random.Random(seed)
+    text = "\n\n".join(rng.choice(PARAS) for _ in range(14)) + "\n\nThe end"
+    counts: dict[tuple[str, int], int] = {}
+    published: dict[tuple[str, int], list[dict]] = {}
+
+    def nth_publish(uri: str, version: int, n: int):
+        def match(m) -> bool:
+            if m.get("method") == "textDocument/publishDiagnostics":
+                k = (m["params"]["uri"], m["params"]["version"])
+                counts[k] = counts.get(k, 0) + 1
+                published[k] = m["params"]["diagnostics"]
+            return counts.get((uri, version), 0) >= n
+        return match
+
+    def change(version: int, at: int, end: int, new: str) -> None:
+        server.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": _utf16_position(text, at), "end": _utf16_position(text, end)},
+                                "text": new}],
+        })
+
+    uri = "file:///typed-local.txt"
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1,
+                                                            "text": text}})
+    server.wait_for(nth_publish(uri, 1, 1), timeout=60)
+    version = 1
+    compared = 0
+    for burst in range(6):
+        for _ in range(rng.choice([1, 3, 8])):  # a burst: stage 1 may skip versions (their regions wait)
+            at = rng.randrange(len(text) - 10)
+            new = rng.choice(PIECES)
+            end = min(len(text) - 10, at + (rng.randrange(1, 20) if new == "" else 0))
+            version += 1
+            change(version, at, end, new)
+            text = text[:at] + new + text[end:]
+        server.wait_for(nth_publish(uri, version, 2), timeout=60)
+        version += 1  # the caret moves to the last line (no citation there): nothing is held back
+        change(version, len(text), len(text), ".")
+        text += "."
+        server.wait_for(nth_publish(uri, version, 2), timeout=60)
+        fresh = f"file:///fresh-local{burst}.txt"
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": fresh, "languageId": "plaintext",
+                                                                "version": 1, "text": text}})
+        server.wait_for(nth_publish(fresh, 1, 1), timeout=60)
+        compared += bool(published[(fresh, 1)])
+        assert _shown(published[(uri, version)]) == _shown(published[(fresh, 1)]), (burst, text)
+    assert compared, "the typed text has local findings to compare"
+    server.response(server.request("shutdown"))
+    server.notify("exit")
+    assert server.close()[0] == 0

@@ -16,6 +16,7 @@ runs on every keystroke over the whole document:
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -75,7 +76,9 @@ class _State:
     by_cite: dict[tuple[str | None, str | None], list[int]] = field(default_factory=dict)
     by_short: dict[str, list[int]] = field(default_factory=dict)
     indexed: int = 0
-    restored: bool = False  # ``fulls`` came from an earlier run: scan it (an index would cost a rebuild)
+    restored: bool = False  # ``fulls`` came from an earlier run: look up in its index (``base``) instead
+    base: _Shared | None = None  # the index an earlier run left (valid where ``fulls`` agrees with it)
+    patches: list[int] = field(default_factory=list)  # positions in ``fulls`` that may differ from ``base``'s
 
     def fulls_by_index(self, index: int) -> _Full:
         """``fulls`` is in document order, so ascending by index: a binary search (scanning back from
@@ -84,6 +87,65 @@ class _State:
         if k < len(self.fulls) and self.fulls[k].index == index:
             return self.fulls[k]
         return next(f for f in reversed(self.fulls) if f.index == index)
+
+
+@dataclass(slots=True, eq=False)
+class _Shared:
+    """The lookup indexes of one run's full citations, handed on to the runs that continue it: a
+    keystroke's run restores most of the previous run's ``fulls`` and looks names up here, scanning
+    only the positions it changed (``_State.patches``) — indexing everything again, or scanning every
+    full citation for each short form, would cost time proportional to the brief on every keystroke.
+    Built lazily: ``fulls`` never changes once its run is over, so completing the index later is safe."""
+
+    fulls: list[_Full]
+    by_word: dict[str, list[int]]
+    by_cite: dict[tuple[str | None, str | None], list[int]]
+    by_short: dict[str, list[int]]
+    indexed: int
+
+    def ensure(self) -> _Shared:
+        for pos in range(self.indexed, len(self.fulls)):
+            _index_one(self.fulls[pos], pos, self.by_word, self.by_cite, self.by_short)
+        self.indexed = len(self.fulls)
+        return self
+
+
+#: more changed positions than this in one run: index the run's own full citations instead
+_PATCH_LIMIT = 256
+
+
+def _index_one(f: _Full, pos: int, by_word: dict[str, list[int]],
+               by_cite: dict[tuple[str | None, str | None], list[int]], by_short: dict[str, list[int]]) -> None:
+    for w in set(f.padded.split()):
+        by_word.setdefault(w, []).append(pos)
+    by_cite.setdefault((f.volume, f.reporter), []).append(pos)
+    for name in f.short_names:
+        by_short.setdefault(name, []).append(pos)
+
+
+def _candidates(st: _State, table: str, key: object) -> list[int] | None:
+    """Ascending positions in ``st.fulls`` that may match ``key`` in one of the indexes (``by_word``,
+    ``by_cite``, ``by_short``) — a superset: callers check each full citation — or None: scan them all."""
+    if not st.restored:
+        _index(st)
+        return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
+    if st.base is None:
+        return None
+    if len(st.patches) > _PATCH_LIMIT:  # too much changed: this run indexes its own
+        st.restored, st.indexed = False, 0
+        st.by_word, st.by_cite, st.by_short = {}, {}, {}
+        _index(st)
+        return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
+    posted: list[int] = getattr(st.base.ensure(), table).get(key, [])
+    listed = posted[: bisect_left(posted, len(st.fulls))]
+    if not st.patches:
+        return list(listed)
+    patched = set(st.patches)
+    return sorted([p for p in listed if p not in patched] + st.patches)
+
+
+def _patches_in(patches: list[int], start: int, end: int) -> list[int]:
+    return patches[bisect_left(patches, start) : bisect_left(patches, end)]
 
 
 def _full_index(f: _Full) -> int:
@@ -99,12 +161,7 @@ def _index(st: _State) -> _State | None:
     if st.restored:
         return None
     for pos in range(st.indexed, len(st.fulls)):
-        f = st.fulls[pos]
-        for w in set(f.padded.split()):
-            st.by_word.setdefault(w, []).append(pos)
-        st.by_cite.setdefault((f.volume, f.reporter), []).append(pos)
-        for name in f.short_names:
-            st.by_short.setdefault(name, []).append(pos)
+        _index_one(st.fulls[pos], pos, st.by_word, st.by_cite, st.by_short)
     st.indexed = len(st.fulls)
     return st
 
@@ -329,6 +386,8 @@ def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
     page = int(c.page) if c.page and c.page.isdigit() else None
     st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page, c.page, c.form is CiteForm.FULL))
+    if st.restored:
+        st.patches.append(len(st.fulls) - 1)
 
 
 @lru_cache(maxsize=65_536)
@@ -354,13 +413,12 @@ def _latest(
     best: int | None = None
     best_rank = len(names)
     scan: Iterable[_Full] = reversed(st.fulls)
-    if _index(st) is not None:
-        if same_reporter:
-            candidates = st.by_cite.get((volume, reporter), [])
-        elif names and names[-1].split():  # every name is a tail of the first: all contain its last word
-            candidates = st.by_word.get(names[-1].split()[-1], [])
-        else:
-            candidates = list(range(len(st.fulls)))
+    candidates: list[int] | None = None
+    if same_reporter:
+        candidates = _candidates(st, "by_cite", (volume, reporter))
+    elif names and names[-1].split():  # every name is a tail of the first: all contain its last word
+        candidates = _candidates(st, "by_word", names[-1].split()[-1])
+    if candidates is not None:
         scan = (st.fulls[pos] for pos in reversed(candidates))
     for f in scan:
         if same_reporter:
@@ -393,10 +451,9 @@ def _resolve_short(c: Citation, st: _State) -> int | None:
         if named is not None and any(n in st.fulls_by_index(named).padded for n in names):
             return named
     pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
-    if _index(st) is not None:
-        same = [st.fulls[pos] for pos in st.by_cite.get((c.volume, c.reporter), ())]
-    else:
-        same = [f for f in st.fulls if f.volume == c.volume and f.reporter == c.reporter]
+    listed = _candidates(st, "by_cite", (c.volume, c.reporter))
+    pool = st.fulls if listed is None else (st.fulls[pos] for pos in listed)
+    same = [f for f in pool if f.volume == c.volume and f.reporter == c.reporter]
     if not same:
         return None
     if pin is None or not pin.isdigit() or any(f.page is None for f in same):
@@ -427,12 +484,9 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
         name = norm_name(text[offset + s : offset + r.name_end])
         if not name or name in _GENERIC:
             continue
-        if _index(st) is not None:
-            hits = st.by_short.get(name)
-            if hits:
-                return st.fulls[hits[-1]].index, s, text[offset + s : offset + r.name_end]
-            continue
-        for f in reversed(st.fulls):
+        listed = _candidates(st, "by_short", name)
+        pool = reversed(st.fulls) if listed is None else (st.fulls[pos] for pos in reversed(listed))
+        for f in pool:
             if name in f.short_names:
                 return f.index, s, text[offset + s : offset + r.name_end]
     return None
@@ -450,13 +504,21 @@ class Run:
 
     text: str
     paragraphs: list[tuple[int, int]]
-    keys: list[tuple[int, int]]  # (id(result), offset) per paragraph
-    results: list[ParagraphResult]  # held so the ids in ``keys`` stay unique
+    results: list[ParagraphResult]  # per paragraph (the same object while its text is the same)
     before: list[tuple[int, int | None, int]]  # per paragraph: fulls seen, last authority, citations before
     after: tuple[int, int | None, int]  # the same after the last paragraph
     plans: list[Plan]
     built: list[tuple[Citation, ...] | None]  # per paragraph; None until something asks for it
     fulls: list[_Full]
+    #: this run's number, the number of the run it continued (None: none), and where the text differs
+    #: from that run's (``[start, end]`` of this text; None: unknown) — what lets a per-paragraph memo
+    #: take the paragraphs far from the edit over in bulk
+    serial: int = 0
+    prior_serial: int | None = None
+    edited: tuple[int, int] | None = None
+    index: _Shared | None = None  # the lookup indexes ``fulls`` agrees with, except at ``patches``
+    patches: list[int] = field(default_factory=list)
+    queries: Queries = field(default_factory=dict)  # see ``_PrefixCheck.queries``
 
     def paragraph(self, pno: int) -> tuple[Citation, ...]:
         """Paragraph ``pno``'s citations with absolute spans and numbers (built once, on demand)."""
@@ -472,9 +534,9 @@ class Run:
 
 def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
     text, plan, res = run.text, run.plans[pno], run.results[pno]
-    off = run.keys[pno][1]
+    off = run.paragraphs[pno][0]
     prev = run.results[pno - 1] if pno else None
-    prev_off = run.keys[pno - 1][1] if pno else 0
+    prev_off = run.paragraphs[pno - 1][0] if pno else 0
     sh = _Shifter(off)
     cits = res.citations
     return tuple(
@@ -591,9 +653,16 @@ class DocumentExtraction(Extraction):
     def earlier_full_cites(self, index: int, volume: str | None, reporter: str | None) -> list[str]:
         """``"volume reporter page"`` of each FULL citation before ``index`` from that volume, from the
         resolution records (no citation built)."""
+        run = self.run
+        pool: Iterable[_Full] = run.fulls
+        if run.index is not None and len(run.patches) <= _PATCH_LIMIT:
+            cited: list[int] = run.index.ensure().by_cite.get((volume, reporter), [])
+            listed = cited[: bisect_left(cited, len(run.fulls))]
+            patched = set(run.patches)
+            pool = (run.fulls[p] for p in sorted([p for p in listed if p not in patched] + run.patches))
         return [
             f"{f.volume} {f.reporter} {f.page_text}"
-            for f in self.run.fulls
+            for f in pool
             if f.index < index and f.full_form and f.volume == volume and f.reporter == reporter
         ]
 
@@ -611,8 +680,15 @@ def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[Paragra
     return Extraction(text=text, citations=ex.citations)
 
 
+_serials = itertools.count(1)
+
+
 def assemble_incremental(
-    text: str, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], prior: Run | None
+    text: str,
+    paragraphs: list[tuple[int, int]],
+    results: list[ParagraphResult],
+    prior: Run | None,
+    edited: tuple[int, int] | None = None,
 ) -> tuple[DocumentExtraction, Run]:
     """``assemble`` reusing the previous run of the same document; citations are built lazily.
 
@@ -623,12 +699,11 @@ def assemble_incremental(
     and only the offsets move. Citations are built when asked for, reusing the previous run's where
     the plan and the offset are the same. The result does not depend on ``prior``.
     """
-    keys = [(id(res), off) for (off, _e), res in zip(paragraphs, results, strict=True)]
+    if len(paragraphs) != len(results):
+        raise ValueError("one result per paragraph")
     q = 0
     if prior is not None:
-        limit = min(len(keys), len(prior.keys))
-        while q < limit and keys[q] == prior.keys[q]:
-            q += 1
+        q = _same_prefix(prior, paragraphs, results, edited)
     st = _State()
     before: list[tuple[int, int | None, int]] = []
     plans: list[Plan] = []
@@ -637,12 +712,14 @@ def assemble_incremental(
     if prior is not None and q > 0:
         n_fulls, st.last_authority, n_out = prior.before[q] if q < len(prior.before) else prior.after
         st.fulls, st.restored = prior.fulls[:n_fulls], True
+        st.base, st.patches = prior.index, _patches_in(prior.patches, 0, n_fulls)
         before = prior.before[:q]
         plans = prior.plans[:q]
         built_all = prior.built[:q]
     # paragraph numbers move by this much when paragraphs were inserted or removed
-    pno_delta = len(keys) - len(prior.keys) if prior is not None else 0
-    fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls))
+    pno_delta = len(results) - len(prior.results) if prior is not None else 0
+    queries = prior.queries if prior is not None and len(prior.queries) <= 2 * len(results) + 64 else {}
+    fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls), queries)
     pno = q
     replanned = 0
     while pno < len(results):
@@ -655,8 +732,8 @@ def assemble_incremental(
         synced = (
             prior is not None
             and pno > q
-            and 0 <= old < len(prior.keys)
-            and prior.keys[old][0] == keys[pno][0]
+            and 0 <= old < len(prior.results)
+            and prior.results[old] is res
             and prior.before[old] == here
             and _prev_sig(prior.results, old) == _prev_sig(results, pno)
             and fulls_check.same_upto(here[0])
@@ -668,10 +745,12 @@ def assemble_incremental(
             plan = prior.plans[old]  # type: ignore[union-attr]
             n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after  # type: ignore[union-attr]
             st.fulls.extend(prior.fulls[here[0] : n_next])  # type: ignore[union-attr]
+            if st.restored:
+                st.patches.extend(_patches_in(prior.patches, here[0], n_next))  # type: ignore[union-attr]
             st.last_authority = last_authority
-            if old == pno and prior.keys[old][1] == off:  # type: ignore[union-attr]
+            if old == pno and prior.paragraphs[old][0] == off:  # type: ignore[union-attr]
                 # same plan, same place: the very same citations, unless they read a changed paragraph before
-                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.keys[pno - 1][1] == prev_off):  # type: ignore[union-attr]
+                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == prev_off):  # type: ignore[union-attr]
                     built = prior.built[old]  # type: ignore[union-attr]
         else:
             replanned += 1
@@ -689,20 +768,27 @@ def assemble_incremental(
             assert prior is not None
             before.extend(prior.before[old + 1 :])
             plans.extend(prior.plans[old + 1 :])
-            built_all.extend(_tail_built(prior, old + 1, keys, pno))
+            built_all.extend(_tail_built(prior, old + 1, paragraphs, results, pno))
+            if st.restored:
+                st.patches.extend(_patches_in(prior.patches, len(st.fulls), len(prior.fulls)))
             st.fulls.extend(prior.fulls[len(st.fulls) :])
             st.last_authority, n_out = prior.after[1], prior.after[2]
             break
     run = Run(
         text=text,
         paragraphs=paragraphs,
-        keys=keys,
         results=list(results),
         before=before,
         after=(len(st.fulls), st.last_authority, n_out),
         plans=plans,
         built=built_all,
         fulls=st.fulls,
+        serial=next(_serials),
+        prior_serial=prior.serial if prior is not None else None,
+        edited=edited if prior is not None else None,
+        index=st.base if st.restored else _Shared(st.fulls, st.by_word, st.by_cite, st.by_short, st.indexed),
+        patches=st.patches if st.restored else [],
+        queries=fulls_check.queries,
     )
     return DocumentExtraction(run), run
 
@@ -716,17 +802,44 @@ def _same_tail(prior: Run, old: int, results: list[ParagraphResult], pno: int) -
     return results[pno:] == prior.results[old:]
 
 
-def _tail_built(prior: Run, old: int, keys: list[tuple[int, int]], pno: int) -> list[tuple[Citation, ...] | None]:
+def _tail_built(
+    prior: Run, old: int, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], pno: int
+) -> list[tuple[Citation, ...] | None]:
     """The previous run's built citations for a taken-over tail, where they are still valid: same
     paragraph number, same offset, and (if they read it) the same paragraph before at the same offset."""
-    n = len(keys) - pno
-    if old != pno or n == 0 or keys[-1] != prior.keys[-1]:
+    n = len(results) - pno
+    if old != pno or n == 0 or paragraphs[-1][0] != prior.paragraphs[-1][0]:
         return [None] * n  # moved (the usual keystroke): built again when asked for
-    out: list[tuple[Citation, ...] | None] = []
-    for i in range(pno, len(keys)):
-        same = keys[i] == prior.keys[i] and (keys[i - 1] == prior.keys[i - 1] or not uses_prev(prior.plans[i]))
-        out.append(prior.built[i] if same else None)
-    return out
+
+    def same(i: int) -> bool:
+        return results[i] is prior.results[i] and paragraphs[i][0] == prior.paragraphs[i][0]
+
+    return [
+        prior.built[i] if same(i) and (same(i - 1) or not uses_prev(prior.plans[i])) else None
+        for i in range(pno, len(results))
+    ]
+
+
+def _same_prefix(
+    prior: Run, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], edited: tuple[int, int] | None
+) -> int:
+    """How many first paragraphs are the previous run's, at the same offsets. Those wholly before the
+    edited region are (the text there did not change, and an unchanged paragraph keeps its result
+    object), so only the few after them are compared."""
+    limit = min(len(results), len(prior.results))
+    q = 0
+    if edited is not None:  # the paragraphs ending before the edit, found by bisection
+        q = min(limit, bisect_left(paragraphs, edited[0], hi=limit, key=_end) - 1)
+        q = max(0, q)
+        if q and not (results[q - 1] is prior.results[q - 1] and paragraphs[q - 1] == prior.paragraphs[q - 1]):
+            q = 0  # not what the edit promised: compare from the start
+    while q < limit and results[q] is prior.results[q] and paragraphs[q] == prior.paragraphs[q]:
+        q += 1
+    return q
+
+
+def _end(p: tuple[int, int]) -> int:
+    return p[1]
 
 
 def _prev_sig(results: list[ParagraphResult], i: int) -> bool | None:
@@ -746,12 +859,13 @@ class _PrefixCheck:
 
     __slots__ = ("checked", "mismatch", "new", "old", "queries", "renamed")
 
-    def __init__(self, old: list[_Full], new: list[_Full], taken_over: int) -> None:
+    def __init__(self, old: list[_Full], new: list[_Full], taken_over: int, queries: Queries | None = None) -> None:
         self.old, self.new = old, new
         self.checked = taken_over  # the prefix was copied from ``old``
         self.mismatch = False
         self.renamed: list[tuple[_Full, _Full]] = []
-        self.queries: dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...]]] = {}
+        #: each paragraph result's name lookups (they depend on its text alone), kept from run to run
+        self.queries: Queries = {} if queries is None else queries
 
     def same_upto(self, n: int) -> bool:
         if self.mismatch or n > len(self.old) or n > len(self.new):
@@ -781,6 +895,9 @@ class _PrefixCheck:
             if any((n in old.short_names) != (n in new.short_names) for n in shorts):
                 return False
         return True
+
+
+Queries = dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...]]]
 
 
 def _names_only(a: _Full, b: _Full) -> bool:
@@ -923,7 +1040,7 @@ class Assembler:
     def __init__(self, text: str) -> None:
         self.st = _State()
         self.n_out = 0
-        self.run = Run(text=text, paragraphs=[], keys=[], results=[], before=[], after=(0, None, 0),
+        self.run = Run(text=text, paragraphs=[], results=[], before=[], after=(0, None, 0),
                        plans=[], built=[], fulls=self.st.fulls)
         self.built: list[Citation] = []
 
@@ -936,7 +1053,6 @@ class Assembler:
         if res.barrier_at_end:
             st.last_authority = None
         run.paragraphs.append(span)
-        run.keys.append((id(res), span[0]))
         run.results.append(res)
         run.plans.append(plan)
         run.built.append(None)

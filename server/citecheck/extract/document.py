@@ -82,19 +82,20 @@ class Document:
         or the whole text when one cannot be done locally, then assemble."""
         prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails
         before = self._text
+        edited = _edited(edits) if edits else (0, 0) if text == before else None
         if not edits or len(edits) > _LOCAL_EDITS:
             self._text = text
             self._resplit_all(before)
         else:
             for e in edits:
-                self._text = before[: e.start] + e.new_text + before[e.end :]
+                self._text = text if len(edits) == 1 else before[: e.start] + e.new_text + before[e.end :]
                 if not self._resplit_around(before, e):
                     self._text = text
                     self._resplit_all(before)
                     break
                 before = self._text
         extraction, self._run_state = assemble_incremental(
-            self._text, self._paragraphs, self._results, prior
+            self._text, self._paragraphs, self._results, prior, edited
         )
         return extraction
 
@@ -134,6 +135,20 @@ class Document:
         self._paragraphs = paras[:lo] + region + [(s + d, e + d) for s, e in paras[hi + 1 :]]
         self._results = results[:lo] + [_result(text[s:e], old) for s, e in region] + results[hi + 1 :]
         return True
+
+
+def _edited(edits: list[Edit]) -> tuple[int, int]:
+    """``[start, end]`` of the final text that covers every edit (each against the text the one before
+    left): what differs from the text before them."""
+    a, b = edits[0].start, edits[0].start + len(edits[0].new_text)
+    for e in edits[1:]:
+        d = len(e.new_text) - (e.end - e.start)
+        if e.end < a:
+            a, b = a + d, b + d
+        elif e.start <= b:
+            b = max(b + d, e.start + len(e.new_text))
+        a, b = min(a, e.start), max(b, e.start + len(e.new_text))
+    return a, max(a, b)
 
 
 def _start(p: tuple[int, int]) -> int:

@@ -213,6 +213,7 @@ class Shown:
     json: str = ""
     rendered_for: int | None = None  # the document version ``range``/``json`` are valid for
     mode: str = ""  # the cannot-verify display the JSON was rendered with
+    local: bool = False  # a local finding (stage 1 replaces these in the paragraphs it re-checked)
 
 
 class Renderer:

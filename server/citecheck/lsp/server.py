@@ -151,23 +151,32 @@ class CiteServer(LanguageServer):
                     )
                 )
 
-    def send_notification_json(self, method: str, params_json: str) -> None:
+    def send_notification_json(self, method: str, params_json: str | list[bytes]) -> None:
         """Send a notification whose params are already JSON (see ``convert.Renderer``).
 
         pygls would unstructure and re-serialise every diagnostic of a brief on each keystroke;
-        this writes the same JSON-RPC frame pygls writes, from pre-rendered parts.
+        this writes the same JSON-RPC frame pygls writes, from pre-rendered parts. ``params_json`` may
+        come as encoded pieces (a long brief's diagnostics are megabytes): on stdio they are written
+        one after another, not joined into one more copy.
         """
         protocol = self.protocol
         if protocol.writer is None:
             return
-        body = f'{{"jsonrpc":"2.0","method":{json.dumps(method)},"params":{params_json}}}'.encode()
+        pieces = [params_json.encode()] if isinstance(params_json, str) else params_json
+        head = f'{{"jsonrpc":"2.0","method":{json.dumps(method)},"params":'.encode()
+        length = len(head) + sum(len(p) for p in pieces) + 1
         header = b""
         if protocol._include_headers:  # pygls <3: set by set_writer for stdio/TCP, not WebSocket
             header = (
-                f"Content-Length: {len(body)}\r\nContent-Type: {protocol.CONTENT_TYPE}; "
+                f"Content-Length: {length}\r\nContent-Type: {protocol.CONTENT_TYPE}; "
                 f"charset={protocol.CHARSET}\r\n\r\n"
             ).encode()
-        result = protocol.writer.write(header + body)
+        writer = protocol.writer
+        write_pieces = getattr(writer, "write_pieces", None)  # transport.StdioWriter
+        if write_pieces is not None:
+            write_pieces([header + head, *pieces, b"}"])
+            return
+        result = writer.write(b"".join([header, head, *pieces, b"}"]))
         if inspect.isawaitable(result):
             self.spawn(result, what="writing to the client")
 

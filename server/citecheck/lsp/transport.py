@@ -103,12 +103,26 @@ def _send_error(server: LanguageServer, msg_id: Any, error: JsonRpcException) ->
     server.protocol._send_response(msg_id, None, ResponseError(code=err.code, message=err.message))
 
 
+class StdioWriter(StdoutWriter):
+    """pygls' stdout writer, plus writing one message from several pieces: a long brief's diagnostics
+    are megabytes, and joining them into one more buffer per keystroke is a copy for nothing."""
+
+    def __init__(self, stdout: BinaryIO) -> None:
+        super().__init__(stdout)
+        self.stream = stdout
+
+    def write_pieces(self, pieces: list[bytes]) -> None:
+        for p in pieces:
+            self.stream.write(p)
+        self.stream.flush()
+
+
 def serve_stdio(server: LanguageServer, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Run the server on stdin/stdout; the exit status ``exit`` asked for (0 at EOF after shutdown)."""
     stop = threading.Event()
     server._stop_event = stop
     reader = StdinAsyncReader(stdin or sys.stdin.buffer, server.thread_pool)
-    server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+    server.protocol.set_writer(StdioWriter(stdout or sys.stdout.buffer))
     status = 0
     try:
         asyncio.run(read_messages(stop, reader, server))

@@ -26,7 +26,7 @@ import logging
 import time
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -34,20 +34,30 @@ from pygls.protocol import default_converter
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit
+from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
 from citecheck.gather import gather
 from citecheck.ignores import IgnoreKey, key_for
-from citecheck.judge import LocalMemo, SourceEvidence, judge, local_findings, lookup_keys
+from citecheck.judge import (
+    LocalMemo,
+    ParagraphFindings,
+    SourceEvidence,
+    judge,
+    local_findings,
+    lookup_keys,
+    paragraph_findings,
+)
 from citecheck.lsp.capabilities import ClientCaps
-from citecheck.lsp.convert import ClientFeatures, Renderer, Shown, shows_as_diagnostic
+from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
+from citecheck.lsp.features.display import Display
 from citecheck.lsp.features.progress import Progress
-from citecheck.lsp.features.shifting import edit_hold, held_back, shift_keyed, shift_shown, stable_offset
+from citecheck.lsp.features.shifting import edit_hold, held_back, line_end_after, shift_keyed, stretch
 from citecheck.lsp.positions import LineIndex
 from citecheck.lsp.text import AppliedEdit
 from citecheck.results import Report, Status
 from citecheck.spans import Span
-from citecheck.visible import too_large_finding, visible_keyed
+from citecheck.visible import order, too_large_finding, visible, visible_keyed
 
 if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
@@ -67,6 +77,7 @@ _LANGUAGE_ALIASES = {
 }
 _UNWIND_S = 5.0  # how long a cancelled source check may take to let go of the cache
 _PROGRESS_AFTER_S = 0.3
+_MAX_WAIT_S = 2.0
 
 
 @dataclass(eq=False)
@@ -85,7 +96,8 @@ class DocState:
     key_cache: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # id(finding) -> its key  # local findings per unchanged citation (executor only)
     extraction: Extraction | None = None
     extraction_version: int | None = None
-    local: tuple[Finding, ...] = ()
+    local_raw: ParagraphFindings | tuple[Finding, ...] = ()  # stage 1's local findings (placed when first needed)
+    local_visible: tuple[Finding, ...] | None = None
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
     carried_keys: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # …their ignore keys…
     carried_edits: list[AppliedEdit] = field(default_factory=list)  # …and the edits since
@@ -93,9 +105,13 @@ class DocState:
     report: Report | None = None
     report_version: int | None = None
     hold: Span | None = None
+    #: paragraphs stage 1 re-checked since the last publish (current text), or None: publish everything afresh
+    stale: list[tuple[int, int]] | None = None
+    stale_runs: int = 0  # stage-1 runs those regions come from
     last_change: float = 0.0  # monotonic time of the latest didChange
     too_large: bool = False
-    shown: tuple[Shown, ...] = ()  # what the client shows (rendered for ``shown_version``)
+    display: Display = field(default_factory=Display)  # what the client shows (rendered for ``shown_version``)
+    held: tuple[Span, ...] = ()  # full spans of the citations being typed: left out when the JSON is written
     shown_version: int | None = None
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     result_id: str = ""
@@ -103,15 +119,42 @@ class DocState:
     later: asyncio.Task[Any] | None = None
     judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for ``report_version``
     published: asyncio.Event = field(default_factory=asyncio.Event)
+    stage2_cpu: float = 0.0  # CPU seconds the last source check spent in the executor (a cancelled one: so far)
+    stage2_acc: float = 0.0  # …the running one's, so far
+
+    def charge(self, cpu: float) -> None:
+        self.stage2_acc += cpu
+        self.stage2_cpu = max(self.stage2_cpu, self.stage2_acc)
+
+    @property
+    def shown(self) -> tuple[Shown, ...]:
+        """Every displayed finding, moved to the current text (hover, code actions, the citations view)."""
+        return self.display.items()
+
+    @shown.setter
+    def shown(self, items: tuple[Shown, ...]) -> None:
+        self.display = Display.of(items)
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Stage1:
+    """What stage 1 leaves: the extraction, every local finding (unfiltered), and — when only some
+    paragraphs were re-checked — those paragraphs' spans and their findings (``changes``)."""
+
+    document: Document
+    extraction: Extraction
+    local: ParagraphFindings | tuple[Finding, ...]
+    changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None
+
+
 def _stage1(
     document: Document | None, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings, memo: LocalMemo
-) -> tuple[Document, Extraction, tuple[Finding, ...]]:
+) -> Stage1:
     """Runs in the executor: bring the extraction Document to ``text``, then local findings."""
+    incremental = not reset and document is not None
     if reset or document is None:
         document = Document(text)
     elif edits:
@@ -121,7 +164,11 @@ def _stage1(
         log.error("incremental extraction diverged from the editor's text; re-extracting in full")
         document = Document(text)
         extraction = document.extraction
-    return document, extraction, tuple(local_findings(extraction, settings, memo))
+        incremental = False
+    if isinstance(extraction, DocumentExtraction):
+        got = paragraph_findings(extraction, memo)
+        return Stage1(document, extraction, got, tuple(got.changes) if incremental else None)
+    return Stage1(document, extraction, tuple(local_findings(extraction, settings, memo, filtered=False)), None)
 
 
 def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[Finding, IgnoreKey]]:
@@ -188,8 +235,9 @@ class Diagnostics:
         state: DocState | None = self.server.docs.get(uri)
         if state is None:
             return
-        local = {(f.kind, f.span) for f in state.local}
-        sourced = tuple(f for f in self._report_findings(state) if (f.kind, f.span) not in local)
+        report = self._report_findings(state)
+        local = {(f.kind, f.span) for f in self._local(state)} if report else set()
+        sourced = tuple(f for f in report if (f.kind, f.span) not in local)
         if sourced:
             state.carried, state.carried_edits = sourced, list(edits)
             state.carried_keys = _keys_of(sourced, state)
@@ -208,8 +256,14 @@ class Diagnostics:
             # every version gets its publish at once: the findings on screen, moved with the edit
             # (those the edit touched are dropped until stage 1 has looked at the new text)
             index = self._line_index(state)
-            stable = stable_offset(text, edits, state.line_count, index.line_count)
-            self._send(state, shift_shown(state.shown, edits, version, stable, previous), refresh=False)
+            if state.shown_version == previous and state.line_count is not None:
+                state.display = state.display.moved(edits, line_end_after(text, edits), index.line_count - state.line_count)
+            else:
+                state.display = state.display.moved(edits, None, 0)
+            state.held = tuple(h for h in (stretch(h, edits) for h in state.held) if h is not None)
+            if state.stale:
+                state.stale = [(x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.stale) if x]
+            self._send(state, refresh=False)
         self._kick(state)
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
@@ -254,12 +308,14 @@ class Diagnostics:
             version, text = state.version, state.text
             edits, state.pending = state.pending, []
             reset, state.reset = state.reset, False
+            changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None
             if not self._should_check(state, settings):
                 state.document, state.reset = None, True
-                state.extraction, state.extraction_version, state.local = None, version, ()
+                state.extraction, state.extraction_version = None, version
+                state.local_raw, state.local_visible = (), ()
             else:
                 try:
-                    state.document, extraction, local = await loop.run_in_executor(
+                    got = await loop.run_in_executor(
                         self.server.executor, _stage1, state.document, reset, edits, text, settings, state.local_memo
                     )
                 except asyncio.CancelledError:
@@ -267,11 +323,19 @@ class Diagnostics:
                 except Exception as exc:
                     state.document, state.reset = None, True
                     self.server.report_problem("extraction", exc)
-                    extraction, local = None, ()
-                state.extraction, state.extraction_version, state.local = extraction, version, local
+                    state.extraction, state.local_raw, state.local_visible = None, (), ()
+                else:
+                    state.document, state.extraction, changes = got.document, got.extraction, got.changes
+                    state.local_raw, state.local_visible = got.local, None
+                state.extraction_version = version
+            if changes is None:
+                state.stale = None
+            elif state.stale is not None:
+                state.stale.extend((a, b) for a, b, _ in changes)
+                state.stale_runs += 1
             if state.version != version or state.pending:
-                continue  # a newer version arrived meanwhile: never publish this one
-            self._publish(state)
+                continue  # a newer version arrived meanwhile: never publish this one (its regions wait)
+            self._publish(state, changes=changes)
             self._schedule_later(state)
             return
 
@@ -313,14 +377,18 @@ class Diagnostics:
         state.judging = None
 
     async def _later(self, state: DocState, version: int) -> None:
-        await asyncio.sleep(max(0, self.server.settings.debounce_ms) / 1000)
+        # The source check of a long brief costs CPU in proportion to it (every citation built and
+        # judged); started on every short pause it would take the CPU from the keystrokes that follow.
+        # It waits for a pause at least as long as its last run took (at most _MAX_WAIT_S).
+        wait = max(max(0, self.server.settings.debounce_ms) / 1000, min(state.stage2_cpu, _MAX_WAIT_S))
+        await asyncio.sleep(wait)
         if state.version != version:
             return
         if state.hold is not None:
-            held = held_back(state.extraction, state.hold)
             state.hold = None
-            if held:  # the user paused: show what the caret was typing in
-                self._publish(state)
+            if state.held:  # the user paused: show what the caret was typing in
+                state.held = ()
+                self._send(state)
         await self.run_stage2(state, version)
 
     async def check_now(self, state: DocState) -> Any:
@@ -344,8 +412,13 @@ class Diagnostics:
         if extraction is None or state.extraction_version != version:
             return None
         settings = self.server.settings
+        state.stage2_acc = 0.0
+        loop = asyncio.get_running_loop()
+        state.charge(await loop.run_in_executor(self.server.executor, _build_all, extraction))
+        if state.version != version:
+            return None
         if settings.network_allowed():
-            quick = await self._check(extraction, settings, local=True)
+            quick = await self._check(extraction, settings, local=True, state=state)
             if state.version != version or self.server.docs.get(state.uri) is not state:
                 return None
             if quick is not None:
@@ -356,7 +429,7 @@ class Diagnostics:
                 state.hold = None
                 self._publish(state)
         progress = Progress(self.server) if self.server.caps.progress else None
-        check = asyncio.ensure_future(self._gather_judge(extraction, settings))
+        check = asyncio.ensure_future(self._gather_judge(extraction, settings, state=state))
         try:
             done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
             if not done and progress is not None:
@@ -373,6 +446,7 @@ class Diagnostics:
         if checked is None or state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         report, evidence = checked
+        state.stage2_cpu = state.stage2_acc  # a whole run: its own cost, not an earlier one's
         state.report, state.report_version = report, version
         state.carried, state.carried_edits, state.carried_keys = (), [], {}
         state.hold = None
@@ -479,12 +553,14 @@ class Diagnostics:
                     self.server.window_show_message(types.ShowMessageParams(
                         type=types.MessageType.Warning, message=unreachable_message(reason)))
 
-    async def _check(self, extraction: Extraction, settings: Settings, *, local: bool = False) -> Report | None:
-        checked = await self._gather_judge(extraction, settings, local=local)
+    async def _check(
+        self, extraction: Extraction, settings: Settings, *, local: bool = False, state: DocState | None = None
+    ) -> Report | None:
+        checked = await self._gather_judge(extraction, settings, local=local, state=state)
         return checked[0] if checked is not None else None
 
     async def _gather_judge(
-        self, extraction: Extraction, settings: Settings, *, local: bool = False
+        self, extraction: Extraction, settings: Settings, *, local: bool = False, state: DocState | None = None
     ) -> tuple[Report, SourceEvidence] | None:
         """``gather`` on the server's loop, ``judge`` in its executor. ``local``: only this machine's
         corpus and cache (a failure there is logged, not reported: the full wave follows)."""
@@ -501,7 +577,9 @@ class Diagnostics:
                 return None
             self.server.report_problem("source check", exc)
             evidence = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
-        report = await loop.run_in_executor(executor, judge, extraction, evidence, settings)
+        cpu, report = await loop.run_in_executor(executor, _timed, judge, extraction, evidence, settings)
+        if state is not None:
+            state.charge(cpu)
         return report, evidence
 
     @staticmethod
@@ -511,8 +589,15 @@ class Diagnostics:
         return state.report.findings
 
     # -- delivery --
+    def _local(self, state: DocState) -> tuple[Finding, ...]:
+        """Stage 1's local findings as the user sees them (filtered once per stage-1 run)."""
+        if state.local_visible is None:
+            state.local_visible = tuple(visible(_raw(state), self.server.settings))
+        return state.local_visible
+
     def current_findings(self, state: DocState) -> list[Shown]:
-        """What to show for ``state.version``: filtered by settings, hold and ignore list."""
+        """What to show for ``state.version``, filtered by settings and ignore list (the hold is applied
+        when the JSON is written)."""
         settings = self.server.settings
         if state.too_large:
             f = too_large_finding(state.text, settings.max_document_chars)
@@ -522,26 +607,27 @@ class Diagnostics:
         # what the client shows, by identity (a finding taken over unchanged) and by kind, place and key
         # (a finding moved by the edit: equal in value, another object); hashing whole findings (their
         # evidence and fixes) for every diagnostic of a long brief on every keystroke cost more
-        by_id = {id(s.finding): s for s in state.shown}
-        by_place = {(s.finding.kind, s.finding.span.start, s.finding.span.end, s.key): s for s in state.shown}
+        shown_before = state.shown
+        by_id = {id(s.finding): s for s in shown_before}
+        by_place = {(s.finding.kind, s.finding.span.start, s.finding.span.end, s.key): s for s in shown_before}
 
-        def previous(f: Finding, key: IgnoreKey) -> Shown | None:
+        def previous(f: Finding, key: IgnoreKey, is_local: bool) -> Shown:
             s = by_id.get(id(f))
             if s is None or s.finding is not f or s.key != key:
                 s = by_place.get((f.kind, f.span.start, f.span.end, key))
                 if s is None or s.finding != f:
-                    return None
-            return s
+                    return Shown(f, key, local=is_local)
+            return s if s.local is is_local else replace(s, local=is_local)
         if state.carried_edits:
             # keys travel with the findings: they were made with the report's extraction, whose citation
             # numbers are the findings' own (the current extraction may number them differently)
             state.carried, state.carried_keys = shift_keyed(state.carried, state.carried_keys, state.carried_edits)
             state.carried_edits = []
         report = self._report_findings(state)
-        findings = (*report, *state.local) if report else (*state.local, *state.carried)
-        held = held_back(state.extraction, state.hold)
-        if held:
-            findings = tuple(f for f in findings if not any(f.span.overlaps(h) or h.covers(f.span) for h in held))
+        local = self._local(state)
+        findings = (*report, *local) if report else (*local, *state.carried)
+        # a report repeats the local findings (kind and span): those are the ones stage 1 replaces later
+        local_places = {(f.kind, f.span) for f in local}
         extraction, text = state.extraction, state.text
         cache, fresh = state.key_cache, {}
 
@@ -559,18 +645,50 @@ class Diagnostics:
 
         shown = visible_keyed(findings, settings, self.server.ignores, key_of)
         state.key_cache = fresh
-        return [previous(f, key) or Shown(f, key) for f, key in shown]
+        return [previous(f, key, (f.kind, f.span) in local_places) for f, key in shown]
 
-    def _publish(self, state: DocState) -> None:
+    def _fresh(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...]) -> list[Shown]:
+        """The local findings of the regions stage 1 re-checked, filtered and keyed like ``current_findings``."""
+        settings = self.server.settings
+        regions = state.stale or []
+        if state.stale_runs > 1:  # regions of runs that were not published: their findings are in ``local_raw``
+            if isinstance(state.local_raw, ParagraphFindings):
+                found = state.local_raw.within(regions)
+            else:
+                found = [f for f in state.local_raw if any(a <= f.span.start <= b for a, b in regions)]
+        else:
+            found = [f for _a, _b, mine in changes for f in mine]
+        extraction, text, ignores = state.extraction, state.text, self.server.ignores
+        return [
+            Shown(f, key, local=True)
+            for f, key in visible_keyed(found, settings, ignores, lambda f: key_for(f, extraction, text))
+        ]
+
+    def _publish(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None) -> None:
         if self.server.docs.get(state.uri) is not state:
             return
+        state.held = tuple(held_back(state.extraction, state.hold)) if state.extraction_version == state.version else state.held
         if state.extraction_version != state.version and not state.too_large:
             # stage 1 has not reached this version: the findings on screen (already moved with
             # the edits) are the only ones with spans in this text; just re-filter them
             ignores = self.server.ignores
-            self._send(state, tuple(s for s in state.shown if not ignores.ignores(s.key)))
+            state.display = Display.of(tuple(s for s in state.shown if not ignores.ignores(s.key)))
+            self._send(state)
             return
-        self._send(state, tuple(self.current_findings(state)))
+        if (
+            changes is not None
+            and state.stale is not None
+            and state.shown_version == state.version
+            and not self._report_findings(state)
+            and not state.too_large
+        ):
+            regions = _merged(state.stale)
+            state.stale = regions
+            state.display = state.display.spliced(regions, self._fresh(state, changes), order)
+        else:
+            state.display = Display.of(self.current_findings(state))
+        state.stale, state.stale_runs = [], 0
+        self._send(state)
 
     def _line_index(self, state: DocState) -> LineIndex:
         doc = self.server.open_document(state.uri)
@@ -578,27 +696,33 @@ class Diagnostics:
             return doc.line_index()  # built once per version, shared with pygls' conversions
         return LineIndex(state.text)
 
-    def _send(self, state: DocState, shown: Iterable[Shown], *, refresh: bool = True) -> None:
+    def _send(self, state: DocState, *, refresh: bool = True) -> None:
         index = self._line_index(state)
         encoding = str(self.server.workspace.position_encoding or "utf-16")
         mode = self.renderer.cannot_verify = self.server.settings.cannot_verify_diagnostics
-        state.shown = self.renderer.render(shown, uri=state.uri, index=index, encoding=encoding, version=state.version)
-        on_screen = [s for s in state.shown if shows_as_diagnostic(s.finding, mode)]
+        uri, version, renderer = state.uri, state.version, self.renderer
+
+        def render(items: Iterable[Shown]) -> tuple[Shown, ...]:
+            return renderer.render(items, uri=uri, index=index, encoding=encoding, version=version)
+
+        state.display = state.display.rendered(render, mode)
         state.line_count = index.line_count
         state.shown_version = state.version
         state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
         state.published.set()
         if self.server.caps.pull:
-            state.diagnostics = [s.diagnostic for s in on_screen if s.diagnostic is not None]
+            structure = self.renderer.converter.structure
+            state.diagnostics = [
+                s.diagnostic if s.diagnostic is not None else structure(json.loads(s.json), types.Diagnostic)
+                for s in state.display.shown(mode, state.held)
+            ]
             if self.server.caps.refresh and refresh:  # a pull client re-pulls after its own edits anyway
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
         else:
-            params = (
-                f'{{"uri":{json.dumps(state.uri)},"version":{state.version},'
-                f'"diagnostics":[{",".join(s.json for s in on_screen)}]}}'
-            )
-            self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
+            head = f'{{"uri":{json.dumps(state.uri)},"version":{state.version},"diagnostics":['.encode()
+            body = state.display.json_bytes(mode, state.held)
+            self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, [head, body, b"]}"])
 
     async def pull(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         state: DocState | None = self.server.docs.get(uri)
@@ -617,3 +741,34 @@ class Diagnostics:
             return
         payload = citations_payload(state, str(self.server.workspace.position_encoding or "utf-16"))
         self.server.protocol.notify(CITATIONS_NOTIFICATION, payload)
+
+
+def _merged(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, overlapping or touching regions joined."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(regions):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _raw(state: DocState) -> tuple[Finding, ...]:
+    """Stage 1's local findings, placed in the current text (once per stage-1 run)."""
+    if isinstance(state.local_raw, ParagraphFindings):
+        state.local_raw = tuple(state.local_raw.findings())
+    return state.local_raw
+
+
+def _build_all(extraction: Extraction) -> float:
+    """Build every citation (in the executor, before the source check needs them); its CPU seconds."""
+    t = time.thread_time()
+    _ = extraction.citations
+    return time.thread_time() - t
+
+
+def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
+    t = time.thread_time()
+    out = fn(*args)
+    return time.thread_time() - t, out

@@ -13,11 +13,10 @@ from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, moved_finding
 from citecheck.ignores import IgnoreKey
-from citecheck.lsp.convert import Shown
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
 
-__all__ = ["edit_hold", "held_back", "shift_findings", "shift_keyed", "shift_shown", "shift_span", "stable_offset"]
+__all__ = ["edit_hold", "held_back", "line_end_after", "shift_findings", "shift_keyed", "shift_span", "stretch"]
 
 
 _new_span = object.__new__
@@ -86,77 +85,41 @@ def shift_keyed(
     return tuple(out), moved_keys
 
 
-def shift_shown(
-    shown: Iterable[Shown], edits: list[AppliedEdit], version: int, stable_from: int | None, previous: int | None = None
-) -> tuple[Shown, ...]:
-    """Displayed findings, moved with the text: what every new version shows until stage 1 reaches it.
+def line_end_after(text: str, edits: list[AppliedEdit]) -> int | None:
+    """For one edit: where, in the new ``text``, the line the edit ends on ends. A displayed finding
+    starting after it kept its line (moved only by the line breaks the edit added or removed) and its
+    column. None for several edits (every finding after the first is checked again).
 
-    A finding before the edit, or (``stable_from``) on a later line when no line break was added
-    or removed, keeps its LSP position, so its rendered JSON (if rendered for the ``previous``
-    version) stays valid for ``version``.
-    """
-    out = []
-    for s in shown:
-        moved = _shift_finding(s.finding, edits)
-        if moved is None:
-            continue
-        valid = (previous is None or s.rendered_for == previous) and (
-            # unchanged offsets are unchanged positions only when every edit came after the finding:
-            # a same-length edit before it (" " → "\n") keeps its offsets but moves its line
-            (moved is s.finding and _all_after(edits, s.finding))
-            or (
-                stable_from is not None
-                and moved.span.start > stable_from
-                and all(e.span.start > stable_from for fix in moved.fixes for e in fix.edits)
-            )
-        )
-        out.append(_moved_shown(s, moved, version if valid else None))
-    return tuple(out)
-
-
-_SHOWN_FIELDS = ("finding", "key", "range", "fix_ranges", "diagnostic", "json", "rendered_for", "mode")
-assert tuple(Shown.__dataclass_fields__) == _SHOWN_FIELDS, "_moved_shown must set every field of Shown"
-_shown_set = tuple(Shown.__dict__[name].__set__ for name in _SHOWN_FIELDS)
-
-
-def _moved_shown(s: Shown, finding: Finding, rendered_for: int | None) -> Shown:
-    """``s`` with ``finding`` and ``rendered_for`` replaced, set through the slots (every keystroke
-    moves every displayed finding after it; the dataclass constructor costs three times as much)."""
-    g = object.__new__(Shown)
-    put_finding, put_key, put_range, put_fixes, put_diag, put_json, put_for, put_mode = _shown_set
-    put_finding(g, finding)
-    put_key(g, s.key)
-    put_range(g, s.range)
-    put_fixes(g, s.fix_ranges)
-    put_diag(g, s.diagnostic)
-    put_json(g, s.json)
-    put_for(g, rendered_for)
-    put_mode(g, s.mode)
-    return g
-
-
-def _all_after(edits: list[AppliedEdit], f: Finding) -> bool:
-    end = f.span.end
-    for fix in f.fixes:
-        for e in fix.edits:
-            end = max(end, e.span.end)
-    return all(e.start > end for e in edits)
-
-
-def stable_offset(text: str, edits: list[AppliedEdit], lines_before: int | None, lines_after: int) -> int | None:
-    """Offset after which LSP positions did not change, or None (a line break came or went).
-
-    >>> stable_offset("xab\\ncd", [AppliedEdit(start=0, end=0, new_text="x")], 2, 2)
+    >>> line_end_after("xab\\ncd", [AppliedEdit(start=0, end=0, new_text="x")])
     3
     """
-    if len(edits) != 1 or lines_before != lines_after:
+    if len(edits) != 1:
         return None
     e = edits[0]
-    if "\n" in e.new_text or "\r" in e.new_text:
-        return None
     after = e.start + len(e.new_text)
     ends = [i for i in (text.find("\n", after), text.find("\r", after)) if i >= 0]
-    return min(ends) if ends else None
+    return min(ends) if ends else len(text)
+
+
+def stretch(span: Span, edits: list[AppliedEdit]) -> Span | None:
+    """A region moved through edits, growing over any edit that touches it (the citation being typed
+    grows with the typing); None if an edit removed it whole.
+
+    >>> stretch(Span(10, 20), [AppliedEdit(start=15, end=15, new_text="zz")])
+    Span(start=10, end=22)
+    """
+    start, end = span.start, span.end
+    for e in edits:
+        d = len(e.new_text) - (e.end - e.start)
+        if e.end < start:
+            start, end = start + d, end + d
+        elif e.start > end:
+            continue
+        else:
+            if e.start <= start and end <= e.end and not e.new_text:
+                return None
+            start, end = min(start, e.start), max(end + d, e.start + len(e.new_text))
+    return Span(start, max(start, end))
 
 
 def edit_hold(edits: list[AppliedEdit]) -> Span | None:
