@@ -341,9 +341,12 @@ def _collector_paused() -> Iterator[None]:
     collector's reach. Extraction makes no reference cycles (``gc.collect()`` after extracting
     2,000,000 characters frees nothing), yet the collector walked its growing results again and
     again (0.5-0.8 s of a 7,000,000-character check), and the later stages' collections walked them
-    once more; they live until the report is written, and refcounting still frees them."""
+    once more; they live until the report is written, and refcounting still frees them. Garbage
+    left by an earlier run in this process (a caller of ``main`` that goes on: the tests) is collected
+    first, so that nothing dead is frozen with the extraction and kept alive."""
     import gc
 
+    gc.collect()
     enabled = gc.isenabled()
     gc.disable()
     try:
