@@ -42,6 +42,7 @@ def test_a_run_out_of_allowance_says_how_many_wait_and_what_to_do(run_cli, brief
         f"({line[0].split('(')[1].split(')')[0]}) — run again or use --wait"
     ], r.err
     assert "about" in line[0] and fake.counts.throttled == 0
+    time.sleep(WINDOW)  # the allowance is back (a run that starts sooner may wait out its whole budget)
     again = run_cli("check", str(brief), "--format", "json")  # the next run continues where this one stopped
     assert f"120 of {N} citations verified; 30 waiting" in again.err
 
