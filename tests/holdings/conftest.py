@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from citecheck.config import Settings
+from citecheck.holdings.client import ModelClient
 from citecheck.holdings.fake_endpoint import FakeEndpoint
+from citecheck.holdings.stage import HoldingStage
+from citecheck.pipeline import check_document
+from citecheck.results import Report
+from citecheck.sources.corpus import Corpus, CorpusSource
 from citecheck.sources.models import OpinionText, PageMap
 from citecheck.testing import shared_corpus_path
 
@@ -64,3 +70,15 @@ PEYTON_HOLDING = (
     "evidence of such convictions must be restricted to the question of defendant’s credibility and may not be "
     "considered for the purpose of determining his guilt or innocence of the offense charged"
 )
+
+
+async def check_with_model(corpus_path: Path, text: str, settings: Settings, client: ModelClient) -> Report:
+    """``text`` checked against the corpus at ``corpus_path`` with the holding stage on ``client``
+    (the end-to-end tests' one way in: corpus source and stage opened, and closed whatever happens)."""
+    stage = HoldingStage(client, settings)
+    source = CorpusSource(Corpus(corpus_path, readonly=True))
+    try:
+        return await check_document(text, source, settings, holdings=stage)
+    finally:
+        await source.close()
+        await stage.close()

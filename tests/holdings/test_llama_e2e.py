@@ -19,16 +19,11 @@ from citecheck.findings import Kind, Severity
 from citecheck.holdings.client import ModelClient
 from citecheck.holdings.local_server import LlamaServer, why_unavailable
 from citecheck.holdings.models import Outcome, Support
-from citecheck.holdings.stage import HoldingStage
-from citecheck.pipeline import check_document
-from citecheck.sources.corpus import Corpus, CorpusSource
+
+from .conftest import REVERSED_BRIEF, check_with_model
 
 pytestmark = pytest.mark.corpus
 
-REVERSED_BRIEF = (
-    "The government may rely on a defendant's prior convictions as proof that he is guilty of the offense "
-    "charged. Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n"
-)
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +39,7 @@ async def _check(llama: LlamaServer, corpus_path, text: str = REVERSED_BRIEF):
     settings = replace(Settings(), corpus_path=corpus_path, offline=True, model_url=llama.url,
                        model_name=llama.model_name, model_timeout_s=400, model_deadline_s=450, model_retries=0,
                        model_passage_tokens=300)
-    stage = HoldingStage(ModelClient.from_settings(settings), settings)
-    source = CorpusSource(Corpus(corpus_path, readonly=True))
-    try:
-        return await check_document(text, source, settings, holdings=stage)
-    finally:
-        await source.close()
-        await stage.close()
+    return await check_with_model(corpus_path, text, settings, ModelClient.from_settings(settings))
 
 
 async def test_the_real_server_answer_becomes_the_prescribed_finding(llama, cap_corpus) -> None:

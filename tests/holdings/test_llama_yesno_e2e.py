@@ -23,11 +23,8 @@ from citecheck.findings import Kind, Severity
 from citecheck.holdings.client import ModelClient
 from citecheck.holdings.local_server import LlamaServer, qwen_model_path, why_qwen_unavailable
 from citecheck.holdings.models import Outcome, Support
-from citecheck.holdings.stage import HoldingStage
-from citecheck.pipeline import check_document
-from citecheck.sources.corpus import Corpus, CorpusSource
 
-from .conftest import PEYTON_HOLDING, REVERSED_BRIEF
+from .conftest import PEYTON_HOLDING, REVERSED_BRIEF, check_with_model
 
 pytestmark = pytest.mark.corpus
 
@@ -50,13 +47,7 @@ async def _check(srv: LlamaServer, corpus_path, text: str):  # type: ignore[no-u
     settings = replace(Settings(), corpus_path=corpus_path, offline=True, model_url=srv.url,
                        model_name=srv.model_name, model_protocol="yes-no", model_timeout_s=240,
                        model_deadline_s=500, model_retries=0, model_passage_tokens=300)
-    stage = HoldingStage(ModelClient.from_settings(settings), settings)
-    source = CorpusSource(Corpus(corpus_path, readonly=True))
-    try:
-        return await check_document(text, source, settings, holdings=stage)
-    finally:
-        await source.close()
-        await stage.close()
+    return await check_with_model(corpus_path, text, settings, ModelClient.from_settings(settings))
 
 
 def _skip_if_too_slow(h) -> None:  # type: ignore[no-untyped-def]

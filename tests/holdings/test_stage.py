@@ -11,33 +11,19 @@ from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.holdings.client import ModelClient
 from citecheck.holdings.fake_endpoint import FakeEndpoint, Step, judgment
-from citecheck.holdings.stage import HoldingStage
-from citecheck.pipeline import check_document
-from citecheck.sources.corpus import Corpus, CorpusSource
+
+from .conftest import PEYTON_HOLDING, REVERSED_BRIEF, check_with_model
 
 pytestmark = pytest.mark.corpus
 
-REVERSED_BRIEF = (
-    "The government may rely on a defendant's prior convictions as proof that he is guilty of the offense "
-    "charged. Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n"
-)
-PEYTON_HOLDING = (
-    "evidence of such convictions must be restricted to the question of defendant’s credibility and may not be "
-    "considered for the purpose of determining his guilt or innocence of the offense charged"
-)
 
 
 async def _check(corpus_path, ep: FakeEndpoint, text: str = REVERSED_BRIEF, **settings_kw):
     settings = replace(Settings(), corpus_path=corpus_path, offline=True, model_url=ep.url, model_name="fake-judge",
                        **settings_kw)
-    stage = HoldingStage(ModelClient(base_url=ep.url, model="fake-judge", timeout_s=settings.model_timeout_s,
-                                     retries=settings.model_retries), settings)
-    source = CorpusSource(Corpus(corpus_path, readonly=True))
-    try:
-        return await check_document(text, source, settings, holdings=stage)
-    finally:
-        await source.close()
-        await stage.close()
+    client = ModelClient(base_url=ep.url, model="fake-judge", timeout_s=settings.model_timeout_s,
+                         retries=settings.model_retries)
+    return await check_with_model(corpus_path, text, settings, client)
 
 
 async def test_a_reversed_proposition_gets_unsupported_holding_with_pages(cap_corpus, fake_endpoint) -> None:
