@@ -122,7 +122,7 @@ def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
 
 
 #: Per citation object: (the citation, the full citation it stood for, its local findings); and per
-#: paragraph plan (``("p", id(plan))``): what ``_paragraph_findings`` needs to take its findings over.
+#: paragraph plan (``("p", id(plan))``): what ``paragraph_findings`` needs to take its findings over.
 #: per open document: what the last keystroke's checks found, by citation or paragraph (entries are
 #: tuples of several shapes, read back positionally; Any keeps the hot loop free of casts)
 LocalMemo = dict[object, Any]
@@ -140,7 +140,6 @@ def local_findings(
     settings: Settings,
     memo: LocalMemo | None = None,
     *,
-    changes: Changes | None = None,
     filtered: bool = True,
 ) -> list[Finding]:
     """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
@@ -156,12 +155,11 @@ def local_findings(
     very same object with the very same full citation and the same text just after it. The memo is
     replaced by this version's entries.
 
-    ``changes`` (a ``DocumentExtraction`` with a memo only) receives the paragraphs whose findings are
-    not the last version's moved with them, so an editor can replace just those. ``filtered=False``
-    returns the findings before ``visible`` (the caller filters what it shows).
+    ``filtered=False`` returns the findings before ``visible`` (the caller filters what it shows); an
+    editor that wants to know which paragraphs changed calls ``paragraph_findings`` itself.
     """
     if isinstance(extraction, DocumentExtraction):
-        by_paragraph = _paragraph_findings(extraction, memo, changes)
+        by_paragraph = paragraph_findings(extraction, memo).findings()
         return visible(by_paragraph, settings) if filtered else by_paragraph
     found: list[Finding] = []
     fresh: LocalMemo = {}
@@ -215,13 +213,6 @@ class ParagraphFindings:
                     out.extend(f for f in _moved(entry[5], d) if a <= f.span.start <= b)
                 pno += 1
         return out
-
-
-def _paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None, changes: Changes | None = None) -> list[Finding]:
-    got = paragraph_findings(extraction, memo)
-    if changes is not None:
-        changes.extend(got.changes)
-    return got.findings()
 
 
 def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
