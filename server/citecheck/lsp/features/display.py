@@ -169,9 +169,6 @@ class Display:
         """Unrendered: ``rendered`` renders (or re-uses) every item once."""
         return cls(_chunks(shown, False, ""))
 
-    def __len__(self) -> int:
-        return sum(len(c.items) for c in self.chunks)
-
     def items(self) -> tuple[Shown, ...]:
         """Every displayed item, moved to the current text (built on first call)."""
         if self._flat is None:
@@ -180,14 +177,6 @@ class Display:
                 out.extend(c.materialised())
             self._flat = tuple(out)
         return self._flat
-
-    def touching(self, start: int, end: int) -> list[Shown]:
-        """Items whose extent touches ``[start, end]``, moved to the current text."""
-        out: list[Shown] = []
-        for c in self.chunks:
-            if c.lo + c.d <= end and start <= c.hi + c.d:
-                out.extend(s for s in c.materialised() if s.finding.span.start <= end and start <= s.finding.span.end)
-        return out
 
     # -- edits --
     def moved(self, edits: Sequence[AppliedEdit], stable_from: int | None, dl: int) -> Display:
