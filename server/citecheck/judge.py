@@ -184,19 +184,22 @@ class ParagraphFindings:
     """One version's local findings, per paragraph, placed when asked for.
 
     ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then, element
-    3) — a keystroke moves every paragraph after it, and moving all their findings is work the editor
-    does not need: it shows them already moved. ``changes``: the paragraphs whose findings are not
-    the last version's moved with them (re-checked, renumbered, left without citations)."""
+    3, and its first citation's index then, element 6) — a keystroke moves every paragraph after it,
+    and a citation added or removed renumbers every citation after it; moving and renumbering all
+    their findings is work the editor does not need: it shows them already moved. ``changes``: the
+    paragraphs whose findings are not the last version's moved with them (re-checked, or left without
+    citations)."""
 
     paragraphs: list[tuple[int, int]]
     entries: list[Any]
     changes: Changes
+    firsts: list[int]  # per paragraph: the index of its first citation in this version
 
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
-        for (start, _end), entry in zip(self.paragraphs, self.entries, strict=True):
+        for (start, _end), entry, first in zip(self.paragraphs, self.entries, self.firsts, strict=True):
             if entry is not None and entry[5]:
-                out.extend(_moved(entry[5], start - entry[3]))
+                out.extend(_moved(entry[5], start - entry[3], first - entry[6]))
         return out
 
     def within(self, regions: list[tuple[int, int]]) -> list[Finding]:
@@ -210,7 +213,7 @@ class ParagraphFindings:
                 entry = self.entries[pno]
                 if entry is not None and entry[5]:
                     d = paras[pno][0] - entry[3]
-                    out.extend(f for f in _moved(entry[5], d) if a <= f.span.start <= b)
+                    out.extend(f for f in _moved(entry[5], d, self.firsts[pno] - entry[6]) if a <= f.span.start <= b)
                 pno += 1
         return out
 
@@ -274,11 +277,11 @@ def _common_tail(new: list[int], old: list[int], low: int, n: int) -> int:
 def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
     """Per paragraph: the last version's findings where they cannot differ; else the checks.
 
-    Two ways to find them: the very same plan object (the assembly took the paragraph over), or — after
-    a citation was added or removed before it, which renumbers everything after — the same paragraph
-    result with a plan that differs only by that renumbering (``_signature``). The second is not used
-    for a paragraph with an unresolved reporter short form: its finding names the earlier cites of its
-    volume, which the added or removed citation may be one of. When the memo saw the run this one
+    The assembly takes a paragraph's plan over (the very same object) only when its citations resolve
+    to the same records as before — plans number from their own paragraph, so a citation added or
+    removed before it does not make a new plan — and a local check reads nothing else but the
+    paragraph, the text just around it and the one before it: the same plan, result and surroundings
+    give the same findings, renumbered when they are placed. When the memo saw the run this one
     continued, the paragraphs far from the edit (before the first paragraph planned again and after the
     last, beyond what a check reads around them) are taken over in one slice, not looked at.
     """
@@ -303,44 +306,20 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
         res = run.results[pno]
         hit: Any = old.get(("p", id(plan)))
         same_plan = hit is not None and hit[0] is plan
-        reads_prev = hit[9] if same_plan else uses_prev(plan)
+        reads_prev = hit[7] if same_plan else uses_prev(plan)
         prev = run.results[pno - 1] if pno and reads_prev else None
         window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
-        base = run.first_of(pno)
-        sig = None
-        mine: tuple[Finding, ...] | None = None
-        at = start
-        taken = same_plan and hit[1] is res and hit[2] is prev and hit[4] == window
-        if taken:
-            mine, at = hit[5], hit[3]  # taken over as computed; placed when asked for
-            sig, relaxable = hit[7], hit[8]  # the same plan: the same numbers, so the same signature
+        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
+            entry = hit  # the very same entry: taken over as computed, placed when asked for
         else:
-            sig = _signature(plan, base)
-            for entry in old.get(("r", id(res)), ()):
-                _plan, e_res, e_prev, e_start, e_window, e_found, e_base, e_sig, e_relax, _reads = entry
-                if e_res is res and e_relax and e_prev is prev and e_window == window and e_sig == sig:
-                    mine = _moved(e_found, start - e_start, base - e_base)
-                    relaxable = True
-                    break
-            if mine is None:
-                relaxable = True
-                out: list[Finding] = []
-                for c in extraction.paragraph_citations(pno):
-                    if c.form is CiteForm.SHORT and c.reporter and c.antecedent is None:
-                        relaxable = False
-                    full = full_of(extraction, c)
-                    out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
-                mine = tuple(out)
+            out: list[Finding] = []
+            for c in extraction.paragraph_citations(pno):
+                full = full_of(extraction, c)
+                out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
+            mine = tuple(out)
             changes.append((start, end, mine))
-        if sig is None and relaxable:
-            sig = _signature(plan, base)
-        if taken:  # the very same entry (so a result's list of entries does not grow)
-            entry = hit
-        else:
-            entry = (plan, res, prev, at, window, mine, base, sig, relaxable, reads_prev)
+            entry = (plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
         fresh[("p", id(plan))] = entry
-        if relaxable:
-            fresh.setdefault(("r", id(res)), []).append(entry)
         middle.append(entry)
     if bulk is not None:
         old_entries = old["entries"]
@@ -356,30 +335,13 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
             for pno, entry in enumerate(entries):
                 if entry is None:
                     memo[("e", id(run.plans[pno]))] = run.plans[pno]
-                    continue
-                memo[("p", id(entry[0]))] = entry
-                if entry[8]:
-                    memo.setdefault(("r", id(entry[1])), []).append(entry)
-        else:
-            for key, value in fresh.items():
-                if isinstance(key, tuple) and key[0] == "r":
-                    have = memo.setdefault(key, [])
-                    have.extend(e for e in value if not any(e is x for x in have))
                 else:
-                    memo[key] = value
+                    memo[("p", id(entry[0]))] = entry
+        else:
+            memo.update(fresh)
         memo.update(serial=run.serial, plans=run.plans, paragraphs=run.paragraphs, results=run.results,
                     entries=entries, plan_ids=plan_ids, result_ids=result_ids)
-    return ParagraphFindings(run.paragraphs, entries, changes)
-
-
-def _signature(plan: list[tuple[object, ...]], base: int) -> tuple[tuple[object, ...], ...]:
-    """A plan without its document-wide numbers: what a paragraph's local findings can depend on
-    (each citation's place in the paragraph, whether a short form resolved, where its quote and
-    proposition come from), the same after a citation before the paragraph was added or removed."""
-    return tuple(
-        (e[0], e[1], e[2] - base, e[4] is None, e[5], e[6]) if e[0] == "c" else (e[0], e[1], e[2] - base, e[4], e[5])  # type: ignore[operator]
-        for e in plan
-    )
+    return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
 
 
 def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding, ...]:

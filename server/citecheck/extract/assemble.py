@@ -17,6 +17,7 @@ runs on every keystroke over the whole document:
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -47,11 +48,27 @@ def norm_name(s: str) -> str:
     return " ".join(_PUNCT.sub(" ", s.lower().replace("\u2019", "'")).split())
 
 
+
+#: Which citation of a paragraph: a full citation's record by its key and how many records of the
+#: paragraph before it have that key (a citation added or removed before it leaves this as it was),
+#: else (a group's first citation without a record) its place in the paragraph's plan.
+Which = tuple[tuple[object, ...], int] | int
+#: A citation referred to from a run's plans: ``(paragraph, which)``.
+Ref = tuple[int, Which]
+#: The same as a plan stores it: ``(paragraphs back from the referring one, which)``. Relative, so a
+#: citation added or removed elsewhere, or a paragraph inserted before both, leaves it as it was.
+RelRef = tuple[int, Which]
+
+
 @dataclass(frozen=True, slots=True)
 class _Full:
-    """What short forms need to know about one full citation (value type: compared across runs)."""
+    """What short forms need to know about one full citation (value type: compared across runs).
 
-    index: int
+    Numbers are its paragraph's (``pos``: its place in the paragraph's plan, ``group``: its parallel
+    group's first citation there), never the document's: a citation added or removed before it leaves
+    the record equal, which is what lets a keystroke take every later paragraph over unplanned."""
+
+    pos: int
     group: int
     volume: str | None
     reporter: str | None
@@ -60,42 +77,128 @@ class _Full:
     page: int | None = None  # first page, for resolving "539 U. S., at 328" by page
     page_text: str | None = None  # as written: a local check names the earlier cites of a volume
     full_form: bool = True  # a FULL citation (else UNRECOGNISED)
+    key: tuple[object, ...] = ()  # what a reference names it by (``Which``): no names, no place
+
+    @property
+    def content(self) -> tuple[object, ...]:
+        """Everything a lookup or a reference reads (not its place in the paragraph)."""
+        return (self.key, self.padded, self.short_names, self.page)
+
+
+#: A stretch of a run's records that sits in the lookup index it was handed: ``(position, position in
+#: the index's records, length)``.
+Seg = tuple[int, int, int]
 
 
 @dataclass(slots=True)
 class _State:
     """The full citations seen so far (in order) and the authority a following ``Id.`` means.
 
-    Lookups scan backwards (the latest match wins); a plain list makes the state at any earlier
-    paragraph a prefix of this one."""
+    Lookups go through an index of positions in ``fulls``: the run's own (``restored`` False), or the
+    one an earlier run left (``base``), which holds the stretches ``segs`` of ``fulls`` at other
+    positions, and not the records at ``patches`` (planned by this run, or by a run since the index
+    was made) — so a keystroke neither indexes nor scans every full citation again."""
 
+    fc: list[int]  # per paragraph planned so far: records before it (the run's own list)
     fulls: list[_Full] = field(default_factory=list)
-    last_authority: int | None = None
-    #: where to look instead of scanning every full citation (built lazily, see ``_index``)
+    last_authority: Ref | None = None
     by_word: dict[str, list[int]] = field(default_factory=dict)  # word of a name -> positions in ``fulls``
     by_cite: dict[tuple[str | None, str | None], list[int]] = field(default_factory=dict)
     by_short: dict[str, list[int]] = field(default_factory=dict)
     indexed: int = 0
-    restored: bool = False  # ``fulls`` came from an earlier run: look up in its index (``base``) instead
-    base: _Shared | None = None  # the index an earlier run left (valid where ``fulls`` agrees with it)
-    patches: list[int] = field(default_factory=list)  # positions in ``fulls`` that may differ from ``base``'s
+    restored: bool = False
+    base: _Shared | None = None
+    segs: list[Seg] = field(default_factory=list)
+    patches: list[int] = field(default_factory=list)  # positions in ``fulls`` not in ``base``
 
-    def fulls_by_index(self, index: int) -> _Full:
-        """``fulls`` is in document order, so ascending by index: a binary search (scanning back from
-        the end for every named short form was quadratic in a long brief)."""
-        k = bisect_left(self.fulls, index, key=_full_index)
-        if k < len(self.fulls) and self.fulls[k].index == index:
-            return self.fulls[k]
-        return next(f for f in reversed(self.fulls) if f.index == index)
+    def para_of(self, pos: int) -> int:
+        """The paragraph holding record ``pos`` (the last one whose records start at or before it)."""
+        return bisect_right(self.fc, pos) - 1
+
+    def ref(self, pos: int) -> Ref:
+        t = self.para_of(pos)
+        fulls = self.fulls
+        key = fulls[pos].key
+        return t, (key, sum(1 for i in range(self.fc[t], pos) if fulls[i].key == key))
+
+    def leader(self, pno: int, group: int) -> Ref:
+        """Paragraph ``pno``'s citation at ``group`` (a parallel group's first), the one being planned."""
+        for i in range(self.fc[pno], len(self.fulls)):
+            if self.fulls[i].pos == group:
+                return self.ref(i)
+        return pno, group
+
+    def add(self, f: _Full) -> None:
+        if self.restored:
+            self.patches.append(len(self.fulls))
+        self.fulls.append(f)
+
+    def take(self, prior: Run, a: int, b: int) -> None:
+        """Append the previous run's records ``a:b`` (with where they sit in the index it was handed)."""
+        if a >= b:
+            return
+        c0 = len(self.fulls)
+        self.fulls.extend(prior.fulls[a:b])
+        if not self.restored:
+            return  # the run's own index catches up when next asked
+        if prior.index is not self.base:  # cannot happen (the base is the previous run's); stay correct anyway
+            self.patches.extend(range(c0, c0 + b - a))
+            return
+        d = c0 - a
+        k = max(0, bisect_right(prior.segs, (a, math.inf, 0)) - 1)
+        for cur, bpos, n in prior.segs[k:]:
+            if cur >= b:
+                break
+            lo, hi = max(cur, a), min(cur + n, b)
+            if lo < hi:
+                _add_seg(self.segs, lo + d, bpos + lo - cur, hi - lo)
+        self.patches.extend(p + d for p in prior.patches[bisect_left(prior.patches, a) : bisect_left(prior.patches, b)])
+
+    def rebase(self, prior: Run, a: int, b: int, start: int) -> None:
+        """Records ``start:`` were planned again and equal the previous run's ``a:b`` (typing in prose):
+        they sit where those sit in the index, not among the patches (which would soon fill up)."""
+        n = len(self.fulls) - start
+        if not self.restored or n != b - a or n == 0 or prior.index is not self.base:
+            return
+        if self.patches[-n:] != list(range(start, start + n)) or self.fulls[start:] != prior.fulls[a:b]:
+            return
+        del self.patches[-n:]
+        del self.fulls[start:]
+        self.take(prior, a, b)
+
+    def own_index(self) -> None:
+        """Index this run's own records from now on (too much moved or changed since the base was made)."""
+        self.restored, self.indexed = False, 0
+        self.by_word, self.by_cite, self.by_short = {}, {}, {}
+        self.base, self.segs, self.patches = None, [], []
+
+
+def _add_seg(segs: list[Seg], cur: int, bpos: int, n: int) -> None:
+    if segs:
+        c, b, m = segs[-1]
+        if c + m == cur and b + m == bpos:
+            segs[-1] = (c, b, m + n)
+            return
+    segs.append((cur, bpos, n))
+
+
+def _segs_upto(segs: list[Seg], n: int) -> list[Seg]:
+    out = []
+    for cur, b, m in segs:
+        if cur >= n:
+            break
+        out.append((cur, b, min(m, n - cur)))
+    return out
 
 
 @dataclass(slots=True, eq=False)
 class _Shared:
     """The lookup indexes of one run's full citations, handed on to the runs that continue it: a
-    keystroke's run restores most of the previous run's ``fulls`` and looks names up here, scanning
-    only the positions it changed (``_State.patches``) — indexing everything again, or scanning every
-    full citation for each short form, would cost time proportional to the brief on every keystroke.
-    Built lazily: ``fulls`` never changes once its run is over, so completing the index later is safe."""
+    keystroke's run restores most of the previous run's ``fulls`` and looks names up here (through its
+    ``segs``), scanning only the positions it changed (``patches``) — indexing everything again, or
+    scanning every full citation for each short form, would cost time proportional to the brief on
+    every keystroke. Built lazily: ``fulls`` never changes once its run is over, so completing the
+    index later is safe."""
 
     fulls: list[_Full]
     by_word: dict[str, list[int]]
@@ -110,8 +213,9 @@ class _Shared:
         return self
 
 
-#: more changed positions than this in one run: index the run's own full citations instead
+#: more changed positions, or stretches, than this in one run: index the run's own full citations instead
 _PATCH_LIMIT = 256
+_SEG_LIMIT = 48
 
 
 def _index_one(f: _Full, pos: int, by_word: dict[str, list[int]],
@@ -123,41 +227,41 @@ def _index_one(f: _Full, pos: int, by_word: dict[str, list[int]],
         by_short.setdefault(name, []).append(pos)
 
 
+def _mapped(base: _Shared, segs: list[Seg], patches: list[int], table: str, key: object) -> list[int]:
+    """Ascending positions that may match ``key``: the index's hits moved to where their stretch sits
+    now, and every patched position (a superset: callers check each record)."""
+    posted: list[int] = getattr(base.ensure(), table).get(key, [])
+    out: list[int] = []
+    if posted:
+        for cur, b, n in segs:
+            lo = bisect_left(posted, b)
+            hi = bisect_left(posted, b + n, lo)
+            if lo < hi:
+                d = cur - b
+                out.extend(posted[lo:hi] if not d else [p + d for p in posted[lo:hi]])
+    if patches:
+        return sorted(out + patches) if out else list(patches)
+    return out
+
+
 def _candidates(st: _State, table: str, key: object) -> list[int] | None:
     """Ascending positions in ``st.fulls`` that may match ``key`` in one of the indexes (``by_word``,
     ``by_cite``, ``by_short``) — a superset: callers check each full citation — or None: scan them all."""
+    if st.restored and (len(st.patches) > _PATCH_LIMIT or len(st.segs) > _SEG_LIMIT):
+        st.own_index()
     if not st.restored:
         _index(st)
         return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
     if st.base is None:
         return None
-    if len(st.patches) > _PATCH_LIMIT:  # too much changed: this run indexes its own
-        st.restored, st.indexed = False, 0
-        st.by_word, st.by_cite, st.by_short = {}, {}, {}
-        _index(st)
-        return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
-    posted: list[int] = getattr(st.base.ensure(), table).get(key, [])
-    listed = posted[: bisect_left(posted, len(st.fulls))]
-    if not st.patches:
-        return list(listed)
-    patched = set(st.patches)
-    return sorted([p for p in listed if p not in patched] + st.patches)
-
-
-def _patches_in(patches: list[int], start: int, end: int) -> list[int]:
-    return patches[bisect_left(patches, start) : bisect_left(patches, end)]
-
-
-def _full_index(f: _Full) -> int:
-    return f.index
+    return _mapped(st.base, st.segs, st.patches, table, key)
 
 
 def _index(st: _State) -> _State | None:
-    """The lookup indexes, brought up to ``st.fulls`` (None when it was restored from an earlier run:
-    a keystroke re-assembles one paragraph, and scanning costs less than indexing everything again).
-    Positions are ascending, so scanning one of the lists backwards visits the same full citations,
-    in the same order, as scanning ``fulls`` backwards and skipping those that cannot match: in a
-    whole-document run a short form costs its candidates, not the whole document."""
+    """The run's own lookup indexes, brought up to ``st.fulls`` (None while it looks up in an earlier
+    run's). Positions are ascending, so scanning one of the lists backwards visits the same full
+    citations, in the same order, as scanning ``fulls`` backwards and skipping those that cannot match:
+    in a whole-document run a short form costs its candidates, not the whole document."""
     if st.restored:
         return None
     for pos in range(st.indexed, len(st.fulls)):
@@ -382,12 +486,12 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
     return " " + " | ".join(names) + " ", frozenset(shorts)
 
 
-def _add_full(st: _State, c: Citation, index: int, group: int) -> None:
+def _add_full(st: _State, c: Citation, pos: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
     page = int(c.page) if c.page and c.page.isdigit() else None
-    st.fulls.append(_Full(index, group, c.volume, c.reporter, padded, shorts, page, c.page, c.form is CiteForm.FULL))
-    if st.restored:
-        st.patches.append(len(st.fulls) - 1)
+    full = c.form is CiteForm.FULL
+    st.add(_Full(pos, group, c.volume, c.reporter, padded, shorts, page, c.page, full,
+                 (c.volume, c.reporter, c.page, full, group - pos)))
 
 
 @lru_cache(maxsize=65_536)
@@ -398,6 +502,8 @@ def _suffixes(name: str) -> tuple[str, ...]:
     return tuple(f" {' '.join(words[k:])} " for k in range(len(words)))
 
 
+
+
 def _latest(
     st: _State,
     names: tuple[str, ...],
@@ -406,29 +512,29 @@ def _latest(
     *,
     same_reporter: bool = False,
 ) -> int | None:
-    """The latest full citation whose names contain the earliest-listed of ``names`` that any
-    contains (so the whole short name beats its tail); restricted to one volume and reporter when
-    ``same_reporter``, falling back then to the latest of those."""
+    """The position of the latest full citation whose names contain the earliest-listed of ``names``
+    that any contains (so the whole short name beats its tail); restricted to one volume and reporter
+    when ``same_reporter``, falling back then to the latest of those."""
     fallback: int | None = None
     best: int | None = None
     best_rank = len(names)
-    scan: Iterable[_Full] = reversed(st.fulls)
     candidates: list[int] | None = None
     if same_reporter:
         candidates = _candidates(st, "by_cite", (volume, reporter))
     elif names and names[-1].split():  # every name is a tail of the first: all contain its last word
         candidates = _candidates(st, "by_word", names[-1].split()[-1])
-    if candidates is not None:
-        scan = (st.fulls[pos] for pos in reversed(candidates))
-    for f in scan:
+    scan: Iterable[int] = reversed(range(len(st.fulls))) if candidates is None else reversed(candidates)
+    fulls = st.fulls
+    for p in scan:
+        f = fulls[p]
         if same_reporter:
             if f.volume != volume or f.reporter != reporter:
                 continue
             if fallback is None:
-                fallback = f.index
+                fallback = p
         for rank in range(best_rank):
             if names[rank] in f.padded:
-                best, best_rank = f.index, rank
+                best, best_rank = p, rank
                 break
         if best_rank == 0:
             break
@@ -437,7 +543,7 @@ def _latest(
 
 def _resolve_short(c: Citation, st: _State) -> int | None:
     """A named short form goes to the case with that name; otherwise (or when no earlier cite of the
-    volume has the name) to the case whose pages can hold the pin.
+    volume has the name) to the case whose pages can hold the pin (the position of its record).
 
     Cases in a volume do not overlap, so of the cases cited in full from the volume, the one with the
     greatest first page at or below the pin is the only one that can contain it: in an opinion citing
@@ -445,27 +551,28 @@ def _resolve_short(c: Citation, st: _State) -> int | None:
     328" is Grutter. When the pin is below every first page, or two different cases begin on that
     page, the short form stays unresolved rather than guessed.
     """
+    fulls = st.fulls
     names = _suffixes(c.antecedent_text) if c.antecedent_text else ()
     if names:
         named = _latest(st, names, c.volume, c.reporter, same_reporter=True)
-        if named is not None and any(n in st.fulls_by_index(named).padded for n in names):
+        if named is not None and any(n in fulls[named].padded for n in names):
             return named
     pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
     listed = _candidates(st, "by_cite", (c.volume, c.reporter))
-    pool = st.fulls if listed is None else (st.fulls[pos] for pos in listed)
-    same = [f for f in pool if f.volume == c.volume and f.reporter == c.reporter]
+    pool: Iterable[int] = range(len(fulls)) if listed is None else listed
+    same = [p for p in pool if fulls[p].volume == c.volume and fulls[p].reporter == c.reporter]
     if not same:
         return None
-    if pin is None or not pin.isdigit() or any(f.page is None for f in same):
-        return same[-1].index  # no page to go by: the latest cite of the volume, as before
-    below = [f for f in same if f.page is not None and f.page <= int(pin)]
+    if pin is None or not pin.isdigit() or any(fulls[p].page is None for p in same):
+        return same[-1]  # no page to go by: the latest cite of the volume, as before
+    below = [p for p in same if (fulls[p].page or 0) <= int(pin)]
     if not below:
         return None
-    top = max(f.page for f in below if f.page is not None)
-    holders = {f.group for f in below if f.page == top}
+    top = max(fulls[p].page or 0 for p in below)
+    holders = {(st.para_of(p), fulls[p].group) for p in below if fulls[p].page == top}
     if len(holders) > 1:
         return None
-    return max(f.index for f in below if f.page == top)
+    return max(p for p in below if fulls[p].page == top)
 
 
 def _resolve_supra(c: Citation, st: _State) -> int | None:
@@ -475,7 +582,8 @@ def _resolve_supra(c: Citation, st: _State) -> int | None:
 
 
 def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> tuple[int, int, str] | None:
-    """(antecedent index, word position where the name starts, name) for a valid ``Name at N``."""
+    """(position of the antecedent's record, word position where the name starts, name) for a valid
+    ``Name at N``."""
     if not st.fulls:
         return None
     words = r.words
@@ -485,10 +593,10 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
         if not name or name in _GENERIC:
             continue
         listed = _candidates(st, "by_short", name)
-        pool = reversed(st.fulls) if listed is None else (st.fulls[pos] for pos in reversed(listed))
-        for f in pool:
-            if name in f.short_names:
-                return f.index, s, text[offset + s : offset + r.name_end]
+        pool: Iterable[int] = reversed(range(len(st.fulls))) if listed is None else reversed(listed)
+        for p in pool:
+            if name in st.fulls[p].short_names:
+                return p, s, text[offset + s : offset + r.name_end]
     return None
 
 
@@ -497,17 +605,33 @@ Plan = list[tuple[object, ...]]
 _INDEX_AFTER = 8
 
 
+def _absolute(rel: RelRef | None, pno: int) -> Ref | None:
+    return None if rel is None else (pno - rel[0], rel[1])
+
+
+def _relative(ref: Ref | None, pno: int) -> RelRef | None:
+    return None if ref is None else (pno - ref[0], ref[1])
+
+
 @dataclass(slots=True)
 class Run:
     """What one run over a document leaves for the next run over the same (edited) document, and
-    everything needed to build its citations later (``DocumentExtraction``)."""
+    everything needed to build its citations later (``DocumentExtraction``).
+
+    Plans number a paragraph's citations from its own first one and name an antecedent as a
+    ``RelRef`` (paragraphs back, place there), records (``_Full``) likewise: a citation added or
+    removed leaves every other paragraph's plan and records as they were, and only the per-paragraph
+    counts ``fc``/``nout`` move. Document-wide numbers are made when citations are built."""
 
     text: str
     paragraphs: list[tuple[int, int]]
     results: list[ParagraphResult]  # per paragraph (the same object while its text is the same)
-    before: list[tuple[int, int | None, int]]  # per paragraph: fulls seen, last authority, citations before
-    after: tuple[int, int | None, int]  # the same after the last paragraph
+    fc: list[int]  # per paragraph: full-citation records before it
+    la: list[RelRef | None]  # per paragraph: the authority an ``Id.`` at its start means
+    nout: list[int]  # per paragraph: citations before it (the index of its first)
+    after: tuple[int, RelRef | None, int]  # the same after the last paragraph
     plans: list[Plan]
+    reach: list[int]  # per paragraph: how many paragraphs back its plan's looked-up antecedents lie
     built: list[tuple[Citation, ...] | None]  # per paragraph; None until something asks for it
     fulls: list[_Full]
     #: this run's number, the number of the run it continued (None: none), and where the text differs
@@ -516,9 +640,10 @@ class Run:
     serial: int = 0
     prior_serial: int | None = None
     edited: tuple[int, int] | None = None
-    index: _Shared | None = None  # the lookup indexes ``fulls`` agrees with, except at ``patches``
+    index: _Shared | None = None  # the lookup indexes; ``fulls`` sits in them as ``segs`` say, except ``patches``
+    segs: list[Seg] = field(default_factory=list)
     patches: list[int] = field(default_factory=list)
-    queries: Queries = field(default_factory=dict)  # see ``_PrefixCheck.queries``
+    queries: _Queries | None = None  # see ``_Queries``
 
     def paragraph(self, pno: int) -> tuple[Citation, ...]:
         """Paragraph ``pno``'s citations with absolute spans and numbers (built once, on demand)."""
@@ -529,7 +654,33 @@ class Run:
 
     def first_of(self, pno: int) -> int:
         """The index of paragraph ``pno``'s first citation."""
-        return self.before[pno][2] if pno < len(self.before) else self.after[2]
+        return self.nout[pno] if pno < len(self.nout) else self.after[2]
+
+    def fc_at(self, pno: int) -> int:
+        return self.fc[pno] if pno < len(self.fc) else self.after[0]
+
+    def la_at(self, pno: int) -> RelRef | None:
+        return self.la[pno] if pno < len(self.la) else self.after[1]
+
+    def index_of(self, ref: RelRef | None, pno: int) -> int | None:
+        """The document-wide index a plan entry of paragraph ``pno`` refers to."""
+        if ref is None:
+            return None
+        t, which = pno - ref[0], ref[1]
+        if isinstance(which, int):
+            return self.first_of(t) + which
+        key, nth = which
+        fulls = self.fulls
+        for i in range(self.fc[t], self.fc_at(t + 1)):
+            if fulls[i].key == key:
+                if not nth:
+                    return self.first_of(t) + fulls[i].pos
+                nth -= 1
+        raise LookupError(f"paragraph {t} has no record {which!r}")  # a broken invariant: the caller re-syncs
+
+    def para_of(self, pos: int) -> int:
+        """The paragraph holding record ``pos``."""
+        return bisect_right(self.fc, pos) - 1
 
 
 def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
@@ -539,25 +690,27 @@ def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
     prev_off = run.paragraphs[pno - 1][0] if pno else 0
     sh = _Shifter(off)
     cits = res.citations
-    return tuple(
-        shift_citation(
-            cits[e[1]],  # type: ignore[call-overload]
-            off,
-            index=e[2],  # type: ignore[arg-type]
-            group=e[3],  # type: ignore[arg-type]
-            antecedent=e[4],  # type: ignore[arg-type]
-            paragraph=pno,
-            shifter=sh,
-        )
-        if e[0] == "c" and not e[5] and not e[6]
-        else _build(text, off, pno, res, prev, prev_off, e, sh)
-        for e in plan
-    )
+    base = run.first_of(pno)
+    out = []
+    for i, e in enumerate(plan):
+        if e[0] == "c" and not e[4] and not e[5]:
+            out.append(shift_citation(
+                cits[e[1]],  # type: ignore[call-overload]
+                off,
+                index=base + i,
+                group=None if e[2] is None else base + e[2],  # type: ignore[operator]
+                antecedent=run.index_of(e[3], pno),  # type: ignore[arg-type]
+                paragraph=pno,
+                shifter=sh,
+            ))
+        else:
+            out.append(_build(run, text, off, pno, res, prev, prev_off, e, sh, base + i))
+    return tuple(out)
 
 
 def uses_prev(plan: Plan) -> bool:
     """Whether a paragraph's citations read the paragraph before it (a block quote, its last sentence)."""
-    return any(e[0] == "c" and (e[5] or e[6]) for e in plan)
+    return any(e[0] == "c" and (e[4] or e[5]) for e in plan)
 
 
 _ext_citations = Extraction.__dict__["citations"]
@@ -611,16 +764,8 @@ class DocumentExtraction(Extraction):
         return self.run.paragraph(pno)
 
     def paragraph_of(self, index: int) -> int:
-        """The paragraph holding citation ``index``."""
-        run = self.run
-        lo, hi = 0, len(run.plans) - 1
-        while lo < hi:  # the last paragraph whose first citation is at or before ``index``
-            mid = (lo + hi + 1) // 2
-            if run.before[mid][2] <= index:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        """The paragraph holding citation ``index`` (the last one whose first citation is at or before it)."""
+        return max(0, bisect_right(self.run.nout, index) - 1)
 
     def citation(self, index: int) -> Citation:
         """``citations[index]``, building only its paragraph."""
@@ -654,17 +799,15 @@ class DocumentExtraction(Extraction):
         """``"volume reporter page"`` of each FULL citation before ``index`` from that volume, from the
         resolution records (no citation built)."""
         run = self.run
-        pool: Iterable[_Full] = run.fulls
-        if run.index is not None and len(run.patches) <= _PATCH_LIMIT:
-            cited: list[int] = run.index.ensure().by_cite.get((volume, reporter), [])
-            listed = cited[: bisect_left(cited, len(run.fulls))]
-            patched = set(run.patches)
-            pool = (run.fulls[p] for p in sorted([p for p in listed if p not in patched] + run.patches))
-        return [
-            f"{f.volume} {f.reporter} {f.page_text}"
-            for f in pool
-            if f.index < index and f.full_form and f.volume == volume and f.reporter == reporter
-        ]
+        pool: Iterable[int] = range(len(run.fulls))
+        if run.index is not None:
+            pool = _mapped(run.index, run.segs, run.patches, "by_cite", (volume, reporter))
+        out = []
+        for p in pool:
+            f = run.fulls[p]
+            if f.full_form and f.volume == volume and f.reporter == reporter and run.first_of(run.para_of(p)) + f.pos < index:
+                out.append(f"{f.volume} {f.reporter} {f.page_text}")
+        return out
 
     def at(self, offset: int) -> Citation | None:
         best: Citation | None = None
@@ -693,106 +836,156 @@ def assemble_incremental(
     """``assemble`` reusing the previous run of the same document; citations are built lazily.
 
     Paragraphs before the first one whose result or offset changed are taken over as they were. From
-    there on paragraphs are planned (numbered and resolved) again, until one leaves the resolution
-    state exactly as the previous run had it after the same paragraph: from then on the previous
-    plans still hold (taken over in one slice when the paragraphs after it are the previous run's),
-    and only the offsets move. Citations are built when asked for, reusing the previous run's where
-    the plan and the offset are the same. The result does not depend on ``prior``.
+    there on paragraphs are planned (numbered and resolved) again, until one is the previous run's
+    paragraph after the same ``Id.`` state, and none of its lookups could see a record the paragraphs
+    planned again changed (``_Zone``): from then on the previous plans still hold — they number from
+    their own paragraph, so a citation added or removed before them changes nothing in them — and
+    they are taken over in one slice up to the next paragraph whose lookups could see the change.
+    Citations are built when asked for, reusing the previous run's where nothing before them moved.
+    The result does not depend on ``prior``.
     """
     if len(paragraphs) != len(results):
         raise ValueError("one result per paragraph")
-    q = 0
-    if prior is not None:
-        q = _same_prefix(prior, paragraphs, results, edited)
-    st = _State()
-    before: list[tuple[int, int | None, int]] = []
+    n = len(results)
+    q = _same_prefix(prior, paragraphs, results, edited) if prior is not None else 0
+    fc: list[int] = []
+    la: list[RelRef | None] = []
+    nout: list[int] = []
     plans: list[Plan] = []
+    reach: list[int] = []
     built_all: list[tuple[Citation, ...] | None] = []
+    st = _State(fc=fc)
     n_out = 0
-    if prior is not None and q > 0:
-        n_fulls, st.last_authority, n_out = prior.before[q] if q < len(prior.before) else prior.after
-        st.fulls, st.restored = prior.fulls[:n_fulls], True
-        st.base, st.patches = prior.index, _patches_in(prior.patches, 0, n_fulls)
-        before = prior.before[:q]
-        plans = prior.plans[:q]
-        built_all = prior.built[:q]
+    zone: _Zone | None = None
+    queries: _Queries | None = None
+    if prior is not None:
+        st.restored, st.base = True, prior.index
+        if q > 0:
+            n_f = prior.fc_at(q)
+            st.fulls = prior.fulls[:n_f]
+            st.segs = _segs_upto(prior.segs, n_f)
+            st.patches = prior.patches[: bisect_left(prior.patches, n_f)]
+            st.last_authority = _absolute(prior.la_at(q), q)
+            n_out = prior.first_of(q)
+            fc.extend(prior.fc[:q])
+            la.extend(prior.la[:q])
+            nout.extend(prior.nout[:q])
+            plans.extend(prior.plans[:q])
+            reach.extend(prior.reach[:q])
+            built_all.extend(prior.built[:q])
+        have = prior.queries
+        queries = have if have is not None and len(have.of) <= 2 * n + 64 else _Queries()
+        zone = _Zone(prior, st, queries, q)
     # paragraph numbers move by this much when paragraphs were inserted or removed
-    pno_delta = len(results) - len(prior.results) if prior is not None else 0
-    queries = prior.queries if prior is not None and len(prior.queries) <= 2 * len(results) + 64 else {}
-    fulls_check = _PrefixCheck(prior.fulls if prior is not None else [], st.fulls, len(st.fulls), queries)
+    pno_delta = n - len(prior.results) if prior is not None else 0
+    stretch: int | None = None  # (previous run's numbering) where the present run of taken-over paragraphs began
+    counts_moved = False  # a paragraph planned again has another number of citations than the one it replaces
     pno = q
     replanned = 0
-    while pno < len(results):
+    while pno < n:
         off, res = paragraphs[pno][0], results[pno]
         prev = results[pno - 1] if pno else None
-        prev_off = paragraphs[pno - 1][0] if pno else 0
-        here = (len(st.fulls), st.last_authority, n_out)
-        before.append(here)
+        la_here = _relative(st.last_authority, pno)
+        fc.append(len(st.fulls))
+        la.append(la_here)
+        nout.append(n_out)
         old = pno - pno_delta
         synced = (
             prior is not None
+            and zone is not None
             and pno > q
             and 0 <= old < len(prior.results)
             and prior.results[old] is res
-            and prior.before[old] == here
+            and prior.la[old] == la_here
             and _prev_sig(prior.results, old) == _prev_sig(results, pno)
-            and fulls_check.same_upto(here[0])
-            and fulls_check.unaffected(res, text, off)
+            # a paragraph inserted or removed moves what lies before it: a looked-up antecedent must lie
+            # in this run of taken-over paragraphs (an ``Id.``'s is checked by the state above)
+            and (pno_delta == 0 or prior.reach[old] <= old - (old if stretch is None else stretch))
+            and zone.unaffected(res, text, off, old)
         )
         built: tuple[Citation, ...] | None = None
         if synced:
-            # the state is the one the previous run had here: its plan still holds
-            plan = prior.plans[old]  # type: ignore[union-attr]
-            n_next, last_authority, _ = prior.before[old + 1] if old + 1 < len(prior.before) else prior.after  # type: ignore[union-attr]
-            st.fulls.extend(prior.fulls[here[0] : n_next])  # type: ignore[union-attr]
-            if st.restored:
-                st.patches.extend(_patches_in(prior.patches, here[0], n_next))  # type: ignore[union-attr]
-            st.last_authority = last_authority
-            if old == pno and prior.paragraphs[old][0] == off:  # type: ignore[union-attr]
+            assert prior is not None and zone is not None
+            plan, r = prior.plans[old], prior.reach[old]
+            if stretch is None:
+                stretch = old
+            zone.taken(old)
+            st.take(prior, prior.fc[old], prior.fc_at(old + 1))
+            st.last_authority = _absolute(prior.la_at(old + 1), pno + 1)
+            if old == pno and not counts_moved and prior.nout[old] == n_out and prior.paragraphs[old][0] == off:
                 # same plan, same place: the very same citations, unless they read a changed paragraph before
-                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == prev_off):  # type: ignore[union-attr]
-                    built = prior.built[old]  # type: ignore[union-attr]
+                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == paragraphs[pno - 1][0]):
+                    built = prior.built[old]
         else:
             replanned += 1
-            if replanned == _INDEX_AFTER:  # a long stretch to plan again: index the records once
-                st.restored = False
-            plan = _plan(text, off, res, prev, st, n_out)
+            stretch = None
+            if replanned == _INDEX_AFTER and st.restored:  # a long stretch to plan again: index the records once
+                st.own_index()
+            start_f = len(st.fulls)
+            plan, r = _plan(text, off, res, prev, st, pno)
             if res.barrier_at_end:
                 st.last_authority = None
+            if zone is not None and prior is not None:
+                zone.planned(pno, start_f)
+                if 0 <= old < len(prior.results):
+                    st.rebase(prior, prior.fc[old], prior.fc_at(old + 1), start_f)
+                if not (0 <= old < len(prior.plans) and len(prior.plans[old]) == len(plan)):
+                    counts_moved = True
         plans.append(plan)
+        reach.append(r)
         built_all.append(built)
         n_out += len(plan)
         pno += 1
-        if (
-            synced
-            and _same_tail(prior, old + 1, results, pno)  # type: ignore[arg-type]
-            and (not fulls_check.renamed or fulls_check.none_affected(results, paragraphs, pno, text))
-        ):
-            # every later paragraph is the previous run's, after the same state: take the rest over
-            assert prior is not None
-            before.extend(prior.before[old + 1 :])
-            plans.extend(prior.plans[old + 1 :])
-            built_all.extend(_tail_built(prior, old + 1, paragraphs, results, pno))
-            if st.restored:
-                st.patches.extend(_patches_in(prior.patches, len(st.fulls), len(prior.fulls)))
-            st.fulls.extend(prior.fulls[len(st.fulls) :])
-            st.last_authority, n_out = prior.after[1], prior.after[2]
-            break
+        if synced and pno < n:
+            assert prior is not None and zone is not None and stretch is not None
+            old += 1
+            if not _same_tail(prior, old, results, pno):
+                continue
+            # every later paragraph is the previous run's: take them over at once, up to the first one
+            # whose lookups could see what changed (or whose antecedents a moved paragraph displaced)
+            end = zone.affected_from(results, paragraphs, text, pno, old)
+            if pno_delta:
+                for i in range(old, end - pno_delta):
+                    if prior.reach[i] > i - stretch:
+                        end = i + pno_delta
+                        break
+            if end <= pno:
+                continue
+            o1 = end - pno_delta
+            dfc, dn = len(st.fulls) - prior.fc[old], n_out - prior.nout[old]
+            fc.extend(prior.fc[old:o1] if not dfc else [x + dfc for x in prior.fc[old:o1]])
+            nout.extend(prior.nout[old:o1] if not dn else [x + dn for x in prior.nout[old:o1]])
+            la.extend(prior.la[old:o1])
+            plans.extend(prior.plans[old:o1])
+            reach.extend(prior.reach[old:o1])
+            if pno_delta or counts_moved or dn:
+                built_all.extend([None] * (end - pno))  # moved: built again when asked for
+            else:
+                built_all.extend(_tail_built(prior, paragraphs, results, pno, end))
+            zone.taken_range(old, o1)
+            st.take(prior, prior.fc[old], prior.fc_at(o1))
+            st.last_authority = _absolute(prior.la_at(o1), end)
+            n_out += prior.first_of(o1) - prior.nout[old]
+            pno = end
     run = Run(
         text=text,
         paragraphs=paragraphs,
         results=list(results),
-        before=before,
-        after=(len(st.fulls), st.last_authority, n_out),
+        fc=fc,
+        la=la,
+        nout=nout,
+        after=(len(st.fulls), _relative(st.last_authority, n), n_out),
         plans=plans,
+        reach=reach,
         built=built_all,
         fulls=st.fulls,
         serial=next(_serials),
         prior_serial=prior.serial if prior is not None else None,
         edited=edited if prior is not None else None,
         index=st.base if st.restored else _Shared(st.fulls, st.by_word, st.by_cite, st.by_short, st.indexed),
+        segs=st.segs if st.restored else [(0, 0, len(st.fulls))],
         patches=st.patches if st.restored else [],
-        queries=fulls_check.queries,
+        queries=queries,
     )
     return DocumentExtraction(run), run
 
@@ -807,20 +1000,19 @@ def _same_tail(prior: Run, old: int, results: list[ParagraphResult], pno: int) -
 
 
 def _tail_built(
-    prior: Run, old: int, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], pno: int
+    prior: Run, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], pno: int, end: int
 ) -> list[tuple[Citation, ...] | None]:
-    """The previous run's built citations for a taken-over tail, where they are still valid: same
-    paragraph number, same offset, and (if they read it) the same paragraph before at the same offset."""
-    n = len(results) - pno
-    if old != pno or n == 0 or paragraphs[-1][0] != prior.paragraphs[-1][0]:
-        return [None] * n  # moved (the usual keystroke): built again when asked for
+    """The previous run's built citations for taken-over paragraphs ``pno:end`` (same numbers), where
+    they are still valid: same offset, and (if they read it) the same paragraph before at the same offset."""
+    if paragraphs[end - 1][0] != prior.paragraphs[end - 1][0]:
+        return [None] * (end - pno)  # moved (the usual keystroke): built again when asked for
 
     def same(i: int) -> bool:
         return results[i] is prior.results[i] and paragraphs[i][0] == prior.paragraphs[i][0]
 
     return [
         prior.built[i] if same(i) and (same(i - 1) or not uses_prev(prior.plans[i])) else None
-        for i in range(pno, len(results))
+        for i in range(pno, end)
     ]
 
 
@@ -851,150 +1043,246 @@ def _prev_sig(results: list[ParagraphResult], i: int) -> bool | None:
     return None if i == 0 else results[i - 1].block is not None
 
 
-class _PrefixCheck:
-    """Whether the new run's full-citation records agree with the previous run's up to some count.
-    Records are only ever appended, so a disagreement, once found, stays: the check is linear over a
-    whole run, not per paragraph.
+Cite = tuple[str | None, str | None]
 
-    Typing inside a case name changes only a record's names: those records are kept in ``renamed``,
-    and a later paragraph whose name lookups see no difference between the old and the new names is
-    still in step (``unaffected``). Any other difference (a volume, a page, a count) ends it.
-    """
 
-    __slots__ = ("affected_key", "checked", "last_affected", "mismatch", "new", "old", "queries", "renamed")
+class _Queries:
+    """Each paragraph result's lookups — the padded names its short forms and ``supra`` search for
+    (``_latest``), the short names its ``Name at N`` candidates try (``_resolve_reference``), the
+    volumes and reporters of its short forms (``_resolve_short``) — which depend on its text alone,
+    kept from run to run; and, for the results asked about, which of them look up a word, short name
+    or volume, so the paragraphs a changed record could answer differently are found without looking
+    at every paragraph."""
 
-    def __init__(self, old: list[_Full], new: list[_Full], taken_over: int, queries: Queries | None = None) -> None:
-        self.old, self.new = old, new
-        self.checked = taken_over  # the prefix was copied from ``old``
-        self.mismatch = False
-        self.renamed: list[tuple[_Full, _Full]] = []
-        self.affected_key, self.last_affected = -1, -1
-        #: each paragraph result's name lookups (they depend on its text alone), kept from run to run
-        self.queries: Queries = {} if queries is None else queries
+    __slots__ = ("by_cite", "by_short", "by_word", "of")
 
-    def same_upto(self, n: int) -> bool:
-        if self.mismatch or n > len(self.old) or n > len(self.new):
-            return False
-        while self.checked < n:
-            a, b = self.old[self.checked], self.new[self.checked]
-            if a is not b and a != b:
-                if _names_only(a, b):
-                    self.renamed.append((a, b))
-                else:
-                    self.mismatch = True
-                    return False
-            self.checked += 1
-        return True
+    def __init__(self) -> None:
+        self.of: dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]] = {}
+        self.by_word: dict[str, set[int]] = {}
+        self.by_short: dict[str, set[int]] = {}
+        self.by_cite: dict[Cite, set[int]] = {}
 
-    def none_affected(self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], pno: int,
-                      text: str) -> bool:
-        """Whether no paragraph from ``pno`` on looks up a name the renamed records answer differently
-        (then the rest can be taken over at once: walking it paragraph by paragraph cost time
-        proportional to the brief on every keystroke typed inside a case name). Looks once per set of
-        renamed records: before the last affected paragraph the answer is no."""
-        key = len(self.renamed)
-        if self.affected_key != key:
-            self.affected_key, self.last_affected = key, -1
-            for i in range(len(results) - 1, pno - 1, -1):
-                if not self.unaffected(results[i], text, paragraphs[i][0]):
-                    self.last_affected = i
-                    break
-        return pno > self.last_affected
-
-    def unaffected(self, res: ParagraphResult, text: str, off: int) -> bool:
-        """Whether every name lookup of paragraph ``res`` answers alike over the old and the new names."""
-        if not self.renamed:
-            return True
-        hit = self.queries.get(id(res))
+    def get(self, res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
+        hit = self.of.get(id(res))
         if hit is None or hit[0] is not res:
-            hit = self.queries[id(res)] = (res, *_name_queries(res, text, off))
-        _, names, shorts = hit
-        for old, new in self.renamed:
-            if any((n in old.padded) != (n in new.padded) for n in names):
-                return False
-            if any((n in old.short_names) != (n in new.short_names) for n in shorts):
-                return False
-        return True
+            names, shorts, cites = _queries_of(res, text, off)
+            hit = self.of[id(res)] = (res, names, shorts, cites)
+            key = id(res)
+            for name in names:
+                w = name.split()
+                if w:
+                    self.by_word.setdefault(w[-1], set()).add(key)
+            for s in shorts:
+                self.by_short.setdefault(s, set()).add(key)
+            for c in cites:
+                self.by_cite.setdefault(c, set()).add(key)
+        return hit[1], hit[2], hit[3]
 
 
-Queries = dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...]]]
-
-
-def _names_only(a: _Full, b: _Full) -> bool:
-    """Whether two records differ in their names alone."""
-    return (a.index, a.group, a.volume, a.reporter, a.page, a.page_text, a.full_form) == (
-        b.index, b.group, b.volume, b.reporter, b.page, b.page_text, b.full_form
-    )
-
-
-def _name_queries(res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Every name a paragraph's resolution looks up: the padded names its short forms and ``supra``
-    search for (``_latest``), and the short names its ``Name at N`` candidates try (``_resolve_reference``)."""
+def _queries_of(res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
     names: list[str] = []
+    cites: list[Cite] = []
     for c in res.citations:
         if c.form in (CiteForm.SHORT, CiteForm.SUPRA) and c.antecedent_text:
             names.extend(_suffixes(c.antecedent_text))
-    shorts = [
-        norm_name(text[off + w[0] : off + r.name_end]) for r in res.refs for w in r.words
-    ]
-    return tuple(names), tuple(shorts)
+        if c.form is CiteForm.SHORT:
+            cites.append((c.volume, c.reporter))
+    shorts = [norm_name(text[off + w[0] : off + r.name_end]) for r in res.refs for w in r.words]
+    return tuple(names), tuple(shorts), tuple(dict.fromkeys(cites))
+
+
+Placed = tuple[int, _Full]  # a record and its paragraph
+
+
+class _Zone:
+    """What the paragraphs planned again changed in the records later paragraphs look up.
+
+    The records of the previous run's paragraphs that were not taken over (``old``) against those the
+    present run planned (``new``), each with its paragraph; equal ones at either end are left out.
+    When what is left pairs up with differences in names only (typing inside a case name), a later
+    paragraph is affected when one of its name lookups answers differently for a pair; otherwise when
+    any of its lookups could match any record left (a record added, removed, renumbered or moved). A
+    paragraph whose lookups are unaffected resolves as before, to the same records at the same places."""
+
+    __slots__ = ("_key", "_loose", "_pairs", "new", "old", "old_next", "prior", "queries", "st")
+
+    def __init__(self, prior: Run, st: _State, queries: _Queries, q: int) -> None:
+        self.prior, self.st, self.queries = prior, st, queries
+        self.old: list[Placed] = []
+        self.new: list[Placed] = []
+        self.old_next = q  # the previous run's paragraphs before this are accounted for
+        self._key: tuple[int, int, int] | None = None
+        self._pairs: list[tuple[_Full, _Full]] = []
+        self._loose: list[_Full] = []
+
+    def planned(self, pno: int, start: int) -> None:
+        """Paragraph ``pno`` was planned again; its records are ``st.fulls[start:]``."""
+        fulls = self.st.fulls
+        self.new.extend((pno, fulls[i]) for i in range(start, len(fulls)))
+
+    def taken(self, old: int) -> None:
+        """The previous run's paragraph ``old`` was taken over: those before it that were not are replaced."""
+        self._replaced(old)
+        self.old_next = old + 1
+
+    def taken_range(self, start: int, end: int) -> None:
+        """The previous run's paragraphs ``start:end`` were taken over."""
+        self._replaced(start)
+        self.old_next = end
+
+    def _replaced(self, upto: int) -> None:
+        prior = self.prior
+        for t in range(self.old_next, upto):
+            self.old.extend((t, prior.fulls[i]) for i in range(prior.fc[t], prior.fc_at(t + 1)))
+        self.old_next = max(self.old_next, upto)
+
+    def _changes(self, old: int) -> tuple[list[tuple[_Full, _Full]], list[_Full]]:
+        self._replaced(old)
+        key = (len(self.old), len(self.new), self.old_next)
+        if key == self._key:
+            return self._pairs, self._loose
+        a, b = self.old, self.new
+        i, j, k = 0, len(a), len(b)
+        while i < j and i < k and _same_placed(a[i], b[i]):
+            i += 1
+        while j > i and k > i and _same_placed(a[j - 1], b[k - 1]):
+            j, k = j - 1, k - 1
+        mid_a, mid_b = a[i:j], b[i:k]
+        if len(mid_a) == len(mid_b) and all(x[0] == y[0] and _names_only(x[1], y[1]) for x, y in zip(mid_a, mid_b, strict=True)):
+            self._pairs, self._loose = [(x[1], y[1]) for x, y in zip(mid_a, mid_b, strict=True)], []
+        else:
+            loose = mid_a + mid_b
+            # a reference names a record by its key and how many before it share that key: a record
+            # added or removed before another of the same key changes the other's name too
+            clash = {(t, f.key) for t, f in loose}
+            self._pairs = []
+            self._loose = [f for t, f in a + b if (t, f.key) in clash]
+        self._key = key
+        return self._pairs, self._loose
+
+    def unaffected(self, res: ParagraphResult, text: str, off: int, old: int) -> bool:
+        """Whether paragraph ``res`` (the previous run's ``old``) resolves as before."""
+        pairs, loose = self._changes(old)
+        if not pairs and not loose:
+            return True
+        return not _hits(self.queries.get(res, text, off), pairs, loose)
+
+    def affected_from(self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], text: str,
+                      pno: int, old: int) -> int:
+        """The first paragraph from ``pno`` on (the previous run's ``old`` on) whose lookups the changes
+        could answer differently; ``len(results)`` when none."""
+        pairs, loose = self._changes(old)
+        n = len(results)
+        if not pairs and not loose:
+            return n
+        qs = self.queries
+        for i in range(pno, n):  # every later paragraph's lookups are in the index (once per result)
+            r = results[i]
+            hit = qs.of.get(id(r))
+            if hit is None or hit[0] is not r:
+                qs.get(r, text, paragraphs[i][0])
+        keys: set[int] = set()
+        for f in [*loose, *(g for pair in pairs for g in pair)]:
+            for w in set(f.padded.split()):
+                keys |= qs.by_word.get(w, set())
+            for s in f.short_names:
+                keys |= qs.by_short.get(s, set())
+            if loose:
+                keys |= qs.by_cite.get((f.volume, f.reporter), set())
+        hits = {k for k in keys if _hits(qs.of[k][1:], pairs, loose)}
+        if not hits:
+            return n
+        for i in range(pno, n):
+            if id(results[i]) in hits:
+                return i
+        return n
+
+
+def _same_placed(a: Placed, b: Placed) -> bool:
+    return a[0] == b[0] and (a[1] is b[1] or a[1].content == b[1].content)
+
+
+def _hits(queries: tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]],
+          pairs: list[tuple[_Full, _Full]], loose: list[_Full]) -> bool:
+    names, shorts, cites = queries
+    for old, new in pairs:
+        if any((n in old.padded) != (n in new.padded) for n in names):
+            return True
+        if any((n in old.short_names) != (n in new.short_names) for n in shorts):
+            return True
+    for f in loose:
+        if (f.volume, f.reporter) in cites:
+            return True
+        if any(n in f.padded for n in names) or any(n in f.short_names for n in shorts):
+            return True
+    return False
+
+
+def _names_only(a: _Full, b: _Full) -> bool:
+    """Whether two records differ in their names alone (a reference names both alike)."""
+    return a.key == b.key and a.page == b.page
 
 
 def _plan(
-    text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: _State, base: int
-) -> list[tuple[object, ...]]:
-    """Document order, numbering and resolution for one paragraph (no objects built)."""
+    text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: _State, pno: int
+) -> tuple[Plan, int]:
+    """Document order, numbering (from the paragraph's first citation) and resolution for paragraph
+    ``pno`` (no objects built), and how far back its looked-up antecedents lie."""
     order: list[tuple[int, int, int]] = [(c.span.start, 0, k) for k, c in enumerate(res.citations)]
     if res.refs:
         order.extend((r.words[0][0], 1, k) for k, r in enumerate(res.refs))
         order.sort(key=lambda t: (t[0], t[1]))
-    plan: list[tuple[object, ...]] = []
-    local_to_global: dict[int, int] = {}
+    plan: Plan = []
+    local: dict[int, int] = {}
+    reach = 0
     for _pos, kind, k in order:
-        index = base + len(plan)
+        i = len(plan)
         if kind == 1:
             found = _resolve_reference(res.refs[k], text, off, st)
             if found is None:
                 continue
-            ante, s, name = found
-            plan.append(("r", k, index, ante, s, name))
+            at, s, name = found
+            ante = st.ref(at)
+            reach = max(reach, pno - ante[0])
+            plan.append(("r", k, (pno - ante[0], ante[1]), s, name))
             st.last_authority = ante
             continue
         c = res.citations[k]
-        local_to_global[k] = index
+        local[k] = i
         if res.barrier_before[k]:
             st.last_authority = None
         group: int | None = None
-        antecedent: int | None = None
+        antecedent: Ref | None = None
         if c.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
-            group = local_to_global.get(c.group if c.group is not None else k, index)
-            _add_full(st, c, index, group)
+            group = local.get(c.group if c.group is not None else k, i)
+            _add_full(st, c, i, group)
             if not res.nested[k]:
-                st.last_authority = group
+                st.last_authority = st.leader(pno, group)
         else:
             if c.form is CiteForm.SHORT:
-                antecedent = _resolve_short(c, st)
-                if (
-                    antecedent is None
-                    and res.parallel_short
-                    and res.parallel_short[k]
-                    and plan
-                    and plan[-1][0] == "c"
-                ):
-                    antecedent = plan[-1][4]  # type: ignore[assignment]  # the pin's parallel partner
+                at_ = _resolve_short(c, st)
+                if at_ is not None:
+                    antecedent = st.ref(at_)
+                    reach = max(reach, pno - antecedent[0])
+                elif res.parallel_short and res.parallel_short[k] and plan and plan[-1][0] == "c":
+                    antecedent = _absolute(plan[-1][3], pno)  # type: ignore[arg-type]  # the pin's parallel partner
             elif c.form is CiteForm.SUPRA:
-                antecedent = _resolve_supra(c, st)
+                at_ = _resolve_supra(c, st)
+                if at_ is not None:
+                    antecedent = st.ref(at_)
+                    reach = max(reach, pno - antecedent[0])
             elif c.form is CiteForm.ID:
                 antecedent = st.last_authority
             if not res.nested[k] and c.form is not CiteForm.ID:
                 st.last_authority = antecedent
         block = bool(res.leading[k] and prev is not None and prev.block is not None)
         prop_prev = bool(res.needs_prev[k] and prev is not None)
-        plan.append(("c", k, index, group, antecedent, block, prop_prev))
-    return plan
+        plan.append(("c", k, group, _relative(antecedent, pno), block, prop_prev))
+    return plan, reach
 
 
 def _build(
+    run: Run,
     text: str,
     off: int,
     pno: int,
@@ -1003,14 +1291,15 @@ def _build(
     prev_off: int,
     e: tuple[object, ...],
     sh: _Shifter,
+    index: int,
 ) -> Citation:
     if e[0] == "r":
-        _, k, index, ante, s, name = e
+        _, k, ante, s, name = e
         r = res.refs[k]  # type: ignore[index,call-overload]
         span = Span(off + s, off + r.pincite.span.end)  # type: ignore[operator]
         prop_span, ref_quotes, _np = res.ref_props[k]  # type: ignore[index,call-overload]
         return Citation(
-            index=index,  # type: ignore[arg-type]
+            index=index,
             form=CiteForm.REFERENCE,
             span=span,
             full_span=span,
@@ -1019,12 +1308,12 @@ def _build(
             quotes=tuple(_quote(q, off) for q in ref_quotes),
             proposition=None if prop_span is None else text[off + prop_span.start : off + prop_span.end],
             proposition_span=None if prop_span is None else _sp(prop_span, off),
-            group=index,  # type: ignore[arg-type]
-            antecedent=ante,  # type: ignore[arg-type]
+            group=index,
+            antecedent=run.index_of(ante, pno),  # type: ignore[arg-type]
             antecedent_text=" ".join(str(name).split()),
             paragraph=pno,
         )
-    _, k, index, group, antecedent, block, prop_prev = e
+    _, k, group, ante, block, prop_prev = e
     c = res.citations[k]  # type: ignore[index,call-overload]
     quotes: tuple[Quote, ...] | None = None
     proposition: tuple[str, Span] | None = None
@@ -1038,9 +1327,9 @@ def _build(
     return shift_citation(
         c,
         off,
-        index=index,  # type: ignore[arg-type]
-        group=group,  # type: ignore[arg-type]
-        antecedent=antecedent,  # type: ignore[arg-type]
+        index=index,
+        group=None if group is None else run.first_of(pno) + group,  # type: ignore[operator]
+        antecedent=run.index_of(ante, pno),  # type: ignore[arg-type]
         paragraph=pno,
         quotes=quotes,
         proposition=proposition,
@@ -1058,27 +1347,32 @@ class Assembler:
     __slots__ = ("built", "n_out", "run", "st")
 
     def __init__(self, text: str) -> None:
-        self.st = _State()
+        self.st = _State(fc=[])
         self.n_out = 0
-        self.run = Run(text=text, paragraphs=[], results=[], before=[], after=(0, None, 0),
-                       plans=[], built=[], fulls=self.st.fulls)
+        self.run = Run(text=text, paragraphs=[], results=[], fc=self.st.fc, la=[], nout=[], after=(0, None, 0),
+                       plans=[], reach=[], built=[], fulls=self.st.fulls)
         self.built: list[Citation] = []
 
     def add(self, span: tuple[int, int], res: ParagraphResult) -> None:
         """The next paragraph (``span`` in the text) and its result."""
         run, st = self.run, self.st
         pno = len(run.plans)
-        run.before.append((len(st.fulls), st.last_authority, self.n_out))
-        plan = _plan(run.text, span[0], res, run.results[-1] if pno else None, st, self.n_out)
+        run.fc.append(len(st.fulls))
+        run.la.append(_relative(st.last_authority, pno))
+        run.nout.append(self.n_out)
+        plan, reach = _plan(run.text, span[0], res, run.results[-1] if pno else None, st, pno)
         if res.barrier_at_end:
             st.last_authority = None
         run.paragraphs.append(span)
         run.results.append(res)
         run.plans.append(plan)
+        run.reach.append(reach)
         run.built.append(None)
         self.n_out += len(plan)
+        run.after = (len(st.fulls), _relative(st.last_authority, pno + 1), self.n_out)  # what building reads
         self.built.extend(run.paragraph(pno))
 
     def finish(self) -> Extraction:
-        self.run.after = (len(self.st.fulls), self.st.last_authority, self.n_out)
+        n = len(self.run.plans)
+        self.run.after = (len(self.st.fulls), _relative(self.st.last_authority, n), self.n_out)
         return Extraction(text=self.run.text, citations=tuple(self.built))
