@@ -119,6 +119,27 @@ async def test_what_the_user_sees_is_looked_up_first_and_a_scroll_reorders_the_r
             assert fake.counts.throttled == 0
 
 
+async def test_the_document_on_screen_goes_before_another_document_being_checked(
+    h, corpus_db: Path, tmp_path: Path
+) -> None:
+    """Two documents checked at once over one CourtListener allowance: the editor shows the second,
+    so its citations go before the rest of the first, although the first one's check began first
+    (the pacer serves concurrent callers by value, not in the order they came)."""
+    first, second = (tmp_path / "first.txt").as_uri(), (tmp_path / "second.txt").as_uri()
+    other = "\n\n".join(f"See Gamma v. Delta, 300 F.3d {1 + i * 20} (9th Cir. 2001)." for i in range(20))
+    window = 1.0  # shorter than a check's 2 s patience (both checks wait); long enough for the second to arrive
+    with _fake(window) as fake:
+        async with _session(h, "visual-studio-code", corpus_db, tmp_path, fake, window) as client:
+            client.protocol.notify("citecheck/visibleRanges", _view(second, 0, 19))  # its citations 0–9
+            h.open_doc(client, first, TEXT)
+            await _until(lambda: fake.counts.lookups >= 1)  # the first spent this window and waits...
+            h.open_doc(client, second, other)  # ...when the second one's check begins
+            await _until(lambda: len(fake.lookup_order) >= 20)
+            assert fake.lookup_order[:10] == [_label(i) for i in range(10)]
+            assert fake.lookup_order[10:20] == [f"300 F.3d {1 + i * 20}" for i in range(10)]
+            assert fake.counts.throttled == 0
+
+
 async def test_a_client_that_does_not_say_what_it_shows_gets_document_order(h, corpus_db: Path, tmp_path: Path) -> None:
     uri = (tmp_path / "brief.txt").as_uri()
     window = 1.0  # as above: room for the notification to arrive before the next batch is chosen

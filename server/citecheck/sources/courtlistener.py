@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -50,6 +51,7 @@ from citecheck.sources.pacing import (
     FREE_REQUEST_RATES,
     Pacer,
     PacingStore,
+    Work,
     WorkOrder,
     about,
     parse_rates,
@@ -217,6 +219,8 @@ class CourtListenerClient:
         #: called with (citations answered, citations asked, what we wait for) as a lookup proceeds
         self.on_progress: Callable[[int, int, str], None] | None = None
         self._clusters: OrderedDict[str, dict[str, Any]] = OrderedDict()  # raw cluster JSON by id, small LRU
+        #: the keys a lookup answered with each case (by record id, small LRU): what its text is worth
+        self._found_by: OrderedDict[str, tuple[CiteKey, ...]] = OrderedDict()
 
     @property
     def description(self) -> str:
@@ -232,9 +236,21 @@ class CourtListenerClient:
 
     # ------------------------------------------------------------------ HTTP
     async def _request(
-        self, method: str, url: str, *, citations: int = 0, deadline: float | None = None, **kw: Any
+        self,
+        method: str,
+        url: str,
+        *,
+        citations: int = 0,
+        deadline: float | None = None,
+        work: Work | None = None,
+        fill: Callable[[], dict[str, Any]] | None = None,
+        **kw: Any,
     ) -> httpx.Response:
-        """One paced request. Raises Deferred, AuthenticationError, RateLimited or SourceUnavailable."""
+        """One paced request. Raises Deferred, AuthenticationError, RateLimited or SourceUnavailable.
+
+        ``work`` tells the pacer what the request is worth against other callers waiting at the same
+        time; ``fill``, called once the slot is granted, gives more arguments of the request (what a
+        lookup carries is chosen then: the view may have scrolled during the wait)."""
         attempt = timeouts = throttled = 0
         while True:
             now = self._clock()
@@ -243,10 +259,13 @@ class CourtListenerClient:
             if deadline is not None and self._clock() >= deadline:
                 raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
             try:
-                stamp = await self.pacer.acquire(citations, deadline=deadline)
+                stamp = await self.pacer.acquire(citations, deadline=deadline, work=work)
             except AuthenticationError as exc:
                 self.auth_error = str(exc)
                 raise
+            if fill is not None:
+                kw.update(fill())  # once: a retry resends what was chosen
+                fill = None
             limit = self.timeout_s
             cut_by_deadline = False
             if deadline is not None and deadline - self._clock() < limit:
@@ -376,6 +395,16 @@ class CourtListenerClient:
         results: dict[CiteKey, LookupResult] = {}
         pending = list(dict.fromkeys(keys))
         earlier = await self._pending_positions(pending)
+        # what this call would send, for the pacer to weigh against other callers (one Work per call:
+        # its requests keep the place the call came in)
+        work = Work(keys=lambda: pending, earlier=earlier)
+
+        def choose(size: int) -> tuple[str, dict[int, CiteKey]]:
+            """The slot is granted: the ``size`` citations worth most now fill it."""
+            nonlocal pending
+            pending = self.pacer.order.arrange(pending, earlier=earlier)
+            return batches(pending[:size])[0]
+
         server_cap = MAX_CITES_PER_REQUEST
         while pending:
             free = self.pacer.citations_free()
@@ -387,11 +416,8 @@ class CourtListenerClient:
             size = max(1, min(size, len(pending)))
             try:
                 # wait for the slot first, then choose what fills it: a scroll during the wait counts
-                await self._wait_turn(size, deadline)
-                pending = self.pacer.order.arrange(pending, earlier=earlier)
-                text, starts = batches(pending[:size])[0]
-                answered, overflow = await self._lookup_text(
-                    text, starts, norm, citations=len(starts), deadline=deadline
+                answered, overflow, starts = await self._lookup_text(
+                    partial(choose, size), norm, citations=size, deadline=deadline, work=work
                 )
             except Deferred as exc:
                 pending = self.pacer.order.arrange(pending, earlier=earlier)  # left in order of value
@@ -411,6 +437,7 @@ class CourtListenerClient:
                 pending = []
                 break
             results.update(answered)
+            self._note_found(answered)
             await self._forget_pending(list(answered))
             if self.on_progress is not None:
                 self.on_progress(len(results), len(keys), "")
@@ -427,7 +454,7 @@ class CourtListenerClient:
                     results[k] = self._cannot(k, "CourtListener did not recognise this as a case citation")
         # courts cost a request per case: only once every citation has its answer (value first)
         if self.fetch_courts and not any(r.pending_until for r in results.values()):
-            results = await self._with_courts(results, deadline)
+            results = await self._with_courts(results, deadline, replace(work, keys=lambda: results))
         return results
 
     def _waiting(self, key: CiteKey, why: Deferred) -> LookupResult:
@@ -440,13 +467,17 @@ class CourtListenerClient:
             pending_until=why.until,
         )
 
-    async def _wait_turn(self, citations: int, deadline: float | None) -> None:
-        """Wait until a lookup of ``citations`` may be sent (raises Deferred / AuthenticationError)."""
-        try:
-            await self.pacer.wait_for(citations, deadline=deadline)
-        except AuthenticationError as exc:
-            self.auth_error = str(exc)
-            raise
+    def _note_found(self, answered: dict[CiteKey, LookupResult]) -> None:
+        """Remember which of the caller's keys found each case: its text is worth what they are."""
+        for k, res in answered.items():
+            for r in (*res.records, *((res.containing,) if res.containing else ())):
+                self._found_by[r.id] = (*self._found_by.pop(r.id, ()), k)[-8:]
+        while len(self._found_by) > 4096:
+            self._found_by.popitem(last=False)
+
+    def _needed_by(self, record: CaseRecord) -> tuple[CiteKey, ...]:
+        """The keys whose value a fetch of ``record``'s text has (``Work.keys`` for ``opinion``)."""
+        return (*self._found_by.get(record.id, ()), *(c.key for c in record.citations))
 
     async def _pending_positions(self, keys: Sequence[CiteKey]) -> dict[CiteKey, int]:
         """Where an earlier run left each of ``keys`` in the cache's pending list (read back to order work)."""
@@ -475,7 +506,7 @@ class CourtListenerClient:
                 pass
 
     async def _with_courts(
-        self, results: dict[CiteKey, LookupResult], deadline: float | None
+        self, results: dict[CiteKey, LookupResult], deadline: float | None, work: Work | None = None
     ) -> dict[CiteKey, LookupResult]:
         """Fill ``court_id`` from each cluster's docket (the cluster JSON has no court). Best effort."""
         wanted = {
@@ -492,7 +523,7 @@ class CourtListenerClient:
             if isinstance(docket, int) and not isinstance(docket, bool):
                 try:
                     data = await self._json("GET", f"dockets/{docket}/", params={"fields": "id,court_id"},
-                                            deadline=deadline)  # fmt: skip
+                                            deadline=deadline, work=work)  # fmt: skip
                 except SourceError:
                     break  # out of time or allowance: the court check is skipped, nothing else is lost
                 if isinstance(data, dict) and isinstance(data.get("court_id"), str):
@@ -517,15 +548,27 @@ class CourtListenerClient:
 
     async def _lookup_text(
         self,
-        text: str,
-        starts: dict[int, CiteKey],
+        choose: Callable[[], tuple[str, dict[int, CiteKey]]],
         norm: dict[CiteKey, CiteKey],
         *,
         citations: int = 0,
         deadline: float | None = None,
-    ) -> tuple[dict[CiteKey, LookupResult], set[CiteKey]]:
-        data = await self._json("POST", "citation-lookup/", data={"text": text}, citations=citations,
-                                deadline=deadline)  # fmt: skip
+        work: Work | None = None,
+    ) -> tuple[dict[CiteKey, LookupResult], set[CiteKey], dict[int, CiteKey]]:
+        """One citation-lookup request; ``choose`` gives its text and offsets once the slot is granted.
+
+        ``citations`` is what the pacer counts: the most ``choose`` will put in (it may put fewer
+        when the text would pass 64,000 characters; counting more than was sent only paces us safer)."""
+        chosen: list[dict[int, CiteKey]] = []
+
+        def fill() -> dict[str, Any]:
+            text, starts = choose()
+            chosen.append(starts)
+            return {"data": {"text": text}}
+
+        data = await self._json("POST", "citation-lookup/", fill=fill, citations=citations, deadline=deadline,
+                                work=work)  # fmt: skip
+        starts = chosen[0]
         if not isinstance(data, list):
             raise BadResponse("citation-lookup did not answer with a list")
         by_string = {str(norm[k]): k for k in starts.values()}
@@ -552,7 +595,7 @@ class CourtListenerClient:
                 overflow.add(key)
                 continue
             out[key] = self._map_entry(key, norm[key], status, entry)
-        return out, overflow
+        return out, overflow, starts
 
     def _malformed(self, entry: dict[str, Any], status: Any) -> str | None:
         """What is wrong with an entry's shape, or None when it is the documented one."""
@@ -651,10 +694,12 @@ class CourtListenerClient:
         return self._cannot(key, f"{where} does not know the reporter of {label}")
 
     # ------------------------------------------------------------------ text
-    async def cluster(self, cluster_id: str, *, deadline: float | None = None) -> dict[str, Any] | None:
+    async def cluster(
+        self, cluster_id: str, *, deadline: float | None = None, work: Work | None = None
+    ) -> dict[str, Any] | None:
         if cluster_id in self._clusters:
             return self._clusters[cluster_id]
-        data = await self._json("GET", f"clusters/{cluster_id}/", deadline=deadline)
+        data = await self._json("GET", f"clusters/{cluster_id}/", deadline=deadline, work=work)
         if data is None:
             return None
         if not isinstance(data, dict):
@@ -668,8 +713,9 @@ class CourtListenerClient:
         if not record.id.startswith("cl:"):
             return None
         deadline = self._call_deadline()
+        work = Work(keys=partial(self._needed_by, record))  # worth what the best citation needing it is
         cid = record.id[3:]
-        cluster = await self.cluster(cid, deadline=deadline)
+        cluster = await self.cluster(cid, deadline=deadline, work=work)
         if cluster is None:
             return None
         subs = cluster.get("sub_opinions")
@@ -685,7 +731,8 @@ class CourtListenerClient:
         parts = [html_to_text(head if isinstance(head, str) else "")]
         texts = 0
         for oid in sorted(op_ids):
-            op = await self._json("GET", f"opinions/{oid}/", params={"fields": fields}, deadline=deadline)
+            op = await self._json("GET", f"opinions/{oid}/", params={"fields": fields}, deadline=deadline,
+                                  work=work)  # fmt: skip
             if not isinstance(op, dict):
                 continue
             for name in TEXT_FIELDS:

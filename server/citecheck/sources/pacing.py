@@ -10,17 +10,22 @@ The state (what was spent in the current windows, holds, a rejected token's fing
 persisted through a ``PacingStore`` (the SQLite cache), so the next CLI run and a language server
 running at the same time see the same allowance. A caller gives a deadline; when the allowance
 will not be there before it, ``Deferred`` says until when to come back instead of sleeping.
+
+Between concurrent callers (two documents checked at once in one language server) the slot goes to
+the caller whose waiting work is worth most by the pacer's ``WorkOrder``: each caller says what it
+would send (``Work``), and the value is read again at every grant, so a scroll while they wait counts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import math
 import re
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from citecheck.errors import AuthenticationError, ConfigError, Deferred
@@ -110,24 +115,83 @@ class WorkOrder:
         if len(items) < 2:
             return list(items)
         earlier = earlier or {}
-        table: Mapping[Any, float] = {}
-        if self.ranks is not None:
-            try:
-                table = self.ranks()
-            except Exception:  # a client's view is a hint; it must never stop the work
-                table = {}
+        table = self.table()
         if not table and not earlier:
             return list(items)
-        inf = math.inf
 
         def value(pair: tuple[int, T]) -> tuple[float, float, int]:
             i, item = pair
-            ks = tuple(keys(item)) if keys is not None else (item,)
-            best = min((table[k] for k in ks if k in table), default=inf)
-            left = min((earlier[k] for k in ks if k in earlier), default=inf)
-            return (best, left, i)
+            return (*self.value(keys(item) if keys is not None else (item,), earlier=earlier, table=table), i)
 
         return [item for _, item in sorted(enumerate(items), key=value)]
+
+    def table(self) -> Mapping[Any, float]:
+        """The client's ranks now (``{}`` when it gives none, or when its view cannot be read)."""
+        if self.ranks is None:
+            return {}
+        try:
+            return self.ranks()
+        except Exception:  # a client's view is a hint; it must never stop the work
+            return {}
+
+    def value(
+        self,
+        keys: Iterable[Hashable],
+        *,
+        earlier: Mapping[Any, int] | None = None,
+        table: Mapping[Any, float] | None = None,
+    ) -> tuple[float, float]:
+        """What work carrying ``keys`` is worth, lower first: its best rank, then its best pending position.
+
+        ``table`` is ``self.table()`` when not given (pass it when valuing many things at one moment).
+
+        >>> order = WorkOrder(lambda: {"a": 0, "b": 3})
+        >>> order.value(["b", "z"]), order.value(["z"], earlier={"z": 4}), order.value([])
+        ((3, inf), (inf, 4), (inf, inf))
+        """
+        table = self.table() if table is None else table
+        earlier = earlier or {}
+        best = left = math.inf
+        for k in keys:
+            r = table.get(k)
+            if r is not None and r < best:
+                best = r
+            p = earlier.get(k)
+            if p is not None and p < left:
+                left = p
+        return best, left
+
+
+_arrivals = itertools.count()
+
+
+def _nothing() -> tuple[Hashable, ...]:
+    return ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Work:
+    """What a caller of ``Pacer.acquire`` would send, so that the pacer can tell which waiting caller's
+    work is worth most (``WorkOrder.value``).
+
+    ``keys`` gives the keys it would send now; it is called again at every grant (the caller's queue
+    shrinks, and what the keys are worth follows the client's view). ``earlier`` is where an earlier
+    run left them pending. ``arrived`` breaks ties (first come, first served): make one ``Work`` per
+    call, so every request of a lookup keeps the place the lookup came in. ``Work()`` is unranked.
+    """
+
+    keys: Callable[[], Iterable[Hashable]] = _nothing
+    earlier: Mapping[Any, int] = field(default_factory=dict)
+    arrived: int = field(default_factory=lambda: next(_arrivals))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Waiter:
+    """A caller waiting in ``Pacer.acquire``; ``woken`` is set when what it waits on may have changed."""
+
+    work: Work
+    citations: int
+    woken: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class PacingStore(Protocol):
@@ -173,7 +237,7 @@ class Pacer:
         self.backoff_base_s = backoff_base_s
         self.backoff_cap_s = backoff_cap_s
         self.on_wait = on_wait
-        self._lock = asyncio.Lock()
+        self._waiting: list[_Waiter] = []  # callers in ``acquire``, in the order they came
         self.requests: list[float] = []  # send times within the longest request window
         self.citations: list[tuple[float, int]] = []  # (send time, citations) within the citation window
         self.hold_until = 0.0
@@ -272,54 +336,96 @@ class Pacer:
         return at, why
 
     # ------------------------------------------------------------------ the one way in
-    async def acquire(self, citations: int = 0, *, deadline: float | None = None) -> float:
+    async def acquire(
+        self, citations: int = 0, *, deadline: float | None = None, work: Work | None = None
+    ) -> float:
         """Wait for a slot for one request (carrying ``citations``), then record it as sent.
+
+        When several callers wait, the slot goes to the one whose ``work`` is worth most now (ties:
+        the one whose ``Work`` came first); a caller without ``work`` is unranked. A caller that
+        chooses what to send only once the slot is granted sends what is worth most at that moment.
 
         Raises ``AuthenticationError`` while the service's last word on this token was 401/403,
         and ``Deferred`` when the slot comes after ``deadline``.
         """
-        async with self._lock:  # callers are served one at a time, in the order they came
+        me = _Waiter(work or Work(), citations)
+        self._waiting.append(me)
+        try:
             await self._load()
-            await self._wait_ready(citations, deadline)
+            await self._wait_turn(me, deadline)
+            # granted: recorded before anything else runs, so no other caller can take the same slot
             now = self.clock()
             self.requests.append(now)
             if citations and self.citation_rate is not None:
                 self.citations.append((now, citations))
             self.sent += 1
-            await self._save()
-            return now
+        finally:
+            self._waiting.remove(me)
+            self._wake()  # granted, deferred, refused or cancelled: the others look again
+        await self._save()
+        return now
 
-    async def wait_for(self, citations: int = 0, *, deadline: float | None = None) -> None:
-        """Wait until a request carrying ``citations`` could be sent, without taking the slot.
+    def _first(self) -> _Waiter | None:
+        """The waiting caller whose work is worth most now (the view is read again: it may have scrolled)."""
+        if len(self._waiting) < 2:
+            return self._waiting[0] if self._waiting else None
+        table = self.order.table()
 
-        A caller that waits here first and chooses *what* to send afterwards sends what is worth
-        most at the moment of sending (the view may have scrolled during the wait). Raises like
-        ``acquire``."""
-        async with self._lock:
-            await self._load()
-            await self._wait_ready(citations, deadline)
+        def worth(w: _Waiter) -> tuple[float, float, int]:
+            try:
+                keys = tuple(w.work.keys())
+            except Exception:  # a caller's queue is a hint too: unranked, never stuck
+                keys = ()
+            return (*self.order.value(keys, earlier=w.work.earlier, table=table), w.work.arrived)
 
-    async def _wait_ready(self, citations: int, deadline: float | None) -> None:
+        return min(self._waiting, key=worth)
+
+    def _wake(self) -> None:
+        """What every waiter waits on may have changed (a grant, a departure, a hold, a refused token)."""
+        for w in self._waiting:
+            w.woken.set()
+
+    async def _wait_turn(self, me: _Waiter, deadline: float | None) -> None:
+        """Return (without an await after the last check) when ``me`` may send: the allowance has a
+        slot for its request and no waiting caller's work is worth more."""
         while True:
             if self.rejected_token and self.rejected_token == self.fingerprint:
                 raise AuthenticationError(
                     "CourtListener refused the token (HTTP 401); no lookups are sent until it changes — "
                     "check CITECHECK_COURTLISTENER_TOKEN"
                 )
+            me.woken.clear()
             now = self.clock()
-            at, why = self.ready_at(citations, now)
-            if at <= now:
-                return
+            at, why = self.ready_at(me.citations, now)
             if deadline is not None and at > deadline:
                 raise Deferred(f"waiting for {why}", until=at)  # "waiting for CourtListener's rate limit"
-            wait = at - now
-            if self.on_wait is not None:
-                try:
-                    self.on_wait(wait, why)
-                except Exception:  # a progress display must never stop the work
-                    pass
-            self.waited_s += wait
-            await self._sleep(wait)
+            first = self._first()
+            if first is me:
+                if at <= now:
+                    return
+                wait = at - now
+                if self.on_wait is not None:
+                    try:
+                        self.on_wait(wait, why)
+                    except Exception:  # a progress display must never stop the work
+                        pass
+                self.waited_s += wait
+                await self._sleep(wait)  # then look again: a better caller may have come meanwhile
+                continue
+            if first is not None:
+                first.woken.set()  # it may be waiting for a change (it became first by a scroll)
+            try:
+                if deadline is None:
+                    await me.woken.wait()
+                else:
+                    async with asyncio.timeout(max(0.0, deadline - now)):
+                        await me.woken.wait()
+            except TimeoutError:
+                # work worth more took the allowance up to our deadline: come back when it may have room
+                now = self.clock()
+                at, why = self.ready_at(me.citations, now)
+                why = why or "CourtListener's rate limit"
+                raise Deferred(f"waiting for {why}", until=max(at, now)) from None
 
     async def completed(self, stamp: float) -> None:
         """The request sent at ``stamp`` got its answer: count it from now on.
@@ -339,6 +445,7 @@ class Pacer:
         """The service asked every caller to wait until ``until`` (wall clock)."""
         if until > self.hold_until:
             self.hold_until, self.hold_reason = until, reason
+            self._wake()  # a waiter whose deadline comes first defers now, not at its deadline
         await self._save()
 
     async def failed(self, reason: str) -> float:
@@ -355,6 +462,7 @@ class Pacer:
 
     async def token_rejected(self) -> None:
         self.rejected_token = self.fingerprint
+        self._wake()  # every waiter stops now
         await self._save()
 
     def token_is_rejected(self) -> bool:
