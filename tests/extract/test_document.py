@@ -301,3 +301,24 @@ def test_typing_inside_case_names_resolves_later_short_forms_again() -> None:
             # and back again, from the edited state
             doc.apply_edits([Edit(start=at, end=at + len(typed), new_text=base[at : at + cut])])
             assert doc.extraction == extract_citations(base), (at, typed, "undo")
+
+
+def test_a_text_the_caller_already_made_is_used_only_when_it_is_the_edit_s() -> None:
+    """The language server hands over the editor's text for a keystroke: taken as is when it is the
+    edit applied (no copy of a long brief per key), ignored when it is not (the edit decides)."""
+    base = "Roe v. Wade, 410 U.S. 113 (1973).\n\n" + "Plain words. " * 200 + "\n\nRoe, 410 U.S. at 116."
+    at = base.index("Plain")
+    edit = Edit(start=at, end=at, new_text="Doe v. Bolton, 410 U.S. 179. ")
+    made = base[:at] + edit.new_text + base[at:]
+    doc = Document(base)
+    doc.apply_edits([edit], text=made)
+    assert doc.text is made and doc.extraction == extract_citations(made)
+    for wrong in (
+        made.replace("Bolton", "Boltin"),  # differs at the edit
+        made[:-4] + "117.",  # differs at the end
+        "X" + made[1:],  # differs at the start
+        made + " ",  # another length
+    ):
+        doc = Document(base)
+        doc.apply_edits([edit], text=wrong)
+        assert doc.text == made and doc.extraction == extract_citations(made)

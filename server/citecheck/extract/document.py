@@ -63,8 +63,16 @@ class Document:
     def extraction(self) -> Extraction:
         return self._extraction
 
-    def apply_edits(self, edits: list[Edit] | tuple[Edit, ...]) -> Extraction:
-        """Apply ``edits`` in order (each against the text left by the previous one), then re-extract."""
+    def apply_edits(self, edits: list[Edit] | tuple[Edit, ...], text: str | None = None) -> Extraction:
+        """Apply ``edits`` in order (each against the text left by the previous one), then re-extract.
+
+        ``text``: the text the edits make, when the caller has it already (the language server keeps
+        the editor's). For one edit it is used instead of building the same text again — on a long
+        brief a copy of megabytes per keystroke — once its length and the text at the edit, around it
+        and at both ends agree; otherwise the edits are applied here as usual."""
+        if text is not None and len(edits) == 1 and isinstance(text, str) and _made_by(self._text, edits[0], text):
+            self._extraction = self._run(text, list(edits))
+            return self._extraction
         text = self._text
         for e in edits:
             if not isinstance(e, Edit):
@@ -135,6 +143,25 @@ class Document:
         self._paragraphs = paras[:lo] + region + [(s + d, e + d) for s, e in paras[hi + 1 :]]
         self._results = results[:lo] + [_result(text[s:e], old) for s, e in region] + results[hi + 1 :]
         return True
+
+
+_NEAR = 64
+
+
+def _made_by(old: str, e: object, new: str) -> bool:
+    """Whether ``new`` is ``old`` with edit ``e`` applied, as far as its length and the text at the
+    edit, around it and at both ends tell (the caller made it from the same edit)."""
+    if not isinstance(e, Edit) or not isinstance(e.new_text, str) or not (0 <= e.start <= e.end <= len(old)):
+        return False
+    a, b, n = e.start, e.end, len(e.new_text)
+    if len(new) != len(old) - (b - a) + n:
+        return False
+    lo = max(0, a - _NEAR)
+    if new[a : a + n] != e.new_text or new[lo:a] != old[lo:a] or new[a + n : a + n + _NEAR] != old[b : b + _NEAR]:
+        return False
+    if a >= _NEAR and new[:_NEAR] != old[:_NEAR]:
+        return False
+    return b + _NEAR > len(old) or new[-_NEAR:] == old[-_NEAR:]
 
 
 def _edited(edits: list[Edit]) -> tuple[int, int]:

@@ -160,7 +160,7 @@ def _stage1(
     if reset or document is None:
         document = Document(text)
     elif edits:
-        document.apply_edits([Edit(start=e.start, end=e.end, new_text=e.new_text) for e in edits])
+        document.apply_edits([Edit(start=e.start, end=e.end, new_text=e.new_text) for e in edits], text=text)
     extraction = document.extraction
     if extraction.text != text:  # never trust a diverged incremental state: re-sync fully
         log.error("incremental extraction diverged from the editor's text; re-extracting in full")
