@@ -236,11 +236,9 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
         lo = 0
     while lo < limit and plans[lo] is old_plans[lo] and results[lo] is old_results[lo] and paras[lo] == old_paras[lo]:
         lo += 1
-    # the tail: the longest run of the very same plans and results at the end (compared by identity:
-    # an equal plan made afresh may stand for other earlier cites), moved by one constant offset
-    low = lo + max(0, n - m)
-    hi = max(_common_tail(list(map(id, plans[low:])), memo["plan_ids"], low, n),
-             _common_tail(list(map(id, results[low:])), memo["result_ids"], low, n))
+    # the tail: the paragraphs the assembly took over from that run, the very same plans and results
+    # (an equal plan made afresh may stand for other earlier cites), moved by one constant offset
+    hi = max(lo + max(0, n - m), run.kept_from)
     if hi < n:
         d = paras[hi][0] - old_paras[hi - n + m][0]
         if paras[n - 1][0] - old_paras[m - 1][0] != d or paras[hi][0] <= eb:
@@ -258,20 +256,6 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
 
 def _para_end(p: tuple[int, int]) -> int:
     return p[1]
-
-
-def _common_tail(new: list[int], old: list[int], low: int, n: int) -> int:
-    """The smallest ``k >= low`` whose ids from ``k`` on (``new`` holds those from ``low`` of ``n``)
-    are the last ones of ``old`` (bisection over C-level list comparisons)."""
-    m = len(old)
-    lo, hi = max(low, n - m), n  # hi always satisfies
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if new[mid - low :] == old[mid - n + m :]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return hi
 
 
 def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
@@ -321,14 +305,7 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
             entry = (plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
         fresh[("p", id(plan))] = entry
         middle.append(entry)
-    if bulk is not None:
-        old_entries = old["entries"]
-        entries = [*old_entries[:lo], *middle, *old_entries[old_hi:]]
-        plan_ids = [*old["plan_ids"][:lo], *map(id, run.plans[lo:hi]), *old["plan_ids"][old_hi:]]
-        result_ids = [*old["result_ids"][:lo], *map(id, run.results[lo:hi]), *old["result_ids"][old_hi:]]
-    else:
-        entries = middle
-        plan_ids, result_ids = list(map(id, run.plans)), list(map(id, run.results))
+    entries = [*old["entries"][:lo], *middle, *old["entries"][old_hi:]] if bulk is not None else middle
     if memo is not None:
         if bulk is None or len(memo) > 4 * n + 64:  # rebuilt from what is current (drops entries of gone plans)
             memo.clear()
@@ -340,7 +317,7 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
         else:
             memo.update(fresh)
         memo.update(serial=run.serial, plans=run.plans, paragraphs=run.paragraphs, results=run.results,
-                    entries=entries, plan_ids=plan_ids, result_ids=result_ids)
+                    entries=entries)
     return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
 
 

@@ -644,6 +644,8 @@ class Run:
     segs: list[Seg] = field(default_factory=list)
     patches: list[int] = field(default_factory=list)
     queries: _Queries | None = None  # see ``_Queries``
+    #: paragraphs from here on are the previous run's (the very same plans and results), taken over
+    kept_from: int = 0
 
     def paragraph(self, pno: int) -> tuple[Citation, ...]:
         """Paragraph ``pno``'s citations with absolute spans and numbers (built once, on demand)."""
@@ -881,6 +883,7 @@ def assemble_incremental(
     stretch: int | None = None  # (previous run's numbering) where the present run of taken-over paragraphs began
     counts_moved = False  # a paragraph planned again has another number of citations than the one it replaces
     pno = q
+    kept_from = q if prior is not None else n
     replanned = 0
     while pno < n:
         off, res = paragraphs[pno][0], results[pno]
@@ -923,6 +926,7 @@ def assemble_incremental(
                 st.own_index()
             start_f = len(st.fulls)
             plan, r = _plan(text, off, res, prev, st, pno)
+            kept_from = pno + 1
             if res.barrier_at_end:
                 st.last_authority = None
             if zone is not None and prior is not None:
@@ -986,6 +990,7 @@ def assemble_incremental(
         segs=st.segs if st.restored else [(0, 0, len(st.fulls))],
         patches=st.patches if st.restored else [],
         queries=queries,
+        kept_from=kept_from,
     )
     return DocumentExtraction(run), run
 

@@ -82,10 +82,11 @@ class LineIndex:
         d = len(new_text) - (end - start)
         last = start + len(new_text) + 1  # a line can start here at the latest because of the edit
         rescanned = [m.end() for m in _EOL.finditer(text, max(0, start - 1), min(len(text), last + 1))]
+        tail = starts[bisect.bisect_left(starts, end + 2) :]
         idx.starts = [
             *starts[: max(1, bisect.bisect_left(starts, start))],  # 0 always starts a line
             *(e for e in rescanned if max(start, 1) <= e <= last),
-            *(s + d for s in starts[bisect.bisect_left(starts, end + 2) :]),
+            *(map(d.__add__, tail) if d else tail),
         ]
         return idx
 
