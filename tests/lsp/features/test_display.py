@@ -58,6 +58,15 @@ def _findings(text: str):
 @pytest.fixture
 def small_chunks(monkeypatch):
     monkeypatch.setattr(display_mod, "CHUNK", 2)
+    monkeypatch.setattr(display_mod, "BLOCK", 10**9)  # no blocks: these tests look at single chunks
+
+
+@pytest.fixture(params=[10**9, 2, 3])
+def small_blocks(monkeypatch, request):
+    """Chunks of two, gathered in blocks of two or three (or not at all)."""
+    monkeypatch.setattr(display_mod, "CHUNK", 2)
+    monkeypatch.setattr(display_mod, "BLOCK", request.param)
+    return request.param
 
 
 def test_a_chunk_after_the_edited_line_is_not_opened(small_chunks, monkeypatch) -> None:
@@ -126,13 +135,14 @@ def test_hold_is_left_out_when_written(small_chunks) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_any_run_of_edits_writes_what_a_fresh_render_writes(small_chunks, seed: int) -> None:
-    """Random keystrokes (insertions, deletions, line breaks, several edits at once): the display moved
-    and rendered after each writes exactly the JSON of the findings moved one by one, rendered afresh."""
+def test_any_run_of_edits_writes_what_a_fresh_render_writes(small_blocks, seed: int) -> None:
+    """Random keystrokes (insertions, deletions, line breaks, several edits at once), splices of
+    re-checked lines and holds: the display moved, spliced and rendered after each writes exactly the
+    JSON of the findings moved one by one, rendered afresh (in blocks or not)."""
     rng = random.Random(seed)
-    text = _text(20)
+    text = _text(40)
     findings = _findings(text)
-    shown = _render(Display.of([Shown(f, KEY) for f in sorted(findings, key=order)]), text, 1)
+    shown = _render(Display.of([Shown(f, KEY, local=True) for f in sorted(findings, key=order)]), text, 1)
     lines = LineIndex(text).line_count
     for version in range(2, 40):
         edits = []
@@ -151,6 +161,21 @@ def test_any_run_of_edits_writes_what_a_fresh_render_writes(small_chunks, seed: 
         findings = list(shift_findings(findings, edits))
         assert json.loads("[" + shown.json("hint") + "]") == _fresh_json(findings, text), version
         assert [s.finding for s in shown.items()] == sorted(findings, key=order)
+        if rng.random() < 0.4:  # stage 1 re-checked a line: its findings come back, one of them changed
+            index = LineIndex(text)
+            line = rng.randrange(index.line_count)
+            a, b = index.line_bounds(line)
+            inside = [f for f in findings if a <= f.span.start <= b]
+            again = [make_finding(f.kind, f.span, f.message + "!", fixes=f.fixes) if i == 0 else f
+                     for i, f in enumerate(inside)]
+            findings = sorted([f for f in findings if not a <= f.span.start <= b] + again, key=order)
+            shown = _render(shown.spliced([(a, b)], [Shown(f, KEY, local=True) for f in again], order), text, version)
+            assert json.loads("[" + shown.json("hint") + "]") == _fresh_json(findings, text), (version, "splice")
+        if findings and rng.random() < 0.3:  # the citation being typed is left out
+            held = [rng.choice(findings).span]
+            want = [d for d, f in zip(_fresh_json(findings, text), sorted(findings, key=order), strict=True)
+                    if not (f.span.start < held[0].end and held[0].start < f.span.end)]
+            assert json.loads("[" + shown.json("hint", held) + "]") == want, (version, "held")
 
 
 def test_renumbered_findings_keep_their_chunk_and_json(small_chunks, monkeypatch) -> None:

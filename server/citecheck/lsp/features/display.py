@@ -34,6 +34,8 @@ from citecheck.spans import Span
 __all__ = ["CHUNK", "Display", "rebase_json"]
 
 CHUNK = 32
+#: chunks per block (a run of fewer loose chunks stays loose)
+BLOCK = 16
 _LINE = re.compile(r'"line":(\d+)')
 _LINE_B = re.compile(rb'"line":(\d+)')
 
@@ -155,19 +157,119 @@ def _chunks(items: Sequence[Shown], clean: bool, mode: str) -> list[_Chunk]:
     return out
 
 
+class _Block:
+    """Up to ``BLOCK`` chunks moved as one (``+ d``, ``+ dl``), so that an edit, a splice, a render or
+    a write visits a few dozen blocks and the chunks of the one it touches, not every chunk of a long
+    brief. Never changed once made; ``opened()`` gives its chunks in current coordinates."""
+
+    __slots__ = ("cache", "chunks", "clean", "d", "dl", "hi", "kept", "lo", "mode")
+
+    def __init__(self, chunks: tuple[_Chunk, ...], d: int = 0, dl: int = 0, kept: bool = True,
+                 cache: dict[tuple[str, int], bytes] | None = None) -> None:
+        self.chunks, self.d, self.dl = chunks, d, dl
+        self.kept = kept  # every move of the block as a whole left its chunks' JSON valid
+        self.lo = min(c.lo + c.d for c in chunks)
+        self.hi = max(c.hi + c.d for c in chunks)
+        mode = chunks[0].mode
+        self.mode = mode if all(c.mode == mode for c in chunks) else ""
+        self.clean = kept and bool(self.mode) and all(c.clean for c in chunks)
+        self.cache = {} if cache is None else cache
+
+    def moved(self, d: int, dl: int, clean: bool) -> _Block:
+        return _Block(self.chunks, self.d + d, self.dl + dl, self.kept and clean, self.cache)
+
+    def opened(self) -> list[_Chunk]:
+        if not self.d and not self.dl and self.kept:
+            return list(self.chunks)
+        return [c.moved(self.d, self.dl, self.kept) for c in self.chunks]
+
+    def first(self) -> tuple[Finding, int]:
+        c = self.chunks[0]
+        return c.items[0].finding, c.d + self.d
+
+    def json(self, mode: str) -> bytes:
+        got = self.cache.get((mode, self.dl))
+        if got is None:
+            base = self.cache.get((mode, 0))
+            if base is None:
+                base = b",".join(p for c in self.chunks if (p := c.json(mode)))
+                self.cache[(mode, 0)] = base
+            dl = self.dl
+            got = _LINE_B.sub(lambda m: b'"line":%d' % (int(m.group(1)) + dl), base) if dl else base
+            if len(self.cache) > 8:
+                self.cache.clear()
+                self.cache[(mode, 0)] = base
+            self.cache[(mode, dl)] = got
+        return got
+
+
+_Unit = _Chunk | _Block
+
+
+def _first(u: _Unit) -> tuple[Finding, int]:
+    """A unit's first finding, in its coordinates, and how far those moved."""
+    if isinstance(u, _Block):
+        return u.first()
+    return u.items[0].finding, u.d
+
+
+def _lo(u: _Unit) -> int:
+    return u.lo + u.d
+
+
+def _hi(u: _Unit) -> int:
+    return u.hi + u.d
+
+
+def _grouped(units: Iterable[_Unit]) -> list[_Unit]:
+    """Runs of loose chunks gathered into blocks (blocks are kept as they are)."""
+    out: list[_Unit] = []
+    loose: list[_Chunk] = []
+
+    def flush() -> None:
+        if len(loose) >= BLOCK:
+            for i in range(0, len(loose), BLOCK):
+                part = tuple(loose[i : i + BLOCK])
+                out.append(_Block(part) if len(part) > 1 else part[0])
+        else:
+            out.extend(loose)
+        loose.clear()
+
+    for u in units:
+        if isinstance(u, _Block):
+            flush()
+            out.append(u)
+        else:
+            loose.append(u)
+    flush()
+    return out
+
+
 class Display:
-    """The displayed findings of one document version, in document order (immutable)."""
+    """The displayed findings of one document version, in document order (immutable): chunks, most of
+    them gathered in blocks."""
 
-    __slots__ = ("_flat", "chunks")
+    __slots__ = ("_flat", "units")
 
-    def __init__(self, chunks: Sequence[_Chunk] = ()) -> None:
-        self.chunks: tuple[_Chunk, ...] = tuple(chunks)
+    def __init__(self, units: Sequence[_Unit] = ()) -> None:
+        self.units: tuple[_Unit, ...] = tuple(units)
         self._flat: tuple[Shown, ...] | None = None
 
     @classmethod
     def of(cls, shown: Sequence[Shown]) -> Display:
         """Unrendered: ``rendered`` renders (or re-uses) every item once."""
-        return cls(_chunks(shown, False, ""))
+        return cls(_grouped(_chunks(shown, False, "")))
+
+    @property
+    def chunks(self) -> list[_Chunk]:
+        """Every chunk, in current coordinates (blocks opened)."""
+        out: list[_Chunk] = []
+        for u in self.units:
+            if isinstance(u, _Block):
+                out.extend(u.opened())
+            else:
+                out.append(u)
+        return out
 
     def items(self) -> tuple[Shown, ...]:
         """Every displayed item, moved to the current text (built on first call)."""
@@ -183,38 +285,44 @@ class Display:
         """This display through ``edits`` (applied in order): items an edit touched are dropped; a chunk
         wholly after the last edit keeps its JSON if it starts after ``stable_from`` (the end, in the new
         text, of the line the edit ended on; None: re-check every chunk after the edit), its lines moved by
-        ``dl`` (line breaks added minus removed)."""
-        chunks = list(self.chunks)
+        ``dl`` (line breaks added minus removed). A block wholly after the edit moves as a whole unless
+        it starts on the edited line."""
+        units = list(self.units)
         last = len(edits) - 1
         for k, e in enumerate(edits):
             delta = len(e.new_text) - (e.end - e.start)
             lines = dl if k == last else 0
             stable = stable_from if k == last and len(edits) == 1 else None
-            out: list[_Chunk] = []
-            for c in chunks:
-                lo, hi = c.lo + c.d, c.hi + c.d
+            out: list[_Unit] = []
+            work = units[::-1]  # a stack: an opened block's chunks are taken next, in order
+            while work:
+                c = work.pop()
+                lo, hi = _lo(c), _hi(c)
                 if hi < e.start:  # wholly before the edit
                     out.append(c)
-                elif e.end < lo:  # wholly after: moves as a whole
+                elif e.end < lo and (isinstance(c, _Chunk) or stable is None or lo + delta > stable):
+                    # wholly after: moves as a whole
                     out.append(c.moved(delta, lines, stable is not None and lo + delta > stable))
+                elif isinstance(c, _Block):
+                    work.extend(c.opened()[::-1])
                 else:
                     kept = tuple(m for s in c.materialised() if (m := _through(s, e, delta)) is not None)
                     if kept:
                         klo, khi = _extent(kept)
                         out.append(_Chunk(kept, klo, khi, mode=c.mode))
-            chunks = out
-        return Display(chunks)
+            units = _grouped(out)
+        return Display(units)
 
     def spliced(self, regions: Sequence[tuple[int, int]], fresh: Iterable[Shown],
                 order: Callable[[Finding], tuple[int, int, int, str]]) -> Display:
         """Stage 1 re-checked the local findings of ``regions`` (sorted, disjoint ``[a, b]`` of the
         current text): their local items are replaced by ``fresh`` (already filtered, sorted by
         ``order``); a non-local item that a fresh one repeats (kind and span) gives way to it. Chunks
-        whose extent meets no region are kept as they are."""
+        and blocks whose extent meets no region are kept as they are."""
         fresh = list(fresh)
         if not regions and not fresh:
             return self
-        out: list[_Chunk] = []
+        out: list[_Unit] = []
         pending: list[Shown] = []  # items of opened chunks and fresh items, not yet chunked
         fi = 0
 
@@ -228,6 +336,11 @@ class Display:
             k = bisect_right(starts, hi) - 1
             return k >= 0 and regions[k][1] >= lo
 
+        def first_order(u: _Unit) -> tuple[int, int, int, str]:
+            f, d = _first(u)
+            o = order(f)
+            return (o[0] + d, o[1] + d, o[2], o[3])
+
         def flush() -> None:
             if pending:
                 seen = {(s.finding.kind, s.finding.span) for s in pending if s.local}
@@ -236,18 +349,19 @@ class Display:
                 out.extend(_chunks(keep, False, ""))
                 pending.clear()
 
-        chunks = self.chunks
-        for k, c in enumerate(chunks):
-            lo, hi = c.lo + c.d, c.hi + c.d
+        work = list(self.units)[::-1]  # a stack: an opened block's chunks are taken next, in order
+        while work:
+            c = work.pop()
+            lo, hi = _lo(c), _hi(c)
+            if meets(lo, hi) and isinstance(c, _Block):
+                work.extend(c.opened()[::-1])
+                continue
             if meets(lo, hi):
+                assert isinstance(c, _Chunk)
                 old = c.materialised()
                 mine = [s for s in old if not (s.local and in_region(s.finding.span.start))]
-                if k + 1 < len(chunks):  # the fresh items that sort before the next chunk are this one's
-                    nxt = chunks[k + 1]
-                    o = order(nxt.items[0].finding)
-                    bound: tuple[int, int, int, str] | None = (o[0] + nxt.d, o[1] + nxt.d, o[2], o[3])
-                else:
-                    bound = None
+                # the fresh items that sort before the next unit are this one's
+                bound = first_order(work[-1]) if work else None
                 while fi < len(fresh) and (bound is None or order(fresh[fi].finding) < bound):
                     mine.append(fresh[fi])
                     fi += 1
@@ -265,10 +379,9 @@ class Display:
                     cache=c.cache if not c.d and not c.dl else ({(c.mode, 0): c.json(c.mode)} if c.clean else None),
                 ))
                 continue
-            # a chunk no region meets: every fresh item sorting before it goes first (none sorts inside
-            # it — a fresh item lies in a region, and a region inside the chunk's extent opens it)
-            o = order(c.items[0].finding)
-            first = (o[0] + c.d, o[1] + c.d, o[2], o[3])
+            # a unit no region meets: every fresh item sorting before it goes first (none sorts inside
+            # it — a fresh item lies in a region, and a region inside the unit's extent opens it)
+            first = first_order(c)
             while fi < len(fresh) and order(fresh[fi].finding) < first:
                 pending.append(fresh[fi])
                 fi += 1
@@ -276,31 +389,46 @@ class Display:
             out.append(c)
         pending.extend(fresh[fi:])
         flush()
-        return Display(out)
+        return Display(_grouped(out))
 
     # -- rendering --
     def rendered(self, render: Callable[[Iterable[Shown]], tuple[Shown, ...]], mode: str) -> Display:
         """Every chunk that is not clean for ``mode`` rendered again (its items' JSON re-used where
-        their positions did not change); clean chunks are kept as they are."""
-        out: list[_Chunk] = []
+        their positions did not change); clean chunks and blocks are kept as they are."""
+        out: list[_Unit] = []
         changed = False
-        for c in self.chunks:
+        work = list(self.units)[::-1]
+        while work:
+            c = work.pop()
             if c.clean and c.mode == mode:
                 out.append(c)
                 continue
             changed = True
+            if isinstance(c, _Block):
+                work.extend(c.opened()[::-1])
+                continue
             items = render(c.materialised())
             if items:
                 lo, hi = _extent(items)
                 out.append(_Chunk(items, lo, hi, clean=True, mode=mode))
-        return Display(out) if changed else self
+        return Display(_grouped(out)) if changed else self
 
     def json_bytes(self, mode: str, held: Sequence[Span] = ()) -> bytes:
         """The diagnostics array's members, joined and encoded (JSON is ASCII): the chunks' cached
         JSON, except where ``held`` — the citation being typed — hides some."""
+        return b",".join(self.json_parts(mode, held))
+
+    def json_parts(self, mode: str, held: Sequence[Span] = ()) -> list[bytes]:
+        """``json_bytes`` before the join: each non-empty block's or chunk's JSON, the cached bytes
+        object itself where it did not change (so two lists compare mostly by identity)."""
         parts = []
-        for c in self.chunks:
-            if held and any(c.lo + c.d <= h.end and h.start <= c.hi + c.d for h in held):
+        work = list(self.units)[::-1]
+        while work:
+            c = work.pop()
+            if held and any(_lo(c) <= h.end and h.start <= _hi(c) for h in held):
+                if isinstance(c, _Block):
+                    work.extend(c.opened()[::-1])
+                    continue
                 part = ",".join(
                     rebase_json(s.json, c.dl)
                     for s in c.items
@@ -310,7 +438,7 @@ class Display:
                 part = c.json(mode)
             if part:
                 parts.append(part)
-        return b",".join(parts)
+        return parts
 
     def json(self, mode: str, held: Sequence[Span] = ()) -> str:
         return self.json_bytes(mode, held).decode()
