@@ -298,6 +298,11 @@ class Display:
     def json_bytes(self, mode: str, held: Sequence[Span] = ()) -> bytes:
         """The diagnostics array's members, joined and encoded (JSON is ASCII): the chunks' cached
         JSON, except where ``held`` — the citation being typed — hides some."""
+        return b",".join(self.json_parts(mode, held))
+
+    def json_parts(self, mode: str, held: Sequence[Span] = ()) -> list[bytes]:
+        """``json_bytes`` before the join: each non-empty chunk's JSON, the cached bytes object itself
+        where the chunk did not change (so two lists compare mostly by identity)."""
         parts = []
         for c in self.chunks:
             if held and any(c.lo + c.d <= h.end and h.start <= c.hi + c.d for h in held):
@@ -310,7 +315,7 @@ class Display:
                 part = c.json(mode)
             if part:
                 parts.append(part)
-        return b",".join(parts)
+        return parts
 
     def json(self, mode: str, held: Sequence[Span] = ()) -> str:
         return self.json_bytes(mode, held).decode()
