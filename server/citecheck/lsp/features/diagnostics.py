@@ -465,7 +465,10 @@ class Diagnostics:
         state.report, state.report_version = report, version
         state.carried, state.carried_edits, state.carried_keys = (), [], {}
         state.hold = None
-        self._publish(state)
+        sent = self._publish(state)
+        if self._tracing():
+            self._trace(f"source check: {state.uri} v{version} checked "
+                        f"({'published' if sent else 'unchanged, not republished'})", self._sent_size(state))
         self.notify_citations(state)
         self._log_unverified(report)
         self._recheck_waiting(state, version, report)
