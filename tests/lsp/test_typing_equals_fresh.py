@@ -89,28 +89,33 @@ def test_typed_document_shows_what_a_fresh_one_shows(raw_server, tmp_path, seed:
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_local_findings_while_typing_equal_a_fresh_documents(raw_server, tmp_path, seed: int) -> None:
     """Stage 1 alone (offline, nothing to verify against, "could not verify" not shown; a debounce long
-    enough that no source check runs between bursts): every stage-1 publish of the typed document —
-    where only the paragraphs stage 1 re-checked are replaced in what the client shows — equals the
-    first publish of the same text opened fresh, once the caret moves off the citations."""
+    enough that no source check runs between bursts): what the typed document shows once stage 1 has
+    checked a version — where only the paragraphs stage 1 re-checked are replaced in what the client
+    shows — equals the first publish of the same text opened fresh, once the caret moves off the
+    citations. (Stage 1 says so in ``$/logTrace``: a publish that would not change what the client
+    has is skipped, so the latest publish is what the client shows.)"""
     server = raw_server(env={"CITECHECK_OFFLINE": "1", "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
                              "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite")}, log_level="WARNING")
-    server.initialize(
-        options={"debounceMs": 6000, "cannotVerifyDiagnostics": "none"},
-        capabilities={"general": {"positionEncodings": ["utf-16"]},
-                      "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}}},
-    )
+    answer = server.request("initialize", {
+        "processId": None, "rootUri": None, "trace": "messages",
+        "initializationOptions": {"debounceMs": 6000, "cannotVerifyDiagnostics": "none"},
+        "capabilities": {"general": {"positionEncodings": ["utf-16"]},
+                         "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}}},
+    })
+    server.response(answer)
+    server.notify("initialized", {})
     rng = random.Random(seed)
     text = "\n\n".join(rng.choice(PARAS) for _ in range(14)) + "\n\nThe end"
-    counts: dict[tuple[str, int], int] = {}
-    published: dict[tuple[str, int], list[dict]] = {}
+    published: dict[str, list[dict]] = {}  # uri -> its latest publish: what the client shows
 
-    def nth_publish(uri: str, version: int, n: int):
+    def checked(uri: str, version: int):
+        """Stage 1 has checked ``version`` (and published it unless the client shows it already)."""
+        said = f"stage 1: {uri} v{version} checked ("
+
         def match(m) -> bool:
             if m.get("method") == "textDocument/publishDiagnostics":
-                k = (m["params"]["uri"], m["params"]["version"])
-                counts[k] = counts.get(k, 0) + 1
-                published[k] = m["params"]["diagnostics"]
-            return counts.get((uri, version), 0) >= n
+                published[m["params"]["uri"]] = m["params"]["diagnostics"]
+            return m.get("method") == "$/logTrace" and m["params"]["message"].startswith(said)
         return match
 
     def change(version: int, at: int, end: int, new: str) -> None:
@@ -123,7 +128,7 @@ def test_local_findings_while_typing_equal_a_fresh_documents(raw_server, tmp_pat
     uri = "file:///typed-local.txt"
     server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1,
                                                             "text": text}})
-    server.wait_for(nth_publish(uri, 1, 1), timeout=60)
+    server.wait_for(checked(uri, 1), timeout=60)
     version = 1
     compared = 0
     for burst in range(6):
@@ -134,17 +139,17 @@ def test_local_findings_while_typing_equal_a_fresh_documents(raw_server, tmp_pat
             version += 1
             change(version, at, end, new)
             text = text[:at] + new + text[end:]
-        server.wait_for(nth_publish(uri, version, 2), timeout=60)
+        server.wait_for(checked(uri, version), timeout=60)
         version += 1  # the caret moves to the last line (no citation there): nothing is held back
         change(version, len(text), len(text), ".")
         text += "."
-        server.wait_for(nth_publish(uri, version, 2), timeout=60)
+        server.wait_for(checked(uri, version), timeout=60)
         fresh = f"file:///fresh-local{burst}.txt"
         server.notify("textDocument/didOpen", {"textDocument": {"uri": fresh, "languageId": "plaintext",
                                                                 "version": 1, "text": text}})
-        server.wait_for(nth_publish(fresh, 1, 1), timeout=60)
-        compared += bool(published[(fresh, 1)])
-        assert _shown(published[(uri, version)]) == _shown(published[(fresh, 1)]), (burst, text)
+        server.wait_for(checked(fresh, 1), timeout=60)
+        compared += bool(published[fresh])
+        assert _shown(published[uri]) == _shown(published[fresh]), (burst, text)
     assert compared, "the typed text has local findings to compare"
     server.response(server.request("shutdown"))
     server.notify("exit")

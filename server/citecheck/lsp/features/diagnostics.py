@@ -116,6 +116,10 @@ class DocState:
     shown_version: int | None = None
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     result_id: str = ""
+    #: the diagnostics array the client has (its chunks' JSON, ``Display.json_parts``): a publish that
+    #: would send the same bytes again is skipped (push), or keeps ``result_id`` (pull)
+    sent: list[bytes] | None = None
+    sent_version: int | None = None  # the version of the last push publish sent
     worker: asyncio.Task[Any] | None = None
     later: asyncio.Task[Any] | None = None
     judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for ``report_version``
@@ -265,7 +269,8 @@ class Diagnostics:
             state.held = tuple(h for h in (stretch(h, edits) for h in state.held) if h is not None)
             if state.stale:
                 state.stale = [(x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.stale) if x]
-            self._send(state, refresh=False)
+            if not self._send(state, refresh=False, immediate=True) and self._tracing():
+                self._trace(f"didChange: {uri} v{version} unchanged on screen (not published)")
         self._kick(state)
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
@@ -336,8 +341,16 @@ class Diagnostics:
                 state.stale.extend((a, b) for a, b, _ in changes)
                 state.stale_runs += 1
             if state.version != version or state.pending:
-                continue  # a newer version arrived meanwhile: never publish this one (its regions wait)
-            self._publish(state, changes=changes)
+                # a newer version arrived meanwhile: never publish this one (its regions wait)
+                if self._tracing():
+                    self._trace(f"stage 1: {state.uri} v{version} checked, overtaken by v{state.version} "
+                                "(not published)")
+                continue
+            sent = self._publish(state, changes=changes)
+            if self._tracing():
+                self._trace(f"stage 1: {state.uri} v{version} checked "
+                            f"({'published' if sent else 'unchanged, not republished'})",
+                            self._sent_size(state))
             self._schedule_later(state)
             return
 
@@ -452,7 +465,10 @@ class Diagnostics:
         state.report, state.report_version = report, version
         state.carried, state.carried_edits, state.carried_keys = (), [], {}
         state.hold = None
-        self._publish(state)
+        sent = self._publish(state)
+        if self._tracing():
+            self._trace(f"source check: {state.uri} v{version} checked "
+                        f"({'published' if sent else 'unchanged, not republished'})", self._sent_size(state))
         self.notify_citations(state)
         self._log_unverified(report)
         self._recheck_waiting(state, version, report)
@@ -669,17 +685,17 @@ class Diagnostics:
             for f, key in visible_keyed(found, settings, ignores, lambda f: key_for(f, extraction, text))
         ]
 
-    def _publish(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None) -> None:
+    def _publish(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None) -> bool:
+        """What to show for ``state.version``, sent unless the client has it already (see ``_send``)."""
         if self.server.docs.get(state.uri) is not state:
-            return
+            return False
         state.held = tuple(held_back(state.extraction, state.hold)) if state.extraction_version == state.version else state.held
         if state.extraction_version != state.version and not state.too_large:
             # stage 1 has not reached this version: the findings on screen (already moved with
             # the edits) are the only ones with spans in this text; just re-filter them
             ignores = self.server.ignores
             state.display = Display.of(tuple(s for s in state.shown if not ignores.ignores(s.key)))
-            self._send(state)
-            return
+            return self._send(state)
         if (
             changes is not None
             and state.stale is not None
@@ -693,7 +709,7 @@ class Diagnostics:
         else:
             state.display = Display.of(self.current_findings(state))
         state.stale, state.stale_runs = [], 0
-        self._send(state)
+        return self._send(state)
 
     def _line_index(self, state: DocState) -> LineIndex:
         doc = self.server.open_document(state.uri)
@@ -701,7 +717,15 @@ class Diagnostics:
             return doc.line_index()  # built once per version, shared with pygls' conversions
         return LineIndex(state.text)
 
-    def _send(self, state: DocState, *, refresh: bool = True) -> None:
+    def _send(self, state: DocState, *, refresh: bool = True, immediate: bool = False) -> bool:
+        """Render what ``state.display`` shows for ``state.version`` and deliver it; whether anything was sent.
+
+        A push publish carries the whole array (megabytes for a long brief), and most keystrokes do
+        not change it (only the version): it is skipped when the array is byte for byte the one last
+        sent and either this is the immediate answer to a ``didChange`` (``immediate``) or this version
+        was already published — so every version a later stage reaches is published once. A pull
+        client keeps the same ``result_id`` (a re-pull gets ``unchanged``) and is not asked to re-pull.
+        """
         index = self._line_index(state)
         encoding = str(self.server.workspace.position_encoding or "utf-16")
         mode = self.renderer.cannot_verify = self.server.settings.cannot_verify_diagnostics
@@ -713,9 +737,14 @@ class Diagnostics:
         state.display = state.display.rendered(render, mode)
         state.line_count = index.line_count
         state.shown_version = state.version
-        state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
         state.published.set()
+        parts = state.display.json_parts(mode, state.held)
+        same = parts == state.sent  # element by element: identity first (an unchanged chunk's cached bytes)
         if self.server.caps.pull:
+            if same:
+                return False
+            state.sent = parts
+            state.result_id = f"{state.version}:{uuid.uuid4().hex[:8]}"
             structure = self.renderer.converter.structure
             state.diagnostics = [
                 s.diagnostic if s.diagnostic is not None else structure(json.loads(s.json), types.Diagnostic)
@@ -724,10 +753,27 @@ class Diagnostics:
             if self.server.caps.refresh and refresh:  # a pull client re-pulls after its own edits anyway
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
-        else:
-            head = f'{{"uri":{json.dumps(state.uri)},"version":{state.version},"diagnostics":['.encode()
-            body = state.display.json_bytes(mode, state.held)
-            self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, [head, body, b"]}"])
+            return True
+        if same and (immediate or state.sent_version == state.version):
+            return False
+        state.sent, state.sent_version = parts, state.version
+        head = f'{{"uri":{json.dumps(state.uri)},"version":{state.version},"diagnostics":['.encode()
+        self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, [head, b",".join(parts), b"]}"])
+        return True
+
+    # -- tracing ($/logTrace: only versions, URIs and counts, never the brief's text) --
+    def _tracing(self) -> bool:
+        return self.server.protocol.trace not in (None, types.TraceValue.Off)
+
+    def _trace(self, message: str, verbose: str | None = None) -> None:
+        with contextlib.suppress(Exception):
+            detail = verbose if self.server.protocol.trace == types.TraceValue.Verbose else None
+            self.server.log_trace(types.LogTraceParams(message=message, verbose=detail))
+
+    @staticmethod
+    def _sent_size(state: DocState) -> str:
+        parts = state.sent or []
+        return f"diagnostics array: {sum(map(len, parts)) + max(0, len(parts) - 1)} bytes in {len(parts)} chunks"
 
     async def pull(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         state: DocState | None = self.server.docs.get(uri)

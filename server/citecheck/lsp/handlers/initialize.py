@@ -1,4 +1,8 @@
-"""``initialize``: settings from initializationOptions, the workspace's ignore list."""
+"""``initialize``: settings from initializationOptions, the workspace's ignore list, the trace level.
+
+pygls keeps the trace level ``$/setTrace`` sets (``protocol.trace``) but not the one ``initialize``
+asks for; it is taken here (``$/logTrace`` says which versions were checked and which publishes
+were skipped, see ``features/diagnostics.py``)."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ OPTIONS = None
 
 
 def handle(ls: CiteServer, params: types.InitializeParams) -> None:
+    ls.protocol.trace = params.trace or types.TraceValue.Off
     ls.init_options = section_of(params.initialization_options)
     try:
         ls.settings = ls.compute_settings(None)
