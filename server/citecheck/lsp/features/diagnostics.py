@@ -346,7 +346,10 @@ class Diagnostics:
                     self._trace(f"stage 1: {state.uri} v{version} checked, overtaken by v{state.version} "
                                 "(not published)")
                 continue
-            sent = self._publish(state, changes=changes)
+            # an unchanged array waits for the source check after the pause to carry this version (a
+            # long brief's array is megabytes; typing in prose changes nothing the client shows)
+            follows = state.extraction is not None and not state.too_large
+            sent = self._publish(state, changes=changes, confirm=not follows)
             if self._tracing():
                 self._trace(f"stage 1: {state.uri} v{version} checked "
                             f"({'published' if sent else 'unchanged, not republished'})",
@@ -685,7 +688,8 @@ class Diagnostics:
             for f, key in visible_keyed(found, settings, ignores, lambda f: key_for(f, extraction, text))
         ]
 
-    def _publish(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None) -> bool:
+    def _publish(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None,
+                 *, confirm: bool = True) -> bool:
         """What to show for ``state.version``, sent unless the client has it already (see ``_send``)."""
         if self.server.docs.get(state.uri) is not state:
             return False
@@ -695,7 +699,7 @@ class Diagnostics:
             # the edits) are the only ones with spans in this text; just re-filter them
             ignores = self.server.ignores
             state.display = Display.of(tuple(s for s in state.shown if not ignores.ignores(s.key)))
-            return self._send(state)
+            return self._send(state, confirm=confirm)
         if (
             changes is not None
             and state.stale is not None
@@ -709,7 +713,7 @@ class Diagnostics:
         else:
             state.display = Display.of(self.current_findings(state))
         state.stale, state.stale_runs = [], 0
-        return self._send(state)
+        return self._send(state, confirm=confirm)
 
     def _line_index(self, state: DocState) -> LineIndex:
         doc = self.server.open_document(state.uri)
@@ -717,13 +721,15 @@ class Diagnostics:
             return doc.line_index()  # built once per version, shared with pygls' conversions
         return LineIndex(state.text)
 
-    def _send(self, state: DocState, *, refresh: bool = True, immediate: bool = False) -> bool:
+    def _send(self, state: DocState, *, refresh: bool = True, immediate: bool = False, confirm: bool = True) -> bool:
         """Render what ``state.display`` shows for ``state.version`` and deliver it; whether anything was sent.
 
         A push publish carries the whole array (megabytes for a long brief), and most keystrokes do
         not change it (only the version): it is skipped when the array is byte for byte the one last
-        sent and either this is the immediate answer to a ``didChange`` (``immediate``) or this version
-        was already published — so every version a later stage reaches is published once. A pull
+        sent, unless this version was never published and ``confirm`` asks for it — the source check
+        after a pause (and any stage with nothing after it) confirms, the immediate answer to a
+        ``didChange`` (``immediate``) and stage 1 do not — so every version the user pauses at is
+        published once, and a burst of typing that changes nothing on screen sends nothing. A pull
         client keeps the same ``result_id`` (a re-pull gets ``unchanged``) and is not asked to re-pull.
         """
         index = self._line_index(state)
@@ -754,7 +760,7 @@ class Diagnostics:
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
             return True
-        if same and (immediate or state.sent_version == state.version):
+        if same and (immediate or not confirm or state.sent_version == state.version):
             return False
         state.sent, state.sent_version = parts, state.version
         head = f'{{"uri":{json.dumps(state.uri)},"version":{state.version},"diagnostics":['.encode()
