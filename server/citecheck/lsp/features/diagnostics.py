@@ -261,8 +261,9 @@ class Diagnostics:
         if state.too_large or len(text) > self.server.settings.max_document_chars:
             state.published.clear()
         else:
-            # every version gets its publish at once: the findings on screen, moved with the edit
-            # (those the edit touched are dropped until stage 1 has looked at the new text)
+            # every version is answered at once: the findings on screen, moved with the edit (those the
+            # edit touched are dropped until stage 1 has looked at the new text); not sent when that is
+            # byte for byte what the client shows (stage 1 then publishes this version if it settles)
             index = self._line_index(state)
             if state.shown_version == previous and state.line_count is not None:
                 state.display = state.display.moved(edits, line_end_after(text, edits), index.line_count - state.line_count)
@@ -725,7 +726,7 @@ class Diagnostics:
         A push publish carries the whole array (megabytes for a long brief), and most keystrokes do
         not change it (only the version): it is skipped when the array is byte for byte the one last
         sent and either this is the immediate answer to a ``didChange`` (``immediate``) or this version
-        was already published — so every version a later stage reaches is published once. A pull
+        was already published — so every version a later stage reaches is published. A pull
         client keeps the same ``result_id`` (a re-pull gets ``unchanged``) and is not asked to re-pull.
         """
         index = self._line_index(state)
