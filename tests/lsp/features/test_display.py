@@ -197,3 +197,23 @@ def test_renumbered_findings_keep_their_chunk_and_json(small_chunks, monkeypatch
     out = _render(shown.spliced([(a, a + len(line3))], renumbered, order), text, 2)
     assert out.json("hint") == shown.json("hint")
     assert [s.finding.citation_index for s in out.items()] == [0, 1, 99, *range(3, 12)]
+
+
+def test_json_parts_keep_the_cached_bytes_of_chunks_an_edit_did_not_change(small_chunks) -> None:
+    """What the server compares with the array last sent (issue 11): an edit after the last finding
+    on its line leaves the array the same — the bytes of every chunk it does not fall inside the same
+    objects; one before a finding on its line changes that chunk's; the parts join to ``json_bytes``."""
+    text = _text()
+    shown = _render(Display.of([Shown(f, KEY) for f in _findings(text)]), text, 1)
+    before = shown.json_parts("hint")
+    assert b",".join(before) == shown.json_bytes("hint") and len(before) == len(shown.chunks)
+    end = text.index("\n")  # the end of line 1, after its finding
+    edit = AppliedEdit(start=end, end=end, new_text="z")
+    new = text[:end] + "z" + text[end:]
+    after = _render(shown.moved([edit], line_end_after(new, [edit]), 0), new, 2).json_parts("hint")
+    assert after == before  # the chunk the edit falls inside is rendered again: equal, another object
+    assert all(a is b for a, b in zip(after[1:], before[1:], strict=True))
+    edit = AppliedEdit(start=1, end=1, new_text="z")  # line 1, before its finding: it moved a column
+    new = text[:1] + "z" + text[1:]
+    moved = _render(shown.moved([edit], line_end_after(new, [edit]), 0), new, 2).json_parts("hint")
+    assert moved[0] != before[0] and all(a is b for a, b in zip(moved[1:], before[1:], strict=True))

@@ -1,10 +1,13 @@
 """Live diagnostics: two stages per edit, per-document scheduling, push or pull delivery.
 
 Every ``didChange`` is answered at once with the findings on screen moved through the edit (those
-the edit touched are dropped), so every version gets its publish.  Per document, one worker then
+the edit touched are dropped) — unless that array is byte for byte the one the client has (a key
+typed where no diagnostic follows on its line), when nothing is sent.  Per document, one worker then
 applies the edits in order to the incremental extraction ``Document`` (in the server's one
 executor, so stdin keeps being read) once typing settles for a third of the debounce, and
-publishes stage 1 — local findings — for the version it reached.  A per-document timer
+publishes stage 1 — local findings — for the version it reached (skipped when the client has that
+array already; the source check after the pause then publishes the version, so every version the
+user pauses at is published).  A per-document timer
 (``settings.debounce_ms``) then fires stage 2: ``gather`` on the server's loop and ``judge`` in the
 executor, first over what this machine's corpus and cache know, then over the network's answers
 too.  A newer version cancels the timer and any stage-2 run; nothing is ever published for a
@@ -259,8 +262,9 @@ class Diagnostics:
         if state.too_large or len(text) > self.server.settings.max_document_chars:
             state.published.clear()
         else:
-            # every version gets its publish at once: the findings on screen, moved with the edit
-            # (those the edit touched are dropped until stage 1 has looked at the new text)
+            # every version is answered at once: the findings on screen, moved with the edit (those the
+            # edit touched are dropped until stage 1 has looked at the new text); not sent when that is
+            # byte for byte what the client shows (stage 1 then publishes this version if it settles)
             index = self._line_index(state)
             if state.shown_version == previous and state.line_count is not None:
                 state.display = state.display.moved(edits, line_end_after(text, edits), index.line_count - state.line_count)
