@@ -601,8 +601,6 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
 
 
 Plan = list[tuple[object, ...]]
-#: after planning this many paragraphs again in one run, index the full citations instead of scanning them
-_INDEX_AFTER = 8
 
 
 def _absolute(rel: RelRef | None, pno: int) -> Ref | None:
@@ -884,7 +882,6 @@ def assemble_incremental(
     counts_moved = False  # a paragraph planned again has another number of citations than the one it replaces
     pno = q
     kept_from = q if prior is not None else n
-    replanned = 0
     while pno < n:
         off, res = paragraphs[pno][0], results[pno]
         prev = results[pno - 1] if pno else None
@@ -920,10 +917,7 @@ def assemble_incremental(
                 if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == paragraphs[pno - 1][0]):
                     built = prior.built[old]
         else:
-            replanned += 1
             stretch = None
-            if replanned == _INDEX_AFTER and st.restored:  # a long stretch to plan again: index the records once
-                st.own_index()
             start_f = len(st.fulls)
             plan, r = _plan(text, off, res, prev, st, pno)
             kept_from = pno + 1
