@@ -4,7 +4,8 @@ and 300k words.
 A minimal editor stand-in talks JSON-RPC to the server over its stdin/stdout (headers + ``json.loads``
 only, as an editor would: a full pygls/cattrs client spends longer parsing 500 diagnostics than the
 server spends producing them). It announces VS Code's essentials (UTF-16 positions, push
-diagnostics) and asks for ``trace: "verbose"``, opens the brief, waits for the first source-backed
+diagnostics, and — as the VS Code extension does — that it moves the diagnostics it shows through
+edits itself; ``--no-moves`` for a client that does not) and asks for ``trace: "verbose"``, opens the brief, waits for the first source-backed
 pass, then types single characters at positions spread over the whole brief (insertions, and every
 fourth key a deletion) and measures, for every version, the time from writing the ``didChange`` to
 the server's answer for THAT version: its first ``publishDiagnostics``, or the ``$/logTrace`` saying
@@ -21,7 +22,8 @@ every size.
 Targets (issue 11): per-key CPU at 300k words within 1.5x of 30k; p95 didChange → recomputed
 <= 50 ms beyond the debounce at every size; RSS <= 300 MB at 300k words.
 
-    python bench/lsp_latency.py [--keys 300] [--interval-ms 120] [--debounce-ms 150] [--words 30000,100000,300000] [--spy PREFIX]
+    python bench/lsp_latency.py [--keys 300] [--interval-ms 120] [--debounce-ms 150] [--words 30000,100000,300000]
+                                [--no-moves] [--spy PREFIX]
 """
 
 from __future__ import annotations
@@ -193,6 +195,9 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
             "capabilities": {
                 "general": {"positionEncodings": ["utf-16"]},
                 "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}},
+                # VS Code moves the diagnostics it shows through the user's edits (its markers are
+                # tracked decorations); the extension says so (clients/vscode/src/server.ts)
+                **({"experimental": {"citecheck": {"movesDiagnostics": True}}} if args.moves else {}),
             },
             "initializationOptions": {
                 "corpusPath": str(corpus),
@@ -382,6 +387,8 @@ def main() -> None:
     ap.add_argument("--pause-ms", type=int, default=1500)
     ap.add_argument("--open-timeout-s", type=float, default=1800,
                     help="how long to wait for the first source-backed pass (a 300k-word brief's takes minutes)")
+    ap.add_argument("--no-moves", dest="moves", action="store_false",
+                    help="a client that does not move diagnostics through edits itself (VS Code does; the default)")
     ap.add_argument("--spy", help="py-spy (if installed) samples the server while typing: folded stacks to SPY.WORDS.txt")
     sys.exit(asyncio.run(run_all(ap.parse_args())))
 

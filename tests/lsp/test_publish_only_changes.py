@@ -158,3 +158,28 @@ def test_a_pull_client_gets_unchanged_for_the_same_content(raw_server, tmp_path)
     assert again["kind"] == "full" and again["resultId"] != full["resultId"]
     assert not any(m.get("method") == "textDocument/publishDiagnostics" for m in seen)  # never both
     _stop(server)
+
+
+def test_a_client_that_moves_its_diagnostics_is_sent_no_publish_for_a_move(raw_server, tmp_path) -> None:
+    """VS Code moves the squiggles it shows through the user's edits (``experimental.citecheck.
+    movesDiagnostics``): a key before a finding on its line moves it there already, so nothing is
+    sent, neither at once nor by stage 1; a key inside a finding (the client stretched it) is
+    published by stage 1."""
+    caps = {**PUSH, "experimental": {"citecheck": {"movesDiagnostics": True}}}
+    server = _start(raw_server, tmp_path, caps)
+    seen: list[dict[str, Any]] = []
+    _until(server, _published(1), seen)
+    seen.clear()
+    _type(server, 2, 2, 0)  # before the finding, on its line: a plain client would need the moved range
+    _until(server, _stage1_checked(2), seen)
+    assert not _publishes(seen, 2), [m.get("method") for m in seen]
+    assert _traces(seen, 2) == [
+        f"didChange: {URI} v2 unchanged on screen (the client moves its diagnostics; not published)",
+        f"stage 1: {URI} v2 checked (unchanged, not republished)",
+    ]
+    seen.clear()
+    _type(server, 3, 2, 25)  # inside "Cal. Rptr.": the client stretched that finding; stage 1 says what holds
+    _until(server, _stage1_checked(3), seen)
+    assert len(_publishes(seen, 3)) == 1, [m.get("method") for m in seen]
+    assert _traces(seen, 3)[-1] == f"stage 1: {URI} v3 checked (published)"
+    _stop(server)

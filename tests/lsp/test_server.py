@@ -65,3 +65,18 @@ def test_stop_tasks_waits_until_cancelled_tasks_have_unwound() -> None:
 
     asyncio.run(run())
     assert events == ["unwound", "stopped"]
+
+
+def test_a_client_says_it_moves_its_diagnostics_in_experimental() -> None:
+    """``experimental.citecheck.movesDiagnostics: true`` (the VS Code extension sends it); anything else
+    there, or nothing, is a client that does not."""
+    from lsprotocol import types
+
+    def caps(experimental: object) -> ClientCaps:
+        return ClientCaps.of(types.ClientCapabilities(experimental=experimental))
+
+    assert caps({"citecheck": {"movesDiagnostics": True}}).moves_diagnostics
+    for other in (None, {}, {"citecheck": True}, {"citecheck": {"movesDiagnostics": "yes"}}, ["citecheck"],
+                  {"other": {"movesDiagnostics": True}}):
+        assert not caps(other).moves_diagnostics, other
+    assert not ClientCaps.of(client_capabilities("visual-studio-code")).moves_diagnostics  # not before it says so

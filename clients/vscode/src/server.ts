@@ -10,6 +10,7 @@
 import type * as vscode from 'vscode';
 import {
   type BaseLanguageClient,
+  type ClientCapabilities,
   CloseAction,
   DidChangeConfigurationNotification,
   ErrorAction,
@@ -19,6 +20,7 @@ import {
   RevealOutputChannelOn,
   type ServerOptions,
   State,
+  type StaticFeature,
 } from 'vscode-languageclient/node';
 
 import { CITATIONS_NOTIFICATION } from './citations';
@@ -46,12 +48,35 @@ export interface ServerHooks {
  * the active document and show results.
  */
 class CitecheckLanguageClient extends LanguageClient {
+  constructor(id: string, name: string, serverOptions: ServerOptions, clientOptions: LanguageClientOptions) {
+    super(id, name, serverOptions, clientOptions);
+    this.registerFeature(movesDiagnosticsFeature);
+  }
+
   override registerFeature(feature: Parameters<BaseLanguageClient['registerFeature']>[0]): void {
     const method = (feature as { registrationType?: { method?: string } }).registrationType?.method;
     if (method === ExecuteCommandRequest.method) return;
     super.registerFeature(feature);
   }
 }
+
+/**
+ * Tells the server that VS Code moves the diagnostics it shows through the user's edits itself (its
+ * markers are tracked decorations), as `experimental.citecheck.movesDiagnostics`: the server then
+ * does not publish every diagnostic of a long brief again on each keystroke just to move them
+ * (docs/editors.md). Other capabilities in `experimental` are kept.
+ */
+export const movesDiagnosticsFeature: StaticFeature = {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    const experimental = (capabilities.experimental ?? {}) as Record<string, unknown>;
+    const ours = experimental.citecheck;
+    const kept = ours !== null && typeof ours === 'object' && !Array.isArray(ours) ? ours : {};
+    capabilities.experimental = { ...experimental, citecheck: { ...kept, movesDiagnostics: true } };
+  },
+  initialize(): void {},
+  getState: () => ({ kind: 'static' }),
+  clear(): void {},
+};
 
 /** The part of LanguageClient this module uses (tests substitute a fake). */
 export type Client = Pick<

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { CloseAction, type LanguageClientOptions, type ServerOptions, State } from 'vscode-languageclient/node';
 
 import { RestartPolicy } from '../src/restart';
-import { type Client, CitecheckServer, type ServerHooks } from '../src/server';
+import { type Client, CitecheckServer, movesDiagnosticsFeature, type ServerHooks } from '../src/server';
 import type { ServerSettings } from '../src/settings';
 
 type Behaviour = 'ok' | 'reject' | 'die';
@@ -221,4 +221,14 @@ test('restarting (start again) stops the old client first', async () => {
   assert.equal(clients.length, 2);
   assert.equal(clients[0].stops, 1);
   assert.equal(srv.isRunning, true);
+});
+
+test('the client tells the server it moves the diagnostics it shows, keeping other experimental capabilities', () => {
+  const caps: { experimental?: unknown } = { experimental: { other: 1, citecheck: { more: true } } };
+  movesDiagnosticsFeature.fillClientCapabilities(caps);
+  assert.deepEqual(caps.experimental, { other: 1, citecheck: { more: true, movesDiagnostics: true } });
+  const bare: { experimental?: unknown } = {};
+  movesDiagnosticsFeature.fillClientCapabilities(bare);
+  assert.deepEqual(bare.experimental, { citecheck: { movesDiagnostics: true } });
+  assert.deepEqual(movesDiagnosticsFeature.getState(), { kind: 'static' });
 });

@@ -7,7 +7,9 @@ capability tree again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from lsprotocol import types
 
@@ -22,6 +24,9 @@ class ClientCaps:
     refresh: bool = False  # workspace/diagnostic/refresh
     configuration: bool = False  # workspace/configuration requests
     dynamic_configuration: bool = False  # may register for didChangeConfiguration
+    #: the client moves the diagnostics it shows through the user's edits itself (VS Code's markers
+    #: do), said as ``experimental.citecheck.movesDiagnostics``: no publish is needed just to move them
+    moves_diagnostics: bool = False
 
     @classmethod
     def of(cls, caps: types.ClientCapabilities | None) -> ClientCaps:
@@ -52,7 +57,14 @@ class ClientCaps:
             refresh=refresh,
             configuration=bool(ws is not None and ws.configuration),
             dynamic_configuration=bool(dcc is not None and dcc.dynamic_registration),
+            moves_diagnostics=_ours(caps.experimental).get("movesDiagnostics") is True,
         )
+
+
+def _ours(experimental: Any) -> Mapping[str, Any]:
+    """``experimental.citecheck`` of the client's capabilities (anything else there: nothing)."""
+    got = experimental.get("citecheck") if isinstance(experimental, Mapping) else None
+    return got if isinstance(got, Mapping) else {}
 
 
 def _flag(value: bool | None, default: bool) -> bool:

@@ -274,7 +274,8 @@ class Diagnostics:
             if state.stale:
                 state.stale = [(x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.stale) if x]
             if not self._send(state, refresh=False, immediate=True) and self._tracing():
-                self._trace(f"didChange: {uri} v{version} unchanged on screen (not published)")
+                how = "the client moves its diagnostics; " if self.server.caps.moves_diagnostics else ""
+                self._trace(f"didChange: {uri} v{version} unchanged on screen ({how}not published)")
         self._kick(state)
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
@@ -764,6 +765,11 @@ class Diagnostics:
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
             return True
+        if immediate and self.server.caps.moves_diagnostics:
+            # the client moved what it shows through the edit itself: it shows these now, unless the
+            # edit touched one of them (it stretched or shrank it) or a citation being typed hides some
+            state.sent = None if state.display.touched or state.held else parts
+            return False
         if same and (immediate or not confirm or state.sent_version == state.version):
             return False
         state.sent, state.sent_version = parts, state.version

@@ -249,11 +249,13 @@ class Display:
     """The displayed findings of one document version, in document order (immutable): chunks, most of
     them gathered in blocks."""
 
-    __slots__ = ("_flat", "units")
+    __slots__ = ("_flat", "touched", "units")
 
-    def __init__(self, units: Sequence[_Unit] = ()) -> None:
+    def __init__(self, units: Sequence[_Unit] = (), touched: bool = False) -> None:
         self.units: tuple[_Unit, ...] = tuple(units)
         self._flat: tuple[Shown, ...] | None = None
+        #: made by ``moved`` from a display an edit touched (an item dropped or changed, not only moved)
+        self.touched = touched
 
     @classmethod
     def of(cls, shown: Sequence[Shown]) -> Display:
@@ -289,6 +291,7 @@ class Display:
         it starts on the edited line."""
         units = list(self.units)
         last = len(edits) - 1
+        touched = False
         for k, e in enumerate(edits):
             delta = len(e.new_text) - (e.end - e.start)
             lines = dl if k == last else 0
@@ -306,12 +309,15 @@ class Display:
                 elif isinstance(c, _Block):
                     work.extend(c.opened()[::-1])
                 else:
-                    kept = tuple(m for s in c.materialised() if (m := _through(s, e, delta)) is not None)
+                    items = c.materialised()
+                    kept = tuple(m for s in items if (m := _through(s, e, delta)) is not None)
+                    # dropped, or kept without a fix the edit touched (its JSON is made again)
+                    touched = touched or len(kept) < len(items) or any(not m.json for m in kept)
                     if kept:
                         klo, khi = _extent(kept)
                         out.append(_Chunk(kept, klo, khi, mode=c.mode))
             units = _grouped(out)
-        return Display(units)
+        return Display(units, touched)
 
     def spliced(self, regions: Sequence[tuple[int, int]], fresh: Iterable[Shown],
                 order: Callable[[Finding], tuple[int, int, int, str]]) -> Display:
