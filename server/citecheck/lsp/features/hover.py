@@ -42,8 +42,11 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
     result = result_for(report, cite) if report is not None else None
     if result is None and report is not None and target is not cite:
         result = result_for(report, target)
+    # by place: a finding shown since before a citation was added or removed earlier keeps the number
+    # it was shown with until the next full check (display.py), so a number alone may name another
     findings = [
-        f for f in (s.finding for s in state.shown) if f.citation_index == cite.index or f.span.overlaps(cite.span)
+        f for f in (s.finding for s in state.shown)
+        if f.span.overlaps(cite.span) or (f.citation_index == cite.index and f.span.overlaps(cite.full_span))
     ]
     value = render_hover(cite.text, result, findings, target.text if target is not cite else None)
     return types.Hover(

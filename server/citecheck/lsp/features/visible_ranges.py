@@ -6,7 +6,8 @@ its viewport (the VS Code extension) sends ``citecheck/visibleRanges`` — every
 each with its visible LSP ranges — debounced as the view scrolls (docs/editors.md). The ranges are
 converted to code points here, at the edge (rule 2), against the text each extraction was made
 from; ``ranks`` turns them into ``CiteKey → screens away`` (0 = on screen) for the shared
-``pacing.WorkOrder``, which reads it again before every batch, so queued work follows the scroll.
+``pacing.WorkOrder``, which reads it again at every grant of the allowance — between the checks of
+two documents too — so queued work follows the scroll.
 Clients that never send it keep document order.
 """
 
