@@ -108,3 +108,42 @@ def test_a_citation_that_captures_later_short_forms_plans_them_again() -> None:
     doc.apply_edits([Edit(start=at, end=at, new_text="Grutter v. Bollinger, 539 U.S. 306 (2003). ")])
     assert doc.extraction == extract_citations(doc.text)
     assert doc.extraction.citations[-1].antecedent == 1  # Grutter now holds page 328
+
+
+def test_a_paragraph_joined_before_many_short_forms_is_planned_again_linearly(monkeypatch) -> None:
+    """Joining two paragraphs moves every later paragraph, and short forms that reach back past the join
+    must be planned again: the comparison of what changed gives up once it is larger than the planning
+    it would save (it once compared every changed record with every later paragraph's lookups)."""
+    import citecheck.extract.assemble as assemble_module
+
+    paras = ["Roe v. Wade, 410 U.S. 113 (1973); Doe v. Bolton, 410 U.S. 179 (1973).", "Prose.", "More prose."]
+    paras += [("Plain prose between them." if i % 3 == 1 else
+               f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." if i % 3 == 2 else
+               f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001); Roe, 410 U.S. at {114 + i % 50}.")
+              for i in range(600)]  # every third paragraph reaches back past the join, prose between
+    text = "\n\n".join(paras)
+    doc = Document(text)
+    calls = []
+    real = assemble_module._hits
+    monkeypatch.setattr(assemble_module, "_hits", lambda *a: calls.append(1) or real(*a))
+    at = text.index("\n\nMore prose.")
+    doc.apply_edits([Edit(start=at, end=at + 2, new_text=" ")])  # "Prose." and "More prose." joined
+    assert doc.extraction == extract_citations(doc.text)
+    assert len(calls) < 2_000, len(calls)
+
+
+def test_the_comparison_gives_up_when_too_much_was_planned_again() -> None:
+    """Past ``_ZONE_RECORDS`` records planned again, every later paragraph counts as affected (planned
+    again, as before numbering was relative), instead of comparing each changed record with each
+    later paragraph's lookups (on a 300,000-word brief, a key that joined two paragraphs once spent
+    20 s doing that)."""
+    from citecheck.extract.assemble import _ZONE_RECORDS, _Queries, _State, _Zone
+
+    text = "\n\n".join(f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." for i in range(_ZONE_RECORDS + 10))
+    run = Document(text).extraction.run  # type: ignore[attr-defined]
+    st = _State(fc=list(run.fc), fulls=list(run.fulls))
+    zone = _Zone(run, st, _Queries(), 0, 0)
+    zone.planned(0, 0)  # every record, as if planned again
+    assert zone.flooded
+    assert not zone.unaffected(run.results[5], text, run.paragraphs[5][0], 5)
+    assert zone.affected_from(run.results, run.paragraphs, text, 3, 3) == 3

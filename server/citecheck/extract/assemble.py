@@ -875,7 +875,7 @@ def assemble_incremental(
             built_all.extend(prior.built[:q])
         have = prior.queries
         queries = have if have is not None and len(have.of) <= 2 * n + 64 else _Queries()
-        zone = _Zone(prior, st, queries, q)
+        zone = _Zone(prior, st, queries, q, n - len(prior.results))
     # paragraph numbers move by this much when paragraphs were inserted or removed
     pno_delta = n - len(prior.results) if prior is not None else 0
     stretch: int | None = None  # (previous run's numbering) where the present run of taken-over paragraphs began
@@ -1090,7 +1090,10 @@ def _queries_of(res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, .
     return tuple(names), tuple(shorts), tuple(dict.fromkeys(cites))
 
 
-Placed = tuple[int, _Full]  # a record and its paragraph
+Placed = tuple[int, _Full]  # a record and its paragraph (the previous run's number for it)
+#: past this many records planned again, or this many that changed, every later paragraph is planned again
+_ZONE_RECORDS = 512
+_ZONE_LOOSE = 64
 
 
 class _Zone:
@@ -1103,21 +1106,47 @@ class _Zone:
     any of its lookups could match any record left (a record added, removed, renumbered or moved). A
     paragraph whose lookups are unaffected resolves as before, to the same records at the same places."""
 
-    __slots__ = ("_key", "_loose", "_pairs", "new", "old", "old_next", "prior", "queries", "st")
+    __slots__ = (
+        "_hits",
+        "_hits_key",
+        "_key",
+        "_loose",
+        "_pairs",
+        "flooded",
+        "new",
+        "old",
+        "old_next",
+        "pno_delta",
+        "prior",
+        "queries",
+        "st",
+    )
 
-    def __init__(self, prior: Run, st: _State, queries: _Queries, q: int) -> None:
+    def __init__(self, prior: Run, st: _State, queries: _Queries, q: int, pno_delta: int) -> None:
         self.prior, self.st, self.queries = prior, st, queries
+        self.pno_delta = pno_delta
         self.old: list[Placed] = []
-        self.new: list[Placed] = []
+        self.new: list[Placed] = []  # placed by the previous run's paragraph numbers, as ``old``
         self.old_next = q  # the previous run's paragraphs before this are accounted for
         self._key: tuple[int, int, int] | None = None
         self._pairs: list[tuple[_Full, _Full]] = []
         self._loose: list[_Full] = []
+        self._hits_key: tuple[int, int, int] | None = None
+        self._hits: set[int] = set()
+        #: so much changed (a paragraph inserted or removed before many short forms that reach back
+        #: past it, a long paste) that every later paragraph is planned again, as before numbering
+        #: was relative: the comparison would cost more than the planning it saves
+        self.flooded = False
 
     def planned(self, pno: int, start: int) -> None:
         """Paragraph ``pno`` was planned again; its records are ``st.fulls[start:]``."""
+        if self.flooded:
+            return
         fulls = self.st.fulls
-        self.new.extend((pno, fulls[i]) for i in range(start, len(fulls)))
+        t = pno - self.pno_delta
+        self.new.extend((t, fulls[i]) for i in range(start, len(fulls)))
+        if len(self.new) > _ZONE_RECORDS:
+            self.flooded = True
 
     def taken(self, old: int) -> None:
         """The previous run's paragraph ``old`` was taken over: those before it that were not are replaced."""
@@ -1131,8 +1160,11 @@ class _Zone:
 
     def _replaced(self, upto: int) -> None:
         prior = self.prior
-        for t in range(self.old_next, upto):
-            self.old.extend((t, prior.fulls[i]) for i in range(prior.fc[t], prior.fc_at(t + 1)))
+        if not self.flooded:
+            for t in range(self.old_next, upto):
+                self.old.extend((t, prior.fulls[i]) for i in range(prior.fc[t], prior.fc_at(t + 1)))
+            if len(self.old) > _ZONE_RECORDS:
+                self.flooded = True
         self.old_next = max(self.old_next, upto)
 
     def _changes(self, old: int) -> tuple[list[tuple[_Full, _Full]], list[_Full]]:
@@ -1156,12 +1188,18 @@ class _Zone:
             clash = {(t, f.key) for t, f in loose}
             self._pairs = []
             self._loose = [f for t, f in a + b if (t, f.key) in clash]
+            if len(self._loose) > _ZONE_LOOSE:
+                self.flooded = True
         self._key = key
         return self._pairs, self._loose
 
     def unaffected(self, res: ParagraphResult, text: str, off: int, old: int) -> bool:
         """Whether paragraph ``res`` (the previous run's ``old``) resolves as before."""
+        if self.flooded:
+            return False
         pairs, loose = self._changes(old)
+        if self.flooded:
+            return False
         if not pairs and not loose:
             return True
         return not _hits(self.queries.get(res, text, off), pairs, loose)
@@ -1170,11 +1208,29 @@ class _Zone:
                       pno: int, old: int) -> int:
         """The first paragraph from ``pno`` on (the previous run's ``old`` on) whose lookups the changes
         could answer differently; ``len(results)`` when none."""
+        if self.flooded:
+            return pno
         pairs, loose = self._changes(old)
         n = len(results)
+        if self.flooded:
+            return pno
         if not pairs and not loose:
             return n
+        if self._hits_key != self._key:
+            self._hits_key, self._hits = self._key, self._affected(results, paragraphs, text, pno, pairs, loose)
+        hits = self._hits
+        if not hits:
+            return n
+        for i in range(pno, n):
+            if id(results[i]) in hits:
+                return i
+        return n
+
+    def _affected(self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], text: str, pno: int,
+                  pairs: list[tuple[_Full, _Full]], loose: list[_Full]) -> set[int]:
+        """The results (by id) whose lookups the changes could answer differently."""
         qs = self.queries
+        n = len(results)
         for i in range(pno, n):  # every later paragraph's lookups are in the index (once per result)
             r = results[i]
             hit = qs.of.get(id(r))
@@ -1188,13 +1244,7 @@ class _Zone:
                 keys |= qs.by_short.get(s, set())
             if loose:
                 keys |= qs.by_cite.get((f.volume, f.reporter), set())
-        hits = {k for k in keys if _hits(qs.of[k][1:], pairs, loose)}
-        if not hits:
-            return n
-        for i in range(pno, n):
-            if id(results[i]) in hits:
-                return i
-        return n
+        return {k for k in keys if _hits(qs.of[k][1:], pairs, loose)}
 
 
 def _same_placed(a: Placed, b: Placed) -> bool:
