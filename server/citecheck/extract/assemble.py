@@ -708,6 +708,17 @@ def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
     return tuple(out)
 
 
+def _names_earlier_cites(plan: Plan, res: ParagraphResult) -> bool:
+    """Whether a local finding of the paragraph names the earlier full cites of a volume (an
+    unresolved reporter short form's does): a citation added before it changes that finding, not
+    its plan."""
+    cits = res.citations
+    return any(
+        e[0] == "c" and e[3] is None and cits[e[1]].form is CiteForm.SHORT and bool(cits[e[1]].reporter)  # type: ignore[index,call-overload]
+        for e in plan
+    )
+
+
 def uses_prev(plan: Plan) -> bool:
     """Whether a paragraph's citations read the paragraph before it (a block quote, its last sentence)."""
     return any(e[0] == "c" and (e[4] or e[5]) for e in plan)
@@ -921,6 +932,12 @@ def assemble_incremental(
             start_f = len(st.fulls)
             plan, r = _plan(text, off, res, prev, st, pno)
             kept_from = pno + 1
+            if prior is not None and 0 <= old < len(prior.plans) and prior.results[old] is res:
+                was = prior.plans[old]
+                if plan == was and not _names_earlier_cites(plan, res):
+                    # planned alike (a paragraph inserted before it moved what it reached back to):
+                    # the same object, so its local findings are taken over (judge.paragraph_findings)
+                    plan = was
             if res.barrier_at_end:
                 st.last_authority = None
             if zone is not None and prior is not None:
