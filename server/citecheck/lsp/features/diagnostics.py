@@ -2,7 +2,8 @@
 
 Every ``didChange`` is answered at once with the findings on screen moved through the edit (those
 the edit touched are dropped) — unless that array is byte for byte the one the client has (a key
-typed where no diagnostic follows on its line), when nothing is sent.  Per document, one worker then
+typed where no diagnostic follows on its line), or the client moves the diagnostics it shows through
+edits itself (``ClientCaps.moves_diagnostics``: VS Code), when nothing is sent.  Per document, one worker then
 applies the edits in order to the incremental extraction ``Document`` (in the server's one
 executor, so stdin keeps being read) once typing settles for a third of the debounce, and
 publishes stage 1 — local findings — for the version it reached (skipped when the client has that
@@ -734,8 +735,11 @@ class Diagnostics:
         sent, unless this version was never published and ``confirm`` asks for it — the source check
         after a pause (and any stage with nothing after it) confirms, the immediate answer to a
         ``didChange`` (``immediate``) and stage 1 do not — so every version the user pauses at is
-        published once, and a burst of typing that changes nothing on screen sends nothing. A pull
-        client keeps the same ``result_id`` (a re-pull gets ``unchanged``) and is not asked to re-pull.
+        published once, and a burst of typing that changes nothing on screen sends nothing. A client
+        that moves its diagnostics through edits itself gets no immediate answer at all: what it shows
+        is taken to be the moved array, unless the edit touched a diagnostic or a citation being typed
+        hides some (then the next stage's array is sent). A pull client keeps the same ``result_id``
+        (a re-pull gets ``unchanged``) and is not asked to re-pull.
         """
         index = self._line_index(state)
         encoding = str(self.server.workspace.position_encoding or "utf-16")
