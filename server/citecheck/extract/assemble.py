@@ -48,7 +48,6 @@ def norm_name(s: str) -> str:
     return " ".join(_PUNCT.sub(" ", s.lower().replace("\u2019", "'")).split())
 
 
-
 #: Which citation of a paragraph: a full citation's record by its key and how many records of the
 #: paragraph before it have that key (a citation added or removed before it leaves this as it was),
 #: else (a group's first citation without a record) its place in the paragraph's plan.
@@ -112,8 +111,7 @@ class _State:
     patches: list[int] = field(default_factory=list)  # positions in ``fulls`` not in ``base``
 
     def para_of(self, pos: int) -> int:
-        """The paragraph holding record ``pos`` (the last one whose records start at or before it)."""
-        return bisect_right(self.fc, pos) - 1
+        return _para_of(self.fc, pos)
 
     def ref(self, pos: int) -> Ref:
         t = self.para_of(pos)
@@ -171,6 +169,12 @@ class _State:
         self.restored, self.indexed = False, 0
         self.by_word, self.by_cite, self.by_short = {}, {}, {}
         self.base, self.segs, self.patches = None, [], []
+
+
+def _para_of(fc: list[int], pos: int) -> int:
+    """The paragraph holding record ``pos`` (the last one whose records start at or before it), from
+    the records before each paragraph."""
+    return bisect_right(fc, pos) - 1
 
 
 def _add_seg(segs: list[Seg], cur: int, bpos: int, n: int) -> None:
@@ -502,8 +506,6 @@ def _suffixes(name: str) -> tuple[str, ...]:
     return tuple(f" {' '.join(words[k:])} " for k in range(len(words)))
 
 
-
-
 def _latest(
     st: _State,
     names: tuple[str, ...],
@@ -679,8 +681,7 @@ class Run:
         raise LookupError(f"paragraph {t} has no record {which!r}")  # a broken invariant: the caller re-syncs
 
     def para_of(self, pos: int) -> int:
-        """The paragraph holding record ``pos``."""
-        return bisect_right(self.fc, pos) - 1
+        return _para_of(self.fc, pos)
 
 
 def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
@@ -859,6 +860,8 @@ def assemble_incremental(
         raise ValueError("one result per paragraph")
     n = len(results)
     q = _same_prefix(prior, paragraphs, results, edited) if prior is not None else 0
+    # paragraph numbers move by this much when paragraphs were inserted or removed
+    pno_delta = n - len(prior.results) if prior is not None else 0
     fc: list[int] = []
     la: list[RelRef | None] = []
     nout: list[int] = []
@@ -886,9 +889,7 @@ def assemble_incremental(
             built_all.extend(prior.built[:q])
         have = prior.queries
         queries = have if have is not None and len(have.of) <= 2 * n + 64 else _Queries()
-        zone = _Zone(prior, st, queries, q, n - len(prior.results))
-    # paragraph numbers move by this much when paragraphs were inserted or removed
-    pno_delta = n - len(prior.results) if prior is not None else 0
+        zone = _Zone(prior, st, queries, q, pno_delta)
     stretch: int | None = None  # (previous run's numbering) where the present run of taken-over paragraphs began
     counts_moved = False  # a paragraph planned again has another number of citations than the one it replaces
     pno = q
@@ -901,11 +902,12 @@ def assemble_incremental(
         la.append(la_here)
         nout.append(n_out)
         old = pno - pno_delta
+        in_prior = prior is not None and 0 <= old < len(prior.results)  # the previous run's paragraph ``old``
         synced = (
-            prior is not None
-            and zone is not None
+            zone is not None
+            and prior is not None
             and pno > q
-            and 0 <= old < len(prior.results)
+            and in_prior
             and prior.results[old] is res
             and prior.la[old] == la_here
             and _prev_sig(prior.results, old) == _prev_sig(results, pno)
@@ -932,20 +934,19 @@ def assemble_incremental(
             start_f = len(st.fulls)
             plan, r = _plan(text, off, res, prev, st, pno)
             kept_from = pno + 1
-            if prior is not None and 0 <= old < len(prior.plans) and prior.results[old] is res:
-                was = prior.plans[old]
-                if plan == was and not _names_earlier_cites(plan, res):
-                    # planned alike (a paragraph inserted before it moved what it reached back to):
-                    # the same object, so its local findings are taken over (judge.paragraph_findings)
-                    plan = was
             if res.barrier_at_end:
                 st.last_authority = None
             if zone is not None and prior is not None:
                 zone.planned(pno, start_f)
-                if 0 <= old < len(prior.results):
-                    st.rebase(prior, prior.fc[old], prior.fc_at(old + 1), start_f)
-                if not (0 <= old < len(prior.plans) and len(prior.plans[old]) == len(plan)):
+                if not in_prior or len(prior.plans[old]) != len(plan):
                     counts_moved = True
+                if in_prior:
+                    st.rebase(prior, prior.fc[old], prior.fc_at(old + 1), start_f)
+                    was = prior.plans[old]
+                    if prior.results[old] is res and plan == was and not _names_earlier_cites(plan, res):
+                        # planned alike (a paragraph inserted before it moved what it reached back to):
+                        # the same object, so its local findings are taken over (judge.paragraph_findings)
+                        plan = was
         plans.append(plan)
         reach.append(r)
         built_all.append(built)
