@@ -132,8 +132,12 @@ def main(argv: list[str] | None = None) -> int:
         default=20,
         help="copies of the example brief's argument appended, so the sample corpus has work to do",
     )
-    ap.add_argument("--chars", type=int, default=0,
-                    help="instead: one brief of this many characters, with the 30k-word brief's citation density")
+    ap.add_argument(
+        "--chars",
+        type=int,
+        default=0,
+        help="instead: one brief of this many characters, with the 30k-word brief's citation density",
+    )
     args = ap.parse_args(argv)
 
     if args.chars:
@@ -153,8 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         corpus_note = _import_corpus(home / "corpus.sqlite")
-        print(f"corpus: {corpus_note}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs; "
-              f"load average {_load()} at start")
+        print(
+            f"corpus: {corpus_note}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs; "
+            f"load average {_load()} at start"
+        )
         for label, body in docs.items():
             doc = home / "brief.md"
             doc.write_text(body, encoding="utf-8")
@@ -178,11 +184,13 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"  citations: {summary['citations']:,}; findings: {summary['findings']}; status: {summary['status']}"
             )
-            print(f"  cold cache: wall {cold_wall:.2f} s (CPU {cold_cpu:.2f} s), peak RSS {cold_peak:.0f} MiB; "
-                  f"load average now {_load()} (a shared machine: compare CPU seconds)")
+            print(
+                f"  cold cache: wall {cold_wall:.2f} s (CPU {cold_cpu:.2f} s), peak RSS {cold_peak:.0f} MiB; "
+                f"load average now {_load()} (a shared machine: compare CPU seconds)"
+            )
             print(
                 f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
-                f"max {max(walls):.2f}, {len(warm)} runs; CPU median {statistics.median(_CPU[doc][-len(warm):] if warm else [cold_cpu]):.2f} s), "
+                f"max {max(walls):.2f}, {len(warm)} runs; CPU median {statistics.median(_CPU[doc][-len(warm) :] if warm else [cold_cpu]):.2f} s), "
                 f"peak RSS {max((p for _, p, _ in warm), default=0):.0f} MiB; load average now {_load()}"
             )
             if not args.chars:  # a huge document would be checked twice more

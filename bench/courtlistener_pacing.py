@@ -71,7 +71,11 @@ def fake(minute: float) -> FakeCourtListener:
 
 
 def client(
-    server: FakeCourtListener, minute: float, cache: Cache, budget: float | None, order: WorkOrder | None = None
+    server: FakeCourtListener,
+    minute: float,
+    cache: Cache,
+    budget: float | None,
+    order: WorkOrder | None = None,
 ) -> CourtListenerClient:
     return CourtListenerClient(server.base_url, "bench", request_rates="5/min,50/hour,125/day",
                                citation_rate="60/min", time_scale=minute / 60, budget_s=budget,
@@ -91,13 +95,15 @@ async def order_of_value(n: int, minute: float) -> bool:
         settings = Settings(cache_path=Path(tmp) / "cache.sqlite")
         for view in (WorkOrder(lambda: ranks), None):
             cache = await Cache.open(settings.cache_path)
-            async with SourceChain(cache=cache, remote=client(server, minute, cache, minute * 0.9, view)) as chain:
+            async with SourceChain(
+                cache=cache, remote=client(server, minute, cache, minute * 0.9, view)
+            ) as chain:
                 rep = await check_document(text, chain, settings)
             if view is not None:
                 first = list(server.lookup_order)
                 left = sum(1 for r in rep.results if r.pending_until)
                 await asyncio.sleep(minute * 1.05)  # the user runs it again when the allowance is back
-        second = server.lookup_order[len(first):]
+        second = server.lookup_order[len(first) :]
     on_screen = sum(1 for x in first if x in {label(i) for i in seen})
     continues = second == [x for x in [label(i) for i in range(n)] if x not in first][: len(second)]
     print("order of value (one service minute per run; 60 citations near the end on screen):")
@@ -106,20 +112,30 @@ async def order_of_value(n: int, minute: float) -> bool:
     print(f"  next run looked up    {len(second):8d}  the first of what was left pending, in file order: "
           f"{'yes' if continues and second else 'NO'}  ({left} were left)")  # fmt: skip
     print(f"  throttled (HTTP 429)  {server.counts.throttled:8d}")
-    return on_screen == len(seen) == len(first) and continues and bool(second) and server.counts.throttled == 0
+    return (
+        on_screen == len(seen) == len(first) and continues and bool(second) and server.counts.throttled == 0
+    )
 
 
-def report(mode: str, server: FakeCourtListener, took: float, minute: float, verified: int, total: int, runs: int) -> None:
+def report(
+    mode: str, server: FakeCourtListener, took: float, minute: float, verified: int, total: int, runs: int
+) -> None:
     c = server.counts
     print(f"{mode}:")
-    print(f"  total time            {took:8.2f} s  ({took / minute:.1f} service minutes){f', {runs} runs' if runs > 1 else ''}")
-    print(f"  requests              {c.requests:8d}  ({', '.join(f'{k} {v}' for k, v in sorted(c.by_route.items()))})")
+    print(
+        f"  total time            {took:8.2f} s  ({took / minute:.1f} service minutes){f', {runs} runs' if runs > 1 else ''}"
+    )
+    print(
+        f"  requests              {c.requests:8d}  ({', '.join(f'{k} {v}' for k, v in sorted(c.by_route.items()))})"
+    )
     print(f"  throttled (HTTP 429)  {c.throttled:8d}  entry 429s {c.entry_429}")
     print(f"  max requests/window   {max_in_window(c.times, minute):8d}  (limit 5)")
     print(f"  citations verified    {verified:8d} of {total}  -> {'ALL' if verified == total else 'NOT ALL'}")
 
 
-async def run_checks(text: str, minute: float, budget: float | None, max_runs: int) -> tuple[FakeCourtListener, float, int, int, int]:
+async def run_checks(
+    text: str, minute: float, budget: float | None, max_runs: int
+) -> tuple[FakeCourtListener, float, int, int, int]:
     with tempfile.TemporaryDirectory() as tmp, fake(minute) as server:
         settings = Settings(cache_path=Path(tmp) / "cache.sqlite")
         t0 = time.perf_counter()
@@ -134,7 +150,9 @@ async def run_checks(text: str, minute: float, budget: float | None, max_runs: i
             if not waiting or runs >= max_runs:
                 break
             # "run again": the user comes back when the line said the wait is over
-            await asyncio.sleep(max(0.0, min(r.pending_until for r in rep.results if r.pending_until) - time.time()))
+            await asyncio.sleep(
+                max(0.0, min(r.pending_until for r in rep.results if r.pending_until) - time.time())
+            )
         return server, time.perf_counter() - t0, verified, len(rep.results), runs
 
 
@@ -153,7 +171,9 @@ async def old_client(n: int, minute: float, runs: int = 3) -> None:
                 waited = False
                 i = 0
                 while i < len(todo):
-                    r = await http.post(server.base_url + "citation-lookup/", data={"text": "; ".join(todo[i : i + 250])})
+                    r = await http.post(
+                        server.base_url + "citation-lookup/", data={"text": "; ".join(todo[i : i + 250])}
+                    )
                     if r.status_code == 429:
                         until = r.json().get("wait_until")
                         wait = datetime.fromisoformat(until).timestamp() - time.time() if until else 0.0
@@ -184,7 +204,15 @@ async def main() -> int:
     report("--wait (one run until done)", server, took, args.minute, verified, total, runs)
     ok = verified == total and server.counts.throttled == 0
     server, took, verified, total, runs = await run_checks(text, args.minute, args.minute, 100)
-    report("run again (deadline one service minute per run, cache between runs)", server, took, args.minute, verified, total, runs)
+    report(
+        "run again (deadline one service minute per run, cache between runs)",
+        server,
+        took,
+        args.minute,
+        verified,
+        total,
+        runs,
+    )
     ok = ok and verified == total
     server, took, verified, total, runs = await run_checks(brief(args.cites, 0), args.minute, None, 1)
     report("--wait, lookups only (no quotations)", server, took, args.minute, verified, total, runs)

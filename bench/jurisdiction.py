@@ -97,8 +97,10 @@ def main() -> int:
         print("  ", f)
     print(f"import of the jurisdiction modules: {t_import * 1000:.0f} ms")
     print(f"caption scan: {t_caption * 1000 / max(n_docs, 1):.1f} ms per opinion (no caption in these)")
-    print(f"recognise a new caption line: cold {cold * 1000:.0f} ms (compiles that place's courts-db patterns), "
-          f"cached {warm * 1e6:.0f} µs")
+    print(
+        f"recognise a new caption line: cold {cold * 1000:.0f} ms (compiles that place's courts-db patterns), "
+        f"cached {warm * 1e6:.0f} µs"
+    )
     print(f"forum + weighing: {t_weigh * 1000 / max(total, 1):.3f} ms per citation")
     return 0
 

@@ -84,7 +84,9 @@ def _cpu_s(pid: int) -> float:
 
 #: the server's $/logTrace lines (features/diagnostics.py): an immediate publish skipped, a stage-1 or
 #: source-check result (published, or unchanged and not republished)
-_TRACE = re.compile(r"^(didChange|stage 1|source check): \S+ v(\d+) (?:checked \((published|unchanged)|unchanged)")
+_TRACE = re.compile(
+    r"^(didChange|stage 1|source check): \S+ v(\d+) (?:checked \((published|unchanged)|unchanged)"
+)
 
 
 def _pos(p: types.Position) -> dict[str, int]:
@@ -101,7 +103,9 @@ class Editor:
         self.published: dict[int, float] = {}
         self.all_publishes: dict[int, list[float]] = {}
         self.answered: dict[int, float] = {}  # version -> its first publish, or the trace saying it is shown
-        self.arrived: dict[int, float] = {}  # …when that message's header was read (before reading and parsing it)
+        self.arrived: dict[
+            int, float
+        ] = {}  # …when that message's header was read (before reading and parsing it)
         self.recomputed: dict[int, float] = {}  # version -> stage 1 reached it (its publish, or its trace)
         self.source_checked: dict[int, float] = {}  # version -> the source check's result for it
         self.publishes = 0  # publishDiagnostics read, and their bytes
@@ -239,8 +243,19 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
         if shutil.which("py-spy") is None:
             raise SystemExit("--spy needs py-spy on PATH (an optional tool: pip install py-spy)")
         spy = await asyncio.create_subprocess_exec(
-            "py-spy", "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "250", "--nonblocking",
-            "-o", f"{args.spy}.{words}.txt", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+            "py-spy",
+            "record",
+            "--pid",
+            str(proc.pid),
+            "--format",
+            "raw",
+            "--rate",
+            "250",
+            "--nonblocking",
+            "-o",
+            f"{args.spy}.{words}.txt",
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
         )
         await asyncio.sleep(1)
     cpu_before = _cpu_s(proc.pid)
@@ -324,8 +339,10 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
         f"p95 {p95:.1f} ms, max {lat[-1]:.1f} ms; on arrival (before this stand-in parses it) p50 "
         f"{statistics.median(arr):.1f} ms, p95 {_p95(arr):.1f} ms"
     )
-    print(f"versions answered: {len(lat)}/{len(sent)}, of which published: {sum(v in ed.published for v in sent)}"
-          + (f" (missing: {missing[:10]})" if missing else ""))
+    print(
+        f"versions answered: {len(lat)}/{len(sent)}, of which published: {sum(v in ed.published for v in sent)}"
+        + (f" (missing: {missing[:10]})" if missing else "")
+    )
     print(f"publishes while typing: {publishes_per_key:.2f} per key, {mb_per_key:.3f} MB per key")
     print(f"final diagnostics: {len(final)}, ranges covering text: {covering}")
     if paused:
@@ -346,17 +363,31 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
     print(f"server CPU per key while typing: {cpu_per_key:.1f} ms")
     print(f"server RSS: {rss:.0f} MB now, {peak:.0f} MB peak (target <= 300 MB)")
     target = args.debounce_ms + 50
-    print(f"target p95 <= {target} ms (debounce + 50): first answer {'MET' if p95 <= target else 'MISSED'}, "
-          f"recomputed {'MET' if rp95 <= target else 'MISSED'}")
+    print(
+        f"target p95 <= {target} ms (debounce + 50): first answer {'MET' if p95 <= target else 'MISSED'}, "
+        f"recomputed {'MET' if rp95 <= target else 'MISSED'}"
+    )
     await ed.request("shutdown", None)
     ed.notify("exit", None)
     await proc.wait()
     ed.reader.cancel()
     gc.unfreeze()
     gc.enable()
-    return {"words": words, "ok": not missing, "cpu": cpu_per_key, "p50": statistics.median(lat), "p95": p95,
-            "a50": statistics.median(arr), "a95": _p95(arr),
-            "share": share, "rp50": rp50, "rp95": rp95, "rss": peak, "pubs": publishes_per_key, "mb": mb_per_key}
+    return {
+        "words": words,
+        "ok": not missing,
+        "cpu": cpu_per_key,
+        "p50": statistics.median(lat),
+        "p95": p95,
+        "a50": statistics.median(arr),
+        "a95": _p95(arr),
+        "share": share,
+        "rp50": rp50,
+        "rp95": rp95,
+        "rss": peak,
+        "pubs": publishes_per_key,
+        "mb": mb_per_key,
+    }
 
 
 def _p95(values: list[float]) -> float:
@@ -365,12 +396,16 @@ def _p95(values: list[float]) -> float:
 
 async def run_all(args: argparse.Namespace) -> int:
     rows = [await run(args, int(w)) for w in str(args.words).split(",")]
-    print("\n   words  CPU/key  first p50/p95   recomputed  recomputed p50/p95  peak RSS  pub/key  MB/key"
-          "  first on arrival p50/p95")
+    print(
+        "\n   words  CPU/key  first p50/p95   recomputed  recomputed p50/p95  peak RSS  pub/key  MB/key"
+        "  first on arrival p50/p95"
+    )
     for r in rows:
-        print(f"{r['words']:>8,}  {r['cpu']:5.1f} ms  {r['p50']:5.0f}/{r['p95']:4.0f} ms  {r['share']:9.0%}  "
-              f"{r['rp50']:8.0f}/{r['rp95']:4.0f} ms  {r['rss']:6.0f} MB  {r['pubs']:7.2f}  {r['mb']:6.3f}"
-              f"  {r['a50']:11.0f}/{r['a95']:4.0f} ms")
+        print(
+            f"{r['words']:>8,}  {r['cpu']:5.1f} ms  {r['p50']:5.0f}/{r['p95']:4.0f} ms  {r['share']:9.0%}  "
+            f"{r['rp50']:8.0f}/{r['rp95']:4.0f} ms  {r['rss']:6.0f} MB  {r['pubs']:7.2f}  {r['mb']:6.3f}"
+            f"  {r['a50']:11.0f}/{r['a95']:4.0f} ms"
+        )
     if len(rows) > 1:
         print(f"CPU per key, largest / smallest: {rows[-1]['cpu'] / rows[0]['cpu']:.2f}x (target <= 1.5x)")
     return 0 if all(r["ok"] for r in rows) else 1
@@ -385,11 +420,21 @@ def main() -> None:
     ap.add_argument("--citations-per-30k", type=int, default=1_000)
     ap.add_argument("--paused-keys", type=int, default=20)
     ap.add_argument("--pause-ms", type=int, default=1500)
-    ap.add_argument("--open-timeout-s", type=float, default=1800,
-                    help="how long to wait for the first source-backed pass (a 300k-word brief's takes minutes)")
-    ap.add_argument("--no-moves", dest="moves", action="store_false",
-                    help="a client that does not move diagnostics through edits itself (VS Code does; the default)")
-    ap.add_argument("--spy", help="py-spy (if installed) samples the server while typing: folded stacks to SPY.WORDS.txt")
+    ap.add_argument(
+        "--open-timeout-s",
+        type=float,
+        default=1800,
+        help="how long to wait for the first source-backed pass (a 300k-word brief's takes minutes)",
+    )
+    ap.add_argument(
+        "--no-moves",
+        dest="moves",
+        action="store_false",
+        help="a client that does not move diagnostics through edits itself (VS Code does; the default)",
+    )
+    ap.add_argument(
+        "--spy", help="py-spy (if installed) samples the server while typing: folded stacks to SPY.WORDS.txt"
+    )
     sys.exit(asyncio.run(run_all(ap.parse_args())))
 
 

@@ -86,7 +86,9 @@ def _folder_opinions(folder: Path) -> list[tuple[str, str]]:
     return out
 
 
-async def _check(texts: list[tuple[str, str]], settings: Settings) -> tuple[Counter[str], list[str], int, float]:
+async def _check(
+    texts: list[tuple[str, str]], settings: Settings
+) -> tuple[Counter[str], list[str], int, float]:
     counts: Counter[str] = Counter()
     shown: list[str] = []
     n_cites = 0
@@ -99,7 +101,9 @@ async def _check(texts: list[tuple[str, str]], settings: Settings) -> tuple[Coun
             if f.severity in (Severity.ERROR, Severity.WARNING):
                 counts[f"{f.severity.value}:{f.kind.value}"] += 1
                 ctx = text[max(0, f.span.start - 60) : f.span.end + 30].replace("\n", " ")
-                shown.append(f"  [{label[:40]}] {f.severity.value} {f.kind.value}: …{ctx}… — {f.message[:160]}")
+                shown.append(
+                    f"  [{label[:40]}] {f.severity.value} {f.kind.value}: …{ctx}… — {f.message[:160]}"
+                )
     return counts, shown, n_cites, time.perf_counter() - t0
 
 

@@ -46,7 +46,9 @@ def fuzz(n: int, seed: int, tmp: Path) -> None:
     from citecheck.report import FORMATS, BatchResult, file_result
     from citecheck.sources.chain import open_source
 
-    settings = Settings(corpus_path=tmp / "fuzz-corpus.sqlite", cache_path=tmp / "fuzz-cache.sqlite", offline=True)
+    settings = Settings(
+        corpus_path=tmp / "fuzz-corpus.sqlite", cache_path=tmp / "fuzz-cache.sqlite", offline=True
+    )
     rng = random.Random(seed)
     crashes: list[str] = []
     slowest = (0.0, 0)
@@ -70,8 +72,10 @@ def fuzz(n: int, seed: int, tmp: Path) -> None:
                     slowest = (took, len(text))
 
     asyncio.run(run())
-    print(f"fuzz: {n} documents fuzzed / {len(crashes)} crashes / slowest input {slowest[1]:,} chars "
-          f"in {slowest[0]:.2f} s")
+    print(
+        f"fuzz: {n} documents fuzzed / {len(crashes)} crashes / slowest input {slowest[1]:,} chars "
+        f"in {slowest[0]:.2f} s"
+    )
     for c in crashes[:3]:
         print("  crash:", c.strip().splitlines()[-1])
 
@@ -85,26 +89,41 @@ def _child_peak_rss_mb(argv: list[str], env: dict[str, str]) -> tuple[float, int
         "sys.stderr.write(f'PEAK_RSS_KB={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(rc)\n"
     )
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", probe, "citecheck", *argv], capture_output=True, env=env, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, "citecheck", *argv], capture_output=True, env=env, text=True
+    )
     took = time.perf_counter() - t0
-    peak = next((int(line.split("=")[1]) for line in proc.stderr.splitlines() if line.startswith("PEAK_RSS_KB=")), 0)
+    peak = next(
+        (int(line.split("=")[1]) for line in proc.stderr.splitlines() if line.startswith("PEAK_RSS_KB=")), 0
+    )
     return peak / 1024, proc.returncode, took
 
 
 def memory(tmp: Path) -> None:
     path = tmp / "cites.txt"
     path.write_text("12 U.S. 345; " * 100_000)
-    env = {**os.environ, "CITECHECK_CORPUS_PATH": str(tmp / "none.sqlite"), "CITECHECK_CACHE_PATH": str(tmp / "c.sqlite")}
+    env = {
+        **os.environ,
+        "CITECHECK_CORPUS_PATH": str(tmp / "none.sqlite"),
+        "CITECHECK_CACHE_PATH": str(tmp / "c.sqlite"),
+    }
     for fmt in ("text", "json"):
         peak, rc, took = _child_peak_rss_mb(["check", "--offline", "--format", fmt, str(path)], env)
-        print(f"memory: 100,000 citations in {path.stat().st_size / 1e6:.1f} MB, --format {fmt}: peak RSS "
-              f"{peak:.0f} MB (target <= 400 MB), exit {rc}, {took:.1f} s")
+        print(
+            f"memory: 100,000 citations in {path.stat().st_size / 1e6:.1f} MB, --format {fmt}: peak RSS "
+            f"{peak:.0f} MB (target <= 400 MB), exit {rc}, {took:.1f} s"
+        )
 
 
 class _Lsp:
     def __init__(self, env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "citecheck.lsp", "--stdio"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "citecheck.lsp", "--stdio"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
         self.answers: dict[int, float] = {}
         self.published: dict[int | None, float] = {}  # document version -> first publish
         self.cv = threading.Condition()
@@ -129,7 +148,9 @@ class _Lsp:
                     self.published.setdefault(msg["params"].get("version"), time.perf_counter())
                     self.cv.notify_all()
             if "id" in msg and "method" in msg:  # a server request: answer it
-                self.send({"id": msg["id"], "result": [{}] * len(msg.get("params", {}).get("items", [])) or None})
+                self.send(
+                    {"id": msg["id"], "result": [{}] * len(msg.get("params", {}).get("items", [])) or None}
+                )
             elif "id" in msg:
                 with self.cv:
                     self.answers[msg["id"]] = time.perf_counter()
@@ -161,37 +182,69 @@ def replace_all(tmp: Path) -> None:
     changes = [
         {"range": {"start": _pos(idx, s), "end": _pos(idx, s + 3)}, "text": "Id."} for s in reversed(spans)
     ]
-    env = {**os.environ, "CITECHECK_OFFLINE": "1", "CITECHECK_CORPUS_PATH": str(tmp / "none.sqlite"),
-           "CITECHECK_CACHE_PATH": str(tmp / "c.sqlite")}
+    env = {
+        **os.environ,
+        "CITECHECK_OFFLINE": "1",
+        "CITECHECK_CORPUS_PATH": str(tmp / "none.sqlite"),
+        "CITECHECK_CACHE_PATH": str(tmp / "c.sqlite"),
+    }
     lsp = _Lsp(env)
     try:
         caps = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}
-        lsp.send({"id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": caps}})
+        lsp.send(
+            {
+                "id": 1,
+                "method": "initialize",
+                "params": {"processId": None, "rootUri": None, "capabilities": caps},
+            }
+        )
         lsp.wait(1)
         lsp.send({"method": "initialized", "params": {}})
         uri = "file:///replace-all.txt"
-        lsp.send({"method": "textDocument/didOpen", "params": {"textDocument": {
-            "uri": uri, "languageId": "plaintext", "version": 1, "text": text}}})
-        lsp.send({"id": 2, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri},
-                                                                      "position": {"line": 0, "character": 0}}})
+        lsp.send(
+            {
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}
+                },
+            }
+        )
+        lsp.send(
+            {
+                "id": 2,
+                "method": "textDocument/hover",
+                "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}},
+            }
+        )
         lsp.wait(2)
         with lsp.cv:  # the opened text's own checks are done (they would compete for the CPU)
             lsp.cv.wait_for(lambda: 1 in lsp.published, 600)
         time.sleep(3)
         cpu0 = _cpu_s(lsp.proc.pid)
         t0 = time.perf_counter()
-        lsp.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": 2},
-                                                                 "contentChanges": changes}})
-        lsp.send({"id": 3, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri},
-                                                                      "position": {"line": 0, "character": 0}}})
+        lsp.send(
+            {
+                "method": "textDocument/didChange",
+                "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": changes},
+            }
+        )
+        lsp.send(
+            {
+                "id": 3,
+                "method": "textDocument/hover",
+                "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}},
+            }
+        )
         answered = lsp.wait(3) - t0
         with lsp.cv:
             lsp.cv.wait_for(lambda: 2 in lsp.published, 600)
         applied = lsp.published[2] - t0
         cpu = _cpu_s(lsp.proc.pid) - cpu0
-        print(f"replace-all: {len(changes):,} changes in {len(text) / 1e6:.2f} MB applied (diagnostics published "
-              f"for the new version) in {applied:.2f} s (target <= 2 s); the next request answered in "
-              f"{answered:.2f} s (while the new text is re-extracted); server CPU meanwhile {cpu:.2f} s")
+        print(
+            f"replace-all: {len(changes):,} changes in {len(text) / 1e6:.2f} MB applied (diagnostics published "
+            f"for the new version) in {applied:.2f} s (target <= 2 s); the next request answered in "
+            f"{answered:.2f} s (while the new text is re-extracted); server CPU meanwhile {cpu:.2f} s"
+        )
         lsp.send({"id": 4, "method": "shutdown"})
         lsp.wait(4)
         lsp.send({"method": "exit"})
@@ -231,7 +284,8 @@ def hostile(tmp: Path) -> None:
     settings = Settings(corpus_path=corpus, cache_path=tmp / "hostile-cache.sqlite", offline=True)
     texts = {
         "400 adjacent pin cites": "The purchaser may rescind. "
-        + "; ".join(f"Savage v. Parks, 100 A.2d 450, {450 + i % 3}" for i in range(400)) + ".\n",
+        + "; ".join(f"Savage v. Parks, 100 A.2d 450, {450 + i % 3}" for i in range(400))
+        + ".\n",
         '50,000 "Id. at "': "See Savage v. Parks, 100 A.2d 450 (D.C. Mun. App. 1953). " + "Id. at " * 50_000,
     }
 

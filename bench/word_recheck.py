@@ -47,21 +47,47 @@ def main() -> None:
 
     text = build_brief(words=args.words, citations=args.citations)
     paras = [p for p in text.split("\n\n") if p.strip()]
-    print(f"brief: {len(text.split()):,} words (~{len(text.split()) // 500} pages), {len(paras):,} paragraphs, "
-          f"{len(text):,} characters")
+    print(
+        f"brief: {len(text.split()):,} words (~{len(text.split()) // 500} pages), {len(paras):,} paragraphs, "
+        f"{len(text):,} characters"
+    )
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        env = {**os.environ, "XDG_CONFIG_HOME": str(tmp / "config"), "CITECHECK_CACHE_PATH": str(tmp / "cache.sqlite"),
-               "CITECHECK_CAP_FETCH": "0"}
-        subprocess.run([sys.executable, "-m", "citecheck", "serve", "--init"], env=env, check=True, capture_output=True)
+        env = {
+            **os.environ,
+            "XDG_CONFIG_HOME": str(tmp / "config"),
+            "CITECHECK_CACHE_PATH": str(tmp / "cache.sqlite"),
+            "CITECHECK_CAP_FETCH": "0",
+        }
+        subprocess.run(
+            [sys.executable, "-m", "citecheck", "serve", "--init"], env=env, check=True, capture_output=True
+        )
         serve = tmp / "config" / "citecheck" / "serve"
         port = _port()
-        proc = subprocess.Popen([sys.executable, "-m", "citecheck", "--offline", "--corpus", str(import_shared_corpus(tmp / "corpus.sqlite")), "serve",
-                                 "--port", str(port), "--root", str(tmp)], env=env, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "citecheck",
+                "--offline",
+                "--corpus",
+                str(import_shared_corpus(tmp / "corpus.sqlite")),
+                "serve",
+                "--port",
+                str(port),
+                "--root",
+                str(tmp),
+            ],
+            env=env,
+            stderr=subprocess.DEVNULL,
+        )
         token = (serve / "token").read_text().strip()
         headers = {"Origin": f"https://localhost:{port}", "X-Citecheck-Token": token}
-        client = httpx.Client(base_url=f"https://localhost:{port}", timeout=300,
-                              verify=ssl.create_default_context(cafile=str(serve / "citecheck-localhost-ca.pem")))
+        client = httpx.Client(
+            base_url=f"https://localhost:{port}",
+            timeout=300,
+            verify=ssl.create_default_context(cafile=str(serve / "citecheck-localhost-ca.pem")),
+        )
         try:
             for _ in range(300):
                 try:
@@ -72,10 +98,17 @@ def main() -> None:
 
             def check(ps: list[str]) -> tuple[float, float, int, int]:
                 t0 = time.perf_counter()
-                r = client.post("/api/v1/check", json={"document": "bench", "paragraphs": ps}, headers=headers)
+                r = client.post(
+                    "/api/v1/check", json={"document": "bench", "paragraphs": ps}, headers=headers
+                )
                 r.raise_for_status()
                 a = r.json()
-                return a["elapsed_ms"], (time.perf_counter() - t0) * 1000, a["report"]["summary"]["citations"], a["changed_chars"]
+                return (
+                    a["elapsed_ms"],
+                    (time.perf_counter() - t0) * 1000,
+                    a["report"]["summary"]["citations"],
+                    a["changed_chars"],
+                )
 
             server_ms, wall_ms, cites, _ = check(paras)
             print(f"first check: {cites} citations, server {server_ms:,.0f} ms, round trip {wall_ms:,.0f} ms")
@@ -90,9 +123,11 @@ def main() -> None:
                 servers.append(s)
                 walls.append(w)
             q = statistics.quantiles(servers, n=10)[-1] if len(servers) >= 2 else servers[0]
-            print(f"re-check after one edit ({args.edits} edits): server median {statistics.median(servers):,.0f} ms, "
-                  f"p90 {q:,.0f} ms, max {max(servers):,.0f} ms; round trip median {statistics.median(walls):,.0f} ms, "
-                  f"max {max(walls):,.0f} ms")
+            print(
+                f"re-check after one edit ({args.edits} edits): server median {statistics.median(servers):,.0f} ms, "
+                f"p90 {q:,.0f} ms, max {max(servers):,.0f} ms; round trip median {statistics.median(walls):,.0f} ms, "
+                f"max {max(walls):,.0f} ms"
+            )
         finally:
             client.close()
             proc.terminate()

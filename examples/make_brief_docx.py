@@ -52,7 +52,9 @@ def _add_inline(paragraph, text: str) -> None:
         else:
             run = paragraph.add_run()
             run.font.superscript = True
-            run._r.append(run._r.makeelement(f"{{{W_NS}}}footnoteReference", {f"{{{W_NS}}}id": m.group("fn")}))
+            run._r.append(
+                run._r.makeelement(f"{{{W_NS}}}footnoteReference", {f"{{{W_NS}}}id": m.group("fn")})
+            )
         pos = m.end()
     if pos < len(text):
         paragraph.add_run(text[pos:])
@@ -62,28 +64,34 @@ def _runs_xml(text: str) -> str:
     out, pos = [], 0
     for m in INLINE.finditer(text):
         if m.start() > pos:
-            out.append(f'<w:r><w:t xml:space="preserve">{escape(text[pos:m.start()])}</w:t></w:r>')
+            out.append(f'<w:r><w:t xml:space="preserve">{escape(text[pos : m.start()])}</w:t></w:r>')
         if m.group("ital") or m.group("bold"):
             prop = "<w:i/>" if m.group("ital") else "<w:b/>"
-            out.append(f'<w:r><w:rPr>{prop}</w:rPr><w:t xml:space="preserve">'
-                       f"{escape(m.group('ital') or m.group('bold'))}</w:t></w:r>")
+            out.append(
+                f'<w:r><w:rPr>{prop}</w:rPr><w:t xml:space="preserve">'
+                f"{escape(m.group('ital') or m.group('bold'))}</w:t></w:r>"
+            )
         pos = m.end()
     out.append(f'<w:r><w:t xml:space="preserve">{escape(text[pos:])}</w:t></w:r>')
     return "".join(out)
 
 
 def _footnotes_part(document, notes: dict[str, str]) -> None:
-    seps = ('<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
-            '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r>'
-            "</w:p></w:footnote>")
+    seps = (
+        '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+        '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r>'
+        "</w:p></w:footnote>"
+    )
     body = "".join(
         f'<w:footnote w:id="{label}"><w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>'
         f'<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteRef/></w:r>'
         f'<w:r><w:t xml:space="preserve"> </w:t></w:r>{_runs_xml(text)}</w:p></w:footnote>'
         for label, text in notes.items()
     )
-    xml = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-           f'<w:footnotes xmlns:w="{W_NS}">{seps}{body}</w:footnotes>')
+    xml = (
+        f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+        f'<w:footnotes xmlns:w="{W_NS}">{seps}{body}</w:footnotes>'
+    )
     parse_xml(xml.encode())  # fail here, not in Word, if the XML is broken
     part = Part(PackURI("/word/footnotes.xml"), FOOTNOTES_CT, xml.encode(), document.part.package)
     document.part.relate_to(part, RT.FOOTNOTES)
@@ -101,8 +109,10 @@ def add_custom_properties(document, props: dict[str, str]) -> None:
         f'<property fmtid="{FMTID}" pid="{i}" name="{escape(k)}"><vt:lpwstr>{escape(v)}</vt:lpwstr></property>'
         for i, (k, v) in enumerate(props.items(), start=2)
     )
-    xml = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-           f'<Properties xmlns="{CUSTOM_NS}" xmlns:vt="{VT_NS}">{items}</Properties>')
+    xml = (
+        f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+        f'<Properties xmlns="{CUSTOM_NS}" xmlns:vt="{VT_NS}">{items}</Properties>'
+    )
     parse_xml(xml.encode())
     part = Part(PackURI("/docProps/custom.xml"), CUSTOM_CT, xml.encode(), document.part.package)
     document.part.package.relate_to(part, RT.CUSTOM_PROPERTIES)

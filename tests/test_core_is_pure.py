@@ -19,12 +19,31 @@ CORE = ["extract", "checks", "findings.py", "spans.py", "results.py", "visible.p
 
 #: Modules the core may not import, directly or inside a function.
 FORBIDDEN = (
-    "sqlite3", "aiosqlite", "httpx", "socket", "asyncio", "subprocess", "urllib.request", "http",
-    "pygls", "lsprotocol",
-    "citecheck.lsp", "citecheck.cli", "citecheck.inputs", "citecheck.ignore_file", "citecheck.gather",
-    "citecheck.pipeline", "citecheck.config_files", "citecheck.offline", "citecheck.report",
-    "citecheck.sources.corpus", "citecheck.sources.cache", "citecheck.sources.chain",
-    "citecheck.sources.courtlistener", "citecheck.sources.cap_fetch", "citecheck.sources.server",
+    "sqlite3",
+    "aiosqlite",
+    "httpx",
+    "socket",
+    "asyncio",
+    "subprocess",
+    "urllib.request",
+    "http",
+    "pygls",
+    "lsprotocol",
+    "citecheck.lsp",
+    "citecheck.cli",
+    "citecheck.inputs",
+    "citecheck.ignore_file",
+    "citecheck.gather",
+    "citecheck.pipeline",
+    "citecheck.config_files",
+    "citecheck.offline",
+    "citecheck.report",
+    "citecheck.sources.corpus",
+    "citecheck.sources.cache",
+    "citecheck.sources.chain",
+    "citecheck.sources.courtlistener",
+    "citecheck.sources.cap_fetch",
+    "citecheck.sources.server",
 )
 
 

@@ -29,7 +29,10 @@ def test_make_then_eval(corpus_file: Path, tmp_path: Path, capsys) -> None:  # t
     from citecheck.cli import main
 
     out = tmp_path / "set.jsonl"
-    assert main(["eval", "make", "--corpus", str(corpus_file), "--out", str(out), "--n", "40", "--seed", "2"]) == 0
+    assert (
+        main(["eval", "make", "--corpus", str(corpus_file), "--out", str(out), "--n", "40", "--seed", "2"])
+        == 0
+    )
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 40 and all("text" in r and "hallucinations" in r for r in rows)
     assert "wrote 40 excerpts" in capsys.readouterr().err
@@ -50,5 +53,8 @@ def test_bad_inputs_are_one_line_errors(corpus_file: Path, tmp_path: Path, capsy
     err = capsys.readouterr().err
     assert "bad.jsonl:1: not JSON" in err and "Traceback" not in err
     assert main(["eval", str(tmp_path / "missing.jsonl"), "--corpus", str(corpus_file)]) == 2
-    assert main(["eval", "make", "--out", str(tmp_path / "x.jsonl"), "--corpus", str(tmp_path / "none.sqlite")]) == 2
+    assert (
+        main(["eval", "make", "--out", str(tmp_path / "x.jsonl"), "--corpus", str(tmp_path / "none.sqlite")])
+        == 2
+    )
     assert "no corpus" in capsys.readouterr().err

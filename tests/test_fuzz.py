@@ -25,8 +25,11 @@ def chain_settings(tmp_path_factory) -> Settings:
 
 
 @given(text=documents)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 def test_no_input_crashes_the_checker_or_a_report(text: str, chain_settings: Settings) -> None:
     from citecheck.pipeline import check_document
     from citecheck.report import FORMATS, BatchResult, file_result
@@ -44,4 +47,3 @@ def test_no_input_crashes_the_checker_or_a_report(text: str, chain_settings: Set
     batch = BatchResult(files=(file_result("fuzz.md", "markdown", text, report),))
     for render in FORMATS.values():
         assert isinstance(render(batch), str)
-

@@ -29,7 +29,9 @@ def _extraction() -> Extraction:
         group=0,
     )
     id_span = Span(TEXT.index("Id."), TEXT.index("Id.") + len("Id. at 37"))
-    short = Citation(index=1, form=CiteForm.ID, span=id_span, full_span=id_span, text="Id. at 37", antecedent=0)
+    short = Citation(
+        index=1, form=CiteForm.ID, span=id_span, full_span=id_span, text="Id. at 37", antecedent=0
+    )
     return Extraction(text=TEXT, citations=(full, short))
 
 
@@ -80,7 +82,9 @@ def test_corrupt_file_is_reported_not_fatal(tmp_path: Path) -> None:
     path.write_text("{not json", encoding="utf-8")
     store = IgnoreStore(path)
     assert len(store) == 0
-    path.write_text('{"ignored": [{"kind": 3}, {"kind": "misquote", "citation": "1 u.s. 1"}]}', encoding="utf-8")
+    path.write_text(
+        '{"ignored": [{"kind": 3}, {"kind": "misquote", "citation": "1 u.s. 1"}]}', encoding="utf-8"
+    )
     store.load()
     assert len(store) == 1
 

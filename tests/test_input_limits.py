@@ -52,8 +52,9 @@ def test_devices_are_refused_quickly(device: str) -> None:
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
 def test_cli_on_dev_zero_is_one_line_exit_2() -> None:
     env = {**os.environ, "CITECHECK_OFFLINE": "1"}
-    proc = subprocess.run([sys.executable, "-m", "citecheck", "check", "/dev/zero"], capture_output=True,
-                          timeout=120, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "citecheck", "check", "/dev/zero"], capture_output=True, timeout=120, env=env
+    )
     assert proc.returncode == 2
     assert len([ln for ln in proc.stderr.decode().splitlines() if ln.strip()]) <= 2, proc.stderr
 

@@ -25,9 +25,11 @@ REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 def _notes_xml(tag: str, notes: list[str]) -> str:
     """A footnotes/endnotes part as Word writes it: two separators, then the real notes."""
-    seps = (f'<w:{tag} w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:{tag}>'
-            f'<w:{tag} w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r>'
-            f"</w:p></w:{tag}>")
+    seps = (
+        f'<w:{tag} w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:{tag}>'
+        f'<w:{tag} w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r>'
+        f"</w:p></w:{tag}>"
+    )
     body = "".join(
         f'<w:{tag} w:id="{i}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:{tag}Ref/></w:r>'
         f'<w:r><w:t xml:space="preserve"> {text}</w:t></w:r></w:p></w:{tag}>'
@@ -36,8 +38,16 @@ def _notes_xml(tag: str, notes: list[str]) -> str:
     return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:{tag}s xmlns:w="{W_NS}">{seps}{body}</w:{tag}s>'
 
 
-def build_docx(path: Path, *, body: list[str], table: list[list[str]], footnotes: list[str],
-               endnotes: list[str] = (), header: str = "", footer: str = "") -> Path:
+def build_docx(
+    path: Path,
+    *,
+    body: list[str],
+    table: list[list[str]],
+    footnotes: list[str],
+    endnotes: list[str] = (),
+    header: str = "",
+    footer: str = "",
+) -> Path:
     """A Word document with a table, a header/footer and real footnotes/endnotes parts."""
     document = docx.Document()
     if header:
@@ -64,14 +74,21 @@ def build_docx(path: Path, *, body: list[str], table: list[list[str]], footnotes
         for item in src.infolist():
             data = src.read(item.filename)
             if item.filename == "[Content_Types].xml":
-                data = data.replace(b"</Types>", (
-                    f'<Override PartName="/word/footnotes.xml" ContentType="{FOOTNOTES_CT}"/>'
-                    f'<Override PartName="/word/endnotes.xml" ContentType="{ENDNOTES_CT}"/></Types>').encode())
+                data = data.replace(
+                    b"</Types>",
+                    (
+                        f'<Override PartName="/word/footnotes.xml" ContentType="{FOOTNOTES_CT}"/>'
+                        f'<Override PartName="/word/endnotes.xml" ContentType="{ENDNOTES_CT}"/></Types>'
+                    ).encode(),
+                )
             elif item.filename == "word/_rels/document.xml.rels":
-                data = data.replace(b"</Relationships>", (
-                    f'<Relationship Id="rIdFn" Type="{REL}/footnotes" Target="footnotes.xml"/>'
-                    f'<Relationship Id="rIdEn" Type="{REL}/endnotes" Target="endnotes.xml"/></Relationships>'
-                ).encode())
+                data = data.replace(
+                    b"</Relationships>",
+                    (
+                        f'<Relationship Id="rIdFn" Type="{REL}/footnotes" Target="footnotes.xml"/>'
+                        f'<Relationship Id="rIdEn" Type="{REL}/endnotes" Target="endnotes.xml"/></Relationships>'
+                    ).encode(),
+                )
             dst.writestr(item, data)
         dst.writestr("word/footnotes.xml", _notes_xml("footnote", footnotes))
         dst.writestr("word/endnotes.xml", _notes_xml("endnote", list(endnotes)))
@@ -81,14 +98,20 @@ def build_docx(path: Path, *, body: list[str], table: list[list[str]], footnotes
 
 def build_pdf(pages: list[str]) -> bytes:
     """A minimal, valid PDF (Helvetica text, one line per page), xref offsets computed exactly."""
-    objects = ["<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
     kids = []
     for text in pages:
         stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
         objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream.decode('latin-1')}\nendstream")
         content = len(objects)
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {content} 0 R "
-                       "/Resources << /Font << /F1 3 0 R >> >> >>")
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {content} 0 R "
+            "/Resources << /Font << /F1 3 0 R >> >> >>"
+        )
         kids.append(f"{len(objects)} 0 R")
     objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
     out = bytearray(b"%PDF-1.4\n")
@@ -110,14 +133,25 @@ def test_docx_reads_body_tables_headers_footnotes_and_endnotes(tmp_path):
         table=[["Authority", "Cite"], ["Berry v. Keith", "100 A.2d 831"]],
         footnotes=["Berry v. Keith, 100 A.2d 831, 833 (D.C. 1953)."],
         endnotes=["Clarke v. District of Columbia, 100 A.2d 833 (D.C. 1953)."],
-        header="Case No. 24-CV-0417", footer="Page footer",
+        header="Case No. 24-CV-0417",
+        footer="Page footer",
     )
     doc = read_input(str(path))
     assert doc.kind == "docx"
     text = doc.text
-    order = ["See Savage v. Parks", "Second paragraph.", "Authority", "Cite", "Berry v. Keith", "100 A.2d 831",
-             "After the table.", "Case No. 24-CV-0417", "Page footer",
-             "1 Berry v. Keith, 100 A.2d 831, 833", "1 Clarke v. District of Columbia"]
+    order = [
+        "See Savage v. Parks",
+        "Second paragraph.",
+        "Authority",
+        "Cite",
+        "Berry v. Keith",
+        "100 A.2d 831",
+        "After the table.",
+        "Case No. 24-CV-0417",
+        "Page footer",
+        "1 Berry v. Keith, 100 A.2d 831, 833",
+        "1 Clarke v. District of Columbia",
+    ]
     positions = [text.index(s) for s in order]
     assert positions == sorted(positions)
     assert "separator" not in text and text.count("Berry v. Keith") == 2
@@ -132,7 +166,9 @@ def test_txt_and_markdown_decode_utf8_bom_crlf_and_cp1252(tmp_path):
 
 
 def test_pdf_text_keeps_page_numbers(tmp_path):
-    (tmp_path / "f.pdf").write_bytes(build_pdf(["Savage v. Parks, 100 A.2d 450", "Berry v. Keith, 100 A.2d 831"]))
+    (tmp_path / "f.pdf").write_bytes(
+        build_pdf(["Savage v. Parks, 100 A.2d 450", "Berry v. Keith, 100 A.2d 831"])
+    )
     doc = read_input(str(tmp_path / "f.pdf"))
     assert doc.kind == "pdf" and "100 A.2d 831" in doc.text
     assert doc.page_at(doc.text.index("100 A.2d 450")) == "1"
@@ -209,8 +245,7 @@ def test_docx_text_is_what_word_shows_with_tracked_changes_accepted(tmp_path):
     field codes are not (python-docx's Paragraph.text would drop the insertion and lose the citation)."""
     from docx.oxml import parse_xml
 
-    ns = (f'xmlns:w="{W_NS}" '
-          'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"')
+    ns = f'xmlns:w="{W_NS}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
     document = docx.Document()
     p = document.add_paragraph("See ")
     for xml in (
@@ -221,12 +256,15 @@ def test_docx_text_is_what_word_shows_with_tracked_changes_accepted(tmp_path):
         f'<w:r {ns}><w:instrText> TA \\l "Savage" </w:instrText></w:r>',
         f'<w:r {ns}><w:fldChar w:fldCharType="end"/></w:r>',
         f'<w:smartTag {ns} w:uri="u" w:element="e"><w:r><w:t>, 451</w:t></w:r></w:smartTag>',
-        f'<w:sdt {ns}><w:sdtContent><w:r><w:t> (D.C. Mun. App.</w:t><w:tab/><w:t>1953).</w:t></w:r>'
+        f"<w:sdt {ns}><w:sdtContent><w:r><w:t> (D.C. Mun. App.</w:t><w:tab/><w:t>1953).</w:t></w:r>"
         "</w:sdtContent></w:sdt>",
     ):
         p._p.append(parse_xml(xml))
     document.save(tmp_path / "tracked.docx")
-    assert read_input(str(tmp_path / "tracked.docx")).text == "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App.\t1953)."
+    assert (
+        read_input(str(tmp_path / "tracked.docx")).text
+        == "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App.\t1953)."
+    )
 
 
 def test_docx_merged_cells_are_read_once_and_docx_on_stdin_is_sniffed(tmp_path):
@@ -249,7 +287,8 @@ def test_docx_places_name_paragraphs_and_notes_as_word_shows_them(tmp_path):
         table=[["Berry v. Keith", "100 A.2d 831"]],
         footnotes=["Berry v. Keith, 100 A.2d 831, 833 (D.C. 1953)."],
         endnotes=["Clarke v. District of Columbia, 100 A.2d 833 (D.C. 1953)."],
-        header="Case No. 24-CV-0417", footer="Page footer",
+        header="Case No. 24-CV-0417",
+        footer="Page footer",
     )
     doc = read_input(str(path))
     labels = dict((label, off) for off, label in doc.places)
@@ -258,7 +297,9 @@ def test_docx_places_name_paragraphs_and_notes_as_word_shows_them(tmp_path):
         at = doc.text.index(needle)
         return [label for off, label in doc.places if off <= at][-1]
 
-    assert where("Savage") == "paragraph 1" and where("Second paragraph") == "paragraph 2"  # empty one skipped
+    assert (
+        where("Savage") == "paragraph 1" and where("Second paragraph") == "paragraph 2"
+    )  # empty one skipped
     assert where("100 A.2d 831, 833") == "footnote 1" and where("Clarke") == "endnote 1"
     assert where("Case No.") == "header" and where("Page footer") == "footer"
     assert labels["paragraph 1"] == 0

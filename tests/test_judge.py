@@ -23,7 +23,18 @@ PARAS = [
     "Smith, supra, at 423; Nobody, supra, at 5.",
 ]
 #: what typing does to a brief: letters, deleted characters, new citations, broken and joined paragraphs
-PIECES = ["a", "", " supra note 3", "Id. at 7. ", "\n\n", "410 U.S. 113", ", 539 U. S., at 300", "v.", "1", "\n"]
+PIECES = [
+    "a",
+    "",
+    " supra note 3",
+    "Id. at 7. ",
+    "\n\n",
+    "410 U.S. 113",
+    ", 539 U. S., at 300",
+    "v.",
+    "1",
+    "\n",
+]
 
 
 def _fresh(text: str, settings: Settings):
@@ -93,23 +104,33 @@ def test_text_beside_a_paragraph_is_read_again() -> None:
     at = text.index("More")
     doc.apply_edits([Edit(start=at, end=at, new_text="supra note 3 ")])
     (now,) = local_findings(doc.extraction, settings, memo)
-    assert now == _fresh(doc.text, settings)[0] and now.message != first.message and "parallel pin" in now.message
+    assert (
+        now == _fresh(doc.text, settings)[0]
+        and now.message != first.message
+        and "parallel pin" in now.message
+    )
 
 
 def test_a_citation_added_before_renumbers_later_findings_without_checking_them_again(monkeypatch) -> None:
     import citecheck.judge as judge_module
 
-    paras = [p for p in PARAS if "Compare" not in p and "See Roe" not in p]  # no unresolved reporter short forms
+    paras = [
+        p for p in PARAS if "Compare" not in p and "See Roe" not in p
+    ]  # no unresolved reporter short forms
     text = "\n\n".join(paras * 5)
     doc, memo, settings = Document(text), LocalMemo(), Settings()
     local_findings(doc.extraction, settings, memo)
     runs: list[int] = []
     real = judge_module.run_checks
-    monkeypatch.setattr(judge_module, "run_checks", lambda checks, ctx: runs.append(ctx.citation.index) or real(checks, ctx))
+    monkeypatch.setattr(
+        judge_module, "run_checks", lambda checks, ctx: runs.append(ctx.citation.index) or real(checks, ctx)
+    )
     doc.apply_edits([Edit(start=0, end=0, new_text="See Xyzzy v. Plugh, 999 F.2d 1 (1990). ")])
     got = local_findings(doc.extraction, settings, memo)
     checked = set(runs)
-    assert checked and checked <= {c.index for c in doc.extraction.citations if c.paragraph == 0}  # the edited one
+    assert checked and checked <= {
+        c.index for c in doc.extraction.citations if c.paragraph == 0
+    }  # the edited one
     assert got == _fresh(doc.text, settings)
 
 

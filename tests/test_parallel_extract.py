@@ -26,8 +26,11 @@ def opinions_text() -> str:
     csv.field_size_limit(sys.maxsize)
     with path.open(newline="", encoding="utf-8") as f:
         rows = csv.DictReader(f, quotechar='"', escapechar="\\", doublequote=False)
-        texts = [html.unescape(_TAG.sub("", _BLOCK_END.sub("\n\n", r["html_with_citations"])))
-                 for r in rows if r["html_with_citations"]]
+        texts = [
+            html.unescape(_TAG.sub("", _BLOCK_END.sub("\n\n", r["html_with_citations"])))
+            for r in rows
+            if r["html_with_citations"]
+        ]
     return "\n\n".join(texts)
 
 
@@ -130,8 +133,12 @@ def test_the_compact_pickle_rebuilds_equal_values(opinions_text) -> None:
     back = pickle.loads(buffer.getvalue())
     assert back == results
     assert len(buffer.getvalue()) < len(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
-    shared = [(i, k) for i, r in enumerate(results) for k in range(1, len(r.citations))
-              if r.citations[k].case_name is not None and r.citations[k].case_name is r.citations[k - 1].case_name]
+    shared = [
+        (i, k)
+        for i, r in enumerate(results)
+        for k in range(1, len(r.citations))
+        if r.citations[k].case_name is not None and r.citations[k].case_name is r.citations[k - 1].case_name
+    ]
     assert shared  # parallel cites share their case name
     assert all(back[i].citations[k].case_name is back[i].citations[k - 1].case_name for i, k in shared)
 

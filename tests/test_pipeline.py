@@ -51,8 +51,11 @@ def corpus_source(tmp_path_factory):  # type: ignore[no-untyped-def]
 def _by_text(report, needle: str) -> list[str]:  # type: ignore[no-untyped-def]
     """Kinds of the findings whose citation's full span contains ``needle``."""
     start = report.text.index(needle)
-    idx = {c.index for c in report.extraction.citations if c.full_span.start <= start < c.full_span.end + 1
-           or c.span.start <= start < c.span.end}
+    idx = {
+        c.index
+        for c in report.extraction.citations
+        if c.full_span.start <= start < c.full_span.end + 1 or c.span.start <= start < c.span.end
+    }
     return sorted(f.kind.value for f in report.findings if f.citation_index in idx)
 
 
@@ -62,11 +65,20 @@ async def test_brief_end_to_end(corpus_source) -> None:  # type: ignore[no-untyp
     assert len(report.results) == len(report.extraction.citations)
     # the correct quote at the correct page: nothing to say
     peyton = next(r for r in report.results if r.record and r.record.name.startswith("Peyton"))
-    assert peyton.status == "verified" and peyton.page_used == "38" and "plainly wrong" in (peyton.passage or "")
+    assert (
+        peyton.status == "verified" and peyton.page_used == "38" and "plainly wrong" in (peyton.passage or "")
+    )
     # a misquote of Peyton (one word changed), and Peyton's words attributed to Branson
     altered, elsewhere = (f for f in report.findings if f.kind is Kind.MISQUOTE)
-    assert altered.severity is Severity.ERROR and "“plainly”" in altered.message and altered.evidence.page == "38"
-    assert elsewhere.severity is Severity.ERROR and "it is from Peyton v. District of Columbia" in elsewhere.message
+    assert (
+        altered.severity is Severity.ERROR
+        and "“plainly”" in altered.message
+        and altered.evidence.page == "38"
+    )
+    assert (
+        elsewhere.severity is Severity.ERROR
+        and "it is from Peyton v. District of Columbia" in elsewhere.message
+    )
     # another case's name on a real cite
     mismatch = [f for f in report.findings if f.kind is Kind.NAME_MISMATCH]
     assert mismatch and "State v. Dyous" in mismatch[0].message
@@ -128,12 +140,16 @@ async def test_failing_source_becomes_cannot_verify() -> None:
 
 
 async def test_settings_filter_and_override(corpus_source) -> None:  # type: ignore[no-untyped-def]
-    settings = Settings(enabled_checks=frozenset({"misquote", "cannot-verify"}),
-                        severity_overrides={"misquote": Severity.WARNING, "cannot-verify": Severity.ERROR})
+    settings = Settings(
+        enabled_checks=frozenset({"misquote", "cannot-verify"}),
+        severity_overrides={"misquote": Severity.WARNING, "cannot-verify": Severity.ERROR},
+    )
     report = await check_document(BRIEF, corpus_source, settings)
     assert {f.kind for f in report.findings} == {Kind.MISQUOTE, Kind.CANNOT_VERIFY}
     assert all(f.severity is Severity.WARNING for f in report.findings if f.kind is Kind.MISQUOTE)
-    assert all(f.severity is Severity.INFO for f in report.findings if f.kind is Kind.CANNOT_VERIFY)  # stays info
+    assert all(
+        f.severity is Severity.INFO for f in report.findings if f.kind is Kind.CANNOT_VERIFY
+    )  # stays info
     assert visible([], settings) == []
 
 

@@ -7,7 +7,13 @@ import citecheck
 
 def test_all_is_pinned() -> None:
     assert sorted(citecheck.__all__) == [
-        "Finding", "Kind", "Report", "Severity", "Span", "__version__", "check_document",
+        "Finding",
+        "Kind",
+        "Report",
+        "Severity",
+        "Span",
+        "__version__",
+        "check_document",
     ]
     for name in citecheck.__all__:
         assert getattr(citecheck, name) is not None

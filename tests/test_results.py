@@ -22,7 +22,10 @@ def test_basis_from_the_sources_alone() -> None:
 def test_only_warnings_and_errors_make_a_problem() -> None:
     ex = extract_citations(TEXT)
     span = ex.citations[0].span
-    assert status_for(Status.VERIFIED, [make_finding(Kind.PINCITE_UNVERIFIABLE, span, "no map")]) is Status.VERIFIED
+    assert (
+        status_for(Status.VERIFIED, [make_finding(Kind.PINCITE_UNVERIFIABLE, span, "no map")])
+        is Status.VERIFIED
+    )
     assert status_for(Status.CANNOT_VERIFY, [make_finding(Kind.MISQUOTE, span, "x")]) is Status.PROBLEM
 
 

@@ -14,14 +14,26 @@ def _f(kind: Kind, start: int, *, ci: int | None = None):  # type: ignore[no-unt
 
 
 def test_kind_filter_override_dedupe_and_order() -> None:
-    findings = [_f(Kind.YEAR_MISMATCH, 10), _f(Kind.MISQUOTE, 0), _f(Kind.YEAR_MISMATCH, 10), _f(Kind.CANNOT_VERIFY, 5)]
-    settings = Settings(enabled_checks=frozenset({"year-mismatch", "misquote", "cannot-verify"}),
-                        severity_overrides={"year-mismatch": Severity.ERROR, "cannot-verify": Severity.ERROR})
+    findings = [
+        _f(Kind.YEAR_MISMATCH, 10),
+        _f(Kind.MISQUOTE, 0),
+        _f(Kind.YEAR_MISMATCH, 10),
+        _f(Kind.CANNOT_VERIFY, 5),
+    ]
+    settings = Settings(
+        enabled_checks=frozenset({"year-mismatch", "misquote", "cannot-verify"}),
+        severity_overrides={"year-mismatch": Severity.ERROR, "cannot-verify": Severity.ERROR},
+    )
     out = visible(findings, settings)
-    assert [(f.kind, f.span.start) for f in out] == [(Kind.MISQUOTE, 0), (Kind.CANNOT_VERIFY, 5),
-                                                      (Kind.YEAR_MISMATCH, 10)]
+    assert [(f.kind, f.span.start) for f in out] == [
+        (Kind.MISQUOTE, 0),
+        (Kind.CANNOT_VERIFY, 5),
+        (Kind.YEAR_MISMATCH, 10),
+    ]
     assert out[2].severity is Severity.ERROR and out[1].severity is Severity.INFO  # info-only stays info
-    assert [f.kind for f in visible(findings, Settings(enabled_checks=frozenset({"misquote"})))] == [Kind.MISQUOTE]
+    assert [f.kind for f in visible(findings, Settings(enabled_checks=frozenset({"misquote"})))] == [
+        Kind.MISQUOTE
+    ]
 
 
 def test_ignored_findings_are_left_out_by_content_key() -> None:

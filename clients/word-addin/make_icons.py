@@ -7,6 +7,7 @@ from pathlib import Path
 
 def png(size: int) -> bytes:
     blue, white = (0x1F, 0x4E, 0x8C), (0xFF, 0xFF, 0xFF)
+
     # the check mark: two strokes, from (0.22, 0.52) to (0.42, 0.72) to (0.78, 0.30), in unit coordinates
     def on_stroke(x: float, y: float) -> bool:
         w = 0.085
@@ -25,10 +26,20 @@ def png(size: int) -> bytes:
         rows.append(bytes(row))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     ihdr = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 if __name__ == "__main__":

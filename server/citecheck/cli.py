@@ -65,37 +65,65 @@ def _common_options() -> _Parser:
     """Options every subcommand accepts, before or after its name (SUPPRESS keeps argparse from
     letting a subparser's default overwrite a value given before the subcommand)."""
     p = _Parser(add_help=False)
-    p.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="FILE",
-                   help="settings file (citecheck.toml or pyproject.toml); default: searched upwards")
+    p.add_argument(
+        "--config",
+        type=Path,
+        default=argparse.SUPPRESS,
+        metavar="FILE",
+        help="settings file (citecheck.toml or pyproject.toml); default: searched upwards",
+    )
     p.add_argument("--corpus", default=argparse.SUPPRESS, metavar="FILE", help="local corpus (SQLite) to use")
-    p.add_argument("--offline", action="store_true", default=argparse.SUPPRESS,
-                   help="never use the network (no CAP download, no CourtListener)")
-    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                   help="show tracebacks and debug logging")
+    p.add_argument(
+        "--offline",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="never use the network (no CAP download, no CourtListener)",
+    )
+    p.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks and debug logging"
+    )
     return p
 
 
 def build_parser() -> argparse.ArgumentParser:
     common = _common_options()
-    parser = _Parser(prog="citecheck", parents=[common],
-                     description="Catch fabricated and misused case citations in legal documents.")
+    parser = _Parser(
+        prog="citecheck",
+        parents=[common],
+        description="Catch fabricated and misused case citations in legal documents.",
+    )
     parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    check = sub.add_parser("check", parents=[common], help="check documents and write a report",
-                           description="Check .docx, .md, .txt and .pdf documents ('-' reads stdin).")
+    check = sub.add_parser(
+        "check",
+        parents=[common],
+        help="check documents and write a report",
+        description="Check .docx, .md, .txt and .pdf documents ('-' reads stdin).",
+    )
     check.add_argument("files", nargs="+", metavar="FILE")
     check.add_argument("--format", "-f", choices=FORMAT_NAMES, default="text")
     check.add_argument("--output", "-o", type=Path, metavar="PATH", help="write the report here, not stdout")
-    check.add_argument("--fail-on", choices=FAIL_ON, default="error",
-                       help="exit 1 when a finding is at or above this severity (default: error)")
-    check.add_argument("--wait", action="store_true",
-                       help="wait for CourtListener's rate limit until every citation is checked "
-                            "(default: stop after courtlistener_budget_s and say what is still waiting)")
-    check.add_argument("--no-ignore", action="store_true",
-                       help="report findings dismissed in .citecheck/ignore.json too")
-    check.add_argument("--no-holdings", action="store_true",
-                       help="skip the holding checks on the model endpoint (they run when model_url is set)")
+    check.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="error",
+        help="exit 1 when a finding is at or above this severity (default: error)",
+    )
+    check.add_argument(
+        "--wait",
+        action="store_true",
+        help="wait for CourtListener's rate limit until every citation is checked "
+        "(default: stop after courtlistener_budget_s and say what is still waiting)",
+    )
+    check.add_argument(
+        "--no-ignore", action="store_true", help="report findings dismissed in .citecheck/ignore.json too"
+    )
+    check.add_argument(
+        "--no-holdings",
+        action="store_true",
+        help="skip the holding checks on the model endpoint (they run when model_url is set)",
+    )
     check.set_defaults(_run=_run_check)
 
     corpus_cli.add_corpus_commands(sub)
@@ -103,20 +131,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["corpus"].set_defaults(_run=corpus_cli.run_corpus_command)
     eval_cli.add_eval_commands(sub)
     _add_missing_common_options(sub.choices["eval"], common)
-    sub.choices["eval"].set_defaults(_run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings)))
+    sub.choices["eval"].set_defaults(
+        _run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings))
+    )
     serve_cli.add_serve_commands(sub)
     _add_missing_common_options(sub.choices["serve"], common)
     sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
     model_cli.add_model_commands(sub)
     _add_missing_common_options(sub.choices["model"], common)
-    sub.choices["model"].set_defaults(_run=lambda args, settings: asyncio.run(model_cli.run_model_command(args, settings)))
+    sub.choices["model"].set_defaults(
+        _run=lambda args, settings: asyncio.run(model_cli.run_model_command(args, settings))
+    )
     return parser
 
 
 def _add_missing_common_options(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """``citecheck corpus --config F ...`` works like ``citecheck --config F corpus ...``."""
     for action in common._actions:
-        if action.option_strings and not any(o in parser._option_string_actions for o in action.option_strings):
+        if action.option_strings and not any(
+            o in parser._option_string_actions for o in action.option_strings
+        ):
             parser._add_action(action)
 
 
@@ -126,7 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s") if debug else _PlainFormatter())
+    handler.setFormatter(
+        logging.Formatter("%(levelname)s %(name)s: %(message)s") if debug else _PlainFormatter()
+    )
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler], force=True)
     if not debug:  # network progress ("downloading CAP volume …") belongs on stderr: it can take seconds
         logging.getLogger("citecheck.sources.cap_fetch").setLevel(logging.INFO)
@@ -144,7 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings, config_file = load_settings(
             config_file=getattr(args, "config", None),
-            overrides={"corpus": getattr(args, "corpus", None), "offline": getattr(args, "offline", None) or None},
+            overrides={
+                "corpus": getattr(args, "corpus", None),
+                "offline": getattr(args, "offline", None) or None,
+            },
         )
         redact.register_secret(settings.courtlistener_token)
         if config_file:
@@ -168,7 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if debug:
             traceback.print_exc()
-        sys.stderr.write(f"citecheck: internal error: {type(exc).__name__}: {exc} (run with --debug for details)\n")
+        sys.stderr.write(
+            f"citecheck: internal error: {type(exc).__name__}: {exc} (run with --debug for details)\n"
+        )
         return EXIT_USAGE
 
 
@@ -216,20 +257,37 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
         raise ConfigError("'-' (stdin) may be given only once")
     for name in args.files:
         try:
-            docs.append(read_input(name, stdin=sys.stdin.buffer if name == "-" else None,
-                                   max_chars=settings.max_document_chars))
+            docs.append(
+                read_input(
+                    name,
+                    stdin=sys.stdin.buffer if name == "-" else None,
+                    max_chars=settings.max_document_chars,
+                )
+            )
         except InputError as exc:
-            errors.append(FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1]))
-            sys.stderr.write(f"citecheck: {exc}\n")  # always stderr, whatever the format, so pipes get only the report
+            errors.append(
+                FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1])
+            )
+            sys.stderr.write(
+                f"citecheck: {exc}\n"
+            )  # always stderr, whatever the format, so pipes get only the report
 
     if args.no_holdings:
         settings = replace(settings, holdings=False)
     if getattr(args, "wait", False):
         settings = replace(settings, courtlistener_budget_s=None)
     ignores = IgnoreList() if args.no_ignore else read_ignore_list(find_ignore_file(Path.cwd()))
-    files, sources, hidden = _check_documents(docs, settings, ignores, progress=sys.stderr.isatty() and bool(docs))
-    batch = BatchResult(files=tuple(files), errors=tuple(errors), tool_version=__version__,
-                        sources=sources, offline=settings.offline, ignored=hidden)
+    files, sources, hidden = _check_documents(
+        docs, settings, ignores, progress=sys.stderr.isatty() and bool(docs)
+    )
+    batch = BatchResult(
+        files=tuple(files),
+        errors=tuple(errors),
+        tool_version=__version__,
+        sources=sources,
+        offline=settings.offline,
+        ignored=hidden,
+    )
     if args.format == "text":
         tty = args.output is None and sys.stdout.isatty()
         # on stdout the errors were just said on stderr; a report file keeps them
@@ -312,18 +370,34 @@ def _check_documents(
                 from citecheck.pacing_cli import PacingDisplay
 
                 remote = getattr(source, "remote", None)
-                with _progress(progress, len(docs)) as advance, PacingDisplay(remote, sys.stderr, settings) as pacing:
+                with (
+                    _progress(progress, len(docs)) as advance,
+                    PacingDisplay(remote, sys.stderr, settings) as pacing,
+                ):
                     for i, doc in enumerate(docs):
                         advance(doc.name, 0)
-                        report = await check_document(doc.text, source, settings, declared=_declared(doc),
-                                                      holdings=holdings, extraction=extracted.pop(i, None))
+                        report = await check_document(
+                            doc.text,
+                            source,
+                            settings,
+                            declared=_declared(doc),
+                            holdings=holdings,
+                            extraction=extracted.pop(i, None),
+                        )
                         reports.append(report)
                         if len(ignores):
-                            kept = visible(report.findings, settings, ignores, extraction=report.extraction,
-                                           text=doc.text)
+                            kept = visible(
+                                report.findings,
+                                settings,
+                                ignores,
+                                extraction=report.extraction,
+                                text=doc.text,
+                            )
                             hidden += len(report.findings) - len(kept)
                             report = report.with_findings(kept)
-                        results.append(file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places))
+                        results.append(
+                            file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places)
+                        )
                         advance(doc.name, 1)
                 pacing.summary(reports)  # after the bars are gone, so nothing draws over it
         finally:
@@ -361,7 +435,10 @@ def _declared(doc: InputDocument) -> tuple:
     """The matter's court as a .docx custom document property (``court``, ``question``), if set."""
     from citecheck.jurisdiction import Declared
 
-    court, question = doc.custom_property("court", "citecheck.court"), doc.custom_property("question", "citecheck.question")
+    court, question = (
+        doc.custom_property("court", "citecheck.court"),
+        doc.custom_property("question", "citecheck.question"),
+    )
     if not court and not question:
         return ()
     return (Declared(court=court, question=question, origin="document property"),)
@@ -392,8 +469,13 @@ class _progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        self._bar = Progress(TextColumn("checking {task.description}"), BarColumn(), MofNCompleteColumn(),
-                             console=Console(stderr=True), transient=True)
+        self._bar = Progress(
+            TextColumn("checking {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
         self._bar.start()
         task = self._bar.add_task("", total=self.total)
         return lambda name, done: self._bar.update(task, advance=done, description=name)

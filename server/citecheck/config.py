@@ -137,12 +137,20 @@ USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token"})
 _FIELDS = {f.name for f in fields(Settings)}
 #: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
 #: users who set it are told it is unknown).
-OTHER_ENV = frozenset({
-    "CITECHECK_CONFIG", "CITECHECK_CORPUS", "CITECHECK_CACHE",
-    # the project's own test harness (tests/, clients/vscode/test/): not settings, but not typos either
-    "CITECHECK_E2E", "CITECHECK_E2E_CACHE", "CITECHECK_E2E_SCREENSHOTS", "CITECHECK_REGEN_GOLDEN", "CITECHECK_PYTHON",
-    "CITECHECK_UPDATE_SCREENSHOTS",
-})
+OTHER_ENV = frozenset(
+    {
+        "CITECHECK_CONFIG",
+        "CITECHECK_CORPUS",
+        "CITECHECK_CACHE",
+        # the project's own test harness (tests/, clients/vscode/test/): not settings, but not typos either
+        "CITECHECK_E2E",
+        "CITECHECK_E2E_CACHE",
+        "CITECHECK_E2E_SCREENSHOTS",
+        "CITECHECK_REGEN_GOLDEN",
+        "CITECHECK_PYTHON",
+        "CITECHECK_UPDATE_SCREENSHOTS",
+    }
+)
 
 
 def _key(raw_key: str) -> str:
@@ -161,8 +169,11 @@ def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
     ['citecheck.toml: unknown setting "http_timout" (did you mean http_timeout?); it is ignored']
     """
     names = sorted(_FIELDS | set(_ALIASES))
-    return [f'{where}: unknown setting "{k}"{_suggest(k, names)}; it is ignored'
-            for k in data if _key(k) not in _FIELDS]
+    return [
+        f'{where}: unknown setting "{k}"{_suggest(k, names)}; it is ignored'
+        for k in data
+        if _key(k) not in _FIELDS
+    ]
 
 
 def unknown_env(environ: Mapping[str, str]) -> list[str]:
@@ -173,11 +184,14 @@ def unknown_env(environ: Mapping[str, str]) -> list[str]:
     """
     known = {f"CITECHECK_{f.upper()}" for f in _FIELDS} | set(OTHER_ENV)
     known |= {f"CITECHECK_{a.upper()}" for a in _ALIASES if "_" in a or a.islower()}
-    return [f"unknown environment variable {k}{_suggest(k, sorted(known))}; it is ignored"
-            for k in sorted(environ) if k.startswith("CITECHECK_") and k not in known]
+    return [
+        f"unknown environment variable {k}{_suggest(k, sorted(known))}; it is ignored"
+        for k in sorted(environ)
+        if k.startswith("CITECHECK_") and k not in known
+    ]
 
 
-def _coerce(name: str, value: Any) -> Any:
+def _coerce(name: str, value: Any) -> Any:  # noqa: C901
     try:
         if name in ("corpus_path", "cache_path"):
             return Path(str(value)).expanduser()
@@ -185,7 +199,13 @@ def _coerce(name: str, value: Any) -> Any:
             if isinstance(value, str):
                 return value.strip().lower() in ("1", "true", "yes", "on")
             return bool(value)
-        if name in ("max_document_chars", "debounce_ms", "model_concurrency", "model_retries", "model_passage_tokens"):
+        if name in (
+            "max_document_chars",
+            "debounce_ms",
+            "model_concurrency",
+            "model_retries",
+            "model_passage_tokens",
+        ):
             n = int(value)
             if name in ("model_concurrency", "model_passage_tokens") and n < 1:
                 raise ConfigError(f"{name} must be at least 1")
@@ -207,12 +227,14 @@ def _coerce(name: str, value: Any) -> Any:
         if name == "model_protocol":
             protocol = str(value).strip().lower()
             if protocol not in ("judgment", "yes-no"):
-                raise ConfigError(f"model_protocol must be \"judgment\" or \"yes-no\", not {value!r}")
+                raise ConfigError(f'model_protocol must be "judgment" or "yes-no", not {value!r}')
             return protocol
         if name == "cannot_verify_diagnostics":
             if str(value).strip().lower() not in CANNOT_VERIFY_DISPLAY:
-                raise ConfigError(f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "
-                                  f"not {value!r}")
+                raise ConfigError(
+                    f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "
+                    f"not {value!r}"
+                )
             return str(value).strip().lower()
         if name == "cap_budget_s":
             if isinstance(value, str) and value.strip().lower() in ("", "none", "unlimited"):
@@ -259,7 +281,7 @@ def _coerce(name: str, value: Any) -> Any:
             if value in (None, ""):
                 return None
             if str(value).strip().lower() not in ("federal", "state"):
-                raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}")
+                raise ConfigError(f'question must be "federal" or "state", not {value!r}')
             return str(value).strip().lower()
         if name in ("courtlistener_token", "serve_token", "model_name", "model_api_key", "court"):
             return str(value) if value not in (None, "") else None

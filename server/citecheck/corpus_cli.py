@@ -70,10 +70,17 @@ def add_corpus_commands(subparsers: Any) -> None:
             "lookups never leave your network. Point clients at http://HOST:PORT/api/rest/v4/.",
         )
     )
-    serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1; any other needs CITECHECK_SERVE_TOKEN)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="bind address (default 127.0.0.1; any other needs CITECHECK_SERVE_TOKEN)",
+    )
     serve.add_argument("--port", type=int, default=8765)
     serve.add_argument(
-        "--allow-host", action="append", default=[], metavar="NAME",
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="a name clients use to reach this server (checked against the Host header); repeatable",
     )
 
@@ -147,7 +154,9 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
     if action == "stats":
         return _stats(corpus_path, bool(args.json), out)
     if action == "serve":
-        return _serve(corpus_path, args.host, args.port, token=settings.serve_token, allow_hosts=args.allow_host)
+        return _serve(
+            corpus_path, args.host, args.port, token=settings.serve_token, allow_hosts=args.allow_host
+        )
     raise ConfigError(f"unknown corpus action: {action}")
 
 

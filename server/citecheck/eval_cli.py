@@ -34,23 +34,40 @@ def add_eval_commands(subparsers: argparse._SubParsersAction) -> None:  # type: 
         help="score citecheck on a dataset, or make one from a corpus",
         description="citecheck eval DATASET.jsonl  |  citecheck eval make --corpus FILE --out DATASET.jsonl",
     )
-    p.add_argument("target", metavar="DATASET.jsonl|make", help="a LePhantomCite-format JSONL file, or 'make'")
+    p.add_argument(
+        "target", metavar="DATASET.jsonl|make", help="a LePhantomCite-format JSONL file, or 'make'"
+    )
     p.add_argument("--corpus", default=argparse.SUPPRESS, metavar="FILE", help="local corpus (SQLite) to use")
     p.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="FILE", help="settings file")
     p.add_argument("--offline", action="store_true", default=argparse.SUPPRESS, help="never use the network")
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
-    p.add_argument("--online", action="store_true", help="eval: use the configured source chain, not only the corpus")
+    p.add_argument(
+        "--online", action="store_true", help="eval: use the configured source chain, not only the corpus"
+    )
     p.add_argument("--json", action="store_true", help="eval: print the scores as JSON")
-    p.add_argument("--details", type=int, default=0, metavar="N", help="eval: list up to N misses and false alarms")
+    p.add_argument(
+        "--details", type=int, default=0, metavar="N", help="eval: list up to N misses and false alarms"
+    )
     p.add_argument("--out", type=Path, metavar="FILE", help="make: where to write the dataset")
     p.add_argument("--n", type=int, default=200, help="make: number of excerpts (default 200)")
     p.add_argument("--seed", type=int, default=0, help="make: random seed (default 0)")
-    p.add_argument("--type", choices=("citations", "misrepresentation"), default="citations", dest="item_type",
-                   help="make: 'citations' (fabricated cases, names, pins, misquotes; the default) or "
-                   "'misrepresentation' (propositions a case does not support, with supported controls)")
-    p.add_argument("--no-holdings", action="store_true", help="eval: skip the holding judge even when configured")
-    p.add_argument("--real-cases", type=Path, metavar="FILE",
-                   help="make: JSONL of real cases not in the corpus (LegalCiteBench format) for clean excerpts")
+    p.add_argument(
+        "--type",
+        choices=("citations", "misrepresentation"),
+        default="citations",
+        dest="item_type",
+        help="make: 'citations' (fabricated cases, names, pins, misquotes; the default) or "
+        "'misrepresentation' (propositions a case does not support, with supported controls)",
+    )
+    p.add_argument(
+        "--no-holdings", action="store_true", help="eval: skip the holding judge even when configured"
+    )
+    p.add_argument(
+        "--real-cases",
+        type=Path,
+        metavar="FILE",
+        help="make: JSONL of real cases not in the corpus (LegalCiteBench format) for clean excerpts",
+    )
 
 
 async def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -79,7 +96,9 @@ def _make(args: argparse.Namespace, settings: Settings) -> int:
     real_path = args.real_cases or (DEFAULT_REAL_CASES if DEFAULT_REAL_CASES.is_file() else None)
     real = load_real_cases(real_path) if real_path else []
     if not real:
-        sys.stderr.write("citecheck: no real-case list found; the set will have no uncovered clean excerpts\n")
+        sys.stderr.write(
+            "citecheck: no real-case list found; the set will have no uncovered clean excerpts\n"
+        )
     rows = make_dataset(samples, real, n=args.n, seed=args.seed)
     return _write_rows(args, rows, corpus)
 
@@ -116,10 +135,13 @@ async def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
 
     holdings = HoldingStage.from_settings(replace(settings, holdings=not args.no_holdings))
     wants_judge = any(c == "misrepresentation" for ex in examples for _, c in ex.gold) or any(
-        ex.control == "misrepresentation" for ex in examples)
+        ex.control == "misrepresentation" for ex in examples
+    )
     if wants_judge and holdings is None:
-        sys.stderr.write("citecheck: misrepresentation items need the holding judge: set model_url and model_name "
-                         "(they will count as misses)\n")
+        sys.stderr.write(
+            "citecheck: misrepresentation items need the holding judge: set model_url and model_name "
+            "(they will count as misses)\n"
+        )
     try:
         return await _score(args, settings, examples, holdings)
     finally:
@@ -127,8 +149,9 @@ async def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
             await holdings.close()
 
 
-async def _score(args: argparse.Namespace, settings: Settings, examples: list[Example],
-                 holdings: HoldingStage | None) -> int:
+async def _score(
+    args: argparse.Namespace, settings: Settings, examples: list[Example], holdings: HoldingStage | None
+) -> int:
     from citecheck.evaluation import evaluate, render_table
 
     if args.online:

@@ -148,7 +148,9 @@ class Evidence:
     draft: str | None = None  # what the draft says (quote, name) for side-by-side display
     diff: str | None = None  # word-level diff, human readable
     note: str | None = None
-    model: str | None = None  # holding checks: the model that judged, and the prompt version it was asked with
+    model: str | None = (
+        None  # holding checks: the model that judged, and the prompt version it was asked with
+    )
     prompt_version: str | None = None
     verdict: str | None = None  # holding checks: supported | partly | not-supported | contradicted
     misuse: str | None = None  # holding checks: overstated-holding, dictum-as-holding, different-issue, ...

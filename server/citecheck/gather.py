@@ -56,7 +56,9 @@ async def _cpu(executor: Executor | None, fn: Callable[..., T], *args: object) -
     return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
 
 
-def _quotes_to_search(extraction: Extraction, records: _Records, opinions: dict[str, OpinionText]) -> list[str]:
+def _quotes_to_search(
+    extraction: Extraction, records: _Records, opinions: dict[str, OpinionText]
+) -> list[str]:
     indexes = {rid: opinion_index(t.text) for rid, t in opinions.items()}
     matches, _ = locate_passages(extraction.citations, records.record_for, indexes, propositions=False)
     return wants_search_elsewhere(extraction.citations, matches)
@@ -70,7 +72,9 @@ async def _lookup(source: AuthoritySource, keys: Sequence[CiteKey]) -> dict[Cite
     except Exception as exc:  # SourceError by contract; anything else is a source bug, same outcome
         if not isinstance(exc, CitecheckError):
             log.exception("source %s raised an unexpected error", source_name(source))
-        return dict(SourceEvidence.failed(keys, source_name(source), f"{source_name(source)} failed: {exc}").lookups)
+        return dict(
+            SourceEvidence.failed(keys, source_name(source), f"{source_name(source)} failed: {exc}").lookups
+        )
     out = {}
     for k in keys:
         out[k] = answers.get(k) or LookupResult(
@@ -118,7 +122,9 @@ async def _fetch_opinions(
     return texts, missing
 
 
-async def _opinion(source: AuthoritySource, record: CaseRecord) -> tuple[OpinionText | None, str, float | None]:
+async def _opinion(
+    source: AuthoritySource, record: CaseRecord
+) -> tuple[OpinionText | None, str, float | None]:
     """The text, or why it could not be fetched and (when it only waits for the allowance) until when."""
     try:
         return await source.opinion(record), "", None

@@ -82,12 +82,16 @@ def read_input(name: str, *, stdin: BinaryIO | None = None, max_chars: int = 2_0
             raise InputError(f"{name}: is a directory, not a document")
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise InputError(f"{name}: file is {size // (1024 * 1024)} MB; the limit is "
-                             f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
+            raise InputError(
+                f"{name}: file is {size // (1024 * 1024)} MB; the limit is "
+                f"{MAX_FILE_BYTES // (1024 * 1024)} MB"
+            )
         # never trust the size: /dev/zero, /dev/urandom and FIFOs say 0 and never end
         with path.open("rb") as fh:
             regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
-            data, kind = _read_limited(name, fh, path.suffix.lower(), max_chars, known_size=size if regular else 0)
+            data, kind = _read_limited(
+                name, fh, path.suffix.lower(), max_chars, known_size=size if regular else 0
+            )
     except FileNotFoundError as exc:
         raise InputError(f"{name}: no such file") from exc
     except PermissionError as exc:
@@ -120,8 +124,10 @@ def _read_limited(
     data = head + _read_upto(fh, limit + 1 - len(head)) if len(head) == _HEAD else head
     if len(data) > limit:
         if kind in ("text", "markdown"):
-            raise InputError(f"{name}: document is over the limit of {max_chars:,} characters and it "
-                             f"was not checked. {SIZE_LIMIT_HINT}")
+            raise InputError(
+                f"{name}: document is over the limit of {max_chars:,} characters and it "
+                f"was not checked. {SIZE_LIMIT_HINT}"
+            )
         raise InputError(f"{name}: input is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the limit")
     return data, kind
 
@@ -153,14 +159,18 @@ def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocum
         raise InputError(f"{name}: old binary Word .doc files are not supported; save it as .docx")
     if kind == "docx":
         text, places = _docx_text(name, data)
-        doc = InputDocument(name=name, kind=kind, text=text, places=places, properties=_docx_custom_properties(data))
+        doc = InputDocument(
+            name=name, kind=kind, text=text, places=places, properties=_docx_custom_properties(data)
+        )
     elif kind == "pdf":
         doc = _pdf_document(name, data)
     else:
         doc = InputDocument(name=name, kind=kind, text=_decode_text(name, data))
     if len(doc.text) > max_chars:
-        raise InputError(f"{name}: document is {len(doc.text):,} characters; the limit is {max_chars:,} and it "
-                         f"was not checked. {SIZE_LIMIT_HINT}")
+        raise InputError(
+            f"{name}: document is {len(doc.text):,} characters; the limit is {max_chars:,} and it "
+            f"was not checked. {SIZE_LIMIT_HINT}"
+        )
     return doc
 
 
@@ -209,7 +219,9 @@ def _docx_text(name: str, data: bytes) -> tuple[str, tuple[tuple[int, str], ...]
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             total = sum(info.file_size for info in zf.infolist())
             if total > MAX_DOCX_UNCOMPRESSED:
-                raise InputError(f"{name}: the .docx unpacks to {total // (1024 * 1024)} MB; refusing to open it")
+                raise InputError(
+                    f"{name}: the .docx unpacks to {total // (1024 * 1024)} MB; refusing to open it"
+                )
             if "word/document.xml" not in zf.namelist():
                 raise InputError(f"{name}: not a Word document (no word/document.xml in the package)")
     except zipfile.BadZipFile as exc:
@@ -267,8 +279,20 @@ def _body_blocks(document) -> list[tuple[str, str]]:
     return out
 
 
-_SKIP = {f"{_W}{t}" for t in ("del", "moveFrom", "instrText", "delText", "footnoteReference",
-                               "endnoteReference", "txbxContent", "pPr", "rPr")}
+_SKIP = {
+    f"{_W}{t}"
+    for t in (
+        "del",
+        "moveFrom",
+        "instrText",
+        "delText",
+        "footnoteReference",
+        "endnoteReference",
+        "txbxContent",
+        "pPr",
+        "rPr",
+    )
+}
 _CHARS = {f"{_W}tab": "\t", f"{_W}br": "\n", f"{_W}cr": "\n", f"{_W}noBreakHyphen": "-"}
 
 
@@ -317,9 +341,14 @@ def _header_footer_blocks(document) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     for section in document.sections:
-        for label, hf in (("header", section.header), ("header", section.first_page_header),
-                          ("header", section.even_page_header), ("footer", section.footer),
-                          ("footer", section.first_page_footer), ("footer", section.even_page_footer)):
+        for label, hf in (
+            ("header", section.header),
+            ("header", section.first_page_header),
+            ("header", section.even_page_header),
+            ("footer", section.footer),
+            ("footer", section.first_page_footer),
+            ("footer", section.even_page_footer),
+        ):
             if hf.is_linked_to_previous:
                 continue
             text = "\n".join(t for p in hf.paragraphs if (t := paragraph_text(p._p)).strip())

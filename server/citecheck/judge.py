@@ -213,7 +213,9 @@ class ParagraphFindings:
                 entry = self.entries[pno]
                 if entry is not None and entry[5]:
                     d = paras[pno][0] - entry[3]
-                    out.extend(f for f in _moved(entry[5], d, self.firsts[pno] - entry[6]) if a <= f.span.start <= b)
+                    out.extend(
+                        f for f in _moved(entry[5], d, self.firsts[pno] - entry[6]) if a <= f.span.start <= b
+                    )
                 pno += 1
         return out
 
@@ -231,10 +233,18 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
     limit = min(n, m)
     # the paragraphs wholly before the edit are unchanged (bisection), then the few after them compared
     lo = max(0, min(limit, bisect_left(paras, ea, hi=limit, key=_para_end)) - 1)
-    if lo and not (plans[lo - 1] is old_plans[lo - 1] and results[lo - 1] is old_results[lo - 1]
-                   and paras[lo - 1] == old_paras[lo - 1]):
+    if lo and not (
+        plans[lo - 1] is old_plans[lo - 1]
+        and results[lo - 1] is old_results[lo - 1]
+        and paras[lo - 1] == old_paras[lo - 1]
+    ):
         lo = 0
-    while lo < limit and plans[lo] is old_plans[lo] and results[lo] is old_results[lo] and paras[lo] == old_paras[lo]:
+    while (
+        lo < limit
+        and plans[lo] is old_plans[lo]
+        and results[lo] is old_results[lo]
+        and paras[lo] == old_paras[lo]
+    ):
         lo += 1
     # the tail: the paragraphs the assembly took over from that run, the very same plans and results
     # (an equal plan made afresh may stand for other earlier cites), moved by one constant offset
@@ -299,7 +309,9 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
             out: list[Finding] = []
             for c in extraction.paragraph_citations(pno):
                 full = full_of(extraction, c)
-                out.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
+                out.extend(
+                    run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full))
+                )
             mine = tuple(out)
             changes.append((start, end, mine))
             entry = (plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
@@ -307,7 +319,9 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
         middle.append(entry)
     entries = [*old["entries"][:lo], *middle, *old["entries"][old_hi:]] if bulk is not None else middle
     if memo is not None:
-        if bulk is None or len(memo) > 4 * n + 64:  # rebuilt from what is current (drops entries of gone plans)
+        if (
+            bulk is None or len(memo) > 4 * n + 64
+        ):  # rebuilt from what is current (drops entries of gone plans)
             memo.clear()
             for pno, entry in enumerate(entries):
                 if entry is None:
@@ -316,8 +330,13 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
                     memo[("p", id(entry[0]))] = entry
         else:
             memo.update(fresh)
-        memo.update(serial=run.serial, plans=run.plans, paragraphs=run.paragraphs, results=run.results,
-                    entries=entries)
+        memo.update(
+            serial=run.serial,
+            plans=run.plans,
+            paragraphs=run.paragraphs,
+            results=run.results,
+            entries=entries,
+        )
     return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
 
 
@@ -331,7 +350,10 @@ def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding,
             f,
             f.span.shift(d),
             tuple(
-                Fix(title=x.title, edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits))
+                Fix(
+                    title=x.title,
+                    edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits),
+                )
                 for x in f.fixes
             ),
             None if f.citation_index is None else f.citation_index + di,
@@ -342,11 +364,17 @@ def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding,
 
 def forum_of(text: str, settings: Settings, declared: tuple[Declared, ...] = ()) -> Forum | None:
     """The matter's court: ``declared`` (an edge's), the front matter, ``settings.court``, the caption."""
-    return matter_forum(text, declared=(*declared, Declared(court=settings.court, question=settings.question)))
+    return matter_forum(
+        text, declared=(*declared, Declared(court=settings.court, question=settings.question))
+    )
 
 
 def judge(
-    extraction: Extraction, evidence: SourceEvidence, settings: Settings, *, declared: tuple[Declared, ...] = ()
+    extraction: Extraction,
+    evidence: SourceEvidence,
+    settings: Settings,
+    *,
+    declared: tuple[Declared, ...] = (),
 ) -> Report:
     """Every check on every citation, given what the sources said; statuses by ``results.status_for``.
 
@@ -379,7 +407,9 @@ def judge(
             proposition_match=propositions.get(c.index),
             source_name=evidence.source_name,
             holding=holding,
-            opinion_unavailable=evidence.unavailable[rec.id][0] if rec is not None and rec.id in evidence.unavailable else None,
+            opinion_unavailable=evidence.unavailable[rec.id][0]
+            if rec is not None and rec.id in evidence.unavailable
+            else None,
             forum=forum,
         )
         contexts.append(ctx)
@@ -387,18 +417,29 @@ def judge(
         found.extend(run_checks(SOURCE_CHECKS, ctx))
     findings = visible(found, settings)
     if not evidence.complete:
-        return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=(), complete=False,
-                      forum=forum)
+        return Report(
+            text=extraction.text,
+            extraction=extraction,
+            findings=tuple(findings),
+            results=(),
+            complete=False,
+            forum=forum,
+        )
     per: dict[int, list[Finding]] = {}
     for f in findings:
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
     results = tuple(_result(ctx, per.get(ctx.citation.index, ()), evidence) for ctx in contexts)
-    return Report(text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum)
+    return Report(
+        text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
+    )
 
 
 def _holding_for(
-    c: Citation, rec: CaseRecord | None, holdings: Mapping[tuple[str, str], HoldingResult], claimed: set[tuple[str, str]]
+    c: Citation,
+    rec: CaseRecord | None,
+    holdings: Mapping[tuple[str, str], HoldingResult],
+    claimed: set[tuple[str, str]],
 ) -> HoldingResult | None:
     """The holding result of the claim ``c`` owns (the first citation citing that case for that proposition)."""
     if not holdings or rec is None:

@@ -34,7 +34,9 @@ def add_model_commands(subparsers: argparse._SubParsersAction) -> None:  # type:
     p.add_argument("action", choices=("check",), help="check: test the endpoint")
     p.add_argument("--url", metavar="URL", help="endpoint base URL (default: the model_url setting)")
     p.add_argument("--model", metavar="NAME", help="model name (default: the model_name setting)")
-    p.add_argument("--timeout", type=float, metavar="S", help="seconds per request (default: model_timeout_s)")
+    p.add_argument(
+        "--timeout", type=float, metavar="S", help="seconds per request (default: model_timeout_s)"
+    )
     p.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="FILE", help="settings file")
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
 
@@ -54,15 +56,23 @@ async def check_endpoint(settings: Settings) -> int:
 
     out = sys.stdout
     out.write(f"endpoint  {settings.model_url}\n")
-    client = ModelClient(base_url=settings.model_url or "", model=settings.model_name or "", api_key=settings.model_api_key,
-                         timeout_s=settings.model_timeout_s, concurrency=1, retries=0)
+    client = ModelClient(
+        base_url=settings.model_url or "",
+        model=settings.model_name or "",
+        api_key=settings.model_api_key,
+        timeout_s=settings.model_timeout_s,
+        concurrency=1,
+        retries=0,
+    )
     try:
         t0 = time.monotonic()
         try:
             models = await client.list_models(Deadline(settings.model_timeout_s))
         except ModelError as exc:
             raise ConfigError(f"the model endpoint did not answer: {exc}") from exc
-        out.write(f"models    {', '.join(models) or '(none listed)'}   ({(time.monotonic() - t0) * 1000:.0f} ms)\n")
+        out.write(
+            f"models    {', '.join(models) or '(none listed)'}   ({(time.monotonic() - t0) * 1000:.0f} ms)\n"
+        )
         name = settings.model_name
         if not name:
             out.write("model     not configured: set model_name (CITECHECK_MODEL_NAME) to one of the above\n")
@@ -71,11 +81,19 @@ async def check_endpoint(settings: Settings) -> int:
             out.write(f"model     '{name}' is not among them (the endpoint may still accept it)\n")
         if settings.model_protocol == "yes-no":
             return await _check_yes_no(client, settings, out)
-        claim = Claim(citation_index=0, span=Span(0, 0), proposition=_SAMPLE_PROPOSITION, case_id="sample",
-                      case_name="Katz v. United States", cite="389 U.S. 347")
+        claim = Claim(
+            citation_index=0,
+            span=Span(0, 0),
+            proposition=_SAMPLE_PROPOSITION,
+            case_id="sample",
+            case_name="Katz v. United States",
+            cite="389 U.S. 347",
+        )
         passage = Passage(start=0, end=len(_SAMPLE_TEXT), text=_SAMPLE_TEXT, page="351")
         try:
-            completion = await client.complete(build_messages(claim, [passage]), Deadline(settings.model_timeout_s))
+            completion = await client.complete(
+                build_messages(claim, [passage]), Deadline(settings.model_timeout_s)
+            )
         except ModelError as exc:
             raise ConfigError(f"the sample judgment failed: {exc}") from exc
         try:
@@ -84,8 +102,10 @@ async def check_endpoint(settings: Settings) -> int:
         except ModelError as exc:
             out.write(f"judgment  {completion.seconds * 1000:.0f} ms, but {exc}\n")
             return 2
-        out.write(f"judgment  {completion.seconds * 1000:.0f} ms, {verdict} (prompt {PROMPT_VERSION}; "
-                  "the sample's right answer is 'contradicted')\n")
+        out.write(
+            f"judgment  {completion.seconds * 1000:.0f} ms, {verdict} (prompt {PROMPT_VERSION}; "
+            "the sample's right answer is 'contradicted')\n"
+        )
         return 0
     finally:
         await client.close()
@@ -96,11 +116,17 @@ async def _check_yes_no(client: Any, settings: Settings, out: Any) -> int:
     from citecheck.holdings import Deadline, Passage
     from citecheck.holdings.yesno import YESNO_VERSION, best_sentence, decide, messages, yes_no_log_odds
 
-    sentence = best_sentence([Passage(start=0, end=len(_SAMPLE_TEXT), text=_SAMPLE_TEXT)], _SAMPLE_PROPOSITION)
+    sentence = best_sentence(
+        [Passage(start=0, end=len(_SAMPLE_TEXT), text=_SAMPLE_TEXT)], _SAMPLE_PROPOSITION
+    )
     t0 = time.monotonic()
     try:
-        with_court = await client.first_token_logprobs(messages(_SAMPLE_PROPOSITION, sentence), Deadline(settings.model_timeout_s))
-        prior = await client.first_token_logprobs(messages(_SAMPLE_PROPOSITION, None), Deadline(settings.model_timeout_s))
+        with_court = await client.first_token_logprobs(
+            messages(_SAMPLE_PROPOSITION, sentence), Deadline(settings.model_timeout_s)
+        )
+        prior = await client.first_token_logprobs(
+            messages(_SAMPLE_PROPOSITION, None), Deadline(settings.model_timeout_s)
+        )
     except ModelError as exc:
         raise ConfigError(f"the sample yes-no question failed: {exc}") from exc
     ms = (time.monotonic() - t0) * 1000
@@ -111,6 +137,8 @@ async def _check_yes_no(client: Any, settings: Settings, out: Any) -> int:
         return 2
     j = decide(shift, sentence or "")
     verdict = j.support.value if j is not None else "undecided"
-    out.write(f"yes-no    {ms:.0f} ms for both questions, log-probabilities returned; shift {shift:+.2f} → '{verdict}' "
-              f"(prompt {YESNO_VERSION}; the sample's right answer is 'not-supported')\n")
+    out.write(
+        f"yes-no    {ms:.0f} ms for both questions, log-probabilities returned; shift {shift:+.2f} → '{verdict}' "
+        f"(prompt {YESNO_VERSION}; the sample's right answer is 'not-supported')\n"
+    )
     return 0

@@ -28,7 +28,9 @@ def summary_line(verified: int, total: int, waiting: int, eta_s: float) -> str:
     """
     line = f"{verified:,} of {total:,} citations verified"
     if waiting:
-        line += f"; {waiting:,} waiting for CourtListener's rate limit ({about(eta_s)}) — run again or use --wait"
+        line += (
+            f"; {waiting:,} waiting for CourtListener's rate limit ({about(eta_s)}) — run again or use --wait"
+        )
     return line
 
 
@@ -106,7 +108,9 @@ class PacingDisplay:
         total = len(results)
         pending = [r.pending_until for r in results if getattr(r, "pending_until", None) is not None]
         # a case found whose quotes still wait for its text counts as waiting, not as verified
-        verified = sum(1 for r in results if r.status == VERIFIED and getattr(r, "pending_until", None) is None)
+        verified = sum(
+            1 for r in results if r.status == VERIFIED and getattr(r, "pending_until", None) is None
+        )
         if not pending and not (self.wait_mode and self.remote.pacer.sent):
             return
         eta = 0.0

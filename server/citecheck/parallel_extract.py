@@ -173,16 +173,22 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
             mine += 1
             _receive(conns, done, timeout=0)
             assembled = _assemble_ready(assembler, chunks, done, assembled)
-        log.debug("extracted %d of %d chunks here in %.2f s", mine, len(chunks), time.perf_counter() - started)
+        log.debug(
+            "extracted %d of %d chunks here in %.2f s", mine, len(chunks), time.perf_counter() - started
+        )
         longest = max(sum(e - s for s, e in c) for c in chunks)
         deadline = max(_MIN_DEADLINE, _DEADLINE_PER_MILLION * longest / 1e6)
         while conns and any(d is None for d in done):
             if not _receive(conns, done, timeout=deadline):
-                log.warning("a worker extracting the document did not answer within %.0f s; extracting "
-                            "its part here", deadline)
+                log.warning(
+                    "a worker extracting the document did not answer within %.0f s; extracting its part here",
+                    deadline,
+                )
                 break
     except Exception as exc:  # a pool failure never loses the document: what is missing is extracted here
-        log.warning("extracting on %d processes failed (%s: %s); extracting in one", count, type(exc).__name__, exc)
+        log.warning(
+            "extracting on %d processes failed (%s: %s); extracting in one", count, type(exc).__name__, exc
+        )
         assembler, assembled = Assembler(text), 0  # it may have stopped inside a chunk: start it again
     finally:
         for conn in conns:
@@ -202,7 +208,10 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
 
 
 def _assemble_ready(
-    assembler: Assembler, chunks: list[list[tuple[int, int]]], done: list[list[ParagraphResult] | None], start: int
+    assembler: Assembler,
+    chunks: list[list[tuple[int, int]]],
+    done: list[list[ParagraphResult] | None],
+    start: int,
 ) -> int:
     """Feed ``assembler`` the chunks from ``start`` on whose results have all arrived, in order; returns
     where it stopped. Assembling here while workers still extract takes it off the end of the run."""
@@ -225,7 +234,9 @@ def _receive(conns: list[Connection], done: list[list[ParagraphResult] | None], 
             conns.remove(conn)  # type: ignore[arg-type]
             continue
         if k < 0:
-            log.warning("extracting on more than one process failed (%s); extracting its part in one", payload)
+            log.warning(
+                "extracting on more than one process failed (%s); extracting its part in one", payload
+            )
             conns.remove(conn)  # type: ignore[arg-type]
             continue
         done[k] = payload
@@ -252,7 +263,17 @@ def _slot_maker(cls: type) -> tuple[Any, tuple[str, ...]]:
 
 _REBUILD = {
     cls: _slot_maker(cls)
-    for cls in (Span, Citation, CaseName, Pincite, PinPage, Quote, Parenthetical, ParagraphResult, RefCandidate)
+    for cls in (
+        Span,
+        Citation,
+        CaseName,
+        Pincite,
+        PinPage,
+        Quote,
+        Parenthetical,
+        ParagraphResult,
+        RefCandidate,
+    )
 }
 
 

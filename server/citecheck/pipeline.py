@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 def too_large_report(text: str, settings: Settings) -> Report:
     """A document over the size limit: not checked, one finding that says so."""
     findings = visible([too_large_finding(text, settings.max_document_chars)], settings)
-    return Report(text=text, extraction=Extraction(text=text, citations=()), findings=tuple(findings), results=())
+    return Report(
+        text=text, extraction=Extraction(text=text, citations=()), findings=tuple(findings), results=()
+    )
 
 
 async def check_document(

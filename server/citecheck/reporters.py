@@ -63,7 +63,9 @@ SERIES_YEARS: dict[str, SeriesYears] = {
     "F. Supp.": SeriesYears(1932, 1998, _WEST + "; reporters-db: ended 1988 (wrong: vol. 980 is 1997)"),
     "F. Supp. 2d": SeriesYears(1998, 2014, _WEST + "; reporters-db: began 1988"),
     "F. Supp. 3d": SeriesYears(2014, None, _WEST),
-    "F.R.D.": SeriesYears(1940, None, _PUBLISHER + "; vol. 1 (1940); reporters-db: began 2001 (wrong: 54 F.R.D. is 1971)"),
+    "F.R.D.": SeriesYears(
+        1940, None, _PUBLISHER + "; vol. 1 (1940); reporters-db: began 2001 (wrong: 54 F.R.D. is 1971)"
+    ),
     "B.R.": SeriesYears(1979, None, _PUBLISHER),
     "A.": SeriesYears(1885, 1938, _WEST),
     "A.2d": SeriesYears(1938, 2010, _WEST),
@@ -87,7 +89,9 @@ SERIES_YEARS: dict[str, SeriesYears] = {
     "Cal. Rptr. 2d": SeriesYears(1991, 2003, _WEST),
     "Cal. Rptr. 3d": SeriesYears(2003, None, _WEST),
     "Ohio St. 2d": SeriesYears(1964, 1982, "Ohio Reports; reporters-db: ended 1991"),
-    "Ohio St. 3d": SeriesYears(1982, None, "Ohio Reports, vol. 1 (1982); reporters-db: began 1991 (wrong: 15 Ohio St. 3d is 1984)"),
+    "Ohio St. 3d": SeriesYears(
+        1982, None, "Ohio Reports, vol. 1 (1982); reporters-db: began 1991 (wrong: 15 Ohio St. 3d is 1984)"
+    ),
 }
 
 #: A case decided late in one year is reported in the next series, and a series' last volumes overlap
@@ -261,7 +265,11 @@ def invented_series(reporter: str) -> str | None:
     >>> invented_series("Cal. Rptr. 3d") is None, invented_series("Burr.") is None
     (True, True)
     """
-    if is_known_reporter(reporter) or is_known_reporter(reporter.rstrip(".")) or not _SERIES_WORD.search(reporter):
+    if (
+        is_known_reporter(reporter)
+        or is_known_reporter(reporter.rstrip("."))
+        or not _SERIES_WORD.search(reporter)
+    ):
         return None  # "S.W.3d." is a stray period, not a series
     words = reporter.split()
     # drop series words from the end until a real reporter remains: "S.W.3d. 7th" → "S.W.3d."
@@ -272,7 +280,12 @@ def invented_series(reporter: str) -> str | None:
     root = " ".join(words)
     if not root:
         return None
-    if popped and is_case_reporter(root.rstrip(".")) and root.rstrip(".") != root and _SERIES_WORD.search(root):
+    if (
+        popped
+        and is_case_reporter(root.rstrip("."))
+        and root.rstrip(".") != root
+        and _SERIES_WORD.search(root)
+    ):
         return normalise_reporter(root.rstrip("."))
     for candidate in (root, root.rstrip(".")):
         if candidate and is_case_reporter(candidate):

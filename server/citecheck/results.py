@@ -40,7 +40,9 @@ def basis_for(citation: Citation, full: Citation | None, record: CaseRecord | No
     """
     if record is not None:
         return Status.VERIFIED
-    if full is None or (citation.form is CiteForm.FULL and citation.key is None and citation.database is None):
+    if full is None or (
+        citation.form is CiteForm.FULL and citation.key is None and citation.database is None
+    ):
         return Status.NOT_CHECKED
     return Status.CANNOT_VERIFY
 
@@ -71,9 +73,13 @@ class CitationResult:
     lookup: LookupResult | None = None
     page_used: str | None = None  # page where the quoted passage / proposition was located
     passage: str | None = None  # opinion text compared
-    holding: HoldingResult | None = None  # the holding judge's result for this citation's claim, if it was judged
+    holding: HoldingResult | None = (
+        None  # the holding judge's result for this citation's claim, if it was judged
+    )
     pending_until: float | None = None  # part of its checking waits for the service's allowance (epoch s)
-    weight: Assessment | None = None  # binding / persuasive / unknown where the document is filed (None: no case)
+    weight: Assessment | None = (
+        None  # binding / persuasive / unknown where the document is filed (None: no case)
+    )
 
     @property
     def reason(self) -> str:
@@ -111,7 +117,9 @@ class Report:
             if f.citation_index is not None:
                 per.setdefault(f.citation_index, []).append(f)
         results = tuple(
-            r if (s := status_for(r.basis, per.get(r.citation_index, ()))) is r.status else replace(r, status=s)
+            r
+            if (s := status_for(r.basis, per.get(r.citation_index, ()))) is r.status
+            else replace(r, status=s)
             for r in self.results
         )
         return replace(self, findings=kept, results=results)

@@ -43,7 +43,9 @@ def _read_cap(file_name: str) -> tuple[CaseRecord, OpinionText]:
         name_abbreviation=meta["name_abbreviation"],
         court_name=meta["court"]["name"],
         decision_date=meta["decision_date"],
-        citations=(CaseCite(volume=vol, reporter=rep, page=page, last_page=meta["last_page"], type="official"),),
+        citations=(
+            CaseCite(volume=vol, reporter=rep, page=page, last_page=meta["last_page"], type="official"),
+        ),
         url=f"https://static.case.law/a2d/100/cases/{file_name}.json",
     )
     root = lxml_html.fromstring((folder / "html" / f"{file_name}.html").read_text(encoding="utf-8"))
@@ -96,9 +98,13 @@ def build_ctx(
     c = citations[i]
     full = ex.resolved(c)
     if lookup is None and full is not None and full.key is not None and source_name is not None:
-        records = (record,) if record is not None and status in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS) else ()
+        records = (
+            (record,) if record is not None and status in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS) else ()
+        )
         lookup = LookupResult(key=CiteKey(*full.key), status=status, records=records, source=source_name)
-    matches = match_quotes(c, OpinionIndex(opinion.text)) if opinion is not None and record is not None else ()
+    matches = (
+        match_quotes(c, OpinionIndex(opinion.text)) if opinion is not None and record is not None else ()
+    )
     return CheckContext(
         extraction=ex,
         citation=c,

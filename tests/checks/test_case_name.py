@@ -7,11 +7,21 @@ from citecheck.findings import Kind, Severity
 from citecheck.sources.models import CaseCite, CaseRecord, LookupStatus
 from citecheck.testing import make_citation
 
-CINEL = CaseRecord(id="cl:1", source="courtlistener", name="Cinel v. Connick", decision_date="1994-03-02",
-                   citations=(CaseCite(volume="15", reporter="F.3d", page="1338", last_page="1347"),),
-                   url="https://www.courtlistener.com/opinion/1/cinel-v-connick/")
-PLYLER = CaseRecord(id="cl:2", source="courtlistener", name="Plyler v. Doe", decision_date="1982-06-15",
-                    citations=(CaseCite(volume="457", reporter="U.S.", page="202"),))
+CINEL = CaseRecord(
+    id="cl:1",
+    source="courtlistener",
+    name="Cinel v. Connick",
+    decision_date="1994-03-02",
+    citations=(CaseCite(volume="15", reporter="F.3d", page="1338", last_page="1347"),),
+    url="https://www.courtlistener.com/opinion/1/cinel-v-connick/",
+)
+PLYLER = CaseRecord(
+    id="cl:2",
+    source="courtlistener",
+    name="Plyler v. Doe",
+    decision_date="1982-06-15",
+    citations=(CaseCite(volume="457", reporter="U.S.", page="202"),),
+)
 
 
 def test_name_mismatch_names_the_real_case(make_ctx) -> None:

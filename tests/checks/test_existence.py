@@ -16,8 +16,12 @@ def kinds(findings) -> list[str]:  # type: ignore[no-untyped-def]
 
 def test_not_found_in_covered_volume_is_fabricated(make_ctx) -> None:
     c = make_citation(TEXT, "100 A.2d 37", name="Peyton v. District of Columbia", year=1953)
-    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus",
-                          reason="the corpus holds all of 100 A.2d")
+    lookup = LookupResult(
+        key=CiteKey("100", "A.2d", "37"),
+        status=LookupStatus.NOT_FOUND,
+        source="corpus",
+        reason="the corpus holds all of 100 A.2d",
+    )
     found = list(ExistenceCheck().run(make_ctx(TEXT, [c], lookup=lookup)))
     assert kinds(found) == ["fabricated-case"]
     assert found[0].severity is Severity.ERROR
@@ -27,8 +31,9 @@ def test_not_found_in_covered_volume_is_fabricated(make_ctx) -> None:
 def test_first_page_inside_the_named_case_is_wrong_first_page_not_fabricated(make_ctx, cap_case) -> None:
     record, _ = cap_case("0036-01")  # Peyton, 100 A.2d 36-38
     c = make_citation(TEXT, "100 A.2d 37", name="Peyton v. District of Columbia", year=1953)
-    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus",
-                          containing=record)
+    lookup = LookupResult(
+        key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus", containing=record
+    )
     [f] = ExistenceCheck().run(make_ctx(TEXT, [c], lookup=lookup))
     # the draft names the real case whose middle it cites: never "fabricated"
     assert (f.kind, f.severity) == (Kind.WRONG_FIRST_PAGE, Severity.ERROR)
@@ -42,8 +47,9 @@ def test_first_page_inside_another_case_under_another_name_is_fabricated(make_ct
     record, _ = cap_case("0036-01")  # Peyton, 100 A.2d 36-38
     text = "See Harmon v. Capital Transit Co., 100 A.2d 37 (D.C. 1953)."
     c = make_citation(text, "100 A.2d 37", name="Harmon v. Capital Transit Co.", year=1953)
-    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus",
-                          containing=record)
+    lookup = LookupResult(
+        key=CiteKey("100", "A.2d", "37"), status=LookupStatus.NOT_FOUND, source="corpus", containing=record
+    )
     [f] = ExistenceCheck().run(make_ctx(text, [c], lookup=lookup))
     assert f.kind is Kind.FABRICATED_CASE
     assert "middle of Peyton v. District of Columbia" in f.message
@@ -61,8 +67,11 @@ def test_first_page_inside_another_case_under_another_name_is_fabricated(make_ct
 
 def test_cannot_verify_is_info_never_fabricated(make_ctx) -> None:
     c = make_citation(TEXT, "100 A.2d 37", year=1953)
-    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.CANNOT_VERIFY,
-                          reason="100 A.2d is only partly in the corpus")
+    lookup = LookupResult(
+        key=CiteKey("100", "A.2d", "37"),
+        status=LookupStatus.CANNOT_VERIFY,
+        reason="100 A.2d is only partly in the corpus",
+    )
     [f] = ExistenceCheck().run(make_ctx(TEXT, [c], lookup=lookup))
     assert (f.kind, f.severity) == (Kind.CANNOT_VERIFY, Severity.INFO)
     assert "only partly" in f.message
@@ -73,7 +82,9 @@ def test_no_source_and_westlaw_are_cannot_verify(make_ctx) -> None:
     [f] = ExistenceCheck().run(make_ctx(TEXT, [c], source_name=None))
     assert f.kind is Kind.CANNOT_VERIFY and "no case-law source" in f.message
     wl_text = "Smith v. Jones, 2019 WL 1234567, at *3 (D. Del. 2019)."
-    wl = make_citation(wl_text, "2019 WL 1234567", database="WL", volume="2019", reporter="WL", page="1234567")
+    wl = make_citation(
+        wl_text, "2019 WL 1234567", database="WL", volume="2019", reporter="WL", page="1234567"
+    )
     [f] = ExistenceCheck().run(make_ctx(wl_text, [wl], lookup=None))
     assert f.kind is Kind.CANNOT_VERIFY and "WL" in f.message
 
@@ -81,8 +92,13 @@ def test_no_source_and_westlaw_are_cannot_verify(make_ctx) -> None:
 def test_page_past_end_of_complete_volume_is_impossible(make_ctx) -> None:
     text = "Doe v. Roe, 100 A.2d 2417 (D.C. 1953)."
     c = make_citation(text, "100 A.2d 2417")
-    lookup = LookupResult(key=CiteKey("100", "A.2d", "2417"), status=LookupStatus.NOT_FOUND, source="corpus",
-                          volume_complete=True, volume_last_page="1210")
+    lookup = LookupResult(
+        key=CiteKey("100", "A.2d", "2417"),
+        status=LookupStatus.NOT_FOUND,
+        source="corpus",
+        volume_complete=True,
+        volume_last_page="1210",
+    )
     [f] = ExistenceCheck().run(make_ctx(text, [c], lookup=lookup))
     assert f.kind is Kind.IMPOSSIBLE_CITATION and "ends at page 1210" in f.message
 
@@ -97,8 +113,14 @@ def test_found_gives_no_existence_finding(make_ctx, cap_case) -> None:
 def test_existence_does_not_pile_a_finding_on_an_impossible_citation(make_ctx) -> None:
     text = "Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019); Doe v. Roe, 1204 F.3d 100 (2001)."
     volume = make_citation(text, "1204 F.3d 100", index=1, year=2001)
-    unknown = make_citation(text, "446 Cal. Rptr. 4th 183", form="unrecognised", volume="446",
-                            reporter="Cal. Rptr. 4th", page="183")
+    unknown = make_citation(
+        text,
+        "446 Cal. Rptr. 4th 183",
+        form="unrecognised",
+        volume="446",
+        reporter="Cal. Rptr. 4th",
+        page="183",
+    )
     assert list(ExistenceCheck().run(make_ctx(text, [unknown, volume], 1, source_name=None))) == []
 
 
@@ -106,7 +128,8 @@ def test_found_through_an_inner_page_is_the_middle_of_that_case(make_ctx, cap_ca
     # CourtListener-style sources resolve a page inside a case to the case (star-pagination fallback)
     record, _ = cap_case("0036-01")
     c = make_citation(TEXT, "100 A.2d 37", name="Peyton v. District of Columbia", year=1953)
-    lookup = LookupResult(key=CiteKey("100", "A.2d", "37"), status=LookupStatus.FOUND, records=(record,),
-                          source="courtlistener")
+    lookup = LookupResult(
+        key=CiteKey("100", "A.2d", "37"), status=LookupStatus.FOUND, records=(record,), source="courtlistener"
+    )
     [f] = ExistenceCheck().run(make_ctx(TEXT, [c], record=record, lookup=lookup))
     assert f.kind is Kind.WRONG_FIRST_PAGE and "Peyton" in f.message and "CourtListener" in f.message

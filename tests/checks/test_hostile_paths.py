@@ -21,9 +21,11 @@ def test_adjacent_pin_cites_do_not_compare_the_run_with_the_opinion(tmp_path: Pa
     corpus = Corpus(tmp_path / "corpus.sqlite")
     import_path(corpus, shared_corpus_path("cap-static"))
     corpus.close()
-    text = "The purchaser may rescind and demand the deposit. " + "; ".join(
-        f"Savage v. Parks, 100 A.2d 450, {450 + i % 3}" for i in range(120)
-    ) + ".\n"
+    text = (
+        "The purchaser may rescind and demand the deposit. "
+        + "; ".join(f"Savage v. Parks, 100 A.2d 450, {450 + i % 3}" for i in range(120))
+        + ".\n"
+    )
     compared: list[int] = []
     real = quotes.closest_passage
 
@@ -32,7 +34,9 @@ def test_adjacent_pin_cites_do_not_compare_the_run_with_the_opinion(tmp_path: Pa
         return real(quote, index, **kw)
 
     monkeypatch.setattr(quotes, "closest_passage", counting)
-    settings = Settings(corpus_path=tmp_path / "corpus.sqlite", cache_path=tmp_path / "c.sqlite", offline=True)
+    settings = Settings(
+        corpus_path=tmp_path / "corpus.sqlite", cache_path=tmp_path / "c.sqlite", offline=True
+    )
 
     async def run():
         async with open_source(settings) as source:

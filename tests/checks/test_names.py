@@ -26,10 +26,20 @@ M, S, X = NameVerdict.MATCH, NameVerdict.MISSPELLED, NameVerdict.MISMATCH
         ("Doe v. Plyler", "Plyler v. Doe", M, None),  # party order
         ("Avianca", "Mata v. Avianca, Inc.", M, None),  # short name
         ("Mata v. Avianca, Inc., et al.", "Mata v. Avianca, Inc.", M, None),
-        ("Att'y Grievance Comm'n of Md. v. Zhang", "Attorney Grievance Commission of Maryland v. Zhang", M, None),
+        (
+            "Att'y Grievance Comm'n of Md. v. Zhang",
+            "Attorney Grievance Commission of Maryland v. Zhang",
+            M,
+            None,
+        ),
         ("Peyton v. D.C.", "Peyton v. District of Columbia", M, None),
         ("West v. U.S.", "West v. United States", M, None),
-        ("Int'l Bhd. of Elec. Workers v. NLRB", "International Brotherhood of Electrical Workers v. NLRB", M, None),
+        (
+            "Int'l Bhd. of Elec. Workers v. NLRB",
+            "International Brotherhood of Electrical Workers v. NLRB",
+            M,
+            None,
+        ),
         ("Dep't of Human Res. v. Johnson", "Department of Human Resources v. Johnson", M, None),
         ("In re A.V.", "People v. A.V. (In re A.V.)", M, None),
         ("Nowinski v. Randall H. Hagner & Co.", "NOWINSKI v. RANDALL H. HAGNER & CO., Inc.", M, None),
@@ -43,7 +53,12 @@ def test_compare_names(draft: str, record: str, verdict: NameVerdict, corrected:
 
 
 def test_any_record_name_variant_may_match() -> None:
-    assert compare_names("Obergefell v. Hodges", ["James Obergefell, et al. v. Richard Hodges, Director"]).verdict is M
+    assert (
+        compare_names(
+            "Obergefell v. Hodges", ["James Obergefell, et al. v. Richard Hodges, Director"]
+        ).verdict
+        is M
+    )
 
 
 def test_clean_draft_name_strips_signals() -> None:
@@ -53,18 +68,32 @@ def test_clean_draft_name_strips_signals() -> None:
 
 # (draft name, record names [short, full caption], verdict): one shared party is not a match (issue 17)
 ONE_SHARED_PARTY = [
-    ("Jackson v. Clark", ["Jackson v. Munson", "Ray JACKSON v. Sam MUNSON, Clark County Sheriff"], "mismatch"),
-    ("State v. Hamzy", ["Williams v. State", "Donald WILLIAMS v. STATE of Nevada (Hamzy, intervenor)"], "mismatch"),
+    (
+        "Jackson v. Clark",
+        ["Jackson v. Munson", "Ray JACKSON v. Sam MUNSON, Clark County Sheriff"],
+        "mismatch",
+    ),
+    (
+        "State v. Hamzy",
+        ["Williams v. State", "Donald WILLIAMS v. STATE of Nevada (Hamzy, intervenor)"],
+        "mismatch",
+    ),
     ("State v. Williams", ["Williams v. State", "Donald WILLIAMS v. STATE of Nevada"], "match"),
     ("Jackson v. Munson et al.", ["Jackson v. Munson"], "match"),
     ("Acme Corp. v. Doe", ["Acme Corporation v. Doe", "ACME CORPORATION, Appellant, v. John DOE"], "match"),
     ("People v. Smith", ["People v. Smith", "The PEOPLE of the State of California v. John SMITH"], "match"),
     ("United States v. Smith", ["United States v. Smith", "UNITED STATES of America v. Smith"], "match"),
-    ("Int'l Bhd. of Elec. Workers v. Foust", ["International Brotherhood of Electrical Workers v. Foust"], "match"),
+    (
+        "Int'l Bhd. of Elec. Workers v. Foust",
+        ["International Brotherhood of Electrical Workers v. Foust"],
+        "match",
+    ),
     ("Dennis Cinel v. Harry Connick", ["Cinel v. Connick"], "match"),
 ]
 
 
-@pytest.mark.parametrize(("draft", "names", "verdict"), ONE_SHARED_PARTY, ids=[d for d, _, _ in ONE_SHARED_PARTY])
+@pytest.mark.parametrize(
+    ("draft", "names", "verdict"), ONE_SHARED_PARTY, ids=[d for d, _, _ in ONE_SHARED_PARTY]
+)
 def test_one_shared_party_is_a_mismatch_but_forms_of_the_same_name_match(draft, names, verdict) -> None:
     assert compare_names(draft, names).verdict.value == verdict

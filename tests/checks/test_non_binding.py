@@ -46,13 +46,25 @@ def _run(text: str, forum: Forum | None) -> list:
         # "required by" right before the case presents it as controlling ...
         ("The result is required by Smith v. Jones, 500 F.3d 1, 5 (9th Cir. 2007).", "nysd", True),
         # ... but not when it describes a statute (real text: Ill. App. 2015, SORA)
-        ("After analyzing the obligations required by the SORA statutory scheme, the court upheld them. "
-         "Smith v. Jones, 500 F.3d 1, 5 (9th Cir. 2007).", "nysd", False),
+        (
+            "After analyzing the obligations required by the SORA statutory scheme, the court upheld them. "
+            "Smith v. Jones, 500 F.3d 1, 5 (9th Cir. 2007).",
+            "nysd",
+            False,
+        ),
         # "is binding" / "dispositive" about something else than the case (real sentences of opinions)
-        ("Such rejection is binding on all persons insured under the policy. "
-         "Jackson v. Stroud, 500 F.3d 1, 5 (3d Cir. 2007).", "nysd", False),
-        ("Satisfactory proof of loss was the dispositive issue in this motion. "
-         "See Kaua'i v. Hanalei, 500 F.3d 1 (9th Cir. 2007).", "nysd", False),
+        (
+            "Such rejection is binding on all persons insured under the policy. "
+            "Jackson v. Stroud, 500 F.3d 1, 5 (3d Cir. 2007).",
+            "nysd",
+            False,
+        ),
+        (
+            "Satisfactory proof of loss was the dispositive issue in this motion. "
+            "See Kaua'i v. Hanalei, 500 F.3d 1 (9th Cir. 2007).",
+            "nysd",
+            False,
+        ),
         # ... but with a word for an authority beside it, it is about the case
         ("That holding is binding here. Jackson v. Stroud, 500 F.3d 1, 5 (3d Cir. 2007).", "nysd", True),
         # parallel cites: the official reporter names the court for the regional one
@@ -76,12 +88,13 @@ def test_no_forum_no_finding() -> None:
 
 
 def test_unknown_court_is_never_called_non_binding() -> None:
-    assert _run("Smith v. Jones, 2019 WL 1396975, at *3 (Cal. Super. Ct. 2019), controls.", _forum("nysd")) == []
+    assert (
+        _run("Smith v. Jones, 2019 WL 1396975, at *3 (Cal. Super. Ct. 2019), controls.", _forum("nysd")) == []
+    )
 
 
 def test_claim_before_a_citation_sentence_citing_something_else_is_not_borrowed() -> None:
-    text = ("Smith v. Jones, 500 F.3d 1 (2d Cir. 2007), controls. "
-            "See Doe v. Roe, 600 F.3d 2 (9th Cir. 2009).")
+    text = "Smith v. Jones, 500 F.3d 1 (2d Cir. 2007), controls. See Doe v. Roe, 600 F.3d 2 (9th Cir. 2009)."
     assert _run(text, _forum("nysd")) == []
 
 
@@ -112,4 +125,6 @@ def test_bare_court_of_appeals_parenthetical_takes_the_state_from_the_reporter()
     ex = extract_citations(text)
     courts = {c.text: citation_court(CheckContext(extraction=ex, citation=c, full=c)) for c in ex.citations}
     assert courts == {"150 Wis. 2d 1": "wisctapp", "440 N.W.2d 1": "wisctapp"}
-    assert len(_run(text, _forum("wis"))) == 2  # the Wisconsin Supreme Court is not bound by its court of appeals
+    assert (
+        len(_run(text, _forum("wis"))) == 2
+    )  # the Wisconsin Supreme Court is not bound by its court of appeals

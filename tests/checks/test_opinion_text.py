@@ -50,5 +50,8 @@ async def test_with_time_to_wait_every_quote_is_checked(tmp_path):
             report = await check_document(BRIEF, chain, Settings(cache_path=tmp_path / "c.sqlite"))
     kinds = {f.kind for f in report.findings}
     assert Kind.OPINION_UNAVAILABLE not in kinds and Kind.MISQUOTE not in kinds, report.findings
-    assert all(r.status == "verified" and r.passage for r in report.results), (report.results, report.findings)
+    assert all(r.status == "verified" and r.passage for r in report.results), (
+        report.results,
+        report.findings,
+    )
     assert fake.counts.throttled == 0 and fake.counts.by_route.get("opinions") == 5

@@ -25,7 +25,9 @@ def test_year_without_parentheses_is_checked(make_ctx, cap_case) -> None:
     text = "Peyton v. District of Columbia, 100 A.2d 36, D.C. 1955."
     [c] = extract_citations(text).citations
     [f] = ParentheticalCheck().run(make_ctx(text, [c], record=record))
-    assert f.kind is Kind.YEAR_MISMATCH and f.span.of(text) == "1955" and f.fixes[0].edits[0].new_text == "1953"
+    assert (
+        f.kind is Kind.YEAR_MISMATCH and f.span.of(text) == "1955" and f.fixes[0].edits[0].new_text == "1953"
+    )
     text = "Peyton v. District of Columbia, 100 A.2d 36, D.C. 1953."
     [c] = extract_citations(text).citations
     assert (c.year, c.court) == (1953, "dc")

@@ -88,22 +88,35 @@ def test_proposition_copied_from_the_opinion_locates_the_page(make_ctx, cap_case
     assert m is not None and m.quote_index == -1
     ctx = _replace(make_ctx(text, [c], record=record, opinion=opinion), proposition_match=m)
     [f] = PinciteCheck().run(ctx)
-    assert f.kind is Kind.PINCITE_WRONG_PAGE and "restates" in f.message and f.fixes[0].edits[0].new_text == "38"
+    assert (
+        f.kind is Kind.PINCITE_WRONG_PAGE and "restates" in f.message and f.fixes[0].edits[0].new_text == "38"
+    )
     # a paraphrase is not located
-    para = _replace(c, proposition="Appellate courts rarely disturb findings of fact made by a trial judge below.")
+    para = _replace(
+        c, proposition="Appellate courts rarely disturb findings of fact made by a trial judge below."
+    )
     assert match_proposition(para, OpinionIndex(opinion.text)) is None
 
 
 def test_repeated_passage_may_be_cited_at_any_of_its_pages(make_ctx) -> None:
     from citecheck.sources.models import CaseCite, CaseRecord, OpinionText, PageMap
 
-    body = ("The statute provides that time is of the essence in every such contract. " * 3
-            + "We turn to the remedy. Again, time is of the essence in every such contract.")
+    body = (
+        "The statute provides that time is of the essence in every such contract. " * 3
+        + "We turn to the remedy. Again, time is of the essence in every such contract."
+    )
     second = body.rindex("Again")
-    record = CaseRecord(id="t:1", source="test", name="Acme v. Brown",
-                        citations=(CaseCite(volume="10", reporter="A.3d", page="100", last_page="102"),))
-    opinion = OpinionText(case_id="t:1", text=body, page_maps=(
-        PageMap(reporter="A.3d", volume="10", first_page="100", starts=((second - 5, "102"),)),))
+    record = CaseRecord(
+        id="t:1",
+        source="test",
+        name="Acme v. Brown",
+        citations=(CaseCite(volume="10", reporter="A.3d", page="100", last_page="102"),),
+    )
+    opinion = OpinionText(
+        case_id="t:1",
+        text=body,
+        page_maps=(PageMap(reporter="A.3d", volume="10", first_page="100", starts=((second - 5, "102"),)),),
+    )
     quote = "time is of the essence in every such contract"
     for pin, wrong in (("100", False), ("102", False), ("101", True)):
         text = f'"{quote}." Acme v. Brown, 10 A.3d 100, {pin} (2015).'

@@ -57,15 +57,24 @@ def test_synonym_gives_closest_passage_and_word_diff(peyton: OpinionIndex) -> No
 
 
 def test_nothing_close_gives_none(peyton: OpinionIndex) -> None:
-    assert closest_passage("the automatic stay bars every act to obtain possession of estate property", peyton) is None
+    assert (
+        closest_passage("the automatic stay bars every act to obtain possession of estate property", peyton)
+        is None
+    )
 
 
 @pytest.mark.parametrize(
     ("opinion", "quote"),
     [
-        ("The statute's carve-\nouts are read narrowly.", "The statute's carveouts are read narrowly"),  # line-break hyphenation
+        (
+            "The statute's carve-\nouts are read narrowly.",
+            "The statute's carveouts are read narrowly",
+        ),  # line-break hyphenation
         ("The statute\u2019s carveouts are read narrowly.", "the statute's carve-outs are read narrowly"),
-        ("We \u201cneed not\u201d decide the question.", "We 'need not' decide the question"),  # inner quotation marks
+        (
+            "We \u201cneed not\u201d decide the question.",
+            "We 'need not' decide the question",
+        ),  # inner quotation marks
         ("Where a party defaults, the court may enter judgment.", "[w]here a party defaults"),
     ],
 )
@@ -74,7 +83,9 @@ def test_normalisation(opinion: str, quote: str) -> None:
 
 
 def test_cleaned_up_may_drop_internal_citations() -> None:
-    idx = OpinionIndex("A plaintiff must plead facts. Smith v. Jones, 12 F.3d 45, 47 (3d Cir. 1994). Labels will not do.")
+    idx = OpinionIndex(
+        "A plaintiff must plead facts. Smith v. Jones, 12 F.3d 45, 47 (3d Cir. 1994). Labels will not do."
+    )
     quote = "A plaintiff must plead facts. Labels will not do."
     assert locate(quote, idx) is None
     assert locate(quote, idx, cleaned_up=True) is not None

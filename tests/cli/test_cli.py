@@ -42,7 +42,11 @@ def test_bad_input_is_one_line_and_other_files_are_still_checked(run_cli, tmp_pa
     r = run_cli("check", "--offline", "--format", "json", str(bad), EXAMPLE, str(tmp_path / "missing.md"))
     assert r.rc == 2
     lines = r.err.strip().splitlines()
-    assert len(lines) == 2 and "broken.docx: not a valid .docx" in lines[0] and "missing.md: no such file" in lines[1]
+    assert (
+        len(lines) == 2
+        and "broken.docx: not a valid .docx" in lines[0]
+        and "missing.md: no such file" in lines[1]
+    )
     assert "Traceback" not in r.err
     doc = json.loads(r.out)
     assert [f["path"] for f in doc["files"]] == [EXAMPLE]
@@ -76,8 +80,16 @@ def test_internal_errors_are_one_line_unless_debug(run_cli, monkeypatch):
 
 def test_stdin_and_output_file(run_cli, tmp_path):
     out = tmp_path / "report.md"
-    r = run_cli("check", "--offline", "-f", "markdown", "-o", str(out), "-",
-                stdin=b"See Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).\n")
+    r = run_cli(
+        "check",
+        "--offline",
+        "-f",
+        "markdown",
+        "-o",
+        str(out),
+        "-",
+        stdin=b"See Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).\n",
+    )
     assert r.rc == 1 and r.out == ""
     text = out.read_text(encoding="utf-8")
     assert "## <stdin>" in text and "`impossible-citation`" in text
@@ -88,15 +100,21 @@ def test_docx_with_table_and_footnotes_is_checked_end_to_end(run_cli, tmp_path):
     path = _test_inputs_module().build_docx(
         tmp_path / "memo.docx",
         body=["The purchaser may rescind. Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953)."],
-        table=[["Authority", "Holding"],
-               ["Berry v. Keith, 100 A.2d 831, 833–32 (D.C. Mun. App. 1953)", "agent may not forfeit"]],
+        table=[
+            ["Authority", "Holding"],
+            ["Berry v. Keith, 100 A.2d 831, 833–32 (D.C. Mun. App. 1953)", "agent may not forfeit"],
+        ],
         footnotes=["But see Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001)."],
     )
     r = run_cli("check", "--offline", "--format", "json", str(path))
     doc = json.loads(r.out)
     (f,) = doc["files"]
     assert f["kind"] == "docx"
-    assert [c["text"] for c in f["citations"] if c["form"] == "full"] == ["100 A.2d 450", "100 A.2d 831", "640 F.4th 512"]
+    assert [c["text"] for c in f["citations"] if c["form"] == "full"] == [
+        "100 A.2d 450",
+        "100 A.2d 831",
+        "640 F.4th 512",
+    ]
     kinds = {(x["kind"], f["citations"][x["citation_index"]]["text"]) for x in f["findings"]}
     assert ("malformed-pincite", "100 A.2d 831") in kinds  # from the table cell
     assert ("impossible-citation", "640 F.4th 512") in kinds  # from the footnote
@@ -117,10 +135,14 @@ def _test_inputs_module():
 
 def test_pdf_findings_carry_the_pdf_page(run_cli, tmp_path):
     pdf = tmp_path / "filed.pdf"
-    pdf.write_bytes(_test_inputs_module().build_pdf([
-        "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953).",
-        "But see Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).",
-    ]))
+    pdf.write_bytes(
+        _test_inputs_module().build_pdf(
+            [
+                "See Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953).",
+                "But see Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).",
+            ]
+        )
+    )
     r = run_cli("check", "--offline", "--format", "json", str(pdf))
     (f,) = json.loads(r.out)["files"]
     assert f["kind"] == "pdf"
@@ -194,8 +216,16 @@ def test_with_the_sample_corpus_every_deterministic_kind_appears(run_cli, import
     (f,) = doc["files"]
     kinds = {x["kind"] for x in f["findings"]}
     assert kinds >= {
-        "fabricated-case", "impossible-citation", "name-mismatch", "name-misspelled", "misquote",
-        "pincite-out-of-range", "pincite-wrong-page", "year-mismatch", "court-mismatch", "malformed-pincite",
+        "fabricated-case",
+        "impossible-citation",
+        "name-mismatch",
+        "name-misspelled",
+        "misquote",
+        "pincite-out-of-range",
+        "pincite-wrong-page",
+        "year-mismatch",
+        "court-mismatch",
+        "malformed-pincite",
         "cannot-verify",
     }
     by_text = {c["text"]: c for c in f["citations"]}
@@ -238,7 +268,8 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
     project = tmp_path / "matter"
     project.mkdir()
     (project / "pyproject.toml").write_text(
-        '[tool.citecheck]\nseverity = { impossible-citation = "warning" }\ncorpus = "corpus.sqlite"\n')
+        '[tool.citecheck]\nseverity = { impossible-citation = "warning" }\ncorpus = "corpus.sqlite"\n'
+    )
     drafts = project / "drafts"
     drafts.mkdir()
     (drafts / "brief.md").write_text("See Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).\n")
@@ -256,8 +287,9 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
 
 
 @pytest.mark.corpus
-def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(run_cli, imported_corpus,
-                                                                                 tmp_path, monkeypatch):
+def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(
+    run_cli, imported_corpus, tmp_path, monkeypatch
+):
     from citecheck.testing import REPO_ROOT
 
     brief = tmp_path / "brief.md"
@@ -268,8 +300,10 @@ def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(
     cite = problem["cite"].lower()
     # dismissed from the editor: the whole citation, in the workspace's ignore file (found from a subfolder)
     (tmp_path / ".citecheck").mkdir()
-    (tmp_path / ".citecheck" / "ignore.json").write_text(json.dumps(
-        {"version": 1, "ignored": [{"kind": "*", "citation": cite, "quoteHash": "*"}]}), encoding="utf-8")
+    (tmp_path / ".citecheck" / "ignore.json").write_text(
+        json.dumps({"version": 1, "ignored": [{"kind": "*", "citation": cite, "quoteHash": "*"}]}),
+        encoding="utf-8",
+    )
     (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path / "sub")
     r = run_cli("check", "--offline", "--format", "json", "../brief.md")
@@ -280,7 +314,9 @@ def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(
     assert len(shown["findings"]) < len(full["findings"])
     text = run_cli("check", "--offline", "../brief.md").out
     assert "dismissed in .citecheck/ignore.json" in text and "--no-ignore" in text
-    everything = json.loads(run_cli("check", "--offline", "--no-ignore", "--format", "json", "../brief.md").out)
+    everything = json.loads(
+        run_cli("check", "--offline", "--no-ignore", "--format", "json", "../brief.md").out
+    )
     assert len(everything["files"][0]["findings"]) == len(full["findings"])
 
 

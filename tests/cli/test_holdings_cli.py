@@ -50,7 +50,9 @@ def test_no_holdings_skips_the_model(run_cli, imported_corpus, endpoint, tmp_pat
     assert offline["files"][0]["citations"][0]["holding"] is None and endpoint.chat_requests == []
 
 
-def test_a_model_endpoint_that_is_down_is_cannot_verify_not_a_failure(run_cli, imported_corpus, tmp_path, monkeypatch) -> None:
+def test_a_model_endpoint_that_is_down_is_cannot_verify_not_a_failure(
+    run_cli, imported_corpus, tmp_path, monkeypatch
+) -> None:
     monkeypatch.setenv("CITECHECK_MODEL_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("CITECHECK_MODEL_NAME", "m")
     monkeypatch.setenv("CITECHECK_MODEL_RETRIES", "0")

@@ -30,7 +30,9 @@ def test_court_from_config_file(run_cli, cli_home, tmp_path) -> None:
     f = _json(run_cli("check", "--offline", "--format", "json", str(path)))
     assert f["forum"]["court"] == "nysd" and f["forum"]["origin"] == "config"
     assert f["citations"][0]["weight"]["weight"] == "persuasive"
-    assert [x["kind"] for x in f["findings"] if x["kind"] == "non-binding-authority"] == ["non-binding-authority"]
+    assert [x["kind"] for x in f["findings"] if x["kind"] == "non-binding-authority"] == [
+        "non-binding-authority"
+    ]
 
 
 def test_front_matter_beats_config(run_cli, cli_home, tmp_path) -> None:
@@ -83,7 +85,9 @@ def test_example_brief_html_shows_every_weight_and_the_minnesota_case(run_cli) -
     persuasive = html.index("Persuasive authority")
     cook = html.index("Cook v. Public Storage, Inc.</em>")
     assert binding < html.index("Savage v. Parks</em>") < persuasive < cook  # grouped by weight
-    assert re.search(r'class="weight persuasive">persuasive</span><br><span class="why">a court of Minnesota', html)
+    assert re.search(
+        r'class="weight persuasive">persuasive</span><br><span class="why">a court of Minnesota', html
+    )
     assert "<strong>non-binding-authority</strong>" in html
     f = _json(run_cli("check", "--offline", "--format", "json", "examples/brief.md"))
     weights = {c["text"]: (c["weight"] or {}).get("weight") for c in f["citations"]}

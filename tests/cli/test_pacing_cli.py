@@ -22,7 +22,9 @@ def brief(tmp_path):
 
 @pytest.fixture
 def fake(monkeypatch):
-    with FakeCourtListener(request_rates="5/min", citation_rate="60/min", time_scale=0.25 / 60, token="tok") as server:
+    with FakeCourtListener(
+        request_rates="5/min", citation_rate="60/min", time_scale=0.25 / 60, token="tok"
+    ) as server:
         monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", server.base_url)
         monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "tok")
         monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")  # the user allows the loopback stand-in
@@ -81,7 +83,9 @@ def test_when_the_allowance_runs_out_the_first_citations_are_the_ones_looked_up(
 def test_a_later_run_starts_with_what_the_last_one_left_even_after_the_brief_grew(run_cli, brief, fake):
     run_cli("check", str(brief), "--format", "json")
     # the writer adds ten citations at the top; the 90 left waiting were asked for first, they go first
-    added = "\n\n".join(f"See Gamma v. Delta, {300 + i // 50} F.3d {1 + (i % 50) * 20} (9th Cir. 2001)." for i in range(10))
+    added = "\n\n".join(
+        f"See Gamma v. Delta, {300 + i // 50} F.3d {1 + (i % 50) * 20} (9th Cir. 2001)." for i in range(10)
+    )
     brief.write_text(added + "\n\n" + brief.read_text())
     time.sleep(WINDOW)
     again = run_cli("check", str(brief), "--format", "json")
@@ -94,8 +98,14 @@ def test_a_later_run_starts_with_what_the_last_one_left_even_after_the_brief_gre
 
 def test_several_files_are_looked_up_in_the_order_given(run_cli, tmp_path, fake):
     first, second = tmp_path / "b-first.md", tmp_path / "a-second.md"
-    first.write_text("\n\n".join(f"See Alpha v. Beta, 400 F.3d {1 + i * 20} (9th Cir. 2000)." for i in range(40)))
-    second.write_text("\n\n".join(f"See Alpha v. Beta, 300 F.3d {1 + i * 20} (9th Cir. 2000)." for i in range(40)))
+    first.write_text(
+        "\n\n".join(f"See Alpha v. Beta, 400 F.3d {1 + i * 20} (9th Cir. 2000)." for i in range(40))
+    )
+    second.write_text(
+        "\n\n".join(f"See Alpha v. Beta, 300 F.3d {1 + i * 20} (9th Cir. 2000)." for i in range(40))
+    )
     r = run_cli("check", str(first), str(second), "--format", "json")
     assert "60 of 80 citations verified; 20 waiting" in r.err, r.err
-    assert fake.lookup_order == [f"400 F.3d {1 + i * 20}" for i in range(40)] + [f"300 F.3d {1 + i * 20}" for i in range(20)]
+    assert fake.lookup_order == [f"400 F.3d {1 + i * 20}" for i in range(40)] + [
+        f"300 F.3d {1 + i * 20}" for i in range(20)
+    ]

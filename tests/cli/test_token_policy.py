@@ -38,7 +38,9 @@ def test_token_refusal(url: str, allowed: set[str], ok: bool) -> None:
 
 
 def test_only_user_level_layers_can_allow_a_host(tmp_path: Path) -> None:
-    (tmp_path / "citecheck.toml").write_text('courtlistener_url = "http://evil.example/"\ntoken_hosts = "evil.example"\n')
+    (tmp_path / "citecheck.toml").write_text(
+        'courtlistener_url = "http://evil.example/"\ntoken_hosts = "evil.example"\n'
+    )
     settings, used = load_settings(cwd=tmp_path, environ={"CITECHECK_COURTLISTENER_TOKEN": "s3cret"})
     assert used == tmp_path / "citecheck.toml"
     assert settings.token_hosts == frozenset()

@@ -36,8 +36,11 @@ def test_summary_says_why_cannot_verify_count_differs_from_the_lines_listed(run_
     assert summary, r.out
     total = int(summary.group(2))
     listed_lines = len(re.findall(r": info cannot-verify: ", r.out))
-    note = re.search(r"of the (\d+) cannot-verify, (\d+) listed, (\d+) short forms \(Id\., supra\) counted but "
-                     r"not listed: each stands for a full citation(?:; (\d+) more cannot-verify line)?", r.out)
+    note = re.search(
+        r"of the (\d+) cannot-verify, (\d+) listed, (\d+) short forms \(Id\., supra\) counted but "
+        r"not listed: each stands for a full citation(?:; (\d+) more cannot-verify line)?",
+        r.out,
+    )
     assert note, r.out
     of, listed, short, more = (int(g or 0) for g in note.groups())
     assert of == total == listed + short
@@ -46,19 +49,27 @@ def test_summary_says_why_cannot_verify_count_differs_from_the_lines_listed(run_
 
 def test_docx_findings_say_paragraph_not_line_and_column(run_cli):
     r = run_cli("check", "--offline", DOCX)
-    findings = [ln for ln in r.out.splitlines()
-                if ln.startswith(DOCX + ":") and re.search(r": (error|warning|info) [a-z-]+: ", ln)]
-    assert findings and all(re.match(re.escape(DOCX) + r": (paragraph|footnote|endnote) \d+: ", ln)
-                            for ln in findings), findings
+    findings = [
+        ln
+        for ln in r.out.splitlines()
+        if ln.startswith(DOCX + ":") and re.search(r": (error|warning|info) [a-z-]+: ", ln)
+    ]
+    assert findings and all(
+        re.match(re.escape(DOCX) + r": (paragraph|footnote|endnote) \d+: ", ln) for ln in findings
+    ), findings
     assert not re.search(re.escape(DOCX) + r":\d+:\d+:", r.out)
-    assert any(re.match(re.escape(DOCX) + r": paragraph \d+: (error|warning) ", ln) for ln in findings), findings
+    assert any(re.match(re.escape(DOCX) + r": paragraph \d+: (error|warning) ", ln) for ln in findings), (
+        findings
+    )
 
 
 def test_pdf_library_warnings_are_not_shown_but_kept_for_debug(run_cli, tmp_path):
     data = build_pdf(["Savage v. Parks, 100 A.2d 450 (D.C. Mun. App. 1953)."])
     cut = data.rfind(b"startxref")
     bad = tmp_path / "odd.pdf"
-    bad.write_bytes(data[:cut] + b"startxref\n99999\n%%EOF\n")  # a wrong xref offset: pypdf recovers, and warns
+    bad.write_bytes(
+        data[:cut] + b"startxref\n99999\n%%EOF\n"
+    )  # a wrong xref offset: pypdf recovers, and warns
     r = run_cli("check", "--offline", str(bad))
     assert "100 A.2d 450" in r.out
     assert "pypdf" not in r.err and "startxref" not in r.err, r.err
@@ -70,8 +81,10 @@ def test_unknown_citecheck_variables_and_config_keys_are_named(run_cli, cli_home
     monkeypatch.setenv("CITECHECK_HTTP_TIMOUT", "5")
     (cli_home / "citecheck.toml").write_text("ofline = true\ncap_fetch = false\n")
     r = run_cli("check", "--offline", EXAMPLE)
-    assert ("citecheck: warning: unknown environment variable CITECHECK_HTTP_TIMOUT "
-            "(did you mean CITECHECK_HTTP_TIMEOUT?); it is ignored") in r.err
+    assert (
+        "citecheck: warning: unknown environment variable CITECHECK_HTTP_TIMOUT "
+        "(did you mean CITECHECK_HTTP_TIMEOUT?); it is ignored"
+    ) in r.err
     assert 'unknown setting "ofline" (did you mean offline?)' in r.err
     assert "cap_fetch" not in r.err and "CITECHECK_CAP_URL" not in r.err  # real names are not warned about
 

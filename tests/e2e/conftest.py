@@ -109,7 +109,9 @@ async def start_session(
 
 
 @pytest_lsp.fixture(params=CLIENTS, config=CONFIG, scope="module")
-async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient, corpus_db: Path, tmp_path_factory):
+async def client(
+    request: pytest.FixtureRequest, lsp_client: LanguageClient, corpus_db: Path, tmp_path_factory
+):
     cache = tmp_path_factory.mktemp("cache")
     await start_session(lsp_client, client_capabilities(request.param), init_options(corpus_db, cache))
     lsp_client.kind = request.param  # type: ignore[attr-defined]
@@ -120,7 +122,9 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient, cor
 # ---- helpers used by the tests ----------------------------------------------------------------
 
 
-def open_doc(client: LanguageClient, uri: str, text: str, version: int = 1, language: str = "plaintext") -> None:
+def open_doc(
+    client: LanguageClient, uri: str, text: str, version: int = 1, language: str = "plaintext"
+) -> None:
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id=language, version=version, text=text)
@@ -128,7 +132,9 @@ def open_doc(client: LanguageClient, uri: str, text: str, version: int = 1, lang
     )
 
 
-def change_doc(client: LanguageClient, uri: str, version: int, *changes: types.TextDocumentContentChangeEvent) -> None:
+def change_doc(
+    client: LanguageClient, uri: str, version: int, *changes: types.TextDocumentContentChangeEvent
+) -> None:
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
@@ -152,7 +158,9 @@ async def wait_publish(
                 return list(params.diagnostics)
         if time.monotonic() > deadline:
             seen = [(p.version, [d.code for d in p.diagnostics]) for p in client.published[uri]]  # type: ignore[attr-defined]
-            raise AssertionError(f"no publish for {uri} v{version} matching; saw {seen}; last {client.diagnostics.get(uri)}")
+            raise AssertionError(
+                f"no publish for {uri} v{version} matching; saw {seen}; last {client.diagnostics.get(uri)}"
+            )
         await asyncio.sleep(0.02)
 
 

@@ -26,13 +26,18 @@ async def test_example_brief_weights_in_hover_and_minnesota_case_flagged(client:
     uri = "file:///ws/jurisdiction-brief.md"
     text = EXAMPLE.read_text(encoding="utf-8")
     h.open_doc(client, uri, text, language="markdown")
-    diags = await h.wait_publish(client, uri, 1, lambda ds: any(d.code == "non-binding-authority" for d in ds))
+    diags = await h.wait_publish(
+        client, uri, 1, lambda ds: any(d.code == "non-binding-authority" for d in ds)
+    )
     [nb] = [d for d in diags if d.code == "non-binding-authority"]
     assert nb.severity == types.DiagnosticSeverity.Information
     assert nb.range.start == h.position_of(text, text.index("761 N.W.2d 645"), client.encoding)
     # the corpus record says the Court of Appeals of Wisconsin decided it (the parenthetical's "Minn. Ct. App."
     # is the brief's court-mismatch); the record's court is the one weighed, and either way it binds no D.C. court
-    assert "Court of Appeals of Wisconsin" in nb.message and "District of Columbia Court of Appeals" in nb.message
+    assert (
+        "Court of Appeals of Wisconsin" in nb.message
+        and "District of Columbia Court of Appeals" in nb.message
+    )
 
     cook = await _hover(client, h, uri, text, "761 N.W.2d 645")
     assert "**Persuasive** only here" in cook and "Wisconsin" in cook

@@ -17,7 +17,9 @@ from citecheck.sources.fake_courtlistener import FakeCourtListener, Fault
 
 WINDOW = 0.4
 N = 90
-TEXT = "\n\n".join(f"See Alpha v. Beta, {200 + i // 50} F.3d {1 + (i % 50) * 20} (9th Cir. 2000)." for i in range(N))
+TEXT = "\n\n".join(
+    f"See Alpha v. Beta, {200 + i // 50} F.3d {1 + (i % 50) * 20} (9th Cir. 2000)." for i in range(N)
+)
 
 
 def _options(h, corpus: Path, cache: Path, fake: FakeCourtListener, window: float = WINDOW) -> dict:
@@ -48,7 +50,9 @@ async def test_verifies_in_the_background_and_republishes(h, corpus_db: Path, tm
     with _fake() as fake:
         client = await h.config.start()
         try:
-            await h.start_session(client, client_capabilities("visual-studio-code"), _options(h, corpus_db, tmp_path, fake))
+            await h.start_session(
+                client, client_capabilities("visual-studio-code"), _options(h, corpus_db, tmp_path, fake)
+            )
             h.open_doc(client, uri, TEXT)
             # a first answer soon, with citations still waiting ("not checked yet")...
             first = await h.wait_publish(client, uri, 1, lambda ds: any("not checked yet" in d.message for d in ds),
@@ -71,9 +75,13 @@ async def test_a_429_asking_to_wait_an_hour_stops_the_lookups(h, corpus_db: Path
         fake.always = Fault("status", 429, {"error_message": "Too many requests", "wait_until": until})
         client = await h.config.start()
         try:
-            await h.start_session(client, client_capabilities("neovim@v0.11.0"), _options(h, corpus_db, tmp_path, fake))
+            await h.start_session(
+                client, client_capabilities("neovim@v0.11.0"), _options(h, corpus_db, tmp_path, fake)
+            )
             h.open_doc(client, uri, TEXT)
-            await h.wait_publish(client, uri, 1, lambda ds: any("not checked yet" in d.message for d in ds), timeout=60)
+            await h.wait_publish(
+                client, uri, 1, lambda ds: any("not checked yet" in d.message for d in ds), timeout=60
+            )
             for v in range(2, 6):  # the writer keeps typing: every version is checked again...
                 h.change_doc(client, uri, v, *[])
                 await asyncio.sleep(0.3)
@@ -127,7 +135,9 @@ async def test_the_document_on_screen_goes_before_another_document_being_checked
     (the pacer serves concurrent callers by value, not in the order they came)."""
     first, second = (tmp_path / "first.txt").as_uri(), (tmp_path / "second.txt").as_uri()
     other = "\n\n".join(f"See Gamma v. Delta, 300 F.3d {1 + i * 20} (9th Cir. 2001)." for i in range(20))
-    window = 1.0  # shorter than a check's 2 s patience (both checks wait); long enough for the second to arrive
+    window = (
+        1.0  # shorter than a check's 2 s patience (both checks wait); long enough for the second to arrive
+    )
     with _fake(window) as fake:
         async with _session(h, "visual-studio-code", corpus_db, tmp_path, fake, window) as client:
             client.protocol.notify("citecheck/visibleRanges", _view(second, 0, 19))  # its citations 0–9
@@ -140,7 +150,9 @@ async def test_the_document_on_screen_goes_before_another_document_being_checked
             assert fake.counts.throttled == 0
 
 
-async def test_a_client_that_does_not_say_what_it_shows_gets_document_order(h, corpus_db: Path, tmp_path: Path) -> None:
+async def test_a_client_that_does_not_say_what_it_shows_gets_document_order(
+    h, corpus_db: Path, tmp_path: Path
+) -> None:
     uri = (tmp_path / "brief.txt").as_uri()
     window = 1.0  # as above: room for the notification to arrive before the next batch is chosen
     with _fake(window) as fake:
@@ -154,7 +166,9 @@ async def test_a_client_that_does_not_say_what_it_shows_gets_document_order(h, c
             assert fake.lookup_order[20:25] == [_label(i) for i in range(85, 90)]
 
 
-async def test_the_language_server_continues_where_the_last_run_stopped(h, corpus_db: Path, tmp_path: Path) -> None:
+async def test_the_language_server_continues_where_the_last_run_stopped(
+    h, corpus_db: Path, tmp_path: Path
+) -> None:
     """A run over the same SQLite cache (here one that showed the end of the brief, so it left the rest
     pending from the end backwards) is continued by the language server in the order it was left."""
     from citecheck.sources.cache import Cache
@@ -163,7 +177,9 @@ async def test_the_language_server_continues_where_the_last_run_stopped(h, corpu
     from citecheck.sources.pacing import WorkOrder
 
     keys = [CiteKey(*_label(i).split(" ")) for i in range(N)]
-    backwards = WorkOrder(lambda: {k: (N - 1 - i) // 10 for i, k in enumerate(keys)})  # ten at a time, from the end
+    backwards = WorkOrder(
+        lambda: {k: (N - 1 - i) // 10 for i, k in enumerate(keys)}
+    )  # ten at a time, from the end
     uri = (tmp_path / "brief.txt").as_uri()
     with _fake() as fake:
         cache = await Cache.open(tmp_path / "cache.sqlite")  # the file the server's cachePath names
@@ -175,7 +191,9 @@ async def test_the_language_server_continues_where_the_last_run_stopped(h, corpu
             await earlier.close()
             await cache.close()
         assert fake.lookup_order == [_label(i) for i in range(80, 90)]
-        async with _session(h, "neovim@v0.11.0", corpus_db, tmp_path, fake) as client:  # no view: the order left
+        async with _session(
+            h, "neovim@v0.11.0", corpus_db, tmp_path, fake
+        ) as client:  # no view: the order left
             h.open_doc(client, uri, TEXT)
             await _until(lambda: len(fake.lookup_order) >= 30)
             assert fake.lookup_order[10:30] == [_label(i) for i in [*range(70, 80), *range(60, 70)]]

@@ -53,7 +53,9 @@ async def test_open_edit_close(client: LanguageClient, h) -> None:
     h.change_doc(client, uri, 2, types.TextDocumentContentChangePartial(range=rng, text=""))
     await h.wait_publish(client, uri, 2, lambda ds: not any(d.code == "impossible-citation" for d in ds))
     assert start > 0
-    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     for _ in range(100):
         last = client.published[uri][-1]
         if last.version is None and len(last.diagnostics) == 0:
@@ -138,7 +140,7 @@ async def test_finding_kinds_on_real_opinions(client: LanguageClient, h) -> None
 
 async def test_hover_shows_matched_case_and_passage(client: LanguageClient, h) -> None:
     uri = "file:///ws/hover.txt"
-    text = "😀 Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) (\"the left door of his truck was closed\").\n"
+    text = '😀 Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) ("the left door of his truck was closed").\n'
     h.open_doc(client, uri, text)
     await h.wait_publish(client, uri, 1, _has_all({"misquote"}))
     pos = h.position_of(text, text.index("A.2d") + 1, client.encoding)
@@ -153,7 +155,9 @@ async def test_hover_shows_matched_case_and_passage(client: LanguageClient, h) -
     assert result.range.start == h.position_of(text, text.index("100 A.2d"), client.encoding)
     # off any citation: no hover
     none = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0)
+        )
     )
     assert none is None
 
@@ -165,7 +169,9 @@ async def test_code_action_fix_round_trip(client: LanguageClient, h) -> None:
     diags = await h.wait_publish(client, uri, 1, _has_all({"name-mismatch"}))
     d = next(d for d in diags if d.code == "name-mismatch")
     if client.kind == "emacs":  # no dataSupport: the client sends the diagnostic back without data
-        d = types.Diagnostic(range=d.range, message=d.message, severity=d.severity, code=d.code, source=d.source)
+        d = types.Diagnostic(
+            range=d.range, message=d.message, severity=d.severity, code=d.code, source=d.source
+        )
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -194,7 +200,9 @@ async def test_ignore_finding_action(client: LanguageClient, h) -> None:
     d = next(d for d in diags if d.code == "court-mismatch")
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), range=d.range, context=types.CodeActionContext(diagnostics=[d])
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=d.range,
+            context=types.CodeActionContext(diagnostics=[d]),
         )
     )
     ignore = next(c for a in actions if (c := _command(a)) and c.arguments[0]["scope"] == "finding")
@@ -239,7 +247,12 @@ async def test_stale_versions_are_never_published_after_newer_ones(client: Langu
     h.open_doc(client, uri, text)
     for v in range(2, 12):  # ten keystrokes faster than the server can check them
         pos = h.position_of(text, len(text), client.encoding)
-        h.change_doc(client, uri, v, types.TextDocumentContentChangePartial(range=types.Range(start=pos, end=pos), text="x"))
+        h.change_doc(
+            client,
+            uri,
+            v,
+            types.TextDocumentContentChangePartial(range=types.Range(start=pos, end=pos), text="x"),
+        )
         text += "x"
     await h.wait_publish(client, uri, 11, _has_all({"year-mismatch"}))
     versions = [p.version for p in client.published[uri]]
@@ -253,13 +266,23 @@ async def test_caret_citation_is_held_back_until_pause(client: LanguageClient, h
     h.open_doc(client, uri, text)
     await h.wait_publish(client, uri, 1, _has_all({"impossible-citation"}))
     end = h.position_of(text, len(text), client.encoding)
-    h.change_doc(client, uri, 2, types.TextDocumentContentChangePartial(range=types.Range(start=end, end=end), text="2"))
+    h.change_doc(
+        client,
+        uri,
+        2,
+        types.TextDocumentContentChangePartial(range=types.Range(start=end, end=end), text="2"),
+    )
     first = await h.wait_publish(client, uri, 2)
     assert not any(d.code == "impossible-citation" for d in first)  # still typing in it
     await h.wait_publish(client, uri, 2, _has_all({"impossible-citation"}))  # shown after the pause
     # an edit elsewhere releases it at once (no debounce needed)
     start = types.Position(line=0, character=0)
-    h.change_doc(client, uri, 3, types.TextDocumentContentChangePartial(range=types.Range(start=start, end=start), text="A"))
+    h.change_doc(
+        client,
+        uri,
+        3,
+        types.TextDocumentContentChangePartial(range=types.Range(start=start, end=start), text="A"),
+    )
     first3 = await h.wait_publish(client, uri, 3)
     assert any(d.code == "impossible-citation" for d in first3)
 
@@ -270,7 +293,9 @@ async def test_configuration_change_applies_without_restart(client: LanguageClie
     h.open_doc(client, uri, text)
     await h.wait_publish(client, uri, 1, _has_all({"impossible-citation"}))
     try:
-        client.set_configuration({"severityOverrides": {"impossible-citation": "warning"}}, section="citecheck")
+        client.set_configuration(
+            {"severityOverrides": {"impossible-citation": "warning"}}, section="citecheck"
+        )
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
         await h.wait_publish(
             client, uri, 1, lambda ds: any(d.severity == types.DiagnosticSeverity.Warning for d in ds)
@@ -301,7 +326,11 @@ async def test_citations_notification(client: LanguageClient, h) -> None:
     text = "😀 Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953). Id. at 38.\n"
     h.open_doc(client, uri, text)
     for _ in range(300):
-        got = [p for p in client.citations[uri] if p.version == 1 and any(c.status != "pending" for c in p.citations)]
+        got = [
+            p
+            for p in client.citations[uri]
+            if p.version == 1 and any(c.status != "pending" for c in p.citations)
+        ]
         if got:
             break
         await asyncio.sleep(0.02)
@@ -317,13 +346,20 @@ async def test_bad_input_never_crashes(client: LanguageClient, h) -> None:
     ghost = types.VersionedTextDocumentIdentifier(uri="file:///ws/never-opened.txt", version=3)
     rng = types.Range(start=types.Position(line=9, character=99), end=types.Position(line=0, character=0))
     client.text_document_did_change(
-        types.DidChangeTextDocumentParams(text_document=ghost, content_changes=[types.TextDocumentContentChangePartial(range=rng, text="x")])
+        types.DidChangeTextDocumentParams(
+            text_document=ghost, content_changes=[types.TextDocumentContentChangePartial(range=rng, text="x")]
+        )
     )
     hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=ghost.uri), position=types.Position(line=0, character=0))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=ghost.uri),
+            position=types.Position(line=0, character=0),
+        )
     )
     assert hover is None
-    bad = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="citecheck.checkDocument", arguments=[{"uri": 5}]))
+    bad = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="citecheck.checkDocument", arguments=[{"uri": 5}])
+    )
     assert "error" in bad
     # out-of-range positions in a real document clamp instead of failing
     uri = "file:///ws/clamp.txt"
@@ -359,7 +395,9 @@ async def test_commands_check_now_report_and_clear_cache(client: LanguageClient,
     uri = "file:///ws/commands.txt"
     h.open_doc(client, uri, "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n")
     run = client.workspace_execute_command_async
-    checked = await run(types.ExecuteCommandParams(command="citecheck.checkDocument", arguments=[{"uri": uri}]))
+    checked = await run(
+        types.ExecuteCommandParams(command="citecheck.checkDocument", arguments=[{"uri": uri}])
+    )
     assert checked["checked"] and checked["version"] == 1
     assert "year-mismatch" in {f["kind"] for f in checked["findings"]}
     report = await run(types.ExecuteCommandParams(command="citecheck.showReport", arguments=[{"uri": uri}]))
@@ -397,8 +435,11 @@ async def test_every_publish_points_at_the_same_text_through_random_edits(client
     pieces = ["x", " ", "\n", "\v", "😀", "§", "\r\n", "ab"]
     version = 1
     for _ in range(30):
-        anchors = ("Branson v. Harris, 100 A.2d 38 (D.C. 1961)", "Acme v. Widget, 999 F.4th 1 (2d Cir. 1990)",
-                   "Savage v. Parks, 100 A.2d 450 (2d Cir. 1953)")
+        anchors = (
+            "Branson v. Harris, 100 A.2d 38 (D.C. 1961)",
+            "Acme v. Widget, 999 F.4th 1 (2d Cir. 1990)",
+            "Savage v. Parks, 100 A.2d 450 (2d Cir. 1953)",
+        )
         cites = [(text.index(a), text.index(a) + len(a)) for a in anchors]  # never edited: stay findable
 
         def allowed(o: int, text: str = text, cites: list[tuple[int, int]] = cites) -> bool:
@@ -408,12 +449,22 @@ async def test_every_publish_points_at_the_same_text_through_random_edits(client
         while not allowed(offset):
             offset = rng.randrange(len(text) + 1)
         start = h.position_of(text, offset, client.encoding)
-        if rng.random() < 0.3 and offset < len(text) and allowed(offset + 1) and text[offset : offset + 2] != "\r\n":
+        if (
+            rng.random() < 0.3
+            and offset < len(text)
+            and allowed(offset + 1)
+            and text[offset : offset + 2] != "\r\n"
+        ):
             end, new, cut = h.position_of(text, offset + 1, client.encoding), "", offset + 1
         else:
             end, new, cut = start, rng.choice(pieces), offset
         version += 1
-        h.change_doc(client, uri, version, types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=new))
+        h.change_doc(
+            client,
+            uri,
+            version,
+            types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=new),
+        )
         text = text[:offset] + new + text[cut:]
         shown = await h.wait_publish(client, uri, version)
         for d in shown:

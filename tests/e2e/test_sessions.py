@@ -33,10 +33,14 @@ async def test_ignore_list_survives_a_restart(h, corpus_db: Path, tmp_path: Path
     client, _ = await _session(h, corpus_db, tmp_path, caps, root=tmp_path)
     try:
         h.open_doc(client, uri, TEXT)
-        diags = await h.wait_publish(client, uri, 1, lambda ds: {"court-mismatch", "year-mismatch"} <= {d.code for d in ds})
+        diags = await h.wait_publish(
+            client, uri, 1, lambda ds: {"court-mismatch", "year-mismatch"} <= {d.code for d in ds}
+        )
         d = next(d for d in diags if d.code == "court-mismatch")
         args = [{"uri": uri, "scope": "citation", "key": d.data["key"]}]
-        done = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="citecheck.ignore", arguments=args))
+        done = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="citecheck.ignore", arguments=args)
+        )
         assert done["scope"] == "citation"
     finally:
         await _close(client)
@@ -74,7 +78,9 @@ async def test_pull_mode_when_client_can_pull_and_refresh(h, corpus_db: Path, tm
         ident = types.TextDocumentIdentifier(uri=uri)
         report = None
         for _ in range(200):  # stage 1 first, then the refresh after stage 2 tells us to pull again
-            report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+            report = await client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(text_document=ident)
+            )
             if {"court-mismatch", "year-mismatch"} <= {d.code for d in report.items}:
                 break
             await asyncio.sleep(0.05)
@@ -149,7 +155,9 @@ class _SlowFailingCourtListener:
         self.httpd.server_close()
 
 
-async def test_slow_failing_source_shows_progress_and_cannot_verify(h, corpus_db: Path, tmp_path: Path) -> None:
+async def test_slow_failing_source_shows_progress_and_cannot_verify(
+    h, corpus_db: Path, tmp_path: Path
+) -> None:
     import os
 
     from pytest_lsp import ClientServerConfig
@@ -172,7 +180,9 @@ async def test_slow_failing_source_shows_progress_and_cannot_verify(h, corpus_db
             "As held in Roe v. Wade, 410 U.S. 113 (1973), privacy matters.\n"
             "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n",
         )
-        diags = await h.wait_publish(client, uri, 1, lambda ds: any(d.code == "cannot-verify" for d in ds), timeout=30)
+        diags = await h.wait_publish(
+            client, uri, 1, lambda ds: any(d.code == "cannot-verify" for d in ds), timeout=30
+        )
         # published as they arrive: the local corpus's finding came before the slow network answer
         waves = [[d.code for d in p.diagnostics] for p in client.published[uri] if p.version == 1]
         assert any("year-mismatch" in w and "cannot-verify" not in w for w in waves), waves
@@ -183,13 +193,22 @@ async def test_slow_failing_source_shows_progress_and_cannot_verify(h, corpus_db
                 break
             await asyncio.sleep(0.02)
         logged = [m for m in client.log_messages if "could not be verified" in m.message]
-        assert logged and logged[0].type == types.MessageType.Warning, [m.message for m in client.log_messages]
+        assert logged and logged[0].type == types.MessageType.Warning, [
+            m.message for m in client.log_messages
+        ]
         # and said once to the user, in words: one popup per editor run, not one per document or keystroke
         h.open_doc(client, "file:///remote/second.txt", "See Roe v. Wade, 410 U.S. 113 (1973).\n")
-        await h.wait_publish(client, "file:///remote/second.txt", 1,
-                             lambda ds: any(d.code == "cannot-verify" for d in ds), timeout=30)
+        await h.wait_publish(
+            client,
+            "file:///remote/second.txt",
+            1,
+            lambda ds: any(d.code == "cannot-verify" for d in ds),
+            timeout=30,
+        )
         popups = [m for m in client.messages if "could not reach" in m.message]
-        assert len(popups) == 1 and popups[0].type == types.MessageType.Warning, [m.message for m in client.messages]
+        assert len(popups) == 1 and popups[0].type == types.MessageType.Warning, [
+            m.message for m in client.messages
+        ]
         assert "never as fabricated" in popups[0].message
         assert remote.requests, "the source was consulted"
         assert all(b"privacy matters" not in r for r in remote.requests)  # only citation strings leave

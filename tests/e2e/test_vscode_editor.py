@@ -116,29 +116,62 @@ def editor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Editor]:
         "files.autoSave": "off",
     }
     (user_data / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(SERVER_DIR), os.environ.get("PYTHONPATH")]))}
-    for key in [k for k in env if k.startswith("CITECHECK_")]:  # the test's own switches, a token: not for the server
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(SERVER_DIR), os.environ.get("PYTHONPATH")])),
+    }
+    for key in [
+        k for k in env if k.startswith("CITECHECK_")
+    ]:  # the test's own switches, a token: not for the server
         env.pop(key)
     config = tmp / "code-server.yaml"
     config.write_text("auth: none\ncert: false\n")
-    base = ["node", entry, "--config", str(config), "--user-data-dir", str(user_data),
-            "--extensions-dir", str(extensions)]
-    done = subprocess.run([*base, "--install-extension", str(vsix)], capture_output=True, text=True,
-                          env=env, timeout=300)
+    base = [
+        "node",
+        entry,
+        "--config",
+        str(config),
+        "--user-data-dir",
+        str(user_data),
+        "--extensions-dir",
+        str(extensions),
+    ]
+    done = subprocess.run(
+        [*base, "--install-extension", str(vsix)], capture_output=True, text=True, env=env, timeout=300
+    )
     assert done.returncode == 0 and "citecheck" in done.stdout + done.stderr, done.stdout + done.stderr
 
     port = _free_port()
     log = (tmp / "code-server.log").open("w")
-    proc = subprocess.Popen([*base, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry",
-                             "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override",
-                             str(workspace)], stdout=log, stderr=subprocess.STDOUT, env=env)
+    proc = subprocess.Popen(
+        [
+            *base,
+            "--auth",
+            "none",
+            "--bind-addr",
+            f"127.0.0.1:{port}",
+            "--disable-telemetry",
+            "--disable-update-check",
+            "--disable-workspace-trust",
+            "--disable-getting-started-override",
+            str(workspace),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     try:
         _wait_for_port(port, proc, 60)
         shots = Path(os.environ.get("CITECHECK_E2E_SCREENSHOTS") or tmp / "shots")
         shots.mkdir(parents=True, exist_ok=True)
-        yield Editor(url=f"http://127.0.0.1:{port}/?folder={workspace}", workspace=workspace,
-                     user_data=user_data, shots=shots, verified=verified,
-                     **_cli_view(workspace / "brief.md", corpus, tmp))
+        yield Editor(
+            url=f"http://127.0.0.1:{port}/?folder={workspace}",
+            workspace=workspace,
+            user_data=user_data,
+            shots=shots,
+            verified=verified,
+            **_cli_view(workspace / "brief.md", corpus, tmp),
+        )
     finally:
         proc.terminate()
         try:
@@ -165,15 +198,26 @@ def _import_shared_corpus(path: Path) -> bool:
 def _cli_view(brief: Path, corpus: Path, tmp: Path) -> dict:
     """What the CLI reports on the same brief with the same corpus: how many information findings
     other than cannot-verify, and an impossible citation (the editor must agree with both)."""
-    env = {**os.environ, "CITECHECK_CORPUS_PATH": str(corpus), "CITECHECK_CACHE_PATH": str(tmp / "cli-cache.sqlite"),
-           "PYTHONPATH": str(SERVER_DIR)}
-    out = subprocess.run([sys.executable, "-m", "citecheck", "check", "--offline", "--format", "json", str(brief)],
-                         capture_output=True, text=True, env=env, cwd=tmp)
+    env = {
+        **os.environ,
+        "CITECHECK_CORPUS_PATH": str(corpus),
+        "CITECHECK_CACHE_PATH": str(tmp / "cli-cache.sqlite"),
+        "PYTHONPATH": str(SERVER_DIR),
+    }
+    out = subprocess.run(
+        [sys.executable, "-m", "citecheck", "check", "--offline", "--format", "json", str(brief)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp,
+    )
     findings = json.loads(out.stdout)["files"][0]["findings"]
     text = brief.read_text(encoding="utf-8")
     (impossible, *_) = [f for f in findings if f["kind"] == "impossible-citation"]
-    return {"expected_info": sum(1 for f in findings if f["severity"] == "info" and f["kind"] != "cannot-verify"),
-            "impossible": text[impossible["span"]["start"]:impossible["span"]["end"]]}
+    return {
+        "expected_info": sum(1 for f in findings if f["severity"] == "info" and f["kind"] != "cannot-verify"),
+        "impossible": text[impossible["span"]["start"] : impossible["span"]["end"]],
+    }
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float) -> None:
@@ -226,7 +270,8 @@ def _settle(page) -> None:
     page.wait_for_function(
         """() => [...document.querySelectorAll('.statusbar-item')]
                    .some(e => /citecheck/i.test(e.textContent) && /not verified/i.test(e.textContent))""",
-        timeout=90_000)
+        timeout=90_000,
+    )
     page.wait_for_timeout(1000)
 
 
@@ -275,12 +320,17 @@ def test_example_brief_in_real_vscode(editor: Editor) -> None:
             _drive(page, editor)
         except BaseException:
             page.screenshot(path=str(editor.shots / "failure.png"))
-            print(f"\n--- Output › citecheck (last lines) ---\n{_citecheck_log(editor)}\nstatus: {_status_text(page)}")
+            print(
+                f"\n--- Output › citecheck (last lines) ---\n{_citecheck_log(editor)}\nstatus: {_status_text(page)}"
+            )
             raise
         finally:
             browser.close()
-    noise = [p for p in editor.user_data.rglob("*.log")
-             if "Cancel notification for unknown message id" in p.read_text(errors="replace")]
+    noise = [
+        p
+        for p in editor.user_data.rglob("*.log")
+        if "Cancel notification for unknown message id" in p.read_text(errors="replace")
+    ]
     assert not noise, f"cancel noise in {noise}"
 
 
@@ -296,8 +346,9 @@ def _drive(page, editor: Editor) -> None:
 
         # 1. Squiggles: the impossible citation (error) and the reversed pin cite (warning) appear;
         #    the citations that merely could not be verified are not squiggled.
-        page.wait_for_function("document.querySelectorAll('.monaco-editor .squiggly-error').length > 0",
-                               timeout=90_000)
+        page.wait_for_function(
+            "document.querySelectorAll('.monaco-editor .squiggly-error').length > 0", timeout=90_000
+        )
         first_error_s = time.monotonic() - started
         _settle(page)
         page.screenshot(path=str(editor.shots / "vscode-brief.png"))
@@ -305,7 +356,9 @@ def _drive(page, editor: Editor) -> None:
         toast = page.locator(".notifications-toasts .notification-toast", has_text="could not reach")
         expect(toast).to_have_count(1)
         assert counts["warning"] >= 1, counts
-        assert counts["info"] == editor.expected_info, f"cannot-verify must not be squiggled by default: {counts}"
+        assert counts["info"] == editor.expected_info, (
+            f"cannot-verify must not be squiggled by default: {counts}"
+        )
 
         # 1b. The extension told the server what the editor shows (citecheck/visibleRanges): the server
         #     acknowledges the first view once in Output › citecheck, and refused no notification.
@@ -314,7 +367,8 @@ def _drive(page, editor: Editor) -> None:
 
         # 2. The status bar says how many citations could not be verified, once.
         expect(page.locator(".statusbar-item", has_text="citecheck").first).to_contain_text(
-            re.compile(r"not verified|verified", re.I))
+            re.compile(r"not verified|verified", re.I)
+        )
         status = _status_text(page)
         assert re.search(r"\d+ not verified", status), status
 
@@ -340,7 +394,8 @@ def _drive(page, editor: Editor) -> None:
         if folders.count() and folders.first.get_attribute("aria-expanded") == "true":
             folders.first.click()  # fold the file list so the screenshot shows more citations
         pane_rows = page.locator(".pane", has=page.locator(".pane-header", has_text="Citations")).locator(
-            ".monaco-list-row")
+            ".monaco-list-row"
+        )
         expect(pane_rows.first).to_be_visible()
         rows = _citations_rows(page)
         assert re.match(r"\d+ citations? could not be verified\s*how to enable verification", rows[0]), rows
@@ -363,7 +418,8 @@ def _drive(page, editor: Editor) -> None:
         page.keyboard.type("\n\nSee Doe v. Roe, 12 F.5th 345 (9th Cir. 2022).\n")
         typed = time.monotonic()
         page.wait_for_function(
-            f"document.querySelectorAll('.monaco-editor .squiggly-error').length > {before}", timeout=20_000)
+            f"document.querySelectorAll('.monaco-editor .squiggly-error').length > {before}", timeout=20_000
+        )
         typed_s = time.monotonic() - typed
         page.screenshot(path=str(editor.shots / "vscode-typed.png"))
 
@@ -372,7 +428,9 @@ def _drive(page, editor: Editor) -> None:
         said = page.locator(".notifications-center .notification-list-item", has_text="could not reach")
         expect(said).to_have_count(1)
         assert "never as fabricated" in said.first.inner_text()
-    print(f"\nfirst error squiggle {first_error_s:.1f}s after opening; typed citation flagged in {typed_s:.2f}s")
+    print(
+        f"\nfirst error squiggle {first_error_s:.1f}s after opening; typed citation flagged in {typed_s:.2f}s"
+    )
 
 
 def _apply_first_quick_fix(page, editor: Editor, brief: str) -> None:

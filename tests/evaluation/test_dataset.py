@@ -35,7 +35,12 @@ def test_make_dataset(imported_corpus) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_real_case_names_are_shortened() -> None:
-    rc = real_case_from_json({"case_name": "Cassandra MURRAY v. MIDLAND FUNDING, LLC", "citation": "233 Md. App. 254",
-                              "year": "2017"})
+    rc = real_case_from_json(
+        {
+            "case_name": "Cassandra MURRAY v. MIDLAND FUNDING, LLC",
+            "citation": "233 Md. App. 254",
+            "year": "2017",
+        }
+    )
     assert rc is not None and rc.name == "Cassandra Murray v. Midland Funding"
     assert real_case_from_json({"case_name": "", "citation": "1 A.2d 1", "year": "x"}) is None

@@ -34,7 +34,12 @@ def test_reverse_meaning(sentence: str, reversed_: str | None) -> None:
 
 
 def test_lephantomcite_labels_map_to_misrepresentation() -> None:
-    for label in ("Content Misrepresentation", "misrepresentation", "unsupported holding", "mischaracterization"):
+    for label in (
+        "Content Misrepresentation",
+        "misrepresentation",
+        "unsupported holding",
+        "mischaracterization",
+    ):
         assert category_of(label) == CATEGORY
 
 
@@ -46,7 +51,10 @@ def test_controls_give_a_false_positive_rate() -> None:
     ]
     examples = parse_dataset([json.dumps(r) for r in rows])
     scores = Scores()
-    flag = lambda span: [Prediction(span_text=span, category=CATEGORY, kind="unsupported-holding", message="m")]  # noqa: E731
+
+    def flag(span):
+        return [Prediction(span_text=span, category=CATEGORY, kind="unsupported-holding", message="m")]
+
     score_example(scores, examples[0], flag("1 U.S. 1"))
     score_example(scores, examples[1], flag("2 U.S. 2"))
     score_example(scores, examples[2], [])
@@ -86,7 +94,9 @@ def test_make_items_from_the_corpus(corpus_file: Path) -> None:
             assert r["control"] == CATEGORY and r["hallucinations"] == {}
 
 
-def test_eval_make_and_score_through_the_cli_with_a_judge(corpus_file: Path, tmp_path: Path, capsys, monkeypatch) -> None:
+def test_eval_make_and_score_through_the_cli_with_a_judge(
+    corpus_file: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
     from citecheck.cli import main
 
     for key in list(os.environ):
@@ -94,9 +104,26 @@ def test_eval_make_and_score_through_the_cli_with_a_judge(corpus_file: Path, tmp
             monkeypatch.delenv(key)
     monkeypatch.setenv("CITECHECK_CACHE_PATH", str(tmp_path / "cache.sqlite"))
     out = tmp_path / "misrep.jsonl"
-    assert main(["eval", "make", "--type", "misrepresentation", "--corpus", str(corpus_file), "--out", str(out),
-                 "--n", "9"]) == 0
-    ep = FakeEndpoint().answer(judgment("not-supported", "", "different-issue"))  # a judge that flags everything
+    assert (
+        main(
+            [
+                "eval",
+                "make",
+                "--type",
+                "misrepresentation",
+                "--corpus",
+                str(corpus_file),
+                "--out",
+                str(out),
+                "--n",
+                "9",
+            ]
+        )
+        == 0
+    )
+    ep = FakeEndpoint().answer(
+        judgment("not-supported", "", "different-issue")
+    )  # a judge that flags everything
     try:
         monkeypatch.setenv("CITECHECK_MODEL_URL", ep.url)
         monkeypatch.setenv("CITECHECK_MODEL_NAME", "fake-judge")

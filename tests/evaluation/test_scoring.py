@@ -55,7 +55,9 @@ def test_info_findings_are_not_predictions() -> None:
 
 def test_precision_recall_per_type() -> None:
     scores = Scores()
-    ex = Example(text="t", gold=(("Boone v. Vinson", "name-mismatch"), ("1 F.3d 2, 9", "wrong-pincite")), id="a")
+    ex = Example(
+        text="t", gold=(("Boone v. Vinson", "name-mismatch"), ("1 F.3d 2, 9", "wrong-pincite")), id="a"
+    )
     preds = [
         Prediction(span_text="Boone v. Vinson", category="name-mismatch", kind="name-mismatch", message=""),
         Prediction(span_text="clearly", category="misquote", kind="misquote", message=""),  # false alarm
@@ -81,6 +83,9 @@ def test_optional_spans_count_neither_way() -> None:
     [ex] = parse_dataset(['{"text": "t", "hallucinations": {}, "optional": ["Roe v. Wade"]}'])
     assert ex.optional == ("Roe v. Wade",)
     scores = Scores()
-    score_example(scores, ex, [Prediction(span_text="Roe v. Wade", category="name-mismatch", kind="name-mismatch",
-                                          message="")])
+    score_example(
+        scores,
+        ex,
+        [Prediction(span_text="Roe v. Wade", category="name-mismatch", kind="name-mismatch", message="")],
+    )
     assert scores.overall.pred == 0 and not scores.false_alarms

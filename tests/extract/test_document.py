@@ -251,7 +251,11 @@ def test_code_point_offsets_with_astral_characters_and_crlf() -> None:
     assert id_.antecedent == 0 and id_.pincite.text == "120"
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_lazy_view_answers_like_the_full_tuple(bulk_opinions, data) -> None:
     """``Document.extraction`` builds citations per paragraph on demand; every way of asking for one
@@ -265,7 +269,9 @@ def test_lazy_view_answers_like_the_full_tuple(bulk_opinions, data) -> None:
         cur = len(doc.text)
         a = data.draw(st.integers(0, cur), label="a")
         b = data.draw(st.integers(a, min(cur, a + 20)), label="b")
-        doc.apply_edits([Edit(start=a, end=b, new_text=data.draw(st.one_of(_TEXT, st.text(max_size=5)), label="new"))])
+        doc.apply_edits(
+            [Edit(start=a, end=b, new_text=data.draw(st.one_of(_TEXT, st.text(max_size=5)), label="new"))]
+        )
         lazy, full = doc.extraction, extract_citations(doc.text)
         assert isinstance(lazy, DocumentExtraction)
         for c in full.citations:
@@ -273,7 +279,9 @@ def test_lazy_view_answers_like_the_full_tuple(bulk_opinions, data) -> None:
             assert lazy.resolved(c) == full.resolved(c)
         for offset in {data.draw(st.integers(0, len(doc.text)), label="at") for _ in range(5)}:
             assert lazy.at(offset) == full.at(offset)
-            hits = [c for c in full.citations if c.full_span.start <= offset + 3 and offset <= c.full_span.end]
+            hits = [
+                c for c in full.citations if c.full_span.start <= offset + 3 and offset <= c.full_span.end
+            ]
             assert lazy.touching(offset, offset + 3) == hits
         assert lazy == full and lazy.citations == full.citations
 

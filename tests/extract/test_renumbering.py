@@ -32,22 +32,24 @@ _PARAS = [
     "539 U.S. at 328. Bollinger, 539 U.S. at 250.",
 ]
 
-_TYPED = st.sampled_from([
-    "Roe v. Wade, 410 U.S. 113 (1973). ",
-    "Doe v. Bolton, 410 U.S. 179. ",
-    "Id. at 9. ",
-    "Roe, 410 U.S. at 118. ",
-    "Bolton, supra. ",
-    "Smith v. Jones, 33 F.3d 1. ",
-    "539 U.S. 300. ",
-    "Xyzzy v. Plugh, 999 F.2d 1 (1990). ",
-    "\n\n",
-    "a",
-    "1",
-    " v. ",
-    "Wade",
-    "",
-])
+_TYPED = st.sampled_from(
+    [
+        "Roe v. Wade, 410 U.S. 113 (1973). ",
+        "Doe v. Bolton, 410 U.S. 179. ",
+        "Id. at 9. ",
+        "Roe, 410 U.S. at 118. ",
+        "Bolton, supra. ",
+        "Smith v. Jones, 33 F.3d 1. ",
+        "539 U.S. 300. ",
+        "Xyzzy v. Plugh, 999 F.2d 1 (1990). ",
+        "\n\n",
+        "a",
+        "1",
+        " v. ",
+        "Wade",
+        "",
+    ]
+)
 
 
 def _fresh_local(text: str) -> list[tuple]:
@@ -71,7 +73,9 @@ def test_edits_that_renumber_equal_a_fresh_extraction(data) -> None:
         edits = []
         for _ in range(data.draw(st.integers(1, 2), label="edits")):
             a = data.draw(st.integers(0, cur), label="at")
-            b = data.draw(st.integers(a, min(cur, a + data.draw(st.integers(0, 30), label="cut"))), label="to")
+            b = data.draw(
+                st.integers(a, min(cur, a + data.draw(st.integers(0, 30), label="cut"))), label="to"
+            )
             new = data.draw(_TYPED, label="typed")
             edits.append(Edit(start=a, end=b, new_text=new))
             cur += len(new) - (b - a)
@@ -80,7 +84,9 @@ def test_edits_that_renumber_equal_a_fresh_extraction(data) -> None:
         assert got == want, doc.text
         for c in want.citations:  # asked one by one, as the editor does, before anything built them all
             assert got.citation(c.index) == c
-        assert sorted(_key(f) for f in local_findings(got, settings_, memo)) == _fresh_local(doc.text), doc.text
+        assert sorted(_key(f) for f in local_findings(got, settings_, memo)) == _fresh_local(doc.text), (
+            doc.text
+        )
 
 
 def test_a_citation_typed_before_leaves_later_plans_as_they_were() -> None:
@@ -101,7 +107,9 @@ def test_a_citation_typed_before_leaves_later_plans_as_they_were() -> None:
 
 def test_a_citation_that_captures_later_short_forms_plans_them_again() -> None:
     """A new full cite of the volume a later short form names resolves that short form anew."""
-    text = "\n\n".join(["Prose first.", "Gratz v. Bollinger, 539 U.S. 244 (2003).", "More prose.", "539 U.S. at 328."])
+    text = "\n\n".join(
+        ["Prose first.", "Gratz v. Bollinger, 539 U.S. 244 (2003).", "More prose.", "539 U.S. at 328."]
+    )
     doc = Document(text)
     assert doc.extraction.citations[-1].antecedent == 0
     at = text.index("More prose.")
@@ -117,10 +125,16 @@ def test_a_paragraph_joined_before_many_short_forms_is_planned_again_linearly(mo
     import citecheck.extract.assemble as assemble_module
 
     paras = ["Roe v. Wade, 410 U.S. 113 (1973); Doe v. Bolton, 410 U.S. 179 (1973).", "Prose.", "More prose."]
-    paras += [("Plain prose between them." if i % 3 == 1 else
-               f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." if i % 3 == 2 else
-               f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001); Roe, 410 U.S. at {114 + i % 50}.")
-              for i in range(600)]  # every third paragraph reaches back past the join, prose between
+    paras += [
+        (
+            "Plain prose between them."
+            if i % 3 == 1
+            else f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)."
+            if i % 3 == 2
+            else f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001); Roe, 410 U.S. at {114 + i % 50}."
+        )
+        for i in range(600)
+    ]  # every third paragraph reaches back past the join, prose between
     text = "\n\n".join(paras)
     doc = Document(text)
     calls = []
@@ -139,7 +153,9 @@ def test_the_comparison_gives_up_when_too_much_was_planned_again() -> None:
     20 s doing that)."""
     from citecheck.extract.assemble import _ZONE_RECORDS, _Queries, _State, _Zone
 
-    text = "\n\n".join(f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." for i in range(_ZONE_RECORDS + 10))
+    text = "\n\n".join(
+        f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." for i in range(_ZONE_RECORDS + 10)
+    )
     run = Document(text).extraction.run  # type: ignore[attr-defined]
     st = _State(fc=list(run.fc), fulls=list(run.fulls))
     zone = _Zone(run, st, _Queries(), 0, 0)

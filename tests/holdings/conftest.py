@@ -40,8 +40,11 @@ OPINION_TEXT = (
 @pytest.fixture
 def opinion() -> OpinionText:
     at = OPINION_TEXT.index("The tenant also")
-    return OpinionText(case_id="cap:1", text=OPINION_TEXT,
-                       page_maps=(PageMap(reporter="A.2d", volume="100", first_page="36", starts=((at, "37"),)),))
+    return OpinionText(
+        case_id="cap:1",
+        text=OPINION_TEXT,
+        page_maps=(PageMap(reporter="A.2d", volume="100", first_page="36", starts=((at, "37"),)),),
+    )
 
 
 @pytest.fixture(scope="session")

@@ -26,10 +26,17 @@ async def test_asks_for_a_json_schema_and_returns_the_content(fake_endpoint: Fak
     req = fake_endpoint.chat_requests[0]
     assert req["model"] == "fake-judge" and req["temperature"] == 0
     assert req["response_format"]["type"] == "json_schema"
-    assert req["response_format"]["json_schema"]["schema"]["required"] == ["support", "misuse", "supporting_quote", "rationale"]
+    assert req["response_format"]["json_schema"]["schema"]["required"] == [
+        "support",
+        "misuse",
+        "supporting_quote",
+        "rationale",
+    ]
 
 
-async def test_falls_back_to_json_object_when_the_schema_form_is_rejected(fake_endpoint: FakeEndpoint) -> None:
+async def test_falls_back_to_json_object_when_the_schema_form_is_rejected(
+    fake_endpoint: FakeEndpoint,
+) -> None:
     rejected = Step(status=400, body={"error": {"message": "response_format json_schema is not supported"}})
     fake_endpoint.answer(rejected, judgment("partly", "a b c d e"), judgment("partly", "a b c d e"))
     async with _client(fake_endpoint) as c:
@@ -42,8 +49,15 @@ async def test_falls_back_to_json_object_when_the_schema_form_is_rejected(fake_e
 
 async def test_falls_back_when_the_server_answers_500_to_the_schema_form(fake_endpoint: FakeEndpoint) -> None:
     # what llama-cpp-python 0.3.x answers to a json_schema response_format
-    rejected = Step(status=500, body={"error": {"message": "1 validation error: ('body', 'response_format', 'type') "
-                                               "Input should be 'text' or 'json_object'"}})
+    rejected = Step(
+        status=500,
+        body={
+            "error": {
+                "message": "1 validation error: ('body', 'response_format', 'type') "
+                "Input should be 'text' or 'json_object'"
+            }
+        },
+    )
     fake_endpoint.answer(rejected, judgment("partly", "a b c d e"))
     async with _client(fake_endpoint, retries=0) as c:
         got = await c.complete(MSGS, Deadline(10))
@@ -51,9 +65,11 @@ async def test_falls_back_when_the_server_answers_500_to_the_schema_form(fake_en
 
 
 async def test_429_and_5xx_are_retried(fake_endpoint: FakeEndpoint) -> None:
-    fake_endpoint.answer(Step(status=429, headers={"retry-after": "0"}, body={"error": {"message": "busy"}}),
-                         Step(status=503, body={"error": {"message": "loading"}}),
-                         judgment("supported", "a b c d e"))
+    fake_endpoint.answer(
+        Step(status=429, headers={"retry-after": "0"}, body={"error": {"message": "busy"}}),
+        Step(status=503, body={"error": {"message": "loading"}}),
+        judgment("supported", "a b c d e"),
+    )
     async with _client(fake_endpoint) as c:
         got = await c.complete(MSGS, Deadline(20))
     assert "supported" in got.content and len(fake_endpoint.chat_requests) == 3
@@ -127,4 +143,8 @@ async def test_the_api_key_is_sent_as_a_bearer_token_to_loopback(fake_endpoint: 
 def test_the_api_key_never_goes_to_a_plain_http_remote_host() -> None:
     with pytest.raises(ConfigError, match="https"):
         ModelClient(base_url="http://gpu.example.com:8000/v1", model="m", api_key="sekrit")
-    assert "sekrit" not in repr(ModelClient(base_url="https://gpu.example.com/v1", model="m", api_key="sekrit").__dict__.get("base_url"))
+    assert "sekrit" not in repr(
+        ModelClient(base_url="https://gpu.example.com/v1", model="m", api_key="sekrit").__dict__.get(
+            "base_url"
+        )
+    )

@@ -24,23 +24,48 @@ INVENTED = "a landlord may evict a tenant at any time and for any reason whatsoe
 
 
 def _claim(prop: str = "A landlord may evict a tenant without any notice.") -> Claim:
-    return Claim(citation_index=3, span=Span(100, 111), proposition=prop, case_id="cap:1",
-                 case_name="Smith v. Jones", cite="100 A.2d 36", reporter="A.2d", volume="100")
+    return Claim(
+        citation_index=3,
+        span=Span(100, 111),
+        proposition=prop,
+        case_id="cap:1",
+        case_name="Smith v. Jones",
+        cite="100 A.2d 36",
+        reporter="A.2d",
+        volume="100",
+    )
 
 
-async def _judge(ep: FakeEndpoint, opinion: OpinionText, *steps: Step, cache: JudgmentCache | None = None,
-                 claim: Claim | None = None, model: str = "fake-judge"):
+async def _judge(
+    ep: FakeEndpoint,
+    opinion: OpinionText,
+    *steps: Step,
+    cache: JudgmentCache | None = None,
+    claim: Claim | None = None,
+    model: str = "fake-judge",
+):
     ep.answer(*steps)
     async with ModelClient(base_url=ep.url, model=model, timeout_s=2, retries=0) as client:
-        results = await judge_claims([claim or _claim()], {"cap:1": opinion}, client, deadline=Deadline(10), cache=cache)
+        results = await judge_claims(
+            [claim or _claim()], {"cap:1": opinion}, client, deadline=Deadline(10), cache=cache
+        )
     return results, holding_findings(results)
 
 
-async def test_contradicted_with_a_real_quote_is_an_unsupported_holding_warning(fake_endpoint, opinion) -> None:
-    results, findings = await _judge(fake_endpoint, opinion, judgment("contradicted", REAL_QUOTE, "reversed-meaning"))
+async def test_contradicted_with_a_real_quote_is_an_unsupported_holding_warning(
+    fake_endpoint, opinion
+) -> None:
+    results, findings = await _judge(
+        fake_endpoint, opinion, judgment("contradicted", REAL_QUOTE, "reversed-meaning")
+    )
     assert results[0].outcome is Outcome.JUDGED
     [f] = findings
-    assert (f.kind, f.severity, f.span, f.citation_index) == (Kind.UNSUPPORTED_HOLDING, Severity.WARNING, Span(100, 111), 3)
+    assert (f.kind, f.severity, f.span, f.citation_index) == (
+        Kind.UNSUPPORTED_HOLDING,
+        Severity.WARNING,
+        Span(100, 111),
+        3,
+    )
     assert "opposite" in f.message and "reverses the court's meaning" in f.message
     ev = f.evidence
     assert "[p. 36]" in ev.passage and "thirty days written notice" in ev.passage
@@ -50,7 +75,9 @@ async def test_contradicted_with_a_real_quote_is_an_unsupported_holding_warning(
 
 
 async def test_an_invented_quote_is_never_shown_as_evidence(fake_endpoint, opinion) -> None:
-    results, findings = await _judge(fake_endpoint, opinion, judgment("supported", INVENTED, rationale=INVENTED))
+    results, findings = await _judge(
+        fake_endpoint, opinion, judgment("supported", INVENTED, rationale=INVENTED)
+    )
     assert results[0].outcome is Outcome.UNVERIFIED
     [f] = findings
     assert (f.kind, f.severity) == (Kind.HOLDING_UNVERIFIED, Severity.INFO)
@@ -70,11 +97,15 @@ async def test_a_contradiction_with_an_invented_quote_is_not_an_accusation(fake_
     [
         chat_answer("I think the case supports it."),  # prose
         chat_answer('{"support": "supported", "misuse": "none"'),  # truncated
-        chat_answer('{"support": "probably", "misuse": "none", "supporting_quote": "", "rationale": ""}'),  # enum
+        chat_answer(
+            '{"support": "probably", "misuse": "none", "supporting_quote": "", "rationale": ""}'
+        ),  # enum
         Step(body=b"<html>proxy error</html>"),  # not even an API answer
     ],
 )
-async def test_an_answer_that_does_not_validate_is_cannot_verify_never_a_finding(fake_endpoint, opinion, step) -> None:
+async def test_an_answer_that_does_not_validate_is_cannot_verify_never_a_finding(
+    fake_endpoint, opinion, step
+) -> None:
     results, findings = await _judge(fake_endpoint, opinion, step)
     assert results[0].outcome is Outcome.FAILED
     assert [(f.kind, f.severity) for f in findings] == [(Kind.CANNOT_VERIFY, Severity.INFO)]
@@ -106,7 +137,9 @@ async def test_an_endpoint_that_is_down_gives_cannot_verify_with_the_reason(opin
     assert f.kind is Kind.CANNOT_VERIFY and "cannot reach the endpoint" in f.message
 
 
-async def test_judgments_are_cached_on_model_prompt_proposition_case_and_passages(fake_endpoint, opinion, tmp_path) -> None:
+async def test_judgments_are_cached_on_model_prompt_proposition_case_and_passages(
+    fake_endpoint, opinion, tmp_path
+) -> None:
     cache = JudgmentCache(tmp_path / "holdings.sqlite")
     step = judgment("contradicted", REAL_QUOTE, "reversed-meaning")
     first, _ = await _judge(fake_endpoint, opinion, step, cache=cache)
@@ -115,9 +148,13 @@ async def test_judgments_are_cached_on_model_prompt_proposition_case_and_passage
     assert [f.kind for f in findings] == [Kind.UNSUPPORTED_HOLDING]
     other_model, _ = await _judge(fake_endpoint, opinion, step, cache=cache, model="other")
     assert not other_model[0].cached and len(fake_endpoint.chat_requests) == 1
-    other_prop, _ = await _judge(fake_endpoint, opinion, step, cache=cache, claim=_claim("Notice is never needed to evict."))
+    other_prop, _ = await _judge(
+        fake_endpoint, opinion, step, cache=cache, claim=_claim("Notice is never needed to evict.")
+    )
     assert not other_prop[0].cached
-    changed = OpinionText(case_id="cap:1", text=opinion.text.replace("thirty", "sixty"), page_maps=opinion.page_maps)
+    changed = OpinionText(
+        case_id="cap:1", text=opinion.text.replace("thirty", "sixty"), page_maps=opinion.page_maps
+    )
     other_text, _ = await _judge(fake_endpoint, changed, step, cache=cache)
     assert not other_text[0].cached  # the passages changed
     cache.close()
@@ -146,7 +183,9 @@ def test_a_cache_file_that_cannot_be_opened_is_skipped(tmp_path) -> None:
 async def test_many_claims_share_the_concurrency_limit(fake_endpoint, opinion) -> None:
     fake_endpoint.answer(Step(delay=0.3, body=judgment("supported", REAL_QUOTE).body))
     claims = [_claim(f"A landlord may evict a tenant without notice, variant {i}.") for i in range(6)]
-    async with ModelClient(base_url=fake_endpoint.url, model="fake-judge", timeout_s=5, retries=0, concurrency=3) as client:
+    async with ModelClient(
+        base_url=fake_endpoint.url, model="fake-judge", timeout_s=5, retries=0, concurrency=3
+    ) as client:
         import time
 
         t0 = time.monotonic()

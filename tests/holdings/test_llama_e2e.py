@@ -25,7 +25,6 @@ from .conftest import REVERSED_BRIEF, check_with_model
 pytestmark = pytest.mark.corpus
 
 
-
 @pytest.fixture(scope="module")
 def llama() -> Iterator[LlamaServer]:
     why = why_unavailable()
@@ -36,9 +35,17 @@ def llama() -> Iterator[LlamaServer]:
 
 
 async def _check(llama: LlamaServer, corpus_path, text: str = REVERSED_BRIEF):
-    settings = replace(Settings(), corpus_path=corpus_path, offline=True, model_url=llama.url,
-                       model_name=llama.model_name, model_timeout_s=400, model_deadline_s=450, model_retries=0,
-                       model_passage_tokens=300)
+    settings = replace(
+        Settings(),
+        corpus_path=corpus_path,
+        offline=True,
+        model_url=llama.url,
+        model_name=llama.model_name,
+        model_timeout_s=400,
+        model_deadline_s=450,
+        model_retries=0,
+        model_passage_tokens=300,
+    )
     return await check_with_model(corpus_path, text, settings, ModelClient.from_settings(settings))
 
 
@@ -49,8 +56,12 @@ async def test_the_real_server_answer_becomes_the_prescribed_finding(llama, cap_
     h = r.holding
     assert h is not None and h.model == llama.model_name and h.passages  # the real server was asked
     assert any(p.page == "38" or (p.page or "").startswith("3") for p in h.passages)
-    holding_findings = [f for f in report.findings if f.kind in (Kind.UNSUPPORTED_HOLDING, Kind.HOLDING_UNVERIFIED)
-                        or (f.kind is Kind.CANNOT_VERIFY and "holding check" in f.message)]
+    holding_findings = [
+        f
+        for f in report.findings
+        if f.kind in (Kind.UNSUPPORTED_HOLDING, Kind.HOLDING_UNVERIFIED)
+        or (f.kind is Kind.CANNOT_VERIFY and "holding check" in f.message)
+    ]
     if h.outcome is Outcome.FAILED and "no answer within" in h.reason:
         # a CPU too busy or too slow to finish one judgment in time says nothing about the plumbing
         pytest.skip(f"llama.cpp end-to-end test skipped: the CPU server was too slow here ({h.reason})")
@@ -68,14 +79,18 @@ async def test_the_real_server_answer_becomes_the_prescribed_finding(llama, cap_
         assert h.outcome is Outcome.JUDGED and h.judgment is not None
         if h.judgment.support in (Support.NOT_SUPPORTED, Support.CONTRADICTED):
             [f] = holding_findings
-            assert f.kind is Kind.UNSUPPORTED_HOLDING and f.severity is Severity.WARNING and f.evidence.passage
+            assert (
+                f.kind is Kind.UNSUPPORTED_HOLDING and f.severity is Severity.WARNING and f.evidence.passage
+            )
         elif h.judgment.support is Support.PARTLY:
             [f] = holding_findings
             assert f.kind is Kind.UNSUPPORTED_HOLDING and f.severity is Severity.INFO
         else:
             assert holding_findings == [] and r.passage
-    print(f"\nllama.cpp/SmolLM2-135M on the reversed Peyton proposition: outcome={h.outcome.value} "
-          f"verdict={h.judgment.support.value if h.judgment else None} reason={h.reason!r}")
+    print(
+        f"\nllama.cpp/SmolLM2-135M on the reversed Peyton proposition: outcome={h.outcome.value} "
+        f"verdict={h.judgment.support.value if h.judgment else None} reason={h.reason!r}"
+    )
 
 
 async def test_model_check_against_the_real_server(llama, capsys) -> None:

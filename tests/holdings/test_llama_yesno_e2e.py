@@ -39,20 +39,33 @@ def qwen() -> Iterator[LlamaServer]:
     why = why_qwen_unavailable()
     if why:
         pytest.skip(f"llama.cpp yes-no end-to-end test skipped: {why}")
-    with LlamaServer(qwen_model_path(), start_timeout_s=300, n_ctx=2048, model_name="qwen2.5-coder-0.5b") as srv:
+    with LlamaServer(
+        qwen_model_path(), start_timeout_s=300, n_ctx=2048, model_name="qwen2.5-coder-0.5b"
+    ) as srv:
         yield srv
 
 
 async def _check(srv: LlamaServer, corpus_path, text: str):  # type: ignore[no-untyped-def]
-    settings = replace(Settings(), corpus_path=corpus_path, offline=True, model_url=srv.url,
-                       model_name=srv.model_name, model_protocol="yes-no", model_timeout_s=240,
-                       model_deadline_s=500, model_retries=0, model_passage_tokens=300)
+    settings = replace(
+        Settings(),
+        corpus_path=corpus_path,
+        offline=True,
+        model_url=srv.url,
+        model_name=srv.model_name,
+        model_protocol="yes-no",
+        model_timeout_s=240,
+        model_deadline_s=500,
+        model_retries=0,
+        model_passage_tokens=300,
+    )
     return await check_with_model(corpus_path, text, settings, ModelClient.from_settings(settings))
 
 
 def _skip_if_too_slow(h) -> None:  # type: ignore[no-untyped-def]
     if h.outcome is Outcome.FAILED and "no answer within" in h.reason:
-        pytest.skip(f"llama.cpp yes-no end-to-end test skipped: the CPU server was too slow here ({h.reason})")
+        pytest.skip(
+            f"llama.cpp yes-no end-to-end test skipped: the CPU server was too slow here ({h.reason})"
+        )
 
 
 async def test_a_reversed_holding_gets_unsupported_holding_through_the_real_server(qwen, cap_corpus) -> None:
@@ -62,7 +75,9 @@ async def test_a_reversed_holding_gets_unsupported_holding_through_the_real_serv
     h = r.holding
     assert h is not None and h.model == qwen.model_name
     _skip_if_too_slow(h)
-    print(f"\nqwen2.5-coder-0.5b, reversed Peyton: {h.outcome.value} {h.reason or (h.judgment and h.judgment.rationale)}")
+    print(
+        f"\nqwen2.5-coder-0.5b, reversed Peyton: {h.outcome.value} {h.reason or (h.judgment and h.judgment.rationale)}"
+    )
     assert h.outcome is Outcome.JUDGED and h.judgment is not None, h.reason
     assert h.judgment.support is Support.NOT_SUPPORTED
     [f] = [f for f in report.findings if f.kind is Kind.UNSUPPORTED_HOLDING]
@@ -78,7 +93,9 @@ async def test_a_faithful_paraphrase_of_the_same_holding_is_not_flagged(qwen, ca
     h = report.results[0].holding
     assert h is not None
     _skip_if_too_slow(h)
-    print(f"\nqwen2.5-coder-0.5b, faithful Peyton: {h.outcome.value} {h.reason or (h.judgment and h.judgment.rationale)}")
+    print(
+        f"\nqwen2.5-coder-0.5b, faithful Peyton: {h.outcome.value} {h.reason or (h.judgment and h.judgment.rationale)}"
+    )
     assert h.outcome in (Outcome.JUDGED, Outcome.UNDECIDED), h.reason
     assert not [f for f in report.findings if f.kind is Kind.UNSUPPORTED_HOLDING]
 
@@ -86,9 +103,18 @@ async def test_a_faithful_paraphrase_of_the_same_holding_is_not_flagged(qwen, ca
 async def test_model_check_asks_the_yes_no_sample_when_that_protocol_is_set(qwen, capsys) -> None:
     from citecheck.model_cli import check_endpoint
 
-    settings = replace(Settings(), model_url=qwen.url, model_name=qwen.model_name, model_protocol="yes-no",
-                       model_timeout_s=240)
+    settings = replace(
+        Settings(),
+        model_url=qwen.url,
+        model_name=qwen.model_name,
+        model_protocol="yes-no",
+        model_timeout_s=240,
+    )
     rc = await check_endpoint(settings)
     out = capsys.readouterr().out
     assert rc == 0, out
-    assert f"models    {qwen.model_name}" in out and "log-probabilities returned; shift" in out and "yesno-v1" in out
+    assert (
+        f"models    {qwen.model_name}" in out
+        and "log-probabilities returned; shift" in out
+        and "yesno-v1" in out
+    )

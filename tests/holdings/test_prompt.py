@@ -11,7 +11,12 @@ from citecheck.holdings.models import Claim, Misuse, Passage, Support
 from citecheck.holdings.prompt import PROMPT_VERSION, SYSTEM_PROMPT, build_messages, parse_judgment
 from citecheck.spans import Span
 
-GOOD = {"support": "contradicted", "misuse": "reversed-meaning", "supporting_quote": "a b c d e", "rationale": "R."}
+GOOD = {
+    "support": "contradicted",
+    "misuse": "reversed-meaning",
+    "supporting_quote": "a b c d e",
+    "rationale": "R.",
+}
 
 
 def test_a_valid_answer_parses() -> None:
@@ -45,8 +50,14 @@ def test_anything_that_does_not_validate_is_rejected(content: str | None) -> Non
 
 
 def test_messages_put_the_fixed_prompt_first_and_send_only_claim_and_passages() -> None:
-    claim = Claim(citation_index=0, span=Span(0, 1), proposition="Landlords need no notice.", case_id="cap:1",
-                  case_name="Smith v. Jones", cite="100 A.2d 36")
+    claim = Claim(
+        citation_index=0,
+        span=Span(0, 1),
+        proposition="Landlords need no notice.",
+        case_id="cap:1",
+        case_name="Smith v. Jones",
+        cite="100 A.2d 36",
+    )
     msgs = build_messages(claim, [Passage(start=0, end=5, text="We hold notice is required.", page="37")])
     assert msgs[0] == {"role": "system", "content": SYSTEM_PROMPT}
     user = msgs[1]["content"]

@@ -9,8 +9,17 @@ from citecheck.spans import Span
 
 
 def _claim(prop: str, pins: tuple[str, ...] = ()) -> Claim:
-    return Claim(citation_index=0, span=Span(0, 1), proposition=prop, case_id="cap:1", case_name="Smith v. Jones",
-                 cite="100 A.2d 36", reporter="A.2d", volume="100", pin_pages=pins)
+    return Claim(
+        citation_index=0,
+        span=Span(0, 1),
+        proposition=prop,
+        case_id="cap:1",
+        case_name="Smith v. Jones",
+        cite="100 A.2d 36",
+        reporter="A.2d",
+        volume="100",
+        pin_pages=pins,
+    )
 
 
 def test_the_relevant_paragraph_comes_first_with_its_page(opinion: OpinionText) -> None:
@@ -31,7 +40,9 @@ def test_a_passage_on_the_pin_cited_page_is_boosted(opinion: OpinionText) -> Non
 def test_the_budget_limits_what_is_sent(opinion: OpinionText) -> None:
     got = retrieve_passages(opinion, _claim("landlord tenant notice rent statute question"), budget_tokens=40)
     assert sum(approx_tokens(p.text) for p in got) <= 40 or len(got) == 1
-    everything = retrieve_passages(opinion, _claim("landlord tenant notice rent statute question"), budget_tokens=5000)
+    everything = retrieve_passages(
+        opinion, _claim("landlord tenant notice rent statute question"), budget_tokens=5000
+    )
     assert len(everything) > len(got)
 
 

@@ -18,11 +18,24 @@ def test_off_until_url_and_name_are_set() -> None:
 
 
 def test_env_names() -> None:
-    s = settings_from_env({"CITECHECK_MODEL_URL": "https://gpu/v1", "CITECHECK_MODEL_NAME": "q",
-                           "CITECHECK_MODEL_API_KEY": "sekrit-123", "CITECHECK_MODEL_CONCURRENCY": "16",
-                           "CITECHECK_MODEL_DEADLINE_S": "90", "CITECHECK_HOLDINGS": "0"})
-    assert (s.model_url, s.model_name, s.model_api_key, s.model_concurrency, s.model_deadline_s, s.holdings) == (
-        "https://gpu/v1", "q", "sekrit-123", 16, 90.0, False)
+    s = settings_from_env(
+        {
+            "CITECHECK_MODEL_URL": "https://gpu/v1",
+            "CITECHECK_MODEL_NAME": "q",
+            "CITECHECK_MODEL_API_KEY": "sekrit-123",
+            "CITECHECK_MODEL_CONCURRENCY": "16",
+            "CITECHECK_MODEL_DEADLINE_S": "90",
+            "CITECHECK_HOLDINGS": "0",
+        }
+    )
+    assert (
+        s.model_url,
+        s.model_name,
+        s.model_api_key,
+        s.model_concurrency,
+        s.model_deadline_s,
+        s.holdings,
+    ) == ("https://gpu/v1", "q", "sekrit-123", 16, 90.0, False)
     assert "sekrit-123" not in repr(s)
 
 

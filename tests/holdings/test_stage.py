@@ -17,17 +17,28 @@ from .conftest import PEYTON_HOLDING, REVERSED_BRIEF, check_with_model
 pytestmark = pytest.mark.corpus
 
 
-
 async def _check(corpus_path, ep: FakeEndpoint, text: str = REVERSED_BRIEF, **settings_kw):
-    settings = replace(Settings(), corpus_path=corpus_path, offline=True, model_url=ep.url, model_name="fake-judge",
-                       **settings_kw)
-    client = ModelClient(base_url=ep.url, model="fake-judge", timeout_s=settings.model_timeout_s,
-                         retries=settings.model_retries)
+    settings = replace(
+        Settings(),
+        corpus_path=corpus_path,
+        offline=True,
+        model_url=ep.url,
+        model_name="fake-judge",
+        **settings_kw,
+    )
+    client = ModelClient(
+        base_url=ep.url,
+        model="fake-judge",
+        timeout_s=settings.model_timeout_s,
+        retries=settings.model_retries,
+    )
     return await check_with_model(corpus_path, text, settings, client)
 
 
 async def test_a_reversed_proposition_gets_unsupported_holding_with_pages(cap_corpus, fake_endpoint) -> None:
-    fake_endpoint.answer(judgment("contradicted", PEYTON_HOLDING, "reversed-meaning", "The court held the opposite."))
+    fake_endpoint.answer(
+        judgment("contradicted", PEYTON_HOLDING, "reversed-meaning", "The court held the opposite.")
+    )
     report = await _check(cap_corpus, fake_endpoint)
     [f] = [f for f in report.findings if f.kind is Kind.UNSUPPORTED_HOLDING]
     assert f.severity is Severity.WARNING and f.span.of(report.text) == "100 A.2d 36"
@@ -41,10 +52,14 @@ async def test_a_reversed_proposition_gets_unsupported_holding_with_pages(cap_co
     assert report.results[0].record is not None and report.results[0].record.id == "cap:8118004"
 
 
-async def test_supported_gives_no_finding_but_the_result_carries_the_passage(cap_corpus, fake_endpoint) -> None:
+async def test_supported_gives_no_finding_but_the_result_carries_the_passage(
+    cap_corpus, fake_endpoint
+) -> None:
     fake_endpoint.answer(judgment("supported", PEYTON_HOLDING))
-    text = ("Prior convictions go only to credibility and may not be considered to determine guilt. "
-            "Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n")
+    text = (
+        "Prior convictions go only to credibility and may not be considered to determine guilt. "
+        "Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n"
+    )
     report = await _check(cap_corpus, fake_endpoint, text)
     assert [f for f in report.findings if f.kind in (Kind.UNSUPPORTED_HOLDING, Kind.HOLDING_UNVERIFIED)] == []
     r = report.results[0]
@@ -58,7 +73,9 @@ async def test_an_endpoint_that_times_out_leaves_the_other_checks_alone(cap_corp
     kinds = [(f.kind, f.span.of(report.text)) for f in report.findings]
     assert (Kind.CANNOT_VERIFY, "100 A.2d 36") in kinds
     assert any(k is Kind.NAME_MISMATCH for k, _ in kinds)  # the other checks ran
-    [cv] = [f for f in report.findings if f.kind is Kind.CANNOT_VERIFY and f.span.of(report.text) == "100 A.2d 36"]
+    [cv] = [
+        f for f in report.findings if f.kind is Kind.CANNOT_VERIFY and f.span.of(report.text) == "100 A.2d 36"
+    ]
     assert "no answer within" in cv.message
 
 
@@ -68,10 +85,24 @@ async def test_the_json_report_shows_verdict_and_passages(cap_corpus, fake_endpo
 
     fake_endpoint.answer(judgment("contradicted", PEYTON_HOLDING, "reversed-meaning"))
     report = await _check(cap_corpus, fake_endpoint)
-    doc = json.loads(render_json(BatchResult(files=(file_result("b.md", "markdown", report.text, report),),
-                                             errors=(), tool_version="x", sources="", offline=True)))
+    doc = json.loads(
+        render_json(
+            BatchResult(
+                files=(file_result("b.md", "markdown", report.text, report),),
+                errors=(),
+                tool_version="x",
+                sources="",
+                offline=True,
+            )
+        )
+    )
     h = doc["files"][0]["citations"][0]["holding"]
-    assert (h["outcome"], h["verdict"], h["misuse"], h["model"]) == ("judged", "contradicted", "reversed-meaning", "fake-judge")
+    assert (h["outcome"], h["verdict"], h["misuse"], h["model"]) == (
+        "judged",
+        "contradicted",
+        "reversed-meaning",
+        "fake-judge",
+    )
     assert h["quote_page"] == "38" and h["passages"][0]["page"]
     f = next(f for f in doc["files"][0]["findings"] if f["kind"] == "unsupported-holding")
     assert f["evidence"]["prompt_version"] == "holding-v1" and f["evidence"]["verdict"] == "contradicted"

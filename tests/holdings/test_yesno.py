@@ -27,8 +27,16 @@ HOLDING = "We hold that a landlord may not evict a tenant without first giving t
 
 
 def _claim(prop: str = "A landlord may evict a tenant without any notice.") -> Claim:
-    return Claim(citation_index=3, span=Span(100, 111), proposition=prop, case_id="cap:1",
-                 case_name="Smith v. Jones", cite="100 A.2d 36", reporter="A.2d", volume="100")
+    return Claim(
+        citation_index=3,
+        span=Span(100, 111),
+        proposition=prop,
+        case_id="cap:1",
+        case_name="Smith v. Jones",
+        cite="100 A.2d 36",
+        reporter="A.2d",
+        volume="100",
+    )
 
 
 def test_the_sentence_shown_is_the_one_closest_to_the_proposition() -> None:
@@ -38,7 +46,10 @@ def test_the_sentence_shown_is_the_one_closest_to_the_proposition() -> None:
 
 
 def test_the_question_and_its_two_forms() -> None:
-    assert question("A landlord may evict a tenant.") == "According to the court, is it true that a landlord may evict a tenant?"
+    assert (
+        question("A landlord may evict a tenant.")
+        == "According to the court, is it true that a landlord may evict a tenant?"
+    )
     assert question("US courts may hear it.").startswith("According to the court, is it true that US courts")
     with_court, prior = messages("P is so.", HOLDING), messages("P is so.", None)
     assert HOLDING in with_court[1]["content"] and HOLDING not in prior[1]["content"]
@@ -46,7 +57,9 @@ def test_the_question_and_its_two_forms() -> None:
 
 
 def test_log_odds_read_from_top_logprobs() -> None:
-    assert yes_no_log_odds([(" yes", math.log(0.5)), ("YES", math.log(0.25)), ("No", math.log(0.25))]) == pytest.approx(math.log(3))
+    assert yes_no_log_odds(
+        [(" yes", math.log(0.5)), ("YES", math.log(0.25)), ("No", math.log(0.25))]
+    ) == pytest.approx(math.log(3))
     assert yes_no_log_odds([("No", math.log(0.9))]) < -10  # Yes absent: bounded, not infinite
     with pytest.raises(ModelBadAnswer):
         yes_no_log_odds([("The", -0.1), ("I", -2.0)])
@@ -54,7 +67,11 @@ def test_log_odds_read_from_top_logprobs() -> None:
 
 def test_only_a_clear_shift_decides() -> None:
     against, weak, towards = decide(-0.5, HOLDING), decide(0.1, HOLDING), decide(0.8, HOLDING)
-    assert against is not None and against.support is Support.NOT_SUPPORTED and against.supporting_quote == HOLDING
+    assert (
+        against is not None
+        and against.support is Support.NOT_SUPPORTED
+        and against.supporting_quote == HOLDING
+    )
     assert weak is None
     assert towards is not None and towards.support is Support.SUPPORTED
 
@@ -64,17 +81,28 @@ def _responder(with_court: tuple[float, float], prior: tuple[float, float]):  # 
         assert req["max_tokens"] == 1 and req["logprobs"] is True and req["top_logprobs"] == 20
         shown = "The court wrote:" in req["messages"][-1]["content"]
         return logprob_answer(*(with_court if shown else prior))
+
     return answer
 
 
-async def _judge(ep: FakeEndpoint, opinion: OpinionText, cache: JudgmentCache | None = None, claim: Claim | None = None):
+async def _judge(
+    ep: FakeEndpoint, opinion: OpinionText, cache: JudgmentCache | None = None, claim: Claim | None = None
+):
     async with ModelClient(base_url=ep.url, model="fake-judge", timeout_s=2, retries=0) as client:
-        results = await judge_claims([claim or _claim()], {"cap:1": opinion}, client, deadline=Deadline(10),
-                                     cache=cache, protocol="yes-no")
+        results = await judge_claims(
+            [claim or _claim()],
+            {"cap:1": opinion},
+            client,
+            deadline=Deadline(10),
+            cache=cache,
+            protocol="yes-no",
+        )
     return results, holding_findings(results)
 
 
-async def test_the_court_s_words_moving_the_answer_to_no_is_a_warning_with_the_sentence(fake_endpoint, opinion) -> None:
+async def test_the_court_s_words_moving_the_answer_to_no_is_a_warning_with_the_sentence(
+    fake_endpoint, opinion
+) -> None:
     fake_endpoint.answer_by(_responder(with_court=(0.2, 0.7), prior=(0.5, 0.4)))
     results, findings = await _judge(fake_endpoint, opinion)
     r = results[0]
@@ -100,7 +128,11 @@ async def test_support_gives_no_finding_and_is_cached(fake_endpoint, opinion) ->
     fake_endpoint.answer_by(_responder(with_court=(0.8, 0.1), prior=(0.4, 0.5)))
     claim = _claim("A landlord must give a tenant thirty days written notice before evicting.")
     results, findings = await _judge(fake_endpoint, opinion, cache, claim)
-    assert results[0].outcome is Outcome.JUDGED and results[0].judgment.support is Support.SUPPORTED and findings == []
+    assert (
+        results[0].outcome is Outcome.JUDGED
+        and results[0].judgment.support is Support.SUPPORTED
+        and findings == []
+    )
     again, _ = await _judge(fake_endpoint, opinion, cache, claim)
     assert again[0].cached and len(fake_endpoint.chat_requests) == 2  # the second check asked nothing
 

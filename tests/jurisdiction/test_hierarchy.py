@@ -43,13 +43,59 @@ def test_real_courts_are_placed(court_id, tier, state, circuit) -> None:
 
 
 def test_every_state_has_exactly_its_high_courts() -> None:
-    states = ["Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware",
-              "District of Columbia", "Florida", "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa",
-              "Kansas", "Kentucky", "Louisiana", "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota",
-              "Mississippi", "Missouri", "Montana", "Nebraska", "Nevada", "New Hampshire", "New Jersey",
-              "New Mexico", "New York", "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon",
-              "Pennsylvania", "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah",
-              "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming"]
+    states = [
+        "Alabama",
+        "Alaska",
+        "Arizona",
+        "Arkansas",
+        "California",
+        "Colorado",
+        "Connecticut",
+        "Delaware",
+        "District of Columbia",
+        "Florida",
+        "Georgia",
+        "Hawaii",
+        "Idaho",
+        "Illinois",
+        "Indiana",
+        "Iowa",
+        "Kansas",
+        "Kentucky",
+        "Louisiana",
+        "Maine",
+        "Maryland",
+        "Massachusetts",
+        "Michigan",
+        "Minnesota",
+        "Mississippi",
+        "Missouri",
+        "Montana",
+        "Nebraska",
+        "Nevada",
+        "New Hampshire",
+        "New Jersey",
+        "New Mexico",
+        "New York",
+        "North Carolina",
+        "North Dakota",
+        "Ohio",
+        "Oklahoma",
+        "Oregon",
+        "Pennsylvania",
+        "Rhode Island",
+        "South Carolina",
+        "South Dakota",
+        "Tennessee",
+        "Texas",
+        "Utah",
+        "Vermont",
+        "Virginia",
+        "Washington",
+        "West Virginia",
+        "Wisconsin",
+        "Wyoming",
+    ]
     for state in states:
         ids = {n.id for n in high_courts(state)}
         expected = 2 if state in ("Texas", "Oklahoma") else 1  # civil and criminal courts of last resort
@@ -67,8 +113,18 @@ def test_unknown_ids_have_no_node() -> None:
 
 @pytest.mark.parametrize(
     ("reporter", "court"),
-    [("Md.", "md"), ("Cal. App. 4th", "calctapp"), ("Cal. 4th", "cal"), ("N.Y.3d", "ny"), ("Ill. App. 3d", "illappct"),
-     ("Minn.", "minn"), ("F.3d", None), ("A.2d", None), ("N.W.2d", None), (None, None)],
+    [
+        ("Md.", "md"),
+        ("Cal. App. 4th", "calctapp"),
+        ("Cal. 4th", "cal"),
+        ("N.Y.3d", "ny"),
+        ("Ill. App. 3d", "illappct"),
+        ("Minn.", "minn"),
+        ("F.3d", None),
+        ("A.2d", None),
+        ("N.W.2d", None),
+        (None, None),
+    ],
 )
 def test_official_reporters_imply_their_court(reporter, court) -> None:
     assert reporter_court(reporter) == court

@@ -22,14 +22,20 @@ def test_front_matter_beats_settings_and_caption() -> None:
 def test_declarations_in_order_then_caption() -> None:
     decl = (Declared(court="S.D.N.Y.", origin="document property"), Declared(court="ca9", origin="config"))
     f = matter_forum(CAPTION, declared=decl)
-    assert f is not None and (f.court.id, f.origin, f.question) == ("nysd", "document property", Question.FEDERAL)
+    assert f is not None and (f.court.id, f.origin, f.question) == (
+        "nysd",
+        "document property",
+        Question.FEDERAL,
+    )
     f = matter_forum(CAPTION, declared=(Declared(court="no such court", origin="config"),))
     assert f is not None and f.court.id == "dc"  # an unrecognised declaration falls back on the caption
 
 
 def test_question_from_settings_applies_to_a_caption_forum() -> None:
-    f = matter_forum("UNITED STATES DISTRICT COURT\nSOUTHERN DISTRICT OF NEW YORK\n",
-                     declared=(Declared(question="state"),))
+    f = matter_forum(
+        "UNITED STATES DISTRICT COURT\nSOUTHERN DISTRICT OF NEW YORK\n",
+        declared=(Declared(question="state"),),
+    )
     assert f is not None and f.court.id == "nysd" and f.question is Question.STATE
 
 
@@ -38,7 +44,7 @@ def test_no_forum_at_all() -> None:
 
 
 def test_front_matter_parsing() -> None:
-    d = front_matter("---\ncourt: \"Cal. Super. Ct.\"\nlaw: California\nquestion: bogus\n---\ntext")
+    d = front_matter('---\ncourt: "Cal. Super. Ct."\nlaw: California\nquestion: bogus\n---\ntext')
     assert (d.court, d.law_state, d.question) == ("Cal. Super. Ct.", "California", "bogus")
     f = matter_forum("---\ncourt: nysd\nquestion: bogus\n---\n")
     assert f is not None and f.question is Question.FEDERAL  # a typo in a document is ignored, not fatal

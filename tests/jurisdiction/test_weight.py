@@ -55,7 +55,9 @@ def test_court_pairs(cited, filed_in, expected) -> None:
     assert got.reason
 
 
-@pytest.mark.parametrize("filed_in", ["nysd", "ca9", "calsuperct", "dc", "md", "uscfc", "minnctapp", "scotus"])
+@pytest.mark.parametrize(
+    "filed_in", ["nysd", "ca9", "calsuperct", "dc", "md", "uscfc", "minnctapp", "scotus"]
+)
 def test_supreme_court_binds_everywhere(filed_in) -> None:
     assert weigh("scotus", forum(filed_in)).weight is B
 

@@ -18,7 +18,9 @@ import pytest
 
 
 class RawServer:
-    def __init__(self, stderr_path: Path, env: dict[str, str] | None = None, log_level: str = "DEBUG") -> None:
+    def __init__(
+        self, stderr_path: Path, env: dict[str, str] | None = None, log_level: str = "DEBUG"
+    ) -> None:
         self.stderr_path = stderr_path
         self._err = open(stderr_path, "wb")
         self.proc = subprocess.Popen(
@@ -96,7 +98,8 @@ class RawServer:
     def initialize(self, options: Any = None, capabilities: Any = None) -> dict[str, Any]:
         caps = capabilities if capabilities is not None else {"workspace": {"configuration": True}}
         rid = self.request(
-            "initialize", {"processId": None, "rootUri": None, "capabilities": caps, "initializationOptions": options}
+            "initialize",
+            {"processId": None, "rootUri": None, "capabilities": caps, "initializationOptions": options},
         )
         answer = self.response(rid)
         self.notify("initialized", {})

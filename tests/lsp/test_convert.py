@@ -23,15 +23,30 @@ def _finding():
         Kind.NAME_MISMATCH,
         NAME,
         "100 A.2d 38 is Branson v. Harris",
-        evidence=Evidence(case_name="Branson v. Harris", citation="100 A.2d 38", court="D.C.", date="1953-11-06",
-                          passage="the passage", page="39", source="corpus"),
-        fixes=(Fix(title="Use Branson v. Harris", edits=(TextEdit(span=NAME, new_text="Branson v. Harris"),)),),
+        evidence=Evidence(
+            case_name="Branson v. Harris",
+            citation="100 A.2d 38",
+            court="D.C.",
+            date="1953-11-06",
+            passage="the passage",
+            page="39",
+            source="corpus",
+        ),
+        fixes=(
+            Fix(title="Use Branson v. Harris", edits=(TextEdit(span=NAME, new_text="Branson v. Harris"),)),
+        ),
     )
 
 
 def test_diagnostic_fields_and_utf16_range() -> None:
-    d = to_diagnostic(_finding(), uri="file:///a.txt", index=LineIndex(TEXT), encoding="utf-16", key=KEY,
-                      client=ClientFeatures())
+    d = to_diagnostic(
+        _finding(),
+        uri="file:///a.txt",
+        index=LineIndex(TEXT),
+        encoding="utf-16",
+        key=KEY,
+        client=ClientFeatures(),
+    )
     assert d.code == "name-mismatch" and d.source == "citecheck"
     assert d.severity == types.DiagnosticSeverity.Error
     assert d.code_description.href.endswith("#name-mismatch")
@@ -45,14 +60,22 @@ def test_diagnostic_fields_and_utf16_range() -> None:
 
 def test_client_without_support_gets_plain_diagnostic() -> None:
     client = ClientFeatures(related_information=False, code_description=False, data=False)
-    d = to_diagnostic(_finding(), uri="file:///a.txt", index=LineIndex(TEXT), encoding="utf-32", key=KEY, client=client)
+    d = to_diagnostic(
+        _finding(), uri="file:///a.txt", index=LineIndex(TEXT), encoding="utf-32", key=KEY, client=client
+    )
     assert d.related_information is None and d.code_description is None
     assert d.range.start.character == 2
 
 
 def test_actions_from_fixes_and_ignore_commands() -> None:
-    d = to_diagnostic(_finding(), uri="file:///a.txt", index=LineIndex(TEXT), encoding="utf-8", key=KEY,
-                      client=ClientFeatures())
+    d = to_diagnostic(
+        _finding(),
+        uri="file:///a.txt",
+        index=LineIndex(TEXT),
+        encoding="utf-8",
+        key=KEY,
+        client=ClientFeatures(),
+    )
     (fix,) = fix_actions("file:///a.txt", d, d.data["fixes"])
     assert fix.is_preferred and fix.edit.changes["file:///a.txt"][0].range == d.range
     ignores = ignore_actions("file:///a.txt", d, KEY)
@@ -61,7 +84,9 @@ def test_actions_from_fixes_and_ignore_commands() -> None:
 
 def test_renderer_reuses_json_while_the_position_holds() -> None:
     r = Renderer(default_converter(), ClientFeatures())
-    (first,) = r.render([Shown(_finding(), KEY)], uri="file:///a.txt", index=LineIndex(TEXT), encoding="utf-16", version=1)
+    (first,) = r.render(
+        [Shown(_finding(), KEY)], uri="file:///a.txt", index=LineIndex(TEXT), encoding="utf-16", version=1
+    )
     assert json.loads(first.json)["range"]["start"] == {"line": 0, "character": 3}
     # same text, next version: the JSON is re-used as is
     (again,) = r.render([first], uri="file:///a.txt", index=LineIndex(TEXT), encoding="utf-16", version=2)
@@ -69,8 +94,15 @@ def test_renderer_reuses_json_while_the_position_holds() -> None:
     # text inserted before it on the same line: re-rendered with the new range
     moved_text = "xx" + TEXT
     moved = Shown(
-        make_finding(Kind.NAME_MISMATCH, NAME.shift(2), "m", fixes=()), KEY, first.range, first.fix_ranges,
-        first.diagnostic, first.json, None,
+        make_finding(Kind.NAME_MISMATCH, NAME.shift(2), "m", fixes=()),
+        KEY,
+        first.range,
+        first.fix_ranges,
+        first.diagnostic,
+        first.json,
+        None,
     )
-    (third,) = r.render([moved], uri="file:///a.txt", index=LineIndex(moved_text), encoding="utf-16", version=3)
+    (third,) = r.render(
+        [moved], uri="file:///a.txt", index=LineIndex(moved_text), encoding="utf-16", version=3
+    )
     assert json.loads(third.json)["range"]["start"]["character"] == 5

@@ -16,8 +16,14 @@ def test_every_lsp_log_line_is_redacted(raw_server, tmp_path) -> None:
     server.initialize({"courtlistenerToken": TOKEN, "citecheck": {"token": TOKEN, "offline": True}})
     server.notify(
         "textDocument/didOpen",
-        {"textDocument": {"uri": "file:///b.txt", "languageId": "plaintext", "version": 1,
-                          "text": f"See 410 U.S. 113. {TOKEN}"}},
+        {
+            "textDocument": {
+                "uri": "file:///b.txt",
+                "languageId": "plaintext",
+                "version": 1,
+                "text": f"See 410 U.S. 113. {TOKEN}",
+            }
+        },
     )
     server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
     rid = server.request("shutdown")
@@ -32,7 +38,7 @@ def test_redact_masks_known_values_and_token_keys() -> None:
     register_secret("zz-registered-secret")
     assert "zz-registered-secret" not in redact("error talking to host with zz-registered-secret in it")
     assert redact("{'courtlistener_token': 'abc123'}") == f"{{'courtlistener_token': '{MASK}'}}"
-    assert redact('Authorization: Token abcd1234') == f"Authorization: Token {MASK}"
+    assert redact("Authorization: Token abcd1234") == f"Authorization: Token {MASK}"
     assert redact("plain words stay") == "plain words stay"
 
 
@@ -43,5 +49,7 @@ def test_formatter_redacts_arguments_and_tracebacks() -> None:
     except ValueError:
         import sys
 
-        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "settings %s", ({"token": "leaky-value-123"},), sys.exc_info())
+        record = logging.LogRecord(
+            "x", logging.ERROR, __file__, 1, "settings %s", ({"token": "leaky-value-123"},), sys.exc_info()
+        )
     assert "leaky-value-123" not in fmt.format(record)

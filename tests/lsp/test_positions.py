@@ -43,9 +43,7 @@ def test_vertical_tab_and_form_feed_do_not_end_lines() -> None:
     assert idx.position_at(9, "utf-16") == types.Position(line=1, character=0)
 
 
-@pytest.mark.parametrize(
-    ("encoding", "character"), [("utf-16", 7), ("utf-8", 9), ("utf-32", 6)]
-)
+@pytest.mark.parametrize(("encoding", "character"), [("utf-16", 7), ("utf-8", 9), ("utf-32", 6)])
 def test_column_after_emoji(encoding: str, character: int) -> None:
     text = "a 😀 b 410"
     assert LineIndex(text).position_at(text.index("410"), encoding).character == character

@@ -7,28 +7,41 @@ from __future__ import annotations
 import pytest
 
 OPEN = {
-    "textDocument": {"uri": "file:///b.txt", "languageId": "plaintext", "version": 1, "text": "See 33 Umbrella 422.\n"}
+    "textDocument": {
+        "uri": "file:///b.txt",
+        "languageId": "plaintext",
+        "version": 1,
+        "text": "See 33 Umbrella 422.\n",
+    }
 }
 
 
 @pytest.fixture
 def server(raw_server, tmp_path):
-    s = raw_server(env={"CITECHECK_OFFLINE": "1", "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
-                        "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite")}, log_level="WARNING")
+    s = raw_server(
+        env={
+            "CITECHECK_OFFLINE": "1",
+            "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
+            "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite"),
+        },
+        log_level="WARNING",
+    )
     s.initialize()
     return s
 
 
 def _hover(server, line: int, character: int) -> int:
-    return server.request("textDocument/hover", {"textDocument": {"uri": "file:///b.txt"},
-                                                 "position": {"line": line, "character": character}})
+    return server.request(
+        "textDocument/hover",
+        {"textDocument": {"uri": "file:///b.txt"}, "position": {"line": line, "character": character}},
+    )
 
 
 @pytest.mark.parametrize(
     "bad_header",
     [
-        b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}",
-        b"Content-Length: abc\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}",
+        b'Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{"jsonrpc":"2.0","method":"x"}',
+        b'Content-Length: abc\r\n\r\n{"jsonrpc":"2.0","method":"x"}',
         b"Content-Length: -5\r\n\r\n",
         b"garbage without any header\r\n\r\n",
         b"Content-Length: 3\r\n\r\n{{{",  # a body that is not JSON: a parse error, and the server goes on
@@ -73,7 +86,9 @@ def test_exit_without_shutdown_exits_1(server) -> None:
 
 
 @pytest.mark.parametrize("delay", [0.6, 1.0, 1.4])
-def test_shutdown_during_a_check_lets_it_finish_with_the_cache_before_closing_it(raw_server, tmp_path, delay) -> None:
+def test_shutdown_during_a_check_lets_it_finish_with_the_cache_before_closing_it(
+    raw_server, tmp_path, delay
+) -> None:
     """A check still looking citations up when ``shutdown`` arrives must not go on to use the cache
     that shutdown closes ("Cannot operate on a closed database" in the log, a lookup reported as failed).
     A race, so this catches it only when a delay lands in the window; test_server's stop_tasks test is
@@ -83,11 +98,18 @@ def test_shutdown_during_a_check_lets_it_finish_with_the_cache_before_closing_it
 
     brief = (Path(__file__).resolve().parents[2] / "examples" / "brief.md").read_text(encoding="utf-8")
     # not offline (no token, so CourtListener is off anyway): the cache is read and written
-    s = raw_server(env={"CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
-                        "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite")}, log_level="DEBUG")
+    s = raw_server(
+        env={
+            "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
+            "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite"),
+        },
+        log_level="DEBUG",
+    )
     s.initialize()
-    s.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///brief.md", "languageId": "markdown",
-                                                       "version": 1, "text": brief}})
+    s.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": "file:///brief.md", "languageId": "markdown", "version": 1, "text": brief}},
+    )
     time.sleep(delay)
     s.response(s.request("shutdown"), timeout=60)
     s.notify("exit")

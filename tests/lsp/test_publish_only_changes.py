@@ -23,22 +23,43 @@ OPTIONS = {"debounceMs": 3000, "cannotVerifyDiagnostics": "none"}
 PUSH = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}
 
 
-def _start(raw_server, tmp_path, capabilities: dict[str, Any], trace: str | None = "messages", **options: Any):
-    server = raw_server(env=dict(zip(ENV_KEYS, ("1", str(tmp_path / "c.sqlite"), str(tmp_path / "corpus.sqlite")),
-                                     strict=True)), log_level="WARNING")
-    rid = server.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities,
-                                        "initializationOptions": {**OPTIONS, **options}, "trace": trace})
+def _start(
+    raw_server, tmp_path, capabilities: dict[str, Any], trace: str | None = "messages", **options: Any
+):
+    server = raw_server(
+        env=dict(
+            zip(ENV_KEYS, ("1", str(tmp_path / "c.sqlite"), str(tmp_path / "corpus.sqlite")), strict=True)
+        ),
+        log_level="WARNING",
+    )
+    rid = server.request(
+        "initialize",
+        {
+            "processId": None,
+            "rootUri": None,
+            "capabilities": capabilities,
+            "initializationOptions": {**OPTIONS, **options},
+            "trace": trace,
+        },
+    )
     server.response(rid)
     server.notify("initialized", {})
-    server.notify("textDocument/didOpen",
-                  {"textDocument": {"uri": URI, "languageId": "plaintext", "version": 1, "text": TEXT}})
+    server.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": URI, "languageId": "plaintext", "version": 1, "text": TEXT}},
+    )
     return server
 
 
 def _type(server, version: int, line: int, character: int, text: str = "x") -> None:
     at = {"line": line, "character": character}
-    server.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": version},
-                                             "contentChanges": [{"range": {"start": at, "end": at}, "text": text}]})
+    server.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": URI, "version": version},
+            "contentChanges": [{"range": {"start": at, "end": at}, "text": text}],
+        },
+    )
 
 
 def _stage1_checked(version: int):
@@ -47,27 +68,37 @@ def _stage1_checked(version: int):
 
 
 def _published(version: int):
-    return lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == version
+    return lambda m: (
+        m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == version
+    )
 
 
 def _until(server, predicate, seen: list[dict[str, Any]], timeout: float = 30.0) -> dict[str, Any]:
     """Wait for ``predicate``; every notification read on the way is appended to ``seen``."""
+
     def record(m: dict[str, Any]) -> bool:
         if "method" in m and "id" not in m:
             seen.append(m)
         return predicate(m)
+
     return server.wait_for(record, timeout)
 
 
 def _publishes(seen: list[dict[str, Any]], version: int) -> list[int]:
-    return [i for i, m in enumerate(seen)
-            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == version]
+    return [
+        i
+        for i, m in enumerate(seen)
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == version
+    ]
 
 
 def _traces(seen: list[dict[str, Any]], version: int) -> list[str]:
     """The traces about ``version`` (the one about the version before may still come after its publish)."""
-    return [m["params"]["message"] for m in seen
-            if m.get("method") == "$/logTrace" and f" v{version} " in m["params"]["message"]]
+    return [
+        m["params"]["message"]
+        for m in seen
+        if m.get("method") == "$/logTrace" and f" v{version} " in m["params"]["message"]
+    ]
 
 
 def _stop(server) -> None:
@@ -90,8 +121,10 @@ def test_a_prose_keystroke_is_published_once_after_the_pause(raw_server, tmp_pat
         _type(server, version, line, 5)
         _until(server, _stage1_checked(version), seen)
         assert not _publishes(seen, version), [m.get("method") for m in seen]  # nothing sent while typing
-        assert _traces(seen, version) == [f"didChange: {URI} v{version} unchanged on screen (not published)",
-                                          f"stage 1: {URI} v{version} checked (unchanged, not republished)"]
+        assert _traces(seen, version) == [
+            f"didChange: {URI} v{version} unchanged on screen (not published)",
+            f"stage 1: {URI} v{version} checked (unchanged, not republished)",
+        ]
         published = _until(server, _published(version), seen)  # the source check's, after the pause
         assert published["params"]["diagnostics"] == shown
         assert len(_publishes(seen, version)) == 1
@@ -105,12 +138,19 @@ def test_a_prose_keystroke_is_published_once_after_the_pause(raw_server, tmp_pat
     _type(server, 5, 4, 5)
     _until(server, _stage1_checked(5), seen)
     assert not _traces(seen, 4)
-    traces = [m["params"] for m in seen if m.get("method") == "$/logTrace" and " v5 " in m["params"]["message"]]
-    assert [t["message"] for t in traces] == [f"didChange: {URI} v5 unchanged on screen (not published)",
-                                              f"stage 1: {URI} v5 checked (unchanged, not republished)"], traces
+    traces = [
+        m["params"] for m in seen if m.get("method") == "$/logTrace" and " v5 " in m["params"]["message"]
+    ]
+    assert [t["message"] for t in traces] == [
+        f"didChange: {URI} v5 unchanged on screen (not published)",
+        f"stage 1: {URI} v5 checked (unchanged, not republished)",
+    ], traces
     assert traces[1]["verbose"].startswith("diagnostics array: ")
-    assert not any(word in t["message"] + (t.get("verbose") or "") for t in traces
-                   for word in ("Smith", "Prose", "prose"))
+    assert not any(
+        word in t["message"] + (t.get("verbose") or "")
+        for t in traces
+        for word in ("Smith", "Prose", "prose")
+    )
     _stop(server)
 
 
@@ -144,8 +184,9 @@ def test_a_pull_client_gets_unchanged_for_the_same_content(raw_server, tmp_path)
     doc = {"uri": URI}
 
     def pull(previous: str | None = None) -> dict[str, Any]:
-        return server.response(server.request("textDocument/diagnostic",
-                                              {"textDocument": doc, "previousResultId": previous}))["result"]
+        return server.response(
+            server.request("textDocument/diagnostic", {"textDocument": doc, "previousResultId": previous})
+        )["result"]
 
     full = pull()  # (answered once stage 1 has published the opened version)
     assert full["kind"] == "full" and full["items"] and full["resultId"]

@@ -36,8 +36,9 @@ def test_settings_precedence_and_source_change_detection() -> None:
     s = server.compute_settings({"debounceMs": 80})
     assert s.debounce_ms == 80 and s.offline  # workspace configuration wins over initializationOptions
     assert source_settings_changed(s, Settings(offline=False))
-    assert not source_settings_changed(s, Settings(debounce_ms=10, offline=True, corpus_path=s.corpus_path,
-                                                          cache_path=s.cache_path))
+    assert not source_settings_changed(
+        s, Settings(debounce_ms=10, offline=True, corpus_path=s.corpus_path, cache_path=s.cache_path)
+    )
     assert settings_differ(s, server.compute_settings(None))
 
 
@@ -76,7 +77,15 @@ def test_a_client_says_it_moves_its_diagnostics_in_experimental() -> None:
         return ClientCaps.of(types.ClientCapabilities(experimental=experimental))
 
     assert caps({"citecheck": {"movesDiagnostics": True}}).moves_diagnostics
-    for other in (None, {}, {"citecheck": True}, {"citecheck": {"movesDiagnostics": "yes"}}, ["citecheck"],
-                  {"other": {"movesDiagnostics": True}}):
+    for other in (
+        None,
+        {},
+        {"citecheck": True},
+        {"citecheck": {"movesDiagnostics": "yes"}},
+        ["citecheck"],
+        {"other": {"movesDiagnostics": True}},
+    ):
         assert not caps(other).moves_diagnostics, other
-    assert not ClientCaps.of(client_capabilities("visual-studio-code")).moves_diagnostics  # not before it says so
+    assert not ClientCaps.of(
+        client_capabilities("visual-studio-code")
+    ).moves_diagnostics  # not before it says so

@@ -19,7 +19,9 @@ def _doc(text: str, encoding: str = "utf-16") -> LspTextDocument:
 
 def _change(sl: int, sc: int, el: int, ec: int, text: str) -> types.TextDocumentContentChangePartial:
     return types.TextDocumentContentChangePartial(
-        range=types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec)),
+        range=types.Range(
+            start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec)
+        ),
         text=text,
     )
 
@@ -61,9 +63,13 @@ def test_full_change_is_recorded_as_whole_text_edit() -> None:
 
 def test_workspace_ignores_changes_for_unopened_documents() -> None:
     ws = LspWorkspace(None, position_encoding="utf-8")
-    ws.update_text_document(types.VersionedTextDocumentIdentifier(uri="file:///nope", version=2), _change(0, 0, 0, 0, "x"))
+    ws.update_text_document(
+        types.VersionedTextDocumentIdentifier(uri="file:///nope", version=2), _change(0, 0, 0, 0, "x")
+    )
     assert ws.open_document("file:///nope") is None
-    ws.put_text_document(types.TextDocumentItem(uri="file:///a.txt", language_id="plaintext", version=1, text="é\vb"))
+    ws.put_text_document(
+        types.TextDocumentItem(uri="file:///a.txt", language_id="plaintext", version=1, text="é\vb")
+    )
     doc = ws.open_document("file:///a.txt")
     assert isinstance(doc, LspTextDocument) and doc.encoding == "utf-8"
 
@@ -117,16 +123,26 @@ def _replace_all(text: str, needle: str, new: str, encoding: str, descending: bo
     changes = []
     if descending:  # VS Code's order: every range is valid in the original text
         for s, e in reversed(spans):
-            changes.append(types.TextDocumentContentChangePartial(
-                range=types.Range(start=idx.position_at(s, encoding), end=idx.position_at(e, encoding)), text=new))
+            changes.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=idx.position_at(s, encoding), end=idx.position_at(e, encoding)),
+                    text=new,
+                )
+            )
     else:  # first to last: each range is in the text after the changes before it
         delta = 0
         for s, e in spans:
-            cur = text[: s] .replace(needle, new)
+            cur = text[:s].replace(needle, new)
             cidx = LineIndex(cur + text[s:])
-            changes.append(types.TextDocumentContentChangePartial(
-                range=types.Range(start=cidx.position_at(len(cur), encoding),
-                                  end=cidx.position_at(len(cur) + e - s, encoding)), text=new))
+            changes.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=cidx.position_at(len(cur), encoding),
+                        end=cidx.position_at(len(cur) + e - s, encoding),
+                    ),
+                    text=new,
+                )
+            )
             delta += len(new) - (e - s)
     return changes
 
@@ -167,7 +183,10 @@ _piece = st.text(alphabet="ab \r\n\v😀é", max_size=6)
 
 @given(
     text=st.text(alphabet="ab \r\n\v😀é", max_size=60),
-    raw=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), _piece), max_size=8),
+    raw=st.lists(
+        st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), _piece),
+        max_size=8,
+    ),
     encoding=st.sampled_from(["utf-8", "utf-16", "utf-32"]),
 )
 @settings(max_examples=300, deadline=None)
@@ -175,9 +194,12 @@ def test_any_batch_of_changes_matches_one_by_one(text: str, raw: list, encoding:
     changes = [_change(a, b, c, d, t) for a, b, c, d, t in raw]
     changes = [
         types.TextDocumentContentChangePartial(
-            range=types.Range(start=min(ch.range.start, ch.range.end, key=lambda p: (p.line, p.character)),
-                              end=max(ch.range.start, ch.range.end, key=lambda p: (p.line, p.character))),
-            text=ch.text)
+            range=types.Range(
+                start=min(ch.range.start, ch.range.end, key=lambda p: (p.line, p.character)),
+                end=max(ch.range.start, ch.range.end, key=lambda p: (p.line, p.character)),
+            ),
+            text=ch.text,
+        )
         for ch in changes
     ]
     doc = _doc(text, encoding)
@@ -199,7 +221,9 @@ def test_any_batch_of_changes_matches_one_by_one(text: str, raw: list, encoding:
         ("xy", [((0, 1), "a"), ((0, 2), "b")], "xaby"),  # after the first: text order is the order made
     ],
 )
-def test_insertions_at_one_place_in_one_batch_land_in_the_order_made(text, pieces, expected, encoding) -> None:
+def test_insertions_at_one_place_in_one_batch_land_in_the_order_made(
+    text, pieces, expected, encoding
+) -> None:
     doc = _doc(text, encoding)
     changes = [_change(line, ch, line, ch, t) for (line, ch), t in pieces]
     for ch in changes:

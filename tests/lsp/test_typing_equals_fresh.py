@@ -29,20 +29,36 @@ def _utf16_position(text: str, offset: int) -> dict[str, int]:
 
 def _shown(diagnostics: list[dict]) -> list[tuple]:
     return sorted(
-        (d["range"]["start"]["line"], d["range"]["start"]["character"], d["range"]["end"]["line"],
-         d["range"]["end"]["character"], d["code"], d["severity"], d["message"], repr(d.get("data")))
+        (
+            d["range"]["start"]["line"],
+            d["range"]["start"]["character"],
+            d["range"]["end"]["line"],
+            d["range"]["end"]["character"],
+            d["code"],
+            d["severity"],
+            d["message"],
+            repr(d.get("data")),
+        )
         for d in diagnostics
     )
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_typed_document_shows_what_a_fresh_one_shows(raw_server, tmp_path, seed: int) -> None:
-    server = raw_server(env={"CITECHECK_OFFLINE": "1", "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
-                             "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite")}, log_level="WARNING")
+    server = raw_server(
+        env={
+            "CITECHECK_OFFLINE": "1",
+            "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
+            "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite"),
+        },
+        log_level="WARNING",
+    )
     server.initialize(
         options={"debounceMs": 40},
-        capabilities={"general": {"positionEncodings": ["utf-16"]},
-                      "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}}},
+        capabilities={
+            "general": {"positionEncodings": ["utf-16"]},
+            "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}},
+        },
     )
     rng = random.Random(seed)
     text = "\n\n".join(rng.choice(PARAS) for _ in range(12))
@@ -50,16 +66,23 @@ def test_typed_document_shows_what_a_fresh_one_shows(raw_server, tmp_path, seed:
 
     def checked(uri: str, version: int):
         """Wait for the source-backed pass of ``version`` (its citations notification follows its publish)."""
+
         def match(m) -> bool:
             if m.get("method") == "textDocument/publishDiagnostics":
                 published[(m["params"]["uri"], m["params"]["version"])] = m["params"]["diagnostics"]
-            return (m.get("method") == "citecheck/citations" and m["params"]["uri"] == uri
-                    and m["params"]["version"] == version)
+            return (
+                m.get("method") == "citecheck/citations"
+                and m["params"]["uri"] == uri
+                and m["params"]["version"] == version
+            )
+
         return match
 
     uri = "file:///typed.txt"
-    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1,
-                                                            "text": text}})
+    server.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}},
+    )
     server.wait_for(checked(uri, 1), timeout=60)
     version = 1
     for burst in range(4):  # typing bursts, each followed by a pause long enough for the source check
@@ -68,16 +91,25 @@ def test_typed_document_shows_what_a_fresh_one_shows(raw_server, tmp_path, seed:
             new = rng.choice(PIECES)
             end = min(len(text), at + (rng.randrange(1, 20) if new == "" else 0))
             version += 1
-            server.notify("textDocument/didChange", {
-                "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"range": {"start": _utf16_position(text, at), "end": _utf16_position(text, end)},
-                                    "text": new}],
-            })
+            server.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [
+                        {
+                            "range": {"start": _utf16_position(text, at), "end": _utf16_position(text, end)},
+                            "text": new,
+                        }
+                    ],
+                },
+            )
             text = text[:at] + new + text[end:]
         server.wait_for(checked(uri, version), timeout=60)
         fresh = f"file:///fresh{burst}.txt"
-        server.notify("textDocument/didOpen", {"textDocument": {"uri": fresh, "languageId": "plaintext",
-                                                                "version": 1, "text": text}})
+        server.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": fresh, "languageId": "plaintext", "version": 1, "text": text}},
+        )
         server.wait_for(checked(fresh, 1), timeout=60)
         assert published[(uri, version)], "the typed text has findings to compare"
         assert _shown(published[(uri, version)]) == _shown(published[(fresh, 1)]), (burst, text)
@@ -94,14 +126,27 @@ def test_local_findings_while_typing_equal_a_fresh_documents(raw_server, tmp_pat
     shows — equals the first publish of the same text opened fresh, once the caret moves off the
     citations. (Stage 1 says so in ``$/logTrace``: a publish that would not change what the client
     has is skipped, so the latest publish is what the client shows.)"""
-    server = raw_server(env={"CITECHECK_OFFLINE": "1", "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
-                             "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite")}, log_level="WARNING")
-    answer = server.request("initialize", {
-        "processId": None, "rootUri": None, "trace": "messages",
-        "initializationOptions": {"debounceMs": 6000, "cannotVerifyDiagnostics": "none"},
-        "capabilities": {"general": {"positionEncodings": ["utf-16"]},
-                         "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}}},
-    })
+    server = raw_server(
+        env={
+            "CITECHECK_OFFLINE": "1",
+            "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite"),
+            "CITECHECK_CORPUS_PATH": str(tmp_path / "corpus.sqlite"),
+        },
+        log_level="WARNING",
+    )
+    answer = server.request(
+        "initialize",
+        {
+            "processId": None,
+            "rootUri": None,
+            "trace": "messages",
+            "initializationOptions": {"debounceMs": 6000, "cannotVerifyDiagnostics": "none"},
+            "capabilities": {
+                "general": {"positionEncodings": ["utf-16"]},
+                "textDocument": {"publishDiagnostics": {"versionSupport": True, "dataSupport": True}},
+            },
+        },
+    )
     server.response(answer)
     server.notify("initialized", {})
     rng = random.Random(seed)
@@ -116,18 +161,28 @@ def test_local_findings_while_typing_equal_a_fresh_documents(raw_server, tmp_pat
             if m.get("method") == "textDocument/publishDiagnostics":
                 published[m["params"]["uri"]] = m["params"]["diagnostics"]
             return m.get("method") == "$/logTrace" and m["params"]["message"].startswith(said)
+
         return match
 
     def change(version: int, at: int, end: int, new: str) -> None:
-        server.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"range": {"start": _utf16_position(text, at), "end": _utf16_position(text, end)},
-                                "text": new}],
-        })
+        server.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [
+                    {
+                        "range": {"start": _utf16_position(text, at), "end": _utf16_position(text, end)},
+                        "text": new,
+                    }
+                ],
+            },
+        )
 
     uri = "file:///typed-local.txt"
-    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1,
-                                                            "text": text}})
+    server.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}},
+    )
     server.wait_for(checked(uri, 1), timeout=60)
     version = 1
     compared = 0
@@ -145,8 +200,10 @@ def test_local_findings_while_typing_equal_a_fresh_documents(raw_server, tmp_pat
         text += "."
         server.wait_for(checked(uri, version), timeout=60)
         fresh = f"file:///fresh-local{burst}.txt"
-        server.notify("textDocument/didOpen", {"textDocument": {"uri": fresh, "languageId": "plaintext",
-                                                                "version": 1, "text": text}})
+        server.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": fresh, "languageId": "plaintext", "version": 1, "text": text}},
+        )
         server.wait_for(checked(fresh, 1), timeout=60)
         compared += bool(published[fresh])
         assert _shown(published[uri]) == _shown(published[fresh]), (burst, text)

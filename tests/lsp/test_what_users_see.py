@@ -29,26 +29,46 @@ WHIT = Span(TEXT.index("64 F.4th 512"), TEXT.index("64 F.4th 512") + 12)
 
 
 def _diag(finding, **kw):
-    return to_diagnostic(finding, uri="file:///b.md", index=LineIndex(TEXT), encoding="utf-16",
-                         key=IgnoreKey(kind=str(finding.kind), citation="x"), client=ClientFeatures(), **kw)
+    return to_diagnostic(
+        finding,
+        uri="file:///b.md",
+        index=LineIndex(TEXT),
+        encoding="utf-16",
+        key=IgnoreKey(kind=str(finding.kind), citation="x"),
+        client=ClientFeatures(),
+        **kw,
+    )
 
 
 def _cannot_verify():
-    return make_finding(Kind.CANNOT_VERIFY, BERRY, "100 A.2d 831 could not be verified: the local corpus does not "
-                        "cover 100 A.2d. This is not a finding that the case does not exist.",
-                        evidence=Evidence(source="corpus", citation="100 A.2d 831",
-                                          note="the local corpus does not cover 100 A.2d"), citation_index=0)
+    return make_finding(
+        Kind.CANNOT_VERIFY,
+        BERRY,
+        "100 A.2d 831 could not be verified: the local corpus does not "
+        "cover 100 A.2d. This is not a finding that the case does not exist.",
+        evidence=Evidence(
+            source="corpus", citation="100 A.2d 831", note="the local corpus does not cover 100 A.2d"
+        ),
+        citation_index=0,
+    )
 
 
 def _impossible():
     note = "F.4th began in 2021; a case decided in 2001 cannot be reported there"
-    return make_finding(Kind.IMPOSSIBLE_CITATION, WHIT, f"Impossible citation: {note}.",
-                        evidence=Evidence(source="reporters-db", citation="64 F.4th 512", note=note), citation_index=1)
+    return make_finding(
+        Kind.IMPOSSIBLE_CITATION,
+        WHIT,
+        f"Impossible citation: {note}.",
+        evidence=Evidence(source="reporters-db", citation="64 F.4th 512", note=note),
+        citation_index=1,
+    )
 
 
 def test_cannot_verify_is_a_hint_by_default_and_configurable():
     assert _diag(_cannot_verify()).severity == types.DiagnosticSeverity.Hint
-    assert _diag(_cannot_verify(), cannot_verify="information").severity == types.DiagnosticSeverity.Information
+    assert (
+        _diag(_cannot_verify(), cannot_verify="information").severity == types.DiagnosticSeverity.Information
+    )
     assert not shows_as_diagnostic(_cannot_verify(), "none") and shows_as_diagnostic(_cannot_verify(), "hint")
     assert shows_as_diagnostic(_impossible(), "none")  # only cannot-verify is affected
     assert _diag(_impossible(), cannot_verify="none").severity == types.DiagnosticSeverity.Error
@@ -61,15 +81,32 @@ def test_related_information_never_says_matched_without_a_match():
     assert not _diag(_cannot_verify()).related_information  # the message already says why
     related = [r.message for r in _diag(_impossible()).related_information]
     assert not any("Matched" in m for m in related), related
-    assert related == ["Why it cannot exist: F.4th began in 2021; a case decided in 2001 cannot be reported there "
-                       "(per reporters-db)"]
-    fabricated = make_finding(Kind.FABRICATED_CASE, BERRY, "No case begins at 100 A.2d 831 …",
-                              evidence=Evidence(source="the local corpus", citation="100 A.2d 831"), citation_index=0)
+    assert related == [
+        "Why it cannot exist: F.4th began in 2021; a case decided in 2001 cannot be reported there "
+        "(per reporters-db)"
+    ]
+    fabricated = make_finding(
+        Kind.FABRICATED_CASE,
+        BERRY,
+        "No case begins at 100 A.2d 831 …",
+        evidence=Evidence(source="the local corpus", citation="100 A.2d 831"),
+        citation_index=0,
+    )
     related = [r.message for r in _diag(fabricated).related_information]
     assert related == ["Looked up 100 A.2d 831 in the local corpus: no case begins there"]
-    matched = make_finding(Kind.YEAR_MISMATCH, BERRY, "year", citation_index=0,
-                           evidence=Evidence(source="corpus", record_id="cap:1", case_name="Berry v. Keith",
-                                             citation="100 A.2d 831", date="1953-11-25"))
+    matched = make_finding(
+        Kind.YEAR_MISMATCH,
+        BERRY,
+        "year",
+        citation_index=0,
+        evidence=Evidence(
+            source="corpus",
+            record_id="cap:1",
+            case_name="Berry v. Keith",
+            citation="100 A.2d 831",
+            date="1953-11-25",
+        ),
+    )
     assert _diag(matched).related_information[0].message.startswith("Matched: Berry v. Keith, 100 A.2d 831")
 
 

@@ -24,13 +24,19 @@ def accusations(text: str) -> list[Finding]:
     """The errors and warnings citecheck raises on ``text`` offline (info is not an accusation)."""
     return [f for f in check_offline(text).findings if f.severity in (Severity.ERROR, Severity.WARNING)]
 
-SCOTUS_2017 = "U.S. Supreme Court slip opinion (2017), CourtListener text via github.com/ielab/ussc-caselaw-collection"
+
+SCOTUS_2017 = (
+    "U.S. Supreme Court slip opinion (2017), CourtListener text via github.com/ielab/ussc-caselaw-collection"
+)
 
 # (excerpt, source)
 CLEAN: list[tuple[str, str]] = [
     # reporters-db's wrong date ranges (issue 17)
     ("United States v. Microsoft Corp., 980 F. Supp. 537 (D.D.C. 1997).", "issue 17 (real citation)"),
-    ("See Cohen v. Beneficial Indus. Loan Corp., 744 F. Supp. 1323 (E.D. Pa. 1990).", "issue 17 (real citation)"),
+    (
+        "See Cohen v. Beneficial Indus. Loan Corp., 744 F. Supp. 1323 (E.D. Pa. 1990).",
+        "issue 17 (real citation)",
+    ),
     ("See Kohn v. American Metal Climax, Inc., 54 F.R.D. 282 (W.D. Pa. 1971).", "issue 17 (real citation)"),
     ("State v. Williams, 15 Ohio St. 3d 239 (1984).", "issue 17 (real citation)"),
     (
@@ -41,8 +47,10 @@ CLEAN: list[tuple[str, str]] = [
         "See, e.g., Crawford v. State, 10 Tenn. 60, 68 (1821); Cochran v. Street, 1 Va. 79, 81 (1792).",
         "Pena-Rodriguez v. Colorado, " + SCOTUS_2017,
     ),
-    ("Taylor v. Giger, 3 Ky. 586, 597–598 (1808); Bull v. Commonwealth, 55 Va. 613, 627–628 (1857).",
-     "Pena-Rodriguez v. Colorado, " + SCOTUS_2017),
+    (
+        "Taylor v. Giger, 3 Ky. 586, 597–598 (1808); Bull v. Commonwealth, 55 Va. 613, 627–628 (1857).",
+        "Pena-Rodriguez v. Colorado, " + SCOTUS_2017,
+    ),
     (
         "Designation of Acting Solicitor of Labor, 31 Op. O. L. C. 73, 77 (2007).",
         "NLRB v. SW General, Inc., 580 U.S. ___ (2017), " + SCOTUS_2017,
@@ -50,23 +58,54 @@ CLEAN: list[tuple[str, str]] = [
     # foreign and neutral citations (issue 17)
     ("R v. Jordan, 2016 SCC 27.", "issue 17"),
     ("See 2019 ONCA 123; 2020 BCCRT 949; 2025 HRTO 2715; 2004 FCA 155.", "issue 17"),
-    ("Lee v. Ashers Baking Co. [2018] UKSC 49; Simmons v. Castle [2012] EWCA Civ 1039.", "UK Supreme Court / Court of Appeal"),
+    (
+        "Lee v. Ashers Baking Co. [2018] UKSC 49; Simmons v. Castle [2012] EWCA Civ 1039.",
+        "UK Supreme Court / Court of Appeal",
+    ),
     ("Mabo v. Queensland (No. 2) [1992] HCA 23.", "High Court of Australia"),
-    ("Jacob Puliyel v. Union of India (2022) 7 SCC 464.", "Supreme Court of India (neutral shape from issue 17)"),
+    (
+        "Jacob Puliyel v. Union of India (2022) 7 SCC 464.",
+        "Supreme Court of India (neutral shape from issue 17)",
+    ),
     ("Ngwenya v. Bidvest 2016 ZALAC 28.", "South African Labour Appeal Court (shape from issue 17)"),
     ("R. v. Jordan, [2016] 1 S.C.R. 631.", "Supreme Court of Canada"),
     # real strings that are not case reporters in reporters-db (issue 17)
-    ("See 2 OED 88 (def. 5); see also 1 OED 576 (2d ed. 1989).", "Star Athletica v. Varsity Brands, " + SCOTUS_2017),
-    ("California v. Hodari D., 499 U.S. 621, 624 (1991) (quoting 2 Webster 67).", "Manuel v. Joliet, " + SCOTUS_2017),
-    ("Rex v. Almon, 5 Burr. 2687 (K. B. 1770); Dent v. The Hundred of Hertford, 2 Salk. 645 (K. B. 1696).",
-     "Pena-Rodriguez v. Colorado, " + SCOTUS_2017),
-    ("Tucker v. Town Council of South Kingstown, 5 Rawle I. 558, 560 (1859).", "Pena-Rodriguez v. Colorado, " + SCOTUS_2017),
-    ("Ex-King Farouk of Egypt v. Christian Dior, 84 Clunet 717, 24 I. L. R. 228, 229 (CA Paris 1957).",
-     "Bolivarian Republic of Venezuela v. Helmerich & Payne, " + SCOTUS_2017),
-    ("much as 70% of the total vote. See 5 Record 636, 638, 641. See 2 Record 349.", "Cooper v. Harris, " + SCOTUS_2017),
-    ("Cantrell v. Knox Cty. Bd. of Educ., 20 IDELR 123 (1993); see also 3 EHLR 553.", "issue 17 (looseleaf services)"),
-    ("Foo v. Bar, 2 Vern. 540 (1706); Baz v. Qux, 3 Wils. 145 (1770).", "issue 17 (English nominative reporters)"),
-    ("Dalton v. Angus, 6 App. Cas. 740 (1881); Doe v. Roe, 3 Grat. 405 (1846).", "issue 17 (nominative reporters)"),
+    (
+        "See 2 OED 88 (def. 5); see also 1 OED 576 (2d ed. 1989).",
+        "Star Athletica v. Varsity Brands, " + SCOTUS_2017,
+    ),
+    (
+        "California v. Hodari D., 499 U.S. 621, 624 (1991) (quoting 2 Webster 67).",
+        "Manuel v. Joliet, " + SCOTUS_2017,
+    ),
+    (
+        "Rex v. Almon, 5 Burr. 2687 (K. B. 1770); Dent v. The Hundred of Hertford, 2 Salk. 645 (K. B. 1696).",
+        "Pena-Rodriguez v. Colorado, " + SCOTUS_2017,
+    ),
+    (
+        "Tucker v. Town Council of South Kingstown, 5 Rawle I. 558, 560 (1859).",
+        "Pena-Rodriguez v. Colorado, " + SCOTUS_2017,
+    ),
+    (
+        "Ex-King Farouk of Egypt v. Christian Dior, 84 Clunet 717, 24 I. L. R. 228, 229 (CA Paris 1957).",
+        "Bolivarian Republic of Venezuela v. Helmerich & Payne, " + SCOTUS_2017,
+    ),
+    (
+        "much as 70% of the total vote. See 5 Record 636, 638, 641. See 2 Record 349.",
+        "Cooper v. Harris, " + SCOTUS_2017,
+    ),
+    (
+        "Cantrell v. Knox Cty. Bd. of Educ., 20 IDELR 123 (1993); see also 3 EHLR 553.",
+        "issue 17 (looseleaf services)",
+    ),
+    (
+        "Foo v. Bar, 2 Vern. 540 (1706); Baz v. Qux, 3 Wils. 145 (1770).",
+        "issue 17 (English nominative reporters)",
+    ),
+    (
+        "Dalton v. Angus, 6 App. Cas. 740 (1881); Doe v. Roe, 3 Grat. 405 (1846).",
+        "issue 17 (nominative reporters)",
+    ),
     # public state opinions (casetext / midpage copies)
     (
         "by the pronouncement of the Supreme Court in Furman v. Georgia, 408 U.S. 238, 92 S. Ct. 2726, 33 L. Ed. 2d "
@@ -112,12 +151,31 @@ def test_us_neutral_and_california_shapes_stay_us_citations() -> None:
 
 # (excerpt, source, expected kind): real wrong citations must still be flagged
 FLAGGED: list[tuple[str, str, Kind, Severity]] = [
-    ("Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019).", "invented series (issue 17)", Kind.IMPOSSIBLE_CITATION, Severity.ERROR),
-    ("Q v. R, 288 Ark. 7th 620 (1999).", "invented series (issue 17)", Kind.IMPOSSIBLE_CITATION, Severity.ERROR),
-    ("Doe v. Roe, 15 S.W.3d 100 (Tex. 1986).", "year outside the series", Kind.YEAR_MISMATCH, Severity.WARNING),
+    (
+        "Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019).",
+        "invented series (issue 17)",
+        Kind.IMPOSSIBLE_CITATION,
+        Severity.ERROR,
+    ),
+    (
+        "Q v. R, 288 Ark. 7th 620 (1999).",
+        "invented series (issue 17)",
+        Kind.IMPOSSIBLE_CITATION,
+        Severity.ERROR,
+    ),
+    (
+        "Doe v. Roe, 15 S.W.3d 100 (Tex. 1986).",
+        "year outside the series",
+        Kind.YEAR_MISMATCH,
+        Severity.WARNING,
+    ),
     # the Court's slip opinion printed 2012 for a 2008 case (the U.S. Reports corrected it)
-    ("See Commonwealth v. Steele, 599 Pa. 341, 377–379, 961 A.2d 786, 807–808 (2012).",
-     "Pena-Rodriguez v. Colorado, " + SCOTUS_2017, Kind.YEAR_MISMATCH, Severity.WARNING),
+    (
+        "See Commonwealth v. Steele, 599 Pa. 341, 377–379, 961 A.2d 786, 807–808 (2012).",
+        "Pena-Rodriguez v. Colorado, " + SCOTUS_2017,
+        Kind.YEAR_MISMATCH,
+        Severity.WARNING,
+    ),
 ]
 
 

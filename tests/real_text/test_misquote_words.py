@@ -33,9 +33,14 @@ def source(tmp_path_factory):  # type: ignore[no-untyped-def]
 # (draft quote, [(opinion words, draft words)] every substitution the message must name)
 SUBSTITUTIONS = [
     (REAL.replace("plainly", "clearly"), [("plainly", "clearly")]),
-    (REAL.replace("set aside", "overturn").replace("issue", "question"), [("set aside", "overturn"), ("issue", "question")]),
     (
-        REAL.replace("judgment", "ruling").replace("issue", "question").replace("plainly wrong", "clearly erroneous"),
+        REAL.replace("set aside", "overturn").replace("issue", "question"),
+        [("set aside", "overturn"), ("issue", "question")],
+    ),
+    (
+        REAL.replace("judgment", "ruling")
+        .replace("issue", "question")
+        .replace("plainly wrong", "clearly erroneous"),
         [("judgment", "ruling"), ("issue", "question"), ("plainly wrong", "clearly erroneous")],
     ),
 ]

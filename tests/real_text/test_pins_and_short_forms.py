@@ -17,20 +17,42 @@ from citecheck.extract.models import CiteForm
 from citecheck.findings import Kind, Severity
 from citecheck.pipeline import check_document
 
-SCOTUS_2017 = "U.S. Supreme Court slip opinion (2017), CourtListener text via github.com/ielab/ussc-caselaw-collection"
+SCOTUS_2017 = (
+    "U.S. Supreme Court slip opinion (2017), CourtListener text via github.com/ielab/ussc-caselaw-collection"
+)
 FULL = "Roe v. Wade, 410 U.S. 113 (1973). "
 
 # (text after a full cite, the pin as extracted, source)
 VALID_PINS: list[tuple[str, str, str]] = [
-    ("the defendant's in-state contacts.” Id., at ___, n. 20 (slip op., at 21, n. 2).", "___", "BNSF R. Co. v. Tyrrell, " + SCOTUS_2017),
+    (
+        "the defendant's in-state contacts.” Id., at ___, n. 20 (slip op., at 21, n. 2).",
+        "___",
+        "BNSF R. Co. v. Tyrrell, " + SCOTUS_2017,
+    ),
     ("See id., at ___–___ (slip op., at 17–18).", "___–___", "BNSF R. Co. v. Tyrrell, " + SCOTUS_2017),
     ("Id. at n. 18.", "n. 18", "issue 17"),
-    ("spring of 2013, id., at S3884 (May 23, 2013), but to no avail.", "S3884", "NLRB v. SW General, " + SCOTUS_2017),
+    (
+        "spring of 2013, id., at S3884 (May 23, 2013), but to no avail.",
+        "S3884",
+        "NLRB v. SW General, " + SCOTUS_2017,
+    ),
     ("did not seek it. Id., at A–52. The sentencing judge", "A–52", "Tatum v. Arizona, " + SCOTUS_2017),
-    ("See §§1414, 1415; id., at 208– 209. By the time", "208– 209", "Endrew F. v. Douglas County, " + SCOTUS_2017),
+    (
+        "See §§1414, 1415; id., at 208– 209. By the time",
+        "208– 209",
+        "Endrew F. v. Douglas County, " + SCOTUS_2017,
+    ),
     ("Roe, supra, at 500—is not to the contrary.", "500", "issue 17 (Croson, supra, at 500—is)"),
-    ("“satisfactory compensation,” Roe, 410 U. S., at 161—for every item", "161", "Impression Products v. Lexmark, " + SCOTUS_2017),
-    ("Id., at 59–\n  Cite as: 580 U. S. ____ (2017)\n 60.", "59", "Bravo-Fernandez v. United States, " + SCOTUS_2017),
+    (
+        "“satisfactory compensation,” Roe, 410 U. S., at 161—for every item",
+        "161",
+        "Impression Products v. Lexmark, " + SCOTUS_2017,
+    ),
+    (
+        "Id., at 59–\n  Cite as: 580 U. S. ____ (2017)\n 60.",
+        "59",
+        "Bravo-Fernandez v. United States, " + SCOTUS_2017,
+    ),
     ("Id. at page 694.", "page 694", "issue 17 (at page 694 of 87 F.Supp.)"),
 ]
 
@@ -81,13 +103,19 @@ def test_a_pin_below_every_cited_case_of_the_volume_resolves_to_none_and_says_so
 
 # (excerpt, source): short forms whose full cite a reader finds elsewhere (the opinion itself, a note)
 PARALLEL_SHORT: list[tuple[str, str]] = [
-    ("There appears to be no disagreement. Majority op. at 172, 100 A.3d at 1137.",
-     "Pennsylvania Supreme Court dissent, ../shared/corpus courtlistener-bulk opinion 920000004"),
-    ("(majority op. at 274, 920 N.Y.S.2d at 291, 945 N.E.2d at 484)",
-     "New York Court of Appeals dissent, courtlistener-bulk opinion 920000013"),
+    (
+        "There appears to be no disagreement. Majority op. at 172, 100 A.3d at 1137.",
+        "Pennsylvania Supreme Court dissent, ../shared/corpus courtlistener-bulk opinion 920000004",
+    ),
+    (
+        "(majority op. at 274, 920 N.Y.S.2d at 291, 945 N.E.2d at 484)",
+        "New York Court of Appeals dissent, courtlistener-bulk opinion 920000013",
+    ),
     ("9. Atkins, supra note 1, 536 U.S. at 318, 122 S.Ct. 2242.", "courtlistener-bulk opinion 920000024"),
-    ("a new factual predicate for detaining appellant. Day, 87 S.W.3d at 54, supra note 13.",
-     "Missouri Court of Appeals, courtlistener-bulk opinion 920000002"),
+    (
+        "a new factual predicate for detaining appellant. Day, 87 S.W.3d at 54, supra note 13.",
+        "Missouri Court of Appeals, courtlistener-bulk opinion 920000002",
+    ),
 ]
 
 
@@ -106,17 +134,28 @@ def test_a_short_form_with_no_full_cite_anywhere_is_still_a_warning() -> None:
 
 # (text, expected cores with their names): hard-wrapped citations with indentation, table cells
 WRAPPED: list[tuple[str, list[tuple[str, str | None]], str]] = [
-    ("Grutter v. Bollinger, 539\n    U. S. 306, and Croson, 488 U. S.\n    469 (1989).",
-     [("539\n    U. S. 306", "Grutter v. Bollinger"), ("488 U. S.\n    469", "Croson")], "issue 17 (slip opinion line breaks)"),
-    ("ineffective assistance under Strickland v. Washington, 466\n    U.S. 668. Buck sought a COA.",
-     [("466\n    U.S. 668", "Strickland v. Washington")], "Buck v. Davis, " + SCOTUS_2017),
-    ("Authority\tGrutter v. Bollinger, 539 U.S. 306\tRichmond v. J. A. Croson Co., 488 U.S. 469 (1989)",
-     [("539 U.S. 306", "Grutter v. Bollinger"), ("488 U.S. 469", "Richmond v. J. A. Croson Co.")], "issue 17 (tabs between cells)"),
+    (
+        "Grutter v. Bollinger, 539\n    U. S. 306, and Croson, 488 U. S.\n    469 (1989).",
+        [("539\n    U. S. 306", "Grutter v. Bollinger"), ("488 U. S.\n    469", "Croson")],
+        "issue 17 (slip opinion line breaks)",
+    ),
+    (
+        "ineffective assistance under Strickland v. Washington, 466\n    U.S. 668. Buck sought a COA.",
+        [("466\n    U.S. 668", "Strickland v. Washington")],
+        "Buck v. Davis, " + SCOTUS_2017,
+    ),
+    (
+        "Authority\tGrutter v. Bollinger, 539 U.S. 306\tRichmond v. J. A. Croson Co., 488 U.S. 469 (1989)",
+        [("539 U.S. 306", "Grutter v. Bollinger"), ("488 U.S. 469", "Richmond v. J. A. Croson Co.")],
+        "issue 17 (tabs between cells)",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "expected", "source"), WRAPPED, ids=[s for *_, s in WRAPPED])
-def test_wrapped_and_tabbed_citations_are_found_with_their_names(text: str, expected: list, source: str) -> None:
+def test_wrapped_and_tabbed_citations_are_found_with_their_names(
+    text: str, expected: list, source: str
+) -> None:
     cites = [c for c in extract_citations(text).citations if c.form is CiteForm.FULL]
     got = [(c.text, c.case_name.text if c.case_name else None) for c in cites]
     assert got == expected, source

@@ -46,8 +46,13 @@ def _check(settings: Settings) -> BatchResult:
 
 
 def _settings(tmp_path: Path) -> Settings:
-    return Settings(corpus_path=tmp_path / "corpus.sqlite", cache_path=tmp_path / "cache.sqlite", offline=True,
-                    courtlistener_token=None, cap_fetch=False)
+    return Settings(
+        corpus_path=tmp_path / "corpus.sqlite",
+        cache_path=tmp_path / "cache.sqlite",
+        offline=True,
+        courtlistener_token=None,
+        cap_fetch=False,
+    )
 
 
 def _import_sample(path: Path) -> None:
@@ -126,8 +131,10 @@ def test_brief_html_report_in_headless_chromium(tmp_path, headless_chromium):
     png, dom = headless_chromium(page, "1280,2400")
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
     tree = lxml.html.fromstring(dom)
-    rows = [[td.text_content().strip() for td in tr.xpath("./td")]
-            for tr in tree.xpath("//table[contains(@class,'toa')]/tbody/tr")]
+    rows = [
+        [td.text_content().strip() for td in tr.xpath("./td")]
+        for tr in tree.xpath("//table[contains(@class,'toa')]/tbody/tr")
+    ]
     names = [r[0] for r in rows]
     assert len(names) == len(set(names)) == 12  # each authority once (short forms fold into their case)
     savage = next(r for r in rows if r[0] == "Savage v. Parks")

@@ -66,7 +66,10 @@ def test_html_table_of_authorities_is_grouped_by_weight_in_the_forum(sample_batc
     statuses = tuple(replace(st, weight=weights[st.index]) for st in file.statuses)
     batch = replace(sample_batch, files=(replace(file, statuses=statuses, forum=forum),))
     doc = lxml.html.fromstring(render_html(batch))
-    assert "Court: District of Columbia Court of Appeals (from the caption; state question)." in doc.text_content()
+    assert (
+        "Court: District of Columbia Court of Appeals (from the caption; state question)."
+        in doc.text_content()
+    )
     headings = [h.text_content() for h in doc.xpath("//h4")]
     assert headings == ["Binding authority (1)", "Persuasive authority (1)", "Weight not determined (1)"]
     rows = _toa_rows(doc)

@@ -9,7 +9,11 @@ from citecheck.report.json import SCHEMA_VERSION, render_json
 
 def test_json_header_and_summary(sample_batch):
     doc = json.loads(render_json(sample_batch))
-    assert (doc["schema"], doc["version"], doc["offset_unit"]) == ("citecheck-report", SCHEMA_VERSION, "codepoint")
+    assert (doc["schema"], doc["version"], doc["offset_unit"]) == (
+        "citecheck-report",
+        SCHEMA_VERSION,
+        "codepoint",
+    )
     assert doc["summary"]["findings"] == {"error": 2, "warning": 0, "info": 0}
     assert doc["summary"]["status"]["verified"] == 2
     assert doc["errors"] == [{"path": "bad.docx", "message": "malformed .docx"}]
@@ -20,7 +24,7 @@ def test_json_spans_index_the_original_text_in_code_points(sample_batch):
     doc = json.loads(render_json(sample_batch))
     (f,) = doc["files"]
     for c in f["citations"]:
-        assert text[c["span"]["start"]:c["span"]["end"]] == c["text"]
+        assert text[c["span"]["start"] : c["span"]["end"]] == c["text"]
     whit = f["citations"][3]
     assert whit["text"] == "512 A.4th 77" and whit["span"]["start"] == text.index("512 A.4th 77")
 
@@ -34,7 +38,10 @@ def test_json_findings_carry_kind_severity_evidence_and_fixes(sample_batch):
     savage = doc["files"][0]["citations"][0]
     assert savage["resolved_case"]["name"] == "Savage v. Parks" and savage["status"] == "verified"
     assert {a["name"] for a in doc["files"][0]["authorities"]} == {
-        "Savage v. Parks", "Berry v. Keith", "Whitfield v. Kessler"}
+        "Savage v. Parks",
+        "Berry v. Keith",
+        "Whitfield v. Kessler",
+    }
 
 
 def test_streamed_report_is_byte_for_byte_json_dumps_of_the_dict(sample_batch):
@@ -46,7 +53,8 @@ def test_streamed_report_is_byte_for_byte_json_dumps_of_the_dict(sample_batch):
     for batch in (sample_batch, empty, replace(sample_batch, files=())):
         for indent in (2, None, 4):
             assert render_json(batch, indent=indent) == (
-                json.dumps(report_dict(batch), indent=indent, ensure_ascii=False) + "\n")
+                json.dumps(report_dict(batch), indent=indent, ensure_ascii=False) + "\n"
+            )
 
 
 def test_the_fast_encoder_writes_json_dumps_bytes_or_hands_over() -> None:
@@ -55,9 +63,18 @@ def test_the_fast_encoder_writes_json_dumps_bytes_or_hands_over() -> None:
     from citecheck.report.json import _dumps
 
     values = [
-        {"text": "x\x00\x1f\x7f\u2028 \"q\" \\ \b\f\n\r\t é 中 😀", "empty": [], "none": {}, "n": [0, -3, 2**63 - 1],
-         "flags": [True, False, None], "nested": {"a": [{"b": []}]}},
-        [], {}, "s", 7,
+        {
+            "text": 'x\x00\x1f\x7f\u2028 "q" \\ \b\f\n\r\t é 中 😀',
+            "empty": [],
+            "none": {},
+            "n": [0, -3, 2**63 - 1],
+            "flags": [True, False, None],
+            "nested": {"a": [{"b": []}]},
+        },
+        [],
+        {},
+        "s",
+        7,
         {"surrogate": "return of his \ud800 money"},
         {"big": 2**70},
     ]

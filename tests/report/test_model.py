@@ -32,9 +32,13 @@ def test_a_finding_on_a_verified_citation_makes_it_a_problem(sample_batch):
     text, cites = sample_batch.files[0].text, sample_batch.files[0].citations
     V = Status.VERIFIED
     report = Report(
-        text=text, extraction=Extraction(text=text, citations=cites[:2]), findings=(),
-        results=(CitationResult(citation_index=0, status=V, basis=V),
-                 CitationResult(citation_index=1, status=Status.NOT_CHECKED, basis=Status.NOT_CHECKED)),
+        text=text,
+        extraction=Extraction(text=text, citations=cites[:2]),
+        findings=(),
+        results=(
+            CitationResult(citation_index=0, status=V, basis=V),
+            CitationResult(citation_index=1, status=Status.NOT_CHECKED, basis=Status.NOT_CHECKED),
+        ),
     ).with_findings([make_finding(Kind.NAME_MISMATCH, Span(35, 47), "x", citation_index=0)])
     fr = file_result("a.md", "markdown", text, report)
     assert fr.status_of(0).status is Status.PROBLEM
@@ -47,7 +51,8 @@ def test_cannot_verify_note_explains_how_to_enable_verification_and_accuses_nobo
     text, cites = sample_batch.files[0].text, sample_batch.files[0].citations
     C = Status.CANNOT_VERIFY
     report = Report(
-        text=text, extraction=Extraction(text=text, citations=cites[:1]),
+        text=text,
+        extraction=Extraction(text=text, citations=cites[:1]),
         findings=(make_finding(Kind.CANNOT_VERIFY, Span(35, 47), "not covered", citation_index=0),),
         results=(CitationResult(citation_index=0, status=C, basis=C),),
     )

@@ -42,13 +42,16 @@ def test_sarif_results_rules_regions_and_fixes(sample_batch):
     assert loc["artifactLocation"]["uri"] == "briefs/sample%20brief.md"
     text = sample_batch.files[0].text
     region = loc["region"]
-    assert text[region["charOffset"]:region["charOffset"] + region["charLength"]] == "836"
+    assert text[region["charOffset"] : region["charOffset"] + region["charLength"]] == "836"
     assert (region["startLine"], region["startColumn"]) == (2, 63)
     repl = first["fixes"][0]["artifactChanges"][0]["replacements"][0]
     assert repl["insertedContent"]["text"] == "833"
     assert second["properties"]["citation"] == "512 A.4th 77"
     notes = run["invocations"][0]["toolExecutionNotifications"]
-    assert notes[0]["message"]["text"] == "malformed .docx" and run["invocations"][0]["executionSuccessful"] is False
+    assert (
+        notes[0]["message"]["text"] == "malformed .docx"
+        and run["invocations"][0]["executionSuccessful"] is False
+    )
 
 
 def test_sarif_fingerprints_are_stable_and_distinct(sample_batch):

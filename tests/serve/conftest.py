@@ -39,10 +39,17 @@ class Served:
         return f"https://localhost:{self.port}"
 
     def client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base, verify=ssl.create_default_context(cafile=str(self.ca)), timeout=60)
+        return httpx.Client(
+            base_url=self.base, verify=ssl.create_default_context(cafile=str(self.ca)), timeout=60
+        )
 
     def headers(self, **extra: str) -> dict[str, str]:
-        return {"Origin": self.origin, "X-Citecheck-Token": self.token, "Content-Type": "application/json", **extra}
+        return {
+            "Origin": self.origin,
+            "X-Citecheck-Token": self.token,
+            "Content-Type": "application/json",
+            **extra,
+        }
 
 
 def free_port() -> int:
@@ -58,23 +65,53 @@ def serve_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def start_server(tmp: Path, corpus: Path, *extra: str) -> tuple[subprocess.Popen, Served]:
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp / "config"), "CITECHECK_CACHE_PATH": str(tmp / "cache.sqlite"),
-           "CITECHECK_CAP_FETCH": "0", "PYTHONPATH": str(REPO / "server")}
-    init = subprocess.run([sys.executable, "-m", "citecheck", "serve", "--init"], env=env, capture_output=True,
-                          text=True, timeout=60)
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(tmp / "config"),
+        "CITECHECK_CACHE_PATH": str(tmp / "cache.sqlite"),
+        "CITECHECK_CAP_FETCH": "0",
+        "PYTHONPATH": str(REPO / "server"),
+    }
+    init = subprocess.run(
+        [sys.executable, "-m", "citecheck", "serve", "--init"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert init.returncode == 0, init.stderr
     serve_dir = tmp / "config" / "citecheck" / "serve"
     port = free_port()
     root = tmp / "workspace"
     root.mkdir(exist_ok=True)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "citecheck", "--offline", "--corpus", str(corpus), "serve", "--port", str(port),
-         "--root", str(root), *extra],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "citecheck",
+            "--offline",
+            "--corpus",
+            str(corpus),
+            "serve",
+            "--port",
+            str(port),
+            "--root",
+            str(root),
+            *extra,
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
-    served = Served(base=f"https://localhost:{port}", port=port,
-                    token=(serve_dir / "token").read_text().strip(), ca=serve_dir / "citecheck-localhost-ca.pem",
-                    root=root, env=env)
+    served = Served(
+        base=f"https://localhost:{port}",
+        port=port,
+        token=(serve_dir / "token").read_text().strip(),
+        ca=serve_dir / "citecheck-localhost-ca.pem",
+        root=root,
+        env=env,
+    )
     deadline = time.monotonic() + 60
     with served.client() as c:
         while True:

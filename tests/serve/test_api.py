@@ -17,7 +17,9 @@ FIXTURE = REPO / "clients" / "word-addin" / "test" / "fixtures" / "check-answer.
 
 def check(served: Served, doc: str, paragraphs: list[Any]) -> dict[str, Any]:
     with served.client() as c:
-        r = c.post("/api/v1/check", json={"document": doc, "paragraphs": paragraphs}, headers=served.headers())
+        r = c.post(
+            "/api/v1/check", json={"document": doc, "paragraphs": paragraphs}, headers=served.headers()
+        )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -48,8 +50,9 @@ def test_the_example_brief_in_word_paragraphs(served: Served) -> None:
     assert s["findings"]["error"] == sum(1 for f in file["findings"] if f["severity"] == "error")
     SAMPLE.parent.mkdir(parents=True, exist_ok=True)
     # the pane's tests (clients/word-addin/test/sample.ts) read the paragraphs and the answer together
-    SAMPLE.write_text(json.dumps({"paragraphs": paras, "answer": answer}, indent=1, ensure_ascii=False),
-                      encoding="utf-8")
+    SAMPLE.write_text(
+        json.dumps({"paragraphs": paras, "answer": answer}, indent=1, ensure_ascii=False), encoding="utf-8"
+    )
 
 
 def test_astral_characters_and_footnotes_get_utf16_offsets(served: Served) -> None:
@@ -99,7 +102,11 @@ def test_ignore_goes_to_the_store_the_editors_read(served: Served) -> None:
     before = check(served, "ignore", paras)
     finding = before["report"]["files"][0]["findings"][0]
     with served.client() as c:
-        r = c.post("/api/v1/ignore", json={"key": finding["ignore_key"], "scope": "finding"}, headers=served.headers())
+        r = c.post(
+            "/api/v1/ignore",
+            json={"key": finding["ignore_key"], "scope": "finding"},
+            headers=served.headers(),
+        )
     assert r.status_code == 200, r.text
     store = IgnoreStore.for_root(served.root)  # what citecheck-lsp opens for this workspace
     assert len(store.keys) == 1
@@ -131,7 +138,10 @@ def test_bad_requests_get_a_clear_error(served: Served) -> None:
             (b"{not json", "not valid JSON"),
             (json.dumps({"document": "x", "paragraphs": "text"}).encode(), "'paragraphs' must be a list"),
             (json.dumps({"document": "../../etc", "paragraphs": []}).encode(), "'document' must be"),
-            (json.dumps({"document": "x", "paragraphs": [{"text": "a", "part": "sidebar"}]}).encode(), "unknown part"),
+            (
+                json.dumps({"document": "x", "paragraphs": [{"text": "a", "part": "sidebar"}]}).encode(),
+                "unknown part",
+            ),
             (json.dumps({"document": "x", "paragraphs": [3]}).encode(), "has no text"),
         ]
         for body, words in cases:
@@ -163,4 +173,5 @@ def test_the_committed_pane_fixture_has_the_shape_the_server_sends(served: Serve
 
     assert shape(answer) == shape(fixture), (
         "the answer's fields changed: update clients/word-addin/src/findings.ts to match, then copy "
-        "clients/word-addin/out/check-answer.sample.json (written by this module) over the fixture")
+        "clients/word-addin/out/check-answer.sample.json (written by this module) over the fixture"
+    )

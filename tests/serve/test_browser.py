@@ -53,7 +53,9 @@ def _spki_hash(served: Served) -> str:
 
     cert_pem = served.ca.with_name("localhost.pem").read_bytes()
     leaf = x509.load_pem_x509_certificates(cert_pem)[0]
-    spki = leaf.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    spki = leaf.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     return base64.b64encode(hashlib.sha256(spki).digest()).decode()
 
 
@@ -66,7 +68,9 @@ def browser_served(tmp_path_factory: pytest.TempPathFactory, serve_corpus: Path)
         stop_server(proc)
 
 
-def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(browser_served: Served, tmp_path: Path) -> None:
+def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(
+    browser_served: Served, tmp_path: Path
+) -> None:
     binary = _chromium()
     bundle = _fake_word_bundle()
     from playwright.sync_api import sync_playwright
@@ -76,8 +80,10 @@ def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(browser_
     problems: list[str] = []
     outside: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=binary, args=[
-            "--no-sandbox", f"--ignore-certificate-errors-spki-list={_spki_hash(served)}"])
+        browser = pw.chromium.launch(
+            executable_path=binary,
+            args=["--no-sandbox", f"--ignore-certificate-errors-spki-list={_spki_hash(served)}"],
+        )
         try:
             page = browser.new_page(viewport={"width": 420, "height": 1150})
             page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -88,7 +94,9 @@ def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(browser_
                 route.fulfill(status=200, content_type="application/javascript", body="/* office.js */")
 
             def record(request) -> None:
-                if not request.url.startswith(served.base) and not request.url.startswith("https://appsforoffice."):
+                if not request.url.startswith(served.base) and not request.url.startswith(
+                    "https://appsforoffice."
+                ):
                     outside.append(request.url)
 
             page.route("https://appsforoffice.microsoft.com/**", office_js)
@@ -119,7 +127,10 @@ def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(browser_
             first.click()
             page.wait_for_function(f"() => {fake}.selections.length === 1")
             selected = page.evaluate(f"{fake}.selections[0]")
-            assert selected and selected.replace("*", "") in first.inner_text().replace("*", ""), (selected, first.inner_text())
+            assert selected and selected.replace("*", "") in first.inner_text().replace("*", ""), (
+                selected,
+                first.inner_text(),
+            )
 
             # add comment → a Word comment with the finding
             finding = page.locator(".group.status-problem .finding").first
@@ -133,9 +144,13 @@ def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(browser_
             fix = page.locator("button.fix").first
             fix_title = fix.inner_text()
             fix.click()
-            page.wait_for_function(f"() => {fake}.replacements.length >= 1 || !document.querySelector('.error').hidden")
+            page.wait_for_function(
+                f"() => {fake}.replacements.length >= 1 || !document.querySelector('.error').hidden"
+            )
             assert page.locator(".error").is_hidden(), page.inner_text(".error")
-            page.wait_for_function("() => document.querySelector('.notice').textContent.startsWith('Applied')")
+            page.wait_for_function(
+                "() => document.querySelector('.notice').textContent.startsWith('Applied')"
+            )
             replaced = page.evaluate(f"{fake}.replacements[0]")
             assert replaced["to"] in fix_title or replaced["to"].strip(), (replaced, fix_title)
             texts = page.evaluate("window.citecheckFake.texts()")
@@ -144,7 +159,9 @@ def test_the_pane_in_chromium_checks_selects_comments_fixes_and_ignores(browser_
             # ignore → gone from the list, counted as ignored, written to the shared store
             before = page.locator(".finding").count()
             page.locator(".finding").first.get_by_role("button", name="Ignore", exact=True).click()
-            page.wait_for_function("() => document.querySelector('.summary').textContent.includes('1 ignored')")
+            page.wait_for_function(
+                "() => document.querySelector('.summary').textContent.includes('1 ignored')"
+            )
             assert page.locator(".finding").count() == before - 1
             assert (served.root / ".citecheck" / "ignore.json").is_file()
         finally:

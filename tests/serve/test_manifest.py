@@ -26,9 +26,25 @@ NS = {
     "xsi": "http://www.w3.org/2001/XMLSchema-instance",
 }
 #: OfficeApp's xs:sequence for a TaskPaneApp (optional ones may be absent, none may move).
-ORDER = ["Id", "AlternateId", "Version", "ProviderName", "DefaultLocale", "DisplayName", "Description", "IconUrl",
-         "HighResolutionIconUrl", "SupportUrl", "AppDomains", "Hosts", "Requirements", "DefaultSettings",
-         "Permissions", "AllowSnapshot", "VersionOverrides"]
+ORDER = [
+    "Id",
+    "AlternateId",
+    "Version",
+    "ProviderName",
+    "DefaultLocale",
+    "DisplayName",
+    "Description",
+    "IconUrl",
+    "HighResolutionIconUrl",
+    "SupportUrl",
+    "AppDomains",
+    "Hosts",
+    "Requirements",
+    "DefaultSettings",
+    "Permissions",
+    "AllowSnapshot",
+    "VersionOverrides",
+]
 REQUIRED = ["Id", "Version", "ProviderName", "DefaultLocale", "DisplayName", "Description", "DefaultSettings"]
 
 
@@ -52,8 +68,10 @@ def test_top_level_elements_in_schema_order(root) -> None:
 
 
 def test_values_have_the_schema_formats(root) -> None:
-    assert re.fullmatch(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
-                        root.findtext("o:Id", namespaces=NS))
+    assert re.fullmatch(
+        r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        root.findtext("o:Id", namespaces=NS),
+    )
     assert re.fullmatch(r"[0-9]{1,5}(\.[0-9]{1,5}){0,3}", root.findtext("o:Version", namespaces=NS))
     assert len(root.find("o:DisplayName", NS).get("DefaultValue")) <= 125
     assert len(root.find("o:Description", NS).get("DefaultValue")) <= 250
@@ -64,23 +82,41 @@ def test_values_have_the_schema_formats(root) -> None:
 
 
 def test_every_url_is_https_on_the_local_server(root) -> None:
-    urls = [e.get("DefaultValue") for e in root.iter() if isinstance(e.tag, str) and local(e) in (
-        "IconUrl", "HighResolutionIconUrl", "SupportUrl", "SourceLocation", "Image", "Url", "LearnMoreUrl")
-        and e.get("DefaultValue")]
+    urls = [
+        e.get("DefaultValue")
+        for e in root.iter()
+        if isinstance(e.tag, str)
+        and local(e)
+        in (
+            "IconUrl",
+            "HighResolutionIconUrl",
+            "SupportUrl",
+            "SourceLocation",
+            "Image",
+            "Url",
+            "LearnMoreUrl",
+        )
+        and e.get("DefaultValue")
+    ]
     urls += [e.text for e in root.findall("o:AppDomains/o:AppDomain", NS)]
     assert urls
     for url in urls:
         assert url.startswith("https://"), url
     local_urls = [u for u in urls if "localhost" in u]
     assert all(u.startswith(MANIFEST_BASE) for u in local_urls)
-    assert root.find("o:DefaultSettings/o:SourceLocation", NS).get("DefaultValue") == f"{MANIFEST_BASE}/taskpane.html"
+    assert (
+        root.find("o:DefaultSettings/o:SourceLocation", NS).get("DefaultValue")
+        == f"{MANIFEST_BASE}/taskpane.html"
+    )
 
 
 def test_ribbon_button_check_citations_opens_the_task_pane(root) -> None:
     vo = root.find("ov:VersionOverrides", NS)
     assert vo.get(f"{{{NS['xsi']}}}type") == "VersionOverridesV1_0"
     resources = vo.find("ov:Resources", NS)
-    ids = {e.get("id"): e.get("DefaultValue") for e in resources.iter() if isinstance(e.tag, str) and e.get("id")}
+    ids = {
+        e.get("id"): e.get("DefaultValue") for e in resources.iter() if isinstance(e.tag, str) and e.get("id")
+    }
     for e in vo.iter():
         if isinstance(e.tag, str) and e.get("resid"):
             assert e.get("resid") in ids, f"unresolved resid {e.get('resid')}"
@@ -91,7 +127,9 @@ def test_ribbon_button_check_citations_opens_the_task_pane(root) -> None:
         assert len(s.get("DefaultValue")) <= 250
     host = vo.find("ov:Hosts/ov:Host", NS)
     assert host.get(f"{{{NS['xsi']}}}type") == "Document"
-    button = host.find(".//ov:ExtensionPoint[@xsi:type='PrimaryCommandSurface']//ov:Control[@xsi:type='Button']", NS)
+    button = host.find(
+        ".//ov:ExtensionPoint[@xsi:type='PrimaryCommandSurface']//ov:Control[@xsi:type='Button']", NS
+    )
     assert ids[button.find("ov:Label", NS).get("resid")] == "Check citations"
     action = button.find("ov:Action", NS)
     assert action.get(f"{{{NS['xsi']}}}type") == "ShowTaskpane"

@@ -12,7 +12,7 @@ VIEW = Path(__file__).resolve().parents[2] / "clients" / "word-addin" / "src" / 
 
 def test_every_kind_has_a_title_in_the_pane() -> None:
     source = VIEW.read_text(encoding="utf-8")
-    block = source[source.index("export const KIND_TITLE"):]
+    block = source[source.index("export const KIND_TITLE") :]
     block = block[: block.index("};")]
     titled = set(re.findall(r"^\s*'?([a-z-]+)'?:\s*'", block, re.M))
     missing = {k.value for k in Kind} - titled

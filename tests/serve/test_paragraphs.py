@@ -15,7 +15,10 @@ def test_locate_counts_utf16_units_inside_the_paragraph() -> None:
     start = layout.text.index("100")
     at = layout.locate(Span(start, start + len("100 A.2d 450")))
     assert (at.paragraph, at.start, at.end) == (1, 7, 19)
-    assert "😀𝒮 § 100 A.2d 450".encode("utf-16-le")[at.start * 2 : at.end * 2].decode("utf-16-le") == "100 A.2d 450"
+    assert (
+        "😀𝒮 § 100 A.2d 450".encode("utf-16-le")[at.start * 2 : at.end * 2].decode("utf-16-le")
+        == "100 A.2d 450"
+    )
 
 
 def test_a_span_running_past_its_paragraph_is_clipped() -> None:
@@ -43,7 +46,11 @@ def test_edit_to_turns_one_text_into_the_other(old: list[str], new: list[str]) -
 
 
 def test_the_incremental_extraction_equals_a_fresh_one() -> None:
-    paras = ["See Savage v. Parks, 100 A.2d 450 (D.C. Mun. App. 1953).", "Id. at 451.", "Berry v. Keith, 100 A.2d 831."]
+    paras = [
+        "See Savage v. Parks, 100 A.2d 450 (D.C. Mun. App. 1953).",
+        "Id. at 451.",
+        "Berry v. Keith, 100 A.2d 831.",
+    ]
     a = Layout(paras)
     doc = Document(a.text)
     changed = [paras[0], "Savage, 100 A.2d at 452.", paras[2], "New: 410 U.S. 113 (1973)."]

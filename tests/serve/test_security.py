@@ -15,7 +15,9 @@ from tests.serve.conftest import Served
 CHECK = {"document": "sec", "paragraphs": ["See Savage v. Parks, 100 A.2d 450 (D.C. Mun. App. 1953)."]}
 
 
-def post(served: Served, headers: dict[str, str], body: bytes | None = None, path: str = "/api/v1/check") -> httpx.Response:
+def post(
+    served: Served, headers: dict[str, str], body: bytes | None = None, path: str = "/api/v1/check"
+) -> httpx.Response:
     with served.client() as c:
         return c.post(path, content=body if body is not None else json.dumps(CHECK).encode(), headers=headers)
 
@@ -82,9 +84,14 @@ def test_foreign_host_header_is_refused(served: Served) -> None:
 
 def test_preflight_gets_no_cors(served: Served) -> None:
     with served.client() as c:
-        r = c.options("/api/v1/check", headers={"Origin": "https://evil.example",
-                                                 "Access-Control-Request-Method": "POST",
-                                                 "Access-Control-Request-Headers": "x-citecheck-token"})
+        r = c.options(
+            "/api/v1/check",
+            headers={
+                "Origin": "https://evil.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "x-citecheck-token",
+            },
+        )
     assert r.status_code == 405
     assert not any(k.lower().startswith("access-control-") for k in r.headers)
 
@@ -102,7 +109,11 @@ def test_the_pane_page_carries_the_token_and_a_strict_csp(served: Served) -> Non
     assert "default-src 'none'" in csp
     assert "script-src 'self' https://appsforoffice.microsoft.com;" in csp
     assert "connect-src 'self' https://appsforoffice.microsoft.com;" in csp
-    assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp and "*" not in csp.split("frame-ancestors")[0]
+    assert (
+        "'unsafe-inline'" not in csp
+        and "'unsafe-eval'" not in csp
+        and "*" not in csp.split("frame-ancestors")[0]
+    )
     assert r.headers["x-content-type-options"] == "nosniff"
     assert "access-control-allow-origin" not in r.headers
 
@@ -139,7 +150,11 @@ def test_the_server_listens_on_loopback_only(served: Served) -> None:
 
 
 def test_a_network_host_is_refused_at_startup(tmp_path) -> None:
-    r = subprocess.run([sys.executable, "-m", "citecheck", "serve", "--host", "0.0.0.0"], capture_output=True,
-                       text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "citecheck", "serve", "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2
     assert "loopback" in r.stderr and "Traceback" not in r.stderr

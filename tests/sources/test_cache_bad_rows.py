@@ -26,7 +26,9 @@ BAD_ROWS = [
     "null",
     json.dumps({"key": ["410", "U.S.", "101"], "status": "no-such-status"}),
     json.dumps({"key": ["410", "U.S.", "101"], "status": "found", "records": [{"id": "cl:1"}]}),
-    json.dumps({"key": ["410", "U.S.", "101"], "status": "found", "records": [{"id": 5, "source": "x", "name": 7}]}),
+    json.dumps(
+        {"key": ["410", "U.S.", "101"], "status": "found", "records": [{"id": 5, "source": "x", "name": 7}]}
+    ),
     json.dumps({"key": 5, "status": "found"}),
 ]
 

@@ -30,10 +30,13 @@ def _drip(conn: socket.socket) -> None:
     try:
         conn.recv(4096)
         body = b"[" + b" " * 10_000 + b"]"
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
-                     + str(len(body)).encode() + b"\r\n\r\n")
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+            + str(len(body)).encode()
+            + b"\r\n\r\n"
+        )
         for i in range(len(body)):
-            conn.sendall(body[i:i + 1])
+            conn.sendall(body[i : i + 1])
             time.sleep(0.2)
     except OSError:
         pass  # the client gave up, or the test closed it
@@ -69,7 +72,9 @@ async def test_one_deadline_for_the_whole_run(dripping_host, tmp_path):
     fetcher = CapFetcher(dripping_host, timeout_s=5, budget_s=1.0)
     start = time.monotonic()
     try:
-        out = await fetcher.fetch_and_import([("A.2d", "100"), ("A.2d", "101")], Corpus(tmp_path / "c.sqlite"))
+        out = await fetcher.fetch_and_import(
+            [("A.2d", "100"), ("A.2d", "101")], Corpus(tmp_path / "c.sqlite")
+        )
     finally:
         await fetcher.close()
     took = time.monotonic() - start

@@ -63,7 +63,13 @@ async def test_pacer_spends_a_window_then_waits_for_its_end():
     async def sleep(s: float) -> None:
         now[0] += s
 
-    p = Pacer(scope="x", request_rates=(Rate(5, 60.0),), citation_rate=Rate(60, 60.0), clock=lambda: now[0], sleep=sleep)
+    p = Pacer(
+        scope="x",
+        request_rates=(Rate(5, 60.0),),
+        citation_rate=Rate(60, 60.0),
+        clock=lambda: now[0],
+        sleep=sleep,
+    )
     assert p.citations_free() == 60
     await p.acquire(60)
     assert p.citations_free() == 0
@@ -123,7 +129,10 @@ async def test_deadline_leaves_the_rest_pending_and_the_next_run_continues(tmp_p
         waiting = [k for k, r in first.items() if r.pending_until is not None]
         assert len(found) == 60 and len(waiting) == 90  # the file's first 60, in order
         assert found == keys(150)[:60]
-        assert all(r.status is LookupStatus.CANNOT_VERIFY and "rate limit" in r.reason for r in map(first.get, waiting))
+        assert all(
+            r.status is LookupStatus.CANNOT_VERIFY and "rate limit" in r.reason
+            for r in map(first.get, waiting)
+        )
         assert [k for k, _ in await cache.pending()] == waiting  # persisted, in order of value
         # the next run (a new client, the same cache) knows the window is spent: it waits, not 429s
         await cache.put_lookups([first[k] for k in found])
@@ -268,7 +277,10 @@ async def test_a_damaged_pacing_row_does_not_stop_lookups(tmp_path: Path):
     with fake_cl() as fake:
         scope = fake.base_url.split("/")[2]
         with sqlite3.connect(tmp_path / "cache.sqlite") as db:
-            db.execute("INSERT OR REPLACE INTO pacing (scope, state) VALUES (?, ?)", (scope, '{"requests": "x", "hold_until": "soon"'))
+            db.execute(
+                "INSERT OR REPLACE INTO pacing (scope, state) VALUES (?, ?)",
+                (scope, '{"requests": "x", "hold_until": "soon"'),
+            )
         cl = client(fake, store=cache)
         try:
             res = await cl.lookup(keys(3))

@@ -42,7 +42,10 @@ def test_rank_then_pending_then_caller_order():
     order = WorkOrder(lambda: {"e": 0, "b": 2})
     assert order.arrange(list("abcdef"), earlier={"f": 7, "d": 3}) == list("ebdfac")
     assert WorkOrder().arrange(list("abc")) == list("abc")  # nobody says anything: the caller's order
-    assert WorkOrder(lambda: {"x": 0}).arrange([("a", ["y"]), ("b", ["z", "x"])], keys=lambda i: i[1])[0][0] == "b"
+    assert (
+        WorkOrder(lambda: {"x": 0}).arrange([("a", ["y"]), ("b", ["z", "x"])], keys=lambda i: i[1])[0][0]
+        == "b"
+    )
 
 
 def test_a_broken_rank_source_never_stops_the_work():
@@ -104,7 +107,9 @@ async def test_the_next_run_starts_with_what_the_last_one_left_pending(tmp_path:
         finally:
             await first.close()
         left = [k for k, r in one.items() if r.pending_until is not None]
-        assert {label(k) for k in brief if k not in left} == set(fake.lookup_order) == {label(k) for k in seen}
+        assert (
+            {label(k) for k in brief if k not in left} == set(fake.lookup_order) == {label(k) for k in seen}
+        )
         await cache.put_lookups([r for r in one.values() if r.status is LookupStatus.FOUND])
         assert [k for k, _ in await cache.pending()] == [k for k in brief if k not in seen]  # in file order
 
@@ -117,7 +122,7 @@ async def test_the_next_run_starts_with_what_the_last_one_left_pending(tmp_path:
         finally:
             await second.close()
         assert all(r.status is LookupStatus.FOUND for r in two.values())
-        after = fake.lookup_order[len(seen):]
+        after = fake.lookup_order[len(seen) :]
         assert after == [label(k) for k in [*left, *keys(10)]]
         assert await cache.pending() == []
         assert fake.counts.throttled == 0

@@ -106,7 +106,9 @@ def test_bad_requests_get_answers_not_hangs(server: CorpusServer):
     import socket
 
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-        s.sendall(b"POST /api/rest/v4/citation-lookup/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n")
+        s.sendall(
+            b"POST /api/rest/v4/citation-lookup/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n"
+        )
         assert b" 400 " in s.recv(1000)
     bad_json = httpx.post(
         server.base_url + "citation-lookup/", content=b"{nope", headers={"Content-Type": "application/json"}

@@ -60,7 +60,9 @@ class CheckContext:
     elsewhere: Mapping[int, tuple[PassageHit, ...]] = field(default_factory=dict)
     proposition_match: QuoteMatch | None = None  # where the (unquoted) proposition was found, if anywhere
     source_name: str | None = None  # None: no source was given at all
-    holding: HoldingResult | None = None  # the holding judge's result for this citation's claim, if it owns one
+    holding: HoldingResult | None = (
+        None  # the holding judge's result for this citation's claim, if it owns one
+    )
     opinion_unavailable: str | None = None  # why the record's opinion text could not be fetched
     forum: Forum | None = None  # the court the document is filed in, when known
 

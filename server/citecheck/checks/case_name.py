@@ -60,7 +60,8 @@ class CaseNameCheck:
         if result.verdict is NameVerdict.MISSPELLED:
             fixed = result.corrected(cleaned)
             edits = tuple(
-                TextEdit(span=Span(offset + k.start, offset + k.end), new_text=k.new) for k in result.corrections
+                TextEdit(span=Span(offset + k.start, offset + k.end), new_text=k.new)
+                for k in result.corrections
             )
             words = ", ".join(f"“{k.old}” → “{k.new}”" for k in result.corrections)
             yield make_finding(

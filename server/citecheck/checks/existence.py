@@ -33,7 +33,8 @@ class ExistenceCheck:
             return
         if c.database is not None:
             yield _cannot_verify(
-                ctx, f"{c.text} is a {c.database.value} database citation; its text is not in any source we have"
+                ctx,
+                f"{c.text} is a {c.database.value} database citation; its text is not in any source we have",
             )
             return
         lookup = ctx.lookup
@@ -41,7 +42,11 @@ class ExistenceCheck:
             why = "no case-law source is configured" if ctx.source_name is None else "it was not looked up"
             yield _cannot_verify(ctx, f"{c.cite_string or c.text} was not checked: {why}")
             return
-        if lookup.containing is not None and lookup.status is not LookupStatus.FOUND and _strictly_inside(ctx):
+        if (
+            lookup.containing is not None
+            and lookup.status is not LookupStatus.FOUND
+            and _strictly_inside(ctx)
+        ):
             yield _middle_of(ctx)
             return
         if lookup.status is LookupStatus.FOUND and ctx.record is not None and _found_by_inner_page(ctx):
@@ -51,8 +56,11 @@ class ExistenceCheck:
             return
         if lookup.status is LookupStatus.AMBIGUOUS and ctx.record is None and c.case_name is None:
             names = "; ".join(describe_record(r) for r in lookup.records[:4])
-            yield _cannot_verify(ctx, f"several cases begin at {lookup.key} ({names}) and the draft does not "
-                                      "name one, so the citation was not checked")
+            yield _cannot_verify(
+                ctx,
+                f"several cases begin at {lookup.key} ({names}) and the draft does not "
+                "name one, so the citation was not checked",
+            )
             return
         if lookup.status is LookupStatus.CANNOT_VERIFY:
             reason = lookup.reason or "no source we have covers this volume"
@@ -61,7 +69,12 @@ class ExistenceCheck:
             yield from _not_found(ctx)
 
 
-_SOURCE_NAMES = {"corpus": "the local corpus", "courtlistener": "CourtListener", "cache": "the cache", "cap": "CAP"}
+_SOURCE_NAMES = {
+    "corpus": "the local corpus",
+    "courtlistener": "CourtListener",
+    "cache": "the cache",
+    "cap": "CAP",
+}
 
 
 def _source_label(ctx: CheckContext) -> str:

@@ -23,7 +23,12 @@ class MalformedPinciteCheck:
         reason = pin.malformed
         if reason is None:
             for part in pin.parts:
-                if part.last and part.first.isdigit() and part.last.isdigit() and int(part.last) < int(part.first):
+                if (
+                    part.last
+                    and part.first.isdigit()
+                    and part.last.isdigit()
+                    and int(part.last) < int(part.first)
+                ):
                     reason = f"the range {part.first}–{part.last} runs backwards"
                     break
         if reason:

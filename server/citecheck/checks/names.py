@@ -157,7 +157,10 @@ def _unmatched(words: list[_Word], other: list[_Word]) -> list[_Word]:
         if not missing:
             continue
         if all(
-            (w.abbreviated and any(_abbreviates(a, r) or r.startswith(a) for a in (w.folded, t) for r in tokens))
+            (
+                w.abbreviated
+                and any(_abbreviates(a, r) or r.startswith(a) for a in (w.folded, t) for r in tokens)
+            )
             or any(_abbreviates(s, t) or t.startswith(s) for s in shortened)
             for t in missing
         ):
@@ -257,8 +260,12 @@ def compare_names(draft: str, record_names: Sequence[str]) -> NameComparison:
             return NameComparison(verdict=NameVerdict.MATCH, matched_name=variant)
         if best is None:
             corrections = tuple(Correction(start=w.start, end=w.end, old=w.text, new=new) for w, new in fixes)
-            best = NameComparison(verdict=NameVerdict.MISSPELLED, matched_name=variant, corrections=corrections)
-    return best or NameComparison(verdict=NameVerdict.MISMATCH, matched_name=record_names[0] if record_names else None)
+            best = NameComparison(
+                verdict=NameVerdict.MISSPELLED, matched_name=variant, corrections=corrections
+            )
+    return best or NameComparison(
+        verdict=NameVerdict.MISMATCH, matched_name=record_names[0] if record_names else None
+    )
 
 
 def _short_parties(record_names: Sequence[str]) -> list[list[_Word]] | None:

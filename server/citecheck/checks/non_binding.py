@@ -46,14 +46,20 @@ _ADJACENT_GAP = 40
 _NEEDS_AUTHORITY = re.compile(r"^(?:controls|controlling|is\s+binding|are\s+binding|dispositive)$", re.I)
 _AUTHORITY_WORD = re.compile(
     r"^(?:decisions?|holdings?|cases?|precedents?|authority|authorities|opinions?|rules?|rulings?|law|"
-    r"court'?s?|it|this|that|which|they|these|those|he|she)$", re.I)
+    r"court'?s?|it|this|that|which|they|these|those|he|she)$",
+    re.I,
+)
 _NOT_AUTHORITY_NEXT = re.compile(
     r"^(?:issues?|questions?|facts?|factors?|motions?|inquiry|elements?|considerations?|points?|terms?|"
-    r"provisions?|clauses?|language|evidence|dates?|events?)$", re.I)
+    r"provisions?|clauses?|language|evidence|dates?|events?)$",
+    re.I,
+)
 _WORD = re.compile(r"[A-Za-z']+")
 
 
-def controlling_phrase(text: str | None, cite_at: int | None = None, cite_end: int | None = None) -> str | None:
+def controlling_phrase(
+    text: str | None, cite_at: int | None = None, cite_end: int | None = None
+) -> str | None:
     """The first phrase in ``text`` that presents an authority as binding, unless negated just before.
 
     ``cite_at``/``cite_end`` delimit the cited case in ``text``: "required by" and "must follow" count
@@ -70,11 +76,13 @@ def controlling_phrase(text: str | None, cite_at: int | None = None, cite_end: i
     if not text:
         return None
     for m in CONTROLLING.finditer(text):
-        before = text[max(0, m.start() - 20):m.start()]
+        before = text[max(0, m.start() - 20) : m.start()]
         if _NEGATION.search(before):
             continue
         if _ADJACENT_ONLY.match(m.group(0)) and (
-            cite_at is None or not 0 <= cite_at - m.end() <= _ADJACENT_GAP or re.search(r"[.;:]\s", text[m.end():cite_at])
+            cite_at is None
+            or not 0 <= cite_at - m.end() <= _ADJACENT_GAP
+            or re.search(r"[.;:]\s", text[m.end() : cite_at])
         ):
             continue
         if _NEEDS_AUTHORITY.match(m.group(0)) and not _about_an_authority(text, m, cite_at, cite_end):
@@ -84,14 +92,14 @@ def controlling_phrase(text: str | None, cite_at: int | None = None, cite_end: i
 
 
 def _about_an_authority(text: str, m: re.Match[str], cite_at: int | None, cite_end: int | None) -> bool:
-    after = _WORD.findall(text[m.end():m.end() + 40])[:2]
+    after = _WORD.findall(text[m.end() : m.end() + 40])[:2]
     if after and _NOT_AUTHORITY_NEXT.match(after[0]):
         return False
     if cite_end is not None and 0 <= m.start() - cite_end <= 12:  # "Smith, 500 F.3d 1 (2007), controls"
         return True
     if cite_at is not None and 0 <= cite_at - m.end() <= 12:  # "... is controlling: Smith, 500 F.3d 1"
         return True
-    before = _WORD.findall(text[max(0, m.start() - 40):m.start()])[-3:]
+    before = _WORD.findall(text[max(0, m.start() - 40) : m.start()])[-3:]
     return any(_AUTHORITY_WORD.match(w) for w in (*before, *after))
 
 
@@ -100,7 +108,7 @@ def _sentence_ends(text: str) -> tuple[tuple[int, int], ...]:
     """Every sentence end in ``text`` as (end of the sentence, start of the next), computed once per text."""
     out = []
     for m in _END.finditer(text):
-        if not _ABBREV.search(text[max(0, m.start() - 6):m.start()].rstrip("\"”’)]*_")):
+        if not _ABBREV.search(text[max(0, m.start() - 6) : m.start()].rstrip('"”’)]*_')):
             out.append((m.start(), m.end()))
     return tuple(out)
 
@@ -153,7 +161,7 @@ def _claim(ctx: CheckContext) -> tuple[str, int, int]:
     text, c = ctx.text, ctx.citation
     lo, hi = _sentence_bounds(text, c.full_span.start, c.full_span.end)
     own = text[lo:hi]
-    if lo == 0 or not _SIGNAL.match(text[lo:c.full_span.start]):
+    if lo == 0 or not _SIGNAL.match(text[lo : c.full_span.start]):
         return own, c.full_span.start - lo, c.full_span.end - lo
     plo, _ = _sentence_bounds(text, max(0, lo - 1), max(0, lo - 1))
     others = False
@@ -189,7 +197,9 @@ def citation_court(ctx: CheckContext) -> str | None:
         # parenthetical names but we cannot place stays unknown
         if not _BARE_APPELLATE.match(full.court_text.strip()):
             return None
-        state = next((n.state for c in group if (n := court_node(reporter_court(c.reporter))) is not None), None)
+        state = next(
+            (n.state for c in group if (n := court_node(reporter_court(c.reporter))) is not None), None
+        )
         return sole_intermediate(state) if state else None
     for c in group:
         if c.court:
@@ -239,14 +249,21 @@ class NonBindingAuthorityCheck:
             return  # "unknown" is never reported as not binding
         c = ctx.citation
         name = (ctx.record.name if ctx.record else None) or (
-            ctx.full.case_name.text if ctx.full and ctx.full.case_name else c.text)
+            ctx.full.case_name.text if ctx.full and ctx.full.case_name else c.text
+        )
         court = found.court_name or found.court_id or "its court"
         yield make_finding(
             Kind.NON_BINDING_AUTHORITY,
             c.span,
             f"The draft presents {name} as controlling (“{phrase}”), but a decision of the {court} does not bind "
             f"the {ctx.forum.name}: {found.reason}. It is persuasive authority only.",
-            evidence=replace(record_evidence(ctx, draft=phrase, note=f"Filed in: {ctx.forum.name} (from the "
-                                             f"{ctx.forum.origin}). Rule: {found.reason}."), court=court),
+            evidence=replace(
+                record_evidence(
+                    ctx,
+                    draft=phrase,
+                    note=f"Filed in: {ctx.forum.name} (from the {ctx.forum.origin}). Rule: {found.reason}.",
+                ),
+                court=court,
+            ),
             citation_index=c.index,
         )

@@ -77,7 +77,12 @@ class ParentheticalCheck:
                     if m:
                         yspan = Span(c.date_span.start + m.start(), c.date_span.start + m.end())
                         span = yspan
-                        fixes = (Fix(title=f"Change the year to {actual}", edits=(TextEdit(span=yspan, new_text=str(actual)),)),)
+                        fixes = (
+                            Fix(
+                                title=f"Change the year to {actual}",
+                                edits=(TextEdit(span=yspan, new_text=str(actual)),),
+                            ),
+                        )
                 yield make_finding(
                     Kind.YEAR_MISMATCH,
                     span,

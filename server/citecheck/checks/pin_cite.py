@@ -60,7 +60,11 @@ class PinciteCheck:
         if pm is not None and located:
             m = located[0]
             right = format_pages(pm.pages_between(m.start, max(m.start, m.end - 1)))
-        fix_edits = (Fix(title=f"Change the pin cite to {right}", edits=(TextEdit(span=pin.span, new_text=right),)),) if right else ()
+        fix_edits = (
+            (Fix(title=f"Change the pin cite to {right}", edits=(TextEdit(span=pin.span, new_text=right),)),)
+            if right
+            else ()
+        )
 
         # 1. out of range
         first = int(cite.page) if cite.page.isdigit() else None
@@ -78,8 +82,12 @@ class PinciteCheck:
                     pin.span,
                     f"Pin cite {outside[0]} is outside {rec.name}, {cite}, which occupies {extent}."
                     + (f" The quoted passage is on page {right}." if right else ""),
-                    evidence=record_evidence(ctx, page=right, passage=located[0].passage if located and right else None,
-                                             note=f"case occupies {extent}"),
+                    evidence=record_evidence(
+                        ctx,
+                        page=right,
+                        passage=located[0].passage if located and right else None,
+                        note=f"case occupies {extent}",
+                    ),
                     fixes=fix_edits,
                     citation_index=c.index,
                 )
@@ -112,8 +120,15 @@ class PinciteCheck:
                 Kind.PINCITE_WRONG_PAGE,
                 pin.span,
                 f"The {what} is on page {where} of {cite}, not at {pin.text}.",
-                evidence=record_evidence(ctx, page=where, passage=m.passage, draft=_draft_of(c, m.quote_index)),
-                fixes=(Fix(title=f"Change the pin cite to {where}", edits=(TextEdit(span=pin.span, new_text=where),)),),
+                evidence=record_evidence(
+                    ctx, page=where, passage=m.passage, draft=_draft_of(c, m.quote_index)
+                ),
+                fixes=(
+                    Fix(
+                        title=f"Change the pin cite to {where}",
+                        edits=(TextEdit(span=pin.span, new_text=where),),
+                    ),
+                ),
                 citation_index=c.index,
             )
             return

@@ -105,7 +105,8 @@ def assign_quotes(cites: Sequence[Citation], matches: Matches) -> Matches:
         if len(owners) < 2:
             continue
         found_in = [
-            ci for ci in owners
+            ci
+            for ci in owners
             for m in matches.get(ci, ())
             if m is not None and m.exact and cites[ci].quotes[m.quote_index].span == span
         ]
@@ -119,5 +120,11 @@ def assign_quotes(cites: Sequence[Citation], matches: Matches) -> Matches:
     return out
 
 
-__all__ = ["Matches", "assign_quotes", "locate_passages", "not_in_cited_case", "search_fragments",
-           "wants_search_elsewhere"]
+__all__ = [
+    "Matches",
+    "assign_quotes",
+    "locate_passages",
+    "not_in_cited_case",
+    "search_fragments",
+    "wants_search_elsewhere",
+]

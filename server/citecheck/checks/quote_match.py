@@ -67,7 +67,9 @@ def normalise_word(word: str) -> str:
 
 
 def tokenize(text: str, offset: int = 0) -> list[Token]:
-    return [Token(normalise_word(m.group()), offset + m.start(), offset + m.end()) for m in _TOKEN.finditer(text)]
+    return [
+        Token(normalise_word(m.group()), offset + m.start(), offset + m.end()) for m in _TOKEN.finditer(text)
+    ]
 
 
 def _is_marker(norm: str) -> bool:
@@ -115,6 +117,7 @@ def opinion_index(text: str) -> OpinionIndex:
 
 
 # ---- quote pattern -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class _Word:
@@ -183,6 +186,7 @@ def quote_word_count(quote: str) -> int:
 
 # ---- exact (normalised) matching -----------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class Located:
     start: int  # offsets into the opinion text
@@ -207,7 +211,9 @@ def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Loca
     return found[0] if found else None
 
 
-def locate_all(quote: str, index: OpinionIndex, *, cleaned_up: bool = False, limit: int = 10) -> list[Located]:
+def locate_all(
+    quote: str, index: OpinionIndex, *, cleaned_up: bool = False, limit: int = 10
+) -> list[Located]:
     """Every occurrence of ``quote`` (an opinion may repeat a standard or a statute), in text order.
 
     Raises ``QuoteTooComplex`` when the search would take too long (then the quote is not checked).
@@ -265,7 +271,9 @@ def negation_blocked(quote: str, index: OpinionIndex, *, cleaned_up: bool = Fals
     try:
         for alt in first.alts:
             for s in index.positions.get(alt, ()):
-                m = _Matcher(items, toks, cleaned_up, allow_negation=True, budget=budget, positions=index.positions)
+                m = _Matcher(
+                    items, toks, cleaned_up, allow_negation=True, budget=budget, positions=index.positions
+                )
                 end = m.match(0, s)
                 if end is not None and m.swallowed:
                     return m.swallowed
@@ -290,8 +298,15 @@ class _Budget:
 class _Matcher:
     """Backtracking match of the quote pattern against opinion tokens from a start position."""
 
-    def __init__(self, items: list[_Item], toks: list[str], cleaned_up: bool, allow_negation: bool = False,
-                 budget: _Budget | None = None, positions: dict[str, list[int]] | None = None):
+    def __init__(
+        self,
+        items: list[_Item],
+        toks: list[str],
+        cleaned_up: bool,
+        allow_negation: bool = False,
+        budget: _Budget | None = None,
+        positions: dict[str, list[int]] | None = None,
+    ):
         self.items = items
         self.positions = positions
         self.toks = toks
@@ -328,7 +343,7 @@ class _Matcher:
             ends.update(k for k in range(t, min(limit, t + 1) + 1))
         return sorted(ends)
 
-    def _match(self, i: int, t: int) -> int | None:
+    def _match(self, i: int, t: int) -> int | None:  # noqa: C901
         items, toks = self.items, self.toks
         if i == len(items):
             return t
@@ -394,6 +409,7 @@ def _is_marker_item(item: _Item) -> bool:
 
 # ---- closest passage and diff --------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Closest:
     start: int
@@ -437,12 +453,19 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     sm = SequenceMatcher(a=window, b=[t.norm for t in qtoks], autojunk=False)
     blocks = [b for b in sm.get_matching_blocks() if b.size]
     # a stray short match far from the rest ("the" a few words earlier) is not part of the passage
-    while len(blocks) > 1 and blocks[0].size < 3 and (
-        blocks[1].a - (blocks[0].a + blocks[0].size) > blocks[1].b - (blocks[0].b + blocks[0].size) + 1
+    while (
+        len(blocks) > 1
+        and blocks[0].size < 3
+        and (blocks[1].a - (blocks[0].a + blocks[0].size) > blocks[1].b - (blocks[0].b + blocks[0].size) + 1)
     ):
         blocks.pop(0)
-    while len(blocks) > 1 and blocks[-1].size < 3 and (
-        blocks[-1].a - (blocks[-2].a + blocks[-2].size) > blocks[-1].b - (blocks[-2].b + blocks[-2].size) + 1
+    while (
+        len(blocks) > 1
+        and blocks[-1].size < 3
+        and (
+            blocks[-1].a - (blocks[-2].a + blocks[-2].size)
+            > blocks[-1].b - (blocks[-2].b + blocks[-2].size) + 1
+        )
     ):
         blocks.pop()
     if not blocks:

@@ -26,7 +26,7 @@ _CLEANED = re.compile(r"cleaned\s+up|citations?\s+omitted|internal\s+quotation",
 
 
 def is_cleaned_up(citation: Citation) -> bool:
-    """"(cleaned up)" / "(citations omitted)": the quote may drop internal citations and marks."""
+    """ "(cleaned up)" / "(citations omitted)": the quote may drop internal citations and marks."""
     return any(_CLEANED.search(p.text) for p in citation.parentheticals)
 
 
@@ -36,7 +36,9 @@ def match_quotes(citation: Citation, index: OpinionIndex) -> tuple[QuoteMatch | 
 
 
 @lru_cache(maxsize=1024)
-def _match_quote_texts(quotes: tuple[str, ...], cleaned: bool, index: OpinionIndex) -> tuple[QuoteMatch | None, ...]:
+def _match_quote_texts(
+    quotes: tuple[str, ...], cleaned: bool, index: OpinionIndex
+) -> tuple[QuoteMatch | None, ...]:
     """What ``match_quotes`` computes, remembered: ``gather`` locates quotes to know which to look
     for elsewhere, then ``judge`` locates them again, and the language server judges each version."""
     out: list[QuoteMatch | None] = []
@@ -52,15 +54,29 @@ def _match_quote_texts(quotes: tuple[str, ...], cleaned: bool, index: OpinionInd
         if found:
             loc = found[0]
             out.append(
-                QuoteMatch(quote_index=qi, exact=True, start=loc.start, end=loc.end,
-                           passage=index.text[loc.start : loc.end], others=tuple((x.start, x.end) for x in found[1:]))
+                QuoteMatch(
+                    quote_index=qi,
+                    exact=True,
+                    start=loc.start,
+                    end=loc.end,
+                    passage=index.text[loc.start : loc.end],
+                    others=tuple((x.start, x.end) for x in found[1:]),
+                )
             )
             continue
         negation = negation_blocked(text, index, cleaned_up=cleaned)
         close = closest_passage(text, index)
         if close is None:
             out.append(
-                QuoteMatch(quote_index=qi, exact=False, start=0, end=0, passage="", swallowed_negation=negation, score=0.0)
+                QuoteMatch(
+                    quote_index=qi,
+                    exact=False,
+                    start=0,
+                    end=0,
+                    passage="",
+                    swallowed_negation=negation,
+                    score=0.0,
+                )
             )
             continue
         out.append(
@@ -97,15 +113,25 @@ def match_proposition(citation: Citation, index: OpinionIndex) -> QuoteMatch | N
         return None
     loc = locate(prop, index)
     if loc is not None:
-        return QuoteMatch(quote_index=-1, exact=True, start=loc.start, end=loc.end, passage=index.text[loc.start : loc.end])
+        return QuoteMatch(
+            quote_index=-1, exact=True, start=loc.start, end=loc.end, passage=index.text[loc.start : loc.end]
+        )
     close = closest_passage(prop, index, min_score=PROPOSITION_SCORE)
     if close is None:
         return None
-    return QuoteMatch(quote_index=-1, exact=True, start=close.start, end=close.end,
-                      passage=index.text[close.start : close.end], score=close.score)
+    return QuoteMatch(
+        quote_index=-1,
+        exact=True,
+        start=close.start,
+        end=close.end,
+        passage=index.text[close.start : close.end],
+        score=close.score,
+    )
 
 
-def page_of(opinion: OpinionText | None, reporter: str | None, volume: str | None, start: int, end: int) -> str | None:
+def page_of(
+    opinion: OpinionText | None, reporter: str | None, volume: str | None, start: int, end: int
+) -> str | None:
     """``"1006"`` or ``"1006–07"`` for the passage, from the reporter's page map (None without one)."""
     if opinion is None or reporter is None:
         return None
@@ -160,8 +186,9 @@ class QuoteCheck:
                 span,
                 f"This quotation is not in {rec.name}; it is from {other.case.name}"
                 f"{', ' + str(cite) if cite else ''}{where}.",
-                evidence=record_evidence(ctx, page=other.page, passage=other.passage, draft=draft,
-                                         note=f"found in {other.case.id}"),
+                evidence=record_evidence(
+                    ctx, page=other.page, passage=other.passage, draft=draft, note=f"found in {other.case.id}"
+                ),
                 citation_index=ctx.citation.index,
             )
         if m.swallowed_negation:
@@ -170,9 +197,13 @@ class QuoteCheck:
                 span,
                 f"The ellipsis in “{short}” leaves out “{m.swallowed_negation}”, which reverses the meaning "
                 f"of the passage in {rec.name}.",
-                evidence=record_evidence(ctx, passage=m.passage or None, draft=draft,
-                                         page=page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end),
-                                         diff=m.diff),
+                evidence=record_evidence(
+                    ctx,
+                    passage=m.passage or None,
+                    draft=draft,
+                    page=page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end),
+                    diff=m.diff,
+                ),
                 citation_index=ctx.citation.index,
             )
         if not m.passage:
@@ -188,7 +219,9 @@ class QuoteCheck:
         where = f" ({'pages' if page and '–' in page else 'page'} {page})" if page else ""
         fixes: tuple[Fix, ...] = ()
         if m.score >= 0.7 and "..." not in draft and "…" not in draft and ". . ." not in draft:
-            fixes = (Fix(title="Quote the opinion exactly", edits=(TextEdit(span=span, new_text=m.passage),)),)
+            fixes = (
+                Fix(title="Quote the opinion exactly", edits=(TextEdit(span=span, new_text=m.passage),)),
+            )
         return make_finding(
             Kind.MISQUOTE,
             span,

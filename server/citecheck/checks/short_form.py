@@ -45,7 +45,9 @@ def earlier_full_cites(extraction: Extraction, c: Citation) -> list[str]:
 _FULLS: tuple[tuple[Citation, ...], dict[tuple[str | None, str | None], list[Citation]]] | None = None
 
 
-def _fulls_of_volume(citations: tuple[Citation, ...], volume: str | None, reporter: str | None) -> list[Citation]:
+def _fulls_of_volume(
+    citations: tuple[Citation, ...], volume: str | None, reporter: str | None
+) -> list[Citation]:
     global _FULLS
     cached = _FULLS
     if cached is None or cached[0] is not citations:

@@ -31,29 +31,108 @@ ERROR_TYPES = ("nonexistent-case", "name-mismatch", "wrong-pincite", "misquote")
 
 #: Plain synonyms for words common in opinions; replacing one changes the quote but not its sense.
 SYNONYMS: dict[str, str] = {
-    "court": "tribunal", "held": "concluded", "must": "shall", "may": "can", "evidence": "proof",
-    "trial": "hearing", "defendant": "accused", "plaintiff": "claimant", "clearly": "plainly",
-    "plainly": "clearly", "rule": "principle", "statute": "law", "because": "since", "however": "nevertheless",
-    "finding": "conclusion", "order": "directive", "appeal": "challenge", "judgment": "decision",
-    "claim": "assertion", "error": "mistake", "reasonable": "sensible", "require": "demand",
-    "requires": "demands", "show": "demonstrate", "shows": "demonstrates", "motion": "request",
-    "issue": "question", "question": "matter", "party": "litigant", "parties": "litigants",
-    "record": "file", "decision": "ruling", "determine": "decide", "determined": "decided",
-    "found": "determined", "case": "matter", "state": "government", "law": "statute", "right": "entitlement",
-    "rights": "entitlements", "whether": "if", "also": "likewise", "argues": "contends", "argued": "contended",
-    "contends": "argues", "asserts": "claims", "conclude": "decide", "concluded": "decided",
-    "therefore": "thus", "thus": "therefore", "only": "solely", "under": "pursuant to", "prior": "earlier",
-    "before": "prior to", "after": "following", "failed": "neglected", "provide": "supply",
-    "provides": "supplies", "provided": "supplied", "sufficient": "adequate", "insufficient": "inadequate",
-    "violation": "breach", "obtain": "acquire", "begin": "commence", "began": "commenced", "end": "conclusion",
-    "seek": "request", "seeks": "requests", "sought": "requested", "grant": "allow", "granted": "allowed",
-    "denied": "refused", "deny": "refuse", "review": "examination", "agree": "concur", "because of": "owing to",
-    "important": "significant", "entire": "whole", "additional": "further", "purpose": "aim",
-    "intent": "intention", "similar": "comparable", "exclusions": "carve-outs", "carve-outs": "exclusions",
-    "child": "minor", "children": "minors", "house": "residence", "home": "residence", "car": "automobile",
-    "money": "funds", "pay": "remit", "paid": "remitted", "hearing": "proceeding", "testified": "stated",
-    "testimony": "statement", "witness": "deponent", "officer": "official", "contract": "agreement",
-    "property": "estate", "damages": "compensation", "award": "grant", "awarded": "granted",
+    "court": "tribunal",
+    "held": "concluded",
+    "must": "shall",
+    "may": "can",
+    "evidence": "proof",
+    "trial": "hearing",
+    "defendant": "accused",
+    "plaintiff": "claimant",
+    "clearly": "plainly",
+    "plainly": "clearly",
+    "rule": "principle",
+    "statute": "law",
+    "because": "since",
+    "however": "nevertheless",
+    "finding": "conclusion",
+    "order": "directive",
+    "appeal": "challenge",
+    "judgment": "decision",
+    "claim": "assertion",
+    "error": "mistake",
+    "reasonable": "sensible",
+    "require": "demand",
+    "requires": "demands",
+    "show": "demonstrate",
+    "shows": "demonstrates",
+    "motion": "request",
+    "issue": "question",
+    "question": "matter",
+    "party": "litigant",
+    "parties": "litigants",
+    "record": "file",
+    "decision": "ruling",
+    "determine": "decide",
+    "determined": "decided",
+    "found": "determined",
+    "case": "matter",
+    "state": "government",
+    "law": "statute",
+    "right": "entitlement",
+    "rights": "entitlements",
+    "whether": "if",
+    "also": "likewise",
+    "argues": "contends",
+    "argued": "contended",
+    "contends": "argues",
+    "asserts": "claims",
+    "conclude": "decide",
+    "concluded": "decided",
+    "therefore": "thus",
+    "thus": "therefore",
+    "only": "solely",
+    "under": "pursuant to",
+    "prior": "earlier",
+    "before": "prior to",
+    "after": "following",
+    "failed": "neglected",
+    "provide": "supply",
+    "provides": "supplies",
+    "provided": "supplied",
+    "sufficient": "adequate",
+    "insufficient": "inadequate",
+    "violation": "breach",
+    "obtain": "acquire",
+    "begin": "commence",
+    "began": "commenced",
+    "end": "conclusion",
+    "seek": "request",
+    "seeks": "requests",
+    "sought": "requested",
+    "grant": "allow",
+    "granted": "allowed",
+    "denied": "refused",
+    "deny": "refuse",
+    "review": "examination",
+    "agree": "concur",
+    "because of": "owing to",
+    "important": "significant",
+    "entire": "whole",
+    "additional": "further",
+    "purpose": "aim",
+    "intent": "intention",
+    "similar": "comparable",
+    "exclusions": "carve-outs",
+    "carve-outs": "exclusions",
+    "child": "minor",
+    "children": "minors",
+    "house": "residence",
+    "home": "residence",
+    "car": "automobile",
+    "money": "funds",
+    "pay": "remit",
+    "paid": "remitted",
+    "hearing": "proceeding",
+    "testified": "stated",
+    "testimony": "statement",
+    "witness": "deponent",
+    "officer": "official",
+    "contract": "agreement",
+    "property": "estate",
+    "damages": "compensation",
+    "award": "grant",
+    "awarded": "granted",
 }
 
 _INTROS = (
@@ -177,8 +256,15 @@ def _usable(sample: CaseSample) -> _Usable | None:
         last = max(int(cite.last_page) if (cite.last_page or "").isdigit() else int(cite.page), *labels)  # type: ignore[arg-type]
         passages = _passages(op, pm)
         if passages and (best is None or len(passages) > len(best.passages)):
-            best = _Usable(record=rec, cite=cite, first=int(cite.page), last=last, passages=passages,
-                           name=_draft_name(rec), year=rec.decision_date[:4])
+            best = _Usable(
+                record=rec,
+                cite=cite,
+                first=int(cite.page),
+                last=last,
+                passages=passages,
+                name=_draft_name(rec),
+                year=rec.decision_date[:4],
+            )
     return best
 
 
@@ -199,7 +285,9 @@ def _swap_words(quote: str, rng: random.Random) -> str | None:
     cands = [m for m in words if m.group().lower() in SYNONYMS]
     if not cands:
         return None
-    chosen = sorted(rng.sample(cands, min(len(cands), rng.choice((1, 2)))), key=lambda m: m.start(), reverse=True)
+    chosen = sorted(
+        rng.sample(cands, min(len(cands), rng.choice((1, 2)))), key=lambda m: m.start(), reverse=True
+    )
     out = quote
     for m in chosen:
         new = SYNONYMS[m.group().lower()]
@@ -224,8 +312,17 @@ def _styled(quote: str, rng: random.Random) -> str:
     return quote
 
 
-def _excerpt(u: _Usable, p: _Passage, rng: random.Random, *, name: str | None = None, quote: str | None = None,
-             cite_core: str | None = None, pin: str | None = None, styled: bool = True) -> tuple[str, str]:
+def _excerpt(
+    u: _Usable,
+    p: _Passage,
+    rng: random.Random,
+    *,
+    name: str | None = None,
+    quote: str | None = None,
+    cite_core: str | None = None,
+    pin: str | None = None,
+    styled: bool = True,
+) -> tuple[str, str]:
     """(excerpt text, citation core as written)."""
     core = cite_core or f"{u.cite.volume} {u.cite.reporter} {u.cite.page}"
     pin = pin or format_pages(p.pages)
@@ -274,12 +371,26 @@ def make_dataset(
         text = f"{rng.choice(_PROPOSITIONS)} {rc.name}, {rc.citation} ({rc.year})."
         out.append({"id": f"un{j:04d}", "text": text, "hallucinations": {}, "injected": None, "case": None})
     rng.shuffle(out)
-    return [{"id": e["id"], "text": e["text"], "hallucinations": e["hallucinations"], "injected": e["injected"],
-             "case": e["case"]} for e in out]
+    return [
+        {
+            "id": e["id"],
+            "text": e["text"],
+            "hallucinations": e["hallucinations"],
+            "injected": e["injected"],
+            "case": e["case"],
+        }
+        for e in out
+    ]
 
 
-def _inject(u: _Usable, p: _Passage, kind: str, usable: Sequence[_Usable], rng: random.Random,
-            variants: dict[str, int]) -> dict[str, object] | None:
+def _inject(
+    u: _Usable,
+    p: _Passage,
+    kind: str,
+    usable: Sequence[_Usable],
+    rng: random.Random,
+    variants: dict[str, int],
+) -> dict[str, object] | None:
     if kind == "nonexistent-case":
         v = variants["nonexistent-case"] = variants["nonexistent-case"] + 1
         core = None
@@ -300,8 +411,12 @@ def _inject(u: _Usable, p: _Passage, kind: str, usable: Sequence[_Usable], rng: 
         text, core = _excerpt(u, p, rng, cite_core=core)
         return {"text": text, "hallucinations": {core: kind}, "injected": kind}
     if kind == "name-mismatch":
-        others = [o for o in usable if o.record.id != u.record.id
-                  and compare_names(o.name, u.record.names).verdict is NameVerdict.MISMATCH]
+        others = [
+            o
+            for o in usable
+            if o.record.id != u.record.id
+            and compare_names(o.name, u.record.names).verdict is NameVerdict.MISMATCH
+        ]
         if not others:
             return None
         other = rng.choice(others)

@@ -26,8 +26,15 @@ from citecheck.evaluation.dataset import CaseSample, _Passage, _Usable, _usable
 CATEGORY = "misrepresentation"
 _AUX = re.compile(r"\b(is|was|are|were|may|must|shall|can|will|does|did|should|would|could|has|have|had)\b")
 _NOT = re.compile(r"\b(not)\s+", re.I)
-_OTHER_NEGATION = re.compile(r"\b(?:no|nothing|none|nobody|neither|nor|cannot|without|nowhere)\b|n['’]t\b", re.I)
-_INTROS = ("The court held that", "It is settled that", "Courts recognise that", "The opinion makes clear that")
+_OTHER_NEGATION = re.compile(
+    r"\b(?:no|nothing|none|nobody|neither|nor|cannot|without|nowhere)\b|n['’]t\b", re.I
+)
+_INTROS = (
+    "The court held that",
+    "It is settled that",
+    "Courts recognise that",
+    "The opinion makes clear that",
+)
 
 
 def reverse_meaning(sentence: str) -> str | None:
@@ -67,12 +74,18 @@ def _words(text: str) -> set[str]:
 
 def _item(u: _Usable, p: _Passage, proposition: str, rng: random.Random) -> tuple[str, str]:
     core = f"{u.cite.volume} {u.cite.reporter} {u.cite.page}"
-    body = proposition[0].lower() + proposition[1:] if proposition[:2] != proposition[:2].upper() else proposition
+    body = (
+        proposition[0].lower() + proposition[1:]
+        if proposition[:2] != proposition[:2].upper()
+        else proposition
+    )
     text = f"{rng.choice(_INTROS)} {body}. {u.name}, {core}, {format_pages(p.pages)} ({u.year})."
     return text, core
 
 
-def make_misrepresentation_items(samples: Sequence[CaseSample], *, n: int = 60, seed: int = 0) -> list[dict[str, object]]:
+def make_misrepresentation_items(
+    samples: Sequence[CaseSample], *, n: int = 60, seed: int = 0
+) -> list[dict[str, object]]:
     """``n`` items: a third reversed, a third from another case, a third supported controls (same opinions)."""
     rng = random.Random(seed)
     usable = [u for s in samples if (u := _usable(s)) is not None]
@@ -89,8 +102,13 @@ def make_misrepresentation_items(samples: Sequence[CaseSample], *, n: int = 60, 
             row = {"text": text, "hallucinations": {core: CATEGORY}, "injected": "reversed-meaning"}
         elif which == "other-case":
             mine = _words(" ".join(q.text for q in u.passages))
-            others = [(o, q) for o in usable if o.record.id != u.record.id for q in o.passages
-                      if len(_words(q.text) & mine) <= 2]
+            others = [
+                (o, q)
+                for o in usable
+                if o.record.id != u.record.id
+                for q in o.passages
+                if len(_words(q.text) & mine) <= 2
+            ]
             if others:
                 _, q = rng.choice(others)
                 text, core = _item(u, p, q.text, rng)

@@ -113,12 +113,12 @@ def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Exam
     out = []
     for n, obj in iter_jsonl(lines, origin=origin):
         if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-            raise InputError(f"{origin}:{n}: each line needs a \"text\" string")
+            raise InputError(f'{origin}:{n}: each line needs a "text" string')
         halls = obj.get("hallucinations") or {}
         if isinstance(halls, list):  # [{"span": ..., "type": ...}] is accepted too
             halls = {h.get("span", ""): h.get("type", "") for h in halls if isinstance(h, dict)}
         if not isinstance(halls, dict):
-            raise InputError(f"{origin}:{n}: \"hallucinations\" must map span text to a type")
+            raise InputError(f'{origin}:{n}: "hallucinations" must map span text to a type')
         gold = tuple((str(s), category_of(str(t))) for s, t in halls.items() if str(s).strip())
         optional: list[str] = []
         for key in ("optional", "optional_spans", "optional_hallucinations"):
@@ -128,9 +128,15 @@ def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Exam
             elif isinstance(value, list):
                 optional.extend(str(v.get("span", "")) if isinstance(v, dict) else str(v) for v in value)
         control = obj.get("control")
-        out.append(Example(text=obj["text"], gold=gold, id=str(obj.get("id", n)),
-                           optional=tuple(o for o in optional if o.strip()),
-                           control=category_of(str(control)) if control else None))
+        out.append(
+            Example(
+                text=obj["text"],
+                gold=gold,
+                id=str(obj.get("id", n)),
+                optional=tuple(o for o in optional if o.strip()),
+                control=category_of(str(control)) if control else None,
+            )
+        )
     return out
 
 
@@ -151,8 +157,14 @@ def predictions(text: str, findings: Sequence[Finding]) -> list[Prediction]:
         span_text = f.span.of(text)
         if not span_text.strip():
             continue
-        out.append(Prediction(span_text=span_text, category=KIND_CATEGORY.get(f.kind, str(f.kind)), kind=str(f.kind),
-                              message=f.message))
+        out.append(
+            Prediction(
+                span_text=span_text,
+                category=KIND_CATEGORY.get(f.kind, str(f.kind)),
+                kind=str(f.kind),
+                message=f.message,
+            )
+        )
     return out
 
 
@@ -201,17 +213,26 @@ class Scores:
 
     def to_json(self) -> dict[str, object]:
         def row(c: Counts) -> dict[str, float | int]:
-            return {"precision": round(c.precision, 4), "recall": round(c.recall, 4), "f1": round(c.f1, 4),
-                    "gold": c.gold, "predicted": c.pred}
+            return {
+                "precision": round(c.precision, 4),
+                "recall": round(c.recall, 4),
+                "f1": round(c.f1, 4),
+                "gold": c.gold,
+                "predicted": c.pred,
+            }
 
         return {
             "examples": self.examples,
             "overall": row(self.overall),
             "by_type": {t: row(c) for t, c in sorted(self.by_type.items())},
             "misses": [{"id": i, "span": s, "type": t} for i, s, t in self.misses],
-            "false_alarms": [{"id": i, "span": s, "kind": k, "message": m} for i, s, k, m in self.false_alarms],
-            "controls": {c: {"items": n, "flagged": f, "false_positive_rate": round(f / n, 4) if n else None}
-                         for c, (n, f) in sorted(self.controls.items())},
+            "false_alarms": [
+                {"id": i, "span": s, "kind": k, "message": m} for i, s, k, m in self.false_alarms
+            ],
+            "controls": {
+                c: {"items": n, "flagged": f, "false_positive_rate": round(f / n, 4) if n else None}
+                for c, (n, f) in sorted(self.controls.items())
+            },
         }
 
 
@@ -254,10 +275,17 @@ def render_table(scores: Scores, types: Mapping[str, Counts] | None = None) -> s
     o = scores.overall
     rows.append(("overall", str(o.gold), str(o.pred), f"{o.precision:.3f}", f"{o.recall:.3f}", f"{o.f1:.3f}"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths, strict=True)))
-             for r in rows]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
     lines.insert(1, "-" * len(lines[0]))
     lines.insert(len(lines) - 1, "-" * len(lines[0]))
     for cat, (n, flagged) in sorted(scores.controls.items()):
-        lines.append(f"{cat}: false-positive rate {flagged / n:.3f} ({flagged} of {n} supported control items flagged)")
+        lines.append(
+            f"{cat}: false-positive rate {flagged / n:.3f} ({flagged} of {n} supported control items flagged)"
+        )
     return "\n".join(lines) + f"\n({scores.examples} examples)"

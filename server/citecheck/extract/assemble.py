@@ -139,7 +139,9 @@ class _State:
         self.fulls.extend(prior.fulls[a:b])
         if not self.restored:
             return  # the run's own index catches up when next asked
-        if prior.index is not self.base:  # cannot happen (the base is the previous run's); stay correct anyway
+        if (
+            prior.index is not self.base
+        ):  # cannot happen (the base is the previous run's); stay correct anyway
             self.patches.extend(range(c0, c0 + b - a))
             return
         d = c0 - a
@@ -150,7 +152,9 @@ class _State:
             lo, hi = max(cur, a), min(cur + n, b)
             if lo < hi:
                 _add_seg(self.segs, lo + d, bpos + lo - cur, hi - lo)
-        self.patches.extend(p + d for p in prior.patches[bisect_left(prior.patches, a) : bisect_left(prior.patches, b)])
+        self.patches.extend(
+            p + d for p in prior.patches[bisect_left(prior.patches, a) : bisect_left(prior.patches, b)]
+        )
 
     def rebase(self, prior: Run, a: int, b: int, start: int) -> None:
         """Records ``start:`` were planned again and equal the previous run's ``a:b`` (typing in prose):
@@ -222,8 +226,13 @@ _PATCH_LIMIT = 256
 _SEG_LIMIT = 48
 
 
-def _index_one(f: _Full, pos: int, by_word: dict[str, list[int]],
-               by_cite: dict[tuple[str | None, str | None], list[int]], by_short: dict[str, list[int]]) -> None:
+def _index_one(
+    f: _Full,
+    pos: int,
+    by_word: dict[str, list[int]],
+    by_cite: dict[tuple[str | None, str | None], list[int]],
+    by_short: dict[str, list[int]],
+) -> None:
     for w in set(f.padded.split()):
         by_word.setdefault(w, []).append(pos)
     by_cite.setdefault((f.volume, f.reporter), []).append(pos)
@@ -335,7 +344,9 @@ class _Shifter:
     def __init__(self, d: int) -> None:
         self.d = d
         self.done: dict[int, object] = {}
-        self.borrowed: dict[int, tuple[str, Span]] = {}  # id(span in the paragraph before) -> (its text, span)
+        self.borrowed: dict[
+            int, tuple[str, Span]
+        ] = {}  # id(span in the paragraph before) -> (its text, span)
 
     def borrowed_proposition(self, text: str, src: Span, src_off: int) -> tuple[str, Span]:
         """The previous paragraph's sentence as the proposition, one string for every citation that borrows
@@ -494,8 +505,20 @@ def _add_full(st: _State, c: Citation, pos: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
     page = int(c.page) if c.page and c.page.isdigit() else None
     full = c.form is CiteForm.FULL
-    st.add(_Full(pos, group, c.volume, c.reporter, padded, shorts, page, c.page, full,
-                 (c.volume, c.reporter, c.page, full, group - pos)))
+    st.add(
+        _Full(
+            pos,
+            group,
+            c.volume,
+            c.reporter,
+            padded,
+            shorts,
+            page,
+            c.page,
+            full,
+            (c.volume, c.reporter, c.page, full, group - pos),
+        )
+    )
 
 
 @lru_cache(maxsize=65_536)
@@ -640,7 +663,9 @@ class Run:
     serial: int = 0
     prior_serial: int | None = None
     edited: tuple[int, int] | None = None
-    index: _Shared | None = None  # the lookup indexes; ``fulls`` sits in them as ``segs`` say, except ``patches``
+    index: _Shared | None = (
+        None  # the lookup indexes; ``fulls`` sits in them as ``segs`` say, except ``patches``
+    )
     segs: list[Seg] = field(default_factory=list)
     patches: list[int] = field(default_factory=list)
     queries: _Queries | None = None  # see ``_Queries``
@@ -695,15 +720,17 @@ def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
     out = []
     for i, e in enumerate(plan):
         if e[0] == "c" and not e[4] and not e[5]:
-            out.append(shift_citation(
-                cits[e[1]],  # type: ignore[call-overload]
-                off,
-                index=base + i,
-                group=None if e[2] is None else base + e[2],  # type: ignore[operator]
-                antecedent=run.index_of(e[3], pno),  # type: ignore[arg-type]
-                paragraph=pno,
-                shifter=sh,
-            ))
+            out.append(
+                shift_citation(
+                    cits[e[1]],  # type: ignore[call-overload]
+                    off,
+                    index=base + i,
+                    group=None if e[2] is None else base + e[2],  # type: ignore[operator]
+                    antecedent=run.index_of(e[3], pno),  # type: ignore[arg-type]
+                    paragraph=pno,
+                    shifter=sh,
+                )
+            )
         else:
             out.append(_build(run, text, off, pno, res, prev, prev_off, e, sh, base + i))
     return tuple(out)
@@ -797,14 +824,14 @@ class DocumentExtraction(Extraction):
         """Citations whose full span touches ``[start, end]`` (a citation's full span lies in its
         paragraph, save for a borrowed block quote or sentence of the paragraph before)."""
         run = self.run
-        first = bisect_right(run.paragraphs, (start, len(self.text) + 1)) - 1  # the last starting at or before
+        first = (
+            bisect_right(run.paragraphs, (start, len(self.text) + 1)) - 1
+        )  # the last starting at or before
         out: list[Citation] = []
         for pno in range(max(0, first - 1), len(run.plans)):
             if run.paragraphs[pno][0] > end:
                 break
-            out.extend(
-                c for c in run.paragraph(pno) if c.full_span.start <= end and start <= c.full_span.end
-            )
+            out.extend(c for c in run.paragraph(pno) if c.full_span.start <= end and start <= c.full_span.end)
         return out
 
     def earlier_full_cites(self, index: int, volume: str | None, reporter: str | None) -> list[str]:
@@ -817,7 +844,12 @@ class DocumentExtraction(Extraction):
         out = []
         for p in pool:
             f = run.fulls[p]
-            if f.full_form and f.volume == volume and f.reporter == reporter and run.first_of(run.para_of(p)) + f.pos < index:
+            if (
+                f.full_form
+                and f.volume == volume
+                and f.reporter == reporter
+                and run.first_of(run.para_of(p)) + f.pos < index
+            ):
                 out.append(f"{f.volume} {f.reporter} {f.page_text}")
         return out
 
@@ -838,7 +870,7 @@ def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[Paragra
 _serials = itertools.count(1)
 
 
-def assemble_incremental(
+def assemble_incremental(  # noqa: C901
     text: str,
     paragraphs: list[tuple[int, int]],
     results: list[ParagraphResult],
@@ -890,7 +922,9 @@ def assemble_incremental(
         have = prior.queries
         queries = have if have is not None and len(have.of) <= 2 * n + 64 else _Queries()
         zone = _Zone(prior, st, queries, q, pno_delta)
-    stretch: int | None = None  # (previous run's numbering) where the present run of taken-over paragraphs began
+    stretch: int | None = (
+        None  # (previous run's numbering) where the present run of taken-over paragraphs began
+    )
     counts_moved = False  # a paragraph planned again has another number of citations than the one it replaces
     pno = q
     kept_from = q if prior is not None else n
@@ -925,9 +959,16 @@ def assemble_incremental(
             zone.taken(old)
             st.take(prior, prior.fc[old], prior.fc_at(old + 1))
             st.last_authority = _absolute(prior.la_at(old + 1), pno + 1)
-            if old == pno and not counts_moved and prior.nout[old] == n_out and prior.paragraphs[old][0] == off:
+            if (
+                old == pno
+                and not counts_moved
+                and prior.nout[old] == n_out
+                and prior.paragraphs[old][0] == off
+            ):
                 # same plan, same place: the very same citations, unless they read a changed paragraph before
-                if not uses_prev(plan) or (prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == paragraphs[pno - 1][0]):
+                if not uses_prev(plan) or (
+                    prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == paragraphs[pno - 1][0]
+                ):
                     built = prior.built[old]
         else:
             stretch = None
@@ -1034,7 +1075,10 @@ def _tail_built(
 
 
 def _same_prefix(
-    prior: Run, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], edited: tuple[int, int] | None
+    prior: Run,
+    paragraphs: list[tuple[int, int]],
+    results: list[ParagraphResult],
+    edited: tuple[int, int] | None,
 ) -> int:
     """How many first paragraphs are the previous run's, at the same offsets. Those wholly before the
     edited region are (the text there did not change, and an unchanged paragraph keeps its result
@@ -1044,7 +1088,9 @@ def _same_prefix(
     if edited is not None:  # the paragraphs ending before the edit, found by bisection
         q = min(limit, bisect_left(paragraphs, edited[0], hi=limit, key=_end) - 1)
         q = max(0, q)
-        if q and not (results[q - 1] is prior.results[q - 1] and paragraphs[q - 1] == prior.paragraphs[q - 1]):
+        if q and not (
+            results[q - 1] is prior.results[q - 1] and paragraphs[q - 1] == prior.paragraphs[q - 1]
+        ):
             q = 0  # not what the edit promised: compare from the start
     while q < limit and results[q] is prior.results[q] and paragraphs[q] == prior.paragraphs[q]:
         q += 1
@@ -1079,7 +1125,9 @@ class _Queries:
         self.by_short: dict[str, set[int]] = {}
         self.by_cite: dict[Cite, set[int]] = {}
 
-    def get(self, res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
+    def get(
+        self, res: ParagraphResult, text: str, off: int
+    ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
         hit = self.of.get(id(res))
         if hit is None or hit[0] is not res:
             names, shorts, cites = _queries_of(res, text, off)
@@ -1096,7 +1144,9 @@ class _Queries:
         return hit[1], hit[2], hit[3]
 
 
-def _queries_of(res: ParagraphResult, text: str, off: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
+def _queries_of(
+    res: ParagraphResult, text: str, off: int
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
     names: list[str] = []
     cites: list[Cite] = []
     for c in res.citations:
@@ -1197,7 +1247,9 @@ class _Zone:
         while j > i and k > i and _same_placed(a[j - 1], b[k - 1]):
             j, k = j - 1, k - 1
         mid_a, mid_b = a[i:j], b[i:k]
-        if len(mid_a) == len(mid_b) and all(x[0] == y[0] and _names_only(x[1], y[1]) for x, y in zip(mid_a, mid_b, strict=True)):
+        if len(mid_a) == len(mid_b) and all(
+            x[0] == y[0] and _names_only(x[1], y[1]) for x, y in zip(mid_a, mid_b, strict=True)
+        ):
             self._pairs, self._loose = [(x[1], y[1]) for x, y in zip(mid_a, mid_b, strict=True)], []
         else:
             loose = mid_a + mid_b
@@ -1222,8 +1274,9 @@ class _Zone:
             return True
         return not _hits(self.queries.get(res, text, off), pairs, loose)
 
-    def affected_from(self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], text: str,
-                      pno: int, old: int) -> int:
+    def affected_from(
+        self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], text: str, pno: int, old: int
+    ) -> int:
         """The first paragraph from ``pno`` on (the previous run's ``old`` on) whose lookups the changes
         could answer differently; ``len(results)`` when none."""
         if self.flooded:
@@ -1235,7 +1288,10 @@ class _Zone:
         if not pairs and not loose:
             return n
         if self._hits_key != self._key:
-            self._hits_key, self._hits = self._key, self._affected(results, paragraphs, text, pno, pairs, loose)
+            self._hits_key, self._hits = (
+                self._key,
+                self._affected(results, paragraphs, text, pno, pairs, loose),
+            )
         hits = self._hits
         if not hits:
             return n
@@ -1244,8 +1300,15 @@ class _Zone:
                 return i
         return n
 
-    def _affected(self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], text: str, pno: int,
-                  pairs: list[tuple[_Full, _Full]], loose: list[_Full]) -> set[int]:
+    def _affected(
+        self,
+        results: list[ParagraphResult],
+        paragraphs: list[tuple[int, int]],
+        text: str,
+        pno: int,
+        pairs: list[tuple[_Full, _Full]],
+        loose: list[_Full],
+    ) -> set[int]:
         """The results (by id) whose lookups the changes could answer differently."""
         qs = self.queries
         n = len(results)
@@ -1269,8 +1332,11 @@ def _same_placed(a: Placed, b: Placed) -> bool:
     return a[0] == b[0] and (a[1] is b[1] or a[1].content == b[1].content)
 
 
-def _hits(queries: tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]],
-          pairs: list[tuple[_Full, _Full]], loose: list[_Full]) -> bool:
+def _hits(
+    queries: tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]],
+    pairs: list[tuple[_Full, _Full]],
+    loose: list[_Full],
+) -> bool:
     names, shorts, cites = queries
     for old, new in pairs:
         if any((n in old.padded) != (n in new.padded) for n in names):
@@ -1416,8 +1482,19 @@ class Assembler:
     def __init__(self, text: str) -> None:
         self.st = _State(fc=[])
         self.n_out = 0
-        self.run = Run(text=text, paragraphs=[], results=[], fc=self.st.fc, la=[], nout=[], after=(0, None, 0),
-                       plans=[], reach=[], built=[], fulls=self.st.fulls)
+        self.run = Run(
+            text=text,
+            paragraphs=[],
+            results=[],
+            fc=self.st.fc,
+            la=[],
+            nout=[],
+            after=(0, None, 0),
+            plans=[],
+            reach=[],
+            built=[],
+            fulls=self.st.fulls,
+        )
         self.built: list[Citation] = []
 
     def add(self, span: tuple[int, int], res: ParagraphResult) -> None:

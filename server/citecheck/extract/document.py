@@ -70,7 +70,12 @@ class Document:
         the editor's). For one edit it is used instead of building the same text again — on a long
         brief a copy of megabytes per keystroke — once its length and the text at the edit, around it
         and at both ends agree; otherwise the edits are applied here as usual."""
-        if text is not None and len(edits) == 1 and isinstance(text, str) and _made_by(self._text, edits[0], text):
+        if (
+            text is not None
+            and len(edits) == 1
+            and isinstance(text, str)
+            and _made_by(self._text, edits[0], text)
+        ):
             self._extraction = self._run(text, list(edits))
             return self._extraction
         text = self._text
@@ -157,7 +162,11 @@ def _made_by(old: str, e: object, new: str) -> bool:
     if len(new) != len(old) - (b - a) + n:
         return False
     lo = max(0, a - _NEAR)
-    if new[a : a + n] != e.new_text or new[lo:a] != old[lo:a] or new[a + n : a + n + _NEAR] != old[b : b + _NEAR]:
+    if (
+        new[a : a + n] != e.new_text
+        or new[lo:a] != old[lo:a]
+        or new[a + n : a + n + _NEAR] != old[b : b + _NEAR]
+    ):
         return False
     if a >= _NEAR and new[:_NEAR] != old[:_NEAR]:
         return False

@@ -139,7 +139,7 @@ def _volume_first(extractor) -> bool:  # type: ignore[no-untyped-def]
 
 
 @cache
-def _tokenizer():  # type: ignore[no-untyped-def]
+def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
     from eyecite.tokenizers import AhocorasickTokenizer
 
     class _CitationOnlyTokenizer(AhocorasickTokenizer):
@@ -254,7 +254,9 @@ def _tokenizer():  # type: ignore[no-untyped-def]
     tokenizer._volume_first_ids = frozenset(map(id, strict))  # type: ignore[attr-defined]
     tokenizer._volume_first_filter = _prefix_filter(strict)  # type: ignore[attr-defined]
     tokenizer._after_any_volume_ids = frozenset(  # type: ignore[attr-defined]
-        id(e) for e in _extractors() if _volume_prefix(e) and not e.flags & re.I and id(e) not in tokenizer._volume_first_ids  # type: ignore[attr-defined]
+        id(e)
+        for e in _extractors()
+        if _volume_prefix(e) and not e.flags & re.I and id(e) not in tokenizer._volume_first_ids  # type: ignore[attr-defined]
     )
     tokenizer._required_literal = {  # type: ignore[attr-defined]
         id(e): lit

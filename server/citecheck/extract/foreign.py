@@ -85,7 +85,11 @@ def find_foreign(norm: str) -> list[ForeignCite]:
     out: list[ForeignCite] = []
     for m in _BRACKETED.finditer(norm):
         code = m["code"]
-        out.append(ForeignCite(m.start(), m.end(), m["volume"] or m["year"], code, m["number"], _system(code, "bracket")))
+        out.append(
+            ForeignCite(
+                m.start(), m.end(), m["volume"] or m["year"], code, m["number"], _system(code, "bracket")
+            )
+        )
     for m in _PAREN_YEAR.finditer(norm):
         code = m["code"]
         if is_known_reporter(code) or is_known_reporter(code.replace(" ", "")):

@@ -95,7 +95,7 @@ def clean_name(original: str) -> str:
     return _WS.sub(" ", _EMPHASIS.sub("", original)).strip().strip(",").strip()
 
 
-def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> tuple[int, int] | None:
+def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> tuple[int, int] | None:  # noqa: C901
     """The span ``[start, end')`` of a name that ends at or just before ``end`` (spaces/comma skipped).
 
     ``floor`` bounds the scan (previous citation, paragraph start).

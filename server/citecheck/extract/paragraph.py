@@ -216,7 +216,9 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 qs = (bq, *qs)
         # only signals and punctuation before it in the paragraph; once a longer prefix has words,
         # every later citation's has too (checking each prefix again was quadratic in long paragraphs)
-        lead = d.full.start < not_lead_from and not _LEADING_JUNK.sub("", _strip_signals(norm[: d.full.start]))
+        lead = d.full.start < not_lead_from and not _LEADING_JUNK.sub(
+            "", _strip_signals(norm[: d.full.start])
+        )
         if not lead:
             not_lead_from = min(not_lead_from, max(d.full.start, 1))
         citations.append(
@@ -431,7 +433,9 @@ def _georgia_parallel(norm: str, d: _Draft, parens: list[Span], drafts: list[_Dr
     the parallel is remembered in ``d.inner_parallel`` for grouping.
     """
     k = 0
-    while k < len(parens) and (_DIVISION if k == 0 else _SUBDIVISION).fullmatch(norm, parens[k].start, parens[k].end):
+    while k < len(parens) and (_DIVISION if k == 0 else _SUBDIVISION).fullmatch(
+        norm, parens[k].start, parens[k].end
+    ):
         k += 1  # "(1)", "(2) (a)", "(3) (b) (ii)"
     if k == 0 or k >= len(parens):
         return parens
@@ -439,7 +443,9 @@ def _georgia_parallel(norm: str, d: _Draft, parens: list[Span], drafts: list[_Dr
     for j, o in enumerate(drafts):
         if o is d or o.form is not CiteForm.FULL or not (p.start < o.core.start and o.core.end < p.end):
             continue
-        if _PAREN_OPEN.fullmatch(norm, p.start, o.core.start) and _PAREN_CLOSE.fullmatch(norm, o.after, p.end):
+        if _PAREN_OPEN.fullmatch(norm, p.start, o.core.start) and _PAREN_CLOSE.fullmatch(
+            norm, o.after, p.end
+        ):
             d.inner_parallel = j
             return parens[k + 1 :]
     return parens
@@ -577,13 +583,17 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
-_BARE_COURT_DATE = re.compile(r",\s*(?P<inner>[A-Z0-9][^,;:()\[\]\"\n]{1,40}?\s(?:1[6-9]|20)\d{2})(?=[.;)]?\s*$|[.;)]\s|\)[.;,])")
+_BARE_COURT_DATE = re.compile(
+    r",\s*(?P<inner>[A-Z0-9][^,;:()\[\]\"\n]{1,40}?\s(?:1[6-9]|20)\d{2})(?=[.;)]?\s*$|[.;)]\s|\)[.;,])"
+)
 _DIVISION = re.compile(r"\(\s*\d{1,2}\s*(?:\([a-z]\)\s*)?\)")
 _SUBDIVISION = re.compile(r"\(\s*(?:\d{1,2}|[a-z]|[ivx]{1,4})\s*\)")
 _PAREN_OPEN = re.compile(r"\(\s*")
 _PAREN_CLOSE = re.compile(r"\s*\)")
 _OPENER_BEFORE = re.compile(r"(?<=\S)\s*[(\[]\s*$")
-_BLANK_BEFORE = re.compile(r"(?:,\s*)?(?:[-_\u2013\u2014]{1,}\s+[A-Z][\w. ]{0,20}?\s+[-_\u2013\u2014]{1,})\s*,?\s*$")
+_BLANK_BEFORE = re.compile(
+    r"(?:,\s*)?(?:[-_\u2013\u2014]{1,}\s+[A-Z][\w. ]{0,20}?\s+[-_\u2013\u2014]{1,})\s*,?\s*$"
+)
 _LA_DOCKET_BEFORE = re.compile(r",\s*\d{2,4}-[A-Z]{0,4}-?\d{1,6}(?:,\s*pp?\.\s*\d+)?\s*$")
 _COURT_DATE_BEFORE = re.compile(r"(?P<open>\()(?P<inner>[^()]{1,60})(?P<close>\))\s*,?\s*$")
 

@@ -34,10 +34,17 @@ CREATE TABLE IF NOT EXISTS judgments (
 """
 
 
-def cache_key(model: str, prompt_version: str, proposition: str, case_id: str,
-              passages: Sequence[Passage]) -> tuple[str, str, str, str, str]:
+def cache_key(
+    model: str, prompt_version: str, proposition: str, case_id: str, passages: Sequence[Passage]
+) -> tuple[str, str, str, str, str]:
     """The key of one judgment; the passages are hashed in order (their order is part of the prompt)."""
-    return (model, prompt_version, text_hash(proposition), case_id, text_hash("\x1e".join(p.digest for p in passages)))
+    return (
+        model,
+        prompt_version,
+        text_hash(proposition),
+        case_id,
+        text_hash("\x1e".join(p.digest for p in passages)),
+    )
 
 
 class JudgmentCache:
@@ -83,14 +90,24 @@ class JudgmentCache:
             return None
         try:
             data = json.loads(row[0])
-            return Judgment(support=Support(data["support"]), misuse=Misuse(data["misuse"]),
-                            supporting_quote=str(data["supporting_quote"]), rationale=str(data["rationale"]))
+            return Judgment(
+                support=Support(data["support"]),
+                misuse=Misuse(data["misuse"]),
+                supporting_quote=str(data["supporting_quote"]),
+                rationale=str(data["rationale"]),
+            )
         except (ValueError, KeyError, TypeError):
             return None  # a bad row is a miss, not a crash
 
     def put(self, key: tuple[str, str, str, str, str], judgment: Judgment) -> None:
-        data = json.dumps({"support": judgment.support.value, "misuse": judgment.misuse.value,
-                           "supporting_quote": judgment.supporting_quote, "rationale": judgment.rationale})
+        data = json.dumps(
+            {
+                "support": judgment.support.value,
+                "misuse": judgment.misuse.value,
+                "supporting_quote": judgment.supporting_quote,
+                "rationale": judgment.rationale,
+            }
+        )
         with self._lock:
             db = self._conn()
             if db is None:

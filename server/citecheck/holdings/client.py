@@ -97,7 +97,9 @@ class ModelClient:
         self.retries = retries
         self._semaphore = asyncio.Semaphore(concurrency)
         self._format = "json_schema"
-        self._client = AsyncOpenAI(base_url=base_url, api_key=api_key or "none", timeout=timeout_s, max_retries=0)
+        self._client = AsyncOpenAI(
+            base_url=base_url, api_key=api_key or "none", timeout=timeout_s, max_retries=0
+        )
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ModelClient:
@@ -135,40 +137,55 @@ class ModelClient:
         """One judgment's raw answer text; raises ``ModelUnavailable`` when none came in time."""
         async with self._semaphore:
             if deadline.expired():
-                raise ModelUnavailable(f"the holding checks ran past their deadline of {deadline.seconds:g} s")
+                raise ModelUnavailable(
+                    f"the holding checks ran past their deadline of {deadline.seconds:g} s"
+                )
             started = time.monotonic()
             fmt = self._format
             try:
-                content = await self._with_retries(lambda: self._create(messages, fmt), deadline, what="judging")
+                content = await self._with_retries(
+                    lambda: self._create(messages, fmt), deadline, what="judging"
+                )
             except _FormatRejected:
                 if fmt != "json_schema":
                     raise ModelUnavailable("the endpoint rejected the request for a JSON answer") from None
                 log.info("endpoint rejected response_format json_schema; falling back to json_object")
                 self._format = fmt = "json_object"
                 try:
-                    content = await self._with_retries(lambda: self._create(messages, fmt), deadline, what="judging")
+                    content = await self._with_retries(
+                        lambda: self._create(messages, fmt), deadline, what="judging"
+                    )
                 except _FormatRejected:
                     raise ModelUnavailable("the endpoint rejected the request for a JSON answer") from None
             return Completion(content=content, seconds=time.monotonic() - started, response_format=fmt)
 
-    async def first_token_logprobs(self, messages: Sequence[dict[str, str]], deadline: Deadline,
-                                   top: int = 20) -> list[tuple[str, float]]:
+    async def first_token_logprobs(
+        self, messages: Sequence[dict[str, str]], deadline: Deadline, top: int = 20
+    ) -> list[tuple[str, float]]:
         """The ``top`` most likely first tokens of the answer with their log-probabilities (the yes/no
         protocol, ``yesno.py``); raises ``ModelUnavailable`` when none came in time, ``ModelBadAnswer``
         when the server returned no log-probabilities (it does not support them)."""
         async with self._semaphore:
             if deadline.expired():
-                raise ModelUnavailable(f"the holding checks ran past their deadline of {deadline.seconds:g} s")
+                raise ModelUnavailable(
+                    f"the holding checks ran past their deadline of {deadline.seconds:g} s"
+                )
             return await self._with_retries(lambda: self._logprobs(messages, top), deadline, what="judging")  # type: ignore[no-any-return]
 
     async def _logprobs(self, messages: Sequence[dict[str, str]], top: int) -> list[tuple[str, float]]:
         resp = await self._client.chat.completions.create(
-            model=self.model, messages=list(messages), temperature=0, max_tokens=1,  # type: ignore[arg-type]
-            logprobs=True, top_logprobs=top,
+            model=self.model,
+            messages=list(messages),
+            temperature=0,
+            max_tokens=1,  # type: ignore[arg-type]
+            logprobs=True,
+            top_logprobs=top,
         )
         lp = resp.choices[0].logprobs if resp.choices else None
         if lp is None or not lp.content:
-            raise ModelBadAnswer("the endpoint returned no log-probabilities (the yes-no protocol needs them)")
+            raise ModelBadAnswer(
+                "the endpoint returned no log-probabilities (the yes-no protocol needs them)"
+            )
         return [(t.token, float(t.logprob)) for t in lp.content[0].top_logprobs]
 
     async def _create(self, messages: Sequence[dict[str, str]], fmt: str) -> str:
@@ -195,13 +212,17 @@ class ModelClient:
         while True:
             remaining = deadline.remaining()
             if remaining <= 0:
-                raise ModelUnavailable(f"the holding checks ran past their deadline of {deadline.seconds:g} s")
+                raise ModelUnavailable(
+                    f"the holding checks ran past their deadline of {deadline.seconds:g} s"
+                )
             budget = min(self.timeout_s, remaining)
             retry_after: float | None = None
             try:
                 return await asyncio.wait_for(make(), timeout=budget)
             except (TimeoutError, openai.APITimeoutError):
-                why = f"no answer within {budget:.0f} s" if budget >= 1 else f"no answer within {budget:.1f} s"
+                why = (
+                    f"no answer within {budget:.0f} s" if budget >= 1 else f"no answer within {budget:.1f} s"
+                )
             except openai.RateLimitError as exc:
                 why = "the endpoint is busy (429)"
                 retry_after = _retry_after(exc)
@@ -212,7 +233,9 @@ class ModelClient:
             except openai.APIConnectionError:
                 why = f"cannot reach the endpoint at {self.base_url}"
             except openai.AuthenticationError:
-                raise ModelUnavailable("the endpoint refused the API key (401); set CITECHECK_MODEL_API_KEY") from None
+                raise ModelUnavailable(
+                    "the endpoint refused the API key (401); set CITECHECK_MODEL_API_KEY"
+                ) from None
             except openai.PermissionDeniedError:
                 raise ModelUnavailable("the endpoint refused the request (403)") from None
             except openai.NotFoundError:
@@ -226,11 +249,15 @@ class ModelClient:
                     raise _FormatRejected() from None
                 raise ModelUnavailable(f"the endpoint answered {exc.status_code}") from None
             except openai.OpenAIError as exc:  # a malformed response body and the like
-                raise ModelUnavailable(f"the endpoint's answer could not be read ({type(exc).__name__})") from None
+                raise ModelUnavailable(
+                    f"the endpoint's answer could not be read ({type(exc).__name__})"
+                ) from None
             if attempt >= self.retries:
                 raise ModelUnavailable(f"{why} while {what} (after {attempt + 1} tries)")
             attempt += 1
-            pause = retry_after if retry_after is not None else min(MAX_BACKOFF_S, BACKOFF_S * 2 ** (attempt - 1))
+            pause = (
+                retry_after if retry_after is not None else min(MAX_BACKOFF_S, BACKOFF_S * 2 ** (attempt - 1))
+            )
             pause *= 1 + random.random() * 0.1
             if pause >= deadline.remaining():
                 raise ModelUnavailable(f"{why} while {what}; no time left to retry before the deadline")

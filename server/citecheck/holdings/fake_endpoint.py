@@ -26,15 +26,24 @@ class Step:
 
 def chat_answer(content: str, model: str = "fake-judge") -> Step:
     """A chat completion whose message content is ``content``."""
-    return Step(body={
-        "id": "cmpl-1", "object": "chat.completion", "created": 0, "model": model,
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-    })
+    return Step(
+        body={
+            "id": "cmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+    )
 
 
 def judgment(support: str, quote: str = "", misuse: str = "none", rationale: str = "Because.") -> Step:
-    return chat_answer(json.dumps({"support": support, "misuse": misuse, "supporting_quote": quote, "rationale": rationale}))
+    return chat_answer(
+        json.dumps({"support": support, "misuse": misuse, "supporting_quote": quote, "rationale": rationale})
+    )
 
 
 def logprob_answer(yes: float, no: float, model: str = "fake-judge") -> Step:
@@ -46,12 +55,23 @@ def logprob_answer(yes: float, no: float, model: str = "fake-judge") -> Step:
     pairs.append(("The", math.log(max(1e-9, 1 - yes - no))))
     top: list[dict[str, Any]] = [{"token": t, "logprob": lp, "bytes": None} for t, lp in pairs]
     first = top[max(range(len(pairs)), key=lambda i: pairs[i][1])]
-    return Step(body={
-        "id": "cmpl-1", "object": "chat.completion", "created": 0, "model": model,
-        "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant", "content": first["token"]},
-                     "logprobs": {"content": [{**first, "top_logprobs": top}]}}],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-    })
+    return Step(
+        body={
+            "id": "cmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "length",
+                    "message": {"role": "assistant", "content": first["token"]},
+                    "logprobs": {"content": [{**first, "top_logprobs": top}]},
+                }
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+    )
 
 
 class FakeEndpoint:
@@ -79,8 +99,14 @@ class FakeEndpoint:
                     endpoint.headers.append({k.lower(): v for k, v in self.headers.items()})
                     endpoint.requests.append(json.loads(raw) if raw else {})
                     if self.path.rstrip("/").endswith("/models"):
-                        step = Step(body={"object": "list", "data": [{"id": "fake-judge", "object": "model",
-                                                                      "created": 0, "owned_by": "test"}]})
+                        step = Step(
+                            body={
+                                "object": "list",
+                                "data": [
+                                    {"id": "fake-judge", "object": "model", "created": 0, "owned_by": "test"}
+                                ],
+                            }
+                        )
                     elif endpoint.responder is not None:
                         step = endpoint.responder(endpoint.requests[-1])
                     else:

@@ -34,8 +34,9 @@ class Completer(Protocol):
 
     async def complete(self, messages: Sequence[dict[str, str]], deadline: Deadline) -> Completion: ...
 
-    async def first_token_logprobs(self, messages: Sequence[dict[str, str]], deadline: Deadline,
-                                   top: int = 20) -> list[tuple[str, float]]: ...
+    async def first_token_logprobs(
+        self, messages: Sequence[dict[str, str]], deadline: Deadline, top: int = 20
+    ) -> list[tuple[str, float]]: ...
 
 
 async def judge_claims(
@@ -60,7 +61,9 @@ async def judge_claims(
 
     async def one(claim: Claim, opinion: OpinionText) -> HoldingResult:
         judge_one = _ask_yes_no if protocol == "yes-no" else _judge_one
-        result = await judge_one(claim, opinion, client, deadline=deadline, cache=cache, passage_tokens=passage_tokens)
+        result = await judge_one(
+            claim, opinion, client, deadline=deadline, cache=cache, passage_tokens=passage_tokens
+        )
         if on_done is not None:
             on_done(result)
         return result
@@ -69,15 +72,21 @@ async def judge_claims(
 
 
 async def _judge_one(
-    claim: Claim, opinion: OpinionText, client: Completer, *, deadline: Deadline,
-    cache: JudgmentCache | None, passage_tokens: int,
+    claim: Claim,
+    opinion: OpinionText,
+    client: Completer,
+    *,
+    deadline: Deadline,
+    cache: JudgmentCache | None,
+    passage_tokens: int,
 ) -> HoldingResult:
     model = client.model
     passages = retrieve_passages(opinion, claim, budget_tokens=passage_tokens)
 
     def result(outcome: Outcome, **kw: Any) -> HoldingResult:
-        return HoldingResult(claim=claim, model=model, prompt_version=PROMPT_VERSION, passages=passages,
-                             outcome=outcome, **kw)
+        return HoldingResult(
+            claim=claim, model=model, prompt_version=PROMPT_VERSION, passages=passages, outcome=outcome, **kw
+        )
 
     if not passages:
         return result(Outcome.NO_PASSAGES, reason="no passage of the opinion shares a word with it")
@@ -96,8 +105,13 @@ async def _judge_one(
 
 
 async def _ask_yes_no(
-    claim: Claim, opinion: OpinionText, client: Completer, *, deadline: Deadline,
-    cache: JudgmentCache | None, passage_tokens: int,
+    claim: Claim,
+    opinion: OpinionText,
+    client: Completer,
+    *,
+    deadline: Deadline,
+    cache: JudgmentCache | None,
+    passage_tokens: int,
 ) -> HoldingResult:
     """The yes-no protocol (``yesno.py``): the same passages, the sentence closest to the proposition,
     the question asked with and without it; the shift of the answer decides, or nothing is claimed."""
@@ -109,8 +123,14 @@ async def _ask_yes_no(
     shown = tuple(p for p in passages if sentence and sentence in p.text)[:1] or passages
 
     def result(outcome: Outcome, **kw: Any) -> HoldingResult:
-        return HoldingResult(claim=claim, model=model, prompt_version=YESNO_VERSION, passages=tuple(shown),
-                             outcome=outcome, **kw)
+        return HoldingResult(
+            claim=claim,
+            model=model,
+            prompt_version=YESNO_VERSION,
+            passages=tuple(shown),
+            outcome=outcome,
+            **kw,
+        )
 
     if sentence is None:
         return result(Outcome.NO_PASSAGES, reason="no sentence of the opinion shares a word with it")
@@ -121,32 +141,45 @@ async def _ask_yes_no(
         try:
             with_court, prior = await asyncio.gather(
                 client.first_token_logprobs(yesno.messages(claim.proposition, sentence), deadline),
-                client.first_token_logprobs(yesno.messages(claim.proposition, None), deadline))
+                client.first_token_logprobs(yesno.messages(claim.proposition, None), deadline),
+            )
             shift = yesno.yes_no_log_odds(with_court) - yesno.yes_no_log_odds(prior)
         except Exception as exc:
             return _failed(result, exc, "yes-no holding judgment", claim)
         judgment = yesno.decide(shift, sentence)
         if judgment is None:
-            return result(Outcome.UNDECIDED,
-                          reason=f"the opinion's words moved the model's answer too little to say (shift {shift:+.2f})")
+            return result(
+                Outcome.UNDECIDED,
+                reason=f"the opinion's words moved the model's answer too little to say (shift {shift:+.2f})",
+            )
         if cache is not None:
             cache.put(key, judgment)
     return _verified(result, judgment, opinion, claim, shown, cached=cached)
 
 
 def _verified(
-    result: Callable[..., HoldingResult], judgment: Judgment, opinion: OpinionText, claim: Claim,
-    passages: Sequence[Passage], *, cached: bool,
+    result: Callable[..., HoldingResult],
+    judgment: Judgment,
+    opinion: OpinionText,
+    claim: Claim,
+    passages: Sequence[Passage],
+    *,
+    cached: bool,
 ) -> HoldingResult:
     """Either protocol's judgment, believed only once its quote is found in the opinion: otherwise
     ``holding-unverified``, and the invented quote is never shown as evidence."""
     check = verify_judgment(judgment, opinion, claim, passages)
     if not check.found:
         return result(Outcome.UNVERIFIED, judgment=judgment, reason=check.reason, cached=cached)
-    return result(Outcome.JUDGED, judgment=judgment, quote_start=check.start, quote_end=check.end,
-                  quote_page=check.page,
-                  quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
-                  cached=cached)
+    return result(
+        Outcome.JUDGED,
+        judgment=judgment,
+        quote_start=check.start,
+        quote_end=check.end,
+        quote_page=check.page,
+        quote_text=opinion.text[check.start : check.end] if check.start is not None else None,
+        cached=cached,
+    )
 
 
 def _failed(result: Callable[..., HoldingResult], exc: Exception, what: str, claim: Claim) -> HoldingResult:

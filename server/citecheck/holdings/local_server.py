@@ -52,7 +52,11 @@ def _qwen_parts() -> list[Path] | None:
         spec = importlib.util.find_spec(module)
         if spec is None or not spec.submodule_search_locations:
             return None
-        found = [Path(f) / "data" / name for f in spec.submodule_search_locations if (Path(f) / "data" / name).is_file()]
+        found = [
+            Path(f) / "data" / name
+            for f in spec.submodule_search_locations
+            if (Path(f) / "data" / name).is_file()
+        ]
         if not found:
             return None
         out.append(found[0])
@@ -71,10 +75,16 @@ def qwen_model_path(cache_dir: Path | None = None) -> Path | None:
     """The Qwen2.5-Coder-0.5B GGUF, joined from its PyPI part packages into ``cache_dir`` on first use
     (``~/.cache/citecheck/models``) and checked against ``QWEN_SHA256``; None when a part is missing or
     the joined file does not match."""
-    folder = cache_dir or Path(os.environ.get("CITECHECK_MODEL_CACHE", Path.home() / ".cache" / "citecheck" / "models"))
+    folder = cache_dir or Path(
+        os.environ.get("CITECHECK_MODEL_CACHE", Path.home() / ".cache" / "citecheck" / "models")
+    )
     target = folder / QWEN_FILE
     stamp = target.with_suffix(".sha256")
-    if target.is_file() and stamp.is_file() and stamp.read_text().strip() == f"{QWEN_SHA256} {target.stat().st_size}":
+    if (
+        target.is_file()
+        and stamp.is_file()
+        and stamp.read_text().strip() == f"{QWEN_SHA256} {target.stat().st_size}"
+    ):
         return target
     parts = _qwen_parts()
     if parts is None:
@@ -120,12 +130,16 @@ def why_unavailable() -> str | None:
 
 def _why_no_llama() -> str | None:
     if importlib.util.find_spec("llama_cpp") is None:
-        return ("llama-cpp-python is not installed (it is built from source by .ci/run with "
-                "CMAKE_ARGS='-DGGML_NATIVE=OFF ...'; the build failed or was skipped on this machine)")
+        return (
+            "llama-cpp-python is not installed (it is built from source by .ci/run with "
+            "CMAKE_ARGS='-DGGML_NATIVE=OFF ...'; the build failed or was skipped on this machine)"
+        )
     try:
         for mod in ("uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings"):
             if importlib.util.find_spec(mod) is None:
-                return f"llama-cpp-python's server extra is missing ({mod}); install 'llama-cpp-python[server]'"
+                return (
+                    f"llama-cpp-python's server extra is missing ({mod}); install 'llama-cpp-python[server]'"
+                )
     except (ImportError, ValueError) as exc:
         return f"llama-cpp-python's server extra is broken ({exc})"
     return None
@@ -140,8 +154,16 @@ def free_port() -> int:
 class LlamaServer:
     """``with LlamaServer() as srv: srv.url`` — a llama.cpp server on a free loopback port, stopped on exit."""
 
-    def __init__(self, model: Path | None = None, *, n_ctx: int = 4096, threads: int | None = None,
-                 parallel: int = 1, start_timeout_s: float = 120.0, model_name: str = "smollm2-135m") -> None:
+    def __init__(
+        self,
+        model: Path | None = None,
+        *,
+        n_ctx: int = 4096,
+        threads: int | None = None,
+        parallel: int = 1,
+        start_timeout_s: float = 120.0,
+        model_name: str = "smollm2-135m",
+    ) -> None:
         self.model = model or smollm_model_path()
         if self.model is None:
             raise RuntimeError(why_unavailable() or "no model file")
@@ -156,10 +178,28 @@ class LlamaServer:
         self._log = tempfile.TemporaryFile()
 
     def start(self) -> LlamaServer:
-        cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(self.model), "--model_alias", self.model_name,
-               "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.n_ctx),
-               "--n_threads", str(self.threads), "--verbose", "False"]
-        self._proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        cmd = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(self.model),
+            "--model_alias",
+            self.model_name,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.n_ctx),
+            "--n_threads",
+            str(self.threads),
+            "--verbose",
+            "False",
+        ]
+        self._proc = subprocess.Popen(
+            cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + self.start_timeout_s
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
@@ -171,7 +211,9 @@ class LlamaServer:
                 pass
             time.sleep(0.3)
         self.stop()
-        raise RuntimeError(f"llama.cpp server did not answer within {self.start_timeout_s:.0f} s: {self.log_tail()}")
+        raise RuntimeError(
+            f"llama.cpp server did not answer within {self.start_timeout_s:.0f} s: {self.log_tail()}"
+        )
 
     def log_tail(self, n: int = 2000) -> str:
         self._log.seek(0)
@@ -198,6 +240,8 @@ class LlamaServer:
     def __enter__(self) -> LlamaServer:
         return self.start()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
         self._log.close()

@@ -107,7 +107,9 @@ class Outcome(StrEnum):
     UNVERIFIED = "unverified"  # the judgment's quote is not in the opinion: discarded
     FAILED = "failed"  # the endpoint failed, timed out or answered nothing valid
     NO_PASSAGES = "no-passages"  # nothing in the opinion resembles the proposition: not asked
-    UNDECIDED = "undecided"  # yes-no protocol: the court's words moved the answer too little to claim anything
+    UNDECIDED = (
+        "undecided"  # yes-no protocol: the court's words moved the answer too little to claim anything
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

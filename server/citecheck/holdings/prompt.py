@@ -51,7 +51,10 @@ JUDGMENT_SCHEMA: dict[str, Any] = {
 
 def response_format_schema() -> dict[str, Any]:
     """``response_format`` asking for the schema (vLLM, llama.cpp and OpenAI accept this form)."""
-    return {"type": "json_schema", "json_schema": {"name": "holding_judgment", "schema": JUDGMENT_SCHEMA, "strict": True}}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "holding_judgment", "schema": JUDGMENT_SCHEMA, "strict": True},
+    }
 
 
 def response_format_object() -> dict[str, Any]:

@@ -158,6 +158,13 @@ def retrieve_passages(
         if not chosen and cost > budget_tokens:  # one huge passage: keep its start, cut at a word
             b = a + len(opinion.text[a : a + budget_tokens * 4].rsplit(" ", 1)[0])
             cost = budget_tokens
-        chosen.append(Passage(start=a, end=b, text=opinion.text[a:b], page=page_of(opinion, claim.reporter, claim.volume, a, b)))
+        chosen.append(
+            Passage(
+                start=a,
+                end=b,
+                text=opinion.text[a:b],
+                page=page_of(opinion, claim.reporter, claim.volume, a, b),
+            )
+        )
         used += cost
     return tuple(chosen)

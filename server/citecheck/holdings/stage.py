@@ -50,7 +50,9 @@ class HoldingStage:
         """
         if not settings.holdings_enabled() or settings.offline:
             return None
-        return cls(ModelClient.from_settings(settings), settings, JudgmentCache(judgment_cache_path(settings)))
+        return cls(
+            ModelClient.from_settings(settings), settings, JudgmentCache(judgment_cache_path(settings))
+        )
 
     async def close(self) -> None:
         close = getattr(self.client, "close", None)
@@ -87,9 +89,14 @@ class HoldingStage:
             texts = await asyncio.gather(*(_opinion(source, r) for r in wanted.values()))
             opinions.update({rid: t for rid, t in zip(wanted, texts, strict=True) if t is not None})
         results = await judge_claims(
-            claims, opinions, self.client, deadline=Deadline(self.settings.model_deadline_s), cache=self.cache,
+            claims,
+            opinions,
+            self.client,
+            deadline=Deadline(self.settings.model_deadline_s),
+            cache=self.cache,
             passage_tokens=self.settings.model_passage_tokens,
-            protocol=self.settings.model_protocol, on_done=on_done,
+            protocol=self.settings.model_protocol,
+            on_done=on_done,
         )
         holdings = {**evidence.holdings, **{(r.claim.case_id, r.claim.proposition): r for r in results}}
         return replace(evidence, opinions=opinions, holdings=holdings)

@@ -57,7 +57,8 @@ def _evidence(r: HoldingResult, *, with_judgment: bool) -> Evidence:
         passage=passages_text(r.passages) or None,
         draft=r.claim.proposition,
         note=(f"{_quote_label(j)}: \u201c{quote}\u201d. " if quote and j is not None else "")
-        + (j.rationale if j is not None else r.reason) or None,
+        + (j.rationale if j is not None else r.reason)
+        or None,
         model=r.model,
         prompt_version=r.prompt_version,
         verdict=j.support.value if j is not None else None,
@@ -70,7 +71,11 @@ def _unsupported_message(r: HoldingResult) -> str:
     assert j is not None
     name = r.claim.case_name
     pages = _pages(r.passages)
-    where = f" (read pp. {pages})" if pages and ("," in pages or "–" in pages) else (f" (read p. {pages})" if pages else "")
+    where = (
+        f" (read pp. {pages})"
+        if pages and ("," in pages or "–" in pages)
+        else (f" (read p. {pages})" if pages else "")
+    )
     if j.support is Support.CONTRADICTED:
         head = f"{name} appears to say the opposite of what the draft cites it for"
     elif j.support is Support.NOT_SUPPORTED:
@@ -79,7 +84,9 @@ def _unsupported_message(r: HoldingResult) -> str:
         head = f"{name} appears to support the proposition only in part"
     why = MISUSE_WORDS.get(j.misuse, "")
     body = f"{head}: {why}." if why else f"{head}."
-    return f"{body} Read the opinion{where} before relying on it. (Judged by {r.model}; a model can be wrong.)"
+    return (
+        f"{body} Read the opinion{where} before relying on it. (Judged by {r.model}; a model can be wrong.)"
+    )
 
 
 def holding_findings(results: Iterable[HoldingResult]) -> list[Finding]:
@@ -93,21 +100,39 @@ def finding_for(r: HoldingResult, span: Span, idx: int | None) -> Finding | None
         if r.judgment.support is Support.SUPPORTED:
             return None
         severity = Severity.INFO if r.judgment.support is Support.PARTLY else Severity.WARNING
-        return make_finding(Kind.UNSUPPORTED_HOLDING, span, _unsupported_message(r),
-                            evidence=_evidence(r, with_judgment=True), citation_index=idx, severity=severity)
+        return make_finding(
+            Kind.UNSUPPORTED_HOLDING,
+            span,
+            _unsupported_message(r),
+            evidence=_evidence(r, with_judgment=True),
+            citation_index=idx,
+            severity=severity,
+        )
     if r.outcome is Outcome.UNVERIFIED:
         return make_finding(
-            Kind.HOLDING_UNVERIFIED, span,
+            Kind.HOLDING_UNVERIFIED,
+            span,
             f"The model's answer on whether {r.claim.case_name} supports this proposition could not be checked "
             f"against the opinion ({r.reason}), so it was discarded. Check the proposition by hand.",
-            evidence=_evidence(r, with_judgment=False), citation_index=idx)
+            evidence=_evidence(r, with_judgment=False),
+            citation_index=idx,
+        )
     if r.outcome is Outcome.FAILED:
         return make_finding(
-            Kind.CANNOT_VERIFY, span,
+            Kind.CANNOT_VERIFY,
+            span,
             f"The holding check for {r.claim.case_name} did not run: {r.reason}. The other checks are unaffected.",
-            evidence=Evidence(source="model", record_id=r.claim.case_id, case_name=r.claim.case_name,
-                              citation=r.claim.cite, model=r.model, prompt_version=r.prompt_version, note=r.reason),
-            citation_index=idx)
+            evidence=Evidence(
+                source="model",
+                record_id=r.claim.case_id,
+                case_name=r.claim.case_name,
+                citation=r.claim.cite,
+                model=r.model,
+                prompt_version=r.prompt_version,
+                note=r.reason,
+            ),
+            citation_index=idx,
+        )
     return None
 
 
@@ -142,8 +167,12 @@ def holding_line(r: HoldingResult) -> str:
     'Proposition not judged: down.'
     """
     if r.outcome is Outcome.JUDGED and r.judgment is not None:
-        verdict = {Support.SUPPORTED: "supported", Support.PARTLY: "supported only in part",
-                   Support.NOT_SUPPORTED: "not supported", Support.CONTRADICTED: "contradicted"}[r.judgment.support]
+        verdict = {
+            Support.SUPPORTED: "supported",
+            Support.PARTLY: "supported only in part",
+            Support.NOT_SUPPORTED: "not supported",
+            Support.CONTRADICTED: "contradicted",
+        }[r.judgment.support]
         page = f" (p. {r.quote_page})" if r.quote_page else ""
         return f"Proposition {verdict} by the opinion{page}, judged by {r.model} ({r.prompt_version}); a model can be wrong."
     if r.outcome is Outcome.UNVERIFIED:

@@ -29,7 +29,9 @@ class QuoteCheck:
     reason: str = ""
 
 
-def verify_judgment(judgment: Judgment, opinion: OpinionText, claim: Claim, passages: Sequence[Passage]) -> QuoteCheck:
+def verify_judgment(
+    judgment: Judgment, opinion: OpinionText, claim: Claim, passages: Sequence[Passage]
+) -> QuoteCheck:
     """Is ``judgment`` anchored in the opinion?
 
     Every verdict needs a quote that is in the opinion, except ``not-supported``, which may come with
@@ -40,7 +42,9 @@ def verify_judgment(judgment: Judgment, opinion: OpinionText, claim: Claim, pass
     if not quote:
         if judgment.support is Support.NOT_SUPPORTED:
             return QuoteCheck(found=True)
-        return QuoteCheck(found=False, reason=f"the model answered '{judgment.support}' without quoting the opinion")
+        return QuoteCheck(
+            found=False, reason=f"the model answered '{judgment.support}' without quoting the opinion"
+        )
     if quote_word_count(quote) < MIN_QUOTE_WORDS:
         return QuoteCheck(found=False, reason="the model's supporting quote is too short to check")
     try:

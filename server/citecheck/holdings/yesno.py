@@ -87,8 +87,11 @@ def question(proposition: str) -> str:
 def messages(proposition: str, sentence: str | None) -> list[dict[str, str]]:
     """The question with the court's sentence (``sentence``) or without it (``None``, the prior)."""
     q = question(proposition)
-    user = f"Question: {q}\nAnswer Yes or No." if sentence is None else (
-        f'The court wrote: "{sentence}"\n\nQuestion: {q}\nAnswer Yes or No.')
+    user = (
+        f"Question: {q}\nAnswer Yes or No."
+        if sentence is None
+        else (f'The court wrote: "{sentence}"\n\nQuestion: {q}\nAnswer Yes or No.')
+    )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
@@ -121,11 +124,23 @@ def decide(shift: float, sentence: str) -> Judgment | None:
     True
     """
     if shift <= AGAINST_SHIFT:
-        return Judgment(support=Support.NOT_SUPPORTED, misuse=Misuse.NONE, supporting_quote=sentence,
-                        rationale=(f"Shown this sentence of the opinion, the model's answer to whether the court says "
-                                   f"so moved towards \"no\" (log-odds shift {shift:+.2f})."))
+        return Judgment(
+            support=Support.NOT_SUPPORTED,
+            misuse=Misuse.NONE,
+            supporting_quote=sentence,
+            rationale=(
+                f"Shown this sentence of the opinion, the model's answer to whether the court says "
+                f'so moved towards "no" (log-odds shift {shift:+.2f}).'
+            ),
+        )
     if shift >= SUPPORT_SHIFT:
-        return Judgment(support=Support.SUPPORTED, misuse=Misuse.NONE, supporting_quote=sentence,
-                        rationale=(f"Shown this sentence of the opinion, the model's answer moved towards \"yes\" "
-                                   f"(log-odds shift {shift:+.2f})."))
+        return Judgment(
+            support=Support.SUPPORTED,
+            misuse=Misuse.NONE,
+            supporting_quote=sentence,
+            rationale=(
+                f'Shown this sentence of the opinion, the model\'s answer moved towards "yes" '
+                f"(log-odds shift {shift:+.2f})."
+            ),
+        )
     return None

@@ -22,8 +22,11 @@ _SPACES = re.compile(r"\s+")
 _LEADING = re.compile(r"^(?:in\s+the\s+)", re.I)
 _STATE_OF = re.compile(r"\b(?:the\s+)?state\s+of\s+", re.I)
 _COURT_WORD = re.compile(r"\bcourt\b|\bcircuit\b", re.I)
-_PLACE_WORDS = {"Washington D.C.": ("district of columbia", "d.c."), "DC": ("district of columbia",),
-                "D.C.": ("district of columbia",)}
+_PLACE_WORDS = {
+    "Washington D.C.": ("district of columbia", "d.c."),
+    "DC": ("district of columbia",),
+    "D.C.": ("district of columbia",),
+}
 
 
 @cache
@@ -69,7 +72,11 @@ def _by_place() -> dict[str, tuple[str, ...]]:
 @cache
 def _always() -> tuple[str, ...]:
     """Courts a caption names without naming a place: the Supreme Court and the circuits."""
-    return tuple(cid for cid in _courts() if (n := court_node(cid)) is not None and n.tier in (Tier.SUPREME, Tier.CIRCUIT))
+    return tuple(
+        cid
+        for cid in _courts()
+        if (n := court_node(cid)) is not None and n.tier in (Tier.SUPREME, Tier.CIRCUIT)
+    )
 
 
 def _candidates(line: str) -> Iterator[str]:

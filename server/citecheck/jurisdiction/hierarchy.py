@@ -53,8 +53,19 @@ class CourtNode:
         return f"CourtNode({self.id!r}, {self.tier.value}, {self.state!r}, {self.circuit!r})"
 
 
-_ORDINALS = {"First": 1, "Second": 2, "Third": 3, "Fourth": 4, "Fifth": 5, "Sixth": 6, "Seventh": 7,
-             "Eighth": 8, "Ninth": 9, "Tenth": 10, "Eleventh": 11}
+_ORDINALS = {
+    "First": 1,
+    "Second": 2,
+    "Third": 3,
+    "Fourth": 4,
+    "Fifth": 5,
+    "Sixth": 6,
+    "Seventh": 7,
+    "Eighth": 8,
+    "Ninth": 9,
+    "Tenth": 10,
+    "Eleventh": 11,
+}
 
 #: The circuit of each state's federal courts (28 U.S.C. § 41); courts-db records it for a few districts only.
 _CIRCUIT_OF_STATE: dict[str, str] = {
@@ -65,9 +76,25 @@ _CIRCUIT_OF_STATE: dict[str, str] = {
     **dict.fromkeys(("Louisiana", "Mississippi", "Texas", "Panama"), "ca5"),
     **dict.fromkeys(("Kentucky", "Michigan", "Ohio", "Tennessee"), "ca6"),
     **dict.fromkeys(("Illinois", "Indiana", "Wisconsin"), "ca7"),
-    **dict.fromkeys(("Arkansas", "Iowa", "Minnesota", "Missouri", "Nebraska", "North Dakota", "South Dakota"), "ca8"),
-    **dict.fromkeys(("Alaska", "Arizona", "California", "Guam", "Hawaii", "Idaho", "Montana", "Nevada",
-                     "Northern Mariana Islands", "Oregon", "Washington"), "ca9"),
+    **dict.fromkeys(
+        ("Arkansas", "Iowa", "Minnesota", "Missouri", "Nebraska", "North Dakota", "South Dakota"), "ca8"
+    ),
+    **dict.fromkeys(
+        (
+            "Alaska",
+            "Arizona",
+            "California",
+            "Guam",
+            "Hawaii",
+            "Idaho",
+            "Montana",
+            "Nevada",
+            "Northern Mariana Islands",
+            "Oregon",
+            "Washington",
+        ),
+        "ca9",
+    ),
     **dict.fromkeys(("Colorado", "Kansas", "New Mexico", "Oklahoma", "Utah", "Wyoming"), "ca10"),
     **dict.fromkeys(("Alabama", "Florida", "Georgia"), "ca11"),
     "District of Columbia": "cadc",
@@ -85,11 +112,17 @@ _REVIEWED_BY_CAFC = frozenset({"uscfc", "cc", "cit", "cusc", "ccpa", "cavc", "tt
 
 _CIRCUIT_ID = re.compile(r"^ca(\d{1,2}|dc|fc)$")
 _APPEAL_WORDS = re.compile(r"\bappeal|\bappellate\b", re.I)
-_AGENCY_WORDS = re.compile(r"commission|board|tax|compensation|panel|judiciary|discipline|ethics|claim|office", re.I)
+_AGENCY_WORDS = re.compile(
+    r"commission|board|tax|compensation|panel|judiciary|discipline|ethics|claim|office", re.I
+)
 #: Intermediate courts named neither "appeal" nor "appellate" in courts-db.
 _INTERMEDIATE_EXTRA = frozenset({"pacommwct", "pasuperct"})
-_PLACE_ALIASES = {"Washington D.C.": "District of Columbia", "DC": "District of Columbia",
-                  "D.C.": "District of Columbia", "Washignton D.C.": "District of Columbia"}
+_PLACE_ALIASES = {
+    "Washington D.C.": "District of Columbia",
+    "DC": "District of Columbia",
+    "D.C.": "District of Columbia",
+    "Washignton D.C.": "District of Columbia",
+}
 
 
 def _place(court: dict[str, Any]) -> str | None:
@@ -124,18 +157,38 @@ def _classify(court: dict[str, Any]) -> CourtNode | None:
         if _CIRCUIT_ID.match(cid):
             return CourtNode(id=cid, name=name, tier=Tier.CIRCUIT, circuit=cid)
         if ctype == "bankruptcy":
-            return CourtNode(id=cid, name=name, tier=Tier.BANKRUPTCY, state=place, circuit=_circuit_of(court, place))
-        district = "District Court" in name and court.get("parent") in (None, "usdistct") and cid != "usdistct"
+            return CourtNode(
+                id=cid, name=name, tier=Tier.BANKRUPTCY, state=place, circuit=_circuit_of(court, place)
+            )
+        district = (
+            "District Court" in name and court.get("parent") in (None, "usdistct") and cid != "usdistct"
+        )
         if district and ctype in ("trial", "appellate") and place not in (None, "United States"):
-            return CourtNode(id=cid, name=name, tier=Tier.DISTRICT, state=place, circuit=_circuit_of(court, place))
-        return CourtNode(id=cid, name=name, tier=Tier.FEDERAL_OTHER, state=None,
-                         circuit="cafc" if court.get("appeal_to") == "cafc" or cid in _REVIEWED_BY_CAFC else None)
+            return CourtNode(
+                id=cid, name=name, tier=Tier.DISTRICT, state=place, circuit=_circuit_of(court, place)
+            )
+        return CourtNode(
+            id=cid,
+            name=name,
+            tier=Tier.FEDERAL_OTHER,
+            state=None,
+            circuit="cafc" if court.get("appeal_to") == "cafc" or cid in _REVIEWED_BY_CAFC else None,
+        )
     if system != "state" or place is None:
         return None
-    if cid in _HIGH_COURTS_EXTRA or (cid not in _NOT_HIGH and ctype == "appellate" and _active(court) and (
-        level == "colr" or (re.search(r"\bSupreme\b", name) and not _AGENCY_WORDS.search(name)
-                           and not _APPEAL_WORDS.search(name))
-    )):
+    if cid in _HIGH_COURTS_EXTRA or (
+        cid not in _NOT_HIGH
+        and ctype == "appellate"
+        and _active(court)
+        and (
+            level == "colr"
+            or (
+                re.search(r"\bSupreme\b", name)
+                and not _AGENCY_WORDS.search(name)
+                and not _APPEAL_WORDS.search(name)
+            )
+        )
+    ):
         return CourtNode(id=cid, name=name, tier=Tier.HIGH, state=place)
     if ctype == "appellate" or (level == "iac" and _APPEAL_WORDS.search(name)):
         intermediate = (level == "iac" or _APPEAL_WORDS.search(name)) and not _AGENCY_WORDS.search(name)
@@ -193,7 +246,9 @@ def _postal_codes() -> dict[str, str]:
     from importlib import resources
 
     try:
-        data = json.loads(resources.files("courts_db").joinpath("data", "states.json").read_text(encoding="utf-8"))
+        data = json.loads(
+            resources.files("courts_db").joinpath("data", "states.json").read_text(encoding="utf-8")
+        )
     except (OSError, ValueError):  # pragma: no cover - the table ships with courts-db
         return {}
     return {k: _PLACE_ALIASES.get(v, v.replace(" Of ", " of ")) for k, v in data.items() if len(k) == 2}

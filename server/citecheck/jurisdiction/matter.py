@@ -42,8 +42,12 @@ def front_matter(text: str) -> Declared:
     if not m:
         return Declared(origin="front matter")
     values = {k.lower(): v.strip().strip("\"'") for k, v in _KEY_VALUE.findall(m.group(1))}
-    return Declared(court=values.get("court") or None, question=values.get("question") or None,
-                    law_state=values.get("law") or values.get("law_state") or None, origin="front matter")
+    return Declared(
+        court=values.get("court") or None,
+        question=values.get("question") or None,
+        law_state=values.get("law") or values.get("law_state") or None,
+        origin="front matter",
+    )
 
 
 def resolve_court(value: str) -> str | None:
@@ -73,7 +77,7 @@ def parse_question(value: str | None) -> Question | None:
     try:
         return Question(str(value).strip().lower())
     except ValueError as exc:
-        raise ConfigError(f"question must be \"federal\" or \"state\", not {value!r}") from exc
+        raise ConfigError(f'question must be "federal" or "state", not {value!r}') from exc
 
 
 def _question_or_none(value: str | None) -> Question | None:

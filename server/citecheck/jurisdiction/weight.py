@@ -86,18 +86,32 @@ class StateRule:
 
 #: States whose treatment differs from, or has been decided clearly enough to cite for, the default.
 _STATE_RULES: dict[str, StateRule] = {
-    "California": StateRule(note="Auto Equity Sales, Inc. v. Superior Court, 57 Cal. 2d 450, 455 (1962): "
-                            "Court of Appeal decisions bind every superior court; they do not bind each other"),
-    "New York": StateRule(note="Mountain View Coach Lines v. Storms, 102 A.D.2d 663 (2d Dep't 1984): an Appellate "
-                          "Division decision binds trial courts statewide unless their own Department has held otherwise"),
-    "Florida": StateRule(note="Pardo v. State, 596 So. 2d 665, 666 (Fla. 1992): a district court of appeal binds "
-                         "all trial courts absent a conflicting decision of another district"),
-    "Illinois": StateRule(note="State Farm Fire & Cas. Co. v. Yapejian, 152 Ill. 2d 533, 539-40 (1992): appellate "
-                          "decisions bind all circuit courts"),
-    "Michigan": StateRule(panels=Weight.BINDING, note="MCR 7.215(C)(2), (J)(1): published Court of Appeals opinions "
-                          "bind trial courts and later panels (unpublished ones do not)"),
-    "Texas": StateRule(trial=Weight.UNKNOWN, note="a Texas trial court follows the court of appeals for its own "
-                       "district; which district decided the cited case is not known here"),
+    "California": StateRule(
+        note="Auto Equity Sales, Inc. v. Superior Court, 57 Cal. 2d 450, 455 (1962): "
+        "Court of Appeal decisions bind every superior court; they do not bind each other"
+    ),
+    "New York": StateRule(
+        note="Mountain View Coach Lines v. Storms, 102 A.D.2d 663 (2d Dep't 1984): an Appellate "
+        "Division decision binds trial courts statewide unless their own Department has held otherwise"
+    ),
+    "Florida": StateRule(
+        note="Pardo v. State, 596 So. 2d 665, 666 (Fla. 1992): a district court of appeal binds "
+        "all trial courts absent a conflicting decision of another district"
+    ),
+    "Illinois": StateRule(
+        note="State Farm Fire & Cas. Co. v. Yapejian, 152 Ill. 2d 533, 539-40 (1992): appellate "
+        "decisions bind all circuit courts"
+    ),
+    "Michigan": StateRule(
+        panels=Weight.BINDING,
+        note="MCR 7.215(C)(2), (J)(1): published Court of Appeals opinions "
+        "bind trial courts and later panels (unpublished ones do not)",
+    ),
+    "Texas": StateRule(
+        trial=Weight.UNKNOWN,
+        note="a Texas trial court follows the court of appeals for its own "
+        "district; which district decided the cited case is not known here",
+    ),
 }
 
 _DC = "District of Columbia"
@@ -110,8 +124,12 @@ def _place(state: str | None) -> str:
 
 
 def _a(weight: Weight, reason: str, node: CourtNode | None) -> Assessment:
-    return Assessment(weight=weight, reason=reason, court_id=node.id if node else None,
-                      court_name=node.name if node else None)
+    return Assessment(
+        weight=weight,
+        reason=reason,
+        court_id=node.id if node else None,
+        court_name=node.name if node else None,
+    )
 
 
 def weigh(cited_court: str | None, forum: Forum | None, *, year: int | None = None) -> Assessment:
@@ -126,8 +144,11 @@ def weigh(cited_court: str | None, forum: Forum | None, *, year: int | None = No
     """
     node = court_node(cited_court)
     if forum is None:
-        return _a(Weight.UNKNOWN, "the court this document is filed in is not known (set `court`, or put the "
-                  "court in the caption)", node)
+        return _a(
+            Weight.UNKNOWN,
+            "the court this document is filed in is not known (set `court`, or put the court in the caption)",
+            node,
+        )
     if node is None:
         return _a(Weight.UNKNOWN, "the court that decided the cited case could not be determined", None)
     if node.tier is Tier.SUPREME:
@@ -145,31 +166,59 @@ def _in_federal(node: CourtNode, forum: Forum) -> Assessment:
     if forum.question is Question.STATE:
         state = forum.law_state or f.state
         if not node.federal and node.state == state and node.tier is Tier.HIGH:
-            return _a(Weight.BINDING, f"on a question of {state} law a federal court follows {state}'s highest court",
-                      node)
+            return _a(
+                Weight.BINDING,
+                f"on a question of {state} law a federal court follows {state}'s highest court",
+                node,
+            )
         if node.tier is Tier.CIRCUIT and node.id == circuit:
-            return _a(Weight.BINDING, f"the {node.name} binds {f.name} on {state} law until {state}'s highest court "
-                      "decides otherwise", node)
+            return _a(
+                Weight.BINDING,
+                f"the {node.name} binds {f.name} on {state} law until {state}'s highest court "
+                "decides otherwise",
+                node,
+            )
         if not node.federal and node.state == state and node.tier is Tier.INTERMEDIATE:
-            return _a(Weight.PERSUASIVE, f"a federal court treats {state}'s intermediate courts as evidence of "
-                      f"{state} law, not as binding", node)
-        return _a(Weight.PERSUASIVE, f"on a question of {state} law only {state}'s highest court (and the "
-                  "forum's own circuit) bind a federal court", node)
+            return _a(
+                Weight.PERSUASIVE,
+                f"a federal court treats {state}'s intermediate courts as evidence of "
+                f"{state} law, not as binding",
+                node,
+            )
+        return _a(
+            Weight.PERSUASIVE,
+            f"on a question of {state} law only {state}'s highest court (and the "
+            "forum's own circuit) bind a federal court",
+            node,
+        )
     if node.tier is Tier.CIRCUIT:
         if node.id == circuit or node.id == f.id:
-            return _a(Weight.BINDING, f"{f.name} sits within the {node.name}" if node.id != f.id
-                      else "a circuit is bound by its own earlier panel decisions (until en banc or Supreme Court "
-                      "review)", node)
+            return _a(
+                Weight.BINDING,
+                f"{f.name} sits within the {node.name}"
+                if node.id != f.id
+                else "a circuit is bound by its own earlier panel decisions (until en banc or Supreme Court "
+                "review)",
+                node,
+            )
         if node.id == "cafc" and f.tier is Tier.DISTRICT:
             return _a(Weight.UNKNOWN, "the Federal Circuit binds district courts on patent law only", node)
         return _a(Weight.PERSUASIVE, f"{f.name} is not within the {node.name}", node)
     if node.tier in (Tier.DISTRICT, Tier.BANKRUPTCY):
-        return _a(Weight.PERSUASIVE, "a federal district or bankruptcy court's decision binds no other court, "
-                  "not even another judge of the same district", node)
+        return _a(
+            Weight.PERSUASIVE,
+            "a federal district or bankruptcy court's decision binds no other court, "
+            "not even another judge of the same district",
+            node,
+        )
     if node.federal:
         return _a(Weight.PERSUASIVE, f"the {node.name} is not above {f.name}", node)
-    return _a(Weight.PERSUASIVE, "state courts do not bind federal courts on federal law (set `question = "
-              "\"state\"` for a state-law question)", node)
+    return _a(
+        Weight.PERSUASIVE,
+        "state courts do not bind federal courts on federal law (set `question = "
+        '"state"` for a state-law question)',
+        node,
+    )
 
 
 def _in_state(node: CourtNode, f: CourtNode, year: int | None) -> Assessment:
@@ -177,36 +226,61 @@ def _in_state(node: CourtNode, f: CourtNode, year: int | None) -> Assessment:
     if node.federal:
         if node.id == "cadc" and state == _DC:
             if year is not None and year < _MAP_V_RYAN_YEAR:
-                return _a(Weight.BINDING, "D.C. Circuit decisions from before February 1, 1971 bind the D.C. "
-                          "courts (M.A.P. v. Ryan, 285 A.2d 310, 312 (D.C. 1971))", node)
+                return _a(
+                    Weight.BINDING,
+                    "D.C. Circuit decisions from before February 1, 1971 bind the D.C. "
+                    "courts (M.A.P. v. Ryan, 285 A.2d 310, 312 (D.C. 1971))",
+                    node,
+                )
             if year is None or year == _MAP_V_RYAN_YEAR:
-                return _a(Weight.UNKNOWN, "D.C. Circuit decisions bind the D.C. courts only if decided before "
-                          "February 1, 1971; the date is not known", node)
-        return _a(Weight.PERSUASIVE, "lower federal courts do not bind state courts, even on federal law", node)
+                return _a(
+                    Weight.UNKNOWN,
+                    "D.C. Circuit decisions bind the D.C. courts only if decided before "
+                    "February 1, 1971; the date is not known",
+                    node,
+                )
+        return _a(
+            Weight.PERSUASIVE, "lower federal courts do not bind state courts, even on federal law", node
+        )
     if node.state != state:
-        return _a(Weight.PERSUASIVE, f"a court of {_place(node.state)} does not bind the courts of {_place(state)}", node)
+        return _a(
+            Weight.PERSUASIVE,
+            f"a court of {_place(node.state)} does not bind the courts of {_place(state)}",
+            node,
+        )
     rule = _STATE_RULES.get(state or "", StateRule())
     note = f" ({rule.note})" if rule.note else ""
     if node.tier is Tier.HIGH:
         if f.tier is Tier.HIGH and node.id != f.id:
-            return _a(Weight.PERSUASIVE, f"{node.name} and {f.name} are each the highest court in their own "
-                      "field (civil or criminal)", node)
+            return _a(
+                Weight.PERSUASIVE,
+                f"{node.name} and {f.name} are each the highest court in their own field (civil or criminal)",
+                node,
+            )
         if node.id == f.id:
-            return _a(Weight.BINDING, f"{f.name} is bound by its own precedent (though it may overrule it)", node)
+            return _a(
+                Weight.BINDING, f"{f.name} is bound by its own precedent (though it may overrule it)", node
+            )
         return _a(Weight.BINDING, f"{node.name} is {state}'s highest court", node)
     if node.tier is Tier.INTERMEDIATE:
         if f.tier is Tier.HIGH:
             return _a(Weight.PERSUASIVE, f"{node.name} is below {f.name}", node)
         if f.tier is Tier.INTERMEDIATE:
             if node.id == f.id or _same_court(node, f):
-                panels = ("one panel binds later panels" if rule.panels is Weight.BINDING
-                          else "one panel of an intermediate court does not bind another")
+                panels = (
+                    "one panel binds later panels"
+                    if rule.panels is Weight.BINDING
+                    else "one panel of an intermediate court does not bind another"
+                )
                 return _a(rule.panels, f"in {_place(state)}, {panels}{note}", node)
             return _a(Weight.PERSUASIVE, f"{node.name} is not above {f.name}", node)
         verb = {Weight.BINDING: "binds", Weight.UNKNOWN: "may bind"}.get(rule.trial, "does not bind")
         return _a(rule.trial, f"in {state}, {node.name} {verb} the trial courts{note}", node)
-    return _a(Weight.PERSUASIVE, f"the {node.name} is a trial-level court or agency; its decisions bind no other "
-              "court", node)
+    return _a(
+        Weight.PERSUASIVE,
+        f"the {node.name} is a trial-level court or agency; its decisions bind no other court",
+        node,
+    )
 
 
 def _same_court(a: CourtNode, b: CourtNode) -> bool:

@@ -17,7 +17,9 @@ from citecheck import __version__, redact
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="citecheck-lsp", description="citecheck language server")
-    p.add_argument("--stdio", action="store_true", help="talk LSP on stdin/stdout (the default and only mode)")
+    p.add_argument(
+        "--stdio", action="store_true", help="talk LSP on stdin/stdout (the default and only mode)"
+    )
     # --tcp was removed: every documented editor starts the server over stdio, and a TCP port lets any
     # local process (or web page) send initializationOptions that redirect the token. See docs/editors.md.
     p.add_argument("--tcp", action="store_true", help=argparse.SUPPRESS)

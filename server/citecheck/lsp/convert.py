@@ -85,13 +85,19 @@ def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.Diagnos
     if ev.record_id is not None or ev.case_name:
         case = ", ".join(p for p in (ev.case_name, ev.citation) if p)
         when = " ".join(p for p in (ev.court, ev.date) if p)
-        parts.append(f"Matched: {case}" + (f" ({when})" if when else "") + (f", source: {ev.source}" if ev.source else ""))
+        parts.append(
+            f"Matched: {case}"
+            + (f" ({when})" if when else "")
+            + (f", source: {ev.source}" if ev.source else "")
+        )
     elif finding.kind is Kind.CANNOT_VERIFY:
         return []  # the message says why; there is no record and no passage to show
     elif finding.kind is Kind.IMPOSSIBLE_CITATION and ev.note:
         parts.append(f"Why it cannot exist: {ev.note}" + (f" (per {ev.source})" if ev.source else ""))
     elif finding.kind is Kind.FABRICATED_CASE and ev.citation:
-        parts.append(f"Looked up {ev.citation}" + (f" in {ev.source}" if ev.source else "") + ": no case begins there")
+        parts.append(
+            f"Looked up {ev.citation}" + (f" in {ev.source}" if ev.source else "") + ": no case begins there"
+        )
     if ev.passage:
         passage = ev.passage if len(ev.passage) <= 300 else ev.passage[:297] + "…"
         parts.append((f"Page {ev.page}: " if ev.page else "Passage: ") + f"“{passage}”")
@@ -142,7 +148,9 @@ def to_diagnostic(
         range=rng,
         severity=diagnostic_severity(finding, cannot_verify),
         code=str(finding.kind),
-        code_description=types.CodeDescription(href=docs_url(finding.kind)) if client.code_description else None,
+        code_description=types.CodeDescription(href=docs_url(finding.kind))
+        if client.code_description
+        else None,
         source=SOURCE,
         message=finding.message,
         related_information=(_related(finding, uri, rng) or None) if client.related_information else None,
@@ -242,9 +250,26 @@ class Renderer:
             if s.json and s.range == rng and s.fix_ranges == fix_ranges and s.mode == self.cannot_verify:
                 out.append(replace(s, rendered_for=version))
                 continue
-            diag = to_diagnostic(f, uri=uri, index=index, encoding=encoding, key=s.key, client=self.client, rng=rng,
-                                 cannot_verify=self.cannot_verify)
+            diag = to_diagnostic(
+                f,
+                uri=uri,
+                index=index,
+                encoding=encoding,
+                key=s.key,
+                client=self.client,
+                rng=rng,
+                cannot_verify=self.cannot_verify,
+            )
             body = json.dumps(self.converter.unstructure(diag), separators=(",", ":"))
-            out.append(replace(s, range=rng, fix_ranges=fix_ranges, diagnostic=diag, json=body, rendered_for=version,
-                               mode=self.cannot_verify))
+            out.append(
+                replace(
+                    s,
+                    range=rng,
+                    fix_ranges=fix_ranges,
+                    diagnostic=diag,
+                    json=body,
+                    rendered_for=version,
+                    mode=self.cannot_verify,
+                )
+            )
         return tuple(out)

@@ -134,7 +134,9 @@ class LineIndex:
 
 
 def span_to_range(index: LineIndex, span: Span, encoding: str | None) -> types.Range:
-    return types.Range(start=index.position_at(span.start, encoding), end=index.position_at(span.end, encoding))
+    return types.Range(
+        start=index.position_at(span.start, encoding), end=index.position_at(span.end, encoding)
+    )
 
 
 def range_to_span(index: LineIndex, rng: types.Range, encoding: str | None) -> Span:

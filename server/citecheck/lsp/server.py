@@ -136,8 +136,10 @@ class CiteServer(LanguageServer):
         """Full details to stderr and the client's log; at most one popup per kind of failure."""
         detail = "".join(traceback.format_exception(exc))
         log.error("%s failed: %s", what, detail)
-        summary = f"citecheck: {what} failed: {exc}" if isinstance(exc, CitecheckError) else (
-            f"citecheck: {what} failed ({type(exc).__name__}: {exc})"
+        summary = (
+            f"citecheck: {what} failed: {exc}"
+            if isinstance(exc, CitecheckError)
+            else (f"citecheck: {what} failed ({type(exc).__name__}: {exc})")
         )
         self.log_to_client(summary + "\n" + detail, types.MessageType.Error)
         cause = f"{what}:{type(exc).__name__}"

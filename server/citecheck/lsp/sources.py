@@ -44,8 +44,18 @@ LOCAL_ONLY_REASON = "waiting for the network sources"
 
 #: Settings that change the holding judge; a change rebuilds its client (and reopens its cache).
 MODEL_FIELDS = (
-    "model_url", "model_name", "model_api_key", "model_timeout_s", "model_deadline_s", "model_concurrency",
-    "model_retries", "model_passage_tokens", "model_protocol", "holdings", "offline", "cache_path",
+    "model_url",
+    "model_name",
+    "model_api_key",
+    "model_timeout_s",
+    "model_deadline_s",
+    "model_concurrency",
+    "model_retries",
+    "model_passage_tokens",
+    "model_protocol",
+    "holdings",
+    "offline",
+    "cache_path",
 )
 
 
@@ -78,8 +88,9 @@ class Sources:
                 await self._close()
             # interactive: no run deadline, a short wait per call; what waits is re-checked later
             self._chain = await build_from_settings(settings, interactive=True, order=self.order)
-            self._local = SourceChain(corpus=self._chain.corpus, cache=self._chain.cache,
-                                      remote_off_reason=LOCAL_ONLY_REASON)
+            self._local = SourceChain(
+                corpus=self._chain.corpus, cache=self._chain.cache, remote_off_reason=LOCAL_ONLY_REASON
+            )
             self._settings = settings
             return self._chain
 
@@ -106,7 +117,9 @@ class Sources:
                 HoldingStage,  # the client and its openai import: only when used
             )
 
-            self._holdings = HoldingStage.from_settings(settings)  # ConfigError (e.g. a key over http) propagates
+            self._holdings = HoldingStage.from_settings(
+                settings
+            )  # ConfigError (e.g. a key over http) propagates
             self._holdings_settings = settings
             return self._holdings
 
@@ -122,4 +135,11 @@ class Sources:
             await self._close_holdings()
 
 
-__all__ = ["LOCAL_ONLY_REASON", "MODEL_FIELDS", "SOURCE_FIELDS", "Sources", "settings_differ", "source_settings_changed"]
+__all__ = [
+    "LOCAL_ONLY_REASON",
+    "MODEL_FIELDS",
+    "SOURCE_FIELDS",
+    "Sources",
+    "settings_differ",
+    "source_settings_changed",
+]

@@ -49,7 +49,9 @@ async def read_messages(stop: threading.Event, reader: Any, server: LanguageServ
             continue
         # a blank line ends the header block
         if length is None:
-            log.warning("a header block without a valid Content-Length (%s); skipped", "invalid" if bad else "missing")
+            log.warning(
+                "a header block without a valid Content-Length (%s); skipped", "invalid" if bad else "missing"
+            )
             bad = False
             continue
         n, length = length, None
@@ -77,8 +79,12 @@ def _dispatch(server: LanguageServer, body: bytes) -> None:
     except JsonRpcException as exc:
         raw = json.loads(body)  # it parsed as JSON: only the params did not fit the method
         if isinstance(raw, dict) and "method" in raw and raw.get("id") is not None:
-            log.warning("request %r: params do not match %s; answered with an error", raw.get("id"), raw["method"])
-            _send_error(server, raw["id"], exc if isinstance(exc, JsonRpcInvalidParams) else JsonRpcInvalidParams())
+            log.warning(
+                "request %r: params do not match %s; answered with an error", raw.get("id"), raw["method"]
+            )
+            _send_error(
+                server, raw["id"], exc if isinstance(exc, JsonRpcInvalidParams) else JsonRpcInvalidParams()
+            )
         else:
             log.warning("a message whose params do not match its method; ignored")
         return

@@ -19,5 +19,15 @@ FORMATS: dict[str, Callable[[BatchResult], str]] = {
     "markdown": render_markdown,
 }
 
-__all__ = ["FORMATS", "BatchResult", "FileError", "FileResult", "file_result", "render_html", "render_json",
-           "render_markdown", "render_sarif", "render_text"]
+__all__ = [
+    "FORMATS",
+    "BatchResult",
+    "FileError",
+    "FileResult",
+    "file_result",
+    "render_html",
+    "render_json",
+    "render_markdown",
+    "render_sarif",
+    "render_text",
+]

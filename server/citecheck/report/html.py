@@ -53,9 +53,14 @@ def _badge(value: str, cls: str) -> str:
 def _context(file: FileResult, f: Finding, radius: int = 160) -> str:
     start = max(0, f.span.start - radius)
     end = min(len(file.text), f.span.end + radius)
-    before, hit, after = file.text[start:f.span.start], f.span.of(file.text), file.text[f.span.end:end]
-    return (("…" if start else "") + escape(before) + f"<mark>{escape(hit)}</mark>" + escape(after)
-            + ("…" if end < len(file.text) else ""))
+    before, hit, after = file.text[start : f.span.start], f.span.of(file.text), file.text[f.span.end : end]
+    return (
+        ("…" if start else "")
+        + escape(before)
+        + f"<mark>{escape(hit)}</mark>"
+        + escape(after)
+        + ("…" if end < len(file.text) else "")
+    )
 
 
 def _link(value: str) -> str:
@@ -90,12 +95,18 @@ def _authority_row(a: Authority, first_finding: dict[int, str]) -> str:
         anchor = first_finding.get(p.citation_index)
         places.append(f'<a href="#{anchor}">{label}</a>' if anchor else label)
     case = a.record
-    matched = (f"{escape(case.name)}" + (f" ({escape(case.decision_date[:4])})" if case.decision_date else "")
-               if case else "")
+    matched = (
+        f"{escape(case.name)}" + (f" ({escape(case.decision_date[:4])})" if case.decision_date else "")
+        if case
+        else ""
+    )
     if case and case.url:
         matched = f'<a href="{escape(case.url)}">{matched}</a>'
-    weight = (f"{_badge(a.weight.weight.value, 'weight')}<br><span class=\"why\">{escape(a.weight.reason)}</span>"
-              if a.weight else "")
+    weight = (
+        f'{_badge(a.weight.weight.value, "weight")}<br><span class="why">{escape(a.weight.reason)}</span>'
+        if a.weight
+        else ""
+    )
     return (
         f"<tr><td><em>{escape(a.name) or '—'}</em></td><td>{escape(a.cite)}</td>"
         f"<td>{_badge(a.status.value, 'status')}</td><td>{weight}</td><td>{', '.join(places)}</td>"
@@ -116,7 +127,8 @@ def _file_html(file: FileResult, n: int) -> str:
             f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(weight.value)}"><thead><tr>'
             "<th>Authority</th><th>Citation</th><th>Status</th><th>Weight</th>"
             "<th>Cited at (line:column)</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
-            + rows + "</tbody></table>"
+            + rows
+            + "</tbody></table>"
         )
     toa = "".join(groups) or "<p>No case citations.</p>"
     body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
@@ -145,7 +157,7 @@ def render_html(batch: BatchResult) -> str:
     files = "".join(_file_html(f, i) for i, f in enumerate(batch.files))
     title = "Citation check: " + ", ".join(f.name for f in batch.files) if batch.files else "Citation check"
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{escape(title)}</h1>"
         f"<p>citecheck {escape(batch.tool_version)}"

@@ -55,8 +55,14 @@ def span_json(file: FileResult, span: Span) -> dict[str, int]:
     start, end = span.start, span.end
     i = bisect_right(starts, start) - 1
     j = bisect_right(starts, end, i) - 1
-    return {"start": start, "end": end, "line": i + 1, "column": start - starts[i] + 1,
-            "end_line": j + 1, "end_column": end - starts[j] + 1}
+    return {
+        "start": start,
+        "end": end,
+        "line": i + 1,
+        "column": start - starts[i] + 1,
+        "end_line": j + 1,
+        "end_column": end - starts[j] + 1,
+    }
 
 
 def record_json(record: CaseRecord | None) -> dict[str, Any] | None:
@@ -85,9 +91,13 @@ def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
         "citation_index": f.citation_index,
         "evidence": {k: v for k in ev.__slots__ if (v := getattr(ev, k)) is not None},
         "fixes": [
-            {"title": fix.title,
-             "edits": [{"span": {"start": e.span.start, "end": e.span.end}, "new_text": e.new_text}
-                       for e in fix.edits]}
+            {
+                "title": fix.title,
+                "edits": [
+                    {"span": {"start": e.span.start, "end": e.span.end}, "new_text": e.new_text}
+                    for e in fix.edits
+                ],
+            }
             for fix in f.fixes
         ],
     }
@@ -102,8 +112,13 @@ def _weight_json(a: Assessment | None) -> dict[str, Any] | None:
 def _forum_json(forum: Forum | None) -> dict[str, Any] | None:
     if forum is None:
         return None
-    return {"court": forum.court.id, "court_name": forum.court.name, "question": forum.question.value,
-            "origin": forum.origin, "law_state": forum.law_state}
+    return {
+        "court": forum.court.id,
+        "court_name": forum.court.name,
+        "question": forum.question.value,
+        "origin": forum.origin,
+        "law_state": forum.law_state,
+    }
 
 
 def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
@@ -146,9 +161,15 @@ def _file_json(file: FileResult) -> dict[str, Any]:
         "citations": _Lazy(_citations_json(file), plain=True),
         "findings": _Lazy((finding_json(file, f) for f in file.sorted_findings()), plain=True),
         "authorities": [
-            {"name": a.name, "cite": a.cite, "status": a.status.value,
-             "case": record_json(a.record), "citation_indexes": [p.citation_index for p in a.places],
-             "kinds": list(a.kinds), "weight": _weight_json(a.weight)}
+            {
+                "name": a.name,
+                "cite": a.cite,
+                "status": a.status.value,
+                "case": record_json(a.record),
+                "citation_indexes": [p.citation_index for p in a.places],
+                "kinds": list(a.kinds),
+                "weight": _weight_json(a.weight),
+            }
             for a in authorities(file)
         ],
     }

@@ -25,14 +25,20 @@ def _cell(value: str) -> str:
 def _file_md(file: FileResult) -> list[str]:
     out = [f"## {file.name}", "", forum_line(file), "", "### Table of authorities"]
     for _weight, heading, members in grouped_authorities(file):
-        out += ["", f"#### {heading}", "",
-                "| Authority | Citation | Status | Weight | Cited at (line:column) | Findings |",
-                "|---|---|---|---|---|---|"]
+        out += [
+            "",
+            f"#### {heading}",
+            "",
+            "| Authority | Citation | Status | Weight | Cited at (line:column) | Findings |",
+            "|---|---|---|---|---|---|",
+        ]
         for a in members:
             places = ", ".join(f"{p.line}:{p.column}" for p in a.places)
             why = _cell(a.weight.reason) if a.weight else ""
-            out.append(f"| *{_cell(a.name) or '—'}* | {_cell(a.cite)} | {a.status.value} | {why} | {places} | "
-                       f"{_cell(', '.join(a.kinds))} |")
+            out.append(
+                f"| *{_cell(a.name) or '—'}* | {_cell(a.cite)} | {a.status.value} | {why} | {places} | "
+                f"{_cell(', '.join(a.kinds))} |"
+            )
     findings = file.sorted_findings()
     out += ["", f"### Findings ({len(findings)})", ""]
     if not findings:
@@ -40,8 +46,10 @@ def _file_md(file: FileResult) -> list[str]:
     for f in findings:
         page = file.page_at(f.span.start)
         where = file.location(f.span.start) + (f" (PDF page {page})" if page else "")
-        out.append(f"- **{f.severity.value}** `{f.kind.value}` at {where} — `{_cell(cited_text(file, f))}`: "
-                   f"{_cell(f.message)}")
+        out.append(
+            f"- **{f.severity.value}** `{f.kind.value}` at {where} — `{_cell(cited_text(file, f))}`: "
+            f"{_cell(f.message)}"
+        )
         for label, value in evidence_items(f):
             out.append(f"  - {label}: {_cell(value)}")
         for fix in f.fixes:
@@ -52,10 +60,16 @@ def _file_md(file: FileResult) -> list[str]:
 
 def render_markdown(batch: BatchResult) -> str:
     status = batch.status_counts()
-    out = ["# Citation check", "",
-           f"{len(batch.files)} file(s), {sum(len(f.citations) for f in batch.files)} citations: "
-           + ", ".join(f"{batch.count(s)} {s.value}" for s in Severity) + " findings; "
-           + ", ".join(f"{status[s.value]} {s.value}" for s in Status) + ".", ""]
+    out = [
+        "# Citation check",
+        "",
+        f"{len(batch.files)} file(s), {sum(len(f.citations) for f in batch.files)} citations: "
+        + ", ".join(f"{batch.count(s)} {s.value}" for s in Severity)
+        + " findings; "
+        + ", ".join(f"{status[s.value]} {s.value}" for s in Status)
+        + ".",
+        "",
+    ]
     for note in notes(batch):
         out += [f"> {note}", ""]
     if batch.errors:

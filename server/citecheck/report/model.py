@@ -142,8 +142,11 @@ class BatchResult:
 
 def enable_verification_hint(offline: bool) -> str:
     """How a user turns "could not verify" into a real check, in the words every format prints."""
-    cap = ("let citecheck download CAP volumes (run without --offline)" if offline
-           else "let citecheck download CAP volumes (needs network access to static.case.law)")
+    cap = (
+        "let citecheck download CAP volumes (run without --offline)"
+        if offline
+        else "let citecheck download CAP volumes (needs network access to static.case.law)"
+    )
     return (
         "To enable verification: import a corpus (`citecheck corpus import PATH`, e.g. a CAP static export or "
         f"CourtListener bulk CSVs), {cap}, or set CITECHECK_COURTLISTENER_TOKEN to look them up on CourtListener."
@@ -171,8 +174,14 @@ def notes(batch: BatchResult) -> list[str]:
     return out
 
 
-def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tuple[int, str], ...] = (),
-                places: tuple[tuple[int, str], ...] = ()) -> FileResult:
+def file_result(
+    name: str,
+    kind: str,
+    text: str,
+    report: Report,
+    pages: tuple[tuple[int, str], ...] = (),
+    places: tuple[tuple[int, str], ...] = (),
+) -> FileResult:
     """Adapt a ``Report`` to a FileResult (statuses are the report's, decided by ``results.status_for``)."""
     statuses = []
     for c in report.extraction.citations:
@@ -180,12 +189,28 @@ def file_result(name: str, kind: str, text: str, report: Report, pages: tuple[tu
         if r is None:
             statuses.append(CitationStatus(index=c.index, status=Status.NOT_CHECKED))
             continue
-        statuses.append(CitationStatus(index=c.index, status=r.status, record=r.record, page_used=r.page_used,
-                                       passage=r.passage, reason=r.reason, holding=r.holding,
-                                       weight=r.weight))
+        statuses.append(
+            CitationStatus(
+                index=c.index,
+                status=r.status,
+                record=r.record,
+                page_used=r.page_used,
+                passage=r.passage,
+                reason=r.reason,
+                holding=r.holding,
+                weight=r.weight,
+            )
+        )
     return FileResult(
-        name=name, kind=kind, text=text, citations=tuple(report.extraction.citations), findings=tuple(report.findings),
-        statuses=tuple(statuses), pages=pages, places=places, forum=report.forum,
+        name=name,
+        kind=kind,
+        text=text,
+        citations=tuple(report.extraction.citations),
+        findings=tuple(report.findings),
+        statuses=tuple(statuses),
+        pages=pages,
+        places=places,
+        forum=report.forum,
     )
 
 
@@ -234,8 +259,17 @@ def authorities(file: FileResult) -> list[Authority]:
             places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
         kinds = sorted({k for c in cites for k in kinds_by_index.get(c.index, ())})
         weight = next((w for c in fulls if (w := file.status_of(c.index).weight) is not None), None)
-        out.append(Authority(name=name, cite=cite, status=status, record=record,
-                             places=tuple(places), kinds=tuple(kinds), weight=weight))
+        out.append(
+            Authority(
+                name=name,
+                cite=cite,
+                status=status,
+                record=record,
+                places=tuple(places),
+                kinds=tuple(kinds),
+                weight=weight,
+            )
+        )
     out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
     return out
 
@@ -278,8 +312,10 @@ def weight_summary(file: FileResult) -> str:
 def forum_line(file: FileResult) -> str:
     """Where the document is filed and how we know, or how to tell citecheck; every format prints it."""
     if file.forum is None:
-        return ("Court: not determined (no recognised caption; set `court` in citecheck.toml or `court:` in the "
-                "front matter to see which authorities bind).")
+        return (
+            "Court: not determined (no recognised caption; set `court` in citecheck.toml or `court:` in the "
+            "front matter to see which authorities bind)."
+        )
     return f"Court: {file.forum.name} (from the {file.forum.origin}; {file.forum.question.value} question)."
 
 
@@ -287,11 +323,20 @@ def evidence_items(finding: Finding) -> list[tuple[str, str]]:
     """The filled evidence fields as (label, value), in the order a reader wants them."""
     ev = finding.evidence
     items = [
-        ("Source", ev.source), ("Case", ev.case_name), ("Citation", ev.citation), ("Court", ev.court),
-        ("Decided", ev.date), ("Page", ev.page), ("Draft says", ev.draft), ("Opinion says", ev.passage),
-        ("Difference", ev.diff), ("Note", ev.note), ("Verdict", _verdict(ev.verdict, ev.misuse)),
+        ("Source", ev.source),
+        ("Case", ev.case_name),
+        ("Citation", ev.citation),
+        ("Court", ev.court),
+        ("Decided", ev.date),
+        ("Page", ev.page),
+        ("Draft says", ev.draft),
+        ("Opinion says", ev.passage),
+        ("Difference", ev.diff),
+        ("Note", ev.note),
+        ("Verdict", _verdict(ev.verdict, ev.misuse)),
         ("Judged by", f"{ev.model} ({ev.prompt_version})" if ev.model else None),
-        ("Record", ev.record_id), ("Link", ev.url),
+        ("Record", ev.record_id),
+        ("Link", ev.url),
     ]
     return [(label, str(value)) for label, value in items if value]
 

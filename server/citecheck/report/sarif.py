@@ -30,8 +30,14 @@ def _uri(name: str) -> str:
 def _region(file: FileResult, start: int, end: int) -> dict[str, int]:
     line, col = file.line_col(start)
     end_line, end_col = file.line_col(end)
-    return {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col,
-            "charOffset": start, "charLength": end - start}
+    return {
+        "startLine": line,
+        "startColumn": col,
+        "endLine": end_line,
+        "endColumn": end_col,
+        "charOffset": start,
+        "charLength": end - start,
+    }
 
 
 def _fingerprint(file: FileResult, f: Finding, seen: dict[str, int]) -> str:
@@ -42,10 +48,12 @@ def _fingerprint(file: FileResult, f: Finding, seen: dict[str, int]) -> str:
 
 
 def _result(file: FileResult, artifact_index: int, f: Finding) -> dict[str, Any]:
-    location = {"physicalLocation": {
-        "artifactLocation": {"uri": _uri(file.name), "index": artifact_index},
-        "region": {**_region(file, f.span.start, f.span.end), "snippet": {"text": f.span.of(file.text)}},
-    }}
+    location = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": _uri(file.name), "index": artifact_index},
+            "region": {**_region(file, f.span.start, f.span.end), "snippet": {"text": f.span.of(file.text)}},
+        }
+    }
     ev = {k: getattr(f.evidence, k) for k in f.evidence.__slots__ if getattr(f.evidence, k) is not None}
     result: dict[str, Any] = {
         "ruleId": f.kind.value,
@@ -56,54 +64,76 @@ def _result(file: FileResult, artifact_index: int, f: Finding) -> dict[str, Any]
         "properties": {"citation": cited_text(file, f), "evidence": ev},
     }
     if f.fixes:
-        result["fixes"] = [{
-            "description": {"text": fix.title},
-            "artifactChanges": [{
-                "artifactLocation": {"uri": _uri(file.name), "index": artifact_index},
-                "replacements": [{
-                    "deletedRegion": {"charOffset": e.span.start, "charLength": len(e.span)},
-                    "insertedContent": {"text": e.new_text},
-                } for e in fix.edits],
-            }],
-        } for fix in f.fixes]
+        result["fixes"] = [
+            {
+                "description": {"text": fix.title},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": {"uri": _uri(file.name), "index": artifact_index},
+                        "replacements": [
+                            {
+                                "deletedRegion": {"charOffset": e.span.start, "charLength": len(e.span)},
+                                "insertedContent": {"text": e.new_text},
+                            }
+                            for e in fix.edits
+                        ],
+                    }
+                ],
+            }
+            for fix in f.fixes
+        ]
     return result
 
 
 def render_sarif(batch: BatchResult) -> str:
-    rules = [{
-        "id": kind.value,
-        "name": "".join(part.capitalize() for part in kind.value.split("-")),
-        "shortDescription": {"text": KIND_DOCS[kind]},
-        "helpUri": docs_url(kind),
-        "defaultConfiguration": {"level": _LEVEL[DEFAULT_SEVERITY[kind]]},
-    } for kind in _RULES]
+    rules = [
+        {
+            "id": kind.value,
+            "name": "".join(part.capitalize() for part in kind.value.split("-")),
+            "shortDescription": {"text": KIND_DOCS[kind]},
+            "helpUri": docs_url(kind),
+            "defaultConfiguration": {"level": _LEVEL[DEFAULT_SEVERITY[kind]]},
+        }
+        for kind in _RULES
+    ]
     artifacts = [{"location": {"uri": _uri(f.name)}, "length": len(f.text)} for f in batch.files]
     results = []
     for i, file in enumerate(batch.files):
         seen: dict[str, int] = {}
-        prints = {id(f): _fingerprint(file, f, seen)  # numbered in document order, not severity order
-                  for f in sorted(file.findings, key=lambda x: (x.span.start, x.kind.value))}
+        prints = {
+            id(f): _fingerprint(file, f, seen)  # numbered in document order, not severity order
+            for f in sorted(file.findings, key=lambda x: (x.span.start, x.kind.value))
+        }
         for f in file.sorted_findings():
             result = _result(file, i, f)
             result["partialFingerprints"] = {"citecheckFinding/v1": prints[id(f)]}
             results.append(result)
-    notifications = [{
-        "level": "error",
-        "message": {"text": err.message},
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(err.name)}}}],
-    } for err in batch.errors]
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": err.message},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(err.name)}}}],
+        }
+        for err in batch.errors
+    ]
     run = {
-        "tool": {"driver": {
-            "name": "citecheck",
-            "version": batch.tool_version,
-            "informationUri": "https://github.com/citecheck/citecheck",
-            "rules": rules,
-        }},
+        "tool": {
+            "driver": {
+                "name": "citecheck",
+                "version": batch.tool_version,
+                "informationUri": "https://github.com/citecheck/citecheck",
+                "rules": rules,
+            }
+        },
         "columnKind": "unicodeCodePoints",
         "artifacts": artifacts,
-        "invocations": [{"executionSuccessful": not batch.errors, "toolExecutionNotifications": notifications}],
+        "invocations": [
+            {"executionSuccessful": not batch.errors, "toolExecutionNotifications": notifications}
+        ],
         "results": results,
         "properties": {"offline": batch.offline, "sources": batch.sources},
     }
-    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]},
-                      indent=2, ensure_ascii=False) + "\n"
+    return (
+        json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False)
+        + "\n"
+    )

@@ -21,8 +21,9 @@ from citecheck.report.model import (
 )
 
 #: Evidence shown in the terminal table; the plain, JSON, HTML and Markdown reports show all of it.
-_TABLE_EVIDENCE = frozenset({"Case", "Citation", "Decided", "Page", "Draft says", "Opinion says", "Difference",
-                             "Link"})
+_TABLE_EVIDENCE = frozenset(
+    {"Case", "Citation", "Decided", "Page", "Draft says", "Opinion says", "Difference", "Link"}
+)
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
@@ -33,9 +34,12 @@ def _summary(file: FileResult) -> str:
     sev = {s: sum(1 for f in file.findings if f.severity is s) for s in Severity}
     n = len(file.citations)
     parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
-    return (f"{n} citation{'s' if n != 1 else ''}" + (f" ({', '.join(parts)})" if parts else "")
-            + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
-            f"{sev[Severity.INFO]} info")
+    return (
+        f"{n} citation{'s' if n != 1 else ''}"
+        + (f" ({', '.join(parts)})" if parts else "")
+        + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
+        f"{sev[Severity.INFO]} info"
+    )
 
 
 def _unverified_note(file: FileResult) -> str:
@@ -55,17 +59,25 @@ def _unverified_note(file: FileResult) -> str:
     if not unlisted and not also:
         return ""
     forms = {c.index: c.form for c in file.citations}
-    short = {i for i in unlisted if forms.get(i) in (CiteForm.ID, CiteForm.SHORT, CiteForm.SUPRA, CiteForm.REFERENCE)}
+    short = {
+        i
+        for i in unlisted
+        if forms.get(i) in (CiteForm.ID, CiteForm.SHORT, CiteForm.SUPRA, CiteForm.REFERENCE)
+    }
     parts = [f"{len(unverified & listed)} listed"]
     if short:
-        parts.append(f"{len(short)} short form{'s' if len(short) != 1 else ''} (Id., supra) counted but not "
-                     "listed: each stands for a full citation")
+        parts.append(
+            f"{len(short)} short form{'s' if len(short) != 1 else ''} (Id., supra) counted but not "
+            "listed: each stands for a full citation"
+        )
     if unlisted - short:
         parts.append(f"{len(unlisted - short)} not listed (the cannot-verify check is turned off)")
     note = f"of the {len(unverified)} cannot-verify, " + ", ".join(parts)
     if also:
-        note += (f"; {len(also)} more cannot-verify line{'s are' if len(also) != 1 else ' is'} for a citation "
-                 "counted under problem")
+        note += (
+            f"; {len(also)} more cannot-verify line{'s are' if len(also) != 1 else ' is'} for a citation "
+            "counted under problem"
+        )
     return note
 
 
@@ -116,8 +128,14 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
     from rich.text import Text
 
     buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                      color_system="standard" if color else None, highlight=False)
+    console = Console(
+        file=buf,
+        width=width,
+        force_terminal=color,
+        no_color=not color,
+        color_system="standard" if color else None,
+        highlight=False,
+    )
     for file in batch.files:
         console.print(Text(file.name, style="bold"), Text(" — " + _summary(file)))
         if note := _unverified_note(file):
@@ -127,8 +145,13 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
             group = [f for f in file.sorted_findings() if f.severity is severity]
             if not group:
                 continue
-            table = Table(title=f"{severity.value} ({len(group)})", title_style=_STYLE[severity],
-                          title_justify="left", show_lines=True, expand=True)
+            table = Table(
+                title=f"{severity.value} ({len(group)})",
+                title_style=_STYLE[severity],
+                title_justify="left",
+                show_lines=True,
+                expand=True,
+            )
             table.add_column("where", no_wrap=True)
             table.add_column("kind", style=_STYLE[severity], no_wrap=True)
             table.add_column("citation", ratio=2)
@@ -144,7 +167,12 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                     body.append("\nfix: ", style="green")
                     body.append(fix.title)
                 page = file.page_at(f.span.start)
-                table.add_row(file.location(f.span.start) + (f"\np. {page}" if page else ""), f.kind.value, _one_line(cited_text(file, f)), body)
+                table.add_row(
+                    file.location(f.span.start) + (f"\np. {page}" if page else ""),
+                    f.kind.value,
+                    _one_line(cited_text(file, f)),
+                    body,
+                )
             console.print(table)
         console.print()
     for err in batch.errors:

@@ -57,7 +57,11 @@ class ServeConfig:
 
 def manifest_xml(static_dir: Path, port: int) -> str:
     """The add-in manifest with this server's address (the committed one says port 8765)."""
-    return (static_dir / "manifest.xml").read_text(encoding="utf-8").replace(MANIFEST_BASE, f"https://localhost:{port}")
+    return (
+        (static_dir / "manifest.xml")
+        .read_text(encoding="utf-8")
+        .replace(MANIFEST_BASE, f"https://localhost:{port}")
+    )
 
 
 def create_app(config: ServeConfig) -> Guard:
@@ -78,15 +82,23 @@ def create_app(config: ServeConfig) -> Guard:
 
     async def taskpane(request: Request) -> Response:
         html = (config.static_dir / "taskpane.html").read_text(encoding="utf-8")
-        return HTMLResponse(html.replace(TOKEN_PLACEHOLDER, config.policy.token),
-                            headers={"cache-control": "no-store"})
+        return HTMLResponse(
+            html.replace(TOKEN_PLACEHOLDER, config.policy.token), headers={"cache-control": "no-store"}
+        )
 
     async def manifest(request: Request) -> Response:
         return Response(manifest_xml(config.static_dir, config.policy.port), media_type="application/xml")
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "version": __version__, "sources": config.sources,
-                             "offline": settings.offline, "ignore_file": str(ignores.path) if ignores.path else None})
+        return JSONResponse(
+            {
+                "ok": True,
+                "version": __version__,
+                "sources": config.sources,
+                "offline": settings.offline,
+                "ignore_file": str(ignores.path) if ignores.path else None,
+            }
+        )
 
     async def check(request: Request) -> Response:
         from citecheck.pipeline import check_document
@@ -101,10 +113,18 @@ def create_app(config: ServeConfig) -> Guard:
             layout, extraction, changed = session.update(texts)
             report = await check_document(layout.text, state["source"], settings, extraction=extraction)
             ignores.load()  # an editor may have added to it since
-            answer = check_answer(doc_id=doc_id, layout=layout, parts=parts, report=report, settings=settings,
-                                  ignores=ignores.keys,
-                                  sources=config.sources, offline=settings.offline,
-                                  elapsed_ms=(time.perf_counter() - started) * 1000, changed=changed)
+            answer = check_answer(
+                doc_id=doc_id,
+                layout=layout,
+                parts=parts,
+                report=report,
+                settings=settings,
+                ignores=ignores.keys,
+                sources=config.sources,
+                offline=settings.offline,
+                elapsed_ms=(time.perf_counter() - started) * 1000,
+                changed=changed,
+            )
             session.last = (layout, parts, report)
         return JSONResponse(answer, headers={"cache-control": "no-store"})
 
@@ -113,11 +133,14 @@ def create_app(config: ServeConfig) -> Guard:
         key = IgnoreKey.from_json(body.get("key"))
         scope = body.get("scope", "finding")
         if key is None or scope not in ("finding", "citation"):
-            raise InputError('ignore needs {"key": {kind, citation, quoteHash}, "scope": "finding" or "citation"}')
+            raise InputError(
+                'ignore needs {"key": {kind, citation, quoteHash}, "scope": "finding" or "citation"}'
+            )
         ignores.load()
         ignores.add(key if scope == "finding" else key.whole_citation)  # InputError when it cannot be written
-        return JSONResponse({"ignored": key.to_json(), "scope": scope,
-                             "file": str(ignores.path) if ignores.path else None})
+        return JSONResponse(
+            {"ignored": key.to_json(), "scope": scope, "file": str(ignores.path) if ignores.path else None}
+        )
 
     async def report(request: Request) -> Response:
         from citecheck.report.html import render_html
@@ -131,7 +154,10 @@ def create_app(config: ServeConfig) -> Guard:
         ignores.load()
         shown, _keys, _hidden = visible_findings(rep, layout, settings, ignores.keys)
         html = render_html(batch_of(layout, shown, config.sources, settings.offline))
-        headers = {"cache-control": "no-store", "content-disposition": 'attachment; filename="citecheck-report.html"'}
+        headers = {
+            "cache-control": "no-store",
+            "content-disposition": 'attachment; filename="citecheck-report.html"',
+        }
         saved = _save_report(config.root, html)
         if saved is not None:
             headers["x-citecheck-saved"] = str(saved)

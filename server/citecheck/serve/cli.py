@@ -25,22 +25,43 @@ def serve_dir() -> Path:
 
 
 def add_serve_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="run the local HTTPS backend of the Word add-in",
-                       description="Serve the Word add-in's task pane and its API on https://localhost:PORT "
-                                   "(loopback only). Run once with --init to create the certificate.")
-    p.add_argument("--init", action="store_true", help="create the localhost certificate and token, print how "
-                   "to trust the certificate, and exit")
+    p = sub.add_parser(
+        "serve",
+        help="run the local HTTPS backend of the Word add-in",
+        description="Serve the Word add-in's task pane and its API on https://localhost:PORT "
+        "(loopback only). Run once with --init to create the certificate.",
+    )
+    p.add_argument(
+        "--init",
+        action="store_true",
+        help="create the localhost certificate and token, print how to trust the certificate, and exit",
+    )
     p.add_argument("--force", action="store_true", help="with --init: replace an existing certificate")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--host", default="127.0.0.1", help="loopback address to bind: 127.0.0.1 (default) or ::1")
-    p.add_argument("--root", type=Path, default=None, metavar="DIR",
-                   help="folder whose .citecheck/ignore.json is shared with the editors (default: current folder)")
-    p.add_argument("--cert", type=Path, default=None, metavar="PEM",
-                   help="use this certificate (e.g. office-addin-dev-certs' localhost.crt) instead of ours")
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder whose .citecheck/ignore.json is shared with the editors (default: current folder)",
+    )
+    p.add_argument(
+        "--cert",
+        type=Path,
+        default=None,
+        metavar="PEM",
+        help="use this certificate (e.g. office-addin-dev-certs' localhost.crt) instead of ours",
+    )
     p.add_argument("--key", type=Path, default=None, metavar="PEM", help="private key for --cert")
     p.add_argument("--manifest", action="store_true", help="print the add-in manifest for --port and exit")
-    p.add_argument("--max-request-bytes", type=int, default=DEFAULT_MAX_BODY, metavar="N",
-                   help=f"largest request accepted (default {DEFAULT_MAX_BODY:,})")
+    p.add_argument(
+        "--max-request-bytes",
+        type=int,
+        default=DEFAULT_MAX_BODY,
+        metavar="N",
+        help=f"largest request accepted (default {DEFAULT_MAX_BODY:,})",
+    )
 
 
 def run_serve_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -52,8 +73,10 @@ def run_serve_command(args: argparse.Namespace, settings: Settings) -> int:
         raise ConfigError(f"--port must be between 1 and 65535, not {args.port}")
     host = _LOOPBACK.get(args.host)
     if host is None:
-        raise ConfigError(f"--host must be a loopback address (127.0.0.1, ::1 or localhost), not {args.host!r}: "
-                          "the add-in's backend never listens on a network interface")
+        raise ConfigError(
+            f"--host must be a loopback address (127.0.0.1, ::1 or localhost), not {args.host!r}: "
+            "the add-in's backend never listens on a network interface"
+        )
     if args.manifest:
         sys.stdout.write(manifest_xml(STATIC_DIR, args.port))
         return 0
@@ -61,12 +84,15 @@ def run_serve_command(args: argparse.Namespace, settings: Settings) -> int:
     token_path = paths.directory / "token"
     if args.init:
         if paths.exist() and not args.force:
-            sys.stdout.write(f"A certificate already exists in {paths.directory} (valid until "
-                             f"{expires(paths):%Y-%m-%d}); use --init --force to replace it.\n\n")
+            sys.stdout.write(
+                f"A certificate already exists in {paths.directory} (valid until "
+                f"{expires(paths):%Y-%m-%d}); use --init --force to replace it.\n\n"
+            )
         else:
             create(paths)
-            sys.stdout.write(f"Created a localhost certificate in {paths.directory}\n"
-                             f"  authority to trust: {paths.ca}\n\n")
+            sys.stdout.write(
+                f"Created a localhost certificate in {paths.directory}\n  authority to trust: {paths.ca}\n\n"
+            )
         load_or_create_token(token_path)
         sys.stdout.write(trust_instructions(paths))
         return 0
@@ -75,7 +101,9 @@ def run_serve_command(args: argparse.Namespace, settings: Settings) -> int:
         raise ConfigError("--cert and --key go together")
     if cert is None:
         if not paths.exist():
-            raise ConfigError("no certificate yet: run `citecheck serve --init` once (Word loads add-ins only over HTTPS)")
+            raise ConfigError(
+                "no certificate yet: run `citecheck serve --init` once (Word loads add-ins only over HTTPS)"
+            )
         cert, key = paths.cert, paths.key
     if args.max_request_bytes < 1024:
         raise ConfigError("--max-request-bytes must be at least 1024")
@@ -90,11 +118,23 @@ def _run(settings: Settings, host: str, policy: Policy, cert: Path, key: Path, r
     from citecheck.serve.app import ServeConfig, create_app
 
     port = policy.port
-    app = create_app(ServeConfig(settings=settings, policy=policy, root=root, sources=_describe_sources(settings)))
-    config = uvicorn.Config(app, host=host, port=port, ssl_certfile=str(cert), ssl_keyfile=str(key),
-                            log_level="warning", server_header=False, access_log=False)
-    sys.stderr.write(f"citecheck serve: https://localhost:{port}/taskpane.html (manifest: "
-                     f"https://localhost:{port}/manifest.xml); ignore list under {root}; Ctrl+C stops\n")
+    app = create_app(
+        ServeConfig(settings=settings, policy=policy, root=root, sources=_describe_sources(settings))
+    )
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ssl_certfile=str(cert),
+        ssl_keyfile=str(key),
+        log_level="warning",
+        server_header=False,
+        access_log=False,
+    )
+    sys.stderr.write(
+        f"citecheck serve: https://localhost:{port}/taskpane.html (manifest: "
+        f"https://localhost:{port}/manifest.xml); ignore list under {root}; Ctrl+C stops\n"
+    )
     try:
         uvicorn.Server(config).run()
     except OSError as exc:

@@ -32,17 +32,19 @@ OFFICE_FRAME_ANCESTORS = (
     "https://*.officeapps.live.com https://*.office.com https://*.office365.com "
     "https://*.microsoft365.com https://*.sharepoint.com"
 )
-CSP = "; ".join((
-    "default-src 'none'",
-    f"script-src 'self' {OFFICE_JS}",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    f"connect-src 'self' {OFFICE_JS}",
-    "font-src 'self'",
-    f"frame-ancestors 'self' {OFFICE_FRAME_ANCESTORS}",
-    "base-uri 'none'",
-    "form-action 'none'",
-))
+CSP = "; ".join(
+    (
+        "default-src 'none'",
+        f"script-src 'self' {OFFICE_JS}",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        f"connect-src 'self' {OFFICE_JS}",
+        "font-src 'self'",
+        f"frame-ancestors 'self' {OFFICE_FRAME_ANCESTORS}",
+        "base-uri 'none'",
+        "form-action 'none'",
+    )
+)
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
 
@@ -93,9 +95,18 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 async def _refuse(send: Send, status: int, message: str) -> None:
     body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"), *_SECURITY_HEADERS]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                *_SECURITY_HEADERS,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -143,7 +154,9 @@ class Guard:
         if method not in ("GET", "POST"):  # no OPTIONS: no preflight ever succeeds, so no CORS
             return 405, "method not allowed"
         origin = headers.get("origin")
-        if (origin is None and method == "POST") or (origin is not None and origin not in self.policy.origins):
+        if (origin is None and method == "POST") or (
+            origin is not None and origin not in self.policy.origins
+        ):
             return 403, "requests are accepted only from the citecheck task pane"
         if not self.policy.token_ok(headers.get(TOKEN_HEADER)):
             return 401, "missing or wrong citecheck token; reload the task pane"

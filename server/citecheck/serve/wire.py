@@ -32,8 +32,11 @@ def parse_paragraphs(body: Any, max_chars: int) -> tuple[list[str], list[str]]:
         raise InputError("'paragraphs' must be a list of paragraphs")
     texts, parts, total = [], [], 0
     for i, p in enumerate(raw):
-        text, part = (p, "body") if isinstance(p, str) else (
-            (p.get("text"), p.get("part", "body")) if isinstance(p, dict) else (None, None))
+        text, part = (
+            (p, "body")
+            if isinstance(p, str)
+            else ((p.get("text"), p.get("part", "body")) if isinstance(p, dict) else (None, None))
+        )
         if not isinstance(text, str):
             raise InputError(f"paragraph {i} has no text")
         if part not in PARTS:
@@ -48,13 +51,18 @@ def parse_paragraphs(body: Any, max_chars: int) -> tuple[list[str], list[str]]:
 
 def _where(layout: Layout, parts: Sequence[str], span: Span) -> dict[str, Any]:
     at = layout.locate(span)
-    return {"paragraph": at.paragraph, "start": at.start, "end": at.end,
-            "part": parts[at.paragraph] if at.paragraph < len(parts) else "body",
-            "text": span.of(layout.text)}
+    return {
+        "paragraph": at.paragraph,
+        "start": at.start,
+        "end": at.end,
+        "part": parts[at.paragraph] if at.paragraph < len(parts) else "body",
+        "text": span.of(layout.text),
+    }
 
 
-def visible_findings(report: Report, layout: Layout, settings: Settings,
-                     ignores: Ignores) -> tuple[Report, list[IgnoreKey], int]:
+def visible_findings(
+    report: Report, layout: Layout, settings: Settings, ignores: Ignores
+) -> tuple[Report, list[IgnoreKey], int]:
     """The report as the user sees it (``visible``: the rule the CLI and the language server share),
     each shown finding's ignore key, and how many findings the ignore list hid."""
     keys: dict[int, IgnoreKey] = {}
@@ -71,8 +79,19 @@ def visible_findings(report: Report, layout: Layout, settings: Settings,
     return shown, [k for _, k in kept], len(everything) - len(kept)
 
 
-def check_answer(*, doc_id: str, layout: Layout, parts: Sequence[str], report: Report, settings: Settings,
-                 ignores: Ignores, sources: str, offline: bool, elapsed_ms: float, changed: int) -> dict[str, Any]:
+def check_answer(
+    *,
+    doc_id: str,
+    layout: Layout,
+    parts: Sequence[str],
+    report: Report,
+    settings: Settings,
+    ignores: Ignores,
+    sources: str,
+    offline: bool,
+    elapsed_ms: float,
+    changed: int,
+) -> dict[str, Any]:
     visible, key_list, hidden = visible_findings(report, layout, settings, ignores)
     shown = list(visible.findings)
     batch = batch_of(layout, visible, sources, offline)
@@ -81,18 +100,30 @@ def check_answer(*, doc_id: str, layout: Layout, parts: Sequence[str], report: R
     for c, cite in zip(file["citations"], batch.files[0].citations, strict=True):
         c["word"] = _where(layout, parts, cite.span)
     # report_dict lists findings most severe first; pair them with ours the same way
-    ordered = sorted(zip(shown, key_list, strict=True),
-                     key=lambda fk: (-fk[0].severity.rank, fk[0].span.start, fk[0].kind.value))
+    ordered = sorted(
+        zip(shown, key_list, strict=True),
+        key=lambda fk: (-fk[0].severity.rank, fk[0].span.start, fk[0].kind.value),
+    )
     for out, (f, key) in zip(file["findings"], ordered, strict=True):
         out["word"] = _where(layout, parts, f.span)
         out["ignore_key"] = key.to_json()
         for fix_out, fix in zip(out["fixes"], f.fixes, strict=True):
             for e_out, e in zip(fix_out["edits"], fix.edits, strict=True):
                 e_out["word"] = _where(layout, parts, e.span)
-    return {"api": API_VERSION, "document": doc_id, "elapsed_ms": round(elapsed_ms, 1),
-            "changed_chars": changed, "ignored": hidden, "report": doc}
+    return {
+        "api": API_VERSION,
+        "document": doc_id,
+        "elapsed_ms": round(elapsed_ms, 1),
+        "changed_chars": changed,
+        "ignored": hidden,
+        "report": doc,
+    }
 
 
 def batch_of(layout: Layout, report: Report, sources: str, offline: bool) -> BatchResult:
-    return BatchResult(files=(file_result(DOCUMENT_NAME, "word", layout.text, report),),
-                       tool_version=__version__, sources=sources, offline=offline)
+    return BatchResult(
+        files=(file_result(DOCUMENT_NAME, "word", layout.text, report),),
+        tool_version=__version__,
+        sources=sources,
+        offline=offline,
+    )

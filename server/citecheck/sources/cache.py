@@ -193,14 +193,19 @@ class Cache:
 
     async def _repair(self, table: str, column: str, value: str) -> None:
         """Delete a row that cannot be decoded: it becomes a miss now and is refilled by the next answer."""
-        log.warning("cache: a bad row in %s (%s=%r) was dropped; it will be fetched again", table, column, value)
+        log.warning(
+            "cache: a bad row in %s (%s=%r) was dropped; it will be fetched again", table, column, value
+        )
         try:
             if table == "opinions":
-                async with self._db.execute("SELECT rowid, text FROM opinions WHERE case_id = ?", (value,)) as cur:
+                async with self._db.execute(
+                    "SELECT rowid, text FROM opinions WHERE case_id = ?", (value,)
+                ) as cur:
                     old = await cur.fetchone()
                 if old is not None:
                     await self._db.execute(
-                        "INSERT INTO opinion_fts(opinion_fts, rowid, text) VALUES ('delete', ?, ?)", (old[0], old[1])
+                        "INSERT INTO opinion_fts(opinion_fts, rowid, text) VALUES ('delete', ?, ?)",
+                        (old[0], old[1]),
                     )
             await self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (value,))
             await self._db.commit()
@@ -278,7 +283,9 @@ class Cache:
             op = _decode(op_raw, opinion_from_dict, text=text)
             rec = _decode(rec_raw, record_from_dict)
             if op is None or rec is None or not _well_typed_record(rec):
-                await self._repair("opinions" if op is None else "records", "case_id" if op is None else "id", case_id)
+                await self._repair(
+                    "opinions" if op is None else "records", "case_id" if op is None else "id", case_id
+                )
                 continue
             pm = op.page_maps[0] if op.page_maps else None
             hits.append(
@@ -358,12 +365,16 @@ class Cache:
 
     async def drop_pending(self, keys: Sequence[CiteKey]) -> None:
         try:
-            await self._db.executemany("DELETE FROM pending_lookups WHERE key = ?", [(_key(k),) for k in keys])
+            await self._db.executemany(
+                "DELETE FROM pending_lookups WHERE key = ?", [(_key(k),) for k in keys]
+            )
             await self._db.commit()
         except sqlite3.Error as exc:
             raise CorpusError(f"cache write failed: {exc}") from exc
 
-    async def pending_positions(self, keys: Sequence[CiteKey], *, now: float | None = None) -> dict[CiteKey, int]:
+    async def pending_positions(
+        self, keys: Sequence[CiteKey], *, now: float | None = None
+    ) -> dict[CiteKey, int]:
         """Where each of ``keys`` stands in the pending list (absent: not pending). Read back by the
         client to order its work: what an earlier run left waiting goes first, in the order left."""
         now = time.time() if now is None else now
@@ -432,8 +443,10 @@ def _well_typed_record(r: CaseRecord) -> bool:
 
 def _well_typed_result(r: LookupResult) -> bool:
     key = (r.key.volume, r.key.reporter, r.key.page)
-    return all(isinstance(p, str) for p in key) and all(_well_typed_record(x) for x in r.records) and (
-        r.containing is None or _well_typed_record(r.containing)
+    return (
+        all(isinstance(p, str) for p in key)
+        and all(_well_typed_record(x) for x in r.records)
+        and (r.containing is None or _well_typed_record(r.containing))
     )
 
 

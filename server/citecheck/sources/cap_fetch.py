@@ -118,7 +118,9 @@ class CapFetcher:
     async def download_volume(self, reporter: str, volume: str, dest: Path) -> Path:
         """Download one volume into ``dest/<slug>/<volume>``; FileNotFoundError when CAP has none."""
         try:  # the volume comes from the draft, the slug from reporters-db: still, never trust a path part
-            folder = inside(dest, safe_component(cap_slug(reporter), "reporter"), safe_component(volume, "volume"))
+            folder = inside(
+                dest, safe_component(cap_slug(reporter), "reporter"), safe_component(volume, "volume")
+            )
         except ImportFormatError as exc:
             raise SourceError(str(exc)) from exc
         base = self.volume_url(reporter, volume)
@@ -218,8 +220,10 @@ class CapFetcher:
                 return
         left = self._time_left()
         if left is not None and left <= 0:
-            out.failures[(reporter, volume)] = (f"CAP download of {label} not tried: this run's {self.budget_s:g} s "
-                                                "for downloads (cap_budget_s) was used up")
+            out.failures[(reporter, volume)] = (
+                f"CAP download of {label} not tried: this run's {self.budget_s:g} s "
+                "for downloads (cap_budget_s) was used up"
+            )
             return
         log.info("downloading CAP volume %s from %s", label, self.base_url)
         with tempfile.TemporaryDirectory(prefix="citecheck-cap-") as tmp:
@@ -227,9 +231,13 @@ class CapFetcher:
                 async with asyncio.timeout(left):
                     folder = await self.download_volume(reporter, volume, Path(tmp))
             except TimeoutError:
-                out.failures[(reporter, volume)] = (f"CAP download of {label} stopped: this run's {self.budget_s:g} s "
-                                                    "for downloads (cap_budget_s) ran out")
-                log.warning("CAP downloads stopped after %g s (cap_budget_s); the rest stay unverified", self.budget_s)
+                out.failures[(reporter, volume)] = (
+                    f"CAP download of {label} stopped: this run's {self.budget_s:g} s "
+                    "for downloads (cap_budget_s) ran out"
+                )
+                log.warning(
+                    "CAP downloads stopped after %g s (cap_budget_s); the rest stay unverified", self.budget_s
+                )
                 return
             except FileNotFoundError:
                 reason = f"CAP has no volume {label}"
@@ -242,10 +250,14 @@ class CapFetcher:
                 reason = f"CAP download of {label} failed: {exc}"
                 out.failures[(reporter, volume)] = reason
                 self._recent_failures[(reporter, volume)] = (time.monotonic(), reason)
-                if isinstance(exc, SourceUnavailable) and ("cannot reach" in str(exc) or "timed out" in str(exc)):
+                if isinstance(exc, SourceUnavailable) and (
+                    "cannot reach" in str(exc) or "timed out" in str(exc)
+                ):
                     # the site is unreachable or drops packets: do not try (and wait for) every other volume too
                     self._recent_failures[("*", "*")] = (time.monotonic(), f"CAP site unreachable: {exc}")
-                    log.warning("CAP site unreachable (%s); not trying it again for %g s", exc, RETRY_AFTER_FAILURE_S)
+                    log.warning(
+                        "CAP site unreachable (%s); not trying it again for %g s", exc, RETRY_AFTER_FAILURE_S
+                    )
                 return
             try:
                 stats = await asyncio.to_thread(

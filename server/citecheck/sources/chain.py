@@ -64,7 +64,7 @@ class SourceChain:
         self.remote_off_reason = remote_off_reason
 
     # ------------------------------------------------------------------ AuthoritySource
-    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:  # noqa: C901
         wanted = list(dict.fromkeys(keys))
         results: dict[CiteKey, LookupResult] = {}
         partial: dict[CiteKey, LookupResult] = {}  # CANNOT_VERIFY answers so far (reasons, containing)
@@ -323,7 +323,11 @@ async def build_from_settings(
     except (CorpusError, OSError) as exc:
         if named:  # the user pointed at this corpus: running without it would hide every finding it gives
             text = str(exc)
-            raise CorpusError(text if str(settings.corpus_path) in text else f"cannot use the corpus {settings.corpus_path}: {text}") from exc
+            raise CorpusError(
+                text
+                if str(settings.corpus_path) in text
+                else f"cannot use the corpus {settings.corpus_path}: {text}"
+            ) from exc
         log.warning("local corpus unavailable (%s): %s", settings.corpus_path, exc)
     cache: Cache | None = None
     try:
@@ -334,8 +338,12 @@ async def build_from_settings(
     if wants_cap and read_only_why is not None and corpus is not None:
         log.warning("%s", read_only_why)
     if wants_cap and corpus is not None and read_only_why is None:
-        cap = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache,
-                         budget_s=None if interactive else settings.cap_budget_s)
+        cap = CapFetcher(
+            settings.cap_url,
+            timeout_s=settings.http_timeout_s,
+            cache=cache,
+            budget_s=None if interactive else settings.cap_budget_s,
+        )
     remote = None
     off = ""
     if settings.offline:

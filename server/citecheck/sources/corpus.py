@@ -139,7 +139,9 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
     except sqlite3.OperationalError:
-        db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+        db = sqlite3.connect(
+            f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False, isolation_level=None
+        )
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
 
@@ -153,11 +155,15 @@ def _require_corpus_schema(path: Path) -> None:
     try:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and not {"meta", "cases", "citations"} <= tables:
-            raise CorpusError(f"{path} is not a citecheck corpus (it has other tables: {', '.join(sorted(tables)[:4])})")
+            raise CorpusError(
+                f"{path} is not a citecheck corpus (it has other tables: {', '.join(sorted(tables)[:4])})"
+            )
         if "meta" in tables:
             row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if row and str(row[0]).isdigit() and int(row[0]) > SCHEMA_VERSION:
-                raise CorpusError(f"{path} was written by a newer citecheck (schema {row[0]}); upgrade citecheck")
+                raise CorpusError(
+                    f"{path} was written by a newer citecheck (schema {row[0]}); upgrade citecheck"
+                )
     except sqlite3.DatabaseError as exc:
         raise CorpusError(f"cannot open corpus {path}: {exc}") from exc
     finally:

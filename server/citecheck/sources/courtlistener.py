@@ -255,7 +255,9 @@ class CourtListenerClient:
         while True:
             now = self._clock()
             if now < self._down_until:
-                raise SourceUnavailable(f"{self._down_reason} (not retrying for {self._down_until - now:.0f}s)")
+                raise SourceUnavailable(
+                    f"{self._down_reason} (not retrying for {self._down_until - now:.0f}s)"
+                )
             if deadline is not None and self._clock() >= deadline:
                 raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
             try:
@@ -280,10 +282,17 @@ class CourtListenerClient:
             except httpx.ConnectError as exc:
                 self._mark_down(f"cannot connect to {self.base_url}: {exc.__class__.__name__}")
                 raise SourceUnavailable(self._down_reason) from exc
-            except (TimeoutError, httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            except (
+                TimeoutError,
+                httpx.TimeoutException,
+                httpx.NetworkError,
+                httpx.RemoteProtocolError,
+            ) as exc:
                 if cut_by_deadline and isinstance(exc, TimeoutError | httpx.TimeoutException):
                     # our deadline, not the server, ended it: the work is pending, the server not down
-                    raise Deferred("the run's time limit for CourtListener was reached", until=self._clock()) from exc
+                    raise Deferred(
+                        "the run's time limit for CourtListener was reached", until=self._clock()
+                    ) from exc
                 timeouts += 1
                 if timeouts > self.timeout_retries:
                     self._mark_down(f"{self.base_url} timed out or dropped the connection")
@@ -307,7 +316,9 @@ class CourtListenerClient:
                 if wait is None:
                     await self.pacer.failed("CourtListener's rate limit (HTTP 429)")
                 else:
-                    await self.pacer.hold(self._clock() + wait, "CourtListener's rate limit (it asked us to wait, HTTP 429)")
+                    await self.pacer.hold(
+                        self._clock() + wait, "CourtListener's rate limit (it asked us to wait, HTTP 429)"
+                    )
                 if throttled > self.retries:
                     raise RateLimited("CourtListener keeps throttling requests", retry_after=wait)
                 continue  # acquire() waits for the hold, or defers past the deadline
@@ -315,7 +326,9 @@ class CourtListenerClient:
                 attempt += 1
                 await self.pacer.failed(f"CourtListener to recover (HTTP {status}; backing off)")
                 if attempt > self.retries:
-                    raise SourceUnavailable(f"CourtListener answered HTTP {status} after {self.retries} retries")
+                    raise SourceUnavailable(
+                        f"CourtListener answered HTTP {status} after {self.retries} retries"
+                    )
                 continue
             await self.pacer.succeeded()
             return resp
@@ -324,12 +337,18 @@ class CourtListenerClient:
         self._down_reason = reason
         self._down_until = self._clock() + self.quiet_after_failure_s
 
-    async def _json(self, method: str, path: str, *, citations: int = 0, deadline: float | None = None, **kw: Any) -> Any:
-        resp = await self._request(method, urljoin(self.base_url, path), citations=citations, deadline=deadline, **kw)
+    async def _json(
+        self, method: str, path: str, *, citations: int = 0, deadline: float | None = None, **kw: Any
+    ) -> Any:
+        resp = await self._request(
+            method, urljoin(self.base_url, path), citations=citations, deadline=deadline, **kw
+        )
         if resp.status_code == 404:
             return None
         if resp.status_code >= 400:
-            raise BadResponse(f"CourtListener answered HTTP {resp.status_code} to {path}: {resp.text[:200]!r}")
+            raise BadResponse(
+                f"CourtListener answered HTTP {resp.status_code} to {path}: {resp.text[:200]!r}"
+            )
         try:
             return resp.json()
         except ValueError as exc:
@@ -447,7 +466,9 @@ class CourtListenerClient:
                 # the service looked up fewer than we sent: size later requests to what it took, and
                 # back off before resending (never an immediate resend storm)
                 server_cap = max(1, len(batch_keys) - len(overflow))
-                await self.pacer.failed("CourtListener's per-request limit (it looked up only part of a request)")
+                await self.pacer.failed(
+                    "CourtListener's per-request limit (it looked up only part of a request)"
+                )
             pending = [k for k in batch_keys if k in overflow] + rest
             for k in batch_keys:
                 if k not in results and k not in overflow:
@@ -459,7 +480,11 @@ class CourtListenerClient:
 
     def _waiting(self, key: CiteKey, why: Deferred) -> LookupResult:
         left = why.until - self._clock()
-        when = f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({about(left)})" if left > 1 else ""
+        when = (
+            f" until {datetime.fromtimestamp(why.until).strftime('%H:%M')} ({about(left)})"
+            if left > 1
+            else ""
+        )
         return LookupResult(
             key=key,
             status=LookupStatus.CANNOT_VERIFY,
@@ -638,7 +663,9 @@ class CourtListenerClient:
         problem = self._malformed(entry, status)
         if problem is not None:
             # a broken or changed service must never accuse a real case
-            return self._cannot(key, f"{where} sent an answer for {nkey} that citecheck cannot use ({problem})")
+            return self._cannot(
+                key, f"{where} sent an answer for {nkey} that citecheck cannot use ({problem})"
+            )
         if "citecheck_volume_complete" in entry:  # a citecheck corpus server says what it holds
             covered = entry["citecheck_volume_complete"] is True
             last_page = entry.get("citecheck_volume_last_page") if covered else None

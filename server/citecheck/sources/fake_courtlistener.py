@@ -114,7 +114,9 @@ class FakeCourtListener:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         return self
 
     @property
@@ -227,7 +229,10 @@ class FakeCourtListener:
             if blocked is not None:
                 self.counts.throttled += 1
                 until = datetime.fromtimestamp(blocked, UTC).isoformat()
-                return 429, {"error_message": "Too many requests (allowed rate: 60/min).", "wait_until": until}
+                return 429, {
+                    "error_message": "Too many requests (allowed rate: 60/min).",
+                    "wait_until": until,
+                }
             self.counts.admitted += 1
             self.counts.lookups += 1
         entries = []
@@ -266,8 +271,14 @@ class FakeCourtListener:
                     "case_name_full": "",
                     "date_filed": "2000-01-01",
                     "docket_id": cid,
-                    "citations": [{"volume": int(vol) if vol.isdigit() else vol, "reporter": rep,
-                                   "page": page, "type": 1}],
+                    "citations": [
+                        {
+                            "volume": int(vol) if vol.isdigit() else vol,
+                            "reporter": rep,
+                            "page": page,
+                            "type": 1,
+                        }
+                    ],
                     "sub_opinions": [f"https://www.courtlistener.com{PREFIX}opinions/{cid}/"],
                     "headmatter": "",
                 }

@@ -131,7 +131,7 @@ def _text_with_bracket_stars(b: _Builder, s: str) -> None:
     b.text(s[pos:])
 
 
-def html_to_text(source: str) -> ParsedText:
+def html_to_text(source: str) -> ParsedText:  # noqa: C901
     """Clean text and page markers of one HTML (or plain-text) opinion field.
 
     >>> p = html_to_text('<p>One <span class="star-pagination">*12</span>two</p><p>three</p>')

@@ -341,7 +341,8 @@ class _Handler(BaseHTTPRequestHandler):
             given = self.headers.get("Authorization") or ""
             scheme, _, value = given.partition(" ")
             if scheme.lower() not in ("token", "bearer") or not hmac.compare_digest(
-                value.strip().encode("utf-8", "surrogateescape"), self.token.encode("utf-8", "surrogateescape")
+                value.strip().encode("utf-8", "surrogateescape"),
+                self.token.encode("utf-8", "surrogateescape"),
             ):
                 self._send(401, {"detail": "Invalid token."})
                 return True

@@ -21,9 +21,13 @@ def _state(with_report: bool) -> DocState:
     finding = make_finding(Kind.YEAR_MISMATCH, ex.citations[0].span, "year", citation_index=0)
     state.shown = (Shown(finding, IgnoreKey(kind="year-mismatch", citation="100 a.2d 36")),)
     if with_report:
-        record = CaseRecord(id="cap:1", source="cap", name="Peyton v. District of Columbia", decision_date="1953-11-06")
+        record = CaseRecord(
+            id="cap:1", source="cap", name="Peyton v. District of Columbia", decision_date="1953-11-06"
+        )
         P, V = Status.PROBLEM, Status.VERIFIED
-        results = tuple(CitationResult(citation_index=c.index, status=P, basis=V, record=record) for c in ex.citations)
+        results = tuple(
+            CitationResult(citation_index=c.index, status=P, basis=V, record=record) for c in ex.citations
+        )
         state.report = Report(text=TEXT, extraction=ex, findings=(finding,), results=results)
         state.report_version = 4
     return state

@@ -31,8 +31,10 @@ def _renderer() -> convert.Renderer:
 
 def _render(display: Display, text: str, version: int) -> Display:
     r, index = _renderer(), LineIndex(text)
-    return display.rendered(lambda items: r.render(items, uri="file:///x", index=index, encoding="utf-16",
-                                                     version=version), "hint")
+    return display.rendered(
+        lambda items: r.render(items, uri="file:///x", index=index, encoding="utf-16", version=version),
+        "hint",
+    )
 
 
 def _fresh_json(findings, text: str) -> list[dict]:
@@ -79,7 +81,9 @@ def test_a_chunk_after_the_edited_line_is_not_opened(small_chunks, monkeypatch) 
     assert not moved.chunks[0].clean  # the first line's finding moved a column: rendered again
     again = _render(moved, new, 2)
     assert again.chunks[1] is moved.chunks[1]
-    assert json.loads("[" + again.json("hint") + "]") == _fresh_json(shift_findings(_findings(text), [edit]), new)
+    assert json.loads("[" + again.json("hint") + "]") == _fresh_json(
+        shift_findings(_findings(text), [edit]), new
+    )
 
 
 def test_a_line_break_rebases_later_chunks_without_rendering(small_chunks, monkeypatch) -> None:
@@ -152,7 +156,9 @@ def test_any_run_of_edits_writes_what_a_fresh_render_writes(small_blocks, seed: 
                 cur = cur[: e.start] + e.new_text + cur[e.end :]
             start = rng.randrange(len(cur))
             end = min(len(cur), start + rng.choice([0, 0, 1, 3]))
-            edits.append(AppliedEdit(start=start, end=end, new_text=rng.choice(["a", "", "\n", "xy\nz", "é😀"])))
+            edits.append(
+                AppliedEdit(start=start, end=end, new_text=rng.choice(["a", "", "\n", "xy\nz", "é😀"]))
+            )
         for e in edits:
             text = text[: e.start] + e.new_text + text[e.end :]
         new_lines = LineIndex(text).line_count
@@ -166,15 +172,25 @@ def test_any_run_of_edits_writes_what_a_fresh_render_writes(small_blocks, seed: 
             line = rng.randrange(index.line_count)
             a, b = index.line_bounds(line)
             inside = [f for f in findings if a <= f.span.start <= b]
-            again = [make_finding(f.kind, f.span, f.message + "!", fixes=f.fixes) if i == 0 else f
-                     for i, f in enumerate(inside)]
+            again = [
+                make_finding(f.kind, f.span, f.message + "!", fixes=f.fixes) if i == 0 else f
+                for i, f in enumerate(inside)
+            ]
             findings = sorted([f for f in findings if not a <= f.span.start <= b] + again, key=order)
-            shown = _render(shown.spliced([(a, b)], [Shown(f, KEY, local=True) for f in again], order), text, version)
-            assert json.loads("[" + shown.json("hint") + "]") == _fresh_json(findings, text), (version, "splice")
+            shown = _render(
+                shown.spliced([(a, b)], [Shown(f, KEY, local=True) for f in again], order), text, version
+            )
+            assert json.loads("[" + shown.json("hint") + "]") == _fresh_json(findings, text), (
+                version,
+                "splice",
+            )
         if findings and rng.random() < 0.3:  # the citation being typed is left out
             held = [rng.choice(findings).span]
-            want = [d for d, f in zip(_fresh_json(findings, text), sorted(findings, key=order), strict=True)
-                    if not (f.span.start < held[0].end and held[0].start < f.span.end)]
+            want = [
+                d
+                for d, f in zip(_fresh_json(findings, text), sorted(findings, key=order), strict=True)
+                if not (f.span.start < held[0].end and held[0].start < f.span.end)
+            ]
             assert json.loads("[" + shown.json("hint", held) + "]") == want, (version, "held")
 
 

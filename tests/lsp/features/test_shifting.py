@@ -16,7 +16,10 @@ def test_findings_before_after_and_touching_an_edit() -> None:
     before = make_finding(Kind.CANNOT_VERIFY, Span(0, 3), "b")
     touching = make_finding(Kind.CANNOT_VERIFY, Span(2, 5), "t")  # ends where the caret is
     after = make_finding(
-        Kind.YEAR_MISMATCH, Span(10, 14), "a", fixes=(Fix(title="f", edits=(TextEdit(span=Span(10, 14), new_text="1953"),)),)
+        Kind.YEAR_MISMATCH,
+        Span(10, 14),
+        "a",
+        fixes=(Fix(title="f", edits=(TextEdit(span=Span(10, 14), new_text="1953"),)),),
     )
     out = shift_findings([before, touching, after], [EDIT])
     assert out[0] is before
@@ -25,7 +28,9 @@ def test_findings_before_after_and_touching_an_edit() -> None:
 
 
 def test_hold_covers_the_citation_being_typed() -> None:
-    cite = Citation(index=0, form=CiteForm.UNRECOGNISED, span=Span(4, 18), full_span=Span(4, 18), text="33 Umbrella 42")
+    cite = Citation(
+        index=0, form=CiteForm.UNRECOGNISED, span=Span(4, 18), full_span=Span(4, 18), text="33 Umbrella 42"
+    )
     ex = Extraction(text="See 33 Umbrella 42", citations=(cite,))
     assert held_back(ex, Span(18, 19)) == [Span(4, 18)]  # typing right after it
     assert held_back(ex, Span(0, 1)) == []

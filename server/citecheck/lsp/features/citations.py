@@ -76,7 +76,9 @@ def citations_payload(state: DocState, encoding: str) -> dict[str, Any]:
                 "status": status_text(result, findings),
                 "record": record_json(result.record if result is not None else None),
                 "pageUsed": result.page_used if result is not None else None,
-                "findings": [{"kind": str(f.kind), "severity": str(f.severity), "message": f.message} for f in findings],
+                "findings": [
+                    {"kind": str(f.kind), "severity": str(f.severity), "message": f.message} for f in findings
+                ],
                 "severity": str(worst) if worst is not None else None,
             }
         )

@@ -37,7 +37,7 @@ def _arg(args: tuple[Any, ...], name: str, default: Any = None) -> Any:
 def _state(server: CiteServer, args: tuple[Any, ...]) -> Any:
     uri = _arg(args, "uri")
     if not isinstance(uri, str) or uri not in server.docs:
-        raise CommandError(f"no open document {uri!r}; pass [{{\"uri\": \"file:///…\"}}]")
+        raise CommandError(f'no open document {uri!r}; pass [{{"uri": "file:///…"}}]')
     return server.docs[uri]
 
 
@@ -50,7 +50,9 @@ async def check_document(server: CiteServer, *args: Any) -> dict[str, Any]:
         "version": state.version,
         "checked": report is not None,
         "citations": len(state.extraction.citations) if state.extraction else 0,
-        "findings": [{"kind": str(f.kind), "severity": str(f.severity), "message": f.message} for f in findings],
+        "findings": [
+            {"kind": str(f.kind), "severity": str(f.severity), "message": f.message} for f in findings
+        ],
     }
 
 
@@ -87,10 +89,16 @@ def ignore(server: CiteServer, *args: Any) -> dict[str, Any]:
     key = IgnoreKey.from_json(_arg(args, "key"))
     scope = _arg(args, "scope", "finding")
     if key is None or scope not in ("finding", "citation"):
-        raise CommandError("citecheck.ignore needs {\"key\": {kind, citation, quoteHash}, \"scope\": finding|citation}")
+        raise CommandError(
+            'citecheck.ignore needs {"key": {kind, citation, quoteHash}, "scope": finding|citation}'
+        )
     server.ignores.add(key if scope == "finding" else key.whole_citation)
     server.diagnostics.republish_all()
-    return {"ignored": key.to_json(), "scope": scope, "file": str(server.ignores.path) if server.ignores.path else None}
+    return {
+        "ignored": key.to_json(),
+        "scope": scope,
+        "file": str(server.ignores.path) if server.ignores.path else None,
+    }
 
 
 #: Every ``workspace/executeCommand`` command, registered by ``wiring.py``.

@@ -98,10 +98,14 @@ class DocState:
     reset: bool = True  # rebuild the extraction Document from ``text``
     document: Document | None = None
     local_memo: LocalMemo = field(default_factory=dict)
-    key_cache: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # id(finding) -> its key  # local findings per unchanged citation (executor only)
+    key_cache: dict[int, tuple[Finding, IgnoreKey]] = field(
+        default_factory=dict
+    )  # id(finding) -> its key  # local findings per unchanged citation (executor only)
     extraction: Extraction | None = None
     extraction_version: int | None = None
-    local_raw: ParagraphFindings | tuple[Finding, ...] = ()  # stage 1's local findings (placed when first needed)
+    local_raw: (
+        ParagraphFindings | tuple[Finding, ...]
+    ) = ()  # stage 1's local findings (placed when first needed)
     local_visible: tuple[Finding, ...] | None = None
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
     carried_keys: dict[int, tuple[Finding, IgnoreKey]] = field(default_factory=dict)  # …their ignore keys…
@@ -115,7 +119,9 @@ class DocState:
     stale_runs: int = 0  # stage-1 runs those regions come from
     last_change: float = 0.0  # monotonic time of the latest didChange
     too_large: bool = False
-    display: Display = field(default_factory=Display)  # what the client shows (rendered for ``shown_version``)
+    display: Display = field(
+        default_factory=Display
+    )  # what the client shows (rendered for ``shown_version``)
     held: tuple[Span, ...] = ()  # full spans of the citations being typed: left out when the JSON is written
     shown_version: int | None = None
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
@@ -128,7 +134,9 @@ class DocState:
     later: asyncio.Task[Any] | None = None
     judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for ``report_version``
     published: asyncio.Event = field(default_factory=asyncio.Event)
-    stage2_cpu: float = 0.0  # CPU seconds the last source check spent in the executor (a cancelled one: so far)
+    stage2_cpu: float = (
+        0.0  # CPU seconds the last source check spent in the executor (a cancelled one: so far)
+    )
     stage2_acc: float = 0.0  # …the running one's, so far
     settled: bool = False  # its first full check's objects moved out of the collector's reach
 
@@ -161,7 +169,12 @@ class Stage1:
 
 
 def _stage1(
-    document: Document | None, reset: bool, edits: list[AppliedEdit], text: str, settings: Settings, memo: LocalMemo
+    document: Document | None,
+    reset: bool,
+    edits: list[AppliedEdit],
+    text: str,
+    settings: Settings,
+    memo: LocalMemo,
 ) -> Stage1:
     """Runs in the executor: bring the extraction Document to ``text``, then local findings."""
     incremental = not reset and document is not None
@@ -178,7 +191,9 @@ def _stage1(
     if isinstance(extraction, DocumentExtraction):
         got = paragraph_findings(extraction, memo)
         return Stage1(document, extraction, got, tuple(got.changes) if incremental else None)
-    return Stage1(document, extraction, tuple(local_findings(extraction, settings, memo, filtered=False)), None)
+    return Stage1(
+        document, extraction, tuple(local_findings(extraction, settings, memo, filtered=False)), None
+    )
 
 
 def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[Finding, IgnoreKey]]:
@@ -187,7 +202,10 @@ def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[
     for f in findings:
         hit = cache.get(id(f))
         if hit is None or hit[0] is not f:
-            hit = (f, key_for(f, report.extraction if report is not None else None, report.text if report else ""))
+            hit = (
+                f,
+                key_for(f, report.extraction if report is not None else None, report.text if report else ""),
+            )
         out[id(f)] = hit
     return out
 
@@ -195,8 +213,17 @@ def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[
 # ---- the scheduler ------------------------------------------------------------------------------
 
 
-_UNREACHABLE_WORDS = ("cannot reach", "unreachable", "timed out", "timeout", "fail", "unavailable", "refused",
-                      "http ", "error")
+_UNREACHABLE_WORDS = (
+    "cannot reach",
+    "unreachable",
+    "timed out",
+    "timeout",
+    "fail",
+    "unavailable",
+    "refused",
+    "http ",
+    "error",
+)
 
 
 def source_unreachable(reason: str) -> bool:
@@ -214,8 +241,10 @@ def source_unreachable(reason: str) -> bool:
 def unreachable_message(reason: str) -> str:
     """The one popup per editor run: what happened, what it means, where the details are."""
     detail = next((p.strip() for p in reason.split(";") if source_unreachable(p)), reason)
-    return (f"citecheck could not reach a case-law source ({detail}). Citations it would have checked there are "
-            "shown as not verified — never as fabricated. Details: Output › citecheck.")
+    return (
+        f"citecheck could not reach a case-law source ({detail}). Citations it would have checked there are "
+        "shown as not verified — never as fabricated. Details: Output › citecheck."
+    )
 
 
 class Diagnostics:
@@ -230,7 +259,9 @@ class Diagnostics:
 
     def configure_client(self, caps: ClientCaps) -> None:
         self.client = ClientFeatures(
-            related_information=caps.related_information, code_description=caps.code_description, data=caps.data
+            related_information=caps.related_information,
+            code_description=caps.code_description,
+            data=caps.data,
         )
         self.renderer = Renderer(self.renderer.converter, self.client)
 
@@ -268,12 +299,16 @@ class Diagnostics:
             # byte for byte what the client shows (stage 1 then publishes this version if it settles)
             index = self._line_index(state)
             if state.shown_version == previous and state.line_count is not None:
-                state.display = state.display.moved(edits, line_end_after(text, edits), index.line_count - state.line_count)
+                state.display = state.display.moved(
+                    edits, line_end_after(text, edits), index.line_count - state.line_count
+                )
             else:
                 state.display = state.display.moved(edits, None, 0)
             state.held = tuple(h for h in (stretch(h, edits) for h in state.held) if h is not None)
             if state.stale:
-                state.stale = [(x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.stale) if x]
+                state.stale = [
+                    (x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.stale) if x
+                ]
             if not self._send(state, refresh=False, immediate=True) and self._tracing():
                 how = "the client moves its diagnostics; " if self.server.caps.moves_diagnostics else ""
                 self._trace(f"didChange: {uri} v{version} unchanged on screen ({how}not published)")
@@ -286,7 +321,9 @@ class Diagnostics:
             if state.worker is not None:
                 state.worker.cancel()
         if clear and not self.server.caps.pull:
-            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
 
     def refresh_all(self) -> None:
         """Settings or the ignore list changed: recompute everything from the current text."""
@@ -329,7 +366,14 @@ class Diagnostics:
             else:
                 try:
                     got = await loop.run_in_executor(
-                        self.server.executor, _stage1, state.document, reset, edits, text, settings, state.local_memo
+                        self.server.executor,
+                        _stage1,
+                        state.document,
+                        reset,
+                        edits,
+                        text,
+                        settings,
+                        state.local_memo,
                     )
                 except asyncio.CancelledError:
                     raise
@@ -349,17 +393,21 @@ class Diagnostics:
             if state.version != version or state.pending:
                 # a newer version arrived meanwhile: never publish this one (its regions wait)
                 if self._tracing():
-                    self._trace(f"stage 1: {state.uri} v{version} checked, overtaken by v{state.version} "
-                                "(not published)")
+                    self._trace(
+                        f"stage 1: {state.uri} v{version} checked, overtaken by v{state.version} "
+                        "(not published)"
+                    )
                 continue
             # an unchanged array waits for the source check after the pause to carry this version (a
             # long brief's array is megabytes; typing in prose changes nothing the client shows)
             follows = state.extraction is not None and not state.too_large
             sent = self._publish(state, changes=changes, confirm=not follows)
             if self._tracing():
-                self._trace(f"stage 1: {state.uri} v{version} checked "
-                            f"({'published' if sent else 'unchanged, not republished'})",
-                            self._sent_size(state))
+                self._trace(
+                    f"stage 1: {state.uri} v{version} checked "
+                    f"({'published' if sent else 'unchanged, not republished'})",
+                    self._sent_size(state),
+                )
             self._schedule_later(state)
             return
 
@@ -447,7 +495,9 @@ class Diagnostics:
                 return None
             if quick is not None:
                 found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
-                partial = Report(text=quick.text, extraction=extraction, findings=found, results=(), complete=False)
+                partial = Report(
+                    text=quick.text, extraction=extraction, findings=found, results=(), complete=False
+                )
                 state.report, state.report_version = partial, version
                 state.carried, state.carried_edits, state.carried_keys = (), [], {}
                 state.hold = None
@@ -476,8 +526,11 @@ class Diagnostics:
         state.hold = None
         sent = self._publish(state)
         if self._tracing():
-            self._trace(f"source check: {state.uri} v{version} checked "
-                        f"({'published' if sent else 'unchanged, not republished'})", self._sent_size(state))
+            self._trace(
+                f"source check: {state.uri} v{version} checked "
+                f"({'published' if sent else 'unchanged, not republished'})",
+                self._sent_size(state),
+            )
         self.notify_citations(state)
         self._log_unverified(report)
         self._recheck_waiting(state, version, report)
@@ -528,7 +581,9 @@ class Diagnostics:
         if state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         loop = asyncio.get_running_loop()
-        report = await loop.run_in_executor(self.server.executor, judge, extraction, judged_evidence, settings)
+        report = await loop.run_in_executor(
+            self.server.executor, judge, extraction, judged_evidence, settings
+        )
         if state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         state.report, state.report_version = report, version
@@ -546,7 +601,9 @@ class Diagnostics:
         if not waits:
             return
         delay = max(0.2, min(waits) - time.time() + 0.05)
-        state.later = self.server.spawn(self._recheck(state, version, delay, len(waits)), what="source re-check")
+        state.later = self.server.spawn(
+            self._recheck(state, version, delay, len(waits)), what="source re-check"
+        )
 
     async def _recheck(self, state: DocState, version: int, delay: float, waiting: int) -> None:
         progress = Progress(self.server) if self.server.caps.progress else None
@@ -566,7 +623,9 @@ class Diagnostics:
         reasons: dict[str, int] = {}
         for r in report.results:
             reason = r.reason
-            if reason and r.status is Status.CANNOT_VERIFY and r.pending_until is None:  # waiting: see $/progress
+            if (
+                reason and r.status is Status.CANNOT_VERIFY and r.pending_until is None
+            ):  # waiting: see $/progress
                 reasons[reason] = reasons.get(reason, 0) + 1
         for reason, count in reasons.items():
             if reason in self.logged_reasons or len(self.logged_reasons) > 500:
@@ -580,24 +639,39 @@ class Diagnostics:
             if failed and not self.unreachable_said:
                 self.unreachable_said = True  # once per editor run: a popup per keystroke would be worse
                 with contextlib.suppress(Exception):
-                    self.server.window_show_message(types.ShowMessageParams(
-                        type=types.MessageType.Warning, message=unreachable_message(reason)))
+                    self.server.window_show_message(
+                        types.ShowMessageParams(
+                            type=types.MessageType.Warning, message=unreachable_message(reason)
+                        )
+                    )
 
     async def _check(
-        self, extraction: Extraction, settings: Settings, *, local: bool = False, state: DocState | None = None
+        self,
+        extraction: Extraction,
+        settings: Settings,
+        *,
+        local: bool = False,
+        state: DocState | None = None,
     ) -> Report | None:
         checked = await self._gather_judge(extraction, settings, local=local, state=state)
         return checked[0] if checked is not None else None
 
     async def _gather_judge(
-        self, extraction: Extraction, settings: Settings, *, local: bool = False, state: DocState | None = None
+        self,
+        extraction: Extraction,
+        settings: Settings,
+        *,
+        local: bool = False,
+        state: DocState | None = None,
     ) -> tuple[Report, SourceEvidence] | None:
         """``gather`` on the server's loop, ``judge`` in its executor. ``local``: only this machine's
         corpus and cache (a failure there is logged, not reported: the full wave follows)."""
         loop = asyncio.get_running_loop()
         executor = self.server.executor
         try:
-            source = await (self.server.sources.local(settings) if local else self.server.sources.get(settings))
+            source = await (
+                self.server.sources.local(settings) if local else self.server.sources.get(settings)
+            )
             evidence = await gather(extraction, source, executor=executor)
         except asyncio.CancelledError:
             raise
@@ -606,7 +680,9 @@ class Diagnostics:
                 log.warning("local first pass failed: %s", exc)
                 return None
             self.server.report_problem("source check", exc)
-            evidence = SourceEvidence.failed(lookup_keys(extraction), "source", f"the case-law source failed ({exc})")
+            evidence = SourceEvidence.failed(
+                lookup_keys(extraction), "source", f"the case-law source failed ({exc})"
+            )
         cpu, report = await loop.run_in_executor(executor, _timed, judge, extraction, evidence, settings)
         if state is not None:
             state.charge(cpu)
@@ -639,7 +715,9 @@ class Diagnostics:
         # evidence and fixes) for every diagnostic of a long brief on every keystroke cost more
         shown_before = state.shown
         by_id = {id(s.finding): s for s in shown_before}
-        by_place = {(s.finding.kind, s.finding.span.start, s.finding.span.end, s.key): s for s in shown_before}
+        by_place = {
+            (s.finding.kind, s.finding.span.start, s.finding.span.end, s.key): s for s in shown_before
+        }
 
         def previous(f: Finding, key: IgnoreKey, is_local: bool) -> Shown:
             s = by_id.get(id(f))
@@ -648,10 +726,13 @@ class Diagnostics:
                 if s is None or s.finding != f:
                     return Shown(f, key, local=is_local)
             return s if s.local is is_local else replace(s, local=is_local)
+
         if state.carried_edits:
             # keys travel with the findings: they were made with the report's extraction, whose citation
             # numbers are the findings' own (the current extraction may number them differently)
-            state.carried, state.carried_keys = shift_keyed(state.carried, state.carried_keys, state.carried_edits)
+            state.carried, state.carried_keys = shift_keyed(
+                state.carried, state.carried_keys, state.carried_edits
+            )
             state.carried_edits = []
         report = self._report_findings(state)
         local = self._local(state)
@@ -677,11 +758,15 @@ class Diagnostics:
         state.key_cache = fresh
         return [previous(f, key, (f.kind, f.span) in local_places) for f, key in shown]
 
-    def _fresh(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...]) -> list[Shown]:
+    def _fresh(
+        self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...]
+    ) -> list[Shown]:
         """The local findings of the regions stage 1 re-checked, filtered and keyed like ``current_findings``."""
         settings = self.server.settings
         regions = state.stale or []
-        if state.stale_runs > 1:  # regions of runs that were not published: their findings are in ``local_raw``
+        if (
+            state.stale_runs > 1
+        ):  # regions of runs that were not published: their findings are in ``local_raw``
             if isinstance(state.local_raw, ParagraphFindings):
                 found = state.local_raw.within(regions)
             else:
@@ -694,12 +779,21 @@ class Diagnostics:
             for f, key in visible_keyed(found, settings, ignores, lambda f: key_for(f, extraction, text))
         ]
 
-    def _publish(self, state: DocState, changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None,
-                 *, confirm: bool = True) -> bool:
+    def _publish(
+        self,
+        state: DocState,
+        changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None,
+        *,
+        confirm: bool = True,
+    ) -> bool:
         """What to show for ``state.version``, sent unless the client has it already (see ``_send``)."""
         if self.server.docs.get(state.uri) is not state:
             return False
-        state.held = tuple(held_back(state.extraction, state.hold)) if state.extraction_version == state.version else state.held
+        state.held = (
+            tuple(held_back(state.extraction, state.hold))
+            if state.extraction_version == state.version
+            else state.held
+        )
         if state.extraction_version != state.version and not state.too_large:
             # stage 1 has not reached this version: the findings on screen (already moved with
             # the edits) are the only ones with spans in this text; just re-filter them
@@ -727,7 +821,9 @@ class Diagnostics:
             return doc.line_index()  # built once per version, shared with pygls' conversions
         return LineIndex(state.text)
 
-    def _send(self, state: DocState, *, refresh: bool = True, immediate: bool = False, confirm: bool = True) -> bool:
+    def _send(
+        self, state: DocState, *, refresh: bool = True, immediate: bool = False, confirm: bool = True
+    ) -> bool:
         """Render what ``state.display`` shows for ``state.version`` and deliver it; whether anything was sent.
 
         A push publish carries the whole array (megabytes for a long brief), and most keystrokes do
@@ -778,7 +874,9 @@ class Diagnostics:
             return False
         state.sent, state.sent_version = parts, state.version
         head = f'{{"uri":{json.dumps(state.uri)},"version":{state.version},"diagnostics":['.encode()
-        self.server.send_notification_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, [head, b",".join(parts), b"]}"])
+        self.server.send_notification_json(
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, [head, b",".join(parts), b"]}"]
+        )
         return True
 
     # -- tracing ($/logTrace: only versions, URIs and counts, never the brief's text) --
@@ -793,7 +891,9 @@ class Diagnostics:
     @staticmethod
     def _sent_size(state: DocState) -> str:
         parts = state.sent or []
-        return f"diagnostics array: {sum(map(len, parts)) + max(0, len(parts) - 1)} bytes in {len(parts)} chunks"
+        return (
+            f"diagnostics array: {sum(map(len, parts)) + max(0, len(parts) - 1)} bytes in {len(parts)} chunks"
+        )
 
     async def pull(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         state: DocState | None = self.server.docs.get(uri)

@@ -79,15 +79,24 @@ class _Chunk:
         dl: int = 0,
         clean: bool = False,  # every item's JSON holds for the current text once its lines move by ``dl``
         mode: str = "",  # the cannot-verify display the items were rendered with
-        cache: dict[tuple[str, int], bytes] | None = None,  # (mode, dl) -> joined JSON, shared by moved copies
+        cache: dict[tuple[str, int], bytes]
+        | None = None,  # (mode, dl) -> joined JSON, shared by moved copies
     ) -> None:
         self.items, self.lo, self.hi, self.d, self.dl = items, lo, hi, d, dl
         self.clean, self.mode = clean, mode
         self.cache = {} if cache is None else cache
 
     def moved(self, d: int, dl: int, clean: bool) -> _Chunk:
-        return _Chunk(self.items, self.lo, self.hi, self.d + d, self.dl + dl, self.clean and clean, self.mode,
-                      self.cache)
+        return _Chunk(
+            self.items,
+            self.lo,
+            self.hi,
+            self.d + d,
+            self.dl + dl,
+            self.clean and clean,
+            self.mode,
+            self.cache,
+        )
 
     def materialised(self) -> tuple[Shown, ...]:
         """The items moved to the current text (rendered JSON re-based, to be checked by ``render``)."""
@@ -119,7 +128,10 @@ def _finding_moved(f: Finding, d: int) -> Finding:
     if not d:
         return f
     fixes = tuple(
-        Fix(title=x.title, edits=tuple(TextEdit(span=_span_moved(e.span, d), new_text=e.new_text) for e in x.edits))
+        Fix(
+            title=x.title,
+            edits=tuple(TextEdit(span=_span_moved(e.span, d), new_text=e.new_text) for e in x.edits),
+        )
         for x in f.fixes
     )
     return moved_finding(f, _span_moved(f.span, d), fixes, f.citation_index)
@@ -164,8 +176,14 @@ class _Block:
 
     __slots__ = ("cache", "chunks", "clean", "d", "dl", "hi", "kept", "lo", "mode")
 
-    def __init__(self, chunks: tuple[_Chunk, ...], d: int = 0, dl: int = 0, kept: bool = True,
-                 cache: dict[tuple[str, int], bytes] | None = None) -> None:
+    def __init__(
+        self,
+        chunks: tuple[_Chunk, ...],
+        d: int = 0,
+        dl: int = 0,
+        kept: bool = True,
+        cache: dict[tuple[str, int], bytes] | None = None,
+    ) -> None:
         self.chunks, self.d, self.dl = chunks, d, dl
         self.kept = kept  # every move of the block as a whole left its chunks' JSON valid
         self.lo = min(c.lo + c.d for c in chunks)
@@ -319,8 +337,12 @@ class Display:
             units = _grouped(out)
         return Display(units, touched)
 
-    def spliced(self, regions: Sequence[tuple[int, int]], fresh: Iterable[Shown],
-                order: Callable[[Finding], tuple[int, int, int, str]]) -> Display:
+    def spliced(
+        self,
+        regions: Sequence[tuple[int, int]],
+        fresh: Iterable[Shown],
+        order: Callable[[Finding], tuple[int, int, int, str]],
+    ) -> Display:
         """Stage 1 re-checked the local findings of ``regions`` (sorted, disjoint ``[a, b]`` of the
         current text): their local items are replaced by ``fresh`` (already filtered, sorted by
         ``order``); a non-local item that a fresh one repeats (kind and span) gives way to it. Chunks
@@ -380,10 +402,19 @@ class Display:
                     continue
                 # what it shows did not change (typically: findings renumbered after a citation was
                 # added or removed before them): the chunk keeps its rendered JSON
-                out.append(c if same == old else _Chunk(
-                    same, *_extent(same), clean=c.clean, mode=c.mode,
-                    cache=c.cache if not c.d and not c.dl else ({(c.mode, 0): c.json(c.mode)} if c.clean else None),
-                ))
+                out.append(
+                    c
+                    if same == old
+                    else _Chunk(
+                        same,
+                        *_extent(same),
+                        clean=c.clean,
+                        mode=c.mode,
+                        cache=c.cache
+                        if not c.d and not c.dl
+                        else ({(c.mode, 0): c.json(c.mode)} if c.clean else None),
+                    )
+                )
                 continue
             # a unit no region meets: every fresh item sorting before it goes first (none sorts inside
             # it — a fresh item lies in a region, and a region inside the unit's extent opens it)
@@ -452,7 +483,8 @@ class Display:
     def shown(self, mode: str, held: Sequence[Span] = ()) -> list[Shown]:
         """The items on screen (pull clients, tests), moved to the current text."""
         return [
-            s for s in self.items()
+            s
+            for s in self.items()
             if shows_as_diagnostic(s.finding, mode) and not (held and _held(s.finding.span, 0, held))
         ]
 
@@ -466,12 +498,31 @@ def _renewed(old: Sequence[Shown], new: list[Shown]) -> tuple[Shown, ...] | None
     for s, t in zip(old, new, strict=True):
         f, g = s.finding, t.finding
         if f is not g and not (
-            s.key == t.key and s.local == t.local and f.kind is g.kind and f.span == g.span
-            and f.severity is g.severity and f.message == g.message and f.fixes == g.fixes and f.evidence == g.evidence
+            s.key == t.key
+            and s.local == t.local
+            and f.kind is g.kind
+            and f.span == g.span
+            and f.severity is g.severity
+            and f.message == g.message
+            and f.fixes == g.fixes
+            and f.evidence == g.evidence
         ):
             return None
-        out.append(s if f is g else Shown(g, s.key, range=s.range, fix_ranges=s.fix_ranges, diagnostic=s.diagnostic,
-                                          json=s.json, rendered_for=s.rendered_for, mode=s.mode, local=s.local))
+        out.append(
+            s
+            if f is g
+            else Shown(
+                g,
+                s.key,
+                range=s.range,
+                fix_ranges=s.fix_ranges,
+                diagnostic=s.diagnostic,
+                json=s.json,
+                rendered_for=s.rendered_for,
+                mode=s.mode,
+                local=s.local,
+            )
+        )
     return tuple(out)
 
 
@@ -486,17 +537,38 @@ def _through(s: Shown, e: AppliedEdit, delta: int) -> Shown | None:
     if e.start > f.span.end and all(e.start > x.span.end for fix in f.fixes for x in fix.edits):
         return s  # the edit is wholly after it: same offsets; its position is checked when rendered
     if e.end < f.span.start and all(e.end < x.span.start for fix in f.fixes for x in fix.edits):
-        return Shown(_finding_moved(f, delta), s.key, range=s.range, fix_ranges=s.fix_ranges, json=s.json,
-                     rendered_for=None, mode=s.mode, local=s.local)
+        return Shown(
+            _finding_moved(f, delta),
+            s.key,
+            range=s.range,
+            fix_ranges=s.fix_ranges,
+            json=s.json,
+            rendered_for=None,
+            mode=s.mode,
+            local=s.local,
+        )
     if e.end < f.span.start or e.start > f.span.end:
         # the finding itself moved or stayed, but the edit touched one of its fixes: keep it without that fix
         span = f.span if e.start > f.span.end else _span_moved(f.span, delta)
         fixes = tuple(
-            Fix(title=x.title, edits=tuple(TextEdit(span=_span_moved(t.span, delta if e.end < t.span.start else 0),
-                                                    new_text=t.new_text) for t in x.edits))
+            Fix(
+                title=x.title,
+                edits=tuple(
+                    TextEdit(
+                        span=_span_moved(t.span, delta if e.end < t.span.start else 0), new_text=t.new_text
+                    )
+                    for t in x.edits
+                ),
+            )
             for x in f.fixes
             if all(e.start > t.span.end or e.end < t.span.start for t in x.edits)
         )
-        return Shown(moved_finding(f, span, fixes, f.citation_index), s.key, json="", rendered_for=None, mode=s.mode,
-                     local=s.local)
+        return Shown(
+            moved_finding(f, span, fixes, f.citation_index),
+            s.key,
+            json="",
+            rendered_for=None,
+            mode=s.mode,
+            local=s.local,
+        )
     return None

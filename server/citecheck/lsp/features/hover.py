@@ -45,7 +45,8 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
     # by place: a finding shown since before a citation was added or removed earlier keeps the number
     # it was shown with until the next full check (display.py), so a number alone may name another
     findings = [
-        f for f in (s.finding for s in state.shown)
+        f
+        for f in (s.finding for s in state.shown)
         if f.span.overlaps(cite.span) or (f.citation_index == cite.index and f.span.overlaps(cite.full_span))
     ]
     value = render_hover(cite.text, result, findings, target.text if target is not cite else None)
@@ -80,7 +81,9 @@ def verdict_text(status: str, result: CitationResult | None, findings: list[Find
     return _STATUS_TEXT.get(status, status)
 
 
-def render_hover(cite_text: str, result: CitationResult | None, findings: list[Finding], stands_for: str | None) -> str:
+def render_hover(
+    cite_text: str, result: CitationResult | None, findings: list[Finding], stands_for: str | None
+) -> str:
     status = status_text(result, findings)
     lines = [f"**citecheck** · `{cite_text}` — {verdict_text(status, result, findings)}"]
     if stands_for:
@@ -113,11 +116,17 @@ def render_hover(cite_text: str, result: CitationResult | None, findings: list[F
     return "\n\n".join(lines)
 
 
-_WEIGHT_TEXT = {"binding": "**Binding** here", "persuasive": "**Persuasive** only here", "unknown": "Weight here: unknown"}
+_WEIGHT_TEXT = {
+    "binding": "**Binding** here",
+    "persuasive": "**Persuasive** only here",
+    "unknown": "Weight here: unknown",
+}
 
 
 def render_weight(assessment: Assessment) -> str:
     """``**Binding** here — the Supreme Court of the United States binds every court`` (docs/jurisdiction.md)."""
     court = assessment.court_name
-    head = _WEIGHT_TEXT.get(assessment.weight.value, assessment.weight.value) + (f" ({court})" if court else "")
+    head = _WEIGHT_TEXT.get(assessment.weight.value, assessment.weight.value) + (
+        f" ({court})" if court else ""
+    )
     return f"{head} — {assessment.reason}"

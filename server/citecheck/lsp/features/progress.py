@@ -49,7 +49,8 @@ class Progress:
             return
         with contextlib.suppress(Exception):
             self.server.work_done_progress.end(
-                self.token, types.WorkDoneProgressEnd(message=f"done in {time.monotonic() - self.started:.1f}s")
+                self.token,
+                types.WorkDoneProgressEnd(message=f"done in {time.monotonic() - self.started:.1f}s"),
             )
         self.server.work_done_progress.tokens.pop(self.token, None)
         self.token = None

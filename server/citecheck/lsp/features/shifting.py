@@ -16,7 +16,15 @@ from citecheck.ignores import IgnoreKey
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
 
-__all__ = ["edit_hold", "held_back", "line_end_after", "shift_findings", "shift_keyed", "shift_span", "stretch"]
+__all__ = [
+    "edit_hold",
+    "held_back",
+    "line_end_after",
+    "shift_findings",
+    "shift_keyed",
+    "shift_span",
+    "stretch",
+]
 
 
 _new_span = object.__new__

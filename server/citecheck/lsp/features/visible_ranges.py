@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 VISIBLE_RANGES_NOTIFICATION = "citecheck/visibleRanges"
-FOLLOWS_VIEW = "citecheck: the editor says what it shows; CourtListener lookups for citations on screen go first"
+FOLLOWS_VIEW = (
+    "citecheck: the editor says what it shows; CourtListener lookups for citations on screen go first"
+)
 #: A client showing more than this many documents or ranges is not describing a screen; extra ones are ignored.
 MAX_DOCUMENTS = 32
 MAX_RANGES = 64
@@ -74,7 +76,9 @@ def _get(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
 
 
-def to_spans(index: LineIndex, ranges: Sequence[RawRange], encoding: str | None) -> tuple[tuple[int, int], ...]:
+def to_spans(
+    index: LineIndex, ranges: Sequence[RawRange], encoding: str | None
+) -> tuple[tuple[int, int], ...]:
     """Client ranges → sorted code-point ``(start, end)`` pairs of ``index``'s text (the edge, rule 2).
 
     >>> to_spans(LineIndex("ab\\n😀cd\\nef"), [(1, 2, 2, 1)], "utf-16")
@@ -185,4 +189,11 @@ class VisibleRanges:
         return LineIndex(text)
 
 
-__all__ = ["VISIBLE_RANGES_NOTIFICATION", "BadParams", "VisibleRanges", "parse_params", "ranks_for", "screens_away"]
+__all__ = [
+    "VISIBLE_RANGES_NOTIFICATION",
+    "BadParams",
+    "VisibleRanges",
+    "parse_params",
+    "ranks_for",
+    "screens_away",
+]

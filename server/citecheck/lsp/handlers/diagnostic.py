@@ -10,7 +10,9 @@ if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
 
 METHOD = types.TEXT_DOCUMENT_DIAGNOSTIC
-OPTIONS = types.DiagnosticOptions(identifier="citecheck", inter_file_dependencies=False, workspace_diagnostics=False)
+OPTIONS = types.DiagnosticOptions(
+    identifier="citecheck", inter_file_dependencies=False, workspace_diagnostics=False
+)
 
 
 async def handle(ls: CiteServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:

@@ -16,5 +16,7 @@ OPTIONS = None
 
 
 def handle(ls: CiteServer, params: types.HoverParams) -> types.Hover | None:
-    result: types.Hover | None = ls.guarded("hover", feature.hover)(ls, params.text_document.uri, params.position)
+    result: types.Hover | None = ls.guarded("hover", feature.hover)(
+        ls, params.text_document.uri, params.position
+    )
     return result

@@ -24,7 +24,9 @@ async def handle(ls: CiteServer, params: types.InitializedParams) -> None:
             await ls.client_register_capability_async(
                 types.RegistrationParams(
                     registrations=[
-                        types.Registration(id="citecheck-config", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+                        types.Registration(
+                            id="citecheck-config", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION
+                        )
                     ]
                 )
             )
