@@ -30,7 +30,7 @@ from citecheck.extract import extract_citations
 from citecheck.pipeline import check_document, local_findings
 from citecheck.sources.corpus import Corpus, CorpusSource
 from citecheck.sources.importing import import_path
-from citecheck.testing import SHARED_CORPUS
+from citecheck_testing import SHARED_CORPUS
 
 
 def _time(fn, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from brief import build_brief
-from citecheck.testing import SHARED_CORPUS
+from citecheck_testing import SHARED_CORPUS
 
 
 def _import_corpus(path: Path) -> str:

@@ -1,6 +1,6 @@
 """Benchmark CourtListener pacing: a 1,000-citation brief through a loopback CourtListener with its limits.
 
-The loopback service (``citecheck.sources.fake_courtlistener``) enforces the free account's documented
+The loopback service (``citecheck_testing.courtlistener``) enforces the free account's documented
 limits — 5 requests a minute (and 50 an hour, 125 a day) on every route, 60 looked-up citations a minute
 on citation-lookup with CourtListener's proportional block, 250 citations per request — with time scaled
 down (``--minute 1``: a 60-second minute lasts one second). The brief has ``--cites`` distinct citations,
@@ -40,9 +40,9 @@ from citecheck.pipeline import check_document
 from citecheck.sources.cache import Cache
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import FakeCourtListener
 from citecheck.sources.models import CiteKey
 from citecheck.sources.pacing import WorkOrder
+from citecheck_testing.courtlistener import FakeCourtListener
 
 QUOTE = "the rule applies to every case"
 

@@ -37,7 +37,7 @@ from citecheck.holdings.yesno import YESNO_VERSION, best_sentence, messages, yes
 from citecheck.sources.corpus import Corpus
 from citecheck.sources.importing import import_path
 from citecheck.spans import Span
-from citecheck.testing import SHARED_CORPUS
+from citecheck_testing import SHARED_CORPUS
 
 
 def _cpu() -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from brief import html_to_text
-from citecheck.testing import SHARED_CORPUS
+from citecheck_testing import SHARED_CORPUS
 
 
 class _Quiet:

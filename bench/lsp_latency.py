@@ -51,7 +51,7 @@ from lsprotocol import types
 
 from brief import build_brief
 from citecheck.lsp.positions import LineIndex
-from citecheck.testing import SHARED_CORPUS
+from citecheck_testing import SHARED_CORPUS
 
 
 def _rss_mb(pid: int) -> tuple[float, float]:

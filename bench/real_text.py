@@ -36,7 +36,7 @@ from brief import html_to_text
 from citecheck.config import Settings
 from citecheck.findings import Severity
 from citecheck.pipeline import check_document
-from citecheck.testing import SHARED_CORPUS
+from citecheck_testing import SHARED_CORPUS
 
 
 def _citation_lines() -> list[str]:

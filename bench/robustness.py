@@ -28,7 +28,7 @@ import traceback
 from pathlib import Path
 
 from citecheck.config import Settings
-from citecheck.testing import HOSTILE_FRAGMENTS, SHARED_CORPUS
+from citecheck_testing import HOSTILE_FRAGMENTS, SHARED_CORPUS
 
 
 def _document(rng: random.Random) -> str:

@@ -31,7 +31,7 @@ from citecheck.sources.courtlistener import CourtListenerClient
 from citecheck.sources.importing import import_path
 from citecheck.sources.models import CiteKey
 from citecheck.sources.server import CorpusServer
-from citecheck.testing import SHARED_CORPUS
+from citecheck_testing import SHARED_CORPUS
 
 ID_COLUMNS = {
     "dockets": ("id",),

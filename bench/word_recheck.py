@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from brief import build_brief
-from citecheck.testing import import_shared_corpus
+from citecheck_testing import import_shared_corpus
 
 
 def _port() -> int:

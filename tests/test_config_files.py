@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.config_files import find_config_file, load_settings, read_config_file
+from citecheck.config.files import find_config_file, load_settings, read_config_file
 from citecheck.errors import ConfigError
 from citecheck.findings import Severity
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from citecheck.cli import main
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 @pytest.fixture(autouse=True)
@@ -117,7 +117,7 @@ def test_serve_runs_as_a_process_and_answers(tmp_path: Path):
 def test_rich_progress_draws_stages_on_a_terminal():
     import io
 
-    from citecheck.corpus_cli import RichProgress
+    from citecheck.cli.corpus import RichProgress
 
     buf = io.StringIO()
     with RichProgress(buf, force_terminal=True) as progress:

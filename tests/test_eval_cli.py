@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from citecheck.findings import Kind, docs_url
-from citecheck.testing import REPO_ROOT
+from citecheck_testing import REPO_ROOT
 
 
 def test_every_kind_has_a_section() -> None:

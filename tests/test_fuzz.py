@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citecheck.config import Settings
-from citecheck.testing import HOSTILE_FRAGMENTS
+from citecheck_testing import HOSTILE_FRAGMENTS
 
 documents = st.lists(
     st.one_of(st.sampled_from(HOSTILE_FRAGMENTS), st.text(max_size=12)), min_size=0, max_size=40

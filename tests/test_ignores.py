@@ -7,8 +7,8 @@ from pathlib import Path
 
 from citecheck.extract.models import Citation, CiteForm, Extraction, Quote
 from citecheck.findings import Evidence, Kind, make_finding
-from citecheck.ignore_file import IgnoreStore
 from citecheck.ignores import ANY, IgnoreKey, key_for, normalise_citation, quote_hash
+from citecheck.ignores.file import IgnoreStore
 from citecheck.spans import Span
 
 TEXT = 'Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) ("a quoted line"). Id. at 37.'

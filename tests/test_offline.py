@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from citecheck.offline import NetworkBlocked, no_network
+from citecheck.privacy.offline import NetworkBlocked, no_network
 
 
 @pytest.fixture

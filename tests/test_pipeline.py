@@ -13,8 +13,8 @@ from citecheck.errors import SourceUnavailable
 from citecheck.findings import Kind, Severity
 from citecheck.pipeline import check_document, local_findings
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, OpinionText, PassageHit
-from citecheck.testing import shared_corpus_path
 from citecheck.visible import visible
+from citecheck_testing import shared_corpus_path
 
 pytestmark = pytest.mark.corpus
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import fields
 
 from citecheck.config import Settings, unknown_env
-from citecheck.testing import REPO_ROOT
+from citecheck_testing import REPO_ROOT
 
 DOC = (REPO_ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
 

@@ -26,7 +26,7 @@ from citecheck.sources.models import (
     PageMap,
     PassageHit,
 )
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 _BLOCKS = {"p", "h4", "blockquote", "li", "h1", "h2", "h3", "h5"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from citecheck.checks.case_name import CaseNameCheck, best_record
 from citecheck.findings import Kind, Severity
 from citecheck.sources.models import CaseCite, CaseRecord, LookupStatus
-from citecheck.testing import make_citation
+from citecheck_testing import make_citation
 
 CINEL = CaseRecord(
     id="cl:1",

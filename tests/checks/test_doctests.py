@@ -14,7 +14,7 @@ MODULES = [
     "citecheck.checks.quotes",
     "citecheck.checks.parenthetical",
     "citecheck.evaluation.scoring",
-    "citecheck.testing",
+    "citecheck_testing",
 ]
 
 

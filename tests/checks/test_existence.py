@@ -5,7 +5,7 @@ from __future__ import annotations
 from citecheck.checks.existence import ExistenceCheck
 from citecheck.findings import Kind, Severity
 from citecheck.sources.models import CiteKey, LookupResult, LookupStatus
-from citecheck.testing import make_citation
+from citecheck_testing import make_citation
 
 TEXT = "See Peyton v. District of Columbia, 100 A.2d 37 (D.C. 1953)."
 

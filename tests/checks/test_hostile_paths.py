@@ -9,7 +9,7 @@ from pathlib import Path
 
 from citecheck.checks import quotes
 from citecheck.config import Settings
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 def test_adjacent_pin_cites_do_not_compare_the_run_with_the_opinion(tmp_path: Path, monkeypatch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from citecheck.checks.malformed_pincite import MalformedPinciteCheck
 from citecheck.findings import Kind
-from citecheck.testing import make_citation
+from citecheck_testing import make_citation
 
 
 def test_reversed_range_is_malformed(make_ctx) -> None:

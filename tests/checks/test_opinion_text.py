@@ -12,7 +12,7 @@ from citecheck.findings import Kind, Severity
 from citecheck.pipeline import check_document
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import FakeCourtListener
+from citecheck_testing.courtlistener import FakeCourtListener
 
 WINDOW = 0.3
 QUOTE = "the rule applies to every case"

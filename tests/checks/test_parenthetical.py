@@ -7,7 +7,7 @@ from dataclasses import replace
 from citecheck.checks.parenthetical import ParentheticalCheck, courts_conflict
 from citecheck.extract import extract_citations
 from citecheck.findings import Kind
-from citecheck.testing import make_citation
+from citecheck_testing import make_citation
 
 
 def test_year_mismatch_with_fix(make_ctx, cap_case) -> None:

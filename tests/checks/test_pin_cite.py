@@ -8,7 +8,7 @@ import pytest
 
 from citecheck.checks.pin_cite import PinciteCheck
 from citecheck.findings import Kind, Severity
-from citecheck.testing import make_citation
+from citecheck_testing import make_citation
 
 ON_38 = "we may only set aside a judgment on a factual issue when it is plainly wrong"
 OVER_BREAK = "it was highly improbable that anyone would see defendant through the overhanging trees"

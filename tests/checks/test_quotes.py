@@ -5,7 +5,7 @@ from __future__ import annotations
 from citecheck.checks.quotes import QuoteCheck, format_pages
 from citecheck.findings import Kind, Severity
 from citecheck.sources.models import PassageHit
-from citecheck.testing import make_citation
+from citecheck_testing import make_citation
 
 GOOD = "we may only set aside a judgment on a factual issue when it is plainly wrong or without evidence to support it"
 ALTERED = GOOD.replace("plainly", "clearly")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from citecheck.checks.short_form import UnresolvedShortFormCheck
 from citecheck.findings import Kind, Severity
-from citecheck.testing import make_citation
+from citecheck_testing import make_citation
 
 
 def test_reporter_short_cite_without_full_cite_is_a_warning(make_ctx) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.testing import REPO_ROOT, shared_corpus_path
+from citecheck_testing import REPO_ROOT, shared_corpus_path
 
 
 @dataclass

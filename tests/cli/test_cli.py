@@ -65,7 +65,7 @@ def test_usage_and_config_errors_exit_2(run_cli, tmp_path):
 
 
 def test_internal_errors_are_one_line_unless_debug(run_cli, monkeypatch):
-    import citecheck.cli as cli
+    import citecheck.cli.app as cli
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
@@ -153,7 +153,7 @@ def test_pdf_findings_carry_the_pdf_page(run_cli, tmp_path):
 
 
 def test_progress_bar_draws_on_a_terminal_and_is_silent_otherwise(capsys):
-    from citecheck.cli import _progress
+    from citecheck.cli.app import _progress
 
     with _progress(False, 2) as advance:
         advance("a.md", 1)
@@ -240,7 +240,7 @@ def test_with_the_sample_corpus_every_deterministic_kind_appears(run_cli, import
 
 @pytest.mark.corpus
 def test_corpus_command_is_wired_and_its_corpus_is_what_check_uses(run_cli, cli_home):
-    from citecheck.testing import shared_corpus_path
+    from citecheck_testing import shared_corpus_path
 
     r = run_cli("corpus", "import", str(shared_corpus_path("cap-static")))
     assert r.rc == 0 and "imported 9 cases" in r.out
@@ -290,7 +290,7 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
 def test_check_honours_the_workspace_ignore_list_and_no_ignore_shows_everything(
     run_cli, imported_corpus, tmp_path, monkeypatch
 ):
-    from citecheck.testing import REPO_ROOT
+    from citecheck_testing import REPO_ROOT
 
     brief = tmp_path / "brief.md"
     brief.write_text((REPO_ROOT / EXAMPLE).read_text(encoding="utf-8"), encoding="utf-8")

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from citecheck.holdings.fake_endpoint import FakeEndpoint, judgment
+from citecheck_testing.model_endpoint import FakeEndpoint, judgment
 
 BRIEF = (
     "The government may rely on a defendant's prior convictions as proof that he is guilty of the offense "

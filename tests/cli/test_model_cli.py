@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from citecheck.holdings.fake_endpoint import FakeEndpoint, chat_answer, judgment
+from citecheck_testing.model_endpoint import FakeEndpoint, chat_answer, judgment
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from citecheck.sources.fake_courtlistener import FakeCourtListener
+from citecheck_testing.courtlistener import FakeCourtListener
 
 N = 150
 WINDOW = 0.3  # a little more than the stand-in's "minute" (0.25 s)

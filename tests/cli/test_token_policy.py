@@ -12,7 +12,7 @@ from typing import ClassVar
 import pytest
 
 from citecheck.config import settings_from_env, settings_from_mapping, token_refusal
-from citecheck.config_files import load_settings
+from citecheck.config.files import load_settings
 
 
 @pytest.mark.parametrize(
@@ -114,7 +114,7 @@ def test_a_folder_config_cannot_redirect_the_token(run_cli, cli_home, thief, tmp
 def test_vscode_restricts_url_settings_in_untrusted_workspaces() -> None:
     import json
 
-    from citecheck.testing import REPO_ROOT
+    from citecheck_testing import REPO_ROOT
 
     manifest = json.loads((REPO_ROOT / "clients" / "vscode" / "package.json").read_text())
     restricted = set(manifest["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"])

@@ -90,7 +90,7 @@ def test_unknown_citecheck_variables_and_config_keys_are_named(run_cli, cli_home
 
 
 def test_the_obvious_spelling_of_the_timeout_variable_works(run_cli, monkeypatch):
-    from citecheck.config_files import load_settings
+    from citecheck.config.files import load_settings
 
     monkeypatch.setenv("CITECHECK_HTTP_TIMEOUT", "7")
     settings, _ = load_settings()
@@ -104,7 +104,7 @@ def test_first_command_on_a_network_that_drops_packets_is_fast_and_says_what_it_
     per volume, and progress on stderr while it waits."""
     import time
 
-    from citecheck.testing import loopback_tcp
+    from citecheck_testing import loopback_tcp
 
     with loopback_tcp() as (url, held):
         monkeypatch.setenv("CITECHECK_CAP_URL", url)

@@ -22,7 +22,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 SERVER = [sys.executable, "-m", "citecheck.lsp", "--stdio", "--log-level", "WARNING"]
 CLIENTS = ["visual-studio-code", "neovim@v0.11.0", "emacs"]

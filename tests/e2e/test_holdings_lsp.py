@@ -13,7 +13,7 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
-from citecheck.holdings.fake_endpoint import FakeEndpoint, Step, judgment
+from citecheck_testing.model_endpoint import FakeEndpoint, Step, judgment
 
 BRIEF = (
     "The government may rely on a defendant's prior convictions as proof that he is guilty of the offense "

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pytest_lsp import client_capabilities
 
-from citecheck.sources.fake_courtlistener import FakeCourtListener, Fault
+from citecheck_testing.courtlistener import FakeCourtListener, Fault
 
 WINDOW = 0.4
 N = 90

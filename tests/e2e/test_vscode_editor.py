@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "vscode"

@@ -7,7 +7,7 @@ from collections import Counter
 from citecheck.checks.quote_match import OpinionIndex, locate
 from citecheck.evaluation.corpus_samples import load_real_cases, load_samples
 from citecheck.evaluation.dataset import ERROR_TYPES, make_dataset, real_case_from_json
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 def test_make_dataset(imported_corpus) -> None:  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ from citecheck.config import Settings
 from citecheck.evaluation import DETERMINISTIC, evaluate, make_dataset, parse_dataset
 from citecheck.evaluation.corpus_samples import load_real_cases, load_samples
 from citecheck.sources.corpus import Corpus, CorpusSource
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 async def test_generated_set_scores(imported_corpus) -> None:  # type: ignore[no-untyped-def]

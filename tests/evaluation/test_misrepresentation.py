@@ -17,7 +17,7 @@ from citecheck.evaluation.scoring import (
     render_table,
     score_example,
 )
-from citecheck.holdings.fake_endpoint import FakeEndpoint, judgment
+from citecheck_testing.model_endpoint import FakeEndpoint, judgment
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_controls_give_a_false_positive_rate() -> None:
 def corpus_file(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
     from citecheck.sources.corpus import Corpus
     from citecheck.sources.importing import import_path
-    from citecheck.testing import shared_corpus_path
+    from citecheck_testing import shared_corpus_path
 
     path = tmp_path_factory.mktemp("misrep") / "corpus.sqlite"
     corpus = Corpus(path)

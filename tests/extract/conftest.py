@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 _TAG = re.compile(r"<[^>]+>")
 _BLOCK_END = re.compile(r"</(?:p|blockquote|h\d|li|div|article|section)>|<br\s*/?>", re.I)

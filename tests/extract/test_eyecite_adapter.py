@@ -107,7 +107,7 @@ def test_narrow_prefilter_gives_eyecites_tokens_on_the_bench_brief() -> None:
 
     from citecheck.extract.eyecite_adapter import _tokenizer
     from citecheck.extract.paragraphs import split_paragraphs
-    from citecheck.testing import shared_corpus_path
+    from citecheck_testing import shared_corpus_path
 
     shared_corpus_path("courtlistener-bulk", "opinions.csv")
     shared_corpus_path("citations", "legalcitebench-cases-A.jsonl")

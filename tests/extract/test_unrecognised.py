@@ -80,7 +80,7 @@ def test_real_case_tuples_are_full_citations_never_unrecognised() -> None:
     """499 real citations (legalcitebench, 2017-2020, state and federal reporters) written as a brief would."""
     import json
 
-    from citecheck.testing import shared_corpus_path
+    from citecheck_testing import shared_corpus_path
 
     path = shared_corpus_path("citations", "legalcitebench-cases-A.jsonl")
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

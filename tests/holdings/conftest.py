@@ -9,13 +9,13 @@ import pytest
 
 from citecheck.config import Settings
 from citecheck.holdings.client import ModelClient
-from citecheck.holdings.fake_endpoint import FakeEndpoint
 from citecheck.holdings.stage import HoldingStage
 from citecheck.pipeline import check_document
 from citecheck.results import Report
 from citecheck.sources.corpus import Corpus, CorpusSource
 from citecheck.sources.models import OpinionText, PageMap
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
+from citecheck_testing.model_endpoint import FakeEndpoint
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from citecheck.errors import ConfigError, ModelUnavailable
 from citecheck.holdings.client import Deadline, ModelClient
-from citecheck.holdings.fake_endpoint import FakeEndpoint, Step, chat_answer, judgment
+from citecheck_testing.model_endpoint import FakeEndpoint, Step, chat_answer, judgment
 
 MSGS = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
 

@@ -14,10 +14,10 @@ from citecheck.holdings import (
     holding_findings,
     judge_claims,
 )
-from citecheck.holdings.fake_endpoint import FakeEndpoint, Step, chat_answer, judgment
 from citecheck.holdings.prompt import PROMPT_VERSION
 from citecheck.sources.models import OpinionText
 from citecheck.spans import Span
+from citecheck_testing.model_endpoint import FakeEndpoint, Step, chat_answer, judgment
 
 REAL_QUOTE = "a landlord may not evict a tenant without first giving thirty days written notice"
 INVENTED = "a landlord may evict a tenant at any time and for any reason whatsoever"

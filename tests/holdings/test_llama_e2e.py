@@ -94,7 +94,7 @@ async def test_the_real_server_answer_becomes_the_prescribed_finding(llama, cap_
 
 
 async def test_model_check_against_the_real_server(llama, capsys) -> None:
-    from citecheck.model_cli import check_endpoint
+    from citecheck.cli.model import check_endpoint
 
     settings = replace(Settings(), model_url=llama.url, model_name=llama.model_name, model_timeout_s=400)
     rc = await check_endpoint(settings)

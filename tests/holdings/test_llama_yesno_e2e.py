@@ -101,7 +101,7 @@ async def test_a_faithful_paraphrase_of_the_same_holding_is_not_flagged(qwen, ca
 
 
 async def test_model_check_asks_the_yes_no_sample_when_that_protocol_is_set(qwen, capsys) -> None:
-    from citecheck.model_cli import check_endpoint
+    from citecheck.cli.model import check_endpoint
 
     settings = replace(
         Settings(),

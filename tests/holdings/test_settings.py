@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citecheck.config import Settings, settings_from_env, settings_from_mapping
-from citecheck.config_files import load_settings
+from citecheck.config.files import load_settings
 from citecheck.errors import ConfigError
 
 

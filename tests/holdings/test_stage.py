@@ -10,7 +10,7 @@ import pytest
 from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.holdings.client import ModelClient
-from citecheck.holdings.fake_endpoint import FakeEndpoint, Step, judgment
+from citecheck_testing.model_endpoint import FakeEndpoint, Step, judgment
 
 from .conftest import PEYTON_HOLDING, REVERSED_BRIEF, check_with_model
 

@@ -17,11 +17,11 @@ from citecheck.holdings import (
     holding_findings,
     judge_claims,
 )
-from citecheck.holdings.fake_endpoint import FakeEndpoint, Step, chat_answer, logprob_answer
 from citecheck.holdings.models import Passage, Support
 from citecheck.holdings.yesno import YESNO_VERSION, best_sentence, decide, messages, question, yes_no_log_odds
 from citecheck.sources.models import OpinionText
 from citecheck.spans import Span
+from citecheck_testing.model_endpoint import FakeEndpoint, Step, chat_answer, logprob_answer
 
 HOLDING = "We hold that a landlord may not evict a tenant without first giving thirty days written notice."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from citecheck.redact import MASK, RedactingFormatter, redact, register_secret
+from citecheck.privacy.redact import MASK, RedactingFormatter, redact, register_secret
 
 TOKEN = "tok-4c1b9e77d2-SECRET"
 

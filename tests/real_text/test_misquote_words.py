@@ -14,7 +14,7 @@ import pytest
 from citecheck.config import Settings
 from citecheck.findings import Kind
 from citecheck.pipeline import check_document
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 REAL = "we may only set aside a judgment on a factual issue when it is plainly wrong or without evidence to support it"
 

@@ -22,7 +22,7 @@ from citecheck.config import Settings
 from citecheck.inputs import read_input
 from citecheck.report import FORMATS
 from citecheck.report.model import BatchResult, file_result
-from citecheck.testing import REPO_ROOT, shared_corpus_path
+from citecheck_testing import REPO_ROOT, shared_corpus_path
 
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLE = "examples/brief.md"

@@ -11,7 +11,7 @@ import pytest
 
 from citecheck.config import Settings
 from citecheck.ignores import key_for, quote_hash
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 BRIEF = (
     'The rule is settled: "Nothing can be clearer, we think, than the right of a purchaser in such a '

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citecheck.testing import import_shared_corpus
+from citecheck_testing import import_shared_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.serve.conftest import REPO, Served, brief_paragraphs
 
-from citecheck.ignore_file import IgnoreStore
+from citecheck.ignores.file import IgnoreStore
 
 SAMPLE = REPO / "clients" / "word-addin" / "out" / "check-answer.sample.json"
 FIXTURE = REPO / "clients" / "word-addin" / "test" / "fixtures" / "check-answer.json"

@@ -8,7 +8,7 @@ import pytest
 
 from citecheck.sources.corpus import Corpus
 from citecheck.sources.importing import import_path
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.chain import SourceChain, open_source
 from citecheck.sources.corpus import Corpus, CorpusSource
 from citecheck.sources.models import CiteKey, LookupStatus
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 
 from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.corpus import Corpus
-from citecheck.testing import loopback_tcp
+from citecheck_testing import loopback_tcp
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from citecheck.sources.courtlistener import (
 )
 from citecheck.sources.models import CaseRecord, CiteKey, LookupStatus
 from citecheck.sources.server import CorpusServer
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 class Sleeps:

@@ -18,8 +18,8 @@ from citecheck.findings import Kind
 from citecheck.pipeline import check_document
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import FakeCourtListener, Fault
 from citecheck.sources.models import CiteKey, LookupStatus
+from citecheck_testing.courtlistener import FakeCourtListener, Fault
 
 ROE = CiteKey("410", "U.S.", "113")
 BRIEF = "The right was recognised in Roe v. Wade, 410 U.S. 113 (1973)."

@@ -11,7 +11,7 @@ import pytest
 from citecheck.errors import CorpusError
 from citecheck.sources.corpus import Corpus
 from citecheck.sources.importing import import_path
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 def _count(path: Path) -> int:

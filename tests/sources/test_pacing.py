@@ -1,6 +1,6 @@
 """The paced scheduler against a loopback CourtListener that enforces both documented limits.
 
-The fake (``citecheck.sources.fake_courtlistener``) is a real HTTP server on 127.0.0.1 with
+The fake (``citecheck_testing.courtlistener``) is a real HTTP server on 127.0.0.1 with
 CourtListener's throttles; windows are scaled down (a minute lasts a fraction of a second) so each
 test takes about a second. The cache is a real SQLite file.
 """
@@ -17,9 +17,9 @@ import pytest
 from citecheck.errors import AuthenticationError, ConfigError, SourceUnavailable
 from citecheck.sources.cache import Cache
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import FakeCourtListener, Fault
 from citecheck.sources.models import CiteKey, LookupStatus
 from citecheck.sources.pacing import Pacer, Rate, parse_rates
+from citecheck_testing.courtlistener import FakeCourtListener, Fault
 
 WINDOW = 0.25  # "a minute", in seconds
 SCALE = WINDOW / 60

@@ -2,7 +2,7 @@
 goes to the waiting work worth most by the pacer's ``WorkOrder``, read again at every grant.
 
 The first tests run two lookups through one client against the loopback CourtListener
-(``citecheck.sources.fake_courtlistener``, windows scaled down; its request log is the evidence);
+(``citecheck_testing.courtlistener``, windows scaled down; its request log is the evidence);
 the rest drive the ``Pacer`` itself on the real clock with short windows: cancellation, deadlines,
 holds and a refused token while several callers wait.
 """
@@ -16,9 +16,9 @@ import pytest
 
 from citecheck.errors import AuthenticationError, Deferred
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import FakeCourtListener
 from citecheck.sources.models import CiteKey, LookupStatus
 from citecheck.sources.pacing import Pacer, Rate, Work, WorkOrder
+from citecheck_testing.courtlistener import FakeCourtListener
 
 WINDOW = 0.5  # "a minute", in seconds
 SCALE = WINDOW / 60

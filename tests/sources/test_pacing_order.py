@@ -2,7 +2,7 @@
 
 What is asked first when the allowance is short: what the user sees (ranks a client gives), then
 what an earlier run left pending — read back from the real SQLite cache — then file order. The fake
-(``citecheck.sources.fake_courtlistener``) records every citation it looked up, in order; windows
+(``citecheck_testing.courtlistener``) records every citation it looked up, in order; windows
 are scaled down so a "minute" lasts a fraction of a second.
 """
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 from citecheck.sources.cache import Cache
 from citecheck.sources.courtlistener import CourtListenerClient
-from citecheck.sources.fake_courtlistener import FakeCourtListener
 from citecheck.sources.models import CiteKey, LookupStatus
 from citecheck.sources.pacing import WorkOrder
+from citecheck_testing.courtlistener import FakeCourtListener
 
 WINDOW = 1.0  # "a minute", in seconds: long enough that a short budget ends well inside it
 SCALE = WINDOW / 60

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from citecheck.sources.server import CAP_ID_OFFSET, CorpusServer, find_cites
-from citecheck.testing import shared_corpus_path
+from citecheck_testing import shared_corpus_path
 
 
 @pytest.fixture

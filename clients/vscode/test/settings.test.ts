@@ -142,7 +142,7 @@ test('document selector covers saved and untitled documents of each language', (
 test('only server start-up settings need a restart', () => {
   assert.equal(needsRestart((k) => k === 'citecheck.python'), true);
   assert.equal(needsRestart((k) => k === 'citecheck.languages'), true);
-  assert.equal(needsRestart((k) => k === 'citecheck.offline'), false);
+  assert.equal(needsRestart((k) => k === 'citecheck.privacy.offline'), false);
 });
 
 test('package.json contributes exactly the settings the code reads', () => {

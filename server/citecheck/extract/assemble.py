@@ -1472,10 +1472,10 @@ def _build(
 
 class Assembler:
     """``assemble`` fed one paragraph at a time, in document order: the batch path's parallel
-    extraction (``parallel_extract.py``) numbers, resolves and builds the paragraphs that have
+    extraction (``extract/parallel.py``) numbers, resolves and builds the paragraphs that have
     arrived while the rest are still being extracted, instead of all of them afterwards. The same
     steps as ``assemble_incremental`` without a previous run (plan each paragraph, then build its
-    citations), so ``finish()`` equals ``assemble`` (tests/test_parallel_extract.py compares them)."""
+    citations), so ``finish()`` equals ``assemble`` (tests/extract/test_parallel.py compares them)."""
 
     __slots__ = ("built", "n_out", "run", "st")
 

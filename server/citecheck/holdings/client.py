@@ -175,9 +175,9 @@ class ModelClient:
     async def _logprobs(self, messages: Sequence[dict[str, str]], top: int) -> list[tuple[str, float]]:
         resp = await self._client.chat.completions.create(
             model=self.model,
-            messages=list(messages),
+            messages=list(messages),  # type: ignore[arg-type]
             temperature=0,
-            max_tokens=1,  # type: ignore[arg-type]
+            max_tokens=1,
             logprobs=True,
             top_logprobs=top,
         )

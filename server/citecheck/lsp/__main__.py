@@ -12,7 +12,8 @@ import logging
 import os
 import sys
 
-from citecheck import __version__, redact
+from citecheck import __version__
+from citecheck.privacy import redact
 
 
 def build_parser() -> argparse.ArgumentParser:

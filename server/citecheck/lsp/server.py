@@ -24,16 +24,17 @@ from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from citecheck import __version__, redact
+from citecheck import __version__
 from citecheck.config import Settings, settings_from_env, settings_from_mapping, unknown_env
 from citecheck.errors import CitecheckError
-from citecheck.ignore_file import IgnoreStore
+from citecheck.ignores.file import IgnoreStore
 from citecheck.lsp import guards
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.features.diagnostics import Diagnostics, DocState
 from citecheck.lsp.features.visible_ranges import VisibleRanges
 from citecheck.lsp.sources import Sources
 from citecheck.lsp.text import LspTextDocument, LspWorkspace
+from citecheck.privacy import redact
 
 log = logging.getLogger(__name__)
 

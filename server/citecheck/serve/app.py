@@ -32,8 +32,8 @@ from starlette.staticfiles import StaticFiles
 from citecheck import __version__
 from citecheck.config import Settings
 from citecheck.errors import CitecheckError, InputError
-from citecheck.ignore_file import IgnoreStore
 from citecheck.ignores import IgnoreKey
+from citecheck.ignores.file import IgnoreStore
 from citecheck.serve.security import Guard, Policy
 from citecheck.serve.session import Sessions, check_document_id
 

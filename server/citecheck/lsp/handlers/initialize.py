@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from citecheck.errors import ConfigError
-from citecheck.ignore_file import IgnoreStore
+from citecheck.ignores.file import IgnoreStore
 from citecheck.lsp.features.configuration import section_of
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """``citecheck corpus import|fetch|stats|serve``: build, inspect and share the local corpus.
 
-cli.py wires these in (``add_corpus_commands`` / ``run_corpus_command``). Errors are CitecheckErrors
+cli/app.py wires these in (``add_corpus_commands`` / ``run_corpus_command``). Errors are CitecheckErrors
 (the CLI prints them as one line); progress goes to stderr with rich, results to stdout.
 """
 

@@ -19,16 +19,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from citecheck import __version__, corpus_cli, eval_cli, model_cli, redact
+from citecheck import __version__
+from citecheck.cli import corpus as corpus_cli
+from citecheck.cli import evaluate as eval_cli
+from citecheck.cli import model as model_cli
+from citecheck.cli import serve as serve_cli
 from citecheck.config import Settings
-from citecheck.config_files import load_settings
+from citecheck.config.files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.findings import Severity
-from citecheck.ignore_file import find_ignore_file, read_ignore_list
 from citecheck.ignores import IgnoreList
+from citecheck.ignores.file import find_ignore_file, read_ignore_list
 from citecheck.inputs import InputDocument, read_input
+from citecheck.privacy import redact
 from citecheck.report.model import BatchResult, FileError, FileResult, file_result
-from citecheck.serve import cli as serve_cli
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -188,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         redact.register_secret(settings.courtlistener_token)
         if config_file:
             log.debug("settings from %s", config_file)
-        from citecheck.offline import no_network
+        from citecheck.privacy.offline import no_network
 
         with no_network() if settings.offline else contextlib.nullcontext():  # every command, not just check
             return int(args._run(args, settings) or 0)
@@ -352,7 +356,7 @@ def _check_documents(
     results: list[FileResult] = []
     # A very long document is extracted on every CPU available, before the sources are opened: forking
     # worker processes is safe only while this process has no other threads (the cache's has one).
-    from citecheck.parallel_extract import PARALLEL_FROM, extract_document
+    from citecheck.extract.parallel import PARALLEL_FROM, extract_document
 
     with _collector_paused():
         extracted = {
@@ -367,7 +371,7 @@ def _check_documents(
         holdings = HoldingStage.from_settings(settings)
         try:
             async with open_source(settings) as source:
-                from citecheck.pacing_cli import PacingDisplay
+                from citecheck.cli.pacing import PacingDisplay
 
                 remote = getattr(source, "remote", None)
                 with (

@@ -4,7 +4,7 @@ Entries are keyed by CONTENT — finding kind + normalised citation + a hash of 
 never by position, so a dismissal survives edits, re-opening the file and switching editors or
 running ``citecheck check`` in CI. ``"*"`` as kind and quote hash means "this citation, whatever
 is wrong with it". The JSON form (``.citecheck/ignore.json``, read and written by
-``ignore_file.py`` at the edges) is small and readable::
+``ignores/file.py`` at the edges) is small and readable::
 
     {"version": 1, "ignored": [{"kind": "misquote", "citation": "100 a.2d 36", "quoteHash": "9f2c…"},
                                {"kind": "*", "citation": "410 u.s. 113", "quoteHash": "*"}]}

@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, InputError
 from citecheck.sources.base import AuthoritySource
-from citecheck.testing import SHARED_CORPUS
 
 if TYPE_CHECKING:
     from citecheck.evaluation.scoring import Example
     from citecheck.holdings.stage import HoldingStage
 
-DEFAULT_REAL_CASES = SHARED_CORPUS / "citations" / "legalcitebench-cases-A.jsonl"
+# A checkout's default only: the real case tuples beside it (../shared, never shipped); give --real-cases elsewhere.
+DEFAULT_REAL_CASES = (
+    Path(__file__).resolve().parents[4] / "shared" / "corpus" / "citations" / "legalcitebench-cases-A.jsonl"
+)
 
 
 def add_eval_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -9,7 +9,7 @@ advance did: the worker's half came back seconds after this process had finished
 sends each chunk's results as soon as they are done and this process unpickles them between its own
 chunks, so at the end only the last chunk in flight is waited for. The results are assembled here in
 document order, exactly as ``extract_citations`` assembles its own (the same values, so the same
-``Extraction``; tests/test_parallel_extract.py compares them). Workers are forked after eyecite's
+``Extraction``; tests/extract/test_parallel.py compares them). Workers are forked after eyecite's
 tokenizer is built (which ``gc.freeze()``s what exists then), so they start with the tokenizer and
 the text, and their collector does not walk (and so copy) the pages they share with this process.
 Results travel as a pickle whose citations, spans and the rest are rebuilt through their slots
@@ -112,7 +112,7 @@ def _claim(counter: Any, total: int) -> int | None:
         if k >= total:
             return None
         counter.value = k + 1
-    return k
+    return int(k)
 
 
 def _worker(conn: Connection, counter: Any, chunks: list[list[tuple[int, int]]]) -> None:

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-from citecheck import parallel_extract
 from citecheck.extract import extract_citations
-from citecheck.parallel_extract import _runs, extract_document
-from citecheck.testing import shared_corpus_path
+from citecheck.extract import parallel as parallel_extract
+from citecheck.extract.parallel import _runs, extract_document
+from citecheck_testing import shared_corpus_path
 
 _TAG = re.compile(r"<[^>]+>")
 _BLOCK_END = re.compile(r"</(?:p|blockquote|h\d|li|div|article|section)>|<br\s*/?>", re.I)
@@ -64,7 +64,7 @@ def test_a_failing_worker_falls_back_to_this_process(monkeypatch, opinions_text,
 
     monkeypatch.setattr(parallel_extract, "_extract_run", worker_dies)
     text = opinions_text[:300_000]
-    with caplog.at_level("WARNING", logger="citecheck.parallel_extract"):
+    with caplog.at_level("WARNING", logger="citecheck.extract.parallel"):
         got = extract_document(text, workers=2)
     assert got == extract_citations(text)
     assert "failed" in caplog.text

@@ -114,7 +114,7 @@ def run_serve_command(args: argparse.Namespace, settings: Settings) -> int:
 def _run(settings: Settings, host: str, policy: Policy, cert: Path, key: Path, root: Path) -> int:
     import uvicorn
 
-    from citecheck.cli import _describe_sources
+    from citecheck.cli.app import _describe_sources
     from citecheck.serve.app import ServeConfig, create_app
 
     port = policy.port
