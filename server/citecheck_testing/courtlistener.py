@@ -25,12 +25,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from citecheck.sources.pacing import parse_rates
-from citecheck.sources.server import find_cites
+from citecheck.sources.server import QuietHTTPServer, find_cites
 
 PREFIX = "/api/rest/v4/"
 
@@ -94,7 +94,7 @@ class FakeCourtListener:
         self._ids: dict[str, int] = {}
         self.looked_up: set[str] = set()  # every citation answered 200/404 at least once
         self.lookup_order: list[str] = []  # "vol reporter page" of every citation looked up, in order
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: QuietHTTPServer | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> FakeCourtListener:
@@ -112,7 +112,7 @@ class FakeCourtListener:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
