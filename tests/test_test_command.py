@@ -47,3 +47,17 @@ def test_every_skip_says_why() -> None:
 def test_the_reason_check_can_fail() -> None:
     code = "import pytest\npytest.skip()\n@pytest.mark.skipif(True)\ndef test_x(): pass\n"
     assert _skips_without_reason(ast.parse(code)) == [2, 3]
+
+
+def test_every_loopback_http_server_of_the_tests_is_quiet() -> None:
+    """A plain ``ThreadingHTTPServer`` prints "Exception occurred during processing of request" and a
+    traceback among the dots when a client resets; tests, bench and the fakes use ``QuietHTTPServer``."""
+    loud = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for folder in ("tests", "bench", "server")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and ast.unparse(node.func).endswith(("ThreadingHTTPServer", ".HTTPServer"))
+    ]
+    assert not loud, loud
