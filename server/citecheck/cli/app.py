@@ -481,14 +481,18 @@ def _declared(doc: InputDocument) -> tuple:
 
 
 def _describe_sources(settings: Settings) -> str:
-    """Which sources this run could consult, for the report header (never the token)."""
-    parts = [f"local corpus {settings.corpus_path}", f"cache {settings.cache_path}"]
+    """Which sources this run could consult, in words, for the report header.
+
+    No path, address or token: a report is filed and shared, and ``/Users/<name>/…/corpus.sqlite``
+    or a firm's internal host is nobody's business (``citecheck corpus stats`` says where they are).
+    """
+    parts = ["local corpus", "lookup cache"]
     if not settings.offline and settings.cap_fetch:
-        parts.append(f"CAP volume download ({settings.cap_url})")
+        parts.append("Caselaw Access Project downloads")
     if not settings.offline and settings.courtlistener_token:
-        parts.append(f"CourtListener ({settings.courtlistener_url})")
+        parts.append("CourtListener")
     if settings.holdings_enabled() and not settings.offline:
-        parts.append(f"holding judge {settings.model_name} ({settings.model_url})")
+        parts.append(f"holding judge {settings.model_name}")
     return "; ".join(parts)
 
 

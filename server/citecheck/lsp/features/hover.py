@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from citecheck.findings import Finding, Kind
+from citecheck.findings import Finding, Kind, kind_title
 from citecheck.jurisdiction import Assessment
+from citecheck.lsp.convert import related_lines, shows_as_diagnostic
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
 from citecheck.results import CitationResult
@@ -49,7 +51,14 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
         for f in (s.finding for s in state.shown)
         if f.span.overlaps(cite.span) or (f.citation_index == cite.index and f.span.overlaps(cite.full_span))
     ]
-    value = render_hover(cite.text, result, findings, target.text if target is not cite else None)
+    mode = server.settings.cannot_verify_diagnostics
+    value = render_hover(
+        cite.text,
+        result,
+        findings,
+        target.text if target is not cite else None,
+        diagnosed=lambda f: shows_as_diagnostic(f, mode),
+    )
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
         range=span_to_range(index, cite.span, doc.encoding),
@@ -59,7 +68,7 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
 #: The verdict in words when a finding says more than the status (a citation that cannot exist was
 #: never "found"); the first kind present wins.
 _VERDICT_TEXT = (
-    (Kind.IMPOSSIBLE_CITATION, "cannot exist as cited (see below)"),
+    (Kind.IMPOSSIBLE_CITATION, "cannot exist as cited"),
     (Kind.FABRICATED_CASE, "no case begins here in a source that covers this volume"),
     (Kind.WRONG_FIRST_PAGE, "this page is inside another case, not the start of one"),
 )
@@ -82,9 +91,22 @@ def verdict_text(status: str, result: CitationResult | None, findings: list[Find
 
 
 def render_hover(
-    cite_text: str, result: CitationResult | None, findings: list[Finding], stands_for: str | None
+    cite_text: str,
+    result: CitationResult | None,
+    findings: list[Finding],
+    stands_for: str | None,
+    *,
+    diagnosed: Callable[[Finding], bool] = lambda f: True,
 ) -> str:
+    """The hover's Markdown. It says each thing once: an editor shows the diagnostics under the cursor
+    in the same popup (VS Code above this text), so a finding shown as a diagnostic is named here by
+    its title only, and a line that a finding's message already carries (the source's reason, the
+    weight behind a non-binding-authority finding, the model's verdict) is left out. A finding that
+    is not a diagnostic (cannot-verify with ``cannotVerifyDiagnostics: none``) keeps its message.
+    """
     status = status_text(result, findings)
+    kinds = {f.kind for f in findings}
+    said = " ".join(" ".join((f.message, *related_lines(f))) for f in findings if diagnosed(f))
     lines = [f"**citecheck** · `{cite_text}` — {verdict_text(status, result, findings)}"]
     if stands_for:
         lines.append(f"Short form of `{stands_for}`.")
@@ -98,22 +120,38 @@ def render_hover(
         if record.url:
             line += f" — [open]({record.url})"
         lines.append(line)
-    if result is not None and result.holding is not None:
+    if result is not None and result.holding is not None and not kinds & _HOLDING_KINDS:
         from citecheck.holdings.verdicts import holding_line
 
         lines.append(holding_line(result.holding))
-    if result is not None and result.weight is not None:
+    if result is not None and result.weight is not None and Kind.NON_BINDING_AUTHORITY not in kinds:
         lines.append(render_weight(result.weight))
-    if result is not None and result.page_used:
+    shown_passage = result is not None and result.passage is not None and result.passage[:200] in said
+    if result is not None and result.page_used and not shown_passage:
         lines.append(f"Page used: {result.page_used}")
-    if result is not None and result.passage:
+    if result is not None and result.passage and not shown_passage:
         passage = result.passage if len(result.passage) <= 600 else result.passage[:597] + "…"
         lines.append("> " + passage.replace("\n", "\n> "))
-    if result is not None and result.reason:
+    if result is not None and result.reason and result.reason not in said:
         lines.append(f"_{result.reason}_")
     for f in findings:
-        lines.append(f"- **{f.kind}** ({f.severity}): {f.message}")
+        if f.kind is _headline_kind(status, kinds):
+            continue  # the first line says it
+        line = f"- **{kind_title(f.kind)}** ({f.severity}, `{f.kind}`)"
+        lines.append(line if diagnosed(f) else f"{line}: {f.message}")
     return "\n\n".join(lines)
+
+
+_HOLDING_KINDS = frozenset({Kind.UNSUPPORTED_HOLDING, Kind.HOLDING_UNVERIFIED})
+
+
+def _headline_kind(status: str, kinds: set[Kind]) -> Kind | None:
+    """The kind whose verdict the hover's first line states (``verdict_text``), if one does."""
+    if status == "cannot-verify":
+        return Kind.CANNOT_VERIFY
+    if status == "problem":
+        return next((kind for kind, _words in _VERDICT_TEXT if kind in kinds), None)
+    return None
 
 
 _WEIGHT_TEXT = {
