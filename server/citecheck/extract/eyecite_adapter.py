@@ -29,7 +29,8 @@ class HitKind(Enum):
     SHORT = "short"  # 410 U.S. at 116
     ID = "id"  # Id. / Ibid.
     SUPRA = "supra"  # supra
-    OTHER = "other"  # a statute, regulation, journal or bare section: not a case, but it breaks Id. chains
+    LAW = "law"  # a statute, regulation, session law or register (reporters-db's laws): ``law``, ``groups``
+    OTHER = "other"  # a journal or a bare section: not a case, but it breaks Id. chains
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,6 +46,8 @@ class Hit:
     page: str | None = None  # for SHORT: the pin page after "at"
     database: Database | None = None
     scotus: bool = False
+    law: str | None = None  # LAW: reporters-db's name of the code ("U.S.C.", "Stat.", "Cal. Code")
+    groups: tuple[tuple[str, str], ...] = ()  # LAW: eyecite's regex groups (title, section, …)
 
 
 #: How a reporter extractor's regex may begin before its ``(?P<reporter>…)`` group for the narrower
@@ -352,6 +355,11 @@ def _scan(text: str) -> list[Hit]:
             editions = list(tok.exact_editions) or list(tok.variation_editions)
             if editions:
                 source = editions[0].reporter.source
+            if source == "laws":
+                law_groups = tuple((k, v) for k, v in tok.groups.items() if v)
+                law = editions[0].reporter.short_name
+                hits.append(Hit(kind=HitKind.LAW, start=tok.start, end=tok.end, law=law, groups=law_groups))
+                continue
             if source != "reporters":
                 hits.append(Hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
                 continue
