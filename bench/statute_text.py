@@ -114,6 +114,49 @@ def main() -> None:
     for name, cited, msg in impossible[: args.show]:
         print(f"  {name}: {cited!r}: {msg}")
     print(f"\nextraction of all documents: {t_extract:.2f} s")
+    _paragraph_cost(docs)
+
+
+def _paragraph_cost(docs: list[tuple[str, str]], rounds: int = 3) -> None:
+    """What reading statutes costs a keystroke: every paragraph extracted afresh (no cache), with the
+    statute reader and without it (its law hits then only break Id. chains, as before issue 27), the two
+    interleaved round by round in this one process; per-paragraph median and p95, whole-text total."""
+    from citecheck.extract import paragraph as P
+    from citecheck.extract.paragraphs import split_paragraphs
+
+    paras = [text[s:e] for _, text in docs for s, e in split_paragraphs(text)]
+    with_statutes = [p for p in paras if "§" in p or "U.S.C" in p or "C.F.R" in p]
+    real = P._statutes
+
+    def without(norm, text, hits):  # type: ignore[no-untyped-def]
+        return [], hits
+
+    times: dict[str, list[float]] = {"on": [], "off": []}
+    totals: dict[str, list[float]] = {"on": [], "off": []}
+    for _ in range(rounds):
+        for label, reader in (("on", real), ("off", without)):
+            P._statutes = reader  # type: ignore[assignment]
+            t_all = time.perf_counter()
+            for p in paras:
+                t0 = time.perf_counter()
+                P.extract_paragraph.__wrapped__(p)
+                times[label].append(time.perf_counter() - t0)
+            totals[label].append(time.perf_counter() - t_all)
+    P._statutes = real
+
+    def q(xs: list[float], f: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(f * len(xs)))] * 1000
+
+    print(
+        f"\nper paragraph ({len(paras)} paragraphs, {len(with_statutes)} citing a statute; {rounds} rounds "
+        f"interleaved; load average {os.getloadavg()[0]:.2f}):"
+    )
+    for label in ("on", "off"):
+        print(
+            f"  statute reader {label:3s}: median {q(times[label], 0.5):.2f} ms, p95 {q(times[label], 0.95):.2f} ms, "
+            f"max {q(times[label], 1.0):.1f} ms; all paragraphs {min(totals[label]):.2f} s (best round)"
+        )
 
 
 if __name__ == "__main__":

@@ -343,3 +343,20 @@ def test_find_statutes_is_pure_on_the_normalised_paragraph() -> None:
     text = "11 U.S.C. §§ 101–105"
     got = find_statutes(normalise(text), text)
     assert [(m.start, m.end, m.statute.last_section) for m in got] == [(0, len(text), "105")]
+
+
+def test_a_short_form_may_open_a_sentence_after_a_citation_and_codes_spelled_apart_are_one() -> None:
+    text = "N. Y. Gen. Bus. Law Ann. §518 (West 2012). § 518 says so; see N.Y. Gen. Bus. Law § 518."
+    ex = extract_citations(text)
+    got = [(c.text, str(ex.statute_of(c)), c.antecedent) for c in ex.citations]
+    assert got == [
+        ("N. Y. Gen. Bus. Law Ann. §518", "N.Y. Gen. Bus. Law § 518", None),
+        ("§ 518", "N.Y. Gen. Bus. Law § 518", 0),
+        ("N.Y. Gen. Bus. Law § 518", "N.Y. Gen. Bus. Law § 518", None),
+    ]
+
+
+def test_a_state_spelled_out_and_a_bare_statutes_at_large_name() -> None:
+    ex = extract_citations("WISCONSIN STAT. § 66.0217(2) provides it. STAT. § 5 does not.")
+    got = [(c.text, str(ex.statute_of(c))) for c in ex.citations]
+    assert got == [("WISCONSIN STAT. § 66.0217(2)", "Wis. Stat. § 66.0217(2)")]  # no "Stat. § 5"

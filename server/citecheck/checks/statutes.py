@@ -77,7 +77,7 @@ class StatuteTitleCheck:
         yield make_finding(
             Kind.IMPOSSIBLE_CITATION,
             c.span,
-            f"Impossible citation: “{c.text}” cites a title that does not exist: {reason}.",
+            f"Impossible citation: “{' '.join(c.text.split())}” cites a title that does not exist: {reason}.",
             evidence=Evidence(source=source, citation=str(c.statute), note=reason),
             citation_index=c.index,
         )
@@ -139,10 +139,10 @@ class StatuteNotCheckedCheck:
         yield make_finding(
             Kind.STATUTE_NOT_CHECKED,
             c.span,
-            f"“{c.text}” was not checked: {reason}. This is not a finding that it is wrong.",
+            f"“{' '.join(c.text.split())}” was not checked: {reason}. This is not a finding that it is wrong.",
             evidence=Evidence(
                 source=None,
-                citation=str(statute) if statute is not None else c.text,
+                citation=str(statute) if statute is not None else " ".join(c.text.split()),
                 note=reason,
             ),
             citation_index=c.index,

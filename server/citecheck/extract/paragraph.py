@@ -390,8 +390,13 @@ def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch]
     return found, kept
 
 
-#: A code named without "§" (``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``KRS 446.070``): worth a look
-_MAY_CITE_CODE = re.compile(r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|[A-Z]\.?[A-Z]\.?[A-Z]?\.?[A-Z]?\.?\s\d")
+#: What a statute written without "§" must contain (``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``KRS
+#: 446.070``, ``Pub. L. No. 111-148``, ``55 Stat. 808``, ``section 90.803, Florida Statutes``): a paragraph
+#: with none of these, no "§" and no eyecite law token is not read for statutes at all
+_MAY_CITE_CODE = re.compile(
+    r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|KRS|K\.R\.S|RCW|ORS|MCL|M\.C\.L|NRS|N\.J\.S\.A|R\.\s?[SC]\.|CPLR|"
+    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|[Ss]ection"
+)
 
 
 def _draft_for_statute(m: StatuteMatch) -> _Draft:

@@ -309,6 +309,8 @@ def _short_form_may_stand(norm: str, i: int) -> bool:
         return True
     if word[0].islower() or word.lower() in _SIGNALS:
         return True
+    if word[-1] in ".?!" and any(ch.isdigit() for ch in word):
+        return True  # "… 42 U.S.C. § 1983. § 1985 provides": a sentence ending in a number
     # a capitalised word opening a sentence ("As § 768.28 says") is prose; after a name it is a name's
     b = w
     while b > 0 and norm[b - 1] == " ":
@@ -351,7 +353,7 @@ def _named_code(seg: str) -> tuple[int, Code, str] | None:
         sm = pattern.search(seg)
         if sm is not None:
             written = " ".join(sm.group().split())
-            return sm.start(), Code(written, jurisdiction), written
+            return sm.start(), Code(subject_code_name(written), jurisdiction), written
     starts = [m.start() for m in re.finditer(r"\S+", seg)]
     for k in range(min(len(starts), longest_name_words()), 0, -1):
         s = starts[-k]
@@ -362,6 +364,21 @@ def _named_code(seg: str) -> tuple[int, Code, str] | None:
         if code is not None:
             return s, code, " ".join(written.split())
     return None
+
+
+_INITIALS = re.compile(r"\b([A-Z])\.\s+(?=[A-Z]\.)")
+_ANNOTATED = re.compile(r"^(N\.Y\..*Law)\s+Ann\.$")
+
+
+def subject_code_name(written: str) -> str:
+    """A subject-named code as ``StatuteKey.code``: initials closed up, New York's "Ann." (McKinney's
+    annotated edition) dropped, so ``N. Y. Gen. Bus. Law Ann.`` and ``N.Y. Gen. Bus. Law`` are one code.
+
+    >>> subject_code_name("N. Y. Gen. Bus. Law Ann.")
+    'N.Y. Gen. Bus. Law'
+    """
+    name = _INITIALS.sub(r"\1.", " ".join(written.split()))
+    return _ANNOTATED.sub(r"\1", name)
 
 
 def _sections(
@@ -468,7 +485,7 @@ def _from_law_token(norm: str, text: str, tok: LawToken) -> StatuteMatch | None:
         written = " ".join(f"{name} {subject}".split())
         known = code_named(tok.law)
         jurisdiction = known.jurisdiction if known is not None else ""
-        m = _law_token_match(tok, groups, Code(written, jurisdiction), written)
+        m = _law_token_match(tok, groups, Code(subject_code_name(written), jurisdiction), written)
         return None if m is None else _with_edition(norm, text, m)
     code = code_named(tok.law) if tok.law not in ("Cal. Code", "N.Y. Law", "Tex. Code Ann.") else None
     if code is None:
@@ -477,7 +494,7 @@ def _from_law_token(norm: str, text: str, tok: LawToken) -> StatuteMatch | None:
         for pattern, jurisdiction in SUBJECT_CODES:
             if pattern.fullmatch(name):
                 written = " ".join(name.split())
-                code = Code(written, jurisdiction)
+                code = Code(subject_code_name(written), jurisdiction)
                 break
     if code is None:
         return None
