@@ -5,6 +5,7 @@
     ├── InputError           unreadable, encrypted, binary or oversize input document
     ├── CorpusError          the SQLite corpus or cache cannot be opened / is corrupt
     │   ├── ImportFormatError   an import path is in no format we know
+    │   │   └── SchemaChanged   a statute release (USLM, eCFR) is not in the format we read
     │   ├── DiskSpaceError      not enough free disk for a download or an index build
     │   └── SyncBusy            another ``corpus sync`` is building the same index
     ├── SourceError          a case-law source failed
@@ -42,6 +43,12 @@ class CorpusError(CitecheckError):
 
 class ImportFormatError(CorpusError):
     pass
+
+
+class SchemaChanged(ImportFormatError):
+    """A downloaded statute or regulation file is not in the format its parser knows (root element,
+    namespace, or the elements it needs): the sync stops rather than build an index that would call
+    real sections fabricated."""
 
 
 class DiskSpaceError(CorpusError):

@@ -1,5 +1,5 @@
-"""``citecheck corpus import|fetch|stats|serve|sync|status``: build, inspect and share the local corpus
-and the citation index.
+"""``citecheck corpus import|fetch|sync|stats|status|serve``: build, inspect and share the local corpus,
+the citation index (``sync``, ``import --full-dump``) and the statute index (``sync --statutes``).
 
 cli/app.py wires these in (``add_corpus_commands`` / ``run_corpus_command``). Errors are CitecheckErrors
 (the CLI prints them as one line); progress goes to stderr with rich, results to stdout.
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from citecheck.cli.statutes import add_statute_arguments, run_statute_sync, statute_status
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
 from citecheck.sources.importing import ImportStats
@@ -60,19 +61,16 @@ def add_corpus_commands(subparsers: Any) -> None:
     sync = with_corpus(
         sub.add_parser(
             "sync",
-            help="build or update the citation index from CourtListener's bulk data",
+            help="build or update the citation index from CourtListener's bulk data (--statutes: the U.S. "
+            "Code and C.F.R.)",
             description="Download the newest CourtListener bulk files the citation index needs (courts, dockets, "
             "opinion-clusters, citations; streamed, resumable, checked) and build or update the index beside the "
-            "old one. Only those public files are fetched; nothing about any document leaves the machine.",
+            "old one. Only those public files are fetched; nothing about any document leaves the machine. "
+            "--statutes: the U.S. Code (the OLRC's USLM release point) and the C.F.R. (the eCFR versioner), so "
+            "that statute and regulation citations are checked offline. Interrupted downloads resume.",
         )
     )
-    sync.add_argument(
-        "--from",
-        dest="from_dir",
-        type=Path,
-        metavar="DIR",
-        help="build from dump files already downloaded into DIR (no network)",
-    )
+    add_statute_arguments(sync)
     sync.add_argument(
         "--partial",
         action="store_true",
@@ -86,10 +84,11 @@ def add_corpus_commands(subparsers: Any) -> None:
     sync.add_argument("--bulk-url", default=None, metavar="URL", help="bucket to list (default: settings)")
 
     status = with_corpus(
-        sub.add_parser("status", help="the citation index's date, counts and size (and the corpus)")
+        sub.add_parser("status", help="what the local indexes hold: citation index, statutes, corpus")
     )
     status.add_argument("--json", action="store_true", help="machine-readable output")
     status.add_argument("--index", default=argparse.SUPPRESS, metavar="FILE", help="citation index to show")
+    status.add_argument("--statutes-path", type=Path, default=None, metavar="FILE", help="statute index file")
 
     fetch = with_corpus(
         sub.add_parser(
@@ -190,7 +189,7 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
     action = getattr(args, "corpus_command", None)
     if action is None:
         raise ConfigError(
-            "corpus needs an action: import, fetch, stats, serve, sync or status (see citecheck corpus --help)"
+            "corpus needs an action: import, fetch, sync, stats, status or serve (see citecheck corpus --help)"
         )
     corpus_path = Path(getattr(args, "corpus", None) or settings.corpus_path)
     index_path = Path(getattr(args, "index", None) or settings.index_path).expanduser()
@@ -198,16 +197,18 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
         return _build_index(args.path, index_path, full_dump=True, rebuild=False, out=out)
     if action == "import":
         return _import(args.path, corpus_path, settings, out)
+    if action == "sync" and args.statutes:
+        return run_statute_sync(args, settings, out)
     if action == "sync":
-        if args.partial and args.from_dir is None:
+        if args.partial and args.from_folder is None:
             raise ConfigError("--partial describes files given with --from DIR")
-        if args.from_dir is not None:
+        if args.from_folder is not None:
             return _build_index(
-                args.from_dir, index_path, full_dump=not args.partial, rebuild=args.rebuild, out=out
+                args.from_folder, index_path, full_dump=not args.partial, rebuild=args.rebuild, out=out
             )
         return asyncio.run(_sync(args, index_path, settings, out))
     if action == "status":
-        return _status(index_path, corpus_path, bool(args.json), out)
+        return _status(index_path, corpus_path, settings, args, out)
     if action == "fetch":
         return asyncio.run(_fetch(args, corpus_path, settings, out))
     if action == "stats":
@@ -365,8 +366,26 @@ async def _sync(args: argparse.Namespace, index_path: Path, settings: Settings, 
     return 0
 
 
-def _status(index_path: Path, corpus_path: Path, as_json: bool, out: TextIO) -> int:
-    from citecheck.sources.download import format_bytes
+def _status(
+    index_path: Path, corpus_path: Path, settings: Settings, args: argparse.Namespace, out: TextIO
+) -> int:
+    """The citation index, the statute index (cli/statutes.py) and the corpus, in one report."""
+    import io
+
+    as_json = bool(args.json)
+    statutes = io.StringIO()
+    statute_status(settings, statutes, as_json=as_json, path=args.statutes_path)
+    if as_json:
+        data = json.loads(statutes.getvalue())
+        data.update(_index_status(index_path, corpus_path))
+        out.write(json.dumps(data, indent=2) + "\n")
+        return 0
+    _print_index_status(_index_status(index_path, corpus_path), index_path, out)
+    out.write(statutes.getvalue())
+    return 0
+
+
+def _index_status(index_path: Path, corpus_path: Path) -> dict[str, Any]:
     from citecheck.sources.index.lookup import CitationIndex
 
     info: dict[str, Any] = {"index": None, "corpus": str(corpus_path) if corpus_path.exists() else None}
@@ -390,9 +409,12 @@ def _status(index_path: Path, corpus_path: Path, as_json: bool, out: TextIO) -> 
             "complete_volumes": st.complete_volumes,
             "refused": st.refused,
         }
-    if as_json:
-        out.write(json.dumps(info, indent=2) + "\n")
-        return 0
+    return info
+
+
+def _print_index_status(info: dict[str, Any], index_path: Path, out: TextIO) -> None:
+    from citecheck.sources.download import format_bytes
+
     idx = info["index"]
     if idx is None:
         out.write(
@@ -413,8 +435,7 @@ def _status(index_path: Path, corpus_path: Path, as_json: bool, out: TextIO) -> 
             out.write(
                 f"  {sum(idx['refused'].values()):,} rows of the dump were refused (see corpus sync's output)\n"
             )
-    out.write(f"local corpus: {info['corpus'] or f'none at {corpus_path}'}\n")
-    return 0
+    out.write(f"local corpus: {info['corpus'] or 'none'}\n")
 
 
 def _import(path: Path, corpus_path: Path, settings: Settings, out: TextIO) -> int:

@@ -20,6 +20,8 @@ from citecheck.findings import Kind, Severity
 
 DEFAULT_COURTLISTENER_URL = "https://www.courtlistener.com/api/rest/v4/"
 DEFAULT_CAP_URL = "https://static.case.law/"
+DEFAULT_USCODE_URL = "https://uscode.house.gov/download/"
+DEFAULT_ECFR_URL = "https://www.ecfr.gov/api/versioner/v1/"
 
 
 def _data_dir() -> Path:
@@ -40,6 +42,11 @@ def default_index_path() -> Path:
 DEFAULT_BULK_URL = "https://com-courtlistener-storage.s3-us-west-2.amazonaws.com/"
 
 
+def default_statutes_path() -> Path:
+    """Where ``corpus sync --statutes`` builds the statute index when nobody named a file."""
+    return _data_dir() / "statutes.sqlite"
+
+
 def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("citecheck", appauthor=False))
 
@@ -54,6 +61,9 @@ class Settings:
     courtlistener_url: str = DEFAULT_COURTLISTENER_URL
     cap_fetch: bool = True
     cap_url: str = DEFAULT_CAP_URL
+    statutes_path: Path = field(default_factory=default_statutes_path)  # the statute index (U.S.C., C.F.R.)
+    uscode_url: str = DEFAULT_USCODE_URL  # the OLRC's download pages (corpus sync --statutes)
+    ecfr_url: str = DEFAULT_ECFR_URL  # the eCFR versioner API (corpus sync --statutes)
     offline: bool = False
     enabled_checks: frozenset[str] | None = None  # None = all; else finding kinds to report
     severity_overrides: Mapping[str, Severity] = field(default_factory=dict)
@@ -117,6 +127,10 @@ _ALIASES = {
     "courtlistenerBaseUrl": "courtlistener_url",
     "capFetch": "cap_fetch",
     "capUrl": "cap_url",
+    "statutes": "statutes_path",
+    "statutesPath": "statutes_path",
+    "uscodeUrl": "uscode_url",
+    "ecfrUrl": "ecfr_url",
     "enabledChecks": "enabled_checks",
     "checks": "enabled_checks",
     "severityOverrides": "severity_overrides",
@@ -146,8 +160,11 @@ _ALIASES = {
     "capBudget": "cap_budget_s",
 }
 CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
-#: Settings only user-level layers may set: a folder's own config must not redirect a secret.
-USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token", "bulk_url", "index_path"})
+#: Settings only user-level layers may set: a folder's own config must not redirect a secret, nor
+#: choose the hosts bulk files and statute releases are downloaded from, nor the index checks trust.
+USER_LEVEL_ONLY = frozenset(
+    {"token_hosts", "serve_token", "uscode_url", "ecfr_url", "bulk_url", "index_path"}
+)
 _FIELDS = {f.name for f in fields(Settings)}
 #: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
 #: users who set it are told it is unknown).
@@ -208,7 +225,7 @@ def unknown_env(environ: Mapping[str, str]) -> list[str]:
 
 def _coerce(name: str, value: Any) -> Any:  # noqa: C901
     try:
-        if name in ("corpus_path", "cache_path", "index_path"):
+        if name in ("corpus_path", "cache_path", "index_path", "statutes_path"):
             return Path(str(value)).expanduser()
         if name == "bulk_url":
             url = str(value).strip()
@@ -243,6 +260,11 @@ def _coerce(name: str, value: Any) -> Any:  # noqa: C901
             url = str(value).strip()
             if not url.lower().startswith(("http://", "https://")):
                 raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
+            return url
+        if name in ("uscode_url", "ecfr_url"):
+            url = str(value).strip()
+            if not url.lower().startswith(("http://", "https://")):
+                raise ConfigError(f"{name} must be an http(s) URL, not {url!r}")
             return url
         if name == "model_protocol":
             protocol = str(value).strip().lower()
