@@ -202,3 +202,18 @@ def closed_volume_cases() -> list[Case]:
         Case(id=910000303, name="San Antonio Indep. Sch. Dist. v. Rodriguez", cites=[("411", "U.S.", "1")],
              date="1973-03-21", court="scotus"),
     ]  # fmt: skip
+
+
+def index_status(index: Path, cite: str):  # -> citecheck.sources.models.LookupStatus
+    """What the citation index file at ``index`` answers for ``"100 A.2d 36"``."""
+    from citecheck.sources.index.lookup import CitationIndex
+    from citecheck.sources.models import CiteKey
+
+    vol, rest = cite.split(" ", 1)
+    rep, page = rest.rsplit(" ", 1)
+    ix = CitationIndex(index)
+    try:
+        key = CiteKey(vol, rep, page)
+        return ix.lookup([key])[key].status
+    finally:
+        ix.close()

@@ -341,35 +341,33 @@ class SourceChain:
     async def _ask_corpus(
         self, keys: list[CiteKey], results: dict[CiteKey, LookupResult], partial: dict[CiteKey, LookupResult]
     ) -> list[CiteKey]:
-        if self.corpus is None or not keys:
-            return keys
-        try:
-            answers = await self.corpus.lookup(keys)
-        except CitecheckError as exc:
-            for k in keys:
-                self._note(partial, k, f"local corpus unavailable: {exc}")
-            return keys
-        left = []
-        for k in keys:
-            r = answers[k]
-            if r.status in _DEFINITIVE:
-                results[k] = r
-                partial.pop(k, None)
-            else:
-                partial[k] = r
-                left.append(k)
-        return left
+        # the corpus's answer replaces what it said before (it is asked again after a CAP download)
+        return await self._ask_local(self.corpus, "local corpus", keys, results, partial, merge=False)
 
     async def _ask_index(
         self, keys: list[CiteKey], results: dict[CiteKey, LookupResult], partial: dict[CiteKey, LookupResult]
     ) -> list[CiteKey]:
-        if self.index is None or not keys:
+        # the index's reason joins the corpus's ("the local corpus does not cover …; CourtListener …")
+        return await self._ask_local(self.index, "citation index", keys, results, partial, merge=True)
+
+    async def _ask_local(
+        self,
+        link: CorpusSource | IndexSource | None,
+        label: str,
+        keys: list[CiteKey],
+        results: dict[CiteKey, LookupResult],
+        partial: dict[CiteKey, LookupResult],
+        *,
+        merge: bool,
+    ) -> list[CiteKey]:
+        """Ask one local link; definitive answers go to ``results``, the rest stay to be asked further."""
+        if link is None or not keys:
             return keys
         try:
-            answers = await self.index.lookup(keys)
+            answers = await link.lookup(keys)
         except CitecheckError as exc:
             for k in keys:
-                self._note(partial, k, f"citation index unavailable: {exc}")
+                self._note(partial, k, f"{label} unavailable: {exc}")
             return keys
         left = []
         for k in keys:
@@ -378,7 +376,10 @@ class SourceChain:
                 results[k] = r
                 partial.pop(k, None)
             else:
-                self._note(partial, k, r.reason, r)
+                if merge:
+                    self._note(partial, k, r.reason, r)
+                else:
+                    partial[k] = r
                 left.append(k)
         return left
 

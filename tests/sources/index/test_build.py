@@ -12,9 +12,16 @@ import pytest
 from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError, SyncBusy
 from citecheck.sources.index import build as build_mod
 from citecheck.sources.index.build import BuildLock, build_from_folder
-from citecheck.sources.index.lookup import CitationIndex
-from citecheck.sources.models import CiteKey, LookupStatus
-from citecheck_testing.bulk_dump import HEADERS, STAMP, Case, closed_volume_cases, copy_line, write_dump
+from citecheck.sources.models import LookupStatus
+from citecheck_testing.bulk_dump import (
+    HEADERS,
+    STAMP,
+    Case,
+    closed_volume_cases,
+    copy_line,
+    index_status,
+    write_dump,
+)
 
 
 def tables(path: Path) -> dict[str, list[tuple]]:
@@ -38,17 +45,6 @@ def tables(path: Path) -> dict[str, list[tuple]]:
         return out
     finally:
         db.close()
-
-
-def found(index: Path, cite: str) -> LookupStatus:
-    vol, rest = cite.split(" ", 1)
-    rep, page = rest.rsplit(" ", 1)
-    ix = CitationIndex(index)
-    try:
-        key = CiteKey(vol, rep, page)
-        return ix.lookup([key])[key].status
-    finally:
-        ix.close()
 
 
 def test_bz2_and_plain_files_build_the_same_index(tmp_path: Path) -> None:
@@ -185,7 +181,7 @@ def test_a_truncated_bz2_is_an_error_and_the_old_index_stays(tmp_path: Path) -> 
     with pytest.raises(ImportFormatError, match="truncated bz2"):
         build_from_folder(index, tmp_path / "new", full_dump=True)
     assert index.read_bytes() == before and not index.with_name("ix.sqlite.new").exists()
-    assert found(index, "100 A.2d 36") is LookupStatus.FOUND
+    assert index_status(index, "100 A.2d 36") is LookupStatus.FOUND
 
 
 def test_a_corrupt_bz2_is_an_error_and_the_old_index_stays(tmp_path: Path) -> None:
@@ -301,8 +297,8 @@ def test_an_update_applies_what_changed_and_equals_a_fresh_build(tmp_path: Path)
     }  # the gone case's, the old 12 F.4th 130
     build_from_folder(tmp_path / "fresh.sqlite", tmp_path / "new", full_dump=True)
     assert tables(index) == tables(tmp_path / "fresh.sqlite")
-    assert found(index, "100 A.2d 60") is LookupStatus.NOT_FOUND
-    assert found(index, "100 A.2d 52") is LookupStatus.FOUND
+    assert index_status(index, "100 A.2d 60") is LookupStatus.NOT_FOUND
+    assert index_status(index, "100 A.2d 52") is LookupStatus.FOUND
 
 
 def test_an_older_dump_or_another_kind_rebuilds_instead(tmp_path: Path) -> None:

@@ -9,27 +9,15 @@ import pytest
 
 from citecheck.errors import BadResponse, ConfigError, ImportFormatError, SourceUnavailable, SyncBusy
 from citecheck.sources.index.build import BuildLock, read_meta
-from citecheck.sources.index.lookup import CitationIndex
 from citecheck.sources.index.sync import check_bulk_url, sync
-from citecheck.sources.models import CiteKey, LookupStatus
+from citecheck.sources.models import LookupStatus
 from citecheck_testing.bulk_bucket import FakeBucket
-from citecheck_testing.bulk_dump import closed_volume_cases, write_dump
+from citecheck_testing.bulk_dump import closed_volume_cases, index_status, write_dump
 
 
 def publish(bucket: FakeBucket, folder: Path, date: str, cases=None, **kw) -> None:
     write_dump(folder / date, cases or closed_volume_cases(), date=date, compress=True, **kw)
     bucket.put_folder(folder / date)
-
-
-def status_of(index: Path, cite: str) -> LookupStatus:
-    vol, rest = cite.split(" ", 1)
-    rep, page = rest.rsplit(" ", 1)
-    ix = CitationIndex(index)
-    try:
-        key = CiteKey(vol, rep, page)
-        return ix.lookup([key])[key].status
-    finally:
-        ix.close()
 
 
 @pytest.fixture
@@ -50,8 +38,8 @@ async def test_sync_builds_the_newest_complete_dump(bucket: FakeBucket, tmp_path
     index = tmp_path / "data" / "index.sqlite"
     result = await sync(index, bulk_url=bucket.base_url)
     assert result.date == "2026-06-30" and result.build.mode == "full" and result.build.full_dump
-    assert status_of(index, "100 A.2d 40") is LookupStatus.NOT_FOUND
-    assert status_of(index, "12 F.4th 120") is LookupStatus.CANNOT_VERIFY
+    assert index_status(index, "100 A.2d 40") is LookupStatus.NOT_FOUND
+    assert index_status(index, "12 F.4th 120") is LookupStatus.CANNOT_VERIFY
     assert not list((tmp_path / "data" / "bulk").glob("*.bz2"))  # the downloads went after the build
     meta = read_meta(index)
     assert meta["dump_date"] == "2026-06-30" and "etags" in meta["source"]
@@ -85,12 +73,12 @@ async def test_a_later_dump_updates_the_index(bucket: FakeBucket, tmp_path: Path
     index = tmp_path / "index.sqlite"
     del bucket.objects["bulk-data/citations-2026-06-30.csv.bz2"]  # only March is complete
     first = await sync(index, bulk_url=bucket.base_url)
-    assert first.date == "2026-03-31" and status_of(index, "100 A.2d 60") is LookupStatus.FOUND
+    assert first.date == "2026-03-31" and index_status(index, "100 A.2d 60") is LookupStatus.FOUND
     publish(bucket, tmp_path / "pub2", "2026-06-30", closed_volume_cases()[1:], unreferenced_dockets=10)
     second = await sync(index, bulk_url=bucket.base_url)
     assert second.date == "2026-06-30" and second.build.mode == "update"
-    assert status_of(index, "100 A.2d 1") is LookupStatus.NOT_FOUND  # gone from the newer dump
-    assert status_of(index, "12 F.4th 115") is LookupStatus.FOUND
+    assert index_status(index, "100 A.2d 1") is LookupStatus.NOT_FOUND  # gone from the newer dump
+    assert index_status(index, "12 F.4th 115") is LookupStatus.FOUND
 
 
 async def test_a_corrupt_file_in_the_bucket_leaves_the_old_index_working(
@@ -106,7 +94,7 @@ async def test_a_corrupt_file_in_the_bucket_leaves_the_old_index_working(
     bucket.put(key, data[: len(data) // 2])  # listed and served whole, but the bz2 stream stops midway
     with pytest.raises(ImportFormatError, match="truncated bz2"):
         await sync(index, bulk_url=bucket.base_url)
-    assert index.read_bytes() == before and status_of(index, "100 A.2d 36") is LookupStatus.FOUND
+    assert index.read_bytes() == before and index_status(index, "100 A.2d 36") is LookupStatus.FOUND
     assert (tmp_path / "bulk" / "dockets-2026-06-30.csv.bz2").exists()  # kept: no second download to retry
 
 
