@@ -10,7 +10,7 @@ cheap document pass in ``assemble.py``, driven by the flags recorded here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
@@ -110,8 +110,26 @@ class _Draft:
 
 
 def _pin(
-    norm: str, text: str, pos: int, limit: int, stops: frozenset[int], *, need_at: bool
+    norm: str,
+    text: str,
+    pos: int,
+    limit: int,
+    stops: frozenset[int],
+    *,
+    need_at: bool,
+    record: bool = False,
 ) -> tuple[Pincite | None, int]:
+    """The pin cite at ``pos``; ``record``: words after ``Id. at`` are a place in whatever Id. names.
+
+    ``Id.`` may stand for a record, a treaty or a statute as well as a case: ``Id. at Exhibit H``,
+    ``Id. at art. 13``, ``Id. at (d)``, ``Id. at ----``, ``Id. at [slip op. at 6]`` are pins a court
+    writes. They name no page we can check, so they are kept without pages, never malformed.
+    """
+    if record:
+        t = _TRANSCRIPT.match(norm, pos, limit)
+        if t is not None:  # "Id. at 119:12-14", "id. 119:12-14": a transcript's page and lines
+            s = t.start("pin")
+            return Pincite(text=text[s : t.end()], span=Span(s, t.end()), parts=()), t.end()
     m = (_AT if need_at else _PIN_INTRO).match(norm, pos, limit)
     if not m:
         return None, pos
@@ -122,6 +140,10 @@ def _pin(
         blank = uncheckable_pincite(norm[:limit], m.end(), original=text)
         if blank is not None:
             return blank
+        if record:
+            e = _record_pin(norm, m.end(), limit)
+            if e is not None:
+                return Pincite(text=text[m.end() : e], span=Span(m.end(), e), parts=()), e
         w = _AT_WORD.match(norm, pos, limit)
         if w and w["word"]:
             s = w.start("word")
@@ -133,6 +155,45 @@ def _pin(
                 reason=f"pin cite {text[s : w.end('word')]!r} is not a page",
             ), w.end()
     return pin, end
+
+
+_TRANSCRIPT = re.compile(r",?\s*(?:at\s+)?(?P<pin>\d+:\d+(?:\s?-\s?\d+(?::\d+)?)?)(?![\d:])")
+_RECORD_BRACKET = re.compile(r"\[[^\[\]\n]{1,60}\]|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
+_RECORD_WORD = re.compile(r"[\w'][\w'.-]*")
+_RECORD_SEP = re.compile(r",? ")
+_NOT_RECORD = frozenset("see cf and but compare accord quoting citing".split())
+
+
+def _record_pin(norm: str, start: int, limit: int) -> int | None:
+    """End of what a court writes after ``Id. at`` that is no page, or None.
+
+    A bracketed or parenthesised place (``[slip op. at 6]``, ``(d)``), a run of dashes or X's left for
+    the page, or up to eight words to the end of the clause (``Exhibit H``, ``art. 2, para. 1``,
+    ``paragraph three of the syllabus``); a word ending in a period before a capitalised word ends
+    the sentence.
+    """
+    m = _RECORD_BRACKET.match(norm, start, limit)
+    if m is not None:
+        return m.end()
+    end = None
+    pos = start
+    for _ in range(8):
+        w = _RECORD_WORD.match(norm, pos, limit)
+        if w is None or w.group().lower().rstrip(".") in _NOT_RECORD:
+            break
+        end = w.end()
+        if w.group().endswith("."):
+            nxt = norm[w.end() + 1 : w.end() + 2]
+            if not nxt or nxt.isupper() or norm[w.end() : w.end() + 1] != " ":
+                end -= 1  # "Exhibit H. Id. at 5": the period ends the sentence
+                break
+        sep = _RECORD_SEP.match(norm, w.end(), limit)
+        if sep is None:
+            break
+        pos = sep.end()
+    if end is None or end <= start:
+        return None
+    return end
 
 
 @lru_cache(maxsize=256)
@@ -284,9 +345,40 @@ def extract_paragraph(text: str) -> ParagraphResult:
     )
 
 
+def _unglue_star_page(norm: str, h: Hit) -> Hit:
+    """The citation in text copied from an opinion with star paging: the star page is not its volume.
+
+    ``Yoder, *428406 U.S. 205``: the opinion's page ``*428`` is glued to ``406 U.S. 205``; the volume
+    is the longest tail of the digits the reporter can have (the last three where its volumes are not
+    known), and the citation starts there. ``Crane v. Hyde Park, 135 *355 Mass. 147``: a star page
+    between volume and reporter; the volume is the number before it.
+    """
+    if h.start == 0 or norm[h.start - 1] != "*" or not h.volume or not h.volume.isdigit():
+        return h
+    before = _VOLUME_BEFORE_STAR.search(norm, max(0, h.start - 12), h.start)
+    if before is not None:  # "135 *355 Mass. 147"
+        return replace(h, start=before.start("volume"), volume=before["volume"])
+    digits = h.volume
+    if len(digits) < 2:
+        return h
+    from citecheck.reporters import volume_problem
+
+    tails = [digits[k:] for k in range(1, len(digits)) if digits[k] != "0"]
+    known = h.reporter is not None and volume_problem(h.reporter, "99999") is not None
+    if known:
+        fits = [t for t in tails if volume_problem(h.reporter or "", t) is None]
+        volume = fits[0] if fits else None
+    else:
+        volume = next((t for t in tails if len(t) <= 3), None)
+    if volume is None:
+        return h
+    return replace(h, start=h.start + len(digits) - len(volume), volume=volume)
+
+
 def _draft_for_hit(
     norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int], nxt: object = None
 ) -> _Draft | None:
+    h = _unglue_star_page(norm, h)
     core = Span(h.start, h.end)
     if h.kind is HitKind.CASE:
         pin, after = _pin(norm, text, h.end, limit, stops, need_at=False)
@@ -301,7 +393,10 @@ def _draft_for_hit(
         if pin is None:
             after = h.end
         name_end = h.start
-        sup = _SUPRA_BEFORE.search(norm, prev_end, h.start)
+        star = _STAR_BEFORE.search(norm, max(prev_end, h.start - 12), h.start)
+        if star is not None:  # "Yoder, *428406 U.S. at 210"
+            name_end = star.start()
+        sup = _SUPRA_BEFORE.search(norm, prev_end, name_end)
         if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
             name_end = sup.start()
         name = short_name_at(norm, text, prev_end, name_end)
@@ -317,7 +412,7 @@ def _draft_for_hit(
         end = h.end
         while end > h.start and norm[end - 1] == ",":
             end -= 1
-        pin, after = _pin(norm, text, end, limit, stops, need_at=True)
+        pin, after = _pin(norm, text, end, limit, stops, need_at=True, record=True)
         span = Span(h.start, after if pin else end)
         return _Draft(
             hit=h,
@@ -560,7 +655,7 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
         if m is not None:
             end = m.start()
             continue
-        m = _LA_DOCKET_BEFORE.search(norm, start, end)
+        m = _LA_DOCKET_BEFORE.search(norm, start, end) or _STAR_BEFORE.search(norm, start, end)
         if m is not None:
             end = m.start()
             continue
@@ -583,6 +678,8 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
+_VOLUME_BEFORE_STAR = re.compile(r"(?<![\w.])(?P<volume>[1-9]\d{0,3})\s+\*$")
+_STAR_BEFORE = re.compile(r"\s*\*\d+\s*$")
 _BARE_COURT_DATE = re.compile(
     r",\s*(?P<inner>[A-Z0-9][^,;:()\[\]\"\n]{1,40}?\s(?:1[6-9]|20)\d{2})(?=[.;)]?\s*$|[.;)]\s|\)[.;,])"
 )
