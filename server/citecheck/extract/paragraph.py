@@ -18,7 +18,7 @@ from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
 from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
-from citecheck.extract.names import SIGNALS, case_name_at, short_name_at
+from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
@@ -245,8 +245,9 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 break
 
     protected = [(d.full.start, d.full.end) for d in drafts]
-    sents = sentence_spans(norm, protected)
     quotes = find_quotes(norm, text)
+    # a quotation of two sentences is one: its inner periods end nothing (its last one may)
+    sents = sentence_spans(norm, protected + [_inner(q) for q in quotes])
     only = [_only_citations(norm, s, protected) for s in sents]
     sent_objs = [Span(a, b) for a, b in sents]  # shared by the citations of one sentence
     block = block_quote(text, 0, n) if is_block_paragraph(text) else None
@@ -264,7 +265,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
             prop_i -= 1
         np = prop_i is not None and prop_i < 0
         prop = None if (prop_i is None or prop_i < 0) else sent_objs[prop_i]
-        qs = _quotes_for(d, drafts, quotes, sents, si, prop_i)
+        qs = _quotes_for(norm, d, drafts, quotes, sents, si, prop_i)
         if (
             block is not None
             and si is not None
@@ -626,12 +627,33 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
             # floor: end of the previous citation's core/pin (a nested citation may sit inside a parenthetical)
             end = _before_cite(norm, text, drafts, i, floor, d.core.start)
             name = case_name_at(norm, text, floor, end)
-            if name is not None:
+            if name is not None and _database_short_form(d, name, drafts, i):
+                d.form, d.antecedent_text = CiteForm.SHORT, name.text
+                d.span = d.full = Span(name.span.start, max(d.after, d.span.end))
+            elif name is not None:
                 members = [m for m in drafts if m.group == i]
                 for m in members:
                     m.case_name = name
                     m.full = m.full.union(name.span)
         floor = max(floor, d.after)
+
+
+def _database_short_form(d: _Draft, name: CaseName, drafts: list[_Draft], i: int) -> bool:
+    """``Henson, 2008 WL 123456, at *2``: Westlaw's and Lexis's short form repeats the whole cite.
+
+    It has one party's name, a pin and no court/date parenthetical (a full WL cite has both parties and
+    the court and date); the document pass resolves it to the full cite with the same number.
+    """
+    return (
+        d.database is not None
+        and d.form is CiteForm.FULL
+        and d.pincite is not None
+        and d.date_span is None
+        and not d.parens
+        and name.plaintiff is None
+        and name.defendant is None
+        and not any(m.group == i for j, m in enumerate(drafts) if j != i)
+    )
 
 
 def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int, end: int) -> int:
@@ -738,6 +760,7 @@ def _inside_any(span: Span, drafts: list[_Draft], skip: _Draft | None = None) ->
 
 
 def _quotes_for(
+    norm: str,
     d: _Draft,
     drafts: list[_Draft],
     quotes: list[Quote],
@@ -746,12 +769,17 @@ def _quotes_for(
     prop_i: int | None,
 ) -> tuple[Quote, ...]:
     out: list[Quote] = []
+    own = _own_quote(d, drafts, quotes, norm)
+    if own is not None:
+        return (own,)
     if si is not None:
         s0 = sents[si][0]
         before = [
             q
             for q in quotes
-            if s0 <= q.span.start and q.span.end <= d.full.start and not _inside_any(q.span, drafts)
+            if (s0 <= q.span.start or _just_before(norm, q, d))
+            and q.span.end <= d.full.start
+            and not _inside_any(q.span, drafts)
         ]
         prev_ends = [
             o.full.end for o in drafts if o is not d and s0 <= o.full.end <= d.full.start and not o.nested
@@ -771,7 +799,72 @@ def _quotes_for(
         out.extend(before)
     for p in d.parens:
         out.extend(q for q in quotes if p.span.start < q.span.start and q.span.end < p.span.end)
-    return tuple(out)
+    return tuple(dict.fromkeys(out))  # a quotation both in the proposition and right before: once
+
+
+def _inner(q: Quote) -> tuple[int, int]:
+    """The part of a quotation whose periods end no sentence: up to its last character, less any
+    closing inner quote or bracket (``… preclusion.'``), so its final period still may."""
+    end = q.span.end
+    while end > q.span.start + 1 and q.text[end - q.span.start - 1] in "'\")]":
+        end -= 1
+    return q.span.start, end
+
+
+#: What may stand between a quotation's last word and the citation it is offered for: the closing
+#: mark, punctuation and a signal ("… preclusion.'\" Santiago-Diaz v. …", "… so.\" See Roe, …").
+_QUOTE_TO_CITE = re.compile(
+    r"""[\s"'.,;:()\[\]]*(?:(?:see|accord|cf\.|but|also|e\.g\.|,)\s*)*"""
+    r"""(?:Syl(?:labus)?\.?\s+(?:Pt\.|Point)\s+\d+,\s*)?""",  # West Virginia: "Syllabus Point 1, Nelson v. …"
+    re.I,
+)
+_GAP_WORD = re.compile(r"[^\s\"'()\[\].,;:]+")
+
+
+def _just_before(norm: str, q: Quote, d: _Draft) -> bool:
+    """The quotation ends right before the citation: only its closing mark, a signal and words a case
+    name is made of between (the name may be one the scan read short).
+
+    Binds it across a sentence end the splitter saw (``… preclusion.'" Santiago-Diaz v. Laboratorio
+    …, 456 F.3d 272 (quoting …); see Fed. R. Civ. P. 37(c)(1).``, whose own sentence holds words).
+    """
+    if q.span.end > d.full.start or d.full.start - q.span.end > 160:
+        return False
+    m = _QUOTE_TO_CITE.match(norm, q.span.end, d.full.start)
+    if m is None:
+        return False
+    words = _GAP_WORD.findall(norm, m.end(), d.full.start)
+    return (
+        len(words) <= 12
+        and all(_name_word(w) for w in words)
+        and not _RECORD.search(norm, m.end(), d.full.start)
+    )
+
+
+def _name_word(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit() or word.lower() in CONNECTORS or word in ("&", "-")
+
+
+def _own_quote(d: _Draft, drafts: list[_Draft], quotes: list[Quote], norm: str) -> Quote | None:
+    """A quotation that ends with its own citation: ``"… the claim fails. Smith, 1 F.3d at 3."``.
+
+    The closing mark was put after the citation; what the citation is offered for is the quotation
+    up to where the citation (its name) begins.
+    """
+    for q in quotes:
+        if not (q.span.start < d.full.start and d.span.end <= q.span.end):
+            continue
+        if norm[d.full.end : q.span.end].strip(" .,;)") or any(
+            o is not d and o.group != d.group and q.span.start < o.span.start < d.full.start for o in drafts
+        ):
+            return None  # words after the citation, or another citation inside: an ordinary quotation
+        cut = d.full.start
+        while cut > q.span.start and norm[cut - 1] in " ,;":
+            cut -= 1
+        if cut - q.span.start < 10:
+            return None
+        return Quote(text=q.text[: cut - q.span.start], span=Span(q.span.start, cut), block=q.block)
+    return None
 
 
 def _reference_candidates(
