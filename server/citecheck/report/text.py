@@ -16,6 +16,7 @@ from citecheck.report.model import (
     cited_text,
     evidence_items,
     forum_line,
+    index_summary,
     notes,
     statute_count,
     weight_summary,
@@ -38,11 +39,12 @@ def _summary(file: FileResult) -> str:
     inner = ", ".join(parts)
     if statutes := statute_count(file):  # "(8 statutes; 2 problem, …)": how many are statutes, first
         inner = f"{statutes} statute{'s' if statutes != 1 else ''}; {inner}"
+    covered = index_summary(file)
     return (
         f"{n} citation{'s' if n != 1 else ''}"
         + (f" ({inner})" if inner else "")
         + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
-        f"{sev[Severity.INFO]} info"
+        f"{sev[Severity.INFO]} info" + (f"; {covered}" if covered else "")
     )
 
 
