@@ -152,7 +152,7 @@ FULL_CASES = [
     (
         "(Pen.Code, § 550, subds. (a)(1) & (b)(1).)",
         "Pen.Code, § 550, subds. (a)(1) & (b)(1)",
-        ("Cal. Pen. Code", None, "550"),
+        ("Cal. Penal Code", None, "550"),
         ("(a)", "(1)"),
         (),
         None,

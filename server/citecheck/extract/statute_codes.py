@@ -123,38 +123,39 @@ _NEW_YORK = {
     "Tax Law": "N.Y. Tax Law",
     "Mental Hygiene Law": "N.Y. Mental Hyg. Law",
 }
-#: California's official style names its codes without "Cal." (Cal. Style Manual § 2:7)
-_CALIFORNIA = (
-    "Bus. & Prof. Code",
-    "Civ. Code",
-    "Code Civ. Proc.",
-    "Com. Code",
-    "Corp. Code",
-    "Educ. Code",
-    "Elec. Code",
-    "Evid. Code",
-    "Fam. Code",
-    "Fin. Code",
-    "Fish & G. Code",
-    "Food & Agr. Code",
-    "Gov. Code",
-    "Harb. & Nav. Code",
-    "Health & Saf. Code",
-    "Ins. Code",
-    "Lab. Code",
-    "Mil. & Vet. Code",
-    "Pen. Code",
-    "Prob. Code",
-    "Pub. Contract Code",
-    "Pub. Resources Code",
-    "Pub. Util. Code",
-    "Rev. & Tax. Code",
-    "Sts. & Hy. Code",
-    "Unemp. Ins. Code",
-    "Veh. Code",
-    "Wat. Code",
-    "Welf. & Inst. Code",
-)
+#: California's official style names its codes without "Cal." (Cal. Style Manual § 2:7); each maps to the
+#: Bluebook name the subject pattern gives ``Cal. Penal Code § 187``, so both styles are one code
+_CALIFORNIA = {
+    "Bus. & Prof. Code": "Cal. Bus. & Prof. Code",
+    "Civ. Code": "Cal. Civ. Code",
+    "Code Civ. Proc.": "Cal. Civ. Proc. Code",
+    "Com. Code": "Cal. Com. Code",
+    "Corp. Code": "Cal. Corp. Code",
+    "Educ. Code": "Cal. Educ. Code",
+    "Elec. Code": "Cal. Elec. Code",
+    "Evid. Code": "Cal. Evid. Code",
+    "Fam. Code": "Cal. Fam. Code",
+    "Fin. Code": "Cal. Fin. Code",
+    "Fish & G. Code": "Cal. Fish & Game Code",
+    "Food & Agr. Code": "Cal. Food & Agric. Code",
+    "Gov. Code": "Cal. Gov't Code",
+    "Harb. & Nav. Code": "Cal. Harb. & Nav. Code",
+    "Health & Saf. Code": "Cal. Health & Safety Code",
+    "Ins. Code": "Cal. Ins. Code",
+    "Lab. Code": "Cal. Lab. Code",
+    "Mil. & Vet. Code": "Cal. Mil. & Vet. Code",
+    "Pen. Code": "Cal. Penal Code",
+    "Prob. Code": "Cal. Prob. Code",
+    "Pub. Contract Code": "Cal. Pub. Cont. Code",
+    "Pub. Resources Code": "Cal. Pub. Res. Code",
+    "Pub. Util. Code": "Cal. Pub. Util. Code",
+    "Rev. & Tax. Code": "Cal. Rev. & Tax. Code",
+    "Sts. & Hy. Code": "Cal. Sts. & High. Code",
+    "Unemp. Ins. Code": "Cal. Unemp. Ins. Code",
+    "Veh. Code": "Cal. Veh. Code",
+    "Wat. Code": "Cal. Water Code",
+    "Welf. & Inst. Code": "Cal. Welf. & Inst. Code",
+}
 _JURISDICTIONS_OF_ALIAS_CODES = {"N.Y. C.P.L.R.": "New York"}
 
 
@@ -194,8 +195,8 @@ def _table() -> dict[str, Code]:
             squash(name),
             Code(code_name, jurisdiction, regulation=base.regulation if base else False, numbered=numbered),
         )
-    for name in _CALIFORNIA:
-        out.setdefault(squash(name), Code("Cal. " + name, "California"))
+    for name, code_name in _CALIFORNIA.items():
+        out.setdefault(squash(name), Code(code_name, "California"))
     for name, code_name in _NEW_YORK.items():
         out.setdefault(squash(name), Code(code_name, "New York"))
     return out
@@ -236,7 +237,7 @@ def code_named(name: str) -> Code | None:
     >>> code_named("KRS") == code_named("Ky. Rev. Stat. Ann.")
     True
     >>> code_named("Pen.Code").code
-    'Cal. Pen. Code'
+    'Cal. Penal Code'
     """
     table = _table()
     got = table.get(squash(name))
