@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from citecheck.extract.eyecite_adapter import HitKind, scan
+from citecheck.extract.eyecite_adapter import HitKind, scan, spaced_ids
 from citecheck.extract.normalise import normalise
 
 
@@ -11,14 +11,26 @@ def test_scan_kinds_and_editions() -> None:
     )
     hits = scan(text)
     kinds = [h.kind for h in hits]
-    assert (
-        kinds == [HitKind.CASE, HitKind.ID, HitKind.SHORT, HitKind.SUPRA, HitKind.OTHER] + [HitKind.CASE] * 4
+    assert kinds == [HitKind.CASE, HitKind.ID, HitKind.SHORT, HitKind.SUPRA, HitKind.LAW] + [HitKind.CASE] * 4
+    assert (hits[4].law, dict(hits[4].groups)) == (
+        "U.S.C.",
+        {"title": "42", "reporter": "U.S.C.", "section": "1983"},
     )
     assert (hits[0].reporter, hits[0].reporter_as_written, hits[0].scotus) == ("U.S.", "U. S.", True)
     assert hits[2].page == "120"
     assert [h.database for h in hits[5:7]] == ["WL", "LEXIS"]
     assert hits[7].page is None
     assert hits[8].reporter == "F. Supp. 3d"
+
+
+def test_bracketed_and_semicolon_ids_are_tokens() -> None:
+    """California style "(Id. at p. 152.)", "(Ibid.)", "(Id.)" and "Id.; see also" are Id. tokens
+    (eyecite's own regex wants whitespace on both sides and misses them); spans index the text."""
+    text = "(Id. at p. 152.) So (Ibid.) so (Id.) so Id.; see also [Id. at 3.] so Ibid., at 4."
+    hits = scan(normalise(text))
+    assert [text[h.start : h.end] for h in hits] == ["Id.", "Ibid.", "Id.", "Id.", "Id.", "Ibid."]
+    assert all(h.kind is HitKind.ID for h in hits)
+    assert scan("Idaho (Idem.) David.") == []
 
 
 def test_faster_extractor_selection_finds_exactly_what_eyecite_finds(bulk_opinions) -> None:
@@ -29,7 +41,7 @@ def test_faster_extractor_selection_finds_exactly_what_eyecite_finds(bulk_opinio
     stock = AhocorasickTokenizer()
     for text in bulk_opinions[:12]:
         norm = normalise(text)
-        _, theirs = stock.tokenize(norm)
+        _, theirs = stock.tokenize(spaced_ids(norm))
         ours = scan(norm)
         assert [(h.start, h.end) for h in ours] == [
             (t.start, t.end)
@@ -125,3 +137,31 @@ def test_narrow_prefilter_gives_eyecites_tokens_on_the_bench_brief() -> None:
         assert narrow == _tokens(tokenizer, norm, narrow=False), norm[:300]
         found += len(narrow)
     assert found > 1_000
+
+
+def test_law_tokens_are_the_same_with_the_narrowed_prefilter() -> None:
+    """The volume-first prefilter (``narrow``) never drops a law token: every example reporters-db gives
+    for a law is found alike with it and without it (law regexes are not volume-first, so they run
+    wherever eyecite's own prefilter sends them)."""
+    from reporters_db import LAWS
+
+    from citecheck.extract.eyecite_adapter import _tokenizer
+
+    examples = [x for entries in LAWS.values() for e in entries for x in e["examples"]]
+    tokenizer = _tokenizer()
+
+    def laws(narrow: bool) -> list[tuple[int, int]]:
+        tokenizer.narrow = narrow
+        try:
+            return [
+                (h.start, h.end)
+                for x in examples
+                for h in scan(normalise(f"See {x}; and so."))
+                if h.kind is HitKind.LAW
+            ]
+        finally:
+            tokenizer.narrow = True
+
+    found = laws(True)
+    assert len(found) >= len(examples) - 5
+    assert found == laws(False)

@@ -79,6 +79,12 @@ def _common_options() -> _Parser:
     )
     p.add_argument("--corpus", default=argparse.SUPPRESS, metavar="FILE", help="local corpus (SQLite) to use")
     p.add_argument(
+        "--index",
+        default=argparse.SUPPRESS,
+        metavar="FILE",
+        help="citation index to use (corpus sync builds it)",
+    )
+    p.add_argument(
         "--offline",
         action="store_true",
         default=argparse.SUPPRESS,
@@ -187,6 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config_file=getattr(args, "config", None),
             overrides={
                 "corpus": getattr(args, "corpus", None),
+                "index": getattr(args, "index", None),
                 "offline": getattr(args, "offline", None) or None,
             },
         )
@@ -487,6 +494,8 @@ def _describe_sources(settings: Settings) -> str:
     or a firm's internal host is nobody's business (``citecheck corpus stats`` says where they are).
     """
     parts = ["local corpus", "lookup cache"]
+    if settings.index_path.expanduser().exists():
+        parts.insert(1, "citation index")
     if not settings.offline and settings.cap_fetch:
         parts.append("Caselaw Access Project downloads")
     if not settings.offline and settings.courtlistener_token:

@@ -29,7 +29,8 @@ class HitKind(Enum):
     SHORT = "short"  # 410 U.S. at 116
     ID = "id"  # Id. / Ibid.
     SUPRA = "supra"  # supra
-    OTHER = "other"  # a statute, regulation, journal or bare section: not a case, but it breaks Id. chains
+    LAW = "law"  # a statute, regulation, session law or register (reporters-db's laws): ``law``, ``groups``
+    OTHER = "other"  # a journal or a bare section: not a case, but it breaks Id. chains
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,6 +46,8 @@ class Hit:
     page: str | None = None  # for SHORT: the pin page after "at"
     database: Database | None = None
     scotus: bool = False
+    law: str | None = None  # LAW: reporters-db's name of the code ("U.S.C.", "Stat.", "Cal. Code")
+    groups: tuple[tuple[str, str], ...] = ()  # LAW: eyecite's regex groups (title, section, …)
 
 
 #: How a reporter extractor's regex may begin before its ``(?P<reporter>…)`` group for the narrower
@@ -310,6 +313,14 @@ def _edition_name(token) -> tuple[str | None, Database | None, bool]:  # type: i
 
 
 _SPACE_RUN = re.compile(r"  +")
+_BRACKETED_ID = re.compile(r"[(\[](?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.)[);:\]]|(?<=\b[Ii]bid\.)[);:,\]]")
+
+
+def spaced_ids(text: str) -> str:
+    """California style ``(Id. at p. 152.)``, ``(Ibid.)``, ``(Id.)``, and ``Id.; see also``: eyecite's
+    Id. token wants a space on both sides, so the bracket or semicolon is given to it as one (same
+    length: offsets still index the text). Only the tokenizer sees this text."""
+    return _BRACKETED_ID.sub(" ", text) if "d." in text else text
 
 
 def scan(text: str) -> list[Hit]:
@@ -322,6 +333,7 @@ def scan(text: str) -> list[Hit]:
     """
     if not text.strip():
         return []
+    text = spaced_ids(text)
     if "  " not in text:
         return _scan(text)
     keep: list[int] = []  # compact offset → text offset
@@ -352,6 +364,11 @@ def _scan(text: str) -> list[Hit]:
             editions = list(tok.exact_editions) or list(tok.variation_editions)
             if editions:
                 source = editions[0].reporter.source
+            if source == "laws":
+                law_groups = tuple((k, v) for k, v in tok.groups.items() if v)
+                law = editions[0].reporter.short_name
+                hits.append(Hit(kind=HitKind.LAW, start=tok.start, end=tok.end, law=law, groups=law_groups))
+                continue
             if source != "reporters":
                 hits.append(Hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
                 continue

@@ -161,7 +161,7 @@ def _file_html(file: FileResult, n: int) -> str:
             + rows
             + "</tbody></table>"
         )
-    toa = "".join(groups) or "<p>No case citations.</p>"
+    toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
     body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
     return (
         f'<section class="file"><h2>{escape(file.name)}</h2>'

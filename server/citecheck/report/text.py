@@ -16,7 +16,9 @@ from citecheck.report.model import (
     cited_text,
     evidence_items,
     forum_line,
+    index_summary,
     notes,
+    statute_count,
     weight_summary,
 )
 
@@ -39,11 +41,15 @@ def _summary(file: FileResult) -> str:
     sev = {s: sum(1 for f in file.findings if f.severity is s) for s in Severity}
     n = len(file.citations)
     parts = [f"{counts[s]} {s.value}" for s in _SUMMARY_ORDER if counts[s]]
+    statutes = statute_count(file)  # "16 citations (8 statutes) = …": how many are statutes, first
+    covered = index_summary(file)
     return (
         _count(n, "citation")
+        + (f" ({_count(statutes, 'statute')})" if statutes else "")
         + (f" = {' + '.join(parts)}" if parts else "")
         + f"; {_count(len(file.findings), 'finding')} = {_count(sev[Severity.ERROR], 'error')} + "
         f"{_count(sev[Severity.WARNING], 'warning')} + {sev[Severity.INFO]} info"
+        + (f"; {covered}" if covered else "")
     )
 
 

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from citecheck.checks.statutes import describe_code
+from citecheck.extract.models import Statute
 from citecheck.findings import Finding, Kind, kind_title
 from citecheck.jurisdiction import Assessment
 from citecheck.lsp.convert import related_lines, shows_as_diagnostic
@@ -52,12 +54,17 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
         if f.span.overlaps(cite.span) or (f.citation_index == cite.index and f.span.overlaps(cite.full_span))
     ]
     mode = server.settings.cannot_verify_diagnostics
+    statute = (
+        state.extraction.statute_of(cite) if cite.statute is not None or cite.antecedent is not None else None
+    )
     value = render_hover(
         cite.text,
         result,
         findings,
         target.text if target is not cite else None,
         diagnosed=lambda f: shows_as_diagnostic(f, mode),
+        statute=statute,
+        written=cite.statute,
     )
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
@@ -97,19 +104,32 @@ def render_hover(
     stands_for: str | None,
     *,
     diagnosed: Callable[[Finding], bool] = lambda f: True,
+    statute: Statute | None = None,
+    written: Statute | None = None,
 ) -> str:
     """The hover's Markdown. It says each thing once: an editor shows the diagnostics under the cursor
     in the same popup (VS Code above this text), so a finding shown as a diagnostic is named here by
     its title only, and a line that a finding's message already carries (the source's reason, the
     weight behind a non-binding-authority finding, the model's verdict) is left out. A finding that
     is not a diagnostic (cannot-verify with ``cannotVerifyDiagnostics: none``) keeps its message.
+    ``statute``: what a statute citation (or an ``Id.`` after one) cites, code and title filled in;
+    ``written``: the statute citation as written (a short form's own).
     """
     status = status_text(result, findings)
     kinds = {f.kind for f in findings}
     said = " ".join(" ".join((f.message, *related_lines(f))) for f in findings if diagnosed(f))
-    lines = [f"**citecheck** · `{cite_text}` — {verdict_text(status, result, findings)}"]
+    verdict = verdict_text(status, result, findings)
+    if (statute is not None or written is not None) and status == "not-checked":
+        verdict = "not checked (a statute or regulation citecheck has no source for)"
+    lines = [f"**citecheck** · `{cite_text}` — {verdict}"]
     if stands_for:
         lines.append(f"Short form of `{stands_for}`.")
+    if statute is not None:
+        lines.append(f"Statute: `{statute}` — {describe_code(statute, article=False)}")
+    elif written is not None:
+        lines.append(
+            f"Statute section `§ {written.section}`: its code is not named here or in an earlier citation."
+        )
     record = result.record if result is not None else None
     if record is not None:
         cites = ", ".join(str(c) for c in record.citations)
@@ -149,6 +169,8 @@ def _headline_kind(status: str, kinds: set[Kind]) -> Kind | None:
     """The kind whose verdict the hover's first line states (``verdict_text``), if one does."""
     if status == "cannot-verify":
         return Kind.CANNOT_VERIFY
+    if status == "not-checked" and Kind.STATUTE_NOT_CHECKED in kinds:
+        return Kind.STATUTE_NOT_CHECKED  # "not checked (a statute or regulation citecheck has no source for)"
     if status == "problem":
         return next((kind for kind, _words in _VERDICT_TEXT if kind in kinds), None)
     return None
