@@ -109,8 +109,8 @@ def render_hover(
 ) -> str:
     """The hover's Markdown. It says each thing once: an editor shows the diagnostics under the cursor
     in the same popup (VS Code above this text), so a finding shown as a diagnostic is named here by
-    its title only, and a line that a finding's message already carries (the source's reason, the
-    weight behind a non-binding-authority finding, the model's verdict) is left out. A finding that
+    its title only, and what a finding's message already carries (the source's reason, the rule behind
+    a non-binding-authority finding, the passage) is left out. A finding that
     is not a diagnostic (cannot-verify with ``cannotVerifyDiagnostics: none``) keeps its message.
     ``statute``: what a statute citation (or an ``Id.`` after one) cites, code and title filled in;
     ``written``: the statute citation as written (a short form's own).
@@ -140,12 +140,14 @@ def render_hover(
         if record.url:
             line += f" — [open]({record.url})"
         lines.append(line)
-    if result is not None and result.holding is not None and not kinds & _HOLDING_KINDS:
+    if result is not None and result.holding is not None:
         from citecheck.holdings.verdicts import holding_line
 
         lines.append(holding_line(result.holding))
-    if result is not None and result.weight is not None and Kind.NON_BINDING_AUTHORITY not in kinds:
-        lines.append(render_weight(result.weight))
+    if result is not None and result.weight is not None:
+        weight = render_weight(result.weight)
+        # the reason once: a non-binding-authority finding's message gives it
+        lines.append(weight.split(" — ", 1)[0] if result.weight.reason in said else weight)
     shown_passage = result is not None and result.passage is not None and result.passage[:200] in said
     if result is not None and result.page_used and not shown_passage:
         lines.append(f"Page used: {result.page_used}")
@@ -160,9 +162,6 @@ def render_hover(
         line = f"- **{kind_title(f.kind)}** ({f.severity}, `{f.kind}`)"
         lines.append(line if diagnosed(f) else f"{line}: {f.message}")
     return "\n\n".join(lines)
-
-
-_HOLDING_KINDS = frozenset({Kind.UNSUPPORTED_HOLDING, Kind.HOLDING_UNVERIFIED})
 
 
 def _headline_kind(status: str, kinds: set[Kind]) -> Kind | None:
