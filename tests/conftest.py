@@ -18,3 +18,13 @@ def shared_corpus() -> Path:
 def _no_user_settings_file(tmp_path_factory, monkeypatch) -> None:
     """No test reads the settings file of whoever runs the tests (``config.user_config_path()``)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+
+
+@pytest.fixture(params=["default", "tiny"])
+def limits(request):
+    """The keystroke machinery's thresholds as shipped, and every one at its smallest (each fallback
+    path runs): a test of incremental ≡ fresh that takes this fixture runs under both."""
+    from citecheck.extract.incremental.thresholds import DEFAULT, TINY, using
+
+    with using(DEFAULT if request.param == "default" else TINY) as chosen:
+        yield chosen

@@ -34,6 +34,8 @@ from citecheck.findings import Kind, Severity
 
 DEFAULT_COURTLISTENER_URL = "https://www.courtlistener.com/api/rest/v4/"
 DEFAULT_CAP_URL = "https://static.case.law/"
+DEFAULT_USCODE_URL = "https://uscode.house.gov/download/"
+DEFAULT_ECFR_URL = "https://www.ecfr.gov/api/versioner/v1/"
 CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 
 
@@ -44,6 +46,11 @@ def _data_dir() -> Path:
 def default_corpus_path() -> Path:
     """Where the corpus lives when nobody named one (it may not exist yet: a fresh machine)."""
     return _data_dir() / "corpus.sqlite"
+
+
+def default_statutes_path() -> Path:
+    """Where ``corpus sync --statutes`` builds the statute index when nobody named a file."""
+    return _data_dir() / "statutes.sqlite"
 
 
 def _cache_dir() -> Path:
@@ -150,6 +157,19 @@ class Settings:
     )  # fmt: skip
     cap_url: str = setting(
         DEFAULT_CAP_URL, parse=p.text, who=Who.USER, editor="capUrl", doc="CAP static site",
+    )  # fmt: skip
+    statutes_path: Path = setting(  # noqa: RUF009
+        parse=p.path, who=Who.USER, aliases=("statutes", "statutesPath"), factory=default_statutes_path,
+        doc="the statute index (U.S. Code and C.F.R. sections) that `citecheck corpus sync --statutes` builds "
+        "and checks read", shown_default="user data dir `statutes.sqlite`",
+    )  # fmt: skip
+    uscode_url: str = setting(
+        DEFAULT_USCODE_URL, parse=p.http_url, who=Who.USER,
+        doc="the OLRC's U.S. Code download pages (`download.shtml`, `releasepoints/…`)",
+    )  # fmt: skip
+    ecfr_url: str = setting(
+        DEFAULT_ECFR_URL, parse=p.http_url, who=Who.USER,
+        doc="the eCFR versioner API (`titles.json`, `versions/`, `full/`)",
     )  # fmt: skip
     offline: bool = setting(
         False, parse=p.boolean, editor="offline", doc="never use the network (the CLI's `--offline`)",

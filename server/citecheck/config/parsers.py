@@ -109,6 +109,14 @@ def http_url_or_none(name: str, value: Any) -> str | None:
     return url
 
 
+def http_url(name: str, value: Any) -> str:
+    """An http(s) URL."""
+    url = str(value).strip()
+    if not url.lower().startswith(("http://", "https://")):
+        raise ConfigError(f"{name} must be an http(s) URL, not {url!r}")
+    return url
+
+
 def _items(value: Any) -> Iterable[str]:
     raw = value.split(",") if isinstance(value, str) else list(value)
     return [str(s).strip() for s in raw if str(s).strip()]
