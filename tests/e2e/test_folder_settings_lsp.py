@@ -22,7 +22,9 @@ BRIEF = (
 KEY = "sk-user-own-model-key-31337"
 
 
-async def _session(h, corpus_db: Path, tmp_path: Path, *, workspace: dict, launch: dict) -> None:
+async def _session(h, corpus_db: Path, tmp_path: Path, *, workspace: dict, launch: dict, until=None) -> None:
+    """One server session on the brief; after stage 2 it waits for ``until()`` (up to 60 s), or 3 s for a
+    third stage to send anything when nothing is awaited."""
     config = ClientServerConfig(
         server_command=h.config.server_command,
         client_factory=h.config.client_factory,
@@ -41,7 +43,10 @@ async def _session(h, corpus_db: Path, tmp_path: Path, *, workspace: dict, launc
         await h.wait_publish(
             client, uri, 1, lambda ds: any(d.code == "year-mismatch" for d in ds), timeout=40
         )
-        await asyncio.sleep(2.0)  # time for a third stage to send, were it on
+        waited, limit = 0.0, (3.0 if until is None else 60.0)
+        while waited < limit and not (until is not None and until()):
+            await asyncio.sleep(0.1)
+            waited += 0.1
     finally:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(client.shutdown_session(), 20)
@@ -57,7 +62,12 @@ async def test_workspace_settings_cannot_send_the_draft_or_key_elsewhere(h, corp
         assert ep.paths == [] and ep.headers == []  # not one request: no proposition, no key
         # the same URL from the editor's launch options (the user's own settings) is used, with the key
         await _session(
-            h, corpus_db, tmp_path, workspace={}, launch={"modelUrl": ep.url, "modelName": "fake-judge"}
+            h,
+            corpus_db,
+            tmp_path,
+            workspace={},
+            launch={"modelUrl": ep.url, "modelName": "fake-judge"},
+            until=lambda: any(p.endswith("/chat/completions") for p in ep.paths),
         )
         assert any(p.endswith("/chat/completions") for p in ep.paths), ep.paths
         assert any(hd.get("authorization") == f"Bearer {KEY}" for hd in ep.headers)
