@@ -19,6 +19,7 @@ A text that fails is not used: the citation's quote and pin checks are *cannot v
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from citecheck.sources.models import CaseRecord, OpinionText
@@ -38,7 +39,7 @@ _GENERIC = frozenset(
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
 _INITIALS = re.compile(r"\b(?:[A-Z]\.){2,}")
 #: what may follow the last sentence: footnote numbers and marks, rules, whitespace
-_TRAILER = re.compile(r"[\s\d*†‡§¶\-–—_=~#]+$")
+_TRAILER = " \t\r\n\f\v\xa0\u2028\u2029" + "0123456789*†‡§¶-–—_=~#"
 _SENTENCE_END = ".!?\"”’')]:;"
 _PARTIES = re.compile(r"\s+vs?\.\s+")
 
@@ -46,9 +47,9 @@ _PARTIES = re.compile(r"\s+vs?\.\s+")
 def why_unfit(record: CaseRecord, opinion: OpinionText) -> str | None:
     """None when ``opinion`` may be used as ``record``'s text; else why not (a phrase for a message)."""
     text = opinion.text
-    words = _WORD.findall(text)
-    if len(words) < MIN_WORDS:
-        return f"the text received for {record.name} is empty or nearly so ({len(words)} words)"
+    words = sum(1 for _ in itertools.islice(_WORD.finditer(text), MIN_WORDS))
+    if words < MIN_WORDS:
+        return f"the text received for {record.name} is empty or nearly so ({words} words)"
     near = False  # page labels that begin where the case begins: the text is the case's
     for cite in record.citations:
         pm = opinion.page_map(cite.reporter, cite.volume)
@@ -76,7 +77,7 @@ def why_unfit(record: CaseRecord, opinion: OpinionText) -> str | None:
             f"the text received does not name {record.name}, and no page number in it shows where the "
             "case begins: it may be another case's text or an error page"
         )
-    body = _TRAILER.sub("", text)
+    body = text.rstrip(_TRAILER)
     if body and body[-1] not in _SENTENCE_END:
         tail = " ".join(body.split()[-6:])
         return f"the text received ends in the middle of a sentence (“…{tail}”): it was cut short"
@@ -100,7 +101,9 @@ def _name_marks(record: CaseRecord) -> list[set[str]]:
 
 
 def _names_all(text: str, parties: list[set[str]]) -> bool:
-    """Does the text name every party (one distinctive word of each is enough)?"""
-    lowered = text.lower()
-    words = {w.lower() for w in _WORD.findall(text)}
-    return all(any(m in words if "." not in m else m in lowered for m in marks) for marks in parties)
+    """Does the text name every party (one distinctive word of each is enough, as a whole word)?"""
+    for marks in parties:
+        alternatives = "|".join(re.escape(m) for m in sorted(marks, key=len, reverse=True))
+        if re.search(rf"(?<![A-Za-z]){alternatives}(?![A-Za-z])", text, re.IGNORECASE) is None:
+            return False
+    return True
