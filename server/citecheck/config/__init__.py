@@ -48,6 +48,15 @@ def default_corpus_path() -> Path:
     return _data_dir() / "corpus.sqlite"
 
 
+def default_index_path() -> Path:
+    """Where ``corpus sync`` builds the citation index and checks look for it (it may not exist)."""
+    return _data_dir() / "index.sqlite"
+
+
+#: CourtListener's public bucket of bulk data (its listing names the dated files).
+DEFAULT_BULK_URL = "https://com-courtlistener-storage.s3-us-west-2.amazonaws.com/"
+
+
 def default_statutes_path() -> Path:
     """Where ``corpus sync --statutes`` builds the statute index when nobody named a file."""
     return _data_dir() / "statutes.sqlite"
@@ -140,6 +149,15 @@ class Settings:
         parse=p.path, who=Who.USER, aliases=("cache",), editor="cachePath",
         factory=lambda: _cache_dir() / "cache.sqlite",
         doc="cache of remote answers (and of the model's judgments)", shown_default="user cache dir `cache.sqlite`",
+    )  # fmt: skip
+    index_path: Path = setting(  # noqa: RUF009
+        parse=p.path, who=Who.USER, aliases=("index", "indexPath"), factory=default_index_path,
+        doc="the citation index `citecheck corpus sync` builds and checks read (docs/sources.md)",
+        shown_default="user data dir `index.sqlite`",
+    )  # fmt: skip
+    bulk_url: str = setting(
+        DEFAULT_BULK_URL, parse=p.folder_url, who=Who.USER, aliases=("bulkUrl",),
+        doc="where `corpus sync` lists and downloads CourtListener's bulk files (https; http only to this machine)",
     )  # fmt: skip
     courtlistener_token: str | None = setting(
         parse=p.optional_text, who=Who.SECRET, aliases=("token",), editor="courtlistenerToken",

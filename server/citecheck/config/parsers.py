@@ -117,6 +117,12 @@ def http_url(name: str, value: Any) -> str:
     return url
 
 
+def folder_url(name: str, value: Any) -> str:
+    """An http(s) URL of a folder: it ends with ``/`` (relative names are joined to it)."""
+    url = http_url(name, value)
+    return url if url.endswith("/") else url + "/"
+
+
 def _items(value: Any) -> Iterable[str]:
     raw = value.split(",") if isinstance(value, str) else list(value)
     return [str(s).strip() for s in raw if str(s).strip()]
