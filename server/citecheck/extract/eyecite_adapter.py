@@ -29,7 +29,8 @@ class HitKind(Enum):
     SHORT = "short"  # 410 U.S. at 116
     ID = "id"  # Id. / Ibid.
     SUPRA = "supra"  # supra
-    OTHER = "other"  # a statute, regulation, journal or bare section: not a case, but it breaks Id. chains
+    LAW = "law"  # a statute, regulation, session law or register (reporters-db's laws): ``law``, ``groups``
+    OTHER = "other"  # a journal or a bare section: not a case, but it breaks Id. chains
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,6 +49,8 @@ class Hit:
     #: where reporters-db cannot tell which reporter is meant (``1 P.R. 1``): each candidate edition and
     #: its years (first, last; None when open), for the citation's year to choose between them
     candidates: tuple[tuple[str, int | None, int | None], ...] = ()
+    law: str | None = None  # LAW: reporters-db's name of the code ("U.S.C.", "Stat.", "Cal. Code")
+    groups: tuple[tuple[str, str], ...] = ()  # LAW: eyecite's regex groups (title, section, …)
 
 
 #: How a reporter extractor's regex may begin before its ``(?P<reporter>…)`` group for the narrower
@@ -370,6 +373,11 @@ def _scan(text: str) -> list[Hit]:
             editions = list(tok.exact_editions) or list(tok.variation_editions)
             if editions:
                 source = editions[0].reporter.source
+            if source == "laws":
+                law_groups = tuple((k, v) for k, v in tok.groups.items() if v)
+                law = editions[0].reporter.short_name
+                hits.append(Hit(kind=HitKind.LAW, start=tok.start, end=tok.end, law=law, groups=law_groups))
+                continue
             if source != "reporters":
                 hits.append(Hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
                 continue

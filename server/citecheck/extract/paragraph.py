@@ -17,12 +17,13 @@ from citecheck.extract.context import HISTORY, parentheticals_after, parse_court
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
-from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
+from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote, Statute
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
+from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
 from citecheck.extract.unrecognised import find_unrecognised
 from citecheck.spans import Span
 
@@ -110,6 +111,7 @@ class _Draft:
     after: int = 0  # end of pin cite (or core)
     paren_end: int = 0  # end of its own parentheticals
     inner_parallel: int | None = None  # Georgia: the parallel cite in its own parenthetical
+    statute: Statute | None = None
 
 
 def _pin(
@@ -212,10 +214,16 @@ def extract_paragraph(text: str) -> ParagraphResult:
     foreign = find_foreign(norm)
     if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
         hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
-    cands = find_unrecognised(norm, [(h.start, h.end) for h in hits] + [(f.start, f.end) for f in foreign])
-    items: list[Hit | object] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
+    statutes, hits = _statutes(norm, text, hits)
+    cands = find_unrecognised(
+        norm,
+        [(h.start, h.end) for h in hits]
+        + [(f.start, f.end) for f in foreign]
+        + [(m.start, m.end) for m in statutes],
+    )
+    items: list[Hit | object] = sorted([*hits, *cands, *foreign, *statutes], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
     stops = frozenset(h.start for h in items)  # type: ignore[attr-defined,union-attr]
-    barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
+    barriers = [h.start for h in hits if h.kind in (HitKind.OTHER, HitKind.LAW)] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
 
@@ -224,11 +232,13 @@ def extract_paragraph(text: str) -> ParagraphResult:
     for i, h in enumerate(items):
         limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined,union-attr]
         if isinstance(h, Hit):
-            if h.kind is HitKind.OTHER:
+            if h.kind in (HitKind.OTHER, HitKind.LAW):
                 prev_end = max(prev_end, h.end)
                 continue
             nxt = items[i + 1] if i + 1 < len(items) else None
             d = _draft_for_hit(norm, text, h, prev_end, limit, stops, nxt)
+        elif isinstance(h, StatuteMatch):
+            d = _draft_for_statute(h)
         elif isinstance(h, ForeignCite):
             d = _draft_for_foreign(norm, text, h, limit, stops)
         else:
@@ -319,6 +329,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 proposition_span=prop,
                 group=d.group,
                 antecedent_text=d.antecedent_text,
+                statute=d.statute,
             )
         )
         leading.append(lead)
@@ -458,6 +469,52 @@ def _draft_for_hit(
             after=span.end, antecedent_text=name[0],
         )  # fmt: skip
     return None
+
+
+def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch], list[Hit]]:
+    """The paragraph's statute citations (``statutes.py``), and the eyecite hits left once they have
+    taken the law tokens, bare sections and ``Id.`` they cover. A statute reading that overlaps a case
+    citation gives way to it."""
+    laws = [LawToken(h.start, h.end, h.law or "", h.groups) for h in hits if h.kind is HitKind.LAW]
+    if not laws and "§" not in norm and not _MAY_CITE_CODE.search(norm):
+        return [], hits
+    cases = [h for h in hits if h.kind in (HitKind.CASE, HitKind.SHORT)]
+    found = [
+        m
+        for m in find_statutes(norm, text, laws)
+        if not any(h.start < m.end and m.start < h.end for h in cases)
+    ]
+    if not found:
+        return [], hits
+    kept = [
+        h
+        for h in hits
+        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        or not any(h.start < m.end and m.start < h.end for m in found)
+    ]
+    return found, kept
+
+
+#: What a statute written without "§" must contain (``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``KRS
+#: 446.070``, ``Pub. L. No. 111-148``, ``55 Stat. 808``, ``section 90.803, Florida Statutes``): a paragraph
+#: with none of these, no "§" and no eyecite law token is not read for statutes at all
+_MAY_CITE_CODE = re.compile(
+    r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|KRS|K\.R\.S|RCW|ORS|MCL|M\.C\.L|NRS|N\.J\.S\.A|R\.\s?[SC]\.|CPLR|"
+    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|[Ss]ection"
+)
+
+
+def _draft_for_statute(m: StatuteMatch) -> _Draft:
+    core = Span(m.start, m.end)
+    return _Draft(
+        hit=None,
+        form=CiteForm.STATUTE,
+        span=core,
+        core=core,
+        full=Span(m.start, m.after),
+        after=m.after,
+        statute=m.statute,
+    )
 
 
 def _draft_for_unrecognised(norm: str, text: str, c: object, limit: int, stops: frozenset[int]) -> _Draft:
