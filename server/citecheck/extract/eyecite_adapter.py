@@ -46,6 +46,9 @@ class Hit:
     page: str | None = None  # for SHORT: the pin page after "at"
     database: Database | None = None
     scotus: bool = False
+    #: where reporters-db cannot tell which reporter is meant (``1 P.R. 1``): each candidate edition and
+    #: its years (first, last; None when open), for the citation's year to choose between them
+    candidates: tuple[tuple[str, int | None, int | None], ...] = ()
     law: str | None = None  # LAW: reporters-db's name of the code ("U.S.C.", "Stat.", "Cal. Code")
     groups: tuple[tuple[str, str], ...] = ()  # LAW: eyecite's regex groups (title, section, …)
 
@@ -312,6 +315,12 @@ def _edition_name(token) -> tuple[str | None, Database | None, bool]:  # type: i
     return (names.pop() if len(names) == 1 else None), database, scotus
 
 
+def _candidate_editions(token) -> tuple[tuple[str, int | None, int | None], ...]:  # type: ignore[no-untyped-def]
+    editions = list(token.exact_editions) or list(token.variation_editions)
+    out = {(e.short_name, e.start.year if e.start else None, e.end.year if e.end else None) for e in editions}
+    return tuple(sorted(out, key=lambda c: c[0]))
+
+
 _SPACE_RUN = re.compile(r"  +")
 _BRACKETED_ID = re.compile(r"[(\[](?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.)[);:\]]|(?<=\b[Ii]bid\.)[);:,\]]")
 
@@ -375,6 +384,7 @@ def _scan(text: str) -> list[Hit]:
             groups = tok.groups
             written = " ".join((groups.get("reporter") or "").split())
             name, database, scotus = _edition_name(tok)
+            candidates = () if name else _candidate_editions(tok)
             page = groups.get("page")
             if page is not None and not any(ch.isalnum() for ch in page):
                 page = None  # "585 U.S. ___": a placeholder
@@ -389,6 +399,7 @@ def _scan(text: str) -> list[Hit]:
                     page=page,
                     database=database,
                     scotus=scotus,
+                    candidates=candidates,
                 )
             )
         elif isinstance(tok, IdToken):
