@@ -185,8 +185,8 @@ def _refuse_impostor(name: str, kind: str, head: bytes) -> None:
     bytes (``/dev/zero`` named ``brief.docx`` is not read to the 200 MB limit first)."""
     if kind == "docx" and head and not head.startswith((b"PK", _OLE_MAGIC)):
         raise InputError(f"{name}: not a valid .docx (the file is not a zip package)")
-    if kind == "pdf" and head and b"%PDF-" not in head[:1024]:
-        raise InputError(f"{name}: not a PDF (no %PDF header)")
+    if kind == "pdf" and head and pdf_header_at(head) < 0:  # readers accept it in the first 1,024 bytes
+        raise InputError(f"{name}: not a PDF (no %PDF header in its first {PDF_HEADER_WINDOW} bytes)")
 
 
 def _read_spooled(fh: BinaryIO, head: bytes, limit: int) -> bytes | None:
