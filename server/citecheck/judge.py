@@ -16,19 +16,29 @@ from typing import Any
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
+from citecheck.checks.corrections import NameQuery, correct, leads_for, looks_wrong
+from citecheck.checks.corrections.leads import CORRECTED_FORMS
 from citecheck.checks.existence import impossible_reason
 from citecheck.checks.non_binding import assess
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
-from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
 from citecheck.extract.models import Citation, CiteForm, Extraction
-from citecheck.findings import Finding, Fix, TextEdit, moved_finding
+from citecheck.findings import Finding, moved_finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    NameSearch,
+    OpinionText,
+    PassageHit,
+)
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -52,6 +62,10 @@ class SourceEvidence:
     # record id → why its opinion text could not be fetched, and (when it only waits for the service's
     # allowance) until when: the checks that needed it say so instead of passing
     unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
+    #: what the corrections of wrong citations found (``checks.corrections``): cases by the draft's
+    #: name (by query), and cases at the near misses of its citations (by the near-miss key)
+    names: Mapping[NameQuery, NameSearch] = field(default_factory=dict)
+    near: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
 
     @classmethod
@@ -349,13 +363,7 @@ def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding,
         moved_finding(
             f,
             f.span.shift(d),
-            tuple(
-                Fix(
-                    title=x.title,
-                    edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits),
-                )
-                for x in f.fixes
-            ),
+            tuple(x.moved(d) for x in f.fixes),
             None if f.citation_index is None else f.citation_index + di,
         )
         for f in findings
@@ -413,8 +421,8 @@ def judge(
             forum=forum,
         )
         contexts.append(ctx)
-        found.extend(run_checks(LOCAL_CHECKS, ctx))
-        found.extend(run_checks(SOURCE_CHECKS, ctx))
+        mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
+        found.extend(_corrected(ctx, mine, evidence, indexes))
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -433,6 +441,23 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _corrected(
+    ctx: CheckContext, findings: list[Finding], evidence: SourceEvidence, indexes: Mapping[str, OpinionIndex]
+) -> list[Finding]:
+    """The citation's findings with the corrections of a wrong citation attached (``checks.corrections``)."""
+    if not findings or ctx.citation.form not in CORRECTED_FORMS:
+        return findings
+    why = looks_wrong(ctx.citation, ctx.lookup, ctx.record)
+    if why is None:
+        return findings
+    try:
+        leads = leads_for(ctx.citation, why, evidence.names, evidence.near, evidence.elsewhere)
+        return correct(ctx, findings, leads, evidence.opinions, indexes)
+    except Exception:  # a broken correction must not hide the finding itself
+        log.exception("corrections failed on %r", ctx.citation)
+        return findings
 
 
 def _holding_for(

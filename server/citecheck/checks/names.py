@@ -268,6 +268,39 @@ def compare_names(draft: str, record_names: Sequence[str]) -> NameComparison:
     )
 
 
+#: ``name_score`` of a name that differs from the record's by a slip of the keyboard.
+MISSPELLED_SCORE = 0.8
+
+
+def name_score(draft: str, record_names: Sequence[str]) -> float:
+    """How well the draft's name fits a case's names, in [0, 1]: 1 the same case name (abbreviations,
+    party order, short forms allowed), ``MISSPELLED_SCORE`` a slip of the keyboard, 0 another name.
+
+    Stands in for ``sources.name_keys.name_score`` (issue 23) until that lands; it is a verdict more
+    than a grade, so ranking among equal scores falls to the year, the court and the quote.
+
+    >>> name_score("Savage v. Parks", ["Savage v. Parks"]), name_score("Savge v. Parks", ["Savage v. Parks"])
+    (1.0, 0.8)
+    >>> name_score("Harmon v. Capital Transit Co.", ["Pennsylvania R. v. Newmyer"])
+    0.0
+    >>> name_score("Ancient Energy v. Philip G. Ferguson and John M. Cutright", ["Mosteller v. Duke Energy Corp.", "Mosteller"])
+    0.0
+    >>> name_score("Corporation)", ["Hodnett v. Masonry Corporation"])
+    0.0
+    """
+    draft = clean_draft_name(draft)
+    parties = _parties(draft)
+    if not any(_content(_words(p)) for p, _ in parties):
+        return 0.0  # "Corporation)", "In re", "et al.": nothing that names a case
+    if len(parties) > 1:
+        # a two-party name is the name of a case only if a two-party name of the case fits it: the short
+        # name alone ("Mosteller") would fit any draft with an initial "M." in it
+        both = [n for n in record_names if n and len(_parties(_PAREN.sub(" ", n))) > 1]
+        record_names = both or record_names
+    verdict = compare_names(draft, record_names).verdict
+    return {NameVerdict.MATCH: 1.0, NameVerdict.MISSPELLED: MISSPELLED_SCORE}.get(verdict, 0.0)
+
+
 def _short_parties(record_names: Sequence[str]) -> list[list[_Word]] | None:
     """The two parties of the record's shortest two-party name (its caption as reporters abbreviate it)."""
     two = [n for n in record_names if n and len(_parties(_PAREN.sub(" ", n))) == 2]
