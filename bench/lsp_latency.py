@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from lsprotocol import types
 
-from brief import build_brief
+from brief import build_brief, opinion_texts
 from citecheck.lsp.positions import LineIndex
 from citecheck_testing import SHARED_CORPUS
 
@@ -174,9 +174,20 @@ class Editor:
                 self.pending.pop(msg["id"]).set_result(msg.get("result"))
 
 
-async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
-    brief = build_brief(words, citations=max(1, words * args.citations_per_30k // 30_000))
-    print(f"\n== brief: {len(brief.split()):,} words, {len(brief):,} chars")
+async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
+    words, _, times = size.partition("x")
+    words, repeat = int(words), int(times or args.repeat)
+    if args.text:  # a real document (a filed brief, an opinion): its first ``words`` words' paragraphs
+        brief = _first_words(Path(args.text).read_text(encoding="utf-8"), words)
+    elif args.opinions:  # the real opinions in ../shared, one after another, up to ``words`` words
+        brief = _first_words("\n\n".join(opinion_texts()), words)
+    else:
+        brief = build_brief(words, citations=max(1, words * args.citations_per_30k // 30_000))
+    if repeat > 1:
+        # the same brief over again: every case cited ``repeat`` times as often, every short form's
+        # volume and name found ``repeat`` times over (what a cost that grows with the repetition shows)
+        brief = "\n\n".join([brief.rstrip("\n")] * repeat) + "\n"
+    print(f"\n== brief: {len(brief.split()):,} words, {len(brief):,} chars; load average {_load()}")
     tmp = Path(tempfile.mkdtemp(prefix="citecheck-bench-"))
     corpus = _corpus(tmp)
     proc = await asyncio.create_subprocess_exec(
@@ -267,7 +278,7 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
         if i % 4 == 3 and text[offset] not in "\r\n":
             end, new, cut = index.position_at(offset + 1, "utf-16"), "", offset + 1
         else:
-            end, new, cut = start, "a", offset
+            end, new, cut = start, args.typed, offset
         version += 1
         sent[version] = time.perf_counter()
         ed.notify(
@@ -374,7 +385,7 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
     gc.unfreeze()
     gc.enable()
     return {
-        "words": words,
+        "words": size,
         "ok": not missing,
         "cpu": cpu_per_key,
         "p50": statistics.median(lat),
@@ -390,19 +401,52 @@ async def run(args: argparse.Namespace, words: int) -> dict[str, Any]:
     }
 
 
+def _first_words(text: str, words: int) -> str:
+    out, n = [], 0
+    for para in text.split("\n\n"):
+        if n >= words:
+            break
+        out.append(para)
+        n += len(para.split())
+    return "\n\n".join(out) + "\n"
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def _median_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out = dict(rows[0])
+    out["ok"] = all(r["ok"] for r in rows)
+    for k, v in rows[0].items():
+        if isinstance(v, float):
+            out[k] = statistics.median(r[k] for r in rows)
+    return out
+
+
 def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[18] if len(values) >= 20 else max(values)
 
 
 async def run_all(args: argparse.Namespace) -> int:
-    rows = [await run(args, int(w)) for w in str(args.words).split(",")]
+    sizes = [w.strip() for w in str(args.words).split(",")]
+    runs: dict[str, list[dict[str, Any]]] = {w: [] for w in sizes}
+    for k in range(args.runs):
+        for w in sizes:
+            print(f"\n== run {k + 1}/{args.runs}, {w} words; load average {_load()}")
+            runs[w].append(await run(args, w))
+    rows = [_median_row(runs[w]) for w in sizes]
+    if args.runs > 1:
+        print(f"\nmedians of {args.runs} interleaved runs (each figure's own median); CPU/key per run:")
+        for w in sizes:
+            print(f"  {w:>9}: " + ", ".join(f"{r['cpu']:.1f}" for r in runs[w]) + " ms")
     print(
         "\n   words  CPU/key  first p50/p95   recomputed  recomputed p50/p95  peak RSS  pub/key  MB/key"
         "  first on arrival p50/p95"
     )
     for r in rows:
         print(
-            f"{r['words']:>8,}  {r['cpu']:5.1f} ms  {r['p50']:5.0f}/{r['p95']:4.0f} ms  {r['share']:9.0%}  "
+            f"{r['words']:>9}  {r['cpu']:5.1f} ms  {r['p50']:5.0f}/{r['p95']:4.0f} ms  {r['share']:9.0%}  "
             f"{r['rp50']:8.0f}/{r['rp95']:4.0f} ms  {r['rss']:6.0f} MB  {r['pubs']:7.2f}  {r['mb']:6.3f}"
             f"  {r['a50']:11.0f}/{r['a95']:4.0f} ms"
         )
@@ -416,8 +460,31 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=300)
     ap.add_argument("--interval-ms", type=int, default=120)
     ap.add_argument("--debounce-ms", type=int, default=150)
-    ap.add_argument("--words", default="30000,100000,300000", help="comma-separated brief sizes")
+    ap.add_argument(
+        "--words",
+        default="30000,100000,300000",
+        help="comma-separated brief sizes; WORDSxK: that brief concatenated K times (35000x3)",
+    )
     ap.add_argument("--citations-per-30k", type=int, default=1_000)
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="the brief of --words concatenated this many times (the same citations, cited that much more)",
+    )
+    ap.add_argument("--typed", default="a", help="the character typed (every fourth key deletes one instead)")
+    ap.add_argument("--text", help="type into this real document (its first --words words) instead")
+    ap.add_argument(
+        "--opinions",
+        action="store_true",
+        help="type into the real opinions of ../shared (their first --words words) instead",
+    )
+    ap.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="every size this many times, interleaved (30k, 100k, 30k, 100k, …); medians per size",
+    )
     ap.add_argument("--paused-keys", type=int, default=20)
     ap.add_argument("--pause-ms", type=int, default=1500)
     ap.add_argument(

@@ -12,3 +12,13 @@ from citecheck_testing import shared_corpus_path
 @pytest.fixture
 def shared_corpus() -> Path:
     return shared_corpus_path()
+
+
+@pytest.fixture(params=["default", "tiny"])
+def limits(request):
+    """The keystroke machinery's thresholds as shipped, and every one at its smallest (each fallback
+    path runs): a test of incremental ≡ fresh that takes this fixture runs under both."""
+    from citecheck.extract.incremental.thresholds import DEFAULT, TINY, using
+
+    with using(DEFAULT if request.param == "default" else TINY) as chosen:
+        yield chosen

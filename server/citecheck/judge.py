@@ -25,6 +25,7 @@ from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
+from citecheck.extract.incremental.thresholds import active
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, moved_finding
 from citecheck.holdings.models import HoldingResult
@@ -333,9 +334,9 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
         middle.append(entry)
     entries = [*old["entries"][:lo], *middle, *old["entries"][old_hi:]] if bulk is not None else middle
     if memo is not None:
-        if (
-            bulk is None or len(memo) > 4 * n + 64
-        ):  # rebuilt from what is current (drops entries of gone plans)
+        limits = active()
+        if bulk is None or len(memo) > limits.memo_per_paragraph * n + limits.memo_slack:
+            # rebuilt from what is current (drops entries of gone plans)
             memo.clear()
             for pno, entry in enumerate(entries):
                 if entry is None:

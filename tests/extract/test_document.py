@@ -132,7 +132,7 @@ _TEXT = st.sampled_from(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
-def test_random_edits_equal_full_extraction(bulk_opinions, data) -> None:
+def test_random_edits_equal_full_extraction(limits, bulk_opinions, data) -> None:
     i = data.draw(st.integers(0, len(bulk_opinions) - 1), label="opinion")
     base = bulk_opinions[i]
     start = data.draw(st.integers(0, max(0, len(base) - 6000)), label="window")
@@ -160,7 +160,7 @@ def test_pathological_text_is_handled() -> None:
     extract_citations("(" * 5000 + "Roe v. Wade, 410 U.S. 113" + ")" * 5000)  # cut somewhere; must not fail
 
 
-def test_incremental_resolution_across_many_paragraphs() -> None:
+def test_incremental_resolution_across_many_paragraphs(limits) -> None:
     """Edits that change, keep, split and merge what later short forms resolve to."""
     paras = [
         "Roe v. Wade, 410 U.S. 113 (1973). Doe v. Bolton, 410 U.S. 179 (1973).",
@@ -213,12 +213,12 @@ _PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     parts=st.lists(_PIECES, min_size=1, max_size=40),
     edits=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), _PIECES), min_size=1, max_size=8),
 )
-def test_single_edits_resplit_locally_like_a_full_split(parts, edits) -> None:
+def test_single_edits_resplit_locally_like_a_full_split(limits, parts, edits) -> None:
     """One edit at a time (the LSP case) re-splits only around the edit; it must equal a full split."""
     doc = Document("".join(parts))
     for frac, length, new in edits:
@@ -229,7 +229,7 @@ def test_single_edits_resplit_locally_like_a_full_split(parts, edits) -> None:
         assert doc.extraction == extract_citations(doc.text)
 
 
-def test_single_edits_in_long_paragraphs(bulk_opinions) -> None:
+def test_single_edits_in_long_paragraphs(limits, bulk_opinions) -> None:
     from citecheck.extract.paragraphs import MAX_PARAGRAPH
 
     text = next(t for t in bulk_opinions if max(len(p) for p in t.split("\n\n")) > MAX_PARAGRAPH)
@@ -257,7 +257,7 @@ def test_code_point_offsets_with_astral_characters_and_crlf() -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
-def test_lazy_view_answers_like_the_full_tuple(bulk_opinions, data) -> None:
+def test_lazy_view_answers_like_the_full_tuple(limits, bulk_opinions, data) -> None:
     """``Document.extraction`` builds citations per paragraph on demand; every way of asking for one
     (by index, by offset, by span, its antecedent) answers as the full extraction of the text does."""
     from citecheck.extract.assemble import DocumentExtraction
@@ -286,7 +286,7 @@ def test_lazy_view_answers_like_the_full_tuple(bulk_opinions, data) -> None:
         assert lazy == full and lazy.citations == full.citations
 
 
-def test_typing_inside_case_names_resolves_later_short_forms_again() -> None:
+def test_typing_inside_case_names_resolves_later_short_forms_again(limits) -> None:
     """A keystroke in a case name changes only the names of its full citation: later paragraphs stay in
     step unless one of their name lookups (short form, supra, "Name at N") answers differently."""
     first = "Smith v. Jones, 33 F.3d 1 (3d Cir. 1990); Doe v. Roe, 34 F.3d 5 (3d Cir. 1991)."

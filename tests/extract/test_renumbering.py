@@ -61,9 +61,13 @@ def _key(f) -> tuple:
     return (f.span.start, f.span.end, str(f.kind), f.message, f.citation_index)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
-def test_edits_that_renumber_equal_a_fresh_extraction(data) -> None:
+def test_edits_that_renumber_equal_a_fresh_extraction(limits, data) -> None:
     order = data.draw(st.lists(st.integers(0, len(_PARAS) - 1), min_size=4, max_size=14), label="paragraphs")
     text = "\n\n".join(_PARAS[i] for i in order)
     doc, memo, settings_ = Document(text), LocalMemo(), Settings()
@@ -147,14 +151,15 @@ def test_a_paragraph_joined_before_many_short_forms_is_planned_again_linearly(mo
 
 
 def test_the_comparison_gives_up_when_too_much_was_planned_again() -> None:
-    """Past ``_ZONE_RECORDS`` records planned again, every later paragraph counts as affected (planned
+    """Past ``Thresholds.zone_records`` records planned again, every later paragraph counts as affected (planned
     again, as before numbering was relative), instead of comparing each changed record with each
     later paragraph's lookups (on a 300,000-word brief, a key that joined two paragraphs once spent
     20 s doing that)."""
-    from citecheck.extract.assemble import _ZONE_RECORDS, _Queries, _State, _Zone
+    from citecheck.extract.assemble import _Queries, _State, _Zone
+    from citecheck.extract.incremental.thresholds import active
 
     text = "\n\n".join(
-        f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." for i in range(_ZONE_RECORDS + 10)
+        f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." for i in range(active().zone_records + 10)
     )
     run = Document(text).extraction.run  # type: ignore[attr-defined]
     st = _State(fc=list(run.fc), fulls=list(run.fulls))

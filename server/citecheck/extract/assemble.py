@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from citecheck.extract.incremental.thresholds import Thresholds, active
 from citecheck.extract.models import (
     CaseName,
     Citation,
@@ -109,6 +110,7 @@ class _State:
     base: _Shared | None = None
     segs: list[Seg] = field(default_factory=list)
     patches: list[int] = field(default_factory=list)  # positions in ``fulls`` not in ``base``
+    limits: Thresholds = field(default_factory=active)
 
     def para_of(self, pos: int) -> int:
         return _para_of(self.fc, pos)
@@ -221,11 +223,6 @@ class _Shared:
         return self
 
 
-#: more changed positions, or stretches, than this in one run: index the run's own full citations instead
-_PATCH_LIMIT = 256
-_SEG_LIMIT = 48
-
-
 def _index_one(
     f: _Full,
     pos: int,
@@ -260,7 +257,7 @@ def _mapped(base: _Shared, segs: list[Seg], patches: list[int], table: str, key:
 def _candidates(st: _State, table: str, key: object) -> list[int] | None:
     """Ascending positions in ``st.fulls`` that may match ``key`` in one of the indexes (``by_word``,
     ``by_cite``, ``by_short``) — a superset: callers check each full citation — or None: scan them all."""
-    if st.restored and (len(st.patches) > _PATCH_LIMIT or len(st.segs) > _SEG_LIMIT):
+    if st.restored and (len(st.patches) > st.limits.patch_limit or len(st.segs) > st.limits.seg_limit):
         st.own_index()
     if not st.restored:
         _index(st)
@@ -920,7 +917,8 @@ def assemble_incremental(  # noqa: C901
             reach.extend(prior.reach[:q])
             built_all.extend(prior.built[:q])
         have = prior.queries
-        queries = have if have is not None and len(have.of) <= 2 * n + 64 else _Queries()
+        most = st.limits.queries_per_paragraph * n + st.limits.queries_slack
+        queries = have if have is not None and len(have.of) <= most else _Queries()
         zone = _Zone(prior, st, queries, q, pno_delta)
     stretch: int | None = (
         None  # (previous run's numbering) where the present run of taken-over paragraphs began
@@ -1159,9 +1157,6 @@ def _queries_of(
 
 
 Placed = tuple[int, _Full]  # a record and its paragraph (the previous run's number for it)
-#: past this many records planned again, or this many that changed, every later paragraph is planned again
-_ZONE_RECORDS = 512
-_ZONE_LOOSE = 64
 
 
 class _Zone:
@@ -1213,7 +1208,7 @@ class _Zone:
         fulls = self.st.fulls
         t = pno - self.pno_delta
         self.new.extend((t, fulls[i]) for i in range(start, len(fulls)))
-        if len(self.new) > _ZONE_RECORDS:
+        if len(self.new) > self.st.limits.zone_records:
             self.flooded = True
 
     def taken(self, old: int) -> None:
@@ -1231,7 +1226,7 @@ class _Zone:
         if not self.flooded:
             for t in range(self.old_next, upto):
                 self.old.extend((t, prior.fulls[i]) for i in range(prior.fc[t], prior.fc_at(t + 1)))
-            if len(self.old) > _ZONE_RECORDS:
+            if len(self.old) > self.st.limits.zone_records:
                 self.flooded = True
         self.old_next = max(self.old_next, upto)
 
@@ -1258,7 +1253,7 @@ class _Zone:
             clash = {(t, f.key) for t, f in loose}
             self._pairs = []
             self._loose = [f for t, f in a + b if (t, f.key) in clash]
-            if len(self._loose) > _ZONE_LOOSE:
+            if len(self._loose) > self.st.limits.zone_loose:
                 self.flooded = True
         self._key = key
         return self._pairs, self._loose

@@ -12,12 +12,10 @@ from dataclasses import dataclass
 
 from citecheck.errors import InputError
 from citecheck.extract.assemble import Run, assemble, assemble_incremental
+from citecheck.extract.incremental.thresholds import active
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
 from citecheck.extract.paragraphs import _BLANK, split_paragraphs
-
-#: more edits than this in one batch are one whole re-split (each local re-split copies the text)
-_LOCAL_EDITS = 16
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,7 +94,7 @@ class Document:
         prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails
         before = self._text
         edited = _edited(edits) if edits else (0, 0) if text == before else None
-        if not edits or len(edits) > _LOCAL_EDITS:
+        if not edits or len(edits) > active().local_edits:  # each local re-split copies the text
             self._text = text
             self._resplit_all(before)
         else:

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from pygls.protocol import default_converter
 
+from citecheck.extract.incremental.thresholds import DEFAULT, using
 from citecheck.findings import Fix, Kind, TextEdit, make_finding
 from citecheck.ignores import IgnoreKey
 from citecheck.lsp import convert
 from citecheck.lsp.convert import Shown
-from citecheck.lsp.features import display as display_mod
 from citecheck.lsp.features.display import Display, rebase_json
 from citecheck.lsp.features.shifting import line_end_after, shift_findings
 from citecheck.lsp.positions import LineIndex
@@ -58,17 +59,16 @@ def _findings(text: str):
 
 
 @pytest.fixture
-def small_chunks(monkeypatch):
-    monkeypatch.setattr(display_mod, "CHUNK", 2)
-    monkeypatch.setattr(display_mod, "BLOCK", 10**9)  # no blocks: these tests look at single chunks
+def small_chunks():
+    with using(replace(DEFAULT, chunk=2, block=10**9)):  # no blocks: these tests look at single chunks
+        yield
 
 
 @pytest.fixture(params=[10**9, 2, 3])
-def small_blocks(monkeypatch, request):
+def small_blocks(request):
     """Chunks of two, gathered in blocks of two or three (or not at all)."""
-    monkeypatch.setattr(display_mod, "CHUNK", 2)
-    monkeypatch.setattr(display_mod, "BLOCK", request.param)
-    return request.param
+    with using(replace(DEFAULT, chunk=2, block=request.param)):
+        yield request.param
 
 
 def test_a_chunk_after_the_edited_line_is_not_opened(small_chunks, monkeypatch) -> None:

@@ -27,16 +27,14 @@ from dataclasses import replace
 
 from lsprotocol import types
 
+from citecheck.extract.incremental.thresholds import active
 from citecheck.findings import Finding, TextEdit, moved_finding
 from citecheck.lsp.convert import Shown, shows_as_diagnostic
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
 
-__all__ = ["CHUNK", "Display", "rebase_json"]
+__all__ = ["Display", "rebase_json"]
 
-CHUNK = 32
-#: chunks per block (a run of fewer loose chunks stays loose)
-BLOCK = 16
 _LINE = re.compile(r'"line":(\d+)')
 _LINE_B = re.compile(rb'"line":(\d+)')
 
@@ -157,15 +155,16 @@ def _shown_moved(s: Shown, d: int, dl: int) -> Shown:
 
 def _chunks(items: Sequence[Shown], clean: bool, mode: str) -> list[_Chunk]:
     out = []
-    for i in range(0, len(items), CHUNK):
-        part = tuple(items[i : i + CHUNK])
+    size = active().chunk
+    for i in range(0, len(items), size):
+        part = tuple(items[i : i + size])
         lo, hi = _extent(part)
         out.append(_Chunk(part, lo, hi, clean=clean, mode=mode))
     return out
 
 
 class _Block:
-    """Up to ``BLOCK`` chunks moved as one (``+ d``, ``+ dl``), so that an edit, a splice, a render or
+    """Up to ``Thresholds.block`` chunks moved as one (``+ d``, ``+ dl``), so that an edit, a splice, a render or
     a write visits a few dozen blocks and the chunks of the one it touches, not every chunk of a long
     brief. Never changed once made; ``opened()`` gives its chunks in current coordinates."""
 
@@ -238,11 +237,12 @@ def _grouped(units: Iterable[_Unit]) -> list[_Unit]:
     """Runs of loose chunks gathered into blocks (blocks are kept as they are)."""
     out: list[_Unit] = []
     loose: list[_Chunk] = []
+    size = active().block  # a run of fewer loose chunks stays loose
 
     def flush() -> None:
-        if len(loose) >= BLOCK:
-            for i in range(0, len(loose), BLOCK):
-                part = tuple(loose[i : i + BLOCK])
+        if len(loose) >= size:
+            for i in range(0, len(loose), size):
+                part = tuple(loose[i : i + size])
                 out.append(_Block(part) if len(part) > 1 else part[0])
         else:
             out.extend(loose)
