@@ -18,7 +18,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from citecheck.checks.names import name_score
 from citecheck.errors import CorpusError
 from citecheck.sources.corpus_names import NameIndex
 from citecheck.sources.models import (
@@ -34,10 +33,13 @@ from citecheck.sources.models import (
     PageMap,
     PassageHit,
 )
+from citecheck.sources.name_keys import name_score
 from citecheck.sources.passages import fts_phrase, locate, longest_fragment
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 SCHEMA_VERSION = 1
+#: Name-search hits scored below this are another case (one party shared: "Savage v. Jones" is 0.75).
+MIN_NAME_SCORE = 0.8
 #: A volume can be complete only if its first case begins on one of its first pages.
 FIRST_CASE_MAX_PAGE = 5
 
@@ -598,8 +600,9 @@ class Corpus:
     def find_by_name(
         self, name: str, *, limit: int = 5, court: str | None = None, years: tuple[int, int] | None = None
     ) -> list[NameHit]:
-        """Cases whose names fit ``name`` (``name_score`` > 0), best first; the years and the court given
-        only order cases of equal score (a draft's year or court may be the very thing that is wrong)."""
+        """Cases whose names fit ``name`` (``name_keys.name_score`` of at least ``MIN_NAME_SCORE``), best first;
+        the years and the court given only order cases of equal score (a draft's year or court may be the
+        very thing that is wrong)."""
         index = self._name_index()
         key = (name, limit, court, years)
         cached = self._name_hits.get(key)
@@ -609,7 +612,7 @@ class Corpus:
         hits = []
         for rec in self._records(rowids):
             score = name_score(name, rec.names)
-            if score > 0:
+            if score >= MIN_NAME_SCORE:
                 hits.append(NameHit(record=rec, score=score, source="corpus"))
 
         def rank(h: NameHit) -> tuple[float, int, int]:

@@ -58,7 +58,7 @@ def _offer(cands: Sequence[Candidate], why: str) -> list[Candidate]:
         cands = [
             x
             for x in cands
-            if x.name >= 1.0
+            if x.matches
             and x.year is not False
             and x.court is not False
             and (x.near is not None or x.quote is True or why == "database" or x.year is True)
@@ -66,7 +66,7 @@ def _offer(cands: Sequence[Candidate], why: str) -> list[Candidate]:
         if why == "unverified" and len(cands) > 1 and not any(x.quote or x.near for x in cands):
             return []  # several cases of that name and year: nothing points to one of them
     else:
-        cands = [x for x in cands if x.name > 0 or x.at_cite or x.near or x.year is not False]
+        cands = [x for x in cands if x.named or x.at_cite or x.near or x.year is not False]
     return list(cands[:MAX_OFFERED])
 
 
@@ -77,11 +77,11 @@ def _decision(ctx: CheckContext, best: Candidate) -> str:
     label = describe_record(rec, best.cite)
     if best.quote is True and best.at_cite:
         return f" The quoted passage is in {label}{page}: the name is wrong, not the citation."
-    if best.quote is True and best.name > 0:
+    if best.quote is True and best.named:
         return f" The quoted passage is in {label}{page}, the case the draft names: the citation is wrong."
     if best.quote is True:
         return f" The quoted passage comes from {label}{page}."
-    if best.name > 0 and not best.at_cite:
+    if best.named and not best.at_cite:
         return f" A case of that name is {label}."
     return ""
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from citecheck.checks.base import CheckContext
 from citecheck.checks.corrections.leads import Leads
 from citecheck.checks.corrections.near_miss import relation
-from citecheck.checks.names import name_score
+from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
 from citecheck.checks.parenthetical import courts_conflict
 from citecheck.checks.quote_match import OpinionIndex, locate
 from citecheck.checks.quotes import page_of
@@ -25,10 +25,16 @@ from citecheck.extract.models import Citation
 from citecheck.findings import Confidence
 from citecheck.reporters import is_neutral, series_siblings
 from citecheck.sources.models import CaseCite, CaseRecord, CiteKey, OpinionText, PassageHit
+from citecheck.sources.name_keys import name_score
 
 #: Candidates offered at most, and the score below which none is.
 MAX_OFFERED = 3
 MIN_SCORE = 1.0
+#: ``name_keys.name_score`` at which the draft names the case (abbreviations, party order, a shortened
+#: party), and at which it names it but for a slip of the keyboard (0.9); below, another case ("State v.
+#: Brown" is 0.8 of "Commonwealth v. Brown", "Savage v. Jones" 0.5 of "Savage v. Parks").
+NAME_MATCH = 0.95
+NAME_CLOSE = 0.85
 
 
 @dataclass(slots=True)
@@ -37,7 +43,8 @@ class Candidate:
 
     record: CaseRecord
     cite: CaseCite | None = None  # the citation to put in the draft (chosen by ``_choose_cite``)
-    name: float = 0.0  # name_score of the draft's name against it
+    name: float = 0.0  # name_keys.name_score of the draft's name against it
+    mismatch: bool = True  # checks.names.compare_names says the draft names another case
     quote: bool | None = None  # the draft's quote is in it (None: not known)
     quote_page: str | None = None  # the page the quote is on, in ``cite``'s reporter
     near: str | None = None  # how the draft's citation is one slip away from it
@@ -55,8 +62,8 @@ class Candidate:
             s += 3.0
         elif self.quote is False:
             s -= 3.0
-        s += 2.0 if self.name >= 1.0 else 1.2 if self.name > 0 else 0.0
-        if self.near or (self.inside and self.name > 0):
+        s += 2.0 if self.matches else 1.2 if self.named else 0.0
+        if self.near or (self.inside and self.named):
             s += 1.0
         if self.at_cite:
             s += 1.5
@@ -69,23 +76,35 @@ class Candidate:
         return s
 
     @property
+    def named(self) -> bool:
+        """The draft names it (or names it but for a slip of the keyboard): the score says so and the name
+        check would not call it another case ("State v. Brown" scores 0.9 against "Commonwealth v.
+        Brown", whose short name is "Brown", but names another case)."""
+        return self.name >= NAME_CLOSE and not self.mismatch
+
+    @property
+    def matches(self) -> bool:
+        """The draft names it exactly (abbreviations, party order and shortened parties allowed)."""
+        return self.name >= NAME_MATCH and not self.mismatch
+
+    @property
     def related(self) -> bool:
         """Shares the draft's name, holds its quote, or is the case at its citation (and the quote is
         not known to be elsewhere): the only candidates ever proposed."""
         if self.quote is False:
             return False
-        return self.quote is True or self.name > 0 or self.at_cite
+        return self.quote is True or self.named or self.at_cite
 
     @property
     def confidence(self) -> Confidence:
         """High when two things the draft says point to it (the quote, the name, the citation or a slip
         of it) and nothing it says contradicts it; medium for the quote or the full name alone."""
-        if self.quote is True and (self.name > 0 or self.at_cite or self.near):
+        if self.quote is True and (self.named or self.at_cite or self.near):
             return Confidence.HIGH
         cited = self.at_cite or self.near is not None or self.inside
-        if self.name > 0 and cited and self.year is not False and self.court is not False:
+        if self.named and cited and self.year is not False and self.court is not False:
             return Confidence.HIGH
-        if self.quote is True or (self.name >= 1.0 and self.year is not False):
+        if self.quote is True or (self.matches and self.year is not False):
             return Confidence.MEDIUM
         return Confidence.LOW
 
@@ -208,7 +227,11 @@ def _assess(
     """Fill in the candidate's citation to propose, name score, quote, near miss, year and court."""
     c, rec = ctx.citation, cand.record
     written = _written(c)
-    cand.name = name_score(c.case_name.text, rec.names) if c.case_name else 0.0
+    if c.case_name is not None:
+        cand.name = name_score(c.case_name.text, rec.names)
+        cand.mismatch = (
+            compare_names(clean_draft_name(c.case_name.text), rec.names).verdict is NameVerdict.MISMATCH
+        )
     if cand.at_cite and ctx.record is not None and rec.id == ctx.record.id:
         cand.cite = ctx.case_cite()
     if cand.cite is None:
@@ -254,4 +277,4 @@ def gather_candidates(
     return [x for x in out if x.score >= MIN_SCORE]
 
 
-__all__ = ["MAX_OFFERED", "MIN_SCORE", "Candidate", "gather_candidates"]
+__all__ = ["MAX_OFFERED", "MIN_SCORE", "NAME_CLOSE", "NAME_MATCH", "Candidate", "gather_candidates"]

@@ -126,7 +126,7 @@ def whole_fix(ctx: CheckContext, cand: Candidate, *, preferred: bool) -> Fix | N
         + (f" ({year})" if year else "")
     )
     only_name = all(e.span.end <= c.span.start for e in edits)
-    if only_name and cand.name > 0:
+    if only_name and cand.named:
         title = f"Correct the name to “{name}”"
     elif only_name:
         title = f"Use the name of the case at this citation: {name}"
@@ -161,9 +161,9 @@ def why(cand: Candidate, ctx: CheckContext) -> str:
         parts.append(
             "the quoted passage is in it" + (f" (page {cand.quote_page})" if cand.quote_page else "")
         )
-    if cand.name >= 1.0:
+    if cand.matches:
         parts.append("its name matches the draft's")
-    elif cand.name > 0:
+    elif cand.named:
         parts.append("its name differs from the draft's by a slip of the keyboard")
     if cand.at_cite and ctx.lookup is not None:
         parts.append(f"it is the case at {ctx.lookup.key}")
