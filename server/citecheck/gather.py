@@ -31,6 +31,7 @@ from citecheck.sources.models import (
     OpinionText,
     PassageHit,
 )
+from citecheck.sources.opinion_fit import why_unfit
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -135,7 +136,7 @@ async def _candidate_texts(
             if not isinstance(exc, CitecheckError):
                 log.exception("reading the text of %s failed", rid)
             continue
-        if text is not None:
+        if text is not None and why_unfit(rec, text) is None:  # a garbled text proves nothing either way
             out[rid] = text
     return out
 
@@ -178,6 +179,9 @@ async def _fetch_opinions(
 ) -> tuple[dict[str, OpinionText], dict[str, tuple[str, float | None]]]:
     """Opinion texts, only for cases whose text a check needs (quotes or pin cites), in file order.
 
+    A text that is not the case's or is cut short (``sources/opinion_fit.py``) is not used: it is
+    missing, with the reason, like one that could not be fetched.
+
     One at a time: the source paces its requests (sources/pacing.py), and once one fetch has to wait
     past the deadline the rest wait too, without asking. The second dict says, per case, why its text
     is missing and, when it only waits for the allowance, until when.
@@ -203,6 +207,9 @@ async def _fetch_opinions(
             missing[rid] = waiting
             continue
         text, why, until = await _opinion(source, rec)
+        if text is not None and (unfit := why_unfit(rec, text)) is not None:
+            log.info("opinion text for %s not used: %s", rec.id, unfit)
+            text, why = None, unfit  # garbled evidence never accuses: the checks say "cannot verify"
         if text is not None:
             texts[rid] = text
         elif why:
