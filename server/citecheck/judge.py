@@ -12,7 +12,6 @@ import logging
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
@@ -22,9 +21,10 @@ from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
-from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
+from citecheck.extract.assemble import DocumentExtraction, Plan, Run, uses_prev
 from citecheck.extract.incremental.thresholds import active
 from citecheck.extract.models import Citation, CiteForm, Extraction
+from citecheck.extract.paragraph import ParagraphResult
 from citecheck.findings import Finding, Fix, TextEdit, moved_finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
@@ -122,11 +122,6 @@ def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
     return out
 
 
-#: Per citation object: (the citation, the full citation it stood for, its local findings); and per
-#: paragraph plan (``("p", id(plan))``): what ``paragraph_findings`` needs to take its findings over.
-#: per open document: what the last keystroke's checks found, by citation or paragraph (entries are
-#: tuples of several shapes, read back positionally; Any keeps the hot loop free of casts)
-LocalMemo = dict[object, Any]
 _AFTER = 200  # characters after a citation a local check may read (a "supra note 3" following it)
 _BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
 
@@ -147,60 +142,76 @@ def local_findings(
     Keystroke-fast (no I/O).
 
     ``memo`` (the caller's, kept between versions of one document) lets a version take over the
-    findings of the last one where they cannot differ. A local check reads only its citation, the
-    text up to ``_BEFORE`` characters before and ``_AFTER`` after it, and the full citations before it.
-    For an incremental ``DocumentExtraction`` that is decided per paragraph: a paragraph with the same
-    plan (same numbering, same resolution, same full citations before it), the same result and the
-    same text around it has the same findings, moved by however far the paragraph moved; only the
-    other paragraphs' citations are built and checked. For any other extraction, per citation: the
-    very same object with the very same full citation and the same text just after it. The memo is
-    replaced by this version's entries.
-
-    ``filtered=False`` returns the findings before ``visible`` (the caller filters what it shows); an
-    editor that wants to know which paragraphs changed calls ``paragraph_findings`` itself.
+    findings of the last one where they cannot differ (``paragraph_findings``); it needs the
+    extraction of an incremental ``Document``. ``filtered=False`` returns the findings before
+    ``visible`` (the caller filters what it shows).
     """
-    if isinstance(extraction, DocumentExtraction):
-        by_paragraph = paragraph_findings(extraction, memo).findings()
-        return visible(by_paragraph, settings) if filtered else by_paragraph
-    found: list[Finding] = []
-    fresh: LocalMemo = {}
-    for c in extraction.citations:
-        full = full_of(extraction, c)
-        after = extraction.text[c.span.end : c.span.end + _AFTER]
-        hit = memo.get(id(c)) if memo is not None else None
-        if hit is not None and hit[0] is c and hit[1] is full and hit[2] == after:
-            mine = hit[3]
-        else:
-            mine = tuple(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
-        fresh[id(c)] = (c, full, after, mine)
-        found.extend(mine)  # type: ignore[arg-type]
     if memo is not None:
-        memo.clear()
-        memo.update(fresh)
+        if not isinstance(extraction, DocumentExtraction):
+            raise TypeError("a local-findings memo needs a Document's extraction")
+        found = paragraph_findings(extraction, memo).findings()
+    else:
+        found = []
+        for c in extraction.citations:
+            full = full_of(extraction, c)
+            found.extend(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
     return visible(found, settings) if filtered else found
+
+
+@dataclass(slots=True, eq=False)
+class MemoEntry:
+    """One paragraph's local findings as computed, and what they were computed from."""
+
+    plan: Plan
+    result: ParagraphResult
+    prev: ParagraphResult | None  # the paragraph before, where the plan reads it
+    start: int  # the paragraph's offset then
+    window: tuple[str, str]  # the text a check reads just before and after the paragraph
+    findings: tuple[Finding, ...]
+    first: int  # the index of its first citation then
+    reads_prev: bool
+
+
+class LocalMemo:
+    """Per open document: what the last version's local checks found, per paragraph plan (by the
+    plan's ``key``), and that version's plans, paragraphs, results and entries in order (what lets
+    the next version take the paragraphs far from its edit over in one slice)."""
+
+    __slots__ = ("by_plan", "empty", "entries", "paragraphs", "plans", "results", "serial")
+
+    def __init__(self) -> None:
+        self.serial: int | None = None  # the run the entries are of
+        self.plans: list[Plan] = []
+        self.paragraphs: list[tuple[int, int]] = []
+        self.results: list[ParagraphResult] = []
+        self.entries: list[MemoEntry | None] = []  # per paragraph (None: no citations)
+        self.by_plan: dict[int, MemoEntry] = {}
+        self.empty: set[int] = set()  # keys of plans without citations
+
+    def __len__(self) -> int:
+        return len(self.by_plan) + len(self.empty)
 
 
 @dataclass(frozen=True, slots=True)
 class ParagraphFindings:
     """One version's local findings, per paragraph, placed when asked for.
 
-    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then, element
-    3, and its first citation's index then, element 6) — a keystroke moves every paragraph after it,
-    and a citation added or removed renumbers every citation after it; moving and renumbering all
-    their findings is work the editor does not need: it shows them already moved. ``changes``: the
-    paragraphs whose findings are not the last version's moved with them (re-checked, or left without
-    citations)."""
+    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then and its
+    first citation's index then) — a keystroke moves every paragraph after it, and a citation added
+    or removed renumbers every citation after it; moving and renumbering all their findings is work
+    the editor does not need: it shows them already moved. ``changes``: the paragraphs whose findings
+    are not the last version's moved with them (re-checked, or left without citations)."""
 
     paragraphs: list[tuple[int, int]]
-    entries: list[Any]
+    entries: list[MemoEntry | None]
     changes: Changes
     firsts: list[int]  # per paragraph: the index of its first citation in this version
 
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
         for (start, _end), entry, first in zip(self.paragraphs, self.entries, self.firsts, strict=True):
-            if entry is not None and entry[5]:
-                out.extend(_moved(entry[5], start - entry[3], first - entry[6]))
+            if entry is not None and entry.findings:
+                out.extend(_moved(entry.findings, start - entry.start, first - entry.first))
         return out
 
     def within(self, regions: list[tuple[int, int]]) -> list[Finding]:
@@ -212,11 +223,10 @@ class ParagraphFindings:
             pno = max(0, bisect_left(paras, a, key=_para_end))
             while pno < len(paras) and paras[pno][0] <= b:
                 entry = self.entries[pno]
-                if entry is not None and entry[5]:
-                    d = paras[pno][0] - entry[3]
-                    out.extend(
-                        f for f in _moved(entry[5], d, self.firsts[pno] - entry[6]) if a <= f.span.start <= b
-                    )
+                if entry is not None and entry.findings:
+                    d = paras[pno][0] - entry.start
+                    moved = _moved(entry.findings, d, self.firsts[pno] - entry.first)
+                    out.extend(f for f in moved if a <= f.span.start <= b)
                 pno += 1
         return out
 
@@ -225,9 +235,9 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
     """``(lo, hi, old_hi)``: only paragraphs ``lo..hi-1`` can have other findings than the memo's
     last version (paragraphs before are its ``lo`` first, those after its paragraphs from ``old_hi``
     on, moved), or None when the memo cannot tell (not the run this one continued, edits unknown)."""
-    if run.edited is None or run.prior_serial is None or memo.get("serial") != run.prior_serial:
+    if run.edited is None or run.prior_serial is None or memo.serial != run.prior_serial:
         return None
-    old_plans, old_paras, old_results = memo["plans"], memo["paragraphs"], memo["results"]
+    old_plans, old_paras, old_results = memo.plans, memo.paragraphs, memo.results
     plans, paras, results = run.plans, run.paragraphs, run.results
     n, m = len(plans), len(old_plans)
     ea, eb = run.edited
@@ -272,39 +282,40 @@ def _para_end(p: tuple[int, int]) -> int:
 def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
     """Per paragraph: the last version's findings where they cannot differ; else the checks.
 
-    The assembly takes a paragraph's plan over (the very same object) only when its citations resolve
-    to the same records as before — plans number from their own paragraph, so a citation added or
-    removed before it does not make a new plan — and a local check reads nothing else but the
-    paragraph, the text just around it and the one before it: the same plan, result and surroundings
-    give the same findings, renumbered when they are placed. When the memo saw the run this one
-    continued, the paragraphs far from the edit (before the first paragraph planned again and after the
-    last, beyond what a check reads around them) are taken over in one slice, not looked at.
+    A local check reads only its citation, the text up to ``_BEFORE`` characters before and
+    ``_AFTER`` after it, the paragraph before, and the full citations before it. The assembly takes
+    a paragraph's plan over (the very same ``Plan``, so the same ``key``) only when its citations
+    resolve to the same records as before — plans number from their own paragraph, so a citation
+    added or removed before it does not make a new plan: the same plan, result and surroundings give
+    the same findings, renumbered when they are placed. When the memo saw the run this one
+    continued, the paragraphs far from the edit (before the first paragraph planned again and after
+    the last, beyond what a check reads around them) are taken over in one slice, not looked at.
     """
     run = extraction.run
     text = extraction.text
     changes: Changes = []
-    old: LocalMemo = memo if memo is not None else {}
+    old = memo if memo is not None else LocalMemo()
     n = len(run.plans)
     bulk = _bulk_range(run, old) if memo is not None else None
     lo, hi, old_hi = bulk if bulk is not None else (0, n, 0)
-    middle: list[Any] = []
-    fresh: LocalMemo = {}
+    middle: list[MemoEntry | None] = []
+    fresh: dict[int, MemoEntry] = {}
+    fresh_empty: list[int] = []
     for pno in range(lo, hi):
         plan = run.plans[pno]
         if not plan:
-            if ("e", id(plan)) not in old:  # a paragraph planned again without citations: its old findings go
+            if plan.key not in old.empty:  # a paragraph planned again without citations: its old findings go
                 changes.append((*run.paragraphs[pno], ()))
-            fresh[("e", id(plan))] = plan
+            fresh_empty.append(plan.key)
             middle.append(None)
             continue
         start, end = run.paragraphs[pno]
         res = run.results[pno]
-        hit: Any = old.get(("p", id(plan)))
-        same_plan = hit is not None and hit[0] is plan
-        reads_prev = hit[7] if same_plan else uses_prev(plan)
+        hit = old.by_plan.get(plan.key)
+        reads_prev = hit.reads_prev if hit is not None else uses_prev(plan)
         prev = run.results[pno - 1] if pno and reads_prev else None
         window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
-        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
+        if hit is not None and hit.result is res and hit.prev is prev and hit.window == window:
             entry = hit  # the very same entry: taken over as computed, placed when asked for
         else:
             out: list[Finding] = []
@@ -315,29 +326,30 @@ def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -
                 )
             mine = tuple(out)
             changes.append((start, end, mine))
-            entry = (plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
-        fresh[("p", id(plan))] = entry
+            entry = MemoEntry(plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
+        fresh[plan.key] = entry
         middle.append(entry)
-    entries = [*old["entries"][:lo], *middle, *old["entries"][old_hi:]] if bulk is not None else middle
+    entries = [*old.entries[:lo], *middle, *old.entries[old_hi:]] if bulk is not None else middle
     if memo is not None:
         limits = active()
         if bulk is None or len(memo) > limits.memo_per_paragraph * n + limits.memo_slack:
             # rebuilt from what is current (drops entries of gone plans)
-            memo.clear()
-            for pno, entry in enumerate(entries):
-                if entry is None:
-                    memo[("e", id(run.plans[pno]))] = run.plans[pno]
+            memo.by_plan, memo.empty = {}, set()
+            for pno, got in enumerate(entries):
+                if got is None:
+                    memo.empty.add(run.plans[pno].key)
                 else:
-                    memo[("p", id(entry[0]))] = entry
+                    memo.by_plan[got.plan.key] = got
         else:
-            memo.update(fresh)
-        memo.update(
-            serial=run.serial,
-            plans=run.plans,
-            paragraphs=run.paragraphs,
-            results=run.results,
-            entries=entries,
+            memo.by_plan.update(fresh)
+            memo.empty.update(fresh_empty)
+        memo.serial, memo.plans, memo.paragraphs, memo.results = (
+            run.serial,
+            run.plans,
+            run.paragraphs,
+            run.results,
         )
+        memo.entries = entries
     return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
 
 

@@ -20,9 +20,10 @@ import itertools
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, NamedTuple, TypeVar, cast
 
 from citecheck.extract.incremental.thresholds import Thresholds, active
 from citecheck.extract.models import (
@@ -261,7 +262,8 @@ def _candidates(st: _State, table: str, key: object) -> list[int] | None:
         st.own_index()
     if not st.restored:
         _index(st)
-        return getattr(st, table).get(key, [])  # type: ignore[no-any-return]
+        got: list[int] = getattr(st, table).get(key, [])
+        return got
     if st.base is None:
         return None
     return _mapped(st.base, st.segs, st.patches, table, key)
@@ -280,6 +282,7 @@ def _index(st: _State) -> _State | None:
     return st
 
 
+_T = TypeVar("_T")
 _new = object.__new__
 _set_start = Span.__dict__["start"].__set__
 _set_end = Span.__dict__["end"].__set__
@@ -295,14 +298,14 @@ def _span(start: int, end: int) -> Span:
     return s
 
 
-def _make_fast_constructor(cls: type) -> object:
+def _make_fast_constructor(cls: type[_T]) -> Callable[..., _T]:
     """A keyword-only constructor for a frozen slotted dataclass that stores the fields through the
     slot descriptors: the same object as ``cls(**kw)`` (fields not passed take their defaults, a
     ``__post_init__`` still runs) at under half the cost of the generated ``__init__``, which sets
     each field through ``object.__setattr__``. Used only for rebuilding citations on keystrokes."""
     import dataclasses
 
-    fields = dataclasses.fields(cls)
+    fields = dataclasses.fields(cast(Any, cls))
     ns: dict[str, object] = {"_new": object.__new__, "_cls": cls}
     params = []
     body = ["    o = _new(_cls)"]
@@ -322,7 +325,7 @@ def _make_fast_constructor(cls: type) -> object:
         body.append("    o.__post_init__()")
     body.append("    return o")
     exec("def make(*, " + ", ".join(params) + "):\n" + "\n".join(body), ns)
-    return ns["make"]
+    return cast("Callable[..., _T]", ns["make"])
 
 
 _citation = _make_fast_constructor(Citation)
@@ -334,44 +337,46 @@ def _sp(s: Span, d: int) -> Span:
 
 class _Shifter:
     """Moves one paragraph's objects by ``d``; objects shared between citations (a group's case name
-    and parentheticals, a sentence's quotes) are moved once."""
+    and parentheticals, a sentence's quotes) are moved once: keyed by the (immutable) object, so
+    citations that shared one share its moved copy."""
 
-    __slots__ = ("borrowed", "d", "done")
+    __slots__ = ("borrowed", "d", "names", "parentheticals", "quoted", "spans")
 
     def __init__(self, d: int) -> None:
         self.d = d
-        self.done: dict[int, object] = {}
-        self.borrowed: dict[
-            int, tuple[str, Span]
-        ] = {}  # id(span in the paragraph before) -> (its text, span)
+        self.spans: dict[Span, Span] = {}
+        self.names: dict[CaseName, CaseName] = {}
+        self.quoted: dict[Quote, Quote] = {}
+        self.parentheticals: dict[tuple[Parenthetical, ...], tuple[Parenthetical, ...]] = {}
+        self.borrowed: dict[Span, tuple[str, Span]] = {}  # span in the paragraph before -> (its text, span)
 
     def borrowed_proposition(self, text: str, src: Span, src_off: int) -> tuple[str, Span]:
         """The previous paragraph's sentence as the proposition, one string for every citation that borrows
         it (a copy per citation took a hundred megabytes on a one-line brief of 100,000 citations)."""
-        got = self.borrowed.get(id(src))
+        got = self.borrowed.get(src)
         if got is None:
             ps = _sp(src, src_off)
-            got = self.borrowed[id(src)] = (text[ps.start : ps.end], ps)
+            got = self.borrowed[src] = (text[ps.start : ps.end], ps)
         return got
 
     def span(self, s: Span) -> Span:
         return _span(s.start + self.d, s.end + self.d)
 
     def shared_span(self, s: Span) -> Span:
-        got = self.done.get(id(s))
+        got = self.spans.get(s)
         if got is None:
-            got = self.done[id(s)] = _span(s.start + self.d, s.end + self.d)
-        return got  # type: ignore[return-value]
+            got = self.spans[s] = _span(s.start + self.d, s.end + self.d)
+        return got
 
     def name(self, n: CaseName | None) -> CaseName | None:
         if n is None or not self.d:
             return n
-        got = self.done.get(id(n))
+        got = self.names.get(n)
         if got is None:
-            got = self.done[id(n)] = CaseName(
+            got = self.names[n] = CaseName(
                 text=n.text, span=self.span(n.span), plaintiff=n.plaintiff, defendant=n.defendant
             )
-        return got  # type: ignore[return-value]
+        return got
 
     def pin(self, p: Pincite | None) -> Pincite | None:
         if p is None or not self.d:
@@ -401,18 +406,20 @@ class _Shifter:
         return tuple(self.quote(q) for q in qs)
 
     def quote(self, q: Quote) -> Quote:
-        got = self.done.get(id(q))
+        got = self.quoted.get(q)
         if got is None:
-            got = self.done[id(q)] = Quote(text=q.text, span=self.span(q.span), block=q.block)
-        return got  # type: ignore[return-value]
+            got = self.quoted[q] = Quote(text=q.text, span=self.span(q.span), block=q.block)
+        return got
 
     def parens(self, ps: tuple[Parenthetical, ...]) -> tuple[Parenthetical, ...]:
         if not ps or not self.d:
             return ps
-        got = self.done.get(id(ps))
+        got = self.parentheticals.get(ps)
         if got is None:
-            got = self.done[id(ps)] = tuple(Parenthetical(text=p.text, span=self.span(p.span)) for p in ps)
-        return got  # type: ignore[return-value]
+            got = self.parentheticals[ps] = tuple(
+                Parenthetical(text=p.text, span=self.span(p.span)) for p in ps
+            )
+        return got
 
 
 def _pin(p: Pincite | None, d: int) -> Pincite | None:
@@ -448,7 +455,7 @@ def shift_citation(
     span = _span(c.span.start + d, c.span.end + d)
     full = c.full_span
     full = span if full == c.span else _span(full.start + d, full.end + d)
-    return _citation(  # type: ignore[operator, no-any-return]
+    return _citation(
         index=index,
         form=c.form,
         span=span,
@@ -622,7 +629,55 @@ def _resolve_reference(r: RefCandidate, text: str, offset: int, st: _State) -> t
     return None
 
 
-Plan = list[tuple[object, ...]]
+class CiteStep(NamedTuple):
+    """A plan's step for one citation of the paragraph's result (numbers are the paragraph's own)."""
+
+    k: int  # which citation of the result
+    group: int | None  # the place in the plan of its parallel group's first citation (full cites)
+    antecedent: RelRef | None  # what it resolves to (short forms)
+    block: bool  # it follows a block quote in the paragraph before: that quote is one of its quotes
+    prop_prev: bool  # its proposition is the paragraph before's (its block quote or last sentence)
+
+    @property
+    def reads_prev(self) -> bool:
+        return self.block or self.prop_prev
+
+
+class RefStep(NamedTuple):
+    """A plan's step for a ``Name at N`` reference that resolved (unresolved ones are no citation)."""
+
+    k: int  # which reference candidate of the result
+    antecedent: RelRef
+    start: int  # where the name starts, in the paragraph
+    name: str  # the name as written
+
+
+Step = CiteStep | RefStep
+_plan_keys = itertools.count(1)
+
+
+class Plan:
+    """One paragraph's citations in document order, numbered from the paragraph's first and resolved
+    (``steps``); ``key`` names this plan for the memos of later runs (a paragraph taken over keeps its
+    plan, and so its key): a plan made again gets a new key even when its steps are equal."""
+
+    __slots__ = ("key", "steps")
+
+    def __init__(self, steps: tuple[Step, ...]) -> None:
+        self.steps = steps
+        self.key = next(_plan_keys)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def alike(self, other: Plan) -> bool:
+        return self.steps == other.steps
+
+    def __repr__(self) -> str:
+        return f"Plan({self.key}, {self.steps!r})"
+
+
+EMPTY_STEPS: tuple[Step, ...] = ()
 
 
 def _absolute(rel: RelRef | None, pno: int) -> Ref | None:
@@ -715,15 +770,15 @@ def _build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
     cits = res.citations
     base = run.first_of(pno)
     out = []
-    for i, e in enumerate(plan):
-        if e[0] == "c" and not e[4] and not e[5]:
+    for i, e in enumerate(plan.steps):
+        if type(e) is CiteStep and not e.block and not e.prop_prev:
             out.append(
                 shift_citation(
-                    cits[e[1]],  # type: ignore[call-overload]
+                    cits[e.k],
                     off,
                     index=base + i,
-                    group=None if e[2] is None else base + e[2],  # type: ignore[operator]
-                    antecedent=run.index_of(e[3], pno),  # type: ignore[arg-type]
+                    group=None if e.group is None else base + e.group,
+                    antecedent=run.index_of(e.antecedent, pno),
                     paragraph=pno,
                     shifter=sh,
                 )
@@ -739,14 +794,17 @@ def _names_earlier_cites(plan: Plan, res: ParagraphResult) -> bool:
     its plan."""
     cits = res.citations
     return any(
-        e[0] == "c" and e[3] is None and cits[e[1]].form is CiteForm.SHORT and bool(cits[e[1]].reporter)  # type: ignore[index,call-overload]
-        for e in plan
+        type(e) is CiteStep
+        and e.antecedent is None
+        and cits[e.k].form is CiteForm.SHORT
+        and bool(cits[e.k].reporter)
+        for e in plan.steps
     )
 
 
 def uses_prev(plan: Plan) -> bool:
     """Whether a paragraph's citations read the paragraph before it (a block quote, its last sentence)."""
-    return any(e[0] == "c" and (e[4] or e[5]) for e in plan)
+    return any(type(e) is CiteStep and e.reads_prev for e in plan.steps)
 
 
 _ext_citations = Extraction.__dict__["citations"]
@@ -982,7 +1040,7 @@ def assemble_incremental(  # noqa: C901
                 if in_prior:
                     st.rebase(prior, prior.fc[old], prior.fc_at(old + 1), start_f)
                     was = prior.plans[old]
-                    if prior.results[old] is res and plan == was and not _names_earlier_cites(plan, res):
+                    if prior.results[old] is res and plan.alike(was) and not _names_earlier_cites(plan, res):
                         # planned alike (a paragraph inserted before it moved what it reached back to):
                         # the same object, so its local findings are taken over (judge.paragraph_findings)
                         plan = was
@@ -1360,7 +1418,7 @@ def _plan(
     if res.refs:
         order.extend((r.words[0][0], 1, k) for k, r in enumerate(res.refs))
         order.sort(key=lambda t: (t[0], t[1]))
-    plan: Plan = []
+    plan: list[Step] = []
     local: dict[int, int] = {}
     reach = 0
     for _pos, kind, k in order:
@@ -1372,7 +1430,7 @@ def _plan(
             at, s, name = found
             ante = st.ref(at)
             reach = max(reach, pno - ante[0])
-            plan.append(("r", k, (pno - ante[0], ante[1]), s, name))
+            plan.append(RefStep(k, (pno - ante[0], ante[1]), s, name))
             st.last_authority = ante
             continue
         c = res.citations[k]
@@ -1392,8 +1450,8 @@ def _plan(
                 if at_ is not None:
                     antecedent = st.ref(at_)
                     reach = max(reach, pno - antecedent[0])
-                elif res.parallel_short and res.parallel_short[k] and plan and plan[-1][0] == "c":
-                    antecedent = _absolute(plan[-1][3], pno)  # type: ignore[arg-type]  # the pin's parallel partner
+                elif res.parallel_short and res.parallel_short[k] and plan and type(plan[-1]) is CiteStep:
+                    antecedent = _absolute(plan[-1].antecedent, pno)  # the pin's parallel partner
             elif c.form is CiteForm.SUPRA:
                 at_ = _resolve_supra(c, st)
                 if at_ is not None:
@@ -1405,8 +1463,8 @@ def _plan(
                 st.last_authority = antecedent
         block = bool(res.leading[k] and prev is not None and prev.block is not None)
         prop_prev = bool(res.needs_prev[k] and prev is not None)
-        plan.append(("c", k, group, _relative(antecedent, pno), block, prop_prev))
-    return plan, reach
+        plan.append(CiteStep(k, group, _relative(antecedent, pno), block, prop_prev))
+    return Plan(tuple(plan)), reach
 
 
 def _build(
@@ -1417,15 +1475,14 @@ def _build(
     res: ParagraphResult,
     prev: ParagraphResult | None,
     prev_off: int,
-    e: tuple[object, ...],
+    e: Step,
     sh: _Shifter,
     index: int,
 ) -> Citation:
-    if e[0] == "r":
-        _, k, ante, s, name = e
-        r = res.refs[k]  # type: ignore[index,call-overload]
-        span = Span(off + s, off + r.pincite.span.end)  # type: ignore[operator]
-        prop_span, ref_quotes, _np = res.ref_props[k]  # type: ignore[index,call-overload]
+    if type(e) is RefStep:
+        r = res.refs[e.k]
+        span = Span(off + e.start, off + r.pincite.span.end)
+        prop_span, ref_quotes, _np = res.ref_props[e.k]
         return Citation(
             index=index,
             form=CiteForm.REFERENCE,
@@ -1437,27 +1494,27 @@ def _build(
             proposition=None if prop_span is None else text[off + prop_span.start : off + prop_span.end],
             proposition_span=None if prop_span is None else _sp(prop_span, off),
             group=index,
-            antecedent=run.index_of(ante, pno),  # type: ignore[arg-type]
-            antecedent_text=" ".join(str(name).split()),
+            antecedent=run.index_of(e.antecedent, pno),
+            antecedent_text=" ".join(e.name.split()),
             paragraph=pno,
         )
-    _, k, group, ante, block, prop_prev = e
-    c = res.citations[k]  # type: ignore[index,call-overload]
+    assert type(e) is CiteStep
+    c = res.citations[e.k]
     quotes: tuple[Quote, ...] | None = None
     proposition: tuple[str, Span] | None = None
-    if block and prev is not None and prev.block is not None:
+    if e.block and prev is not None and prev.block is not None:
         quotes = (_quote(prev.block, prev_off), *(_quote(q, off) for q in c.quotes))
-    if prop_prev and prev is not None:
+    if e.prop_prev and prev is not None:
         # a citation standing alone under a block quote is offered for the block quote itself
-        src = prev.block.span if (prev.block is not None and res.leading[k]) else prev.last_sentence  # type: ignore[index,call-overload]
+        src = prev.block.span if (prev.block is not None and res.leading[e.k]) else prev.last_sentence
         if src is not None:
             proposition = sh.borrowed_proposition(text, src, prev_off)
     return shift_citation(
         c,
         off,
         index=index,
-        group=None if group is None else run.first_of(pno) + group,  # type: ignore[operator]
-        antecedent=run.index_of(ante, pno),  # type: ignore[arg-type]
+        group=None if e.group is None else run.first_of(pno) + e.group,
+        antecedent=run.index_of(e.antecedent, pno),
         paragraph=pno,
         quotes=quotes,
         proposition=proposition,

@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from citecheck.errors import InputError
-from citecheck.extract.assemble import Run, assemble, assemble_incremental
+from citecheck.extract.assemble import DocumentExtraction, Run, assemble, assemble_incremental
 from citecheck.extract.incremental.thresholds import active
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
@@ -58,10 +58,12 @@ class Document:
         return self._text
 
     @property
-    def extraction(self) -> Extraction:
+    def extraction(self) -> DocumentExtraction:
         return self._extraction
 
-    def apply_edits(self, edits: list[Edit] | tuple[Edit, ...], text: str | None = None) -> Extraction:
+    def apply_edits(
+        self, edits: list[Edit] | tuple[Edit, ...], text: str | None = None
+    ) -> DocumentExtraction:
         """Apply ``edits`` in order (each against the text left by the previous one), then re-extract.
 
         ``text``: the text the edits make, when the caller has it already (the language server keeps
@@ -88,7 +90,7 @@ class Document:
         self._extraction = self._run(text, list(edits))
         return self._extraction
 
-    def _run(self, text: str, edits: list[Edit]) -> Extraction:
+    def _run(self, text: str, edits: list[Edit]) -> DocumentExtraction:
         """Re-split around each edit in turn (the keystrokes that arrived while the last run was busy),
         or the whole text when one cannot be done locally, then assemble."""
         prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails

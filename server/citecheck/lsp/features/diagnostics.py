@@ -39,7 +39,6 @@ from pygls.protocol import default_converter
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit
-from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
 from citecheck.gather import gather
@@ -49,7 +48,6 @@ from citecheck.judge import (
     ParagraphFindings,
     SourceEvidence,
     judge,
-    local_findings,
     lookup_keys,
     paragraph_findings,
 )
@@ -97,7 +95,7 @@ class DocState:
     pending: list[AppliedEdit] = field(default_factory=list)
     reset: bool = True  # rebuild the extraction Document from ``text``
     document: Document | None = None
-    local_memo: LocalMemo = field(default_factory=dict)
+    local_memo: LocalMemo = field(default_factory=LocalMemo)
     key_cache: dict[int, tuple[Finding, IgnoreKey]] = field(
         default_factory=dict
     )  # id(finding) -> its key  # local findings per unchanged citation (executor only)
@@ -188,12 +186,8 @@ def _stage1(
         document = Document(text)
         extraction = document.extraction
         incremental = False
-    if isinstance(extraction, DocumentExtraction):
-        got = paragraph_findings(extraction, memo)
-        return Stage1(document, extraction, got, tuple(got.changes) if incremental else None)
-    return Stage1(
-        document, extraction, tuple(local_findings(extraction, settings, memo, filtered=False)), None
-    )
+    got = paragraph_findings(extraction, memo)
+    return Stage1(document, extraction, got, tuple(got.changes) if incremental else None)
 
 
 def _keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[Finding, IgnoreKey]]:
