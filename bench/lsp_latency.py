@@ -190,11 +190,20 @@ async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
     print(f"\n== brief: {len(brief.split()):,} words, {len(brief):,} chars; load average {_load()}")
     tmp = Path(tempfile.mkdtemp(prefix="citecheck-bench-"))
     corpus = _corpus(tmp)
+    # --limits: the server's thresholds set before it starts (a layer measured off; never a user setting)
+    launch = (
+        ["-m", "citecheck.lsp", "--stdio"]
+        if not args.limits
+        else [
+            "-c",
+            "import sys; from dataclasses import replace; from citecheck.extract.incremental import thresholds as t; "
+            f"t._active = replace(t.DEFAULT, **{_limits(args.limits)!r}); sys.argv = ['citecheck-lsp', '--stdio']; "
+            "from citecheck.lsp.__main__ import main; sys.exit(main())",
+        ]
+    )
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
-        "-m",
-        "citecheck.lsp",
-        "--stdio",
+        *launch,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         limit=2**26,
@@ -401,6 +410,11 @@ async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
     }
 
 
+def _limits(spec: str) -> dict[str, int]:
+    """``"block=1000000000,chunk=32"`` → the ``Thresholds`` fields it sets."""
+    return {k.strip(): int(v) for k, v in (part.split("=") for part in spec.split(",") if part.strip())}
+
+
 def _first_words(text: str, words: int) -> str:
     out, n = [], 0
     for para in text.split("\n\n"):
@@ -472,6 +486,7 @@ def main() -> None:
         default=1,
         help="the brief of --words concatenated this many times (the same citations, cited that much more)",
     )
+    ap.add_argument("--limits", help="Thresholds fields for the server, e.g. block=1000000000 (a layer off)")
     ap.add_argument("--typed", default="a", help="the character typed (every fourth key deletes one instead)")
     ap.add_argument("--text", help="type into this real document (its first --words words) instead")
     ap.add_argument(

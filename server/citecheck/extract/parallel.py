@@ -36,8 +36,8 @@ import time
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from citecheck.extract.assemble import Assembler
-from citecheck.extract.document import extract_citations
+from citecheck.extract.incremental.assembly import Assembler
+from citecheck.extract.incremental.document import extract_citations
 from citecheck.extract.models import (
     CaseName,
     Citation,

@@ -39,18 +39,12 @@ from pygls.protocol import default_converter
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit
+from citecheck.extract.incremental.memo import LocalMemo, ParagraphFindings, paragraph_findings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
 from citecheck.gather import gather
 from citecheck.ignores import IgnoreKey, key_for
-from citecheck.judge import (
-    LocalMemo,
-    ParagraphFindings,
-    SourceEvidence,
-    judge,
-    lookup_keys,
-    paragraph_findings,
-)
+from citecheck.judge import SourceEvidence, check_locally, judge, lookup_keys
 from citecheck.lsp.capabilities import ClientCaps
 from citecheck.lsp.convert import ClientFeatures, Renderer, Shown
 from citecheck.lsp.features.display import Display
@@ -186,7 +180,7 @@ def _stage1(
         document = Document(text)
         extraction = document.extraction
         incremental = False
-    got = paragraph_findings(extraction, memo)
+    got = paragraph_findings(extraction, memo, check_locally)
     return Stage1(document, extraction, got, tuple(got.changes) if incremental else None)
 
 

@@ -11,8 +11,9 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from citecheck.errors import InputError
-from citecheck.extract.assemble import DocumentExtraction, Run, assemble, assemble_incremental
+from citecheck.extract.incremental.assembly import Run, assemble, assemble_incremental
 from citecheck.extract.incremental.thresholds import active
+from citecheck.extract.incremental.view import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
 from citecheck.extract.paragraphs import _BLANK, split_paragraphs

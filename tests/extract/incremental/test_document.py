@@ -85,7 +85,7 @@ def test_edits_apply_in_order_with_lsp_semantics() -> None:
 
 
 def test_document_reuses_unchanged_paragraphs(monkeypatch) -> None:
-    import citecheck.extract.document as document
+    import citecheck.extract.incremental.document as document
 
     calls: list[str] = []
     real = document.extract_paragraph
@@ -260,7 +260,7 @@ def test_code_point_offsets_with_astral_characters_and_crlf() -> None:
 def test_lazy_view_answers_like_the_full_tuple(limits, bulk_opinions, data) -> None:
     """``Document.extraction`` builds citations per paragraph on demand; every way of asking for one
     (by index, by offset, by span, its antecedent) answers as the full extraction of the text does."""
-    from citecheck.extract.assemble import DocumentExtraction
+    from citecheck.extract.incremental.view import DocumentExtraction
 
     base = bulk_opinions[data.draw(st.integers(0, len(bulk_opinions) - 1), label="opinion")]
     start = data.draw(st.integers(0, max(0, len(base) - 5000)), label="window")
