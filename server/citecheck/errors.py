@@ -5,6 +5,7 @@
     ├── InputError           unreadable, encrypted, binary or oversize input document
     ├── CorpusError          the SQLite corpus or cache cannot be opened / is corrupt
     │   └── ImportFormatError   an import path is in no format we know
+    │       └── SchemaChanged   a statute release (USLM, eCFR) is not in the format we read
     ├── SourceError          a case-law source failed
     │   ├── SourceUnavailable   network down, timeout, 5xx after retries
     │   ├── RateLimited         throttled; ``retry_after`` seconds (may be None)
@@ -39,6 +40,12 @@ class CorpusError(CitecheckError):
 
 class ImportFormatError(CorpusError):
     pass
+
+
+class SchemaChanged(ImportFormatError):
+    """A downloaded statute or regulation file is not in the format its parser knows (root element,
+    namespace, or the elements it needs): the sync stops rather than build an index that would call
+    real sections fabricated."""
 
 
 class SourceError(CitecheckError):

@@ -1,4 +1,4 @@
-"""``citecheck corpus import|fetch|stats|serve``: build, inspect and share the local corpus.
+"""``citecheck corpus import|fetch|sync|stats|status|serve``: build, inspect and share the local corpus.
 
 cli/app.py wires these in (``add_corpus_commands`` / ``run_corpus_command``). Errors are CitecheckErrors
 (the CLI prints them as one line); progress goes to stderr with rich, results to stdout.
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from citecheck.cli.statutes import add_statute_arguments, run_statute_sync, statute_status
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
 from citecheck.sources.importing import ImportStats
@@ -58,6 +59,21 @@ def add_corpus_commands(subparsers: Any) -> None:
     fetch.add_argument(
         "--base-url", default=None, metavar="URL", help="static site base URL (default: settings)"
     )
+
+    sync = with_corpus(
+        sub.add_parser(
+            "sync",
+            help="download public releases and build local indexes (--statutes: U.S. Code and C.F.R.)",
+            description="Download and index public releases. --statutes: the U.S. Code (the OLRC's USLM "
+            "release point) and the C.F.R. (the eCFR versioner), so that statute and regulation "
+            "citations are checked offline. Interrupted downloads resume.",
+        )
+    )
+    add_statute_arguments(sync)
+
+    status = with_corpus(sub.add_parser("status", help="what the local indexes hold (corpus, statutes)"))
+    status.add_argument("--json", action="store_true", help="machine-readable output")
+    status.add_argument("--statutes-path", type=Path, default=None, metavar="FILE", help="statute index file")
 
     stats = with_corpus(sub.add_parser("stats", help="counts per reporter and which volumes are complete"))
     stats.add_argument("--json", action="store_true", help="machine-readable output")
@@ -144,13 +160,19 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
     action = getattr(args, "corpus_command", None)
     if action is None:
         raise ConfigError(
-            "corpus needs an action: import, fetch, stats or serve (see citecheck corpus --help)"
+            "corpus needs an action: import, fetch, sync, stats, status or serve (see citecheck corpus --help)"
         )
     corpus_path = Path(getattr(args, "corpus", None) or settings.corpus_path)
     if action == "import":
         return _import(args.path, corpus_path, settings, out)
     if action == "fetch":
         return asyncio.run(_fetch(args, corpus_path, settings, out))
+    if action == "sync":
+        if not args.statutes:
+            raise ConfigError("corpus sync needs what to sync: --statutes (see citecheck corpus sync --help)")
+        return run_statute_sync(args, settings, out)
+    if action == "status":
+        return statute_status(settings, out, as_json=bool(args.json), path=args.statutes_path)
     if action == "stats":
         return _stats(corpus_path, bool(args.json), out)
     if action == "serve":

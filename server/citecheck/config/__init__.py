@@ -20,6 +20,8 @@ from citecheck.findings import Kind, Severity
 
 DEFAULT_COURTLISTENER_URL = "https://www.courtlistener.com/api/rest/v4/"
 DEFAULT_CAP_URL = "https://static.case.law/"
+DEFAULT_USCODE_URL = "https://uscode.house.gov/download/"
+DEFAULT_ECFR_URL = "https://www.ecfr.gov/api/versioner/v1/"
 
 
 def _data_dir() -> Path:
@@ -29,6 +31,11 @@ def _data_dir() -> Path:
 def default_corpus_path() -> Path:
     """Where the corpus lives when nobody named one (it may not exist yet: a fresh machine)."""
     return _data_dir() / "corpus.sqlite"
+
+
+def default_statutes_path() -> Path:
+    """Where ``corpus sync --statutes`` builds the statute index when nobody named a file."""
+    return _data_dir() / "statutes.sqlite"
 
 
 def _cache_dir() -> Path:
@@ -43,6 +50,9 @@ class Settings:
     courtlistener_url: str = DEFAULT_COURTLISTENER_URL
     cap_fetch: bool = True
     cap_url: str = DEFAULT_CAP_URL
+    statutes_path: Path = field(default_factory=default_statutes_path)  # the statute index (U.S.C., C.F.R.)
+    uscode_url: str = DEFAULT_USCODE_URL  # the OLRC's download pages (corpus sync --statutes)
+    ecfr_url: str = DEFAULT_ECFR_URL  # the eCFR versioner API (corpus sync --statutes)
     offline: bool = False
     enabled_checks: frozenset[str] | None = None  # None = all; else finding kinds to report
     severity_overrides: Mapping[str, Severity] = field(default_factory=dict)
@@ -103,6 +113,10 @@ _ALIASES = {
     "courtlistenerBaseUrl": "courtlistener_url",
     "capFetch": "cap_fetch",
     "capUrl": "cap_url",
+    "statutes": "statutes_path",
+    "statutesPath": "statutes_path",
+    "uscodeUrl": "uscode_url",
+    "ecfrUrl": "ecfr_url",
     "enabledChecks": "enabled_checks",
     "checks": "enabled_checks",
     "severityOverrides": "severity_overrides",
@@ -132,8 +146,9 @@ _ALIASES = {
     "capBudget": "cap_budget_s",
 }
 CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
-#: Settings only user-level layers may set: a folder's own config must not redirect a secret.
-USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token"})
+#: Settings only user-level layers may set: a folder's own config must not redirect a secret, nor
+#: choose the hosts statute releases are downloaded from.
+USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token", "uscode_url", "ecfr_url"})
 _FIELDS = {f.name for f in fields(Settings)}
 #: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
 #: users who set it are told it is unknown).
@@ -193,7 +208,7 @@ def unknown_env(environ: Mapping[str, str]) -> list[str]:
 
 def _coerce(name: str, value: Any) -> Any:  # noqa: C901
     try:
-        if name in ("corpus_path", "cache_path"):
+        if name in ("corpus_path", "cache_path", "statutes_path"):
             return Path(str(value)).expanduser()
         if name in ("cap_fetch", "offline", "holdings"):
             if isinstance(value, str):
@@ -223,6 +238,11 @@ def _coerce(name: str, value: Any) -> Any:  # noqa: C901
             url = str(value).strip()
             if not url.lower().startswith(("http://", "https://")):
                 raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
+            return url
+        if name in ("uscode_url", "ecfr_url"):
+            url = str(value).strip()
+            if not url.lower().startswith(("http://", "https://")):
+                raise ConfigError(f"{name} must be an http(s) URL, not {url!r}")
             return url
         if name == "model_protocol":
             protocol = str(value).strip().lower()

@@ -6,7 +6,7 @@ offset into the ORIGINAL document text (not a cleaned copy).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from citecheck.spans import Span
@@ -19,6 +19,9 @@ class CiteForm(StrEnum):
     SUPRA = "supra"  # Roe, supra, at 116
     REFERENCE = "reference"  # Roe at 116
     UNRECOGNISED = "unrecognised"  # 33 Umbrella 422: citation-shaped, reporter unknown
+    STATUTE = (
+        "statute"  # 42 U.S.C. § 1983, 17 C.F.R. § 240.10b-5, § 1983, Id. § 1331(a): ``Citation.statute``
+    )
 
 
 class Database(StrEnum):
@@ -26,6 +29,126 @@ class Database(StrEnum):
 
     WESTLAW = "WL"
     LEXIS = "LEXIS"
+
+
+class StatuteForm(StrEnum):
+    """How a statute or regulation citation is written (``CiteForm.STATUTE`` covers all three)."""
+
+    FULL = "full"  # 42 U.S.C. § 1983(a): the code (and title) written out
+    SHORT = "short"  # § 1983(a): the code is that of the earlier full citation of the same section
+    ID = "id"  # Id. § 1331(a): the code and title of the authority cited just before
+
+
+#: Display names of the codes whose ``StatuteKey.code`` is an id rather than reporters-db's name.
+CODE_NAMES: dict[str, str] = {"usc": "U.S.C.", "cfr": "C.F.R."}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class StatuteKey:
+    """What a statute index looks one section up by: the code, the title in it, the section.
+
+    ``code`` is ``"usc"`` (the United States Code), ``"cfr"`` (the Code of Federal Regulations), or
+    the name reporters-db gives a code (``"Fla. Stat."``, ``"Ky. Rev. Stat. Ann."``,
+    ``"Cal. Civ. Proc. Code"``; session laws and registers by volume and page: ``"Stat."`` 55/808,
+    ``"Fed. Reg."``, ``"Pub. L."`` with the law's number as title). ``title`` is the title, chapter or
+    volume the code is divided by where the citation names one (``None`` for ``Fla. Stat. § 768.28``);
+    ``section`` is the section without subsections (``"1983"``, ``"240.10b-5"``, ``"2000e-2"``), with
+    dashes as hyphens and no spaces (``statute_key`` makes one).
+
+    >>> str(StatuteKey("usc", "42", "1983"))
+    '42 U.S.C. § 1983'
+    >>> str(StatuteKey("Fla. Stat.", None, "768.28"))
+    'Fla. Stat. § 768.28'
+    """
+
+    code: str
+    title: str | None
+    section: str
+
+    def __str__(self) -> str:
+        name = CODE_NAMES.get(self.code, self.code)
+        return f"{self.title} {name} § {self.section}" if self.title else f"{name} § {self.section}"
+
+
+_SECTION_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"})
+
+
+def normalise_section(section: str) -> str:
+    """A section number as an index keys it: dashes as hyphens, no spaces, no trailing punctuation.
+
+    >>> normalise_section(" 240.10b\u20135 ")
+    '240.10b-5'
+    """
+    return "".join(section.translate(_SECTION_DASHES).split()).rstrip(".,;:-")
+
+
+def statute_key(code: str, title: str | None, section: str) -> StatuteKey:
+    """``StatuteKey`` with the title's leading zeros and the section's spelling normalised.
+
+    >>> statute_key("usc", "042", "2000e\u20132")
+    StatuteKey(code='usc', title='42', section='2000e-2')
+    """
+    t = title.strip() if title else None
+    if t and t.isdigit():
+        t = str(int(t))
+    return StatuteKey(code, t or None, normalise_section(section))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Statute:
+    """What a ``CiteForm.STATUTE`` citation cites: code, title, section(s), subsections, edition.
+
+    A full citation names its code (``42 U.S.C. §§ 1331–1332``, ``Fla. Stat. § 768.28(9)(a) (2020)``);
+    a short form (``§ 1983``, ``Id. § 1331(a)``) leaves ``code`` and ``title`` None and takes them from
+    the full citation it resolves to (``Extraction.statute_of``). ``subsections`` are the pin into the
+    first section (``("(a)", "(1)")``); ``last_section`` ends a range (``§§ 101–105``); ``also`` lists
+    further sections (``§§ 1331, 1332``); ``edition`` is the code's edition parenthetical as written
+    (``West 2016``, ``2012 Repl.``).
+    """
+
+    form: StatuteForm
+    code: str | None  # see ``StatuteKey.code``; None: a short form (the code is its antecedent's)
+    code_text: str | None = None  # as written: "U.S.C.A.", "Fla. Stat.", "D.C.Code"
+    jurisdiction: str | None = None  # "United States", "Florida" (reporters-db's jurisdiction)
+    regulation: bool = False  # a regulation (C.F.R., a state administrative code), not a statute
+    title: str | None = None
+    section: str
+    subsections: tuple[str, ...] = ()
+    last_section: str | None = None
+    also: tuple[str, ...] = ()
+    et_seq: bool = False
+    edition: str | None = None
+    year: int | None = None
+
+    @property
+    def name(self) -> str | None:
+        """The code's display name ("U.S.C.", "C.F.R.", "Fla. Stat."), None for a short form."""
+        return None if self.code is None else CODE_NAMES.get(self.code, self.code)
+
+    @property
+    def key(self) -> StatuteKey | None:
+        """The first section's key (None for a short form: ``Extraction.statute_of`` fills the code in)."""
+        return None if self.code is None else statute_key(self.code, self.title, self.section)
+
+    def keys(self) -> tuple[StatuteKey, ...]:
+        """Every section named: the first, those listed, the end of a range (not what lies inside it)."""
+        if self.code is None:
+            return ()
+        sections = (self.section, *self.also, *((self.last_section,) if self.last_section else ()))
+        return tuple(dict.fromkeys(statute_key(self.code, self.title, s) for s in sections))
+
+    def __str__(self) -> str:
+        """The citation in a canonical form: ``42 U.S.C. § 1983(a)``, ``§§ 101–105``, ``et seq.``"""
+        marks = "§§" if (self.also or self.last_section) else "§"
+        sections = self.section + "".join(self.subsections)
+        if self.also:
+            sections = ", ".join((sections, *self.also))
+        if self.last_section:
+            sections += f"\u2013{self.last_section}"
+        head = (
+            f"{self.title} {self.name} " if self.title and self.name else f"{self.name} " if self.name else ""
+        )
+        return f"{head}{marks} {sections}" + (" et seq." if self.et_seq else "")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,6 +243,7 @@ class Citation:
     antecedent: int | None = None
     antecedent_text: str | None = None  # "Roe" in "Roe, supra"
     paragraph: int = 0  # index of the paragraph it was found in
+    statute: Statute | None = None  # what a ``CiteForm.STATUTE`` citation cites (None for every other form)
 
     @property
     def key(self) -> tuple[str, str, str] | None:
@@ -186,6 +310,38 @@ class Extraction:
         if citation.antecedent is None:
             return None
         return self.citations[citation.antecedent]
+
+    def statute_of(self, citation: Citation) -> Statute | None:
+        """The statute or regulation a citation cites, code and title filled in; None for anything else.
+
+        A full statute citation is its own; a short form (``§ 1983``, ``Id. § 1331(a)``) takes the code
+        and title of the full citation it resolves to and keeps its own section and subsections; a bare
+        ``Id.`` after a statute cites that statute. An unresolved short form gives None: its code is
+        unknown (it still has ``citation.statute``, its section as written).
+        """
+        return resolved_statute(citation, self.resolved(citation))
+
+
+def resolved_statute(citation: Citation, antecedent: Citation | None) -> Statute | None:
+    """``Extraction.statute_of`` given the citation's antecedent (what ``resolved`` returns)."""
+    own = citation.statute
+    if own is not None and own.code is not None:
+        return own
+    if antecedent is None or antecedent is citation or antecedent.statute is None:
+        return None
+    ante = antecedent.statute
+    if ante.code is None:
+        return None
+    if own is None:  # a bare "Id." after a statute
+        return replace(ante, form=StatuteForm.ID) if citation.form is CiteForm.ID else None
+    return replace(
+        own,
+        code=ante.code,
+        code_text=ante.code_text,
+        jurisdiction=ante.jurisdiction,
+        regulation=ante.regulation,
+        title=ante.title,
+    )
 
 
 #: A whole document's full citations by (volume, reporter), in order: scanning every earlier citation

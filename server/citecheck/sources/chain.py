@@ -1,9 +1,12 @@
-"""The source chain: local corpus → cache → CAP volume download → CourtListener.
+"""The source chain: local corpus → cache → CAP volume download → CourtListener; and the statute index.
 
 The pipeline only ever talks to this. Each link answers what it can; a definitive answer (FOUND,
 AMBIGUOUS, or NOT_FOUND from a source that covers the volume) stops the walk; everything else
 falls through and, if nothing covers the citation, ends as CANNOT_VERIFY with every link's reason.
 A failing link (network down, corrupt file, throttled) is a reason, never a NOT_FOUND.
+
+Statute and regulation citations are answered by the statute index alone (``lookup_statutes``):
+a local file, no network, so no order to keep.
 
 ``open_source(settings)`` builds the chain the settings ask for; ``SourceChain(...)`` takes explicit
 parts, for tests and for embedding.
@@ -13,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
+import zlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -29,6 +34,8 @@ if TYPE_CHECKING:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
     from citecheck.sources.pacing import WorkOrder
+    from citecheck.sources.statutes.index import StatuteIndex, StatuteKeyLike
+    from citecheck.sources.statutes.records import SectionRecord, StatuteAnswer
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +63,9 @@ class SourceChain:
         cap_fetcher: CapFetcher | None = None,
         remote: AuthoritySource | None = None,
         remote_off_reason: str = "",
+        statutes: StatuteIndex | None = None,
     ) -> None:
+        self.statutes = statutes
         self.corpus = corpus
         self.cache = cache
         self.cap_fetcher = cap_fetcher
@@ -191,6 +200,38 @@ class SourceChain:
             hits.extend(h for h in more if h.case.id not in seen)
         return hits[:limit]
 
+    async def lookup_statutes(
+        self, keys: Sequence[StatuteKeyLike], *, as_of: str | None = None
+    ) -> dict[StatuteKeyLike, StatuteAnswer]:
+        """Each statute or regulation key as the statute index answers it (NOT_COVERED without one).
+
+        Never raises: an index that fails is every key NOT_COVERED with the reason (never NOT_FOUND)."""
+        from citecheck.sources.statutes.records import LookupOutcome, StatuteAnswer
+
+        if self.statutes is None:
+            why = "no statute index (run: citecheck corpus sync --statutes)"
+            return {k: StatuteAnswer(outcome=LookupOutcome.NOT_COVERED, reason=why) for k in keys}
+        out: dict[StatuteKeyLike, StatuteAnswer] = {}
+        for k in dict.fromkeys(keys):
+            try:
+                out[k] = self.statutes.lookup(k, as_of=as_of)
+            except (CitecheckError, sqlite3.Error) as exc:
+                log.warning("statute index unavailable: %s", exc)
+                out[k] = StatuteAnswer(
+                    outcome=LookupOutcome.NOT_COVERED, reason=f"statute index unavailable: {exc}"
+                )
+        return out
+
+    async def statute_text(self, record: SectionRecord) -> str | None:
+        """The section's text from the statute index (None when it cannot be read)."""
+        if self.statutes is None:
+            return None
+        try:
+            return self.statutes.text(record)
+        except (CitecheckError, sqlite3.Error, zlib.error) as exc:
+            log.warning("statute text unavailable: %s", exc)
+            return None
+
     @property
     def work_order(self) -> WorkOrder | None:
         """The order of value the remote source spends its allowance in (``pacing.WorkOrder``), if paced."""
@@ -213,6 +254,8 @@ class SourceChain:
             parts.append(getattr(self.remote, "description", self.remote.name))
         elif self.remote_off_reason:
             parts.append(f"CourtListener off: {self.remote_off_reason}")
+        if self.statutes is not None:
+            parts.append(f"statute index ({self.statutes.path})")
         return " → ".join(parts) if parts else "no sources (every citation will be cannot-verify)"
 
     async def close(self) -> None:
@@ -222,6 +265,8 @@ class SourceChain:
                     await link.close()
                 except Exception as exc:  # closing must not mask the real outcome
                     log.debug("error closing %s: %s", link, exc)
+        if self.statutes is not None:
+            self.statutes.close()
 
     async def __aenter__(self) -> SourceChain:
         return self
@@ -365,4 +410,25 @@ async def build_from_settings(
             store=cache,
             order=order,
         )
-    return SourceChain(corpus=corpus, cache=cache, cap_fetcher=cap, remote=remote, remote_off_reason=off)
+    return SourceChain(
+        corpus=corpus,
+        cache=cache,
+        cap_fetcher=cap,
+        remote=remote,
+        remote_off_reason=off,
+        statutes=await asyncio.to_thread(_open_statutes, settings),
+    )
+
+
+def _open_statutes(settings: Settings) -> StatuteIndex | None:
+    """The statute index read-only, when there is one (none yet: statutes stay "not checked")."""
+    from citecheck.sources.statutes.index import StatuteIndex
+
+    path = settings.statutes_path.expanduser()
+    if not path.exists():
+        return None
+    try:
+        return StatuteIndex(path, readonly=True)
+    except CorpusError as exc:
+        log.warning("statute index unavailable: %s", exc)
+        return None

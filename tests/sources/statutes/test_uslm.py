@@ -1,0 +1,117 @@
+"""USLM titles → sections: numbers, headings, status, where transferred sections went, text, schema."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from citecheck.errors import SchemaChanged
+from citecheck.sources.statutes.records import SectionStatus
+from citecheck.sources.statutes.uslm import parse_uslm
+from citecheck_testing.statutes import FakeSection, uslm_title
+
+
+def _sections(data: bytes) -> dict[str, object]:
+    title, it = parse_uslm(io.BytesIO(data), name="usc42.xml")
+    out = {s.section: s for s in it}
+    assert title.title == "42"
+    return out
+
+
+def test_sections_headings_and_text(usc42: bytes) -> None:
+    secs = _sections(usc42)
+    s = secs["1983"]
+    assert s.heading == "Civil action for deprivation of rights"
+    assert s.status is SectionStatus.CURRENT
+    assert s.text.startswith("Every person who, under color of any statute")
+    assert "R.S." not in s.text  # the source credit is not the section's text
+    assert "Short title" not in s.text and "1" not in secs  # a quoted Act's section in the notes is skipped
+
+
+def test_subsections_keep_their_letters_on_separate_lines(usc42: bytes) -> None:
+    text = _sections(usc42)["2000e-2"].text  # en dash in the number, normalised to "-"
+    assert text.splitlines()[0].startswith("(a) It shall be an unlawful employment practice for an employer")
+    assert text.splitlines()[1].startswith("(b) ")
+
+
+def test_status_from_attribute_and_from_bracketed_heading(usc42: bytes) -> None:
+    secs = _sections(usc42)
+    assert secs["1984"].status is SectionStatus.REPEALED  # no @status: "[§ 1984. Repealed. …]"
+    assert secs["1984"].heading.startswith("Repealed. Pub. L. 99–1")
+    assert secs["3001"].status is SectionStatus.OMITTED
+    assert secs["1981a"].status is SectionStatus.TRANSFERRED
+    assert secs["1981a"].moved_to == "42 U.S.C. § 2000e-16a"  # "of this title"
+
+
+def test_a_repealed_range_is_one_record_with_its_last_section(usc42: bytes) -> None:
+    s = _sections(usc42)["2401"]
+    assert (s.status, s.range_last) == (SectionStatus.REPEALED, "2408")
+
+
+def test_transferred_to_another_title() -> None:
+    data = uslm_title(
+        "5",
+        [
+            FakeSection(
+                number="3",
+                heading="Transferred",
+                status="transferred",
+                note="Section transferred to section 1101 of Title 8, Aliens and Nationality.",
+            )
+        ],
+    )
+    _title, it = parse_uslm(io.BytesIO(data))
+    (s,) = list(it)
+    assert s.moved_to == "8 U.S.C. § 1101"
+
+
+def test_a_current_section_whose_heading_starts_with_a_status_word_stays_current() -> None:
+    data = uslm_title(
+        "10",
+        [
+            FakeSection(
+                number="12",
+                heading="Reserved powers of the States",
+                paragraphs=("The powers not delegated are reserved.",),
+            )
+        ],
+    )
+    _title, it = parse_uslm(io.BytesIO(data))
+    assert next(it).status is SectionStatus.CURRENT
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        (b"<?xml version='1.0'?><lawDoc xmlns='http://xml.house.gov/schemas/uslm/1.0'/>", "found <lawDoc>"),
+        (
+            b"<?xml version='1.0'?><uscDoc xmlns='http://example.org/uslm/3.0'/>",
+            "in http://example.org/uslm/3.0",
+        ),
+        (b"<uscDoc>", "without a namespace"),
+        (b"", "not XML"),
+        (b"PK\x03\x04 not xml at all", "not XML"),
+    ],
+)
+def test_a_changed_schema_is_a_clear_error(data: bytes, needle: str) -> None:
+    with pytest.raises(SchemaChanged, match=r"usc01\.xml") as err:
+        _title, it = parse_uslm(io.BytesIO(data), name="usc01.xml")
+        list(it)
+    assert needle in str(err.value)
+
+
+def test_sections_without_numbers_mean_the_format_changed() -> None:
+    data = (
+        b'<uscDoc xmlns="http://xml.house.gov/schemas/uslm/1.0" identifier="/us/usc/t1"><main><title>'
+        b"<section><designation>1</designation><heading>Words</heading></section></title></main></uscDoc>"
+    )
+    _title, it = parse_uslm(io.BytesIO(data), name="usc01.xml")
+    with pytest.raises(SchemaChanged, match="none with <num value"):
+        list(it)
+
+
+def test_truncated_file_is_a_clear_error(usc42: bytes) -> None:
+    _title, it = parse_uslm(io.BytesIO(usc42[: len(usc42) // 2]), name="usc42.xml")
+    with pytest.raises(SchemaChanged, match=r"usc42\.xml: broken XML"):
+        list(it)
