@@ -196,10 +196,13 @@ def _end(p: tuple[int, int]) -> int:
     return p[1]
 
 
-def _result(key: str, old: dict[str, ParagraphResult]) -> ParagraphResult:
-    res = old.get(key)
+def _result(key: str, known: dict[str, ParagraphResult]) -> ParagraphResult:
+    """The result for a paragraph's text: one already known (a paragraph whose text did not change, or
+    one met earlier in this re-split), else extracted. A paragraph repeated many times over (a heading,
+    a signature block, a line a Replace All made alike everywhere) is extracted once."""
+    res = known.get(key)
     if res is None:
         # not the process-wide LRU: a keystroke's intermediate paragraph versions would only crowd it
         # (and the collector's long-lived generation); the document keeps its own results
-        res = extract_paragraph.__wrapped__(key)
+        res = known[key] = extract_paragraph.__wrapped__(key)
     return res
