@@ -284,7 +284,14 @@ async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
         offset = rng.randrange(len(text))
         index = LineIndex(text)
         start = index.position_at(offset, "utf-16")
-        if i % 4 == 3 and text[offset] not in "\r\n":
+        joined = text.find("\n\n", offset) if args.breaks and i % args.breaks == args.breaks - 1 else -1
+        if args.breaks and i % args.breaks == args.breaks // 2:  # a paragraph split
+            end, new, cut = start, "\n\n", offset
+        elif joined >= 0 and i % (2 * args.breaks) == 2 * args.breaks - 1:  # two paragraphs joined
+            offset = joined
+            start = index.position_at(offset, "utf-16")
+            end, new, cut = index.position_at(offset + 2, "utf-16"), " ", offset + 2
+        elif i % 4 == 3 and text[offset] not in "\r\n":
             end, new, cut = index.position_at(offset + 1, "utf-16"), "", offset + 1
         else:
             end, new, cut = start, args.typed, offset
@@ -487,6 +494,12 @@ def main() -> None:
         help="the brief of --words concatenated this many times (the same citations, cited that much more)",
     )
     ap.add_argument("--limits", help="Thresholds fields for the server, e.g. block=1000000000 (a layer off)")
+    ap.add_argument(
+        "--breaks",
+        type=int,
+        default=0,
+        help="every Nth key splits a paragraph (and every 2Nth joins two): what moves references' distances",
+    )
     ap.add_argument("--typed", default="a", help="the character typed (every fourth key deletes one instead)")
     ap.add_argument("--text", help="type into this real document (its first --words words) instead")
     ap.add_argument(

@@ -32,7 +32,7 @@ from citecheck.extract.incremental.lookups import (
     relative,
     segs_upto,
 )
-from citecheck.extract.incremental.plan import Plan, make_plan, names_earlier_cites, uses_prev
+from citecheck.extract.incremental.plan import Plan, make_plan, names_earlier_cites
 from citecheck.extract.incremental.view import DocumentExtraction
 from citecheck.extract.incremental.zone import Queries, Zone
 from citecheck.extract.models import (
@@ -124,7 +124,7 @@ def assemble(text: str, paragraphs: list[tuple[int, int]], results: list[Paragra
 _serials = itertools.count(1)
 
 
-def assemble_incremental(  # noqa: C901
+def assemble_incremental(
     text: str,
     paragraphs: list[tuple[int, int]],
     results: list[ParagraphResult],
@@ -139,7 +139,9 @@ def assemble_incremental(  # noqa: C901
     planned again changed (``Zone``): from then on the previous plans still hold — they number from
     their own paragraph, so a citation added or removed before them changes nothing in them — and
     they are taken over in one slice up to the next paragraph whose lookups could see the change.
-    Citations are built when asked for, reusing the previous run's where nothing before them moved.
+    Citations are built when asked for; those of the paragraphs before the edit are the previous run's.
+    (Taking over the built citations of unmoved paragraphs after the edit too measured no gain — an
+    edit almost always moves them — and was removed: docs/performance.md.)
     The result does not depend on ``prior``.
     """
     if len(paragraphs) != len(results):
@@ -180,7 +182,6 @@ def assemble_incremental(  # noqa: C901
     stretch: int | None = (
         None  # (previous run's numbering) where the present run of taken-over paragraphs began
     )
-    counts_moved = False  # a paragraph planned again has another number of citations than the one it replaces
     pno = q
     kept_from = q if prior is not None else n
     while pno < n:
@@ -205,7 +206,6 @@ def assemble_incremental(  # noqa: C901
             and (pno_delta == 0 or prior.reach[old] <= old - (old if stretch is None else stretch))
             and zone.unaffected(res, text, off, old)
         )
-        built: tuple[Citation, ...] | None = None
         if synced:
             assert prior is not None and zone is not None
             plan, r = prior.plans[old], prior.reach[old]
@@ -214,17 +214,6 @@ def assemble_incremental(  # noqa: C901
             zone.taken(old)
             st.take(prior, prior.fc[old], prior.fc_at(old + 1))
             st.last_authority = absolute(prior.la_at(old + 1), pno + 1)
-            if (
-                old == pno
-                and not counts_moved
-                and prior.nout[old] == n_out
-                and prior.paragraphs[old][0] == off
-            ):
-                # same plan, same place: the very same citations, unless they read a changed paragraph before
-                if not uses_prev(plan) or (
-                    prior.results[pno - 1] is prev and prior.paragraphs[pno - 1][0] == paragraphs[pno - 1][0]
-                ):
-                    built = prior.built[old]
         else:
             stretch = None
             start_f = len(st.fulls)
@@ -234,8 +223,6 @@ def assemble_incremental(  # noqa: C901
                 st.last_authority = None
             if zone is not None and prior is not None:
                 zone.planned(pno, start_f)
-                if not in_prior or len(prior.plans[old]) != len(plan):
-                    counts_moved = True
                 if in_prior:
                     st.rebase(prior, prior.fc[old], prior.fc_at(old + 1), start_f)
                     was = prior.plans[old]
@@ -245,7 +232,7 @@ def assemble_incremental(  # noqa: C901
                         plan = was
         plans.append(plan)
         reach.append(r)
-        built_all.append(built)
+        built_all.append(None)
         n_out += len(plan)
         pno += 1
         if synced and pno < n:
@@ -270,10 +257,7 @@ def assemble_incremental(  # noqa: C901
             la.extend(prior.la[old:o1])
             plans.extend(prior.plans[old:o1])
             reach.extend(prior.reach[old:o1])
-            if pno_delta or counts_moved or dn:
-                built_all.extend([None] * (end - pno))  # moved: built again when asked for
-            else:
-                built_all.extend(_tail_built(prior, paragraphs, results, pno, end))
+            built_all.extend([None] * (end - pno))  # moved: built again when asked for
             zone.taken_range(old, o1)
             st.take(prior, prior.fc[old], prior.fc_at(o1))
             st.last_authority = absolute(prior.la_at(o1), end)
@@ -312,23 +296,6 @@ def _same_tail(prior: Run, old: int, results: list[ParagraphResult], pno: int) -
         return False
     # identical objects compare equal without looking inside (and equal results plan alike anyway)
     return results[pno:] == prior.results[old:]
-
-
-def _tail_built(
-    prior: Run, paragraphs: list[tuple[int, int]], results: list[ParagraphResult], pno: int, end: int
-) -> list[tuple[Citation, ...] | None]:
-    """The previous run's built citations for taken-over paragraphs ``pno:end`` (same numbers), where
-    they are still valid: same offset, and (if they read it) the same paragraph before at the same offset."""
-    if paragraphs[end - 1][0] != prior.paragraphs[end - 1][0]:
-        return [None] * (end - pno)  # moved (the usual keystroke): built again when asked for
-
-    def same(i: int) -> bool:
-        return results[i] is prior.results[i] and paragraphs[i][0] == prior.paragraphs[i][0]
-
-    return [
-        prior.built[i] if same(i) and (same(i - 1) or not uses_prev(prior.plans[i])) else None
-        for i in range(pno, end)
-    ]
 
 
 def _same_prefix(

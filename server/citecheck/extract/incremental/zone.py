@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from citecheck.extract.incremental.lookups import LookupState, Record, norm_name, suffixes
@@ -81,7 +82,9 @@ class Zone:
     paragraph whose lookups are unaffected resolves as before, to the same records at the same places."""
 
     __slots__ = (
+        "_changed",
         "_hits",
+        "_hits_at",
         "_hits_key",
         "_key",
         "_loose",
@@ -102,11 +105,17 @@ class Zone:
         self.old: list[Placed] = []
         self.new: list[Placed] = []  # placed by the previous run's paragraph numbers, as ``old``
         self.old_next = q  # the previous run's paragraphs before this are accounted for
-        self._key: tuple[int, int, int] | None = None
+        self._key: tuple[int, int] | None = None
         self._pairs: list[tuple[Record, Record]] = []
         self._loose: list[Record] = []
-        self._hits_key: tuple[int, int, int] | None = None
+        #: bumped when the changes (``_pairs``, ``_loose``) differ from the last ones compared: a paragraph
+        #: planned again alike (the usual case of one the changes affected) leaves them as they were,
+        #: and so the later paragraphs they affect (a document that cites a case three times as often
+        #: compared every later reference once per such paragraph: quadratic in the references)
+        self._changed = 0
+        self._hits_key: int | None = None
         self._hits: set[int] = set()
+        self._hits_at: list[int] = []  # positions (present run) of the results in ``_hits``, ascending
         #: so much changed (a paragraph inserted or removed before many short forms that reach back
         #: past it, a long paste) that every later paragraph is planned again, as before numbering
         #: was relative: the comparison would cost more than the planning it saves
@@ -143,9 +152,10 @@ class Zone:
 
     def _changes(self, old: int) -> tuple[list[tuple[Record, Record]], list[Record]]:
         self._replaced(old)
-        key = (len(self.old), len(self.new), self.old_next)
+        key = (len(self.old), len(self.new))  # both only grow: the same lengths, the same lists
         if key == self._key:
             return self._pairs, self._loose
+        was = (self._pairs, self._loose)
         a, b = self.old, self.new
         i, j, k = 0, len(a), len(b)
         while i < j and i < k and _same_placed(a[i], b[i]):
@@ -167,6 +177,8 @@ class Zone:
             if len(self._loose) > self.st.limits.zone_loose:
                 self.flooded = True
         self._key = key
+        if not (_same_pairs(was[0], self._pairs) and _same_list(was[1], self._loose)):
+            self._changed += 1
         return self._pairs, self._loose
 
     def unaffected(self, res: ParagraphResult, text: str, off: int, old: int) -> bool:
@@ -193,18 +205,13 @@ class Zone:
             return pno
         if not pairs and not loose:
             return n
-        if self._hits_key != self._key:
-            self._hits_key, self._hits = (
-                self._key,
-                self._affected(results, paragraphs, text, pno, pairs, loose),
-            )
-        hits = self._hits
-        if not hits:
-            return n
-        for i in range(pno, n):
-            if id(results[i]) in hits:
-                return i
-        return n
+        if self._hits_key != self._changed:
+            hits = self._affected(results, paragraphs, text, pno, pairs, loose)
+            self._hits_key, self._hits = self._changed, hits
+            self._hits_at = [i for i in range(pno, n) if id(results[i]) in hits] if hits else []
+        at = self._hits_at
+        k = bisect_left(at, pno)
+        return at[k] if k < len(at) else n
 
     def _affected(
         self,
@@ -232,6 +239,15 @@ class Zone:
             if loose:
                 keys |= qs.by_cite.get((f.volume, f.reporter), set())
         return {k for k in keys if _hits(qs.of[k][1:], pairs, loose)}
+
+
+def _same_list(a: list[Record], b: list[Record]) -> bool:
+    """Element by element the same records (compared by identity: cheap, and enough)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _same_pairs(a: list[tuple[Record, Record]], b: list[tuple[Record, Record]]) -> bool:
+    return len(a) == len(b) and all(x[0] is y[0] and x[1] is y[1] for x, y in zip(a, b, strict=True))
 
 
 def _same_placed(a: Placed, b: Placed) -> bool:
