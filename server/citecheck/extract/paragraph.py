@@ -17,13 +17,13 @@ from citecheck.extract.context import HISTORY, parentheticals_after, parse_court
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
-from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
+from citecheck.extract.models import CaseName, Citation, CiteForm, Database, Parenthetical, Pincite, Quote
 from citecheck.extract.names import SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
-from citecheck.extract.unrecognised import find_unrecognised
+from citecheck.extract.unrecognised import Candidate, find_unrecognised
 from citecheck.spans import Span
 
 _COMMA = re.compile(r"\s*,\s*")
@@ -90,7 +90,7 @@ class _Draft:
     reporter: str | None = None
     reporter_as_written: str | None = None
     page: str | None = None
-    database: object = None
+    database: Database | None = None
     foreign: str | None = None
     case_name: CaseName | None = None
     pincite: Pincite | None = None
@@ -145,8 +145,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
     if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
         hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
     cands = find_unrecognised(norm, [(h.start, h.end) for h in hits] + [(f.start, f.end) for f in foreign])
-    items: list[Hit | object] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
-    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined,union-attr]
+    items: list[Hit | Candidate | ForeignCite] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)
+    stops = frozenset(h.start for h in items)
     barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
@@ -154,7 +154,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     drafts: list[_Draft] = []
     prev_end = 0
     for i, h in enumerate(items):
-        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined,union-attr]
+        limit = items[i + 1].start if i + 1 < len(items) else n
         if isinstance(h, Hit):
             if h.kind is HitKind.OTHER:
                 prev_end = max(prev_end, h.end)
@@ -232,7 +232,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 reporter=d.reporter,
                 reporter_as_written=d.reporter_as_written,
                 page=d.page,
-                database=d.database,  # type: ignore[arg-type]
+                database=d.database,
                 foreign=d.foreign,
                 case_name=d.case_name,
                 pincite=d.pincite,
@@ -355,12 +355,12 @@ def _draft_for_hit(
     return None
 
 
-def _draft_for_unrecognised(norm: str, text: str, c: object, limit: int, stops: frozenset[int]) -> _Draft:
-    core = Span(c.start, c.end)  # type: ignore[attr-defined]
+def _draft_for_unrecognised(norm: str, text: str, c: Candidate, limit: int, stops: frozenset[int]) -> _Draft:
+    core = Span(c.start, c.end)
     pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
     return _Draft(
-        hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,  # type: ignore[attr-defined]
-        reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,  # type: ignore[attr-defined]
+        hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,
+        reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,
     )  # fmt: skip
 
 
