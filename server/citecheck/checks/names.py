@@ -244,7 +244,20 @@ def compare_names(draft: str, record_names: Sequence[str]) -> NameComparison:
     <NameVerdict.MATCH: 'match'>
     >>> compare_names("Boone v. Vinson", ["Cinel v. Connick"]).verdict
     <NameVerdict.MISMATCH: 'mismatch'>
+    >>> compare_names("Smith v. Jones; Plyler v. Doe", ["Plyler v. Doe"]).verdict
+    <NameVerdict.MATCH: 'match'>
     """
+    captions = _consolidated(draft)
+    if len(captions) > 1:  # "A v. B; C v. D": a consolidated caption names the case if any caption does
+        rank = {NameVerdict.MATCH: 0, NameVerdict.MISSPELLED: 1, NameVerdict.MISMATCH: 2}
+        tried = []
+        for off, caption in captions:
+            r = compare_names(caption, record_names)
+            shifted = tuple(
+                Correction(start=k.start + off, end=k.end + off, old=k.old, new=k.new) for k in r.corrections
+            )
+            tried.append(NameComparison(verdict=r.verdict, matched_name=r.matched_name, corrections=shifted))
+        return min(tried, key=lambda r: rank[r.verdict])
     draft_parties = [(_words(p, off)) for p, off in _parties(draft)]
     best: NameComparison | None = None
     short = _short_parties(record_names)
@@ -266,6 +279,20 @@ def compare_names(draft: str, record_names: Sequence[str]) -> NameComparison:
     return best or NameComparison(
         verdict=NameVerdict.MISMATCH, matched_name=record_names[0] if record_names else None
     )
+
+
+def _consolidated(draft: str) -> list[tuple[int, str]]:
+    """(offset, caption) of each ``v.`` caption of a consolidated caption ``A v. B; C v. D``."""
+    if ";" not in draft:
+        return [(0, draft)]
+    out, pos = [], 0
+    for part in draft.split(";"):
+        lead = len(part) - len(part.lstrip())
+        if " v. " not in part and " vs. " not in part:
+            return [(0, draft)]
+        out.append((pos + lead, part.strip()))
+        pos += len(part) + 1
+    return out
 
 
 def _short_parties(record_names: Sequence[str]) -> list[list[_Word]] | None:
