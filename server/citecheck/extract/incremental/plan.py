@@ -17,9 +17,7 @@ from citecheck.extract.incremental.lookups import (
     resolve_short,
     resolve_supra,
 )
-from citecheck.extract.models import (
-    CiteForm,
-)
+from citecheck.extract.models import CiteForm
 from citecheck.extract.paragraph import ParagraphResult
 
 
@@ -71,9 +69,6 @@ class Plan:
 
     def __repr__(self) -> str:
         return f"Plan({self.key}, {self.steps!r})"
-
-
-EMPTY_STEPS: tuple[Step, ...] = ()
 
 
 def names_earlier_cites(plan: Plan, res: ParagraphResult) -> bool:
