@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 #: Settings that change which source answers; a change re-opens the source.
 SOURCE_FIELDS = (
     "corpus_path",
+    "index_path",
     "cache_path",
     "courtlistener_token",
     "courtlistener_url",
@@ -89,7 +90,11 @@ class Sources:
             # interactive: no run deadline, a short wait per call; what waits is re-checked later
             self._chain = await build_from_settings(settings, interactive=True, order=self.order)
             self._local = SourceChain(
-                corpus=self._chain.corpus, cache=self._chain.cache, remote_off_reason=LOCAL_ONLY_REASON
+                corpus=self._chain.corpus,
+                index=self._chain.index,
+                cache=self._chain.cache,
+                remote_off_reason=LOCAL_ONLY_REASON,
+                say_missing_text=False,
             )
             self._settings = settings
             return self._chain
