@@ -84,7 +84,9 @@ def test_edits_apply_in_order_with_lsp_semantics() -> None:
     assert ex == extract_citations(doc.text) and ex.citations[0].year == 1974
 
 
-def test_document_reuses_unchanged_paragraphs(monkeypatch) -> None:
+@pytest.fixture
+def extracted(monkeypatch) -> list[str]:
+    """The paragraph texts a ``Document`` extracts (not those it takes over), in order."""
     import citecheck.extract.incremental.document as document
 
     calls: list[str] = []
@@ -96,6 +98,11 @@ def test_document_reuses_unchanged_paragraphs(monkeypatch) -> None:
 
     counting.__wrapped__ = counting  # type: ignore[attr-defined]
     monkeypatch.setattr(document, "extract_paragraph", counting)
+    return calls
+
+
+def test_document_reuses_unchanged_paragraphs(extracted) -> None:
+    calls = extracted
     text = "Roe v. Wade, 410 U.S. 113 (1973).\n\nSome text.\n\nId. at 116."
     doc = Document(text)
     calls.clear()
@@ -105,21 +112,11 @@ def test_document_reuses_unchanged_paragraphs(monkeypatch) -> None:
     assert ex.citations[1].antecedent == 0 and ex.citations[1].span.start == doc.text.index("Id.")
 
 
-def test_a_paragraph_repeated_is_extracted_once(monkeypatch) -> None:
+def test_a_paragraph_repeated_is_extracted_once(extracted) -> None:
     """A Replace All that makes thousands of paragraphs alike (or a heading, a signature block repeated)
     extracts each distinct text once per re-split, not once per paragraph (issue 26: 20,000 changes in a
     1.86 MB document cost 6.6 s of server CPU, most of it extracting the same line 20,217 times)."""
-    import citecheck.extract.incremental.document as document
-
-    calls: list[str] = []
-    real = document.extract_paragraph
-
-    def counting(text: str):
-        calls.append(text)
-        return real.__wrapped__(text)
-
-    counting.__wrapped__ = counting  # type: ignore[attr-defined]
-    monkeypatch.setattr(document, "extract_paragraph", counting)
+    calls = extracted
     line = "The court held in Savage v. Parks, 100 A.2d 450, 451 (1953), that id. controls the deposit."
     text = "\n".join([line] * 300)
     doc = Document(text)
