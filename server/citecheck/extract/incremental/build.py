@@ -233,6 +233,7 @@ def shift_citation(
         antecedent=antecedent,
         antecedent_text=c.antecedent_text,
         paragraph=paragraph,
+        statute=c.statute,
     )
 
 

@@ -16,11 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from citecheck.extract.incremental.thresholds import Thresholds, active
-from citecheck.extract.models import (
-    CaseName,
-    Citation,
-    CiteForm,
-)
+from citecheck.extract.models import CaseName, Citation, CiteForm, normalise_section
 from citecheck.extract.paragraph import RefCandidate
 
 _GENERIC = frozenset(
@@ -308,6 +304,50 @@ def add_record(st: LookupState, c: Citation, pos: int, group: int) -> None:
             (c.volume, c.reporter, c.page, full, group - pos),
         )
     )
+
+
+#: The ``reporter`` of a statute's records: a full statute citation is one record per section it names,
+#: by section (``volume``), so ``§ 1983`` finds the latest full citation of § 1983 as a short case cite
+#: finds its volume, through the same index and the same ``Zone`` bookkeeping (its query is a ``Cite``).
+SECTION_MARK = "§"
+
+
+def add_statute(st: LookupState, c: Citation, pos: int) -> int:
+    """Records for a full statute citation (one per section it names); the position of the first."""
+    s = c.statute
+    assert s is not None
+    first = len(st.fulls)
+    code = (s.code, s.title)
+    for section in dict.fromkeys(normalise_section(x) for x in (s.section, *s.also, s.last_section) if x):
+        st.add(
+            Record(
+                pos,
+                pos,
+                section,
+                SECTION_MARK,
+                "",
+                frozenset(),
+                None,
+                None,
+                False,
+                (section, SECTION_MARK, code, False, 0),
+            )
+        )
+    return first
+
+
+def resolve_statute(c: Citation, st: LookupState) -> int | None:
+    """The latest full statute citation naming the short form's section (``§ 1983`` after ``42 U.S.C. §
+    1983``); None when none does — a section whose code the text does not say is not guessed."""
+    assert c.statute is not None
+    section = normalise_section(c.statute.section)
+    listed = _candidates(st, "by_cite", (section, SECTION_MARK))
+    pool: Iterable[int] = reversed(range(len(st.fulls))) if listed is None else reversed(listed)
+    fulls = st.fulls
+    for p in pool:
+        if fulls[p].volume == section and fulls[p].reporter == SECTION_MARK:
+            return p
+    return None
 
 
 @lru_cache(maxsize=65_536)

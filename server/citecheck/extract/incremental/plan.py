@@ -12,12 +12,14 @@ from citecheck.extract.incremental.lookups import (
     RelRef,
     absolute,
     add_record,
+    add_statute,
     relative,
     resolve_reference,
     resolve_short,
+    resolve_statute,
     resolve_supra,
 )
-from citecheck.extract.models import CiteForm
+from citecheck.extract.models import Citation, CiteForm, StatuteForm
 from citecheck.extract.paragraph import ParagraphResult
 
 
@@ -90,6 +92,27 @@ def uses_prev(plan: Plan) -> bool:
     return any(type(e) is CiteStep and e.reads_prev for e in plan.steps)
 
 
+def plan_statute(
+    c: Citation, st: LookupState, i: int, pno: int, nested: bool
+) -> tuple[int | None, Ref | None]:
+    """(group, antecedent) of a statute citation at place ``i`` of paragraph ``pno``'s plan; a full one
+    adds its records, and what a following ``Id.`` means is updated as for cases."""
+    assert c.statute is not None
+    form = c.statute.form
+    if form is StatuteForm.FULL:
+        first = add_statute(st, c, i)
+        if not nested:
+            st.last_authority = st.ref(first)
+        return i, None
+    if form is StatuteForm.ID:  # "Id. § 5": the authority cited just before, as "Id." means
+        return None, st.last_authority
+    at_ = resolve_statute(c, st)
+    antecedent = None if at_ is None else st.ref(at_)
+    if not nested:
+        st.last_authority = antecedent
+    return None, antecedent
+
+
 def make_plan(
     text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: LookupState, pno: int
 ) -> tuple[Plan, int]:
@@ -125,6 +148,10 @@ def make_plan(
             add_record(st, c, i, group)
             if not res.nested[k]:
                 st.last_authority = st.leader(pno, group)
+        elif c.form is CiteForm.STATUTE and c.statute is not None:
+            group, antecedent = plan_statute(c, st, i, pno, res.nested[k])
+            if antecedent is not None:
+                reach = max(reach, pno - antecedent[0])
         else:
             if c.form is CiteForm.SHORT:
                 at_ = resolve_short(c, st)

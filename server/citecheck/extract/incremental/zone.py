@@ -6,14 +6,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from citecheck.extract.incremental.lookups import LookupState, Record, norm_name, suffixes
+from citecheck.extract.incremental.lookups import SECTION_MARK, LookupState, Record, norm_name, suffixes
 
 if TYPE_CHECKING:
     from citecheck.extract.incremental.assembly import Run
 
-from citecheck.extract.models import (
-    CiteForm,
-)
+from citecheck.extract.models import CiteForm, StatuteForm, normalise_section
 from citecheck.extract.paragraph import ParagraphResult
 
 Cite = tuple[str | None, str | None]
@@ -64,6 +62,8 @@ def _queries_of(
             names.extend(suffixes(c.antecedent_text))
         if c.form is CiteForm.SHORT:
             cites.append((c.volume, c.reporter))
+        elif c.form is CiteForm.STATUTE and c.statute is not None and c.statute.form is StatuteForm.SHORT:
+            cites.append((normalise_section(c.statute.section), SECTION_MARK))
     shorts = [norm_name(text[off + w[0] : off + r.name_end]) for r in res.refs for w in r.words]
     return tuple(names), tuple(shorts), tuple(dict.fromkeys(cites))
 
