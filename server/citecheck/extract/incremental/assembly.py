@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from citecheck.extract.incremental.build import build_paragraph
 from citecheck.extract.incremental.lookups import (
@@ -42,6 +43,14 @@ from citecheck.extract.models import (
 from citecheck.extract.paragraph import ParagraphResult
 
 
+class Tally(NamedTuple):
+    """What a run's per-paragraph lists say before a paragraph, after the last one."""
+
+    records: int  # full-citation records before it (``Run.fc``)
+    authority: RelRef | None  # what an ``Id.`` there means (``Run.la``)
+    citations: int  # citations before it (``Run.nout``)
+
+
 @dataclass(slots=True)
 class Run:
     """What one run over a document leaves for the next run over the same (edited) document, and
@@ -58,7 +67,7 @@ class Run:
     fc: list[int]  # per paragraph: full-citation records before it
     la: list[RelRef | None]  # per paragraph: the authority an ``Id.`` at its start means
     nout: list[int]  # per paragraph: citations before it (the index of its first)
-    after: tuple[int, RelRef | None, int]  # the same after the last paragraph
+    after: Tally  # the same after the last paragraph
     plans: list[Plan]
     reach: list[int]  # per paragraph: how many paragraphs back its plan's looked-up antecedents lie
     built: list[tuple[Citation, ...] | None]  # per paragraph; None until something asks for it
@@ -87,13 +96,13 @@ class Run:
 
     def first_of(self, pno: int) -> int:
         """The index of paragraph ``pno``'s first citation."""
-        return self.nout[pno] if pno < len(self.nout) else self.after[2]
+        return self.nout[pno] if pno < len(self.nout) else self.after.citations
 
     def fc_at(self, pno: int) -> int:
-        return self.fc[pno] if pno < len(self.fc) else self.after[0]
+        return self.fc[pno] if pno < len(self.fc) else self.after.records
 
     def la_at(self, pno: int) -> RelRef | None:
-        return self.la[pno] if pno < len(self.la) else self.after[1]
+        return self.la[pno] if pno < len(self.la) else self.after.authority
 
     def index_of(self, ref: RelRef | None, pno: int) -> int | None:
         """The document-wide index a plan entry of paragraph ``pno`` refers to."""
@@ -270,7 +279,7 @@ def assemble_incremental(
         fc=fc,
         la=la,
         nout=nout,
-        after=(len(st.fulls), relative(st.last_authority, n), n_out),
+        after=Tally(len(st.fulls), relative(st.last_authority, n), n_out),
         plans=plans,
         reach=reach,
         built=built_all,
@@ -281,7 +290,7 @@ def assemble_incremental(
         index=st.base
         if st.restored
         else SharedIndex(st.fulls, st.by_word, st.by_cite, st.by_short, st.indexed),
-        segs=st.segs if st.restored else [(0, 0, len(st.fulls))],
+        segs=st.segs if st.restored else [Seg(0, 0, len(st.fulls))],
         patches=st.patches if st.restored else [],
         queries=queries,
         kept_from=kept_from,
@@ -349,7 +358,7 @@ class Assembler:
             fc=self.st.fc,
             la=[],
             nout=[],
-            after=(0, None, 0),
+            after=Tally(0, None, 0),
             plans=[],
             reach=[],
             built=[],
@@ -373,10 +382,12 @@ class Assembler:
         run.reach.append(reach)
         run.built.append(None)
         self.n_out += len(plan)
-        run.after = (len(st.fulls), relative(st.last_authority, pno + 1), self.n_out)  # what building reads
+        run.after = Tally(
+            len(st.fulls), relative(st.last_authority, pno + 1), self.n_out
+        )  # building reads it
         self.built.extend(run.paragraph(pno))
 
     def finish(self) -> Extraction:
         n = len(self.run.plans)
-        self.run.after = (len(self.st.fulls), relative(self.st.last_authority, n), self.n_out)
+        self.run.after = Tally(len(self.st.fulls), relative(self.st.last_authority, n), self.n_out)
         return Extraction(text=self.run.text, citations=tuple(self.built))

@@ -3,7 +3,7 @@ the run before it (``SharedIndex``: only the positions it changed are scanned, n
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from citecheck.extract.incremental.assembly import Run
@@ -71,9 +71,12 @@ class Record:
         return (self.key, self.padded, self.short_names, self.page)
 
 
-#: A stretch of a run's records that sits in the lookup index it was handed: ``(position, position in
-#: the index's records, length)``.
-Seg = tuple[int, int, int]
+class Seg(NamedTuple):
+    """A stretch of a run's records that sits in the lookup index it was handed."""
+
+    at: int  # position in the run's records
+    indexed_at: int  # position in the index's records
+    length: int
 
 
 @dataclass(slots=True)
@@ -173,9 +176,9 @@ def _add_seg(segs: list[Seg], cur: int, bpos: int, n: int) -> None:
     if segs:
         c, b, m = segs[-1]
         if c + m == cur and b + m == bpos:
-            segs[-1] = (c, b, m + n)
+            segs[-1] = Seg(c, b, m + n)
             return
-    segs.append((cur, bpos, n))
+    segs.append(Seg(cur, bpos, n))
 
 
 def segs_upto(segs: list[Seg], n: int) -> list[Seg]:
@@ -183,7 +186,7 @@ def segs_upto(segs: list[Seg], n: int) -> list[Seg]:
     for cur, b, m in segs:
         if cur >= n:
             break
-        out.append((cur, b, min(m, n - cur)))
+        out.append(Seg(cur, b, min(m, n - cur)))
     return out
 
 

@@ -59,7 +59,7 @@ class DocumentExtraction(Extraction):
     __hash__ = Extraction.__hash__
 
     def __repr__(self) -> str:
-        return f"DocumentExtraction({len(self.text)} chars, {self.run.after[2]} citations)"
+        return f"DocumentExtraction({len(self.text)} chars, {self.run.after.citations} citations)"
 
     @property
     def paragraph_count(self) -> int:
@@ -74,11 +74,11 @@ class DocumentExtraction(Extraction):
 
     @property
     def citation_count(self) -> int:
-        return self.run.after[2]
+        return self.run.after.citations
 
     def citation(self, index: int) -> Citation:
         """``citations[index]``, building only its paragraph."""
-        if not 0 <= index < self.run.after[2]:
+        if not 0 <= index < self.run.after.citations:
             raise IndexError(index)
         pno = self.paragraph_of(index)
         return self.run.paragraph(pno)[index - self.run.first_of(pno)]

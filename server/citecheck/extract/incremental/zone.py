@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from citecheck.extract.incremental.lookups import SECTION_MARK, LookupState, Record, norm_name, suffixes
 
@@ -15,6 +15,14 @@ from citecheck.extract.models import CiteForm, StatuteForm, normalise_section
 from citecheck.extract.paragraph import ParagraphResult
 
 Cite = tuple[str | None, str | None]
+
+
+class Asks(NamedTuple):
+    """What one paragraph result's lookups ask for (they depend on its text alone)."""
+
+    names: tuple[str, ...]  # padded names its short forms and ``supra`` search for
+    shorts: tuple[str, ...]  # short names its ``Name at N`` candidates try
+    cites: tuple[Cite, ...]  # volumes and reporters (sections) its short forms search
 
 
 class Queries:
@@ -28,33 +36,31 @@ class Queries:
     __slots__ = ("by_cite", "by_short", "by_word", "of")
 
     def __init__(self) -> None:
-        self.of: dict[int, tuple[ParagraphResult, tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]] = {}
+        #: by the result's id, with the result itself (so the id is its own, not a reused one's)
+        self.of: dict[int, tuple[ParagraphResult, Asks]] = {}
         self.by_word: dict[str, set[int]] = {}
         self.by_short: dict[str, set[int]] = {}
         self.by_cite: dict[Cite, set[int]] = {}
 
-    def get(
-        self, res: ParagraphResult, text: str, off: int
-    ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
+    def get(self, res: ParagraphResult, text: str, off: int) -> Asks:
         hit = self.of.get(id(res))
-        if hit is None or hit[0] is not res:
-            names, shorts, cites = _queries_of(res, text, off)
-            hit = self.of[id(res)] = (res, names, shorts, cites)
-            key = id(res)
-            for name in names:
-                w = name.split()
-                if w:
-                    self.by_word.setdefault(w[-1], set()).add(key)
-            for s in shorts:
-                self.by_short.setdefault(s, set()).add(key)
-            for c in cites:
-                self.by_cite.setdefault(c, set()).add(key)
-        return hit[1], hit[2], hit[3]
+        if hit is not None and hit[0] is res:
+            return hit[1]
+        asks = _queries_of(res, text, off)
+        self.of[id(res)] = (res, asks)
+        key = id(res)
+        for name in asks.names:
+            w = name.split()
+            if w:
+                self.by_word.setdefault(w[-1], set()).add(key)
+        for s in asks.shorts:
+            self.by_short.setdefault(s, set()).add(key)
+        for c in asks.cites:
+            self.by_cite.setdefault(c, set()).add(key)
+        return asks
 
 
-def _queries_of(
-    res: ParagraphResult, text: str, off: int
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]]:
+def _queries_of(res: ParagraphResult, text: str, off: int) -> Asks:
     names: list[str] = []
     cites: list[Cite] = []
     for c in res.citations:
@@ -65,10 +71,14 @@ def _queries_of(
         elif c.form is CiteForm.STATUTE and c.statute is not None and c.statute.form is StatuteForm.SHORT:
             cites.append((normalise_section(c.statute.section), SECTION_MARK))
     shorts = [norm_name(text[off + w[0] : off + r.name_end]) for r in res.refs for w in r.words]
-    return tuple(names), tuple(shorts), tuple(dict.fromkeys(cites))
+    return Asks(tuple(names), tuple(shorts), tuple(dict.fromkeys(cites)))
 
 
-Placed = tuple[int, Record]  # a record and its paragraph (the previous run's number for it)
+class Placed(NamedTuple):
+    """A record and its paragraph (the previous run's number for it)."""
+
+    paragraph: int
+    record: Record
 
 
 class Zone:
@@ -127,7 +137,7 @@ class Zone:
             return
         fulls = self.st.fulls
         t = pno - self.pno_delta
-        self.new.extend((t, fulls[i]) for i in range(start, len(fulls)))
+        self.new.extend(Placed(t, fulls[i]) for i in range(start, len(fulls)))
         if len(self.new) > self.st.limits.zone_records:
             self.flooded = True
 
@@ -145,7 +155,7 @@ class Zone:
         prior = self.prior
         if not self.flooded:
             for t in range(self.old_next, upto):
-                self.old.extend((t, prior.fulls[i]) for i in range(prior.fc[t], prior.fc_at(t + 1)))
+                self.old.extend(Placed(t, prior.fulls[i]) for i in range(prior.fc[t], prior.fc_at(t + 1)))
             if len(self.old) > self.st.limits.zone_records:
                 self.flooded = True
         self.old_next = max(self.old_next, upto)
@@ -238,7 +248,7 @@ class Zone:
                 keys |= qs.by_short.get(s, set())
             if loose:
                 keys |= qs.by_cite.get((f.volume, f.reporter), set())
-        return {k for k in keys if _hits(qs.of[k][1:], pairs, loose)}
+        return {k for k in keys if _hits(qs.of[k][1], pairs, loose)}
 
 
 def _same_list(a: list[Record], b: list[Record]) -> bool:
@@ -255,7 +265,7 @@ def _same_placed(a: Placed, b: Placed) -> bool:
 
 
 def _hits(
-    queries: tuple[tuple[str, ...], tuple[str, ...], tuple[Cite, ...]],
+    queries: Asks,
     pairs: list[tuple[Record, Record]],
     loose: list[Record],
 ) -> bool:
