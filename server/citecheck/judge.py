@@ -54,6 +54,9 @@ class SourceEvidence:
     # allowance) until when: the checks that needed it say so instead of passing
     unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
+    #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
+    #: citations there are the index's to check, not "statute-not-checked"
+    statute_titles: frozenset[tuple[str, str | None]] = frozenset()
 
     @classmethod
     def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
@@ -412,6 +415,7 @@ def judge(
             if rec is not None and rec.id in evidence.unavailable
             else None,
             forum=forum,
+            statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
         )
         contexts.append(ctx)
         found.extend(run_checks(LOCAL_CHECKS, ctx))
@@ -434,6 +438,13 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
+    if not titles or c.form is not CiteForm.STATUTE:
+        return False
+    s = extraction.statute_of(c)
+    return s is not None and s.code is not None and ((s.code, s.title) in titles or (s.code, None) in titles)
 
 
 def _holding_for(

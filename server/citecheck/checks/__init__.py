@@ -20,11 +20,13 @@ from citecheck.checks.pin_cite import PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
 from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck
+from citecheck.checks.statutes import StatuteNotCheckedCheck, StatuteTitleCheck
 
 ALL_CHECKS: tuple[Check, ...] = (
     ImpossibleCitationCheck(),
     SeriesYearCheck(),
     UnresolvedShortFormCheck(),
+    StatuteTitleCheck(),
     MalformedPinciteCheck(),
     ExistenceCheck(),
     CaseNameCheck(),
@@ -34,6 +36,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     OpinionUnavailableCheck(),
     NonBindingAuthorityCheck(),
     HoldingCheck(),
+    StatuteNotCheckedCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)

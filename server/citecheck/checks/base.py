@@ -65,6 +65,9 @@ class CheckContext:
     )
     opinion_unavailable: str | None = None  # why the record's opinion text could not be fetched
     forum: Forum | None = None  # the court the document is filed in, when known
+    #: a statute index covers this statute citation's code and title (its checks speak for it; set by
+    #: ``judge`` from ``SourceEvidence.statute_titles``)
+    statute_covered: bool = False
 
     @property
     def text(self) -> str:
