@@ -4,8 +4,8 @@ with the names a brief gives them in Bluebook form (abbreviated per T6/T10, role
 
 from __future__ import annotations
 
+import itertools
 import json
-from pathlib import Path
 
 import pytest
 
@@ -88,7 +88,7 @@ def test_every_real_caption_scores_one_against_itself_and_low_against_another() 
     # a caption against the next one in the file (different cases): never a confident match
     confident = [
         (a["case_name"], b["case_name"])
-        for a, b in zip(rows, rows[1:], strict=False)
+        for a, b in itertools.pairwise(rows)
         if name_score(a["case_name"], [b["case_name"]]) >= 0.8
     ]
     assert len(confident) <= 2, confident  # only captions that share every named party could
