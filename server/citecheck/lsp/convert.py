@@ -62,6 +62,8 @@ def range_from_json(data: Any) -> types.Range | None:
 
 
 def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[dict[str, Any]]:
+    """Fixes as the diagnostic's ``data`` carries them (echoed back in a code-action request);
+    ``preferred`` False for one of several close candidates: no editor applies it by default."""
     return [
         {
             "title": fix.title,
@@ -73,6 +75,7 @@ def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[di
                 }
                 for e in fix.edits
             ],
+            **({} if fix.preferred else {"preferred": False}),
         }
         for fix in fixes
     ]
@@ -136,6 +139,7 @@ def related_lines(finding: Finding) -> list[str]:
         and (note := _unsaid(ev.note, finding.message))
     ):
         parts.append(note)  # said once: what the message already carries is not repeated
+    parts.extend(f"Possible fix: {fix.describe()}" for fix in finding.fixes if fix.why)
     return parts
 
 
@@ -202,7 +206,7 @@ def fix_actions(
                 title=str(fix.get("title") or "Apply citecheck fix"),
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
-                is_preferred=i == 0,
+                is_preferred=i == 0 and fix.get("preferred", True) is not False,
                 edit=types.WorkspaceEdit(changes={uri: edits}),
             )
         )

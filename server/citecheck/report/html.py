@@ -104,7 +104,7 @@ def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
     rows = "".join(
         f"<dt>{escape(label)}</dt><dd>{_link(value)}</dd>" for label, value in evidence_items(f, plain=True)
     )
-    fixes = "".join(f"<li>{escape(fix.title)}</li>" for fix in f.fixes)
+    fixes = "".join(f"<li>{escape(fix.describe())}</li>" for fix in f.fixes)
     return (
         f'<div class="finding {f.severity.value}" id="{fid}">'
         f"<h4>{_badge(f.severity.value, 'sev')} {escape(kind_title(f.kind))}</h4>"
