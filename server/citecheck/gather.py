@@ -17,11 +17,21 @@ from typing import TypeVar
 
 from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
 from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.statute_sections import brief_date
 from citecheck.errors import CitecheckError, Deferred
-from citecheck.extract.models import Extraction
-from citecheck.judge import SourceEvidence, _Records, cite_key, full_of, lookup_keys
+from citecheck.extract.models import Extraction, StatuteKey
+from citecheck.judge import (
+    SourceEvidence,
+    _Records,
+    cite_key,
+    full_of,
+    lookup_keys,
+    statute_answers,
+    statute_keys,
+)
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.statutes.records import StatuteAnswer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,9 +55,43 @@ async def gather(
         wanted = await _cpu(executor, _quotes_to_search, extraction, records, opinions)
         hits = await asyncio.gather(*(_find_elsewhere(source, q) for q in wanted))
         elsewhere = {q: h for q, h in zip(wanted, hits, strict=True) if h}
+    statutes, texts = await _statutes(source, extraction)
     return SourceEvidence(
-        source_name=name, lookups=lookups, opinions=opinions, elsewhere=elsewhere, unavailable=unavailable
+        source_name=name,
+        lookups=lookups,
+        opinions=opinions,
+        elsewhere=elsewhere,
+        unavailable=unavailable,
+        statutes=statutes,
+        statute_texts=texts,
     )
+
+
+async def _statutes(
+    source: AuthoritySource, extraction: Extraction
+) -> tuple[dict[StatuteKey, StatuteAnswer], dict[StatuteKey, str]]:
+    """The statute index's answers (a source without one answers nothing), and the quoted sections' texts.
+
+    Asked as of the brief's date when it bears one (a C.F.R. section removed since was in force then)."""
+    lookup = getattr(source, "lookup_statutes", None)
+    keys = statute_keys(extraction)
+    if lookup is None or not keys:
+        return {}, {}
+    try:
+        answers: dict[StatuteKey, StatuteAnswer] = await lookup(keys, as_of=brief_date(extraction.text))
+        texts: dict[StatuteKey, str] = {}
+        for c in extraction.citations:
+            if not c.quotes:
+                continue
+            mine = statute_answers(extraction, c, answers)
+            if mine and (rec := mine[0][1].record) is not None and mine[0][0] not in texts:
+                text = await source.statute_text(rec)  # type: ignore[attr-defined]
+                if text:
+                    texts[mine[0][0]] = text
+    except Exception as exc:  # the index is local and never raises by contract; a bug must not sink the check
+        log.exception("statute lookup failed: %s", exc)
+        return {}, {}
+    return answers, texts
 
 
 async def _cpu(executor: Executor | None, fn: Callable[..., T], *args: object) -> T:

@@ -24,12 +24,13 @@ from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
 from citecheck.extract.incremental.thresholds import active
-from citecheck.extract.models import Citation, CiteForm, Extraction
+from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
 from citecheck.findings import Finding, Fix, TextEdit, moved_finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,9 @@ class SourceEvidence:
     # allowance) until when: the checks that needed it say so instead of passing
     unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
+    #: the statute index's answers, by section key, and the texts of quoted sections
+    statutes: Mapping[StatuteKey, StatuteAnswer] = field(default_factory=dict)
+    statute_texts: Mapping[StatuteKey, str] = field(default_factory=dict)
 
     @classmethod
     def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
@@ -75,6 +79,28 @@ def lookup_keys(extraction: Extraction) -> list[CiteKey]:
     File order is the order of value: when CourtListener's allowance is short, what the writer reads
     first is asked first (docs/sources.md, pacing)."""
     return list(dict.fromkeys(k for c in extraction.citations if (k := cite_key(c)) is not None))
+
+
+def statute_keys(extraction: Extraction) -> list[StatuteKey]:
+    """Every U.S.C. and C.F.R. section the extraction cites (short forms with their antecedent's title),
+    in file order: what ``gather`` asks the statute index."""
+    keys: list[StatuteKey] = []
+    for c in extraction.citations:
+        if c.form is CiteForm.STATUTE and (st := extraction.statute_of(c)) is not None and st.code in CODES:
+            keys.extend(st.keys())
+    return list(dict.fromkeys(keys))
+
+
+def statute_answers(
+    extraction: Extraction, c: Citation, answers: Mapping[StatuteKey, StatuteAnswer]
+) -> tuple[tuple[StatuteKey, StatuteAnswer], ...]:
+    """The index's answers for the sections ``c`` names (empty for anything but a checked statute cite)."""
+    if c.form is not CiteForm.STATUTE or not answers:
+        return ()
+    st = extraction.statute_of(c)
+    if st is None:
+        return ()
+    return tuple((k, a) for k in st.keys() if (a := answers.get(k)) is not None)
 
 
 def full_of(extraction: Extraction, c: Citation) -> Citation | None:
@@ -396,6 +422,7 @@ def judge(
         holding = _holding_for(c, rec, evidence.holdings, claimed)
         key = records.keys.get(full.index) if full is not None else None
         quote_matches = matches.get(c.index, ())
+        statutes = statute_answers(extraction, c, evidence.statutes)
         ctx = CheckContext(
             extraction=extraction,
             citation=c,
@@ -412,6 +439,8 @@ def judge(
             if rec is not None and rec.id in evidence.unavailable
             else None,
             forum=forum,
+            statutes=statutes,
+            statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
         )
         contexts.append(ctx)
         found.extend(run_checks(LOCAL_CHECKS, ctx))
@@ -479,7 +508,11 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
     h = ctx.holding
     if passage is None and h is not None and h.verified and h.quote_text:
         passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
-    basis = basis_for(ctx.citation, ctx.full, ctx.record)
+    section = next(
+        (a.record for _k, a in ctx.statutes if a.outcome is LookupOutcome.FOUND and a.record is not None),
+        None,
+    )
+    basis = basis_for(ctx.citation, ctx.full, ctx.record, section)
     pending = ctx.lookup.pending_until if ctx.lookup is not None else None
     needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
     if pending is None and ctx.record is not None and needs_text and ctx.record.id in evidence.unavailable:
@@ -495,6 +528,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
         holding=h,
         pending_until=pending,
         weight=assess(ctx),
+        statute=section,
     )
 
 

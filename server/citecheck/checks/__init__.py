@@ -20,6 +20,7 @@ from citecheck.checks.pin_cite import PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
 from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck
+from citecheck.checks.statute_sections import StatuteSectionCheck
 
 ALL_CHECKS: tuple[Check, ...] = (
     ImpossibleCitationCheck(),
@@ -34,6 +35,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     OpinionUnavailableCheck(),
     NonBindingAuthorityCheck(),
     HoldingCheck(),
+    StatuteSectionCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)

@@ -32,6 +32,7 @@ SOURCE_FIELDS = (
     "courtlistener_url",
     "cap_fetch",
     "cap_url",
+    "statutes_path",
     "offline",
     "http_timeout_s",
     "courtlistener_rates",
@@ -89,7 +90,10 @@ class Sources:
             # interactive: no run deadline, a short wait per call; what waits is re-checked later
             self._chain = await build_from_settings(settings, interactive=True, order=self.order)
             self._local = SourceChain(
-                corpus=self._chain.corpus, cache=self._chain.cache, remote_off_reason=LOCAL_ONLY_REASON
+                corpus=self._chain.corpus,
+                cache=self._chain.cache,
+                remote_off_reason=LOCAL_ONLY_REASON,
+                statutes=self._chain.statutes,
             )
             self._settings = settings
             return self._chain
