@@ -3,7 +3,8 @@
 Every citation in these inputs is real and (as far as a court's own opinion goes) correctly written, so
 the right answer is: no error at all, no warning, only ``cannot-verify`` info. The bench checks them with
 no source (no corpus, no network) and prints the counts, then lists each error/warning so a regression
-can be read off directly.
+can be read off directly. It also counts the quotations offered for a case citation and how many of
+them the extraction binds to one (``quote_binding``): a quotation left unbound is never compared.
 
 Inputs (all read at run time, never copied into the repository):
 
@@ -14,7 +15,7 @@ Inputs (all read at run time, never copied into the repository):
   E.g. the 50 Supreme Court opinions in github.com/ielab/ussc-caselaw-collection
   (``airs2017-collection/topic/*.json``).
 
-    python bench/real_text.py [--opinions DIR ...] [--show 40]
+    python bench/real_text.py [--opinions DIR ...] [--show 40] [--show-unbound 20]
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ import asyncio
 import csv
 import hashlib
 import json
+import re
 import sys
 import time
+from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
@@ -34,9 +37,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from brief import html_to_text
 from citecheck.config import Settings
+from citecheck.extract import CiteForm, Extraction
+from citecheck.extract.names import CONNECTORS, SIGNALS
+from citecheck.extract.normalise import normalise
+from citecheck.extract.paragraphs import split_paragraphs
+from citecheck.extract.quotes import find_quotes
 from citecheck.findings import Severity
 from citecheck.pipeline import check_document
 from citecheck_testing import SHARED_CORPUS
+
+_UNBOUND: list[str] = []
 
 
 def _citation_lines() -> list[str]:
@@ -86,6 +96,63 @@ def _folder_opinions(folder: Path) -> list[tuple[str, str]]:
     return out
 
 
+_GAP_WORD = re.compile(r"[^\s\"'()\[\].,;:]+")
+_NOT_A_CASE = re.compile(
+    r"§|U\.\s?S\.\s?C\.|C\.\s?F\.\s?R\.|R\.\s?(?:Civ|Crim|App|Evid)\.|\bStat\.|\bTr\.|\bApp\. at\b"
+)
+
+
+def quote_binding(text: str, extraction: Extraction) -> tuple[int, int, list[str]]:
+    """(quotations offered for a case citation, how many of them are bound to one, the unbound).
+
+    A quotation (four words or more) is *offered for* a citation when a case citation (full, short,
+    Id., supra, reference) begins after it in its paragraph, within 300 characters and before the next
+    quotation, with nothing between but what a case name and a signal are made of (capitalised words,
+    abbreviations, connectors, signals, punctuation) and no statute or record cite; or when the
+    quotation ends with its own citation. Defined on the text, not on the names we extract, so a name
+    cut short still counts as a quotation left unbound.
+    """
+    cores = sorted(
+        (c.span.start, c.span.end) for c in extraction.citations if c.form is not CiteForm.UNRECOGNISED
+    )
+    starts = [a for a, _ in cores]
+    bound_spans = [q.span for c in extraction.citations for q in c.quotes]
+    offered = bound = 0
+    unbound: list[str] = []
+    for a, b in split_paragraphs(text):
+        para = text[a:b]
+        quotes = find_quotes(normalise(para), para)
+        for k, q in enumerate(quotes):
+            if len(q.text.split()) < 4:
+                continue
+            qs, qe = a + q.span.start, a + q.span.end
+            limit = min(b, qe + 300, a + quotes[k + 1].span.start if k + 1 < len(quotes) else b)
+            i = bisect_left(starts, qs)
+            inside = i < len(cores) and cores[i][1] <= qe and not text[cores[i][1] : qe].strip(" .,;)")
+            j = bisect_left(starts, qe)
+            after = j < len(cores) and cores[j][0] < limit and _name_like(text[qe + 1 : cores[j][0]])
+            if not (inside or after):
+                continue
+            offered += 1
+            if any(s.start < qe and qs < s.end for s in bound_spans):
+                bound += 1
+            else:
+                unbound.append(text[max(a, qs - 60) : min(b, qe + 140)].replace("\n", " "))
+    return offered, bound, unbound
+
+
+def _name_like(gap: str) -> bool:
+    if _NOT_A_CASE.search(gap):
+        return False
+    for word in _GAP_WORD.findall(gap):
+        low = word.lower()
+        if not (
+            word[:1].isupper() or word[:1].isdigit() or low in CONNECTORS or low in SIGNALS or word in "&-"
+        ):
+            return False
+    return True
+
+
 async def _check(
     texts: list[tuple[str, str]], settings: Settings
 ) -> tuple[Counter[str], list[str], int, float]:
@@ -96,6 +163,10 @@ async def _check(
     for label, text in texts:
         report = await check_document(text, None, settings)
         n_cites += len(report.extraction.citations)
+        offered, bound, unbound = quote_binding(text, report.extraction)
+        counts["quotes offered"] += offered
+        counts["quotes bound"] += bound
+        _UNBOUND.extend(f"  [{label[:40]}] …{u}…" for u in unbound)
         for f in report.findings:
             counts[f.severity.value] += 1
             if f.severity in (Severity.ERROR, Severity.WARNING):
@@ -111,6 +182,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--opinions", action="append", type=Path, default=[], help="folder of more real opinions")
     ap.add_argument("--show", type=int, default=40, help="list this many errors/warnings (0: none)")
+    ap.add_argument("--show-unbound", type=int, default=0, help="list this many quotations left unbound")
     args = ap.parse_args()
     settings = Settings()
 
@@ -136,10 +208,19 @@ def main() -> None:
             f"  errors {counts['error']}, warnings {counts['warning']}, info {counts['info']}"
             + "".join(f"; {k} {v}" for k, v in sorted(counts.items()) if ":" in k)
         )
+        offered, bound = counts["quotes offered"], counts["quotes bound"]
+        if offered:
+            print(
+                f"  quotations offered for a case citation {offered}, bound to one {bound}, "
+                f"never bound {offered - bound} ({100 * (offered - bound) / offered:.1f} %)"
+            )
         for line in shown[: args.show]:
             print(line)
         if len(shown) > args.show:
             print(f"  … {len(shown) - args.show} more")
+        for line in _UNBOUND[: args.show_unbound]:
+            print(line)
+        _UNBOUND.clear()
 
 
 if __name__ == "__main__":

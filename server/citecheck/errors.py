@@ -4,14 +4,17 @@
     ├── ConfigError          bad settings file, flag or environment variable
     ├── InputError           unreadable, encrypted, binary or oversize input document
     ├── CorpusError          the SQLite corpus or cache cannot be opened / is corrupt
-    │   └── ImportFormatError   an import path is in no format we know
-    │       └── SchemaChanged   a statute release (USLM, eCFR) is not in the format we read
+    │   ├── ImportFormatError   an import path is in no format we know
+    │   │   └── SchemaChanged   a statute release (USLM, eCFR) is not in the format we read
+    │   ├── DiskSpaceError      not enough free disk for a download or an index build
+    │   └── SyncBusy            another ``corpus sync`` is building the same index
     ├── SourceError          a case-law source failed
     │   ├── SourceUnavailable   network down, timeout, 5xx after retries
     │   ├── RateLimited         throttled; ``retry_after`` seconds (may be None)
     │   │   └── Deferred        the allowance returns only after the caller's deadline (``until``)
     │   ├── AuthenticationError 401/403 from CourtListener
-    │   └── BadResponse         the service answered with something we cannot parse
+    │   ├── BadResponse         the service answered with something we cannot parse
+    │   └── DownloadError       a downloaded file is not the object listed (size, ETag)
     └── ModelError           the holding-check model endpoint failed (never a finding about the draft)
         ├── ModelUnavailable    refused, timed out, 429/5xx after retries, or past the overall deadline
         └── ModelBadAnswer      the answer did not validate against the judgment schema
@@ -48,6 +51,14 @@ class SchemaChanged(ImportFormatError):
     real sections fabricated."""
 
 
+class DiskSpaceError(CorpusError):
+    pass
+
+
+class SyncBusy(CorpusError):
+    pass
+
+
 class SourceError(CitecheckError):
     pass
 
@@ -76,6 +87,10 @@ class AuthenticationError(SourceError):
 
 
 class BadResponse(SourceError):
+    pass
+
+
+class DownloadError(SourceError):
     pass
 
 

@@ -32,6 +32,7 @@ def cli_home(tmp_path, monkeypatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("CITECHECK_CORPUS_PATH", str(home / "corpus.sqlite"))
     monkeypatch.setenv("CITECHECK_CACHE_PATH", str(home / "cache.sqlite"))
+    monkeypatch.setenv("CITECHECK_INDEX_PATH", str(home / "index.sqlite"))  # none unless a test builds one
     (home / "citecheck.toml").write_text("# empty: defaults\n")
     monkeypatch.setenv("CITECHECK_CONFIG", str(home / "citecheck.toml"))
     # runs without --offline must still never leave this machine: point every service at a closed port

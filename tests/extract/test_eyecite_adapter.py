@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from citecheck.extract.eyecite_adapter import HitKind, scan
+from citecheck.extract.eyecite_adapter import HitKind, scan, spaced_ids
 from citecheck.extract.normalise import normalise
 
 
@@ -21,6 +21,16 @@ def test_scan_kinds_and_editions() -> None:
     assert hits[8].reporter == "F. Supp. 3d"
 
 
+def test_bracketed_and_semicolon_ids_are_tokens() -> None:
+    """California style "(Id. at p. 152.)", "(Ibid.)", "(Id.)" and "Id.; see also" are Id. tokens
+    (eyecite's own regex wants whitespace on both sides and misses them); spans index the text."""
+    text = "(Id. at p. 152.) So (Ibid.) so (Id.) so Id.; see also [Id. at 3.] so Ibid., at 4."
+    hits = scan(normalise(text))
+    assert [text[h.start : h.end] for h in hits] == ["Id.", "Ibid.", "Id.", "Id.", "Id.", "Ibid."]
+    assert all(h.kind is HitKind.ID for h in hits)
+    assert scan("Idaho (Idem.) David.") == []
+
+
 def test_faster_extractor_selection_finds_exactly_what_eyecite_finds(bulk_opinions) -> None:
     """Our tokenizer subclass skips word splitting and de-duplicates extractors by identity; on real
     opinions it must return the same citation tokens as eyecite's own Aho-Corasick tokenizer."""
@@ -29,7 +39,7 @@ def test_faster_extractor_selection_finds_exactly_what_eyecite_finds(bulk_opinio
     stock = AhocorasickTokenizer()
     for text in bulk_opinions[:12]:
         norm = normalise(text)
-        _, theirs = stock.tokenize(norm)
+        _, theirs = stock.tokenize(spaced_ids(norm))
         ours = scan(norm)
         assert [(h.start, h.end) for h in ours] == [
             (t.start, t.end)

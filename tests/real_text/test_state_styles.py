@@ -78,8 +78,8 @@ STYLES: list[tuple[str, str, str, int | None, str | None, str]] = [
         "669 So.2d 463",
         "State v. Vanner",
         1995,
-        None,
-        "Louisiana public-domain style (issue 17)",
+        "lactapp",
+        "Louisiana public-domain style (issue 17); the circuit read as Louisiana's court of appeal (issue 25)",
     ),
     (
         "Grant v. Esquire, Inc. (S.D.N.Y. 1973) 367 F.Supp. 876.",

@@ -71,6 +71,7 @@ class ExistenceCheck:
 
 _SOURCE_NAMES = {
     "corpus": "the local corpus",
+    "index": "the citation index",
     "courtlistener": "CourtListener",
     "cache": "the cache",
     "cap": "CAP",
@@ -117,6 +118,10 @@ def _not_found(ctx: CheckContext) -> Iterator[Finding]:
             citation_index=c.index,
         )
         return
+    named = _named_neighbour(ctx)
+    if named is not None:
+        yield _named_elsewhere(ctx, named)
+        return
     if lookup.containing is not None:
         yield _middle_of(ctx)
         return
@@ -127,6 +132,47 @@ def _not_found(ctx: CheckContext) -> Iterator[Finding]:
         f"No case begins at {lookup.key}: {source} covers this volume{covered} and has no case there. "
         "The citation appears to be fabricated.",
         evidence=Evidence(source=source, citation=str(lookup.key), note=lookup.reason or None),
+        citation_index=c.index,
+    )
+
+
+def _named_neighbour(ctx: CheckContext) -> CaseRecord | None:
+    """The case beginning just after the cited page, when the draft names it (not the one it falls in).
+
+    A real case cited a page or two before its first page is a wrong page, not an invented case.
+    """
+    c, lookup = ctx.citation, ctx.lookup
+    if c.case_name is None or lookup is None:
+        return None
+    for rec in lookup.neighbours:
+        if rec is lookup.containing or (lookup.containing is not None and rec.id == lookup.containing.id):
+            continue
+        if compare_names(c.case_name.text, rec.names).verdict is not NameVerdict.MISMATCH:
+            return rec
+    return None
+
+
+def _named_elsewhere(ctx: CheckContext, rec: CaseRecord) -> Finding:
+    c, lookup = ctx.citation, ctx.lookup
+    assert lookup is not None
+    cite = rec.cite_for(lookup.key.reporter, lookup.key.volume)
+    first = cite.page if cite else "?"
+    fixes: tuple[Fix, ...] = ()
+    page_span = _page_span(c)
+    if cite is not None and page_span is not None:
+        fixes = (
+            Fix(
+                title=f"Cite {rec.name} at its first page, {cite}",
+                edits=(TextEdit(span=page_span, new_text=cite.page),),
+            ),
+        )
+    return make_finding(
+        Kind.WRONG_FIRST_PAGE,
+        c.span,
+        f"{describe_record(rec, cite)} is a real case, but it begins at page {first}, not {lookup.key.page}, "
+        f"according to {_source_label(ctx)}; no case begins at {lookup.key}.",
+        evidence=record_evidence(_with_record(ctx, rec), page=first, note=lookup.reason or None),
+        fixes=fixes,
         citation_index=c.index,
     )
 

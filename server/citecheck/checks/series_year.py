@@ -34,7 +34,8 @@ class SeriesYearCheck:
         years = reporters.SERIES_YEARS[c.reporter]
         yield make_finding(
             Kind.YEAR_MISMATCH,
-            c.date_span or c.span,
+            # either part can be wrong, so the finding covers both (not the parenthetical alone)
+            c.span.union(c.date_span) if c.date_span is not None else c.span,
             f"{reason}: either the year or the citation is wrong.",
             severity=Severity.WARNING,
             evidence=Evidence(source="citecheck reporter table", citation=c.cite_string, note=years.source),

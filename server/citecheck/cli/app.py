@@ -78,6 +78,12 @@ def _common_options() -> _Parser:
     )
     p.add_argument("--corpus", default=argparse.SUPPRESS, metavar="FILE", help="local corpus (SQLite) to use")
     p.add_argument(
+        "--index",
+        default=argparse.SUPPRESS,
+        metavar="FILE",
+        help="citation index to use (corpus sync builds it)",
+    )
+    p.add_argument(
         "--offline",
         action="store_true",
         default=argparse.SUPPRESS,
@@ -186,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config_file=getattr(args, "config", None),
             overrides={
                 "corpus": getattr(args, "corpus", None),
+                "index": getattr(args, "index", None),
                 "offline": getattr(args, "offline", None) or None,
             },
         )
@@ -451,6 +458,8 @@ def _declared(doc: InputDocument) -> tuple:
 def _describe_sources(settings: Settings) -> str:
     """Which sources this run could consult, for the report header (never the token)."""
     parts = [f"local corpus {settings.corpus_path}", f"cache {settings.cache_path}"]
+    if settings.index_path.expanduser().exists():
+        parts.insert(1, f"citation index {settings.index_path}")
     if not settings.offline and settings.cap_fetch:
         parts.append(f"CAP volume download ({settings.cap_url})")
     if not settings.offline and settings.courtlistener_token:

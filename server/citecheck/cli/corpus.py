@@ -1,4 +1,5 @@
-"""``citecheck corpus import|fetch|sync|stats|status|serve``: build, inspect and share the local corpus.
+"""``citecheck corpus import|fetch|sync|stats|status|serve``: build, inspect and share the local corpus,
+the citation index (``sync``, ``import --full-dump``) and the statute index (``sync --statutes``).
 
 cli/app.py wires these in (``add_corpus_commands`` / ``run_corpus_command``). Errors are CitecheckErrors
 (the CLI prints them as one line); progress goes to stderr with rich, results to stdout.
@@ -12,12 +13,16 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from citecheck.cli.statutes import add_statute_arguments, run_statute_sync, statute_status
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
 from citecheck.sources.importing import ImportStats
+
+if TYPE_CHECKING:
+    from citecheck.sources.download import DownloadProgress
+    from citecheck.sources.index.build import BuildStats
 
 
 def add_corpus_commands(subparsers: Any) -> None:
@@ -45,6 +50,45 @@ def add_corpus_commands(subparsers: Any) -> None:
         )
     )
     imp.add_argument("path", type=Path, metavar="PATH")
+    imp.add_argument(
+        "--full-dump",
+        action="store_true",
+        help="PATH holds a whole CourtListener dump (courts, dockets, opinion-clusters, citations): build the "
+        "citation index from it (the same as corpus sync --from PATH)",
+    )
+    imp.add_argument("--index", default=argparse.SUPPRESS, metavar="FILE", help="citation index to build")
+
+    sync = with_corpus(
+        sub.add_parser(
+            "sync",
+            help="build or update the citation index from CourtListener's bulk data (--statutes: the U.S. "
+            "Code and C.F.R.)",
+            description="Download the newest CourtListener bulk files the citation index needs (courts, dockets, "
+            "opinion-clusters, citations; streamed, resumable, checked) and build or update the index beside the "
+            "old one. Only those public files are fetched; nothing about any document leaves the machine. "
+            "--statutes: the U.S. Code (the OLRC's USLM release point) and the C.F.R. (the eCFR versioner), so "
+            "that statute and regulation citations are checked offline. Interrupted downloads resume.",
+        )
+    )
+    add_statute_arguments(sync)
+    sync.add_argument(
+        "--partial",
+        action="store_true",
+        help="with --from: the files are a subset, not a whole dump (no volume becomes complete)",
+    )
+    sync.add_argument("--rebuild", action="store_true", help="build from nothing instead of updating")
+    sync.add_argument(
+        "--keep-downloads", action="store_true", help="keep the downloaded files after the build"
+    )
+    sync.add_argument("--index", default=argparse.SUPPRESS, metavar="FILE", help="citation index to build")
+    sync.add_argument("--bulk-url", default=None, metavar="URL", help="bucket to list (default: settings)")
+
+    status = with_corpus(
+        sub.add_parser("status", help="what the local indexes hold: citation index, statutes, corpus")
+    )
+    status.add_argument("--json", action="store_true", help="machine-readable output")
+    status.add_argument("--index", default=argparse.SUPPRESS, metavar="FILE", help="citation index to show")
+    status.add_argument("--statutes-path", type=Path, default=None, metavar="FILE", help="statute index file")
 
     fetch = with_corpus(
         sub.add_parser(
@@ -59,21 +103,6 @@ def add_corpus_commands(subparsers: Any) -> None:
     fetch.add_argument(
         "--base-url", default=None, metavar="URL", help="static site base URL (default: settings)"
     )
-
-    sync = with_corpus(
-        sub.add_parser(
-            "sync",
-            help="download public releases and build local indexes (--statutes: U.S. Code and C.F.R.)",
-            description="Download and index public releases. --statutes: the U.S. Code (the OLRC's USLM "
-            "release point) and the C.F.R. (the eCFR versioner), so that statute and regulation "
-            "citations are checked offline. Interrupted downloads resume.",
-        )
-    )
-    add_statute_arguments(sync)
-
-    status = with_corpus(sub.add_parser("status", help="what the local indexes hold (corpus, statutes)"))
-    status.add_argument("--json", action="store_true", help="machine-readable output")
-    status.add_argument("--statutes-path", type=Path, default=None, metavar="FILE", help="statute index file")
 
     stats = with_corpus(sub.add_parser("stats", help="counts per reporter and which volumes are complete"))
     stats.add_argument("--json", action="store_true", help="machine-readable output")
@@ -163,16 +192,25 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
             "corpus needs an action: import, fetch, sync, stats, status or serve (see citecheck corpus --help)"
         )
     corpus_path = Path(getattr(args, "corpus", None) or settings.corpus_path)
+    index_path = Path(getattr(args, "index", None) or settings.index_path).expanduser()
+    if action == "import" and getattr(args, "full_dump", False):
+        return _build_index(args.path, index_path, full_dump=True, rebuild=False, out=out)
     if action == "import":
         return _import(args.path, corpus_path, settings, out)
+    if action == "sync" and args.statutes:
+        return run_statute_sync(args, settings, out)
+    if action == "sync":
+        if args.partial and args.from_folder is None:
+            raise ConfigError("--partial describes files given with --from DIR")
+        if args.from_folder is not None:
+            return _build_index(
+                args.from_folder, index_path, full_dump=not args.partial, rebuild=args.rebuild, out=out
+            )
+        return asyncio.run(_sync(args, index_path, settings, out))
+    if action == "status":
+        return _status(index_path, corpus_path, settings, args, out)
     if action == "fetch":
         return asyncio.run(_fetch(args, corpus_path, settings, out))
-    if action == "sync":
-        if not args.statutes:
-            raise ConfigError("corpus sync needs what to sync: --statutes (see citecheck corpus sync --help)")
-        return run_statute_sync(args, settings, out)
-    if action == "status":
-        return statute_status(settings, out, as_json=bool(args.json), path=args.statutes_path)
     if action == "stats":
         return _stats(corpus_path, bool(args.json), out)
     if action == "serve":
@@ -180,6 +218,224 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
             corpus_path, args.host, args.port, token=settings.serve_token, allow_hosts=args.allow_host
         )
     raise ConfigError(f"unknown corpus action: {action}")
+
+
+class ByteProgress:
+    """A ProgressSink for bytes: a bar with size, rate and ETA on a terminal, a line every few seconds otherwise."""
+
+    def __init__(self, stream: TextIO | None = None, *, every_s: float = 5.0) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+            TransferSpeedColumn,
+        )
+
+        self._stream = stream or sys.stderr
+        console = Console(file=self._stream)
+        self._live = console.is_terminal
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=not self._live,
+        )
+        self._task: Any = None
+        self._name = ""
+        self._total: int | None = None
+        self._done = 0
+        self._every = every_s
+        self._last = 0.0
+        self._t0 = 0.0
+
+    def __enter__(self) -> ByteProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def stage(self, name: str, total: int | None) -> None:
+        import time
+
+        self._name, self._total, self._done = name, total, 0
+        self._t0 = self._last = time.monotonic()
+        if self._live:
+            self._task = self._progress.add_task(name, total=total)
+        else:
+            self._stream.write(f"citecheck: {name}\n")
+
+    def advance(self, n: int = 1) -> None:
+        import time
+
+        self._done += n
+        if self._live and self._task is not None:
+            self._progress.advance(self._task, n)
+            return
+        now = time.monotonic()
+        if now - self._last >= self._every:
+            self._last = now
+            self._stream.write(_progress_line(self._name, self._done, self._total, now - self._t0) + "\n")
+
+    def download(self, p: DownloadProgress) -> None:
+        """The download callback (sources/download.py)."""
+        if self._name != p.name:
+            self.stage(p.name, p.total)
+            self._done = p.done
+            if self._live and self._task is not None:
+                self._progress.update(self._task, completed=p.done)
+            return
+        self.advance(p.done - self._done)
+
+
+def _progress_line(name: str, done: int, total: int | None, elapsed: float) -> str:
+    """``name: 1.2 GB of 4.5 GB, 30.1 MB/s, about 2 min left``."""
+    from citecheck.sources.download import format_bytes
+
+    rate = done / elapsed if elapsed > 0 else 0.0
+    of = f" of {format_bytes(total)}" if total else ""
+    left = ""
+    if total and rate > 0:
+        secs = (total - done) / rate
+        left = f", about {secs / 60:.0f} min left" if secs >= 90 else f", about {secs:.0f} s left"
+    return f"citecheck: {name}: {format_bytes(done)}{of}, {format_bytes(rate)}/s{left}"
+
+
+def _build_index(folder: Path, index_path: Path, *, full_dump: bool, rebuild: bool, out: TextIO) -> int:
+    from citecheck.sources.index.build import build_from_folder
+
+    with ByteProgress() as progress:
+        stats = build_from_folder(index_path, folder, full_dump=full_dump, progress=progress, rebuild=rebuild)
+    _print_build(stats, index_path, out)
+    return 0
+
+
+def _print_build(stats: BuildStats, index_path: Path, out: TextIO) -> None:
+    from citecheck.sources.download import format_bytes
+
+    if stats.mode == "unchanged":
+        out.write(
+            f"the citation index is up to date (CourtListener dump of {stats.dump_date}): {index_path}\n"
+        )
+        return
+    kind = "a full dump" if stats.full_dump else "a partial import (no volume is complete)"
+    how = "updated" if stats.mode == "update" else "built"
+    out.write(
+        f"citation index {how} from {kind} of {stats.dump_date or 'unknown date'} in {stats.seconds:.0f} s: "
+        f"{stats.cases:,} cases, {stats.citations:,} citations, {stats.volumes:,} volumes "
+        f"({stats.complete_volumes:,} complete), {format_bytes(stats.size)}\n"
+    )
+    if stats.mode == "update":
+        changed = ", ".join(f"{n:,} {k}" for k, n in stats.changed.items())
+        deleted = ", ".join(f"{n:,} {k}" for k, n in stats.deleted.items())
+        out.write(f"applied changes: {changed}; removed: {deleted}\n")
+    if stats.refused:
+        total = sum(stats.refused.values())
+        out.write(f"refused {total:,} rows that could not be kept safely:\n")
+        for why, n in sorted(stats.refused.items()):
+            out.write(f"  {n:,}  {why}\n")
+    out.write(f"index: {index_path}\n")
+
+
+async def _sync(args: argparse.Namespace, index_path: Path, settings: Settings, out: TextIO) -> int:
+    from citecheck.sources.download import format_bytes
+    from citecheck.sources.index.sync import sync
+
+    if settings.offline:
+        raise ConfigError("corpus sync downloads CourtListener's bulk files; with --offline use --from DIR")
+    with ByteProgress() as progress:
+        result = await sync(
+            index_path,
+            bulk_url=args.bulk_url or settings.bulk_url,
+            progress=progress,
+            on_download=progress.download,
+            keep_downloads=args.keep_downloads,
+            rebuild=args.rebuild,
+            timeout_s=max(settings.http_timeout_s, 60.0),
+        )
+    if result.downloaded or result.resumed:
+        resumed = f" (resumed after {format_bytes(result.resumed)})" if result.resumed else ""
+        out.write(f"downloaded {format_bytes(result.downloaded)} of the {result.date} dump{resumed}\n")
+    _print_build(result.build, index_path, out)
+    return 0
+
+
+def _status(
+    index_path: Path, corpus_path: Path, settings: Settings, args: argparse.Namespace, out: TextIO
+) -> int:
+    """The citation index, the statute index (cli/statutes.py) and the corpus, in one report."""
+    import io
+
+    as_json = bool(args.json)
+    statutes = io.StringIO()
+    statute_status(settings, statutes, as_json=as_json, path=args.statutes_path)
+    if as_json:
+        data = json.loads(statutes.getvalue())
+        data.update(_index_status(index_path, corpus_path))
+        out.write(json.dumps(data, indent=2) + "\n")
+        return 0
+    _print_index_status(_index_status(index_path, corpus_path), index_path, out)
+    out.write(statutes.getvalue())
+    return 0
+
+
+def _index_status(index_path: Path, corpus_path: Path) -> dict[str, Any]:
+    from citecheck.sources.index.lookup import CitationIndex
+
+    info: dict[str, Any] = {"index": None, "corpus": str(corpus_path) if corpus_path.exists() else None}
+    if index_path.exists():
+        index = CitationIndex(index_path)
+        try:
+            st = index.status()
+        finally:
+            index.close()
+        info["index"] = {
+            "path": str(st.path),
+            "size": st.size,
+            "dump_date": st.dump_date,
+            "built_at": st.built_at,
+            "full_dump": st.full_dump,
+            "cases": st.cases,
+            "citations": st.citations,
+            "dockets": st.dockets,
+            "courts": st.courts,
+            "volumes": st.volumes,
+            "complete_volumes": st.complete_volumes,
+            "refused": st.refused,
+        }
+    return info
+
+
+def _print_index_status(info: dict[str, Any], index_path: Path, out: TextIO) -> None:
+    from citecheck.sources.download import format_bytes
+
+    idx = info["index"]
+    if idx is None:
+        out.write(
+            f"no citation index at {index_path}: build one with `citecheck corpus sync` "
+            "(or `citecheck corpus sync --from DIR` from downloaded dump files)\n"
+        )
+    else:
+        kind = "full dump" if idx["full_dump"] else "partial import: no volume is complete"
+        out.write(
+            f"citation index: {idx['path']}\n"
+            f"  CourtListener dump of {idx['dump_date'] or 'unknown date'} ({kind}), built {idx['built_at']}\n"
+            f"  {idx['cases']:,} cases, {idx['citations']:,} citations, {idx['courts']:,} courts\n"
+            f"  {idx['volumes']:,} volumes, {idx['complete_volumes']:,} complete (only a complete volume can show "
+            "that a cited case does not exist)\n"
+            f"  {format_bytes(idx['size'])} on disk\n"
+        )
+        if idx["refused"]:
+            out.write(
+                f"  {sum(idx['refused'].values()):,} rows of the dump were refused (see corpus sync's output)\n"
+            )
+    out.write(f"local corpus: {info['corpus'] or 'none'}\n")
 
 
 def _import(path: Path, corpus_path: Path, settings: Settings, out: TextIO) -> int:

@@ -43,7 +43,8 @@ def add_statute_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FOLDER",
-        help="build from release files already here (xml_uscAll@….zip or usc*.xml; title-N.xml) — no network",
+        help="build from files already here, no network: CourtListener dump files for the citation index; "
+        "with --statutes, release files (xml_uscAll@….zip or usc*.xml; title-N.xml)",
     )
     g.add_argument("--statutes-path", type=Path, default=None, metavar="FILE", help="statute index file")
 

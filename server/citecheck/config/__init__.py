@@ -33,6 +33,15 @@ def default_corpus_path() -> Path:
     return _data_dir() / "corpus.sqlite"
 
 
+def default_index_path() -> Path:
+    """Where ``corpus sync`` builds the citation index and checks look for it (it may not exist)."""
+    return _data_dir() / "index.sqlite"
+
+
+#: CourtListener's public bucket of bulk data (its listing names the dated files).
+DEFAULT_BULK_URL = "https://com-courtlistener-storage.s3-us-west-2.amazonaws.com/"
+
+
 def default_statutes_path() -> Path:
     """Where ``corpus sync --statutes`` builds the statute index when nobody named a file."""
     return _data_dir() / "statutes.sqlite"
@@ -46,6 +55,8 @@ def _cache_dir() -> Path:
 class Settings:
     corpus_path: Path = field(default_factory=default_corpus_path)
     cache_path: Path = field(default_factory=lambda: _cache_dir() / "cache.sqlite")
+    index_path: Path = field(default_factory=default_index_path)  # the citation index (corpus sync)
+    bulk_url: str = DEFAULT_BULK_URL  # where corpus sync lists and downloads CourtListener's bulk files
     courtlistener_token: str | None = field(default=None, repr=False)
     courtlistener_url: str = DEFAULT_COURTLISTENER_URL
     cap_fetch: bool = True
@@ -106,6 +117,9 @@ _ALIASES = {
     "corpusPath": "corpus_path",
     "cache": "cache_path",
     "cachePath": "cache_path",
+    "index": "index_path",
+    "indexPath": "index_path",
+    "bulkUrl": "bulk_url",
     "courtlistenerToken": "courtlistener_token",
     "token": "courtlistener_token",
     "courtlistenerUrl": "courtlistener_url",
@@ -147,8 +161,10 @@ _ALIASES = {
 }
 CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 #: Settings only user-level layers may set: a folder's own config must not redirect a secret, nor
-#: choose the hosts statute releases are downloaded from.
-USER_LEVEL_ONLY = frozenset({"token_hosts", "serve_token", "uscode_url", "ecfr_url"})
+#: choose the hosts bulk files and statute releases are downloaded from, nor the index checks trust.
+USER_LEVEL_ONLY = frozenset(
+    {"token_hosts", "serve_token", "uscode_url", "ecfr_url", "bulk_url", "index_path"}
+)
 _FIELDS = {f.name for f in fields(Settings)}
 #: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
 #: users who set it are told it is unknown).
@@ -157,6 +173,7 @@ OTHER_ENV = frozenset(
         "CITECHECK_CONFIG",
         "CITECHECK_CORPUS",
         "CITECHECK_CACHE",
+        "CITECHECK_INDEX",
         # the project's own test harness (tests/, clients/vscode/test/): not settings, but not typos either
         "CITECHECK_E2E",
         "CITECHECK_E2E_CACHE",
@@ -208,8 +225,13 @@ def unknown_env(environ: Mapping[str, str]) -> list[str]:
 
 def _coerce(name: str, value: Any) -> Any:  # noqa: C901
     try:
-        if name in ("corpus_path", "cache_path", "statutes_path"):
+        if name in ("corpus_path", "cache_path", "index_path", "statutes_path"):
             return Path(str(value)).expanduser()
+        if name == "bulk_url":
+            url = str(value).strip()
+            if not url.lower().startswith(("http://", "https://")):
+                raise ConfigError(f"bulk_url must be an http(s) URL, not {url!r}")
+            return url if url.endswith("/") else url + "/"
         if name in ("cap_fetch", "offline", "holdings"):
             if isinstance(value, str):
                 return value.strip().lower() in ("1", "true", "yes", "on")
@@ -343,7 +365,7 @@ def settings_from_env(environ: Mapping[str, str], base: Settings | None = None) 
     for k, v in environ.items():
         if k.startswith("CITECHECK_"):
             name = k[len("CITECHECK_") :].lower()
-            data[{"corpus": "corpus_path", "cache": "cache_path"}.get(name, name)] = v
+            data[{"corpus": "corpus_path", "cache": "cache_path", "index": "index_path"}.get(name, name)] = v
     return settings_from_mapping(data, base, user_level=True)
 
 

@@ -574,6 +574,18 @@ def _resolve_short(c: Citation, st: _State) -> int | None:
     page, the short form stays unresolved rather than guessed.
     """
     fulls = st.fulls
+    if c.database is not None and c.page:
+        # "Henson, 2008 WL 123456, at *2": the Westlaw number names the case; the latest full cite of it
+        listed = _candidates(st, "by_cite", (c.volume, c.reporter))
+        pool0: Iterable[int] = range(len(fulls)) if listed is None else listed
+        same_doc = [
+            p
+            for p in pool0
+            if fulls[p].volume == c.volume
+            and fulls[p].reporter == c.reporter
+            and fulls[p].page_text == c.page
+        ]
+        return same_doc[-1] if same_doc else None
     names = _suffixes(c.antecedent_text) if c.antecedent_text else ()
     if names:
         named = _latest(st, names, c.volume, c.reporter, same_reporter=True)

@@ -28,6 +28,20 @@ _ALIASES = {
     "Pa. Commw.": "pacommwct",  # courts-db spells the Superior Court of the District of Columbia "Sup. Ct. D.C."
 }
 
+#: Intermediate appellate courts as their own states write them (issue 25): Florida's district courts
+#: of appeal "(Fla. 3d DCA 2008)", Louisiana's circuits "(La.App. 1 Cir. 12/15/95)", Texas's courts of
+#: appeals by seat "(Tex. App.-Houston [14th Dist.] 2005)". courts-db has one court for each set.
+_STATE_STYLES = (
+    (re.compile(r"Fla\.\s?(?:\d(?:st|d|nd|rd|th)\s?)?(?:DCA|Dist\.\s?Ct\.\s?App\.)"), "fladistctapp"),
+    (re.compile(r"La\.\s?(?:Ct\.\s?)?App\.\s?(?:\d\s?Cir\.|\d(?:st|d|nd|rd|th)\s?Cir\.)"), "lactapp"),
+    (
+        re.compile(
+            r"Tex\.\s?App\.\s?[-\u2013\u2014]\s?[A-Z][\w .]{1,20}?(?:\s?\[\d+(?:st|d|nd|rd|th)\s?Dist\.\])?"
+        ),
+        "texapp",
+    ),
+)
+
 SCOTUS_REPORTERS = frozenset({"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S.L.W."})
 
 
@@ -57,6 +71,9 @@ def court_id(court_text: str, *, exact: bool = False) -> str | None:
     text = court_text.strip().strip(",")
     if not text:
         return None
+    for pattern, court in _STATE_STYLES:
+        if pattern.fullmatch(text):
+            return court
     table = _table()
     found = table.get(_key(text))
     if found:

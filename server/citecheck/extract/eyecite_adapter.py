@@ -310,6 +310,14 @@ def _edition_name(token) -> tuple[str | None, Database | None, bool]:  # type: i
 
 
 _SPACE_RUN = re.compile(r"  +")
+_BRACKETED_ID = re.compile(r"[(\[](?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.)[);:\]]|(?<=\b[Ii]bid\.)[);:,\]]")
+
+
+def spaced_ids(text: str) -> str:
+    """California style ``(Id. at p. 152.)``, ``(Ibid.)``, ``(Id.)``, and ``Id.; see also``: eyecite's
+    Id. token wants a space on both sides, so the bracket or semicolon is given to it as one (same
+    length: offsets still index the text). Only the tokenizer sees this text."""
+    return _BRACKETED_ID.sub(" ", text) if "d." in text else text
 
 
 def scan(text: str) -> list[Hit]:
@@ -322,6 +330,7 @@ def scan(text: str) -> list[Hit]:
     """
     if not text.strip():
         return []
+    text = spaced_ids(text)
     if "  " not in text:
         return _scan(text)
     keep: list[int] = []  # compact offset → text offset

@@ -17,7 +17,7 @@ from citecheck.extract.normalise import _EMPHASIS
 from citecheck.spans import Span
 
 CONNECTORS = frozenset(
-    "v. vs. v of the and & &c. for ex rel. re parte de del la le du da von van der den on to a an at by et al. "
+    "v. vs. v of the and & &c. for ex rel. re parte de del la le du da von van der den on to a an at by with et al. "
     "d/b/a f/k/a n/k/a aka".split()
 )
 SIGNALS = frozenset(
@@ -26,7 +26,7 @@ SIGNALS = frozenset(
     "following adopting discussing".split()
 )
 CORPORATE = frozenset(
-    "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. plc pllc et jr. sr. ii iii iv".split()
+    "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. s.c. plc pllc et jr. sr. ii iii iv".split()
 )
 _EXTRA_ABBREVIATIONS = frozenset(
     "U.S. Inc. Co. Corp. Ltd. Bros. Cnty. Cty. Twp. Dist. Mfg. Nat. Sec. Sch. St. Ste. Mt. Ft. Pa. Ill. "
@@ -38,7 +38,15 @@ _EXTRA_ABBREVIATIONS = frozenset(
     "Tel. Tr. Unif. Util. Cent. Mut. Am. Gen. Elec. Equip. Hous. Prop. Ret. Soc. Sup. Super. Prot. Def. "
     "Emp. Lab. Labs. Lic. Mem. Misc. Mktg. Petro. Pharm. Chem. Coll. Cont'l Constr. Coop. Elecs. Enters. Entm't "
     "Found. Hldgs. Holdings L.L.C. L.P. N.A. P.C. P.A. S.A. Jr. Sr. Dr. Mr. Mrs. Ms. Hon. Gov. Sen. Rep. "
-    "Atty. Att'y Gen. Sec'y Pet. Petr. Dr. No. Nos. Rev. Civ. Crim. Const.".split()
+    "Atty. Att'y Gen. Sec'y Pet. Petr. Dr. No. Nos. Rev. Civ. Crim. Const. "
+    # Bluebook T6 and the older abbreviations real case names use (issue 25: names cut at "Min. Co.")
+    "Min. Nav. Com. Consol. Dept. Dep't Transp. Trans. Tp. Twp. Imp. Mach. Mfrs. Mfr. Exch. Lum. Lbr. "
+    "Elev. Wks. Assur. Bk. Bkg. Irr. Comr. Commr. Admr. Exr. Gdn. Bor. Par. Acc. Indem. Guar. Fid. "
+    "Cas. Sur. Serv. Util. Pwr. Lt. Ht. Trac. Asso. Assoc. Natl. Amer. Intern. Distrib. Dist. Div. "
+    "Econ. Eng'r Eng'g Enter. Ent. Env't Equal. Exam'r Exp. Fed'n Info. Inst. Inv. Indep. Liab. "
+    "Litig. Maint. Mar. Mkt. Mech. Mem'l Merch. Metro. Mortg. Op. P'ship Pers. Pres. Prob. Prod. "
+    "Prof'l Publ'n Publ'g R.R. Rehab. Reprod. Rest. Rd. S'holder Sci. Serv. Soc'y Subcomm. Tech. "
+    "Telecomm. Teleg. Temp. Tpk. Transcon. Vill. Corp. Bldg. Cnty. Ass'n Bhd. Disc. Det. Dir.".split()
 )
 
 #: State abbreviations that may close a name after a comma: "In re Air Crash Disaster Near New Orleans, La."
@@ -67,6 +75,40 @@ _AND_NAMES = frozenset(
     "Territory Parish Port Bureau Division Office Authority Trustees Officers Members".split()
 )
 _WS = re.compile(r"\s+")
+_NAME_SEP_WORD = re.compile(r"v\.|vs\.|v")
+_SEMI_BEFORE = re.compile(r";\s*$")
+_IN_RE = re.compile(r"(?:In|IN)\s+(?:re|RE)\s+")
+_DOCKET_NAME = re.compile(r"(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+)?Nos?\.\s*[\w:.-]*\d[\w:.-]*")
+#: "In re" and the words an In re name holds before the part the scan read: capitalised words,
+#: numbers, abbreviations and small lower-case words ("In re Search of an Apple iPhone").
+_IN_RE_BEFORE = re.compile(
+    r"(?<![\w.])(?:In|IN)\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
+)
+#: A capitalised word of two to seven letters and a period: the shape of an abbreviation.
+_ABBREVIATED = re.compile(r"[A-Z][a-z']{1,6}\.")
+#: Whole words of that shape that end sentences before a case name; never read as abbreviations.
+_FULL_WORDS = frozenset(
+    "Act Acts Court Courts Code Rule Rules Board State States Congress Circuit Amendment Order Orders "
+    "Opinion Section Title Statute Clause Article Chapter Part Note Appeal Appeals Trial Jury Judge "
+    "Justice Case Cases Here There Thus Then Also Again Even Only Yes Indeed Agreed Denied Granted "
+    "Affirmed Reversed Vacated Remanded Moot Supra Ibid Texas Ohio Iowa Utah Maine Idaho Alaska Hawaii "
+    "Oregon Kansas Boston Chicago Miami Houston Dallas Denver Seattle Atlanta Phoenix Detroit".split()
+)
+#: Capitalised words that open a sentence, not a name: "Then Smith, 2008 WL 123456, at *3".
+_SENTENCE_OPENERS = frozenset(
+    "Then Thus Here There Also Indeed However Moreover Further Furthermore Finally Similarly Accordingly "
+    "Likewise Again Hence Therefore So And But Yet Or As Under After Before Because When While Although "
+    "Though Since Unlike Like Following Applying Citing Quoting".split()
+)
+#: Particles and an article that open a name when capitalised: "Van Ness v. Pacard", "The Paquete Habana".
+_OPENING_PARTICLES = frozenset("the de del la le du da von van der den".split())
+#: Officials named after a comma in a caption: "Smith v. Jones, Attorney General, 100 F.3d".
+_TITLES = frozenset(
+    "Attorney Secretary Commissioner Commissioners Warden Sheriff Director Superintendent Governor "
+    "Administrator Administratrix Executor Executrix Trustee Trustees Receiver Treasurer Comptroller "
+    "Mayor Chief Chairman President Auditor Collector Postmaster Clerk Supervisor Assessor Acting "
+    "Individually Guardian Conservator Adm'r Adm'x Ex'r Ex'x Comm'r Sec'y Dir.".split()
+)
 
 
 @cache
@@ -109,28 +151,37 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     if words and words[0].start() < floor:
         words = words[1:]
     kept: list[re.Match[str]] = []
-    for w in reversed(words):
+    k = len(words)
+    while k > 0:
+        k -= 1
+        w = words[k]
         tok = w.group()
         low = tok.lower()
         right = kept[-1].group() if kept else None
-        if not kept:
-            tok_core = tok.rstrip(",")
-        else:
-            tok_core = tok
+        tok_core = tok.rstrip(",") if not kept else tok
         if len(kept) >= max_words:
             break
+        if tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
+            opened = _name_parenthetical(words, k)
+            if (
+                opened is not None
+            ):  # "Collins v. Greater Atl. Mortg. Corp. (In re Lazarus)", "Shell Co. (P.R.), Ltd."
+                kept.extend(reversed(words[opened : k + 1]))
+                k = opened
+                continue
         if tok_core[-1:] in ';:!?"' or tok_core.endswith(").") or tok_core.endswith("),"):
             break
         before_suffix = False
         if tok_core.endswith(",") and kept:
             place = len(kept) == 1 and right is not None and right.rstrip(",") in _STATES
-            if right is None or (right.lower().rstrip(",") not in CORPORATE and not place):
-                break  # a comma ends the name, except before "Inc." or a closing place ("…New Orleans, La.")
+            title = right is not None and right.rstrip(",") in _TITLES
+            if right is None or (right.lower().rstrip(",") not in CORPORATE and not place and not title):
+                break  # a comma ends the name, except before "Inc.", a closing place, an official's title
             tok_core = tok_core[:-1]
             before_suffix = True  # "Testing Labs., Inc.": the word before a suffix belongs to the name
         right_low = right.lower() if right is not None else None
-        if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re"):
-            break
+        if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re") and low != "with":
+            break  # ("with" of "compare … with" is also a name's connector: "Citizens with Disabilities")
         first = tok_core[:1]
         if first.islower() or first in "&":
             if tok_core.lower() in CONNECTORS:
@@ -144,26 +195,37 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
             break
         if first == "(" or first == ")":
             break
+        if tok_core in ("Ex", "EX") and right_low == "rel.":
+            kept.append(w)  # "State Ex Rel. Smith": a connector in capitals
+            continue
         if tok_core in ("In", "IN", "Ex", "EX"):
             if right_low in ("re", "parte", "rel."):  # "In re", and "IN RE" in all-capitals captions
                 kept.append(w)
             break
-        if kept and tok_core.endswith(".") and not before_suffix and not _is_abbreviation(tok_core):
+        if (
+            kept
+            and tok_core.endswith(".")
+            and not before_suffix
+            and not _is_abbreviation(tok_core)
+            and not _abbreviated_here(words, k, kept)
+        ):
             # "Court. Smith v. Jones": a sentence ended there
             break
         if not (first.isupper() or first.isdigit() or first in "'"):
             break
         kept.append(w)
-    # drop leading connectors ("of", "and"), keep "In re"/"Ex parte"
-    while kept and kept[-1].group().lower().rstrip(",") in CONNECTORS and not _ex_parte(kept):
+    # drop connectors that cannot open or close a name ("of", "and"), keep "In re"/"Ex parte" and a
+    # capitalised particle or article that opens one ("Van Ness", "De La Cruz", "The Paquete Habana")
+    while kept and _loose_connector(kept[-1].group()) and not _ex_parte(kept):
         kept.pop()
     while kept and kept[0].group().lower().rstrip(",") in CONNECTORS and kept[0].group() != "v.":
         kept.pop(0)
     while kept and (
         kept[-1].group()[:1].isdigit()
-        or (kept[-1].group().lower().rstrip(",") in CONNECTORS and not _ex_parte(kept))
+        or (_loose_connector(kept[-1].group()) and not _ex_parte(kept))
+        or (len(kept) > 1 and kept[-1].group() in _SENTENCE_OPENERS)
     ):
-        kept.pop()  # a name does not start with a number ("100 A.3d 1004, 153 ...") or a connector
+        kept.pop()  # a name does not start with a number ("100 A.3d 1004, 153 ..."), a connector or "Then"
     if not kept:
         return None
     start = kept[-1].start()
@@ -176,6 +238,69 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     if not any(ch.isalpha() for ch in norm[start:stop_at]):
         return None
     return start, stop_at
+
+
+def _name_parenthetical(words: list[re.Match[str]], k: int) -> int | None:
+    """Where the parenthetical that ``words[k]`` closes opens, when it is part of a case name.
+
+    ``(In re Lazarus)``, ``(P.R.)``, ``(Europe)``, ``(SCRAP)``, ``(NOPSI)``: capitalised words, an
+    ``In re`` name, a place or an acronym, at most six words; never a year, a court and date, or a
+    signal's parenthetical (``(quoting …)``).
+    """
+    for j in range(k, max(-1, k - 6), -1):
+        tok = words[j].group()
+        if tok.startswith("("):
+            inner = [w.group().strip("(),") for w in words[j : k + 1]]
+            if all(
+                w[:1].isupper() or w.lower() in ("re", "of", "&", "ex", "rel.", "de", "la") for w in inner
+            ) and not any(ch.isdigit() for w in inner for ch in w):
+                return j
+            return None
+        if tok.endswith((")", "),")) and j != k:
+            return None
+    return None
+
+
+def _loose_connector(word: str) -> bool:
+    """A connector that cannot open a name; a capitalised particle or article can (``Van Ness``)."""
+    core = word.rstrip(",")
+    low = core.lower()
+    if low not in CONNECTORS:
+        return False
+    return not (core[:1].isupper() and low in _OPENING_PARTICLES)
+
+
+def _looks_abbreviated(word: str) -> bool:
+    """``Min.``, ``Nav.``, ``Consol.``, ``Dept.``: a capitalised truncation, as T6 and older reporters
+    write case names, that no table here lists."""
+    return bool(_ABBREVIATED.fullmatch(word)) and word[:-1] not in _FULL_WORDS
+
+
+def _abbreviated_here(words: list[re.Match[str]], k: int, kept: list[re.Match[str]]) -> bool:
+    """Whether ``words[k]`` (a capitalised word ending in a period) is an abbreviation inside the name.
+
+    Two shapes tell it from a sentence end: the word before an abbreviation or connector of the same
+    name (``Consol. Min. Co.``, ``Dept. of Transp.``), or, while the name read so far has no ``v.``,
+    a ``v.`` a few capitalised words further back (``Jones v. Pacific Nav. Co.``).
+    """
+    word = words[k].group()
+    if not _looks_abbreviated(word):
+        return False
+    right = kept[-1].group().rstrip(",")
+    if (right.endswith(".") and (_is_abbreviation(right) or _looks_abbreviated(right))) or right in (
+        "of",
+        "&",
+    ):
+        return True
+    if any(_NAME_SEP_WORD.fullmatch(m.group()) for m in kept):
+        return False
+    for j in range(k - 1, max(-1, k - 7), -1):
+        tok = words[j].group()
+        if _NAME_SEP_WORD.fullmatch(tok):
+            return True
+        if not (tok[:1].isupper() or tok.lower() in CONNECTORS) or tok[-1:] in ',;:"':
+            return False
+    return False
 
 
 def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | None:
@@ -198,6 +323,12 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
     if found is None:
         return None
     start, stop = found
+    if _DOCKET_NAME.fullmatch(norm, start, stop):
+        return None  # "No. 07-80382-CIV, 2008 WL 123456": a docket number is never a case name
+    opened = _IN_RE_BEFORE.search(norm, max(floor, start - 160), start)
+    if opened is not None:  # "In re Grand Jury Subpoena No. 381 in Re Smith": lower-case words inside
+        start = opened.start()
+    start = _consolidated_start(norm, floor, start, stop)
     split_at = _NAME_SEP.search(norm, start, stop)
     if split_at is not None:
         joined = _PROSE_AND.match(norm, start, split_at.start())
@@ -206,11 +337,34 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
     text = clean_name(original[start:stop])
     plaintiff = defendant = None
     if split_at is not None:
+        first_end = norm.find(";", split_at.end(), stop)  # a consolidated caption: its first case's parties
         plaintiff = clean_name(original[start : split_at.start()]) or None
-        defendant = clean_name(original[split_at.end() : stop]) or None
+        defendant = clean_name(original[split_at.end() : stop if first_end < 0 else first_end]) or None
+    elif _IN_RE.match(text):
+        defendant = text[_IN_RE.match(text).end() :] or None  # type: ignore[union-attr]  # "In re Foo": the party is Foo
     if split_at is None and not _looks_like_single_name(text):
         return None
     return CaseName(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
+
+
+def _consolidated_start(norm: str, floor: int, start: int, stop: int) -> int:
+    """Where a consolidated caption starts: ``Smith v. Jones; Brown v. Green, 100 F.3d 100``.
+
+    The caption before the ``;`` joins only when it too has a ``v.`` and nothing but signals stands
+    before it, so a string cite's own items (each with its citation) stay apart.
+    """
+    if _NAME_SEP.search(norm, start, stop) is None:
+        return start
+    semi = _SEMI_BEFORE.search(norm, max(floor, start - 4), start)
+    if semi is None:
+        return start
+    prev = scan_name_back(norm, floor, semi.start())
+    if prev is None or _NAME_SEP.search(norm, prev[0], prev[1]) is None:
+        return start
+    lead = _WORD.findall(norm, max(floor, prev[0] - 40), prev[0])
+    if lead and lead[-1].lower().strip("(,") not in SIGNALS and not lead[-1].endswith((".", ":", "(")):
+        return start
+    return prev[0]
 
 
 def _looks_like_single_name(text: str) -> bool:

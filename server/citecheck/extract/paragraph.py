@@ -10,7 +10,7 @@ cheap document pass in ``assemble.py``, driven by the flags recorded here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
@@ -18,7 +18,7 @@ from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
 from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
-from citecheck.extract.names import SIGNALS, case_name_at, short_name_at
+from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
@@ -110,8 +110,26 @@ class _Draft:
 
 
 def _pin(
-    norm: str, text: str, pos: int, limit: int, stops: frozenset[int], *, need_at: bool
+    norm: str,
+    text: str,
+    pos: int,
+    limit: int,
+    stops: frozenset[int],
+    *,
+    need_at: bool,
+    record: bool = False,
 ) -> tuple[Pincite | None, int]:
+    """The pin cite at ``pos``; ``record``: words after ``Id. at`` are a place in whatever Id. names.
+
+    ``Id.`` may stand for a record, a treaty or a statute as well as a case: ``Id. at Exhibit H``,
+    ``Id. at art. 13``, ``Id. at (d)``, ``Id. at ----``, ``Id. at [slip op. at 6]`` are pins a court
+    writes. They name no page we can check, so they are kept without pages, never malformed.
+    """
+    if record:
+        t = _TRANSCRIPT.match(norm, pos, limit)
+        if t is not None:  # "Id. at 119:12-14", "id. 119:12-14": a transcript's page and lines
+            s = t.start("pin")
+            return Pincite(text=text[s : t.end()], span=Span(s, t.end()), parts=()), t.end()
     m = (_AT if need_at else _PIN_INTRO).match(norm, pos, limit)
     if not m:
         return None, pos
@@ -122,6 +140,10 @@ def _pin(
         blank = uncheckable_pincite(norm[:limit], m.end(), original=text)
         if blank is not None:
             return blank
+        if record:
+            e = _record_pin(norm, m.end(), limit)
+            if e is not None:
+                return Pincite(text=text[m.end() : e], span=Span(m.end(), e), parts=()), e
         w = _AT_WORD.match(norm, pos, limit)
         if w and w["word"]:
             s = w.start("word")
@@ -133,6 +155,45 @@ def _pin(
                 reason=f"pin cite {text[s : w.end('word')]!r} is not a page",
             ), w.end()
     return pin, end
+
+
+_TRANSCRIPT = re.compile(r",?\s*(?:at\s+)?(?P<pin>\d+:\d+(?:\s?-\s?\d+(?::\d+)?)?)(?![\d:])")
+_RECORD_BRACKET = re.compile(r"\[[^\[\]\n]{1,60}\]|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
+_RECORD_WORD = re.compile(r"[\w'][\w'.-]*")
+_RECORD_SEP = re.compile(r",? ")
+_NOT_RECORD = frozenset("see cf and but compare accord quoting citing".split())
+
+
+def _record_pin(norm: str, start: int, limit: int) -> int | None:
+    """End of what a court writes after ``Id. at`` that is no page, or None.
+
+    A bracketed or parenthesised place (``[slip op. at 6]``, ``(d)``), a run of dashes or X's left for
+    the page, or up to eight words to the end of the clause (``Exhibit H``, ``art. 2, para. 1``,
+    ``paragraph three of the syllabus``); a word ending in a period before a capitalised word ends
+    the sentence.
+    """
+    m = _RECORD_BRACKET.match(norm, start, limit)
+    if m is not None:
+        return m.end()
+    end = None
+    pos = start
+    for _ in range(8):
+        w = _RECORD_WORD.match(norm, pos, limit)
+        if w is None or w.group().lower().rstrip(".") in _NOT_RECORD:
+            break
+        end = w.end()
+        if w.group().endswith("."):
+            nxt = norm[w.end() + 1 : w.end() + 2]
+            if not nxt or nxt.isupper() or norm[w.end() : w.end() + 1] != " ":
+                end -= 1  # "Exhibit H. Id. at 5": the period ends the sentence
+                break
+        sep = _RECORD_SEP.match(norm, w.end(), limit)
+        if sep is None:
+            break
+        pos = sep.end()
+    if end is None or end <= start:
+        return None
+    return end
 
 
 @lru_cache(maxsize=256)
@@ -184,8 +245,9 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 break
 
     protected = [(d.full.start, d.full.end) for d in drafts]
-    sents = sentence_spans(norm, protected)
     quotes = find_quotes(norm, text)
+    # a quotation of two sentences is one: its inner periods end nothing (its last one may)
+    sents = sentence_spans(norm, protected + [_inner(q) for q in quotes])
     only = [_only_citations(norm, s, protected) for s in sents]
     sent_objs = [Span(a, b) for a, b in sents]  # shared by the citations of one sentence
     block = block_quote(text, 0, n) if is_block_paragraph(text) else None
@@ -203,7 +265,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
             prop_i -= 1
         np = prop_i is not None and prop_i < 0
         prop = None if (prop_i is None or prop_i < 0) else sent_objs[prop_i]
-        qs = _quotes_for(d, drafts, quotes, sents, si, prop_i)
+        qs = _quotes_for(norm, d, drafts, quotes, sents, si, prop_i)
         if (
             block is not None
             and si is not None
@@ -284,9 +346,40 @@ def extract_paragraph(text: str) -> ParagraphResult:
     )
 
 
+def _unglue_star_page(norm: str, h: Hit) -> Hit:
+    """The citation in text copied from an opinion with star paging: the star page is not its volume.
+
+    ``Yoder, *428406 U.S. 205``: the opinion's page ``*428`` is glued to ``406 U.S. 205``; the volume
+    is the longest tail of the digits the reporter can have (the last three where its volumes are not
+    known), and the citation starts there. ``Crane v. Hyde Park, 135 *355 Mass. 147``: a star page
+    between volume and reporter; the volume is the number before it.
+    """
+    if h.start == 0 or norm[h.start - 1] != "*" or not h.volume or not h.volume.isdigit():
+        return h
+    before = _VOLUME_BEFORE_STAR.search(norm, max(0, h.start - 12), h.start)
+    if before is not None:  # "135 *355 Mass. 147"
+        return replace(h, start=before.start("volume"), volume=before["volume"])
+    digits = h.volume
+    if len(digits) < 2:
+        return h
+    from citecheck.reporters import volume_problem
+
+    tails = [digits[k:] for k in range(1, len(digits)) if digits[k] != "0"]
+    known = h.reporter is not None and volume_problem(h.reporter, "99999") is not None
+    if known:
+        fits = [t for t in tails if volume_problem(h.reporter or "", t) is None]
+        volume = fits[0] if fits else None
+    else:
+        volume = next((t for t in tails if len(t) <= 3), None)
+    if volume is None:
+        return h
+    return replace(h, start=h.start + len(digits) - len(volume), volume=volume)
+
+
 def _draft_for_hit(
     norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int], nxt: object = None
 ) -> _Draft | None:
+    h = _unglue_star_page(norm, h)
     core = Span(h.start, h.end)
     if h.kind is HitKind.CASE:
         pin, after = _pin(norm, text, h.end, limit, stops, need_at=False)
@@ -301,7 +394,10 @@ def _draft_for_hit(
         if pin is None:
             after = h.end
         name_end = h.start
-        sup = _SUPRA_BEFORE.search(norm, prev_end, h.start)
+        star = _STAR_BEFORE.search(norm, max(prev_end, h.start - 12), h.start)
+        if star is not None:  # "Yoder, *428406 U.S. at 210"
+            name_end = star.start()
+        sup = _SUPRA_BEFORE.search(norm, prev_end, name_end)
         if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
             name_end = sup.start()
         name = short_name_at(norm, text, prev_end, name_end)
@@ -317,7 +413,7 @@ def _draft_for_hit(
         end = h.end
         while end > h.start and norm[end - 1] == ",":
             end -= 1
-        pin, after = _pin(norm, text, end, limit, stops, need_at=True)
+        pin, after = _pin(norm, text, end, limit, stops, need_at=True, record=True)
         span = Span(h.start, after if pin else end)
         return _Draft(
             hit=h,
@@ -531,12 +627,33 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
             # floor: end of the previous citation's core/pin (a nested citation may sit inside a parenthetical)
             end = _before_cite(norm, text, drafts, i, floor, d.core.start)
             name = case_name_at(norm, text, floor, end)
-            if name is not None:
+            if name is not None and _database_short_form(d, name, drafts, i):
+                d.form, d.antecedent_text = CiteForm.SHORT, name.text
+                d.span = d.full = Span(name.span.start, max(d.after, d.span.end))
+            elif name is not None:
                 members = [m for m in drafts if m.group == i]
                 for m in members:
                     m.case_name = name
                     m.full = m.full.union(name.span)
         floor = max(floor, d.after)
+
+
+def _database_short_form(d: _Draft, name: CaseName, drafts: list[_Draft], i: int) -> bool:
+    """``Henson, 2008 WL 123456, at *2``: Westlaw's and Lexis's short form repeats the whole cite.
+
+    It has one party's name, a pin and no court/date parenthetical (a full WL cite has both parties and
+    the court and date); the document pass resolves it to the full cite with the same number.
+    """
+    return (
+        d.database is not None
+        and d.form is CiteForm.FULL
+        and d.pincite is not None
+        and d.date_span is None
+        and not d.parens
+        and name.plaintiff is None
+        and name.defendant is None
+        and not any(m.group == i for j, m in enumerate(drafts) if j != i)
+    )
 
 
 def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int, end: int) -> int:
@@ -560,7 +677,7 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
         if m is not None:
             end = m.start()
             continue
-        m = _LA_DOCKET_BEFORE.search(norm, start, end)
+        m = _LA_DOCKET_BEFORE.search(norm, start, end) or _STAR_BEFORE.search(norm, start, end)
         if m is not None:
             end = m.start()
             continue
@@ -583,6 +700,8 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
+_VOLUME_BEFORE_STAR = re.compile(r"(?<![\w.])(?P<volume>[1-9]\d{0,3})\s+\*$")
+_STAR_BEFORE = re.compile(r"\s*\*\d+\s*$")
 _BARE_COURT_DATE = re.compile(
     r",\s*(?P<inner>[A-Z0-9][^,;:()\[\]\"\n]{1,40}?\s(?:1[6-9]|20)\d{2})(?=[.;)]?\s*$|[.;)]\s|\)[.;,])"
 )
@@ -641,6 +760,7 @@ def _inside_any(span: Span, drafts: list[_Draft], skip: _Draft | None = None) ->
 
 
 def _quotes_for(
+    norm: str,
     d: _Draft,
     drafts: list[_Draft],
     quotes: list[Quote],
@@ -649,12 +769,17 @@ def _quotes_for(
     prop_i: int | None,
 ) -> tuple[Quote, ...]:
     out: list[Quote] = []
+    own = _own_quote(d, drafts, quotes, norm)
+    if own is not None:
+        return (own,)
     if si is not None:
         s0 = sents[si][0]
         before = [
             q
             for q in quotes
-            if s0 <= q.span.start and q.span.end <= d.full.start and not _inside_any(q.span, drafts)
+            if (s0 <= q.span.start or _just_before(norm, q, d))
+            and q.span.end <= d.full.start
+            and not _inside_any(q.span, drafts)
         ]
         prev_ends = [
             o.full.end for o in drafts if o is not d and s0 <= o.full.end <= d.full.start and not o.nested
@@ -674,7 +799,72 @@ def _quotes_for(
         out.extend(before)
     for p in d.parens:
         out.extend(q for q in quotes if p.span.start < q.span.start and q.span.end < p.span.end)
-    return tuple(out)
+    return tuple(dict.fromkeys(out))  # a quotation both in the proposition and right before: once
+
+
+def _inner(q: Quote) -> tuple[int, int]:
+    """The part of a quotation whose periods end no sentence: up to its last character, less any
+    closing inner quote or bracket (``… preclusion.'``), so its final period still may."""
+    end = q.span.end
+    while end > q.span.start + 1 and q.text[end - q.span.start - 1] in "'\")]":
+        end -= 1
+    return q.span.start, end
+
+
+#: What may stand between a quotation's last word and the citation it is offered for: the closing
+#: mark, punctuation and a signal ("… preclusion.'\" Santiago-Diaz v. …", "… so.\" See Roe, …").
+_QUOTE_TO_CITE = re.compile(
+    r"""[\s"'.,;:()\[\]]*(?:(?:see|accord|cf\.|but|also|e\.g\.|,)\s*)*"""
+    r"""(?:Syl(?:labus)?\.?\s+(?:Pt\.|Point)\s+\d+,\s*)?""",  # West Virginia: "Syllabus Point 1, Nelson v. …"
+    re.I,
+)
+_GAP_WORD = re.compile(r"[^\s\"'()\[\].,;:]+")
+
+
+def _just_before(norm: str, q: Quote, d: _Draft) -> bool:
+    """The quotation ends right before the citation: only its closing mark, a signal and words a case
+    name is made of between (the name may be one the scan read short).
+
+    Binds it across a sentence end the splitter saw (``… preclusion.'" Santiago-Diaz v. Laboratorio
+    …, 456 F.3d 272 (quoting …); see Fed. R. Civ. P. 37(c)(1).``, whose own sentence holds words).
+    """
+    if q.span.end > d.full.start or d.full.start - q.span.end > 160:
+        return False
+    m = _QUOTE_TO_CITE.match(norm, q.span.end, d.full.start)
+    if m is None:
+        return False
+    words = _GAP_WORD.findall(norm, m.end(), d.full.start)
+    return (
+        len(words) <= 12
+        and all(_name_word(w) for w in words)
+        and not _RECORD.search(norm, m.end(), d.full.start)
+    )
+
+
+def _name_word(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit() or word.lower() in CONNECTORS or word in ("&", "-")
+
+
+def _own_quote(d: _Draft, drafts: list[_Draft], quotes: list[Quote], norm: str) -> Quote | None:
+    """A quotation that ends with its own citation: ``"… the claim fails. Smith, 1 F.3d at 3."``.
+
+    The closing mark was put after the citation; what the citation is offered for is the quotation
+    up to where the citation (its name) begins.
+    """
+    for q in quotes:
+        if not (q.span.start < d.full.start and d.span.end <= q.span.end):
+            continue
+        if norm[d.full.end : q.span.end].strip(" .,;)") or any(
+            o is not d and o.group != d.group and q.span.start < o.span.start < d.full.start for o in drafts
+        ):
+            return None  # words after the citation, or another citation inside: an ordinary quotation
+        cut = d.full.start
+        while cut > q.span.start and norm[cut - 1] in " ,;":
+            cut -= 1
+        if cut - q.span.start < 10:
+            return None
+        return Quote(text=q.text[: cut - q.span.start], span=Span(q.span.start, cut), block=q.block)
+    return None
 
 
 def _reference_candidates(

@@ -96,13 +96,18 @@ def parse_pincite(
 
 
 def _broken_line(original: str, dash: int, limit: int) -> bool:
-    """A line or page break follows the dash (only spaces between)."""
-    for ch in original[dash + 1 : min(limit, dash + 40)]:
+    """A line or page break follows the dash (only spaces between), or the paragraph ends there.
+
+    ``original`` is the paragraph: a dash that ends it was cut by a break too (double-spaced text,
+    where every line is its own paragraph, and a range cut by a PDF page break: ``at 734-⏎⏎36``).
+    """
+    stop = min(limit, dash + 40)
+    for ch in original[dash + 1 : stop]:
         if ch in "\n\r\f\v\u2028\u2029":
             return True
         if ch not in " \t":
             return False
-    return False
+    return stop >= len(original)
 
 
 #: Pins that are right but name no page we can check: a blank left for the page (``at ___``, slip

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 #: Settings that change which source answers; a change re-opens the source.
 SOURCE_FIELDS = (
     "corpus_path",
+    "index_path",
     "cache_path",
     "courtlistener_token",
     "courtlistener_url",
@@ -91,8 +92,10 @@ class Sources:
             self._chain = await build_from_settings(settings, interactive=True, order=self.order)
             self._local = SourceChain(
                 corpus=self._chain.corpus,
+                index=self._chain.index,
                 cache=self._chain.cache,
                 remote_off_reason=LOCAL_ONLY_REASON,
+                say_missing_text=False,
                 statutes=self._chain.statutes,
             )
             self._settings = settings

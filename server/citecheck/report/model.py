@@ -28,6 +28,7 @@ class CitationStatus:
     reason: str = ""
     holding: HoldingResult | None = None  # the holding judge's result, when its claim was judged
     weight: Assessment | None = None  # binding / persuasive / unknown in the forum; None: not a case citation
+    source: str | None = None  # which source answered its lookup ("corpus", "index", "courtlistener", ...)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -149,7 +150,9 @@ def enable_verification_hint(offline: bool) -> str:
     )
     return (
         "To enable verification: import a corpus (`citecheck corpus import PATH`, e.g. a CAP static export or "
-        f"CourtListener bulk CSVs), {cap}, or set CITECHECK_COURTLISTENER_TOKEN to look them up on CourtListener."
+        "CourtListener bulk CSVs), build the citation index of every reported US case once "
+        f"(`citecheck corpus sync`; offline afterwards), {cap}, or set CITECHECK_COURTLISTENER_TOKEN to look "
+        "them up on CourtListener."
     )
 
 
@@ -199,6 +202,7 @@ def file_result(
                 reason=r.reason,
                 holding=r.holding,
                 weight=r.weight,
+                source=r.lookup.source if r.lookup is not None else None,
             )
         )
     return FileResult(
@@ -295,6 +299,21 @@ def grouped_authorities(file: FileResult) -> list[tuple[Weight, str, list[Author
         if members:
             out.append((weight, heading, members))
     return out
+
+
+def index_summary(file: FileResult) -> str:
+    """How many of the file's full citations the citation index answered ("" when it answered none).
+
+    >>> index_summary(FileResult(name="x", kind="text", text="", citations=(), findings=(), statuses=()))
+    ''
+    """
+    full = {c.index for c in file.citations if c.form is CiteForm.FULL}
+    answered = sum(1 for st in file.statuses if st.index in full and st.source == "index")
+    if not answered:
+        return ""
+    return (
+        f"the citation index answered {answered} of {len(full)} full citation{'s' if len(full) != 1 else ''}"
+    )
 
 
 def weight_summary(file: FileResult) -> str:

@@ -16,6 +16,7 @@ from citecheck.report.model import (
     cited_text,
     evidence_items,
     forum_line,
+    index_summary,
     notes,
     weight_summary,
 )
@@ -34,11 +35,12 @@ def _summary(file: FileResult) -> str:
     sev = {s: sum(1 for f in file.findings if f.severity is s) for s in Severity}
     n = len(file.citations)
     parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
+    covered = index_summary(file)
     return (
         f"{n} citation{'s' if n != 1 else ''}"
         + (f" ({', '.join(parts)})" if parts else "")
         + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
-        f"{sev[Severity.INFO]} info"
+        f"{sev[Severity.INFO]} info" + (f"; {covered}" if covered else "")
     )
 
 

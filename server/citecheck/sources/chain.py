@@ -1,4 +1,5 @@
-"""The source chain: local corpus → cache → CAP volume download → CourtListener; and the statute index.
+"""The source chain: local corpus → citation index → cache → CAP volume download → CourtListener; and
+the statute index.
 
 The pipeline only ever talks to this. Each link answers what it can; a definitive answer (FOUND,
 AMBIGUOUS, or NOT_FOUND from a source that covers the volume) stops the walk; everything else
@@ -24,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from citecheck.config import Settings, default_corpus_path, token_refusal
-from citecheck.errors import CitecheckError, CorpusError
+from citecheck.errors import CitecheckError, CorpusError, SourceUnavailable
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.corpus import CorpusSource, open_for_check
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
@@ -33,6 +34,7 @@ from citecheck.sources.reporters import is_database, normalise_reporter
 if TYPE_CHECKING:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
+    from citecheck.sources.index.source import IndexSource
     from citecheck.sources.pacing import WorkOrder
     from citecheck.sources.statutes.index import StatuteIndex, StatuteKeyLike
     from citecheck.sources.statutes.records import SectionRecord, StatuteAnswer
@@ -59,14 +61,21 @@ class SourceChain:
         self,
         *,
         corpus: CorpusSource | None = None,
+        index: IndexSource | None = None,
         cache: Cache | None = None,
         cap_fetcher: CapFetcher | None = None,
         remote: AuthoritySource | None = None,
         remote_off_reason: str = "",
+        say_missing_text: bool = True,
         statutes: StatuteIndex | None = None,
     ) -> None:
+        #: ``say_missing_text``: a case only the citation index knows raises SourceUnavailable from
+        #: ``opinion`` (so quote and pin checks say they were not run); a view that answers only from
+        #: this machine before the full chain does (the language server's first stage) passes False
+        self.say_missing_text = say_missing_text
         self.statutes = statutes
         self.corpus = corpus
+        self.index = index
         self.cache = cache
         self.cap_fetcher = cap_fetcher
         self.remote = remote
@@ -91,6 +100,9 @@ class SourceChain:
         # The local corpus first: it is microseconds away and a fresh import must win over a cached
         # remote answer; the cache holds only remote answers, so asking it second loses nothing.
         todo = await self._ask_corpus(todo, results, partial)
+        # the citation index next: local, metadata only, definitive for what it holds (a NOT_FOUND only
+        # in a volume it holds in full); what it cannot verify goes on down the chain with its reason
+        todo = await self._ask_index(todo, results, partial)
 
         if self.cache is not None and todo:
             try:
@@ -174,6 +186,10 @@ class SourceChain:
                     return hit
             except CitecheckError as exc:
                 log.warning("opinion cache unavailable: %s", exc)
+        if self.index is not None and record.source == "courtlistener" and self.cap_fetcher is not None:
+            op = await self._cap_text(record)
+            if op is not None:
+                return op
         if self.remote is not None and record.source == "courtlistener":
             # a fetch that failed (or waits for the allowance) raises: the pipeline says so in an
             # opinion-unavailable finding instead of letting quote and pin checks pass unchecked
@@ -184,6 +200,36 @@ class SourceChain:
                 except CitecheckError as exc:
                     log.warning("could not write opinion cache: %s", exc)
             return op
+        if self.index is not None and record.source == "courtlistener" and self.say_missing_text:
+            # a case the citation index resolved: the index is metadata only, so a quote or pin cite of it
+            # is not checked until its text is here; say so instead of passing in silence
+            how = self.remote_off_reason or "no source on this machine has its text"
+            raise SourceUnavailable(
+                f"the citation index holds no opinion text and it could not be fetched ({how}); "
+                "import its volume or set a CourtListener token to check it"
+            )
+        return None
+
+    async def _cap_text(self, record: CaseRecord) -> OpinionText | None:
+        """Text on demand from a CAP static volume: fetch the volume of the record's citation, then read
+        the same case from the corpus (its name must agree)."""
+        from citecheck.sources.name_keys import name_score
+
+        assert self.cap_fetcher is not None
+        if self.corpus is None:
+            return None
+        for cite in record.citations:
+            reporter = normalise_reporter(cite.reporter)
+            outcome = await self.cap_fetcher.fetch_and_import([(reporter, cite.volume)], self.corpus.corpus)
+            if (reporter, cite.volume) not in outcome.imported:
+                continue
+            found = (await self.corpus.lookup([cite.key])).get(cite.key)
+            cap = found.record if found is not None else None
+            if cap is None or name_score(record.name, cap.names) < 0.5:
+                continue
+            op = await self.corpus.opinion(cap)
+            if op is not None:
+                return replace(op, case_id=record.id)
         return None
 
     async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
@@ -246,6 +292,8 @@ class SourceChain:
         parts = []
         if self.corpus is not None:
             parts.append(f"local corpus ({self.corpus.corpus.path})")
+        if self.index is not None:
+            parts.append(self.index.description)
         if self.cache is not None:
             parts.append(f"cache ({self.cache.path})")
         if self.cap_fetcher is not None:
@@ -259,7 +307,7 @@ class SourceChain:
         return " → ".join(parts) if parts else "no sources (every citation will be cannot-verify)"
 
     async def close(self) -> None:
-        for link in (self.remote, self.cap_fetcher, self.cache, self.corpus):
+        for link in (self.remote, self.cap_fetcher, self.cache, self.index, self.corpus):
             if link is not None:
                 try:
                     await link.close()
@@ -293,13 +341,33 @@ class SourceChain:
     async def _ask_corpus(
         self, keys: list[CiteKey], results: dict[CiteKey, LookupResult], partial: dict[CiteKey, LookupResult]
     ) -> list[CiteKey]:
-        if self.corpus is None or not keys:
+        # the corpus's answer replaces what it said before (it is asked again after a CAP download)
+        return await self._ask_local(self.corpus, "local corpus", keys, results, partial, merge=False)
+
+    async def _ask_index(
+        self, keys: list[CiteKey], results: dict[CiteKey, LookupResult], partial: dict[CiteKey, LookupResult]
+    ) -> list[CiteKey]:
+        # the index's reason joins the corpus's ("the local corpus does not cover …; CourtListener …")
+        return await self._ask_local(self.index, "citation index", keys, results, partial, merge=True)
+
+    async def _ask_local(
+        self,
+        link: CorpusSource | IndexSource | None,
+        label: str,
+        keys: list[CiteKey],
+        results: dict[CiteKey, LookupResult],
+        partial: dict[CiteKey, LookupResult],
+        *,
+        merge: bool,
+    ) -> list[CiteKey]:
+        """Ask one local link; definitive answers go to ``results``, the rest stay to be asked further."""
+        if link is None or not keys:
             return keys
         try:
-            answers = await self.corpus.lookup(keys)
+            answers = await link.lookup(keys)
         except CitecheckError as exc:
             for k in keys:
-                self._note(partial, k, f"local corpus unavailable: {exc}")
+                self._note(partial, k, f"{label} unavailable: {exc}")
             return keys
         left = []
         for k in keys:
@@ -308,7 +376,10 @@ class SourceChain:
                 results[k] = r
                 partial.pop(k, None)
             else:
-                partial[k] = r
+                if merge:
+                    self._note(partial, k, r.reason, r)
+                else:
+                    partial[k] = r
                 left.append(k)
         return left
 
@@ -374,6 +445,7 @@ async def build_from_settings(
                 else f"cannot use the corpus {settings.corpus_path}: {text}"
             ) from exc
         log.warning("local corpus unavailable (%s): %s", settings.corpus_path, exc)
+    index = _open_index(settings)
     cache: Cache | None = None
     try:
         cache = await Cache.open(settings.cache_path)
@@ -412,12 +484,27 @@ async def build_from_settings(
         )
     return SourceChain(
         corpus=corpus,
+        index=index,
         cache=cache,
         cap_fetcher=cap,
         remote=remote,
         remote_off_reason=off,
         statutes=await asyncio.to_thread(_open_statutes, settings),
     )
+
+
+def _open_index(settings: Settings) -> IndexSource | None:
+    """The citation index when one was built (``corpus sync``); a broken one is a warning, not a failure."""
+    from citecheck.sources.index.source import IndexSource
+
+    path = settings.index_path.expanduser()
+    if not path.exists():
+        return None
+    try:
+        return IndexSource.open(path)
+    except CorpusError as exc:
+        log.warning("citation index unavailable: %s", exc)
+        return None
 
 
 def _open_statutes(settings: Settings) -> StatuteIndex | None:

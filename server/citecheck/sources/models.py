@@ -55,6 +55,10 @@ class CaseRecord:
     decision_date: str | None = None  # ISO date
     citations: tuple[CaseCite, ...] = ()
     url: str | None = None
+    docket_number: str | None = None
+    status: str | None = (
+        None  # precedential status as CourtListener says it ("Published", "Unpublished", ...)
+    )
 
     def cite_for(self, reporter: str, volume: str | None = None) -> CaseCite | None:
         for c in self.citations:
@@ -136,6 +140,8 @@ class LookupResult:
     volume_complete: bool = False  # the source holds the whole volume
     volume_last_page: str | None = None  # last page of a complete volume, if known
     pending_until: float | None = None  # not asked yet: the service's allowance returns then (epoch s)
+    #: NOT_FOUND in a volume held in full: the cases that begin just before and just after the page
+    neighbours: tuple[CaseRecord, ...] = ()
 
     @property
     def record(self) -> CaseRecord | None:

@@ -1,0 +1,532 @@
+"""Benchmark: the citation index at CourtListener's scale (issue 23) — build, size, lookups, name search, a brief.
+
+It writes a synthetic dump in the real format (the quoted COPY dialect with backslash escapes, the real
+headers, ``citecheck_testing/bulk_dump.py``): by default 10 M citations and 9 M clusters with long text
+columns (head matter, syllabus, attorneys: ~1 KB a row, as the real 2.3 GB .bz2 file), dockets for every
+cluster plus unreferenced RECAP-style dockets at 1/``--docket-sample`` of the real ratio (71.7 M rows in
+all: the parse time of the rest is extrapolated from the measured rate and said so), and volumes of 100–300
+cases with rising first pages in closed and running series. Then it measures, printing each figure with
+the load average:
+
+- the build from plain CSV (wall, peak RSS of every process of the build, bytes written, index size);
+- bz2: the decompression rate of the child decoder on a sample, the build from .bz2 at ``--bz2-scale`` of
+  the dump (wall, against the plain build of the same files), and an extrapolation to the real file sizes;
+- lookups at full size: per key found / not found (p50, p99), a batch of 2,000 keys, the name search
+  (p50, p95) on names written as briefs write them (abbreviated, shortened, one typo);
+- a 50-citation brief checked against this index, and its CPU against a 20,000-case index.
+
+    python bench/index.py                       # 10 M citations (needs ~25 GB of disk, an hour here)
+    python bench/index.py --scale 0.1           # 1 M citations; figures extrapolated where said
+    python bench/index.py --dir D --reuse       # keep / reuse the generated dump in D
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bz2
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from citecheck_testing.bulk_dump import HEADERS, copy_line
+
+REAL = {"citations": 10_000_000, "clusters": 9_000_000, "dockets": 71_700_000}
+REAL_BZ2 = {"dockets": 4.5e9, "opinion-clusters": 2.3e9, "citations": 0.25e9}
+TARGETS = (
+    "build: plain <= 20 min, bz2 <= 40 min, peak RSS <= 1 GB, bytes written <= 3x index, index <= 3 GB; "
+    "lookup p99 <= 200 us, 2,000 keys <= 100 ms, name search p95 <= 20 ms; 50-cite brief <= 1 s, CPU <= 1.5x "
+    "of a 20,000-case index"
+)
+
+# (reporter, first volume, closed series?) — volumes are filled in turn, 100-300 cases each
+SERIES = [
+    ("U.S.", 300, True),
+    ("F.2d", 1, True),
+    ("F. Supp.", 1, True),
+    ("A.2d", 1, True),
+    ("P.2d", 1, True),
+    ("N.E.2d", 1, True),
+    ("N.W.2d", 1, True),
+    ("S.E.2d", 1, True),
+    ("So. 2d", 1, True),
+    ("S.W.2d", 1, True),
+    ("F.3d", 1, False),
+    ("F.4th", 1, False),
+    ("A.3d", 1, False),
+    ("P.3d", 1, False),
+    ("F. Supp. 3d", 1, False),
+    ("N.E.3d", 1, False),
+]
+PARALLEL = ["Md.", "Pa.", "Cal. App. 4th", "Ill. App. 3d", "Mass.", "Wis. 2d", "Ga. App.", "N.Y.2d"]
+COURTS = [
+    "md",
+    "pa",
+    "cal",
+    "calctapp",
+    "ill",
+    "mass",
+    "wis",
+    "ga",
+    "ny",
+    "ca1",
+    "ca4",
+    "ca9",
+    "dcd",
+    "scotus",
+]
+FORMS = ["{a} v. {b}", "State v. {a}", "People v. {a}", "{a} v. {b} Co.", "In re {a}", "United States v. {a}",
+         "{a} v. {b} Inc.", "{a} v. City of {b}", "{a} Corp. v. {b}", "Commonwealth v. {a}"]  # fmt: skip
+SYL = ["ba", "co", "de", "fi", "ga", "ho", "ja", "ke", "li", "mo", "ne", "pa", "ri", "sa", "to", "vi", "wa", "zu",
+       "ber", "son", "ton", "ley", "man", "ner", "ski", "ard", "ell", "ing", "ford", "well"]  # fmt: skip
+WORDS = ("the court held that appellant failed to preserve the issue for review and we affirm the judgment of the "
+         "trial court because the statute requires notice before the hearing and no notice was given in this "
+         "case so the order is vacated and remanded with instructions to dismiss the complaint").split()  # fmt: skip
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def say(line: str) -> None:
+    print(f"{line}    [load {load()}]", flush=True)
+
+
+def surnames(rng: random.Random, n: int = 30_000) -> list[str]:
+    out = set()
+    while len(out) < n:
+        out.add("".join(rng.choice(SYL) for _ in range(rng.choice((2, 3, 3, 4)))).capitalize())
+    return sorted(out)
+
+
+def _text(rng: random.Random, n_words: int) -> str:
+    start = rng.randrange(len(WORDS))
+    words = [WORDS[(start + i) % len(WORDS)] for i in range(n_words)]
+    for _ in range(max(1, n_words // 12)):  # vary it, or bz2 would see one sentence
+        words[rng.randrange(n_words)] = str(rng.randrange(10**6))
+    return " ".join(words)
+
+
+def generate(folder: Path, *, scale: float, docket_sample: int, seed: int = 23) -> dict[str, int]:
+    """Write the four files; returns row counts."""
+    rng = random.Random(seed)
+    names = surnames(rng)
+    weights = [1 / (i + 1) ** 0.8 for i in range(len(names))]  # Zipf-like: a few names are very common
+    n_clusters = int(REAL["clusters"] * scale)
+    n_unref = int((REAL["dockets"] - REAL["clusters"]) * scale / docket_sample)
+    folder.mkdir(parents=True, exist_ok=True)
+    date, stamp = "2026-06-30", "2024-03-28 13:25:40.521221+00"
+    files = {k: (folder / f"{k}-{date}.csv").open("w", encoding="utf-8", newline="") for k in HEADERS}
+    try:
+        for k, f in files.items():
+            f.write(",".join(HEADERS[k]) + "\n")
+        for i, court in enumerate(COURTS):
+            row = {"id": court, "full_name": f"Court {court.upper()}", "short_name": court, "citation_string": court,
+                   "jurisdiction": "F" if court.startswith(("ca", "dc", "sc")) else "S", "date_modified": stamp,
+                   "position": i, "in_use": True}  # fmt: skip
+            files["courts"].write(copy_line(row.get(c) for c in HEADERS["courts"]))
+        series = [[rep, vol, closed, rng.randint(100, 300), 0, 1] for rep, vol, closed in SERIES]
+        cl_cols, dk_cols, ci_cols = HEADERS["opinion-clusters"], HEADERS["dockets"], HEADERS["citations"]
+        cite_id = 0
+        picks = (
+            rng.choices(range(len(names)), weights=weights, k=2 * n_clusters)
+            if n_clusters < 3_000_000
+            else None
+        )
+        for i in range(n_clusters):
+            cid, did = 1_000_000 + i, 10_000_000 + i
+            a = names[picks[2 * i]] if picks else rng.choices(names, weights=weights)[0]
+            b = names[picks[2 * i + 1]] if picks else rng.choice(names)
+            name = rng.choice(FORMS).format(a=a, b=b)
+            s = series[i % len(series)] if i % 5 else series[rng.randrange(len(series))]
+            if s[4] >= s[3]:
+                s[1], s[4], s[5] = s[1] + 1, 0, 1
+            page = s[5]
+            s[4] += 1
+            s[5] += rng.randint(3, 15)
+            year = 1950 + (i * 60) // max(n_clusters, 1) if s[2] else 2019 + i % 6
+            head = f'<section class="head-matter"><p class="parties">{name.upper()}</p><p>{_text(rng, 120)}</p></section>'
+            row = {"id": cid, "date_created": stamp, "date_modified": stamp, "judges": "Smith, Jones, Doe",
+                   "date_filed": f"{year}-{1 + i % 12:02d}-{1 + i % 28:02d}", "date_filed_is_approximate": False,
+                   "slug": name.lower().replace(" ", "-")[:75], "case_name_short": a, "case_name": name,
+                   "case_name_full": name.upper() + ", Appellant" if i % 2 else "", "source": "U",
+                   "attorneys": _text(rng, 25), "syllabus": _text(rng, 40) if i % 3 == 0 else "",
+                   "headnotes": "", "summary": "", "disposition": "Affirmed.", "citation_count": i % 40,
+                   "precedential_status": "Published" if i % 20 else "Unpublished", "blocked": False,
+                   "docket_id": did, "headmatter": head}  # fmt: skip
+            files["opinion-clusters"].write(copy_line(row.get(c) for c in cl_cols))
+            drow = {"id": did, "date_created": stamp, "date_modified": stamp, "source": 16, "case_name": name,
+                    "case_name_short": a, "slug": row["slug"], "docket_number": f"No. {i % 9000}-{i % 97}",
+                    "court_id": COURTS[i % len(COURTS)], "blocked": False, "ia_needs_upload": False,
+                    "view_count": 0}  # fmt: skip
+            files["dockets"].write(copy_line(drow.get(c) for c in dk_cols))
+            cites = [(str(s[1]), s[0], str(page))]
+            if i % 9 == 0:
+                cites.append((str(100 + i % 400), PARALLEL[i % len(PARALLEL)], str(1 + i % 900)))
+            for vol, rep, pg in cites:
+                cite_id += 1
+                crow = {"id": cite_id, "volume": vol, "reporter": rep, "page": pg, "type": 3, "cluster_id": cid,
+                        "date_created": stamp, "date_modified": stamp}  # fmt: skip
+                files["citations"].write(copy_line(crow.get(c) for c in ci_cols))
+        for j in range(n_unref):
+            a, b = rng.choice(names), rng.choice(names)
+            drow = {"id": 200_000_000 + j, "date_created": stamp, "date_modified": stamp, "source": 1,
+                    "case_name": f"{a} v. {b}", "case_name_short": a, "slug": f"{a}-v-{b}".lower(),
+                    "docket_number": f"1:2{j % 10}-cv-{j % 99999:05d}", "docket_number_core": f"2{j % 10}{j % 99999:05d}",
+                    "pacer_case_id": str(j), "cause": "28:1332 Diversity-Breach of Contract", "nature_of_suit": "190 Contract: Other",
+                    "jury_demand": "Plaintiff", "jurisdiction_type": "Diversity", "court_id": COURTS[j % len(COURTS)],
+                    "blocked": False, "ia_needs_upload": True, "view_count": 0,
+                    "assigned_to_str": "Judge " + b}  # fmt: skip
+            files["dockets"].write(copy_line(drow.get(c) for c in dk_cols))
+    finally:
+        for f in files.values():
+            f.close()
+    return {
+        "clusters": n_clusters,
+        "citations": cite_id,
+        "dockets": n_clusters + n_unref,
+        "unreferenced": n_unref,
+    }
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and every descendant (Linux /proc)."""
+    total = 0
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+                kids.setdefault(ppid, []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(kids.get(p, ()))
+        try:
+            with open(f"/proc/{p}/statm") as fh:
+                total += int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def timed_build(folder: Path, index: Path, *, extra: list[str] | None = None) -> dict[str, float]:
+    """One ``citecheck corpus sync --from`` process: wall, peak RSS (whole tree), bytes written, CPU."""
+    index.unlink(missing_ok=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "server")}
+    cmd = [sys.executable, "-m", "citecheck", "corpus", "sync", "--from", str(folder), "--index", str(index), "--offline",
+           *(extra or [])]  # fmt: skip
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    peak = 0
+    done = threading.Event()
+
+    def watch() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            done.wait(0.5)
+
+    t = threading.Thread(target=watch, daemon=True)
+    t.start()
+    out, _ = proc.communicate()
+    done.set()
+    t.join()
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"build failed ({proc.returncode}): {out}")
+    return {
+        "wall": wall,
+        "peak_rss": peak,
+        "written": (after.ru_oublock - before.ru_oublock) * 512,
+        "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+        "size": index.stat().st_size,
+    }
+
+
+def gib(n: float) -> str:
+    return f"{n / 2**30:.2f} GiB"
+
+
+def bench_build(folder: Path, work: Path, counts: dict[str, int], scale: float, docket_sample: int) -> Path:
+    index = work / "index.sqlite"
+    files = sorted(folder.glob("*.csv"))
+    total = sum(p.stat().st_size for p in files)
+    say(f"dump: {counts['citations']:,} citations, {counts['clusters']:,} clusters, {counts['dockets']:,} dockets "
+        f"({counts['unreferenced']:,} unreferenced, 1/{docket_sample} of the real ratio), {gib(total)} of CSV")  # fmt: skip
+    r = timed_build(folder, index)
+    # the unreferenced dockets we did not write: parse rate measured on this run's dockets file share
+    dockets = folder / "dockets-2026-06-30.csv"
+    missing_rows = REAL["dockets"] * scale - counts["dockets"]
+    docket_rate = _parse_rate(dockets)
+    extra = missing_rows / docket_rate
+    say(f"build from plain CSV: {r['wall'] / 60:.1f} min wall, CPU {r['cpu'] / 60:.1f} min, peak RSS {gib(r['peak_rss'])}, "
+        f"wrote {gib(r['written'])} = {r['written'] / r['size']:.2f}x the index, index {gib(r['size'])}")  # fmt: skip
+    say(f"  + {missing_rows:,.0f} more unreferenced dockets at the measured {docket_rate:,.0f} rows/s: +{extra / 60:.1f} min "
+        f"(on the dockets lane, alongside the citations lane)")  # fmt: skip
+    if scale < 1:
+        say(f"  at 10 M citations (x{1 / scale:.0f}, linear): ~{(r['wall'] + extra) / scale / 60:.1f} min, index "
+            f"~{gib(r['size'] / scale)}")  # fmt: skip
+    return index
+
+
+def _parse_rate(path: Path, seconds: float = 8.0) -> float:
+    """Rows per second the index's reader gets through a dockets file (parse + filter, one core)."""
+    from citecheck.sources.index.rows import BulkReader
+
+    n, t0 = 0, time.monotonic()
+    with BulkReader(path, "dockets") as reader:
+        for _ in reader.rows():
+            n += 1
+            if n % 50_000 == 0 and time.monotonic() - t0 > seconds:
+                break
+    return n / (time.monotonic() - t0)
+
+
+def bench_bz2(folder: Path, work: Path, bz2_scale: float) -> None:
+    """Decompression rate of the child decoder, and a .bz2 build against the plain build of the same files."""
+    sample = work / "bz2"
+    shutil.rmtree(sample, ignore_errors=True)
+    sample.mkdir()
+    plain = work / "plain-sample"
+    shutil.rmtree(plain, ignore_errors=True)
+    plain.mkdir()
+    for src in sorted(folder.glob("*.csv")):
+        limit = int(src.stat().st_size * bz2_scale)
+        with src.open("rb") as fh:
+            data = (
+                fh.read(limit)
+                if src.name.startswith(("opinion-clusters", "dockets", "citations"))
+                else fh.read()
+            )
+        cut = (
+            data.rfind(b'"\n') + 2 if limit < src.stat().st_size else len(data)
+        )  # end on a row (good enough)
+        (plain / src.name).write_bytes(data[:cut])
+        (sample / (src.name + ".bz2")).write_bytes(bz2.compress(data[:cut], 9))
+    comp = sum(p.stat().st_size for p in sample.iterdir())
+    raw = sum(p.stat().st_size for p in plain.iterdir())
+    t0 = time.monotonic()  # the decoder alone, as the build's child runs it (libbz2, one core)
+    for p in sorted(sample.iterdir()):
+        code = (
+            "import bz2, os, shutil, sys; shutil.copyfileobj(bz2.open(sys.argv[1]), open(os.devnull, 'wb'))"
+        )
+        subprocess.run([sys.executable, "-I", "-c", code, str(p)], check=True)
+    dec = time.monotonic() - t0
+    out_rate, in_rate = raw / dec, comp / dec
+    say(f"bz2 decoding (one child, libbz2): {out_rate / 2**20:.1f} MiB/s of CSV out, {in_rate / 2**20:.1f} MiB/s of .bz2 in "
+        f"(sample ratio {raw / comp:.1f}:1)")  # fmt: skip
+    a = timed_build(plain, work / "sample-plain.sqlite", extra=["--partial"])
+    b = timed_build(sample, work / "sample-bz2.sqlite", extra=["--partial"])
+    say(
+        f"build of the {bz2_scale:.0%} sample: plain {a['wall']:.0f} s, .bz2 {b['wall']:.0f} s ({b['wall'] / a['wall']:.2f}x)"
+    )
+    lane_a = (REAL_BZ2["opinion-clusters"] + REAL_BZ2["dockets"]) / in_rate
+    say(f"real sizes: the cases lane decodes {gib(REAL_BZ2['opinion-clusters'] + REAL_BZ2['dockets'])} of .bz2 "
+        f"(clusters, then dockets) in ~{lane_a / 60:.0f} min at this rate, alongside its parse; citations "
+        f"({gib(REAL_BZ2['citations'])}) on the other lane")  # fmt: skip
+
+
+def _keys(index_path: Path, rng: random.Random, n: int) -> dict[str, list]:
+    import sqlite3
+
+    from citecheck.sources.models import CiteKey
+
+    db = sqlite3.connect(f"file:{index_path}?mode=ro&immutable=1", uri=True)
+    reps = dict(db.execute("SELECT idx, name FROM reporters"))
+    max_rowid = db.execute("SELECT max(id) FROM cases").fetchone()[0]
+    found, inner, running, names = [], [], [], []
+    while len(found) < n:
+        cid = rng.randint(1_000_000, max_rowid)
+        row = db.execute(
+            "SELECT reporter, volume, page FROM cites WHERE cluster=? LIMIT 1", (cid,)
+        ).fetchone()
+        if row:
+            found.append(CiteKey(str(row[1]), reps[row[0]], str(row[2])))
+            name = db.execute("SELECT name FROM cases WHERE id=?", (cid,)).fetchone()[0]
+            names.append(name)
+    vols = db.execute(
+        "SELECT reporter, volume, complete FROM volumes WHERE typeof(volume)='integer'"
+    ).fetchall()
+    complete = [v for v in vols if v[2]]
+    incomplete = [v for v in vols if not v[2]]
+    for pool, out in ((complete, inner), (incomplete, running)):
+        while pool and len(out) < n:
+            rep, vol, _ = rng.choice(pool)
+            page = rng.randint(2, 3000)
+            hit = db.execute(
+                "SELECT 1 FROM cites WHERE reporter=? AND volume=? AND page=?", (rep, vol, page)
+            ).fetchone()
+            if not hit:
+                out.append(CiteKey(str(vol), reps[rep], str(page)))
+    db.close()
+    return {
+        "found": found,
+        "not found, complete volume": inner,
+        "not found, running series": running,
+        "names": names,
+    }
+
+
+def _variant(name: str, rng: random.Random) -> str:
+    """A name as a brief writes it: abbreviated, shortened to one party, or with one typo."""
+    from citecheck.sources.name_keys import parties
+
+    choice = rng.randrange(4)
+    if choice == 0:
+        return name.replace("Company", "Co.").replace("Corporation", "Corp.").replace("United States", "U.S.")
+    if choice == 1:
+        ps = parties(name)
+        return ps[-1] if ps else name
+    if choice == 2 and len(name) > 6:
+        i = rng.randrange(1, len(name) - 1)
+        return name[:i] + name[i + 1 :]
+    return name
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+def bench_lookups(index_path: Path, n: int = 5000) -> None:
+    from citecheck.sources.index.lookup import CitationIndex
+
+    rng = random.Random(7)
+    keys = _keys(index_path, rng, n)
+    ix = CitationIndex(index_path)
+    try:
+        for what in ("found", "not found, complete volume", "not found, running series"):
+            times = []
+            for k in keys[what]:
+                ix._records.clear()  # every key a first: no record cache
+                t0 = time.perf_counter()
+                ix.lookup([k])
+                times.append(time.perf_counter() - t0)
+            say(f"lookup {what}: p50 {statistics.median(times) * 1e6:.0f} us, p99 {pct(times, 99) * 1e6:.0f} us "
+                f"({len(times)} keys)")  # fmt: skip
+        mixed = (
+            keys["found"][:1400]
+            + keys["not found, complete volume"][:300]
+            + keys["not found, running series"][:300]
+        )
+        runs = []
+        for _ in range(7):
+            ix._records.clear()
+            t0 = time.perf_counter()
+            ix.lookup(mixed)
+            runs.append(time.perf_counter() - t0)
+        say(
+            f"batch of {len(mixed):,} keys (70% found): median {statistics.median(runs) * 1e3:.0f} ms over 7 runs"
+        )
+        times, ranks = [], []
+        for name in keys["names"][:1000]:
+            q = _variant(name, rng)
+            t0 = time.perf_counter()
+            hits = ix.search_names(q, limit=10)
+            times.append(time.perf_counter() - t0)
+            ranks.append(next((i for i, h in enumerate(hits) if h.record.name == name), 99))
+        top10 = sum(1 for r in ranks if r < 10) / len(ranks)
+        say(f"name search: p50 {statistics.median(times) * 1e3:.1f} ms, p95 {pct(times, 95) * 1e3:.1f} ms; the case "
+            f"among the first 10 for {top10:.0%} of 1,000 brief-style names (many share a name)")  # fmt: skip
+    finally:
+        ix.close()
+
+
+def _brief(keys: dict[str, list], names: dict[str, str]) -> str:
+    parts = []
+    for k in keys["found"][:40]:
+        parts.append(f"See *{names.get(str(k), 'Doe v. Roe')}*, {k}, {int(k.page) + 2} (2001).")
+    for k in keys["not found, complete volume"][:5] + keys["not found, running series"][:5]:
+        parts.append(f"Compare *Invented v. Party*, {k} (1999).")
+    return "\n\n".join(" ".join(parts[i : i + 3]) for i in range(0, len(parts), 3)) + "\n"
+
+
+def bench_brief(index_path: Path, small_index: Path) -> None:
+    from citecheck.config import Settings
+    from citecheck.pipeline import check_document
+    from citecheck.sources.chain import SourceChain
+    from citecheck.sources.index.source import IndexSource
+
+    rng = random.Random(11)
+    settings = Settings(offline=True, cap_fetch=False)
+
+    def measure(path: Path, keys: dict[str, list]) -> tuple[float, float]:
+        names = dict(zip((str(k) for k in keys["found"]), keys["names"], strict=False))
+        text = _brief(keys, names)
+
+        async def once() -> tuple[float, float]:
+            chain = SourceChain(index=IndexSource.open(path), remote_off_reason="offline")
+            try:
+                t0, c0 = time.perf_counter(), time.process_time()
+                report = await check_document(text, chain, settings)
+                assert len(report.extraction.citations) >= 50
+                return time.perf_counter() - t0, time.process_time() - c0
+            finally:
+                await chain.close()
+
+        runs = [asyncio.run(once()) for _ in range(5)]
+        return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+    big = measure(index_path, _keys(index_path, rng, 60))
+    small = measure(small_index, _keys(small_index, rng, 60))
+    say(f"50-citation brief, offline: {big[0]:.2f} s wall, {big[1]:.2f} s CPU against this index; {small[1]:.2f} s CPU "
+        f"against a 20,000-case index ({big[1] / small[1]:.2f}x)")  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scale", type=float, default=1.0, help="fraction of 10 M citations (default 1)")
+    ap.add_argument("--docket-sample", type=int, default=8, help="write 1/N of the unreferenced dockets")
+    ap.add_argument("--bz2-scale", type=float, default=0.05, help="share of the dump built from .bz2")
+    ap.add_argument(
+        "--dir", type=Path, default=None, help="where the dump and indexes go (default: a temp dir)"
+    )
+    ap.add_argument("--reuse", action="store_true", help="reuse a dump already in --dir")
+    ap.add_argument(
+        "--skip-build", action="store_true", help="reuse --dir's index.sqlite (lookups, brief only)"
+    )
+    args = ap.parse_args()
+    work = args.dir or Path(tempfile.mkdtemp(prefix="citecheck-bench-index-"))
+    work.mkdir(parents=True, exist_ok=True)
+    say(f"bench/index.py on {os.cpu_count()} cores; targets: {TARGETS}")
+    dump = work / "dump"
+    if args.reuse and (dump / "counts.txt").exists():
+        counts = {k: int(v) for k, v in (ln.split("=") for ln in (dump / "counts.txt").read_text().split())}
+    else:
+        shutil.rmtree(dump, ignore_errors=True)
+        t0 = time.monotonic()
+        counts = generate(dump, scale=args.scale, docket_sample=args.docket_sample)
+        (dump / "counts.txt").write_text(" ".join(f"{k}={v}" for k, v in counts.items()))
+        say(f"generated the dump in {time.monotonic() - t0:.0f} s")
+    index = work / "index.sqlite"
+    if not args.skip_build:
+        index = bench_build(dump, work, counts, args.scale, args.docket_sample)
+        bench_bz2(dump, work, args.bz2_scale)
+    small_dump = work / "small"
+    if not (work / "small.sqlite").exists():
+        generate(small_dump, scale=20_000 / REAL["clusters"], docket_sample=args.docket_sample, seed=5)
+        timed_build(small_dump, work / "small.sqlite")
+    bench_lookups(index)
+    bench_brief(index, work / "small.sqlite")
+    if args.dir is None:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

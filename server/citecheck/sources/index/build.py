@@ -1,0 +1,720 @@
+"""Build or update the citation index from CourtListener bulk files, beside the old one, then swap.
+
+Why it looks like this (docs/sources.md, "Building the index"; bench/index.py measures it):
+
+- **Stream once, keep little.** Two lanes (``lanes.py``) read the files once each and send only the
+  columns the index keeps; dockets no case refers to are dropped as they are read.
+- **Both cores.** Big builds run the lanes in two worker processes, each ``.bz2`` decoded by a child
+  of its own, while this process only writes SQLite; small ones run the lanes in turn here.
+- **Write once.** A fresh file is written in one transaction without a journal (a failed build is
+  deleted whole, so a journal would protect nothing), the secondary index and the per-volume table are
+  built after the rows are in, and the name search's FTS5 table is merged once at the end.
+- **Never half an index.** The new file is built as ``<index>.new`` and renamed over the old one only
+  when it is complete and synced to disk; a failure (a corrupt file, a full disk, Ctrl-C) deletes it
+  and leaves the old index as it was. An update copies the old index first and applies only what
+  changed since its build (rows whose ``date_modified`` is at or after the old index's newest), then
+  deletes what the new dump no longer has.
+- **One builder at a time.** ``<index>.lock`` (an OS lock, released when the process ends) makes a
+  second build say who holds it instead of racing it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import shutil
+import sqlite3
+import time
+from array import array
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError, SyncBusy
+from citecheck.sources.importing import NullProgress, ProgressSink
+from citecheck.sources.index.coverage import volume_complete
+from citecheck.sources.index.lanes import LANES, IdSet, Marks, Message
+from citecheck.sources.index.rows import FileStats, dump_date, find_dump
+from citecheck.sources.index.schema import INDEXES, SCHEMA_VERSION, TABLES
+from citecheck.sources.name_keys import NAME_KEYS_VERSION, name_tokens
+
+#: Inputs larger than this run their lanes in worker processes.
+PARALLEL_FROM_BYTES = 64 << 20
+#: SQLite page cache while building (KiB): the citation table and its index fit in it.
+BUILD_CACHE_KIB = 256 * 1024
+#: Index bytes per input byte, by file (bz2 sizes; bench/index.py measures them on a synthetic dump in
+#: the real format): clusters carry long text the index drops, dockets are mostly dropped whole.
+INDEX_PER_INPUT_BYTE = {"opinion-clusters": 0.6, "citations": 2.0, "dockets": 0.05, "courts": 1.0}
+#: A plain .csv is about this many times its .bz2.
+CSV_PER_BZ2 = 6.0
+
+
+def estimate_index_bytes(sizes: dict[str, int], *, compressed: bool = True) -> int:
+    """Disk a build needs for the index (plus a third for the sort of its secondary index).
+
+    >>> estimate_index_bytes({"opinion-clusters": 1000, "citations": 100, "dockets": 1000}) > 0
+    True
+    """
+    scale = 1.0 if compressed else 1.0 / CSV_PER_BZ2
+    return int(sum(INDEX_PER_INPUT_BYTE.get(k, 1.0) * n * scale for k, n in sizes.items()) * 4 / 3)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DumpFiles:
+    """The files of one dump (or of a folder a firm copied them to)."""
+
+    clusters: Path
+    citations: Path
+    courts: Path | None = None
+    dockets: Path | None = None
+    date: str | None = None
+
+    @classmethod
+    def from_folder(cls, folder: Path, *, full_dump: bool) -> DumpFiles:
+        files = find_dump(folder)
+        needed = (
+            ("courts", "dockets", "opinion-clusters", "citations")
+            if full_dump
+            else ("opinion-clusters", "citations")
+        )
+        missing = [n for n in needed if n not in files]
+        if missing:
+            what = "a full dump" if full_dump else "an index"
+            raise ImportFormatError(
+                f"{folder}: {what} needs {', '.join(f'{n}-YYYY-MM-DD.csv[.bz2]' for n in missing)} "
+                "(CourtListener's bulk files)"
+            )
+        dates = {d for p in files.values() if (d := dump_date(p))}
+        if len(dates) > 1:
+            raise ImportFormatError(
+                f"{folder}: the files come from different dumps ({', '.join(sorted(dates))}); use one dump's files"
+            )
+        return cls(
+            clusters=files["opinion-clusters"],
+            citations=files["citations"],
+            courts=files.get("courts"),
+            dockets=files.get("dockets"),
+            date=dates.pop() if dates else None,
+        )
+
+    def kinds(self) -> dict[str, Path]:
+        found = {"courts": self.courts, "dockets": self.dockets, "opinion-clusters": self.clusters,
+                 "citations": self.citations}  # fmt: skip
+        return {k: p for k, p in found.items() if p is not None}
+
+    def paths(self) -> list[Path]:
+        return [p for p in (self.courts, self.dockets, self.clusters, self.citations) if p is not None]
+
+    def size(self) -> int:
+        return sum(p.stat().st_size for p in self.paths())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildStats:
+    mode: str  # "full" | "update" | "unchanged"
+    cases: int = 0
+    citations: int = 0
+    dockets: int = 0
+    courts: int = 0
+    volumes: int = 0
+    complete_volumes: int = 0
+    changed: dict[str, int] = field(default_factory=dict)
+    deleted: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)  # "citations.csv: an id that is not a number" → n
+    rows: int = 0
+    seconds: float = 0.0
+    size: int = 0
+    dump_date: str | None = None
+    full_dump: bool = False
+
+
+# --------------------------------------------------------------------------------------------- lock
+
+
+class BuildLock:
+    """``<index>.lock``: held by one builder; a second is told who holds it (SyncBusy)."""
+
+    def __init__(self, index: Path) -> None:
+        self.path = index.with_name(index.name + ".lock")
+        self._fh: Any = None
+
+    def __enter__(self) -> BuildLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fh = self.path.open("a+", encoding="utf-8")
+        try:
+            _try_lock(fh)
+        except OSError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            fh.close()
+            raise SyncBusy(
+                f"another citecheck sync is building {self.path.with_suffix('')} ({holder}); "
+                "wait for it to finish, then run this again if you still need to"
+            ) from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}, since {datetime.now(UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}")
+        fh.flush()
+        self._fh = fh
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh is not None:
+            with contextlib.suppress(OSError):
+                self._fh.seek(0)
+                self._fh.truncate()
+            self._fh.close()  # closing releases the lock
+            self._fh = None
+
+
+def _try_lock(fh: Any) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        fh.seek(0)
+        msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+        return
+    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+# ------------------------------------------------------------------------------------------- reading
+
+
+def read_meta(index: Path) -> dict[str, str]:
+    """The ``meta`` table of an index file ({} when there is none or it is not an index)."""
+    if not index.is_file():
+        return {}
+    try:
+        db = sqlite3.connect(f"file:{index}?mode=ro&immutable=1", uri=True)
+        try:
+            return dict(db.execute("SELECT key, value FROM meta").fetchall())
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return {}
+
+
+def _run_lane(name: str, args: tuple[Any, ...], conn: Any) -> None:
+    """Worker process body: run one lane, send its messages (errors as one message)."""
+    try:
+        for message in LANES[name](*args):
+            conn.send(message)
+        conn.send(("done", None))
+    except BaseException as exc:  # everything reaches the parent as a message; the parent decides
+        try:
+            text = (
+                str(exc)
+                if isinstance(exc, ImportFormatError | CorpusError)
+                else f"{exc.__class__.__name__}: {exc}"
+            )
+            conn.send(("error", (isinstance(exc, ImportFormatError), text)))
+        except OSError:
+            pass
+    finally:
+        conn.close()
+
+
+def _parallel(lanes: list[tuple[str, tuple[Any, ...]]]) -> Iterator[Message]:
+    """Messages of every lane, as they come, each lane in a process of its own."""
+    ctx = multiprocessing.get_context("spawn")
+    procs: list[Any] = []
+    conns: list[Any] = []
+    try:
+        for name, args in lanes:
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(
+                target=_run_lane, args=(name, args, child), name=f"citecheck-index-{name}", daemon=True
+            )
+            proc.start()
+            child.close()
+            procs.append(proc)
+            conns.append(parent)
+        live = list(conns)
+        while live:
+            ready: list[Any] = multiprocessing.connection.wait(live)
+            for conn in ready:
+                try:
+                    message: Message = conn.recv()
+                except EOFError:
+                    live.remove(conn)
+                    raise CorpusError(
+                        "an index build worker stopped without a word (out of memory?)"
+                    ) from None
+                if message[0] == "done":
+                    live.remove(conn)
+                elif message[0] == "error":
+                    is_format, text = message[1]
+                    raise ImportFormatError(text) if is_format else CorpusError(text)
+                else:
+                    yield message
+    finally:
+        for conn in conns:
+            conn.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+
+
+def _serial(lanes: list[tuple[str, tuple[Any, ...]]]) -> Iterator[Message]:
+    for name, args in lanes:
+        yield from LANES[name](*args)
+
+
+# ------------------------------------------------------------------------------------------- writing
+
+
+class _Writer:
+    """Applies lane messages to the new index file (one connection, one transaction)."""
+
+    def __init__(self, db: sqlite3.Connection, *, update: bool) -> None:
+        self.db = db
+        self.update = update
+        self.courts = {cid: idx for idx, cid in db.execute("SELECT idx, id FROM courts")}
+        self.reporters = {name: idx for idx, name in db.execute("SELECT idx, name FROM reporters")}
+        self.counts: Counter[str] = Counter()
+        self.seen: dict[str, IdSet] = {}
+        self.changed_cites: dict[int, tuple[Any, ...]] = {}
+        self.stats: list[FileStats] = []
+        self.marks: dict[str, str] = {}
+
+    def court(self, cid: str | None) -> int | None:
+        if not cid:
+            return None
+        idx = self.courts.get(cid)
+        if idx is None:
+            idx = self.courts[cid] = len(self.courts) + 1
+            self.db.execute("INSERT INTO courts (idx, id) VALUES (?, ?)", (idx, cid))
+        return idx
+
+    def reporter(self, name: str) -> int:
+        idx = self.reporters.get(name)
+        if idx is None:
+            idx = self.reporters[name] = len(self.reporters) + 1
+            self.db.execute("INSERT INTO reporters (idx, name) VALUES (?, ?)", (idx, name))
+        return idx
+
+    def apply(self, tag: str, payload: Any) -> None:
+        if tag == "court":
+            self._courts(payload)
+        elif tag == "case":
+            self._cases(payload)
+        elif tag == "docket":
+            self.db.executemany(
+                "INSERT OR REPLACE INTO dockets (id, court, number) VALUES (?,?,?)",
+                [(d, self.court(c), n) for d, c, n in payload],
+            )
+            self.counts["dockets"] += len(payload)
+        elif tag == "cite":
+            rows = [(self.reporter(r), v, p, c, i, t) for r, v, p, c, i, t in payload]
+            if self.update:
+                for row in rows:
+                    self.changed_cites[row[4]] = row[:4]
+            verb = "INSERT OR REPLACE" if self.update else "INSERT OR IGNORE"
+            self.db.executemany(f"{verb} INTO cites VALUES (?,?,?,?,?,?)", rows)
+            self.counts["citations"] += len(payload)
+        elif tag == "seen":
+            table, ids = payload
+            self.seen[table] = ids
+        elif tag == "stats":
+            self.stats.append(payload)
+
+    def _courts(self, rows: list[tuple[Any, ...]]) -> None:
+        from citecheck.sources.bulk_import import court_place
+
+        for cid, name, short, cite_string, jurisdiction in rows:
+            idx = self.court(cid)
+            self.db.execute(
+                "UPDATE courts SET name=?, short_name=?, citation_string=?, jurisdiction=?, place=? WHERE idx=?",
+                (name, short, cite_string, jurisdiction, court_place(cid), idx),
+            )
+        self.counts["courts"] += len(rows)
+
+    def _cases(self, rows: list[tuple[Any, ...]]) -> None:
+        db = self.db
+        if self.update:
+            ids = [r[0] for r in rows]
+            for cid, name, short, full in _old_names(db, ids):
+                db.execute(
+                    "INSERT INTO names (names, rowid, tokens) VALUES ('delete', ?, ?)",
+                    (cid, _tokens(name, short, full)),
+                )
+            db.executemany("INSERT OR REPLACE INTO cases VALUES (?,?,?,?,?,?,?)", [r[:7] for r in rows])
+        else:
+            db.executemany("INSERT OR IGNORE INTO cases VALUES (?,?,?,?,?,?,?)", [r[:7] for r in rows])
+        db.executemany("INSERT INTO names (rowid, tokens) VALUES (?, ?)", [(r[0], r[7]) for r in rows])
+        self.counts["cases"] += len(rows)
+
+
+def _old_names(db: sqlite3.Connection, ids: list[int]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        out.extend(db.execute(f"SELECT id, name, short, full FROM cases WHERE id IN ({marks})", part))
+    return out
+
+
+def _tokens(name: str, short: str | None, full: str | None) -> str:
+    """The name keys a case was indexed with (lanes._case_row computes the same)."""
+    keys = dict.fromkeys(name_tokens(name))
+    for other in (short, full):
+        if other:
+            keys.update(dict.fromkeys(name_tokens(other)))
+    return " ".join(keys)
+
+
+# ----------------------------------------------------------------------------------------- the build
+
+
+def build_index(
+    index: Path,
+    dump: DumpFiles,
+    *,
+    full_dump: bool,
+    progress: ProgressSink | None = None,
+    parallel: bool | None = None,
+    rebuild: bool = False,
+    source: dict[str, Any] | None = None,
+    lock: bool = True,
+) -> BuildStats:
+    """Build ``index`` from ``dump`` (an update of the existing index when it can be), beside it, and swap.
+
+    ``full_dump``: the files are a whole CourtListener dump (volumes may be complete). ``parallel``:
+    worker processes (default: for inputs over ``PARALLEL_FROM_BYTES``). ``rebuild``: never update,
+    build from nothing. ``source``: what to record about where the files came from (bucket, ETags).
+    ``lock=False``: the caller holds ``BuildLock`` already (``sync``).
+    """
+    progress = progress or NullProgress()
+    index = index.expanduser()
+    with BuildLock(index) if lock else contextlib.nullcontext():
+        return _build_locked(index, dump, full_dump=full_dump, progress=progress, parallel=parallel,
+                             rebuild=rebuild, source=source or {})  # fmt: skip
+
+
+def _build_locked(
+    index: Path,
+    dump: DumpFiles,
+    *,
+    full_dump: bool,
+    progress: ProgressSink,
+    parallel: bool | None,
+    rebuild: bool,
+    source: dict[str, Any],
+) -> BuildStats:
+    t0 = time.monotonic()
+    old = read_meta(index)
+    if (
+        old
+        and old.get("dump_date")
+        and old.get("dump_date") == dump.date
+        and old.get("full_dump") == str(int(full_dump))
+        and not rebuild
+    ):
+        return BuildStats(mode="unchanged", dump_date=dump.date, full_dump=full_dump, size=index.stat().st_size,
+                          cases=int(old.get("cases", 0)), citations=int(old.get("citations", 0)))  # fmt: skip
+    update = bool(old) and not rebuild and _can_update(old, dump, full_dump)
+    new = index.with_name(index.name + ".new")
+    for leftover in (new, new.with_name(new.name + "-journal"), new.with_name(new.name + "-wal")):
+        leftover.unlink(missing_ok=True)
+    sizes = {kind: p.stat().st_size for kind, p in dump.kinds().items()}
+    compressed = dump.clusters.name.endswith(".bz2")
+    needed = estimate_index_bytes(sizes, compressed=compressed) + (index.stat().st_size if update else 0)
+    from citecheck.sources.download import check_free_space
+
+    check_free_space(index.parent, needed, f"building the index {index.name}")
+    try:
+        if update:
+            progress.stage("copying the index to update it", None)
+            shutil.copyfile(index, new)
+        stats = _write(new, dump, full_dump=full_dump, update=update, old=old, progress=progress,
+                       parallel=parallel, source=source)  # fmt: skip
+        _fsync(new)
+        os.replace(new, index)  # atomic: readers see the old index or the new one, never a mix
+        for side in (index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm")):
+            side.unlink(missing_ok=True)  # the old file's; the index is never written in place
+    except sqlite3.Error as exc:
+        new.unlink(missing_ok=True)
+        if "full" in str(exc).lower():
+            raise DiskSpaceError(
+                f"the disk filled up while building {index.name}; the build was rolled back and the old index "
+                "is unchanged. Free some space and run it again"
+            ) from exc
+        raise CorpusError(f"building {index.name} failed ({exc}); the old index is unchanged") from exc
+    except BaseException:
+        new.unlink(missing_ok=True)
+        raise
+    return _with(stats, seconds=time.monotonic() - t0, size=index.stat().st_size)
+
+
+def _with(stats: BuildStats, **changes: Any) -> BuildStats:
+    from dataclasses import replace
+
+    return replace(stats, **changes)
+
+
+def _can_update(old: dict[str, str], dump: DumpFiles, full_dump: bool) -> bool:
+    """An old index can be brought forward by ``date_modified`` only if it is the same kind and older."""
+    return (
+        old.get("schema_version") == str(SCHEMA_VERSION)
+        and old.get("name_keys_version") == str(NAME_KEYS_VERSION)
+        and old.get("full_dump") == str(int(full_dump))
+        and bool(old.get("mark_citations"))
+        and bool(dump.date)
+        and (old.get("dump_date") or "") < (dump.date or "")
+    )
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _marks(path: Path, old: dict[str, str]) -> Marks:
+    """Where an update starts: the old build's marks and the ids its copy (``path``) holds."""
+    marks = Marks(old.get("mark_clusters", ""), old.get("mark_dockets", ""), old.get("mark_citations", ""))
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        for ids, sql in (
+            (marks.known_cases, "SELECT id FROM cases"),
+            (marks.known_dockets, "SELECT id FROM dockets"),
+            (marks.known_cites, "SELECT cite_id FROM cites"),
+        ):
+            for (i,) in db.execute(sql):
+                ids.add(i)
+    finally:
+        db.close()
+    return marks
+
+
+def _open_for_build(path: Path, *, update: bool) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=OFF")
+    db.execute("PRAGMA synchronous=OFF")
+    db.execute(f"PRAGMA cache_size=-{BUILD_CACHE_KIB}")
+    db.execute("PRAGMA temp_store=FILE")
+    if not update:
+        db.executescript(TABLES)
+        # big in-memory segments, merged once at the end: far fewer bytes written than automerge
+        db.execute("INSERT INTO names (names, rank) VALUES ('hashsize', 67108864)")
+        db.execute("INSERT INTO names (names, rank) VALUES ('automerge', 0)")
+    return db
+
+
+def _write(
+    path: Path,
+    dump: DumpFiles,
+    *,
+    full_dump: bool,
+    update: bool,
+    old: dict[str, str],
+    progress: ProgressSink,
+    parallel: bool | None,
+    source: dict[str, Any],
+) -> BuildStats:
+    marks = _marks(path, old) if update else None
+    lanes = [
+        ("cases", (dump.clusters, dump.dockets, marks)),
+        ("cites", (dump.courts, dump.citations, marks)),
+    ]
+    if parallel is None:
+        parallel = dump.size() >= PARALLEL_FROM_BYTES
+    db = _open_for_build(path, update=update)
+    try:
+        writer = _Writer(db, update=update)
+        progress.stage(f"reading {', '.join(p.name for p in dump.paths())}", dump.size())
+        db.execute("BEGIN")
+        for tag, payload in (_parallel if parallel else _serial)(lanes):
+            if tag == "tick":
+                progress.advance(payload)
+            else:
+                writer.apply(tag, payload)
+        deleted = _sweep(db, writer) if update else {}
+        progress.stage("indexing citations and volumes", None)
+        db.execute(INDEXES)
+        volumes, complete = _volumes(db, full_dump=full_dump)
+        progress.stage("merging the name search", None)
+        db.execute("INSERT INTO names (names) VALUES ('optimize')")
+        counts = {
+            "cases": db.execute("SELECT count(*) FROM cases").fetchone()[0],
+            "citations": db.execute("SELECT count(*) FROM cites").fetchone()[0],
+            "dockets": db.execute("SELECT count(*) FROM dockets").fetchone()[0],
+            "courts": db.execute("SELECT count(*) FROM courts").fetchone()[0],
+        }
+        refused = {f"{s.name}: {why}": n for s in writer.stats for why, n in s.refused.items()}
+        _write_meta(db, dump, full_dump=full_dump, counts=counts, volumes=(volumes, complete), refused=refused,
+                    source=source, old=old, update=update)  # fmt: skip
+        db.execute("COMMIT")
+        db.execute("PRAGMA journal_mode=WAL")  # readers open it immutable; any later writer gets WAL
+    finally:
+        db.close()
+    return BuildStats(
+        mode="update" if update else "full",
+        cases=counts["cases"],
+        citations=counts["citations"],
+        dockets=counts["dockets"],
+        courts=counts["courts"],
+        volumes=volumes,
+        complete_volumes=complete,
+        changed={k: writer.counts[k] for k in ("cases", "citations", "dockets")} if update else {},
+        deleted=deleted,
+        refused=refused,
+        rows=sum(s.rows for s in writer.stats),
+        dump_date=dump.date,
+        full_dump=full_dump,
+    )
+
+
+def _sweep(db: sqlite3.Connection, writer: _Writer) -> dict[str, int]:
+    """An update: delete what the new dump no longer holds (and stale rows of changed citations)."""
+    deleted = {"cases": 0, "citations": 0, "dockets": 0}
+    cases_seen = writer.seen.get("cases")
+    if cases_seen is not None:
+        gone = [cid for (cid,) in db.execute("SELECT id FROM cases") if cid not in cases_seen]
+        for cid, name, short, full in _old_names(db, gone):
+            db.execute(
+                "INSERT INTO names (names, rowid, tokens) VALUES ('delete', ?, ?)",
+                (cid, _tokens(name, short, full)),
+            )
+        db.executemany("DELETE FROM cases WHERE id = ?", [(c,) for c in gone])
+        deleted["cases"] = len(gone)
+    cites_seen = writer.seen.get("cites")
+    if cites_seen is not None:
+        stale = [
+            key
+            for *key, cite_id in db.execute("SELECT reporter, volume, page, cluster, cite_id FROM cites")
+            if cite_id not in cites_seen or writer.changed_cites.get(cite_id, tuple(key)) != tuple(key)
+        ]
+        db.executemany("DELETE FROM cites WHERE reporter=? AND volume=? AND page=? AND cluster=?", stale)
+        deleted["citations"] = len(stale)
+    cur = db.execute(
+        "DELETE FROM dockets WHERE id NOT IN (SELECT docket FROM cases WHERE docket IS NOT NULL)"
+    )
+    deleted["dockets"] = cur.rowcount
+    return deleted
+
+
+def _volumes(db: sqlite3.Connection, *, full_dump: bool) -> tuple[int, int]:
+    """Rebuild ``volumes`` from ``cites``: first pages per volume, case count, completeness."""
+    reporters = dict(db.execute("SELECT idx, name FROM reporters").fetchall())
+    db.execute("DELETE FROM volumes")
+    total = complete_n = 0
+    rows: list[tuple[Any, ...]] = []
+
+    def flush(rep: int, vol: Any, pages: array[int], cases: int, last: int | None) -> None:
+        nonlocal total, complete_n
+        complete = volume_complete(reporters[rep], str(vol), full_dump=full_dump, cases=cases, last_date=last)
+        rows.append((rep, vol, cases, int(complete), last, pages.tobytes()))
+        total += 1
+        complete_n += complete
+        if len(rows) >= 4096:
+            db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?)", rows)
+            rows.clear()
+
+    current: tuple[int, Any] | None = None
+    pages: array[int] = array("I")
+    cases = 0
+    last: int | None = None
+    for rep, vol, page, date in db.execute(
+        "SELECT c.reporter, c.volume, c.page, k.date_filed FROM cites c LEFT JOIN cases k ON k.id = c.cluster"
+        " ORDER BY c.reporter, c.volume, c.page"
+    ):
+        if (rep, vol) != current:
+            if current is not None:
+                flush(*current, pages, cases, last)
+            current, pages, cases, last = (rep, vol), array("I"), 0, None
+        cases += 1
+        if isinstance(page, int) and page < 1 << 32 and (not pages or pages[-1] != page):
+            pages.append(page)
+        if date is not None and (last is None or date > last):
+            last = date
+    if current is not None:
+        flush(*current, pages, cases, last)
+    if rows:
+        db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?)", rows)
+    return total, complete_n
+
+
+def _write_meta(
+    db: sqlite3.Connection,
+    dump: DumpFiles,
+    *,
+    full_dump: bool,
+    counts: dict[str, int],
+    volumes: tuple[int, int],
+    refused: dict[str, int],
+    source: dict[str, Any],
+    old: dict[str, str],
+    update: bool,
+) -> None:
+    marks = {
+        "mark_clusters": _max_mark(dump.clusters, old.get("mark_clusters", "")),
+        "mark_dockets": _max_mark(dump.dockets, old.get("mark_dockets", "")),
+        "mark_citations": _max_mark(dump.citations, old.get("mark_citations", "")),
+    }
+    meta = {
+        "schema_version": str(SCHEMA_VERSION),
+        "name_keys_version": str(NAME_KEYS_VERSION),
+        "dump_date": dump.date or "",
+        "full_dump": str(int(full_dump)),
+        "built_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "built_by": "update" if update else "full",
+        "files": json.dumps([p.name for p in dump.paths()]),
+        "source": json.dumps(source),
+        "refused": json.dumps(refused),
+        "volumes": str(volumes[0]),
+        "complete_volumes": str(volumes[1]),
+        **{k: str(v) for k, v in counts.items()},
+        **marks,
+    }
+    db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(meta.items()))
+
+
+def _max_mark(path: Path | None, previous: str) -> str:
+    """The dump's date as a ``date_modified`` high-water mark: rows changed after it come in the next dump.
+
+    A dump taken on day D holds every change made before D; the next update applies rows modified on
+    or after D - 1 day (a margin for the time the dump took to write), never fewer.
+    """
+    date = dump_date(path) if path is not None else None
+    if not date:
+        return previous
+    day = datetime.strptime(date, "%Y-%m-%d").toordinal() - 1
+    return max(previous, datetime.fromordinal(day).strftime("%Y-%m-%d"))
+
+
+def build_from_folder(
+    index: Path,
+    folder: Path,
+    *,
+    full_dump: bool,
+    progress: ProgressSink | None = None,
+    parallel: bool | None = None,
+    rebuild: bool = False,
+) -> BuildStats:
+    """``corpus sync --from DIR`` / ``corpus import DIR --full-dump``: the same build, from local files."""
+    dump = DumpFiles.from_folder(folder, full_dump=full_dump)
+    return build_index(index, dump, full_dump=full_dump, progress=progress, parallel=parallel, rebuild=rebuild,
+                       source={"folder": str(folder)})  # fmt: skip
+
+
+__all__ = [
+    "BuildLock",
+    "BuildStats",
+    "DumpFiles",
+    "build_from_folder",
+    "build_index",
+    "estimate_index_bytes",
+    "read_meta",
+]

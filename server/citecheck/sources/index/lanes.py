@@ -1,0 +1,274 @@
+"""The two reading lanes of an index build: each streams bulk files and yields batches of kept rows.
+
+Lane "cases" reads opinion-clusters (the cases, their name keys, the dockets they refer to) and then
+dockets, keeping only the dockets a cluster refers to (most of CourtListener's 70 million dockets are
+RECAP dockets no opinion has: they are parsed and dropped, never stored). Lane "cites" reads courts
+and citations. The lanes share nothing, so a build runs them in two worker processes (``build.py``)
+while the parent writes SQLite; small builds run them in turn in the parent. A lane is a generator of
+``(tag, payload)`` messages:
+
+- ``("tick", n)``: n more bytes of input read (compressed bytes for a .bz2), for the progress bar;
+- ``("court" | "case" | "docket" | "cite", [row, ...])``: a batch of kept rows (see ``_*_row``);
+- ``("seen", (table, IdSet))``: every id the file holds (updates: what is gone was deleted);
+- ``("stats", FileStats)``: rows read, kept and refused by reason, for one file.
+
+In an update (``marks`` given) only rows modified at or after the previous build's newest
+``date_modified`` are sent; dockets also when a changed cluster refers to them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citecheck.sources.index.rows import BulkReader, parse_id
+from citecheck.sources.index.schema import STATUS_CODE
+from citecheck.sources.name_keys import name_tokens
+from citecheck.sources.reporters import normalise_reporter
+
+BATCH = 4096
+#: Names are stored up to this length (a consolidated caption can run to pages; its start names it).
+NAME_STORED = 1000
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+Message = tuple[str, Any]
+
+
+class IdSet:
+    """A set of positive ids: a bitmap for the dense range CourtListener uses, a set above it."""
+
+    DENSE = 1 << 28
+
+    def __init__(self) -> None:
+        self.bits = bytearray()
+        self.big: set[int] = set()
+
+    def add(self, i: int) -> None:
+        if i < self.DENSE:
+            byte = i >> 3
+            if byte >= len(self.bits):
+                self.bits.extend(bytes(max(byte + 1 - len(self.bits), len(self.bits) // 2, 1 << 16)))
+            self.bits[byte] |= 1 << (i & 7)
+        else:
+            self.big.add(i)
+
+    def __contains__(self, i: object) -> bool:
+        if not isinstance(i, int):
+            return False
+        if i < self.DENSE:
+            byte = i >> 3
+            return byte < len(self.bits) and bool(self.bits[byte] & (1 << (i & 7)))
+        return i in self.big
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """What an update starts from: the ``date_modified`` from which rows count as changed, per file, and
+    the ids the old index holds (a row it lacks is sent whatever its date)."""
+
+    clusters: str = ""
+    dockets: str = ""
+    citations: str = ""
+    known_cases: IdSet = field(default_factory=IdSet)
+    known_dockets: IdSet = field(default_factory=IdSet)
+    known_cites: IdSet = field(default_factory=IdSet)
+
+
+@dataclass
+class _Batcher:
+    tag: str
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def add(self, row: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
+        self.rows.append(row)
+        if len(self.rows) >= BATCH:
+            out, self.rows = self.rows, []
+            return out
+        return None
+
+
+class _Ticks:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, n: int) -> None:
+        self.n += n
+
+    def take(self) -> int:
+        n, self.n = self.n, 0
+        return n
+
+
+def date_int(value: str) -> int | None:
+    """``"2014-09-30"`` → ``20140930``; anything else None.
+
+    >>> date_int("2014-09-30"), date_int(""), date_int("30/09/2014")
+    (20140930, None, None)
+    """
+    m = _DATE.match(value)
+    return int(m.group(1) + m.group(2) + m.group(3)) if m else None
+
+
+def key_part(value: str) -> int | str | None:
+    """A volume or page as the index stores it: an int for a plain number, else the trimmed text.
+
+    >>> key_part("1004"), key_part("0012"), key_part("13301-M"), key_part(" ")
+    (1004, 12, '13301-M', None)
+    """
+    v = value.strip()
+    if not v:
+        return None
+    if v.isascii() and v.isdigit() and len(v) <= 9:
+        return int(v)
+    return v
+
+
+def _case_row(values: tuple[str, ...]) -> tuple[Any, ...] | str:
+    """(id, docket, date, status, name, short, full, name keys) or the reason it is refused."""
+    cid_s, docket_s, name, short, full, date_s, status_s, _mod = values
+    cid = parse_id(cid_s)
+    if cid is None:
+        return "an id that is not a number"
+    docket = parse_id(docket_s) if docket_s else None
+    shown = (name or full or short).strip()
+    if not shown:
+        return "no case name"
+    short_name = short.strip() or None
+    full_name = full.strip()[:NAME_STORED] or None
+    if full_name == shown:
+        full_name = None
+    keys = dict.fromkeys(name_tokens(shown))
+    for other in (short_name, full_name):
+        if other:
+            keys.update(dict.fromkeys(name_tokens(other)))
+    return (
+        cid,
+        docket,
+        date_int(date_s),
+        STATUS_CODE.get(status_s, 0),
+        shown[:NAME_STORED],
+        short_name,
+        full_name,
+        " ".join(keys),
+    )
+
+
+def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Iterator[Message]:
+    """Clusters, then the dockets they refer to (see the module docstring)."""
+    ticks = _Ticks()
+    referenced = IdSet()
+    wanted = IdSet()  # dockets of changed clusters (an update must send them even if unchanged)
+    seen = IdSet() if marks is not None else None
+    batch = _Batcher("case")
+    with BulkReader(clusters, "opinion-clusters", tick=ticks) as reader:
+        for values in reader.rows():
+            row = _case_row(values)
+            if isinstance(row, str):
+                reader.stats.refuse(row)
+                continue
+            reader.stats.kept += 1
+            cid, docket = row[0], row[1]
+            if docket is not None:
+                referenced.add(docket)
+            if seen is not None:
+                seen.add(cid)
+                if values[-1] < marks.clusters and cid in marks.known_cases:  # type: ignore[union-attr]
+                    continue
+                if docket is not None:
+                    wanted.add(docket)
+            if (full := batch.add(row)) is not None:
+                yield ("tick", ticks.take())
+                yield ("case", full)
+        yield ("case", batch.rows)
+        yield ("tick", ticks.take())
+        yield ("stats", reader.stats)
+    if seen is not None:
+        yield ("seen", ("cases", seen))
+    if dockets is None:
+        return
+    batch = _Batcher("docket")
+    with BulkReader(dockets, "dockets", tick=ticks) as reader:
+        for did_s, court, number, modified in reader.rows():
+            did = parse_id(did_s)
+            if did is None:
+                reader.stats.refuse("an id that is not a number")
+                continue
+            if did not in referenced:
+                continue  # a docket no case refers to (most RECAP dockets): dropped, never stored
+            if (
+                marks is not None
+                and modified < marks.dockets
+                and did not in wanted
+                and did in marks.known_dockets
+            ):
+                continue
+            reader.stats.kept += 1
+            if (
+                full := batch.add((did, court.strip() or None, number.strip()[:NAME_STORED] or None))
+            ) is not None:
+                yield ("tick", ticks.take())
+                yield ("docket", full)
+        yield ("docket", batch.rows)
+        yield ("tick", ticks.take())
+        yield ("stats", reader.stats)
+
+
+def cites_lane(courts: Path | None, citations: Path, marks: Marks | None) -> Iterator[Message]:
+    """Courts, then citations (see the module docstring)."""
+    ticks = _Ticks()
+    if courts is not None:
+        with BulkReader(courts, "courts", tick=ticks) as reader:
+            rows = []
+            for cid, full_name, short_name, citation_string, jurisdiction in reader.rows():
+                if not re.fullmatch(r"[a-z0-9_.-]{1,40}", cid):
+                    reader.stats.refuse("a court id that is not one")
+                    continue
+                reader.stats.kept += 1
+                rows.append(
+                    (
+                        cid,
+                        full_name or None,
+                        short_name or None,
+                        citation_string or None,
+                        jurisdiction or None,
+                    )
+                )
+            yield ("court", rows)
+            yield ("tick", ticks.take())
+            yield ("stats", reader.stats)
+    reporters: dict[str, str] = {}
+    seen = IdSet() if marks is not None else None
+    batch = _Batcher("cite")
+    with BulkReader(citations, "citations", tick=ticks) as reader:
+        for cite_s, volume_s, reporter_s, page_s, type_s, cluster_s, modified in reader.rows():
+            cite_id, cluster = parse_id(cite_s), parse_id(cluster_s)
+            if cite_id is None or cluster is None:
+                reader.stats.refuse("an id that is not a number")
+                continue
+            volume, page = key_part(volume_s), key_part(page_s)
+            reporter = reporters.get(reporter_s)
+            if reporter is None:
+                reporter = reporters[reporter_s] = normalise_reporter(reporter_s)
+            if volume is None or page is None or not reporter:
+                reader.stats.refuse("a citation without a volume, reporter or page")
+                continue
+            reader.stats.kept += 1
+            if seen is not None:
+                seen.add(cite_id)
+                if modified < marks.citations and cite_id in marks.known_cites:  # type: ignore[union-attr]
+                    continue
+            typ = int(type_s) if type_s.isascii() and type_s.isdigit() and len(type_s) < 4 else None
+            if (full := batch.add((reporter, volume, page, cluster, cite_id, typ))) is not None:
+                yield ("tick", ticks.take())
+                yield ("cite", full)
+        yield ("cite", batch.rows)
+        yield ("tick", ticks.take())
+        yield ("stats", reader.stats)
+    if seen is not None:
+        yield ("seen", ("cites", seen))
+
+
+LANES = {"cases": cases_lane, "cites": cites_lane}

@@ -1,0 +1,221 @@
+"""``citecheck corpus sync``: fetch the newest CourtListener dump the index needs, then build or update it.
+
+1. **List** the bucket (S3 ``ListObjectsV2`` under ``bulk-data/``, page by page) and pick the newest
+   date for which all four files the index reads exist: courts, dockets, opinion-clusters, citations
+   (a dump still being uploaded is skipped). Only the listing and those files are requested; nothing
+   about any brief, and no token, goes to the bucket.
+2. **Stop early** when the index was built from that dump already.
+3. **Check the disk** for what is left to download plus the build, and say how much is needed.
+4. **Download** each file with ``sources/download.py`` (streamed to disk, resumed after an
+   interruption with HTTP Range, checked against the listing's size and ETag).
+5. **Build** beside the old index and swap (``build.py``): an update when the old index is an older
+   full dump. The downloads are deleted after a successful build unless asked to keep them.
+
+A second sync of the same index while one runs is refused with the holder's pid (``build.BuildLock``).
+File names come from the listing, which is untrusted: only ``bulk-data/<kind>-YYYY-MM-DD.csv.bz2``
+names of the four kinds are used, and they pass ``safe_names`` before they become paths.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import httpx
+
+from citecheck.errors import BadResponse, ConfigError, SourceUnavailable
+from citecheck.sources.download import (
+    DownloadProgress,
+    RemoteFile,
+    check_free_space,
+    download,
+    is_complete,
+    remove_download,
+)
+from citecheck.sources.importing import NullProgress, ProgressSink
+from citecheck.sources.index.build import (
+    BuildLock,
+    BuildStats,
+    DumpFiles,
+    build_index,
+    estimate_index_bytes,
+    read_meta,
+)
+from citecheck.sources.safe_names import inside, safe_component
+
+PREFIX = "bulk-data/"
+KINDS = ("courts", "dockets", "opinion-clusters", "citations")
+_KEY = re.compile(r"^bulk-data/((courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv\.bz2)$")
+_S3 = "{http://s3.amazonaws.com/doc/2006-03-01/}"
+#: One listing page may not be larger than this (S3 pages of 1,000 keys are ~300 KB).
+MAX_LISTING_BYTES = 16 << 20
+MAX_PAGES = 200
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DumpListing:
+    """The newest complete dump in the bucket: its date and one ``RemoteFile`` per kind."""
+
+    date: str
+    files: dict[str, RemoteFile]
+    names: dict[str, str]  # kind → file name
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SyncResult:
+    date: str
+    build: BuildStats
+    downloaded: int  # bytes fetched by this run
+    resumed: int  # bytes that were already there from an interrupted run
+
+
+def check_bulk_url(url: str) -> str:
+    """The bucket URL, if it is https (or http to this machine); ConfigError otherwise."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if parts.scheme == "https" and host:
+        return url if url.endswith("/") else url + "/"
+    loopback = host == "localhost"
+    try:
+        loopback = loopback or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    if parts.scheme == "http" and loopback:
+        return url if url.endswith("/") else url + "/"
+    raise ConfigError(f"bulk_url must be an https URL (http only to this machine), not {url!r}")
+
+
+def parse_listing(body: bytes) -> tuple[list[tuple[str, int | None, str | None]], str | None]:
+    """(key, size, ETag) of every object of one ListObjectsV2 page, and the next page's token."""
+    try:
+        root = ET.fromstring(body)
+    except ET.ParseError as exc:
+        raise BadResponse(f"the bucket listing is not XML ({exc})") from exc
+    ns = _S3 if root.tag.startswith(_S3) else ""
+    out = []
+    for item in root.iter(f"{ns}Contents"):
+        key = item.findtext(f"{ns}Key") or ""
+        size_text = item.findtext(f"{ns}Size") or ""
+        etag = item.findtext(f"{ns}ETag")
+        out.append((key, int(size_text) if size_text.isdigit() else None, etag.strip() if etag else None))
+    truncated = (root.findtext(f"{ns}IsTruncated") or "").strip().lower() == "true"
+    token = root.findtext(f"{ns}NextContinuationToken") if truncated else None
+    return out, token or None
+
+
+def newest_dump(objects: list[tuple[str, int | None, str | None]], base_url: str) -> DumpListing:
+    """The newest date with all four files; BadResponse when the listing has none."""
+    by_date: dict[str, dict[str, tuple[str, int | None, str | None]]] = {}
+    for key, size, etag in objects:
+        m = _KEY.match(key)
+        if m:
+            by_date.setdefault(m.group(3), {})[m.group(2)] = (m.group(1), size, etag)
+    for date in sorted(by_date, reverse=True):
+        kinds = by_date[date]
+        if all(k in kinds for k in KINDS):
+            return DumpListing(
+                date=date,
+                files={
+                    k: RemoteFile(
+                        url=f"{base_url}{PREFIX}{quote(kinds[k][0])}", size=kinds[k][1], etag=kinds[k][2]
+                    )
+                    for k in KINDS
+                },
+                names={k: kinds[k][0] for k in KINDS},
+            )
+    raise BadResponse(
+        f"the bucket lists no complete dump (courts, dockets, opinion-clusters and citations of one date) under {PREFIX}"
+    )
+
+
+async def list_bucket(client: httpx.AsyncClient, base_url: str) -> DumpListing:
+    objects: list[tuple[str, int | None, str | None]] = []
+    token: str | None = None
+    for _ in range(MAX_PAGES):
+        params = {"list-type": "2", "prefix": PREFIX}
+        if token:
+            params["continuation-token"] = token
+        try:
+            response = await client.get(base_url, params=params)
+        except httpx.HTTPError as exc:
+            raise SourceUnavailable(
+                f"cannot reach {base_url} ({exc.__class__.__name__}); check the network"
+            ) from exc
+        if response.status_code != 200:
+            raise SourceUnavailable(f"the bucket {base_url} answered {response.status_code} to its listing")
+        if len(response.content) > MAX_LISTING_BYTES:
+            raise BadResponse(f"the bucket listing page is larger than {MAX_LISTING_BYTES} bytes")
+        page, token = parse_listing(response.content)
+        objects.extend(page)
+        if token is None:
+            break
+    else:
+        raise BadResponse(f"the bucket listing did not end after {MAX_PAGES} pages")
+    return newest_dump(objects, base_url)
+
+
+async def sync(
+    index: Path,
+    *,
+    bulk_url: str,
+    download_dir: Path | None = None,
+    client: httpx.AsyncClient | None = None,
+    progress: ProgressSink | None = None,
+    on_download: Callable[[DownloadProgress], None] | None = None,
+    keep_downloads: bool = False,
+    rebuild: bool = False,
+    parallel: bool | None = None,
+    timeout_s: float = 60.0,
+) -> SyncResult:
+    """Bring ``index`` up to the newest dump in the bucket (see the module docstring)."""
+    base = check_bulk_url(bulk_url)
+    index = index.expanduser()
+    folder = download_dir or index.with_name("bulk")
+    own = client is None
+    client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=False,
+                                         headers={"User-Agent": "citecheck"})  # fmt: skip
+    try:
+        with BuildLock(index):
+            listing = await list_bucket(client, base)
+            old = read_meta(index)
+            if not rebuild and old.get("dump_date") == listing.date and old.get("full_dump") == "1":
+                return SyncResult(date=listing.date, build=BuildStats(mode="unchanged", dump_date=listing.date,
+                                  full_dump=True, size=index.stat().st_size), downloaded=0, resumed=0)  # fmt: skip
+            paths = {k: inside(folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
+            left = sum(
+                (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
+                for k, f in listing.files.items()
+            )
+            sizes = {k: f.size or 0 for k, f in listing.files.items()}
+            check_free_space(
+                folder,
+                left + estimate_index_bytes(sizes) + (index.stat().st_size if index.exists() else 0),
+                f"syncing the {listing.date} dump",
+            )
+            fetched = resumed = 0
+            for kind in KINDS:
+                result = await download(listing.files[kind], paths[kind], client=client, progress=on_download)
+                fetched += result.fetched
+                resumed += result.resumed_from
+            dump = DumpFiles(
+                courts=paths["courts"],
+                dockets=paths["dockets"],
+                clusters=paths["opinion-clusters"],
+                citations=paths["citations"],
+                date=listing.date,
+            )
+            source = {"bucket": base, "etags": {k: f.etag for k, f in listing.files.items()}}
+            stats = build_index(index, dump, full_dump=True, progress=progress or NullProgress(), parallel=parallel,
+                                rebuild=rebuild, source=source, lock=False)  # fmt: skip
+            if not keep_downloads:
+                for path in paths.values():
+                    remove_download(path)
+            return SyncResult(date=listing.date, build=stats, downloaded=fetched, resumed=resumed)
+    finally:
+        if own:
+            await client.aclose()

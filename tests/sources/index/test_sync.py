@@ -1,0 +1,127 @@
+"""``corpus sync`` against a loopback copy of CourtListener's bucket: the newest complete dump, resumed
+downloads, updates, and every fault ending in a clear error with the old index still working."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citecheck.errors import BadResponse, ConfigError, ImportFormatError, SourceUnavailable, SyncBusy
+from citecheck.sources.index.build import BuildLock, read_meta
+from citecheck.sources.index.sync import check_bulk_url, sync
+from citecheck.sources.models import LookupStatus
+from citecheck_testing.bulk_bucket import FakeBucket
+from citecheck_testing.bulk_dump import closed_volume_cases, index_status, write_dump
+
+
+def publish(bucket: FakeBucket, folder: Path, date: str, cases=None, **kw) -> None:
+    write_dump(folder / date, cases or closed_volume_cases(), date=date, compress=True, **kw)
+    bucket.put_folder(folder / date)
+
+
+@pytest.fixture
+def bucket(tmp_path: Path):
+    with FakeBucket(max_keys=3) as b:  # small pages: the listing is read across continuation tokens
+        publish(b, tmp_path / "pub", "2026-03-31", closed_volume_cases()[:6], unreferenced_dockets=10)
+        publish(b, tmp_path / "pub", "2026-06-30", unreferenced_dockets=10)
+        # a newer dump still being uploaded (no citations yet) is not used
+        write_dump(tmp_path / "pub" / "2026-09-30", closed_volume_cases(), date="2026-09-30", compress=True)
+        b.put_folder(tmp_path / "pub" / "2026-09-30")
+        del b.objects["bulk-data/citations-2026-09-30.csv.bz2"]
+        b.put("bulk-data/schema-2026-06-30.sql", b"CREATE TABLE ...")
+        b.put("bulk-data/../../etc/passwd-2026-12-31.csv.bz2", b"x")  # never a path
+        yield b
+
+
+async def test_sync_builds_the_newest_complete_dump(bucket: FakeBucket, tmp_path: Path) -> None:
+    index = tmp_path / "data" / "index.sqlite"
+    result = await sync(index, bulk_url=bucket.base_url)
+    assert result.date == "2026-06-30" and result.build.mode == "full" and result.build.full_dump
+    assert index_status(index, "100 A.2d 40") is LookupStatus.NOT_FOUND
+    assert index_status(index, "12 F.4th 120") is LookupStatus.CANNOT_VERIFY
+    assert not list((tmp_path / "data" / "bulk").glob("*.bz2"))  # the downloads went after the build
+    meta = read_meta(index)
+    assert meta["dump_date"] == "2026-06-30" and "etags" in meta["source"]
+    listing = [r for r in bucket.requests if r[0] == "/"]
+    assert len(listing) >= 3  # read page by page
+    assert not any("passwd" in path for path, _ in bucket.requests)
+
+
+async def test_a_second_sync_of_the_same_dump_downloads_nothing(bucket: FakeBucket, tmp_path: Path) -> None:
+    index = tmp_path / "index.sqlite"
+    await sync(index, bulk_url=bucket.base_url)
+    asked = len(bucket.requests)
+    again = await sync(index, bulk_url=bucket.base_url)
+    assert again.build.mode == "unchanged" and again.downloaded == 0
+    assert all(path == "/" for path, _ in bucket.requests[asked:])  # only the listing
+
+
+async def test_an_interrupted_sync_resumes_its_download(bucket: FakeBucket, tmp_path: Path) -> None:
+    index = tmp_path / "index.sqlite"
+    key = "bulk-data/dockets-2026-06-30.csv.bz2"
+    bucket.drop_after[key] = 300
+    with pytest.raises(SourceUnavailable, match="resume"):
+        await sync(index, bulk_url=bucket.base_url)
+    assert not index.exists()
+    result = await sync(index, bulk_url=bucket.base_url)
+    assert result.resumed > 0 and result.build.mode == "full"
+    assert any(path == "/" + key and rng and rng.startswith("bytes=") for path, rng in bucket.requests)
+
+
+async def test_a_later_dump_updates_the_index(bucket: FakeBucket, tmp_path: Path) -> None:
+    index = tmp_path / "index.sqlite"
+    del bucket.objects["bulk-data/citations-2026-06-30.csv.bz2"]  # only March is complete
+    first = await sync(index, bulk_url=bucket.base_url)
+    assert first.date == "2026-03-31" and index_status(index, "100 A.2d 60") is LookupStatus.FOUND
+    publish(bucket, tmp_path / "pub2", "2026-06-30", closed_volume_cases()[1:], unreferenced_dockets=10)
+    second = await sync(index, bulk_url=bucket.base_url)
+    assert second.date == "2026-06-30" and second.build.mode == "update"
+    assert index_status(index, "100 A.2d 1") is LookupStatus.NOT_FOUND  # gone from the newer dump
+    assert index_status(index, "12 F.4th 115") is LookupStatus.FOUND
+
+
+async def test_a_corrupt_file_in_the_bucket_leaves_the_old_index_working(
+    bucket: FakeBucket, tmp_path: Path
+) -> None:
+    index = tmp_path / "index.sqlite"
+    del bucket.objects["bulk-data/citations-2026-06-30.csv.bz2"]
+    await sync(index, bulk_url=bucket.base_url)
+    before = index.read_bytes()
+    publish(bucket, tmp_path / "pub2", "2026-06-30", unreferenced_dockets=2000)
+    key = "bulk-data/dockets-2026-06-30.csv.bz2"
+    data = bucket.objects[key].data
+    bucket.put(key, data[: len(data) // 2])  # listed and served whole, but the bz2 stream stops midway
+    with pytest.raises(ImportFormatError, match="truncated bz2"):
+        await sync(index, bulk_url=bucket.base_url)
+    assert index.read_bytes() == before and index_status(index, "100 A.2d 36") is LookupStatus.FOUND
+    assert (tmp_path / "bulk" / "dockets-2026-06-30.csv.bz2").exists()  # kept: no second download to retry
+
+
+async def test_a_failing_listing_is_a_clear_error(bucket: FakeBucket, tmp_path: Path) -> None:
+    bucket.listing_status = 503
+    with pytest.raises(SourceUnavailable, match="answered 503"):
+        await sync(tmp_path / "index.sqlite", bulk_url=bucket.base_url)
+
+
+async def test_a_bucket_without_a_complete_dump_says_so(tmp_path: Path) -> None:
+    with FakeBucket() as b:
+        b.put("bulk-data/citations-2026-06-30.csv.bz2", b"x")
+        with pytest.raises(BadResponse, match="no complete dump"):
+            await sync(tmp_path / "index.sqlite", bulk_url=b.base_url)
+
+
+async def test_two_syncs_at_once_the_second_says_so(bucket: FakeBucket, tmp_path: Path) -> None:
+    index = tmp_path / "index.sqlite"
+    with BuildLock(index), pytest.raises(SyncBusy, match="another citecheck sync"):
+        await sync(index, bulk_url=bucket.base_url)
+    assert bucket.requests == []
+
+
+def test_the_bucket_must_be_https_unless_it_is_this_machine() -> None:
+    assert check_bulk_url("https://com-courtlistener-storage.s3-us-west-2.amazonaws.com")
+    assert check_bulk_url("http://127.0.0.1:8000/") == "http://127.0.0.1:8000/"
+    with pytest.raises(ConfigError):
+        check_bulk_url("http://example.com/")
+    with pytest.raises(ConfigError):
+        check_bulk_url("file:///etc/")
