@@ -41,6 +41,8 @@ export const KIND_TITLE: Record<string, string> = {
   'cannot-verify': 'Could not be verified — not an accusation',
   'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',
   'document-too-large': 'Document too large to check',
+  'fabricated-statute': 'No such section in this title of the Code',
+  'statute-repealed': 'Section repealed, moved or no longer in force',
 };
 
 export function findingTitle(f: Finding): string {

@@ -180,7 +180,9 @@
     "unresolved-short-form": "Short form with no full citation before it",
     "cannot-verify": "Could not be verified \u2014 not an accusation",
     "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
-    "document-too-large": "Document too large to check"
+    "document-too-large": "Document too large to check",
+    "fabricated-statute": "No such section in this title of the Code",
+    "statute-repealed": "Section repealed, moved or no longer in force"
   };
   function findingTitle(f) {
     return KIND_TITLE[f.kind] ?? f.kind;
