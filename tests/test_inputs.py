@@ -175,6 +175,23 @@ def test_pdf_text_keeps_page_numbers(tmp_path):
     assert doc.page_at(doc.text.index("100 A.2d 831")) == "2"
 
 
+def test_pdf_with_bytes_before_its_header_is_read(tmp_path):
+    """A PDF whose %PDF header is not at byte 0 but within the first 1,024 bytes (a mail gateway's
+    MIME preamble, a scanner's prefix) is read, as PDF readers read it (issue 25); past 1,024 it is not."""
+    pdf = build_pdf(["Savage v. Parks, 100 A.2d 450", "Berry v. Keith, 100 A.2d 831"])
+    junk = b"\xef\xbb\xbfContent-Type: application/pdf\r\n\r\n" + b"x" * 900 + b"\r\n"
+    (tmp_path / "f.pdf").write_bytes(junk + pdf)
+    doc = read_input(str(tmp_path / "f.pdf"))
+    assert doc.kind == "pdf" and doc.page_at(doc.text.index("100 A.2d 831")) == "2"
+    nameless = read_input("-", stdin=io.BytesIO(junk + pdf))
+    assert nameless.kind == "pdf" and "100 A.2d 450" in nameless.text
+    (tmp_path / "late.pdf").write_bytes(b"x" * 1100 + pdf)
+    with pytest.raises(InputError, match="no %PDF header in its first 1024 bytes"):
+        read_input(str(tmp_path / "late.pdf"))
+    text = read_input("-", stdin=io.BytesIO(b"A note on the %PDF-1.7 format: see 100 A.2d 450."))
+    assert text.kind == "text"
+
+
 def test_pdf_without_a_text_layer_says_nothing_could_be_read(tmp_path):
     """A scanned brief (pages, no text layer) must not read as "0 citations, nothing wrong" (issue 17)."""
     w = pypdf.PdfWriter()

@@ -43,6 +43,7 @@ class Kind(StrEnum):
     HOLDING_UNVERIFIED = "holding-unverified"
     UNRESOLVED_SHORT_FORM = "unresolved-short-form"
     CANNOT_VERIFY = "cannot-verify"
+    STATUTE_NOT_CHECKED = "statute-not-checked"
     OPINION_UNAVAILABLE = "opinion-unavailable"
     DOCUMENT_TOO_LARGE = "document-too-large"
     FABRICATED_STATUTE = "fabricated-statute"
@@ -54,7 +55,7 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.FABRICATED_CASE: "No case begins at this volume/reporter/page in a source that covers the volume.",
     Kind.WRONG_FIRST_PAGE: "The draft names a real case but gives a page from its middle as the first page.",
     Kind.IMPOSSIBLE_CITATION: "The citation cannot exist: unknown reporter, series not yet published in the "
-    "cited year, or a page past the end of a complete volume.",
+    "cited year, a page past the end of a complete volume, or a U.S. Code / C.F.R. title that does not exist.",
     Kind.NAME_MISMATCH: "The citation belongs to a different case than the one named.",
     Kind.NAME_MISSPELLED: "The case name is close to, but not the same as, the case at this citation.",
     Kind.MISQUOTE: "The quoted passage does not appear in the opinion (or the cited section).",
@@ -69,6 +70,8 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.HOLDING_UNVERIFIED: "The model's answer on the proposition could not be checked against the opinion.",
     Kind.UNRESOLVED_SHORT_FORM: "A short form (Id., supra, Name at page) has no full citation to refer to.",
     Kind.CANNOT_VERIFY: "No source we have covers this citation; it was not checked (not an accusation).",
+    Kind.STATUTE_NOT_CHECKED: "A statute or regulation citation no source covers: not checked, and the code is "
+    "named (not an accusation).",
     Kind.OPINION_UNAVAILABLE: "The case exists, but its opinion text could not be fetched (yet), so the quotes "
     "and pin cite were not checked (not an accusation).",
     Kind.DOCUMENT_TOO_LARGE: "The document is larger than the configured size limit and was not checked.",
@@ -97,6 +100,7 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.HOLDING_UNVERIFIED: Severity.INFO,
     Kind.UNRESOLVED_SHORT_FORM: Severity.WARNING,
     Kind.CANNOT_VERIFY: Severity.INFO,
+    Kind.STATUTE_NOT_CHECKED: Severity.INFO,
     Kind.OPINION_UNAVAILABLE: Severity.INFO,
     Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
     Kind.FABRICATED_STATUTE: Severity.ERROR,
@@ -105,7 +109,13 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
 INFO_ONLY: frozenset[Kind] = frozenset(
-    {Kind.CANNOT_VERIFY, Kind.PINCITE_UNVERIFIABLE, Kind.OPINION_UNAVAILABLE, Kind.HOLDING_UNVERIFIED}
+    {
+        Kind.CANNOT_VERIFY,
+        Kind.PINCITE_UNVERIFIABLE,
+        Kind.OPINION_UNAVAILABLE,
+        Kind.HOLDING_UNVERIFIED,
+        Kind.STATUTE_NOT_CHECKED,
+    }
 )
 
 #: Kinds that may never be raised above warning: a model's reading of an opinion is never certain.

@@ -31,7 +31,8 @@ from citecheck.judge import (
 )
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
-from citecheck.sources.statutes.records import StatuteAnswer
+from citecheck.sources.opinion_fit import why_unfit
+from citecheck.sources.statutes.records import LookupOutcome, StatuteAnswer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -64,6 +65,10 @@ async def gather(
         unavailable=unavailable,
         statutes=statutes,
         statute_texts=texts,
+        # the titles the index holds whole: its checks speak for their citations ("not checked" does not)
+        statute_titles=frozenset(
+            (k.code, k.title) for k, a in statutes.items() if a.outcome is not LookupOutcome.NOT_COVERED
+        ),
     )
 
 
@@ -132,6 +137,9 @@ async def _fetch_opinions(
 ) -> tuple[dict[str, OpinionText], dict[str, tuple[str, float | None]]]:
     """Opinion texts, only for cases whose text a check needs (quotes or pin cites), in file order.
 
+    A text that is not the case's or is cut short (``sources/opinion_fit.py``) is not used: it is
+    missing, with the reason, like one that could not be fetched.
+
     One at a time: the source paces its requests (sources/pacing.py), and once one fetch has to wait
     past the deadline the rest wait too, without asking. The second dict says, per case, why its text
     is missing and, when it only waits for the allowance, until when.
@@ -157,6 +165,9 @@ async def _fetch_opinions(
             missing[rid] = waiting
             continue
         text, why, until = await _opinion(source, rec)
+        if text is not None and (unfit := why_unfit(rec, text)) is not None:
+            log.info("opinion text for %s not used: %s", rec.id, unfit)
+            text, why = None, unfit  # garbled evidence never accuses: the checks say "cannot verify"
         if text is not None:
             texts[rid] = text
         elif why:

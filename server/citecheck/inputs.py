@@ -11,6 +11,7 @@ import bisect
 import io
 import logging
 import os
+import re
 import stat
 import warnings
 import zipfile
@@ -147,7 +148,7 @@ def _read_upto(fh: BinaryIO, n: int) -> bytes:
 def _sniff(data: bytes, suffix: str) -> str:
     if suffix == ".docx" or (not suffix and data.startswith(b"PK\x03\x04")):
         return "docx"
-    if suffix == ".pdf" or (not suffix and data.startswith(b"%PDF-")):
+    if suffix == ".pdf" or (not suffix and _sniffed_pdf(data)):
         return "pdf"
     if suffix == ".doc":
         return "doc"
@@ -443,14 +444,34 @@ def _pdf_document(name: str, data: bytes) -> InputDocument:
     return doc
 
 
+#: PDF readers accept the ``%PDF-`` header anywhere in the first 1,024 bytes (Acrobat's implementation
+#: note 13 to the PDF Reference), after junk a mail gateway or a scanner put before it.
+PDF_HEADER_WINDOW = 1024
+
+
+def pdf_header_at(data: bytes) -> int:
+    """Offset of the ``%PDF-`` header within the first 1,024 bytes, or -1."""
+    return data.find(b"%PDF-", 0, PDF_HEADER_WINDOW + 5)
+
+
+def _sniffed_pdf(head: bytes) -> bool:
+    """A nameless input is a PDF when it starts with the header, or has it in its first 1,024 bytes
+    followed by a PDF object (text that mentions "%PDF-" is still text)."""
+    at = pdf_header_at(head)
+    return at == 0 or (at > 0 and re.search(rb"\d+ \d+ obj\b", head[at:]) is not None)
+
+
 def _pdf_read(name: str, data: bytes) -> InputDocument:
     import pypdf
     from pypdf.errors import PdfReadError
 
-    if not data.startswith(b"%PDF-"):
-        raise InputError(f"{name}: not a PDF (no %PDF header)")
+    header = pdf_header_at(data)
+    if header < 0:
+        raise InputError(f"{name}: not a PDF (no %PDF header in its first {PDF_HEADER_WINDOW} bytes)")
     try:
-        reader = pypdf.PdfReader(io.BytesIO(data))
+        # bytes before the header (a mail gateway's or a scanner's) are not part of the file: its offsets
+        # count from the header, as readers that accept such files read them
+        reader = pypdf.PdfReader(io.BytesIO(data[header:]))
         if reader.is_encrypted:
             try:
                 ok = reader.decrypt("")

@@ -58,6 +58,9 @@ class SourceEvidence:
     #: the statute index's answers, by section key, and the texts of quoted sections
     statutes: Mapping[StatuteKey, StatuteAnswer] = field(default_factory=dict)
     statute_texts: Mapping[StatuteKey, str] = field(default_factory=dict)
+    #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
+    #: citations there are the index's to check, not "statute-not-checked"
+    statute_titles: frozenset[tuple[str, str | None]] = frozenset()
 
     @classmethod
     def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
@@ -441,6 +444,7 @@ def judge(
             forum=forum,
             statutes=statutes,
             statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
+            statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
         )
         contexts.append(ctx)
         found.extend(run_checks(LOCAL_CHECKS, ctx))
@@ -463,6 +467,13 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
+    if not titles or c.form is not CiteForm.STATUTE:
+        return False
+    s = extraction.statute_of(c)
+    return s is not None and s.code is not None and ((s.code, s.title) in titles or (s.code, None) in titles)
 
 
 def _holding_for(

@@ -41,10 +41,14 @@ def test_short_cite_picks_the_case_by_name_when_volume_is_shared() -> None:
     assert [c.antecedent for c in cites[2:]] == [1, 0]
 
 
-def test_id_after_statute_is_not_the_case() -> None:
-    cites = _cites("Roe v. Wade, 410 U.S. 113 (1973). See 42 U.S.C. \u00a7 1983. Id. \u00a7 1988.")
-    id_ = cites[-1]
-    assert id_.form is CiteForm.ID and id_.antecedent is None
+def test_id_after_statute_is_the_statute_not_the_case() -> None:
+    text = "Roe v. Wade, 410 U.S. 113 (1973). See 42 U.S.C. \u00a7 1983. Id. \u00a7 1988. Id."
+    ex = extract_citations(text)
+    statute, id_section, bare_id = ex.citations[1:]
+    assert statute.form is CiteForm.STATUTE
+    assert id_section.form is CiteForm.STATUTE and id_section.antecedent == statute.index
+    assert str(ex.statute_of(id_section)) == "42 U.S.C. \u00a7 1988"
+    assert bare_id.form is CiteForm.ID and bare_id.antecedent == statute.index  # never Roe
 
 
 def test_id_after_record_citation_is_not_the_case() -> None:

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citecheck.errors import InputError
-from citecheck.extract import CiteForm, Document, Edit, extract_citations
+from citecheck.extract import CiteForm, Document, Edit, StatuteForm, extract_citations
 from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraphs import split_paragraphs
 
@@ -29,8 +29,17 @@ def _check_spans(text: str, ex) -> None:
         if c.proposition_span is not None:
             assert text[c.proposition_span.start : c.proposition_span.end] == c.proposition
         if c.antecedent is not None:
-            assert ex.citations[c.antecedent].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
+            ante = ex.citations[c.antecedent]
             assert c.antecedent < c.index
+            if (
+                ante.form is CiteForm.STATUTE
+            ):  # only a full statute citation, only for Id. or a statute short form
+                assert ante.statute is not None and ante.statute.form is StatuteForm.FULL
+                assert c.form in (CiteForm.ID, CiteForm.STATUTE)
+            else:
+                assert ante.form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
+        if c.statute is not None:
+            assert c.form is CiteForm.STATUTE
 
 
 def test_spans_index_the_original_text_of_real_opinions(bulk_extractions) -> None:

@@ -11,8 +11,10 @@ def test_scan_kinds_and_editions() -> None:
     )
     hits = scan(text)
     kinds = [h.kind for h in hits]
-    assert (
-        kinds == [HitKind.CASE, HitKind.ID, HitKind.SHORT, HitKind.SUPRA, HitKind.OTHER] + [HitKind.CASE] * 4
+    assert kinds == [HitKind.CASE, HitKind.ID, HitKind.SHORT, HitKind.SUPRA, HitKind.LAW] + [HitKind.CASE] * 4
+    assert (hits[4].law, dict(hits[4].groups)) == (
+        "U.S.C.",
+        {"title": "42", "reporter": "U.S.C.", "section": "1983"},
     )
     assert (hits[0].reporter, hits[0].reporter_as_written, hits[0].scotus) == ("U.S.", "U. S.", True)
     assert hits[2].page == "120"
@@ -135,3 +137,31 @@ def test_narrow_prefilter_gives_eyecites_tokens_on_the_bench_brief() -> None:
         assert narrow == _tokens(tokenizer, norm, narrow=False), norm[:300]
         found += len(narrow)
     assert found > 1_000
+
+
+def test_law_tokens_are_the_same_with_the_narrowed_prefilter() -> None:
+    """The volume-first prefilter (``narrow``) never drops a law token: every example reporters-db gives
+    for a law is found alike with it and without it (law regexes are not volume-first, so they run
+    wherever eyecite's own prefilter sends them)."""
+    from reporters_db import LAWS
+
+    from citecheck.extract.eyecite_adapter import _tokenizer
+
+    examples = [x for entries in LAWS.values() for e in entries for x in e["examples"]]
+    tokenizer = _tokenizer()
+
+    def laws(narrow: bool) -> list[tuple[int, int]]:
+        tokenizer.narrow = narrow
+        try:
+            return [
+                (h.start, h.end)
+                for x in examples
+                for h in scan(normalise(f"See {x}; and so."))
+                if h.kind is HitKind.LAW
+            ]
+        finally:
+            tokenizer.narrow = True
+
+    found = laws(True)
+    assert len(found) >= len(examples) - 5
+    assert found == laws(False)

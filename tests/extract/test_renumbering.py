@@ -3,8 +3,8 @@ incremental assembly (plans numbered from their own paragraph, references by rec
 a fresh extraction of the text, and the local findings a fresh check's.
 
 The paragraphs are written the way briefs cite: full cites (some parallel, some sharing a volume),
-short forms with and without a name, ``supra``, ``Id.``, ``Name at N`` references, a block quote, and
-a string cite; the edits are the ones that renumber everything after them (a citation typed or broken
+short forms with and without a name, ``supra``, ``Id.``, ``Name at N`` references, a block quote, a
+string cite, and statutes with their short forms (``§ 1983``, ``Id. § 1988(b)``); the edits are the ones that renumber everything after them (a citation typed or broken
 in the middle, a paragraph split or joined) and those that change what a later short form finds.
 """
 
@@ -30,6 +30,10 @@ _PARAS = [
     "Plain prose with no citation at all, only words.",
     "Gratz v. Bollinger, 539 U.S. 244 (2003); Grutter v. Bollinger, 539 U.S. 306 (2003).",
     "539 U.S. at 328. Bollinger, 539 U.S. at 250.",
+    "The claim arises under 42 U.S.C. \u00a7 1983 and 28 U.S.C. \u00a7\u00a7 1331, 1343(a)(3) (2018).",
+    "Under \u00a7 1983, a person may sue. Id. \u00a7 1988(b). Id. See \u00a7 1343.",
+    "Fla. Stat. \u00a7 768.28(9)(a) (2020); KRS 446.070; 17 C.F.R. \u00a7 240.10b-5.",
+    "\u00a7 768.28 and \u00a7 240.10b-5(b) say more; Id. at 4.",
 ]
 
 _TYPED = st.sampled_from(
@@ -41,6 +45,12 @@ _TYPED = st.sampled_from(
         "Bolton, supra. ",
         "Smith v. Jones, 33 F.3d 1. ",
         "539 U.S. 300. ",
+        "42 U.S.C. \u00a7 1983. ",
+        "\u00a7 1983 ",
+        "Id. \u00a7 1343(a). ",
+        "\u00a7",
+        " U.S.C. ",
+        "28 U.S.C. \u00a7\u00a7 1331\u20131343 ",
         "Xyzzy v. Plugh, 999 F.2d 1 (1990). ",
         "\n\n",
         "a",

@@ -140,7 +140,35 @@ export interface Citation {
   passage: string | null;
   holding: Holding | null;
   weight: Weight | null;
+  /** A statute or regulation citation's code, title and sections (docs/report-json.md, "Statute"); absent from older servers. */
+  statute?: StatuteInfo | null;
+  /** The section a U.S.C./C.F.R. citation matched in the statute index (docs/report-json.md, "Section"); absent from older servers. */
+  section?: SectionInfo | null;
   word: WordPlace;
+}
+
+/** A section of the U.S. Code or the C.F.R. as the statute index holds it: heading, status, edition. */
+export interface SectionInfo {
+  citation: string;
+  heading: string;
+  status: string;
+  moved_to: string | null;
+  edition: string;
+  amended: string | null;
+  url: string | null;
+}
+
+/** What a statute citation cites: code and title (a short form's are its full citation's), sections as written. */
+export interface StatuteInfo {
+  form: 'full' | 'short' | 'id';
+  code: string | null;
+  code_name: string | null;
+  jurisdiction: string | null;
+  regulation: boolean;
+  title: string | null;
+  section: string;
+  subsections: string[];
+  resolved: string | null;
 }
 
 export interface FileReport {
@@ -163,6 +191,8 @@ export interface Report {
   summary: {
     files: number;
     citations: number;
+    /** How many of the citations are statutes or regulations (absent from older servers). */
+    statutes?: number;
     findings: Record<Severity, number>;
     status: Record<Status, number>;
     input_errors: number;
@@ -224,6 +254,9 @@ export function parseCheckAnswer(raw: unknown): CheckAnswer {
         group: 'number?', status: 'string', reason: 'string?', resolved_case: 'object?', page_used: 'string?', passage: 'string?',
         holding: 'object?', weight: 'object?', word: 'object',
       });
+      if (cit.statute !== undefined && cit.statute !== null) {
+        expect(cit.statute, `${w}.statute`, { form: 'string', code: 'string?', section: 'string', regulation: 'boolean', resolved: 'string?' });
+      }
       if (cit.weight !== null) {
         const wt = expect(cit.weight, `${w}.weight`, { weight: 'string', reason: 'string' });
         if (!WEIGHTS.has(wt.weight as string)) throw new WireError(`${w}.weight.weight: unknown weight ${String(wt.weight)}`);

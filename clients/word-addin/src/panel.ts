@@ -4,7 +4,7 @@
 
 import type { Controller, PaneState } from './controller';
 import type { Finding, Status } from './findings';
-import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, documentFindings, evidenceItems, findingTitle, forumLine, groupCitations, summaryLine } from './view';
+import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, citationLabel, documentFindings, evidenceItems, findingTitle, forumLine, groupCitations, summaryLine } from './view';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -96,7 +96,7 @@ export class Panel {
       const list = el('ul', 'citations');
       for (const { citation, findings } of g.items) {
         const item = el('li', 'citation');
-        const link = button(citation.case_name ? `${citation.case_name}, ${citation.cite ?? citation.text}` : citation.text, 'cite-link',
+        const link = button(citationLabel(citation), 'cite-link',
           () => void this.controller?.select(citation.word), 'Select this citation in the document');
         item.append(link, el('span', `badge status-${citation.status}`, STATUS_SHORT[citation.status]));
         if (citation.weight && citation.weight.weight !== 'unknown') {
@@ -105,6 +105,7 @@ export class Panel {
           item.append(weight);
         }
         if (citation.status === 'cannot-verify' && citation.reason) item.append(el('p', 'reason', citation.reason));
+        if (citation.statute?.resolved && citation.statute.form !== 'full') item.append(el('p', 'reason', `Stands for ${citation.statute.resolved}.`));
         for (const f of findings) item.append(this.finding(f));
         list.append(item);
       }

@@ -16,7 +16,7 @@ export const STATUS_LABEL: Record<Status, string> = {
 export const STATUS_HELP: Record<Status, string> = {
   problem: 'citecheck found something to look at before filing.',
   'cannot-verify': 'No source available to citecheck covers these citations. They may well be right; check them by hand or add a source.',
-  'not-checked': 'Nothing to look up (e.g. a short form without a full citation).',
+  'not-checked': 'Nothing to look up (e.g. a short form without a full citation), or a statute or regulation citecheck has no source for (each one names its code). Not an accusation.',
   verified: 'Found in a source, and nothing looked wrong.',
 };
 
@@ -39,11 +39,22 @@ export const KIND_TITLE: Record<string, string> = {
   'holding-unverified': 'The model\'s answer could not be checked against the opinion',
   'unresolved-short-form': 'Short form with no full citation before it',
   'cannot-verify': 'Could not be verified — not an accusation',
+  'statute-not-checked': 'Statute or regulation not checked — not an accusation',
   'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',
   'document-too-large': 'Document too large to check',
   'fabricated-statute': 'No such section in this title of the Code',
   'statute-repealed': 'Section repealed, moved or no longer in force',
 };
+
+/** How a citation is listed: "Name, cite" for a case; the statute as written, then its code, for a statute. */
+export function citationLabel(c: Citation): string {
+  if (c.statute) {
+    const s = c.statute;
+    const code = s.code_name ?? (s.form === 'full' ? null : 'code not named');
+    return code && !c.text.includes(code) ? `${c.text} (${code}${s.jurisdiction && s.jurisdiction !== 'United States' ? `, ${s.jurisdiction}` : ''})` : c.text;
+  }
+  return c.case_name ? `${c.case_name}, ${c.cite ?? c.text}` : c.text;
+}
 
 export function findingTitle(f: Finding): string {
   return KIND_TITLE[f.kind] ?? f.kind;
@@ -60,7 +71,7 @@ export function summaryLine(answer: CheckAnswer): string {
     plural(s.findings.error, 'error', 'errors'),
     plural(s.findings.warning, 'warning', 'warnings'),
     `${s.status['cannot-verify']} could not be verified`,
-    plural(s.citations, 'citation', 'citations'),
+    plural(s.citations, 'citation', 'citations') + (s.statutes ? ` (${plural(s.statutes, 'statute', 'statutes')})` : ''),
   ];
   if (answer.ignored) parts.push(`${answer.ignored} ignored`);
   return parts.join(' · ');

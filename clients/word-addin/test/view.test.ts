@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCheckAnswer } from '../src/findings';
-import { commentText, evidenceItems, findingTitle, groupCitations, KIND_TITLE, STATUS_LABEL, summaryLine } from '../src/view';
+import { citationLabel, commentText, evidenceItems, findingTitle, groupCitations, KIND_TITLE, STATUS_LABEL, summaryLine } from '../src/view';
 import { sampleAnswer } from './sample';
 
 const answer = parseCheckAnswer(sampleAnswer().raw);
@@ -43,4 +43,27 @@ test('a comment carries the message and the evidence', () => {
   assert.ok(text.startsWith('citecheck — '));
   assert.ok(text.includes(f.message));
   for (const [label] of evidenceItems(f).filter(([l]) => l !== 'Record')) assert.ok(text.includes(`${label}: `), label);
+});
+
+test('statutes are counted, titled and labelled with their code (issue 27)', () => {
+  const raw = JSON.parse(JSON.stringify(sampleAnswer().raw)) as { report: { summary: { statutes?: number }; files: { citations: Record<string, unknown>[]; findings: Record<string, unknown>[] }[] } };
+  const file = raw.report.files[0];
+  const first = file.citations[0];
+  const full = { ...first, index: file.citations.length, text: 'KRS 446.070', form: 'statute', case_name: null, cite: null, status: 'not-checked',
+    statute: { form: 'full', code: 'Ky. Rev. Stat. Ann.', code_name: 'Ky. Rev. Stat. Ann.', jurisdiction: 'Kentucky', regulation: false, title: null, section: '446.070', subsections: [], resolved: 'Ky. Rev. Stat. Ann. § 446.070' } };
+  const short = { ...full, index: full.index + 1, text: '§ 446.070', antecedent: full.index,
+    statute: { ...full.statute, form: 'short' } };
+  file.citations.push(full, short);
+  raw.report.summary.statutes = 2;
+  const parsed = parseCheckAnswer(raw);
+  assert.match(summaryLine(parsed), /citations \(2 statutes\)/);
+  const [f, s] = parsed.report.files[0].citations.slice(-2);
+  assert.equal(citationLabel(f), 'KRS 446.070 (Ky. Rev. Stat. Ann., Kentucky)');
+  assert.equal(citationLabel(s), '§ 446.070 (Ky. Rev. Stat. Ann., Kentucky)');
+  assert.match(KIND_TITLE['statute-not-checked'], /not an accusation/);
+  const notChecked = groupCitations(parsed, new Set(['not-checked']));
+  assert.ok(notChecked[0].items.some((i) => i.citation.text === 'KRS 446.070'));
+  const bad = JSON.parse(JSON.stringify(raw));
+  bad.report.files[0].citations.at(-1).statute = { form: 'short' };
+  assert.throws(() => parseCheckAnswer(bad), /statute/);
 });

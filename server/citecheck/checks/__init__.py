@@ -21,11 +21,13 @@ from citecheck.checks.quotes import QuoteCheck
 from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck
 from citecheck.checks.statute_sections import StatuteSectionCheck
+from citecheck.checks.statutes import StatuteNotCheckedCheck, StatuteTitleCheck
 
 ALL_CHECKS: tuple[Check, ...] = (
     ImpossibleCitationCheck(),
     SeriesYearCheck(),
     UnresolvedShortFormCheck(),
+    StatuteTitleCheck(),
     MalformedPinciteCheck(),
     ExistenceCheck(),
     CaseNameCheck(),
@@ -36,6 +38,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     NonBindingAuthorityCheck(),
     HoldingCheck(),
     StatuteSectionCheck(),
+    StatuteNotCheckedCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)

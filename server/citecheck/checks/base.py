@@ -70,6 +70,9 @@ class CheckContext:
     #: names (its own and, for a short form, with the antecedent's code and title), in ``keys`` order
     statutes: tuple[tuple[StatuteKey, StatuteAnswer], ...] = ()
     statute_text: str | None = None  # the first section's text, when the citation quotes it
+    #: a statute index covers this statute citation's code and title (its checks speak for it; set by
+    #: ``judge`` from ``SourceEvidence.statute_titles``)
+    statute_covered: bool = False
 
     @property
     def text(self) -> str:

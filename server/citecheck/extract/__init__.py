@@ -18,6 +18,9 @@ from citecheck.extract.models import (
     Pincite,
     PinPage,
     Quote,
+    Statute,
+    StatuteForm,
+    StatuteKey,
 )
 
 __all__ = [
@@ -32,5 +35,8 @@ __all__ = [
     "PinPage",
     "Pincite",
     "Quote",
+    "Statute",
+    "StatuteForm",
+    "StatuteKey",
     "extract_citations",
 ]

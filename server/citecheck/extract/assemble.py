@@ -34,6 +34,8 @@ from citecheck.extract.models import (
     Pincite,
     PinPage,
     Quote,
+    StatuteForm,
+    normalise_section,
 )
 from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraph import ParagraphResult, RefCandidate
@@ -476,6 +478,7 @@ def shift_citation(
         antecedent=antecedent,
         antecedent_text=c.antecedent_text,
         paragraph=paragraph,
+        statute=c.statute,
     )
 
 
@@ -516,6 +519,69 @@ def _add_full(st: _State, c: Citation, pos: int, group: int) -> None:
             (c.volume, c.reporter, c.page, full, group - pos),
         )
     )
+
+
+#: The ``reporter`` of a statute's records: a full statute citation is one record per section it names,
+#: by section (``volume``), so ``§ 1983`` finds the latest full citation of § 1983 as a short case cite
+#: finds its volume, through the same index and the same ``_Zone`` bookkeeping (its query is a ``Cite``).
+SECTION_MARK = "§"
+
+
+def _add_statute(st: _State, c: Citation, pos: int) -> int:
+    """Records for a full statute citation (one per section it names); the position of the first."""
+    s = c.statute
+    assert s is not None
+    first = len(st.fulls)
+    code = (s.code, s.title)
+    for section in dict.fromkeys(normalise_section(x) for x in (s.section, *s.also, s.last_section) if x):
+        st.add(
+            _Full(
+                pos,
+                pos,
+                section,
+                SECTION_MARK,
+                "",
+                frozenset(),
+                None,
+                None,
+                False,
+                (section, SECTION_MARK, code, False, 0),
+            )
+        )
+    return first
+
+
+def _resolve_statute(c: Citation, st: _State) -> int | None:
+    """The latest full statute citation naming the short form's section (``§ 1983`` after ``42 U.S.C. §
+    1983``); None when none does — a section whose code the text does not say is not guessed."""
+    assert c.statute is not None
+    section = normalise_section(c.statute.section)
+    listed = _candidates(st, "by_cite", (section, SECTION_MARK))
+    pool: Iterable[int] = reversed(range(len(st.fulls))) if listed is None else reversed(listed)
+    fulls = st.fulls
+    for p in pool:
+        if fulls[p].volume == section and fulls[p].reporter == SECTION_MARK:
+            return p
+    return None
+
+
+def _plan_statute(c: Citation, st: _State, i: int, pno: int, nested: bool) -> tuple[int | None, Ref | None]:
+    """(group, antecedent) of a statute citation at place ``i`` of paragraph ``pno``'s plan; a full one
+    adds its records, and what a following ``Id.`` means is updated as for cases."""
+    assert c.statute is not None
+    form = c.statute.form
+    if form is StatuteForm.FULL:
+        first = _add_statute(st, c, i)
+        if not nested:
+            st.last_authority = st.ref(first)
+        return i, None
+    if form is StatuteForm.ID:  # "Id. § 5": the authority cited just before, as "Id." means
+        return None, st.last_authority
+    at_ = _resolve_statute(c, st)
+    antecedent = None if at_ is None else st.ref(at_)
+    if not nested:
+        st.last_authority = antecedent
+    return None, antecedent
 
 
 @lru_cache(maxsize=65_536)
@@ -1164,6 +1230,8 @@ def _queries_of(
             names.extend(_suffixes(c.antecedent_text))
         if c.form is CiteForm.SHORT:
             cites.append((c.volume, c.reporter))
+        elif c.form is CiteForm.STATUTE and c.statute is not None and c.statute.form is StatuteForm.SHORT:
+            cites.append((normalise_section(c.statute.section), SECTION_MARK))
     shorts = [norm_name(text[off + w[0] : off + r.name_end]) for r in res.refs for w in r.words]
     return tuple(names), tuple(shorts), tuple(dict.fromkeys(cites))
 
@@ -1398,6 +1466,10 @@ def _plan(
             _add_full(st, c, i, group)
             if not res.nested[k]:
                 st.last_authority = st.leader(pno, group)
+        elif c.form is CiteForm.STATUTE and c.statute is not None:
+            group, antecedent = _plan_statute(c, st, i, pno, res.nested[k])
+            if antecedent is not None:
+                reach = max(reach, pno - antecedent[0])
         else:
             if c.form is CiteForm.SHORT:
                 at_ = _resolve_short(c, st)

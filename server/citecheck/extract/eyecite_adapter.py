@@ -29,7 +29,8 @@ class HitKind(Enum):
     SHORT = "short"  # 410 U.S. at 116
     ID = "id"  # Id. / Ibid.
     SUPRA = "supra"  # supra
-    OTHER = "other"  # a statute, regulation, journal or bare section: not a case, but it breaks Id. chains
+    LAW = "law"  # a statute, regulation, session law or register (reporters-db's laws): ``law``, ``groups``
+    OTHER = "other"  # a journal or a bare section: not a case, but it breaks Id. chains
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,6 +46,11 @@ class Hit:
     page: str | None = None  # for SHORT: the pin page after "at"
     database: Database | None = None
     scotus: bool = False
+    #: where reporters-db cannot tell which reporter is meant (``1 P.R. 1``): each candidate edition and
+    #: its years (first, last; None when open), for the citation's year to choose between them
+    candidates: tuple[tuple[str, int | None, int | None], ...] = ()
+    law: str | None = None  # LAW: reporters-db's name of the code ("U.S.C.", "Stat.", "Cal. Code")
+    groups: tuple[tuple[str, str], ...] = ()  # LAW: eyecite's regex groups (title, section, …)
 
 
 #: How a reporter extractor's regex may begin before its ``(?P<reporter>…)`` group for the narrower
@@ -309,6 +315,12 @@ def _edition_name(token) -> tuple[str | None, Database | None, bool]:  # type: i
     return (names.pop() if len(names) == 1 else None), database, scotus
 
 
+def _candidate_editions(token) -> tuple[tuple[str, int | None, int | None], ...]:  # type: ignore[no-untyped-def]
+    editions = list(token.exact_editions) or list(token.variation_editions)
+    out = {(e.short_name, e.start.year if e.start else None, e.end.year if e.end else None) for e in editions}
+    return tuple(sorted(out, key=lambda c: c[0]))
+
+
 _SPACE_RUN = re.compile(r"  +")
 _BRACKETED_ID = re.compile(r"[(\[](?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.)[);:\]]|(?<=\b[Ii]bid\.)[);:,\]]")
 
@@ -361,12 +373,18 @@ def _scan(text: str) -> list[Hit]:
             editions = list(tok.exact_editions) or list(tok.variation_editions)
             if editions:
                 source = editions[0].reporter.source
+            if source == "laws":
+                law_groups = tuple((k, v) for k, v in tok.groups.items() if v)
+                law = editions[0].reporter.short_name
+                hits.append(Hit(kind=HitKind.LAW, start=tok.start, end=tok.end, law=law, groups=law_groups))
+                continue
             if source != "reporters":
                 hits.append(Hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
                 continue
             groups = tok.groups
             written = " ".join((groups.get("reporter") or "").split())
             name, database, scotus = _edition_name(tok)
+            candidates = () if name else _candidate_editions(tok)
             page = groups.get("page")
             if page is not None and not any(ch.isalnum() for ch in page):
                 page = None  # "585 U.S. ___": a placeholder
@@ -381,6 +399,7 @@ def _scan(text: str) -> list[Hit]:
                     page=page,
                     database=database,
                     scotus=scotus,
+                    candidates=candidates,
                 )
             )
         elif isinstance(tok, IdToken):

@@ -119,6 +119,7 @@ class Statute:
     et_seq: bool = False
     edition: str | None = None
     year: int | None = None
+    paged: bool = False  # cited by volume and page, not section: session laws, registers ("55 Stat. 808")
 
     @property
     def name(self) -> str | None:
@@ -139,6 +140,12 @@ class Statute:
 
     def __str__(self) -> str:
         """The citation in a canonical form: ``42 U.S.C. § 1983(a)``, ``§§ 101–105``, ``et seq.``"""
+        if self.code == "Pub. L.":
+            return (
+                f"Pub. L. No. {self.title}, § {self.section}" if self.title else f"Pub. L. No. {self.section}"
+            )
+        if self.paged:
+            return f"{self.title} {self.name} {self.section}" if self.title else f"{self.name} {self.section}"
         marks = "§§" if (self.also or self.last_section) else "§"
         sections = self.section + "".join(self.subsections)
         if self.also:

@@ -77,7 +77,7 @@ _AND_NAMES = frozenset(
 _WS = re.compile(r"\s+")
 _NAME_SEP_WORD = re.compile(r"v\.|vs\.|v")
 _SEMI_BEFORE = re.compile(r";\s*$")
-_IN_RE = re.compile(r"(?:In|IN)\s+(?:re|RE)\s+")
+_IN_RE = re.compile(r"(?:In|IN)\s+(?:re|Re|RE)\s+")
 _DOCKET_NAME = re.compile(r"(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+)?Nos?\.\s*[\w:.-]*\d[\w:.-]*")
 #: "In re" and the words an In re name holds before the part the scan read: capitalised words,
 #: numbers, abbreviations and small lower-case words ("In re Search of an Apple iPhone").
@@ -344,6 +344,8 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
         defendant = text[_IN_RE.match(text).end() :] or None  # type: ignore[union-attr]  # "In re Foo": the party is Foo
     if split_at is None and not _looks_like_single_name(text):
         return None
+    if split_at is None and not _SINGLE_NAME_FORMS.match(text) and norm[floor:start].rstrip().endswith(","):
+        return None  # "…, S.C., Wachn, LCC, 2015 WL 2375225": the tail of a name cut at a comma, not a name
     return CaseName(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
 
 
@@ -367,15 +369,14 @@ def _consolidated_start(norm: str, floor: int, start: int, stop: int) -> int:
     return prev[0]
 
 
+_SINGLE_NAME_FORMS = re.compile(
+    r"(?:In re|Ex parte|Matter of|In the Matter of|Estate of|Application of|Petition of)\b", re.IGNORECASE
+)
+
+
 def _looks_like_single_name(text: str) -> bool:
     """A name without "v." is only trusted in the forms that lack one (In re, Ex parte, ...)."""
-    return bool(
-        re.match(
-            r"(?:In re|Ex parte|Matter of|In the Matter of|Estate of|Application of|Petition of)\b",
-            text,
-            re.IGNORECASE,
-        )
-    ) or (len(text.split()) <= 4)
+    return bool(_SINGLE_NAME_FORMS.match(text)) or (len(text.split()) <= 4)
 
 
 def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:

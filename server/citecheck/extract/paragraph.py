@@ -17,19 +17,20 @@ from citecheck.extract.context import HISTORY, parentheticals_after, parse_court
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
-from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote
+from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote, Statute
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
+from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
 from citecheck.extract.unrecognised import find_unrecognised
 from citecheck.spans import Span
 
 _COMMA = re.compile(r"\s*,\s*")
 #: "Cite as: 570 U. S. ____ (2013)": a slip opinion's running head is page furniture, not a citation.
 _RUNNING_HEAD = re.compile(r"Cite as:\s*$")
-_PIN_INTRO = re.compile(r",\s*(?:at\s+)?")
+_PIN_INTRO = re.compile(r"\s?,\s*(?:at\s+)?")
 _AT = re.compile(r",?\s*(?:at\s+|(?=¶))")  # "Id. at 5", and "Id. ¶ 34" (a paragraph pin)
 _AT_WORD = re.compile(r",?\s*at\s+(?P<word>[^\s,;.)]*)")
 _SUPRA_NOT_CASE = re.compile(r",?\s*(?:note|n\.|Part|part|Section|section|§|pt\.)")
@@ -38,6 +39,9 @@ _RECORD = re.compile(
 )
 _REFERENCE = re.compile(
     r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+at\s+(?=\*?\d)"
+)
+_GENERIC_PARTY = re.compile(
+    r"(?:In\s+)?(?:the\s+)?(?:United\s+States|U\.\s?S\.|State|People|Commonwealth|Government|Nation|Congress|Court)"
 )
 _BRACKET_DATE = re.compile(r"\s*(?P<open>\[)(?P<inner>[^\[\]]{4,40})\]")
 _CALIFORNIA_YEAR = re.compile(r"(?P<open>\()(?P<year>(?:1[6-9]|20)\d\d)(?P<close>\))\s*$")
@@ -107,6 +111,7 @@ class _Draft:
     after: int = 0  # end of pin cite (or core)
     paren_end: int = 0  # end of its own parentheticals
     inner_parallel: int | None = None  # Georgia: the parallel cite in its own parenthetical
+    statute: Statute | None = None
 
 
 def _pin(
@@ -134,6 +139,9 @@ def _pin(
     if not m:
         return None, pos
     pin, end = parse_pincite(norm, m.end(), limit, original=text, stops=stops)
+    if record and pin is not None and pin.malformed and _CHAPTER_PAGE.match(norm, m.end(), limit):
+        # "Id. at 4-1, H-1": a report's chapter-page numbers, not a range that ends before it starts
+        return Pincite(text=pin.text, span=pin.span, parts=()), end
     if pin is None and not need_at:
         return None, pos
     if pin is None and need_at:
@@ -157,8 +165,9 @@ def _pin(
     return pin, end
 
 
+_CHAPTER_PAGE = re.compile(r"\d{1,2}-\d{1,3}\b(?!\s?-)")
 _TRANSCRIPT = re.compile(r",?\s*(?:at\s+)?(?P<pin>\d+:\d+(?:\s?-\s?\d+(?::\d+)?)?)(?![\d:])")
-_RECORD_BRACKET = re.compile(r"\[[^\[\]\n]{1,60}\]|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
+_RECORD_BRACKET = re.compile(r"\[[^\[\]]{1,80}\]|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
 _RECORD_WORD = re.compile(r"[\w'][\w'.-]*")
 _RECORD_SEP = re.compile(r",? ")
 _NOT_RECORD = frozenset("see cf and but compare accord quoting citing".split())
@@ -205,10 +214,16 @@ def extract_paragraph(text: str) -> ParagraphResult:
     foreign = find_foreign(norm)
     if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
         hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
-    cands = find_unrecognised(norm, [(h.start, h.end) for h in hits] + [(f.start, f.end) for f in foreign])
-    items: list[Hit | object] = sorted([*hits, *cands, *foreign], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
+    statutes, hits = _statutes(norm, text, hits)
+    cands = find_unrecognised(
+        norm,
+        [(h.start, h.end) for h in hits]
+        + [(f.start, f.end) for f in foreign]
+        + [(m.start, m.end) for m in statutes],
+    )
+    items: list[Hit | object] = sorted([*hits, *cands, *foreign, *statutes], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
     stops = frozenset(h.start for h in items)  # type: ignore[attr-defined,union-attr]
-    barriers = [h.start for h in hits if h.kind is HitKind.OTHER] + [
+    barriers = [h.start for h in hits if h.kind in (HitKind.OTHER, HitKind.LAW)] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
 
@@ -217,11 +232,13 @@ def extract_paragraph(text: str) -> ParagraphResult:
     for i, h in enumerate(items):
         limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined,union-attr]
         if isinstance(h, Hit):
-            if h.kind is HitKind.OTHER:
+            if h.kind in (HitKind.OTHER, HitKind.LAW):
                 prev_end = max(prev_end, h.end)
                 continue
             nxt = items[i + 1] if i + 1 < len(items) else None
             d = _draft_for_hit(norm, text, h, prev_end, limit, stops, nxt)
+        elif isinstance(h, StatuteMatch):
+            d = _draft_for_statute(h)
         elif isinstance(h, ForeignCite):
             d = _draft_for_foreign(norm, text, h, limit, stops)
         else:
@@ -233,7 +250,9 @@ def extract_paragraph(text: str) -> ParagraphResult:
 
     _attach_tails(norm, text, drafts)
     _group_and_history(norm, text, drafts)
+    _reporters_by_year(drafts)
     _names(norm, text, drafts)
+    _parallel_short_names(norm, drafts)
 
     # finalise spans; nested = inside another citation's full span
     for d in drafts:
@@ -310,6 +329,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 proposition_span=prop,
                 group=d.group,
                 antecedent_text=d.antecedent_text,
+                statute=d.statute,
             )
         )
         leading.append(lead)
@@ -442,13 +462,59 @@ def _draft_for_hit(
         name = short_name_at(norm, text, prev_end, name_end)
         if name is None:
             return None
-        pin, after = _pin(norm, text, end, limit, stops, need_at=True)
+        pin, after = _pin(norm, text, end, limit, stops, need_at=True, record=True)
         span = Span(name[1].start, after if pin else end)
         return _Draft(
             hit=h, form=CiteForm.SUPRA, span=span, core=Span(h.start, end), full=span, pincite=pin,
             after=span.end, antecedent_text=name[0],
         )  # fmt: skip
     return None
+
+
+def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch], list[Hit]]:
+    """The paragraph's statute citations (``statutes.py``), and the eyecite hits left once they have
+    taken the law tokens, bare sections and ``Id.`` they cover. A statute reading that overlaps a case
+    citation gives way to it."""
+    laws = [LawToken(h.start, h.end, h.law or "", h.groups) for h in hits if h.kind is HitKind.LAW]
+    if not laws and "§" not in norm and not _MAY_CITE_CODE.search(norm):
+        return [], hits
+    cases = [h for h in hits if h.kind in (HitKind.CASE, HitKind.SHORT)]
+    found = [
+        m
+        for m in find_statutes(norm, text, laws)
+        if not any(h.start < m.end and m.start < h.end for h in cases)
+    ]
+    if not found:
+        return [], hits
+    kept = [
+        h
+        for h in hits
+        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        or not any(h.start < m.end and m.start < h.end for m in found)
+    ]
+    return found, kept
+
+
+#: What a statute written without "§" must contain (``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``KRS
+#: 446.070``, ``Pub. L. No. 111-148``, ``55 Stat. 808``, ``section 90.803, Florida Statutes``): a paragraph
+#: with none of these, no "§" and no eyecite law token is not read for statutes at all
+_MAY_CITE_CODE = re.compile(
+    r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|KRS|K\.R\.S|RCW|ORS|MCL|M\.C\.L|NRS|N\.J\.S\.A|R\.\s?[SC]\.|CPLR|"
+    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|[Ss]ection"
+)
+
+
+def _draft_for_statute(m: StatuteMatch) -> _Draft:
+    core = Span(m.start, m.end)
+    return _Draft(
+        hit=None,
+        form=CiteForm.STATUTE,
+        span=core,
+        core=core,
+        full=Span(m.start, m.after),
+        after=m.after,
+        statute=m.statute,
+    )
 
 
 def _draft_for_unrecognised(norm: str, text: str, c: object, limit: int, stops: frozenset[int]) -> _Draft:
@@ -474,6 +540,9 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
     """Each citation's own parentheticals: the first may be the court/date one."""
     n = len(norm)
     for d in drafts:
+        blank = _BLANK_PARALLEL.match(norm, d.after) if d.form is CiteForm.FULL else None
+        if blank is not None:  # "142 S. Ct. 1253, 1259, ---- L. Ed. 2d ---- (2022)": a parallel not yet out
+            d.after = blank.end()
         spans = parentheticals_after(norm, d.after, n)
         if not spans and d.form is CiteForm.FULL:
             # New York style: "67 N.Y.2d 156, 160 [1986]"
@@ -497,6 +566,15 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
                     d.court = cd.court
                 d.year, d.date = cd.year, cd.date
                 parens = parens[1:]
+        if parens and (
+            _YEAR_LIKE.fullmatch(norm, parens[0].start, parens[0].end)
+            or (
+                d.form is not CiteForm.FULL
+                and parse_court_date(norm[parens[0].start + 1 : parens[0].end - 1])
+            )
+        ):
+            # "(198⁴)", and a short form's "(2016)": a date, however written, explains nothing
+            parens = parens[1:]
         d.parens = [Parenthetical(text=text[p.start + 1 : p.end - 1], span=p) for p in parens]
         d.full = d.full.union(Span(d.span.start, d.paren_end))
 
@@ -533,7 +611,7 @@ def _georgia_parallel(norm: str, d: _Draft, parens: list[Span], drafts: list[_Dr
         norm, parens[k].start, parens[k].end
     ):
         k += 1  # "(1)", "(2) (a)", "(3) (b) (ii)"
-    if k == 0 or k >= len(parens):
+    if k >= len(parens):
         return parens
     p = parens[k]
     for j, o in enumerate(drafts):
@@ -577,7 +655,7 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
             # Georgia: "286 Ga. 216, 218 (1) (686 SE2d 786) (2009)": the parallel shares the group
             pm = drafts[d.inner_parallel]
             pm.group = i
-            pm.court = d.court or pm.court
+            pm.court = (d.court if d.court_text else None) or pm.court  # not a court the reporter implies
             pm.court_text, pm.year, pm.date, pm.date_span = d.court_text, d.year, d.date, d.date_span
             pm.parens = list(d.parens)
         last = drafts[j]
@@ -627,7 +705,7 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
             # floor: end of the previous citation's core/pin (a nested citation may sit inside a parenthetical)
             end = _before_cite(norm, text, drafts, i, floor, d.core.start)
             name = case_name_at(norm, text, floor, end)
-            if name is not None and _database_short_form(d, name, drafts, i):
+            if name is not None and _database_short_form(norm, d, name, drafts, i):
                 d.form, d.antecedent_text = CiteForm.SHORT, name.text
                 d.span = d.full = Span(name.span.start, max(d.after, d.span.end))
             elif name is not None:
@@ -638,14 +716,43 @@ def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
         floor = max(floor, d.after)
 
 
-def _database_short_form(d: _Draft, name: CaseName, drafts: list[_Draft], i: int) -> bool:
+def _reporters_by_year(drafts: list[_Draft]) -> None:
+    """``1 P.R. 1 (1831)``: of the reporters an ambiguous abbreviation may be, the one published that year."""
+    for d in drafts:
+        if d.hit is not None and d.hit.candidates and d.year is not None:
+            year = d.year
+            fits = {
+                n for n, a, b in d.hit.candidates if (a is None or a <= year) and (b is None or year <= b)
+            }
+            if len(fits) == 1:
+                d.reporter = fits.pop()
+
+
+def _parallel_short_names(norm: str, drafts: list[_Draft]) -> None:
+    """``(Newbold, 105 Idaho at 667, 672 P2d at 235)``: a parallel short form shares the name before it."""
+    for k in range(1, len(drafts)):
+        d, prev = drafts[k], drafts[k - 1]
+        if (
+            d.form is CiteForm.SHORT
+            and d.antecedent_text is None
+            and prev.form is CiteForm.SHORT
+            and _COMMA.fullmatch(norm, prev.span.end, d.span.start)
+        ):
+            d.antecedent_text = prev.antecedent_text
+
+
+def _database_short_form(norm: str, d: _Draft, name: CaseName, drafts: list[_Draft], i: int) -> bool:
     """``Henson, 2008 WL 123456, at *2``: Westlaw's and Lexis's short form repeats the whole cite.
 
     It has one party's name, a pin and no court/date parenthetical (a full WL cite has both parties and
-    the court and date); the document pass resolves it to the full cite with the same number.
+    the court and date); the document pass resolves it to the full cite with the same number. A name
+    the scan stopped at a comma (``…, S.C., Wachn, LCC, 2015 WL 2375225``) may be the tail of a longer
+    one: that stays a full citation.
     """
+    before = norm[: name.span.start].rstrip()
     return (
-        d.database is not None
+        not before.endswith(",")
+        and d.database is not None
         and d.form is CiteForm.FULL
         and d.pincite is not None
         and d.date_span is None
@@ -700,6 +807,8 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
+_BLANK_PARALLEL = re.compile(r",\s*[-_]{2,}\s+[A-Z][\w. ]{0,20}?\s+[-_]{2,}(?=\s*[(,;.])")
+_YEAR_LIKE = re.compile(r"\(\s*(?:1[6-9]|20)[\d\u00b2\u00b3\u00b9\u2070-\u2079]{2}\s*\)")
 _VOLUME_BEFORE_STAR = re.compile(r"(?<![\w.])(?P<volume>[1-9]\d{0,3})\s+\*$")
 _STAR_BEFORE = re.compile(r"\s*\*\d+\s*$")
 _BARE_COURT_DATE = re.compile(
@@ -873,10 +982,16 @@ def _reference_candidates(
     if " at " not in norm:
         return ()
     out: list[RefCandidate] = []
-    for m in _REFERENCE.finditer(norm):
-        span = Span(m.start(), m.end())
-        if any(o.span.start < span.end and span.start < o.span.end for o in drafts):
+    for first in _REFERENCE.finditer(norm):
+        m: re.Match[str] | None = first
+        while m is not None and any(o.span.start < m.end() and m.start() < o.span.end for o in drafts):
+            # "Id. In Mancari at 665": the name read from "Id." overlaps the Id.; read it from a later word
+            nxt = _NONSPACE.search(norm, _NONSPACE.match(norm, m.start()).end(), m.end("name"))  # type: ignore[union-attr]
+            m = _REFERENCE.match(norm, nxt.start()) if nxt is not None else None
+        if m is None:
             continue
+        if _GENERIC_PARTY.fullmatch(norm, m.start("name"), m.end("name")):
+            continue  # "the United States at 1776": a government party names no one case
         pin, _ = parse_pincite(norm, m.end(), len(norm), original=text, stops=stops)
         if pin is None:
             continue

@@ -63,9 +63,14 @@ def parse_pincite(
         d = _DANGLING_RANGE.match(text, end, limit)
         if last is None and d is not None and m["fn"] is None:
             dash = text.index("-", d.start(), d.end())
-            if original[dash] == _EM_DASH or _broken_line(original, dash, limit):
-                # "at 500—is": an em dash is punctuation after the pin, never a range; "at 59–⏎ Cite
-                # as: …" is a range cut by a line or page break (its end is lost in page furniture)
+            if (
+                original[dash] == _EM_DASH
+                or _dash_as_punctuation(text, dash)
+                or _broken_line(original, dash, limit)
+            ):
+                # "at 500—is": an em dash is punctuation after the pin, never a range (so are "--" and a
+                # hyphen glued to a word: "at 695--was", "at 190-might"); "at 59–⏎ Cite as: …" is a
+                # range cut by a line or page break (its end is lost in page furniture)
                 break
             malformed = f"range {text[m.start() : d.end()].strip()!r} has no end"
             end = d.end()
@@ -93,6 +98,12 @@ def parse_pincite(
         ),
         end,
     )
+
+
+def _dash_as_punctuation(text: str, dash: int) -> bool:
+    """``--`` typed for an em dash, or a dash glued to the next word (``190-might``): punctuation."""
+    nxt = text[dash + 1 : dash + 2]
+    return nxt == "-" or nxt.isalpha()
 
 
 def _broken_line(original: str, dash: int, limit: int) -> bool:

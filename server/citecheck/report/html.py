@@ -124,13 +124,13 @@ def _file_html(file: FileResult, n: int) -> str:
     for weight, heading, members in grouped_authorities(file):
         rows = "".join(_authority_row(a, first_finding) for a in members)
         groups.append(
-            f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(weight.value)}"><thead><tr>'
+            f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(weight)}"><thead><tr>'
             "<th>Authority</th><th>Citation</th><th>Status</th><th>Weight</th>"
             "<th>Cited at (line:column)</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
             + rows
             + "</tbody></table>"
         )
-    toa = "".join(groups) or "<p>No case citations.</p>"
+    toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
     body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
     return (
         f'<section class="file"><h2>{escape(file.name)}</h2>'

@@ -14,13 +14,14 @@ from collections.abc import Iterable, Iterator
 from io import StringIO
 from typing import Any, TextIO
 
-from citecheck.extract.models import CiteForm, Database
+from citecheck.extract.models import CiteForm, Database, Statute
 from citecheck.findings import Finding, Kind, Severity
 from citecheck.holdings.verdicts import holding_json
 from citecheck.jurisdiction import Assessment, Forum
-from citecheck.report.model import BatchResult, FileResult, authorities, notes
+from citecheck.report.model import BatchResult, FileResult, authorities, notes, statute_count, statute_of
 from citecheck.results import Status
 from citecheck.sources.models import CaseRecord
+from citecheck.sources.statutes.records import SectionRecord
 from citecheck.spans import Span
 
 try:  # json's encoder is pure Python whenever it indents (before 3.13): 3 s of a 7,000,000-character check
@@ -103,6 +104,47 @@ def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
     }
 
 
+def section_json(section: SectionRecord | None) -> dict[str, Any] | None:
+    """The section a statute citation matched in the statute index (docs/report-json.md, "Section")."""
+    if section is None:
+        return None
+    return {
+        "citation": section.citation,
+        "heading": section.heading,
+        "status": section.status.value,
+        "moved_to": section.moved_to,
+        "edition": section.edition,
+        "amended": section.amended,
+        "url": section.url,
+    }
+
+
+def statute_json(written: Statute | None, resolved: Statute | None) -> dict[str, Any] | None:
+    """A statute citation's fields (docs/report-json.md, "Statute"): what it says, with the code and
+    title of the full citation a short form resolves to (``None`` there when unresolved)."""
+    if written is None:
+        return None
+    s = resolved or written
+    return {
+        "form": written.form.value,
+        "code": s.code,
+        "code_name": s.name,
+        "code_text": written.code_text,
+        "jurisdiction": s.jurisdiction,
+        "regulation": s.regulation,
+        "title": s.title,
+        "section": written.section,
+        "subsections": list(written.subsections),
+        "also": list(written.also),
+        "last_section": written.last_section,
+        "et_seq": written.et_seq,
+        "edition": written.edition,
+        "year": written.year,
+        "keys": [str(k) for k in s.keys()] if resolved is not None else [],
+        "resolved": str(resolved) if resolved is not None else None,
+    }
+
+
 def _weight_json(a: Assessment | None) -> dict[str, Any] | None:
     if a is None:
         return None
@@ -149,6 +191,8 @@ def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
             "passage": st.passage,
             "holding": holding_json(st.holding),
             "weight": _weight_json(st.weight),
+            "statute": statute_json(c.statute, statute_of(file, c)),
+            "section": section_json(st.statute),
         }
 
 
@@ -169,6 +213,7 @@ def _file_json(file: FileResult) -> dict[str, Any]:
                 "citation_indexes": [p.citation_index for p in a.places],
                 "kinds": list(a.kinds),
                 "weight": _weight_json(a.weight),
+                "statute": statute_json(a.statute, a.statute),
             }
             for a in authorities(file)
         ],
@@ -186,6 +231,7 @@ def _report(batch: BatchResult) -> dict[str, Any]:
         "summary": {
             "files": len(batch.files),
             "citations": sum(len(f.citations) for f in batch.files),
+            "statutes": sum(statute_count(f) for f in batch.files),
             "findings": {s.value: batch.count(s) for s in Severity},
             "status": batch.status_counts(),
             "input_errors": len(batch.errors),

@@ -8,14 +8,16 @@ Pure: no I/O.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
-from citecheck.extract.models import Citation, CiteForm
+from citecheck.extract.models import Citation, CiteForm, Statute, StatuteForm, resolved_statute
 from citecheck.findings import Finding, Severity
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Assessment, Forum, Weight
 from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
+from citecheck.sources.statutes.records import SectionRecord
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,6 +31,7 @@ class CitationStatus:
     holding: HoldingResult | None = None  # the holding judge's result, when its claim was judged
     weight: Assessment | None = None  # binding / persuasive / unknown in the forum; None: not a case citation
     source: str | None = None  # which source answered its lookup ("corpus", "index", "courtlistener", ...)
+    statute: SectionRecord | None = None  # the section a statute citation matched in the statute index
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,7 +46,8 @@ class Place:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Authority:
-    """One entry of the table of authorities: a case cited once or many times."""
+    """One entry of the table of authorities: a case, or a statute or regulation section, cited once or
+    many times (``statute`` set for the latter: ``name`` is then its code in words)."""
 
     name: str
     cite: str
@@ -52,6 +56,7 @@ class Authority:
     places: tuple[Place, ...]
     kinds: tuple[str, ...] = ()  # finding kinds raised on any of its citations
     weight: Assessment | None = None  # its weight where the document is filed
+    statute: Statute | None = None  # the section, code and title filled in, no subsections
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -156,6 +161,36 @@ def enable_verification_hint(offline: bool) -> str:
     )
 
 
+def statute_codes(file: FileResult) -> dict[str, int]:
+    """Statute citations not checked, per code in words (``{"the U.S. Code": 4, "Fla. Stat. (Florida)":
+    1}``), in order of first citation; short forms count under their full citation's code, those whose
+    code is unknown under "code not named"."""
+    from citecheck.checks.statutes import describe_code
+
+    out: dict[str, int] = {}
+    for c in file.citations:
+        if c.form is not CiteForm.STATUTE or file.status_of(c.index).status is not Status.NOT_CHECKED:
+            continue
+        s = statute_of(file, c)
+        key = describe_code(s) if s is not None else "code not named"
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def statute_of(file: FileResult, c: Citation) -> Statute | None:
+    """``Extraction.statute_of`` over a file's citations."""
+    ante = (
+        file.citations[c.antecedent]
+        if c.antecedent is not None and c.antecedent < len(file.citations)
+        else None
+    )
+    return resolved_statute(c, ante)
+
+
+def statute_count(file: FileResult) -> int:
+    return sum(1 for c in file.citations if c.form is CiteForm.STATUTE)
+
+
 def notes(batch: BatchResult) -> list[str]:
     """Plain-language notes every format prints after the findings (never accusations)."""
     out: list[str] = []
@@ -165,6 +200,23 @@ def notes(batch: BatchResult) -> list[str]:
             f"{unverified} citation{'s' if unverified != 1 else ''} could not be verified: no source "
             f"available to this run covers {'them' if unverified != 1 else 'it'}. This is not a finding "
             f"that {'they are' if unverified != 1 else 'it is'} wrong. {enable_verification_hint(batch.offline)}"
+        )
+    codes: dict[str, int] = {}
+    for f in batch.files:
+        for code, n in statute_codes(f).items():
+            codes[code] = codes.get(code, 0) + n
+    if codes:
+        total = sum(codes.values())
+        listed = ", ".join(f"{code} ({n})" for code, n in codes.items())
+        federal = any(code in ("the U.S. Code", "the Code of Federal Regulations") for code in codes)
+        out.append(
+            f"{total} statute or regulation citation{'s were' if total != 1 else ' was'} not checked: {listed}. "
+            "This is not a finding that any is wrong."
+            + (
+                " `citecheck corpus sync --statutes` builds the index that checks U.S. Code and C.F.R. sections."
+                if federal
+                else ""
+            )
         )
     if batch.ignored:
         out.append(
@@ -203,6 +255,7 @@ def file_result(
                 holding=r.holding,
                 weight=r.weight,
                 source=r.lookup.source if r.lookup is not None else None,
+                statute=r.statute,
             )
         )
     return FileResult(
@@ -222,10 +275,14 @@ _STATUS_ORDER = (Status.PROBLEM, Status.VERIFIED, Status.CANNOT_VERIFY, Status.N
 
 
 def _authority_key(file: FileResult, c: Citation) -> tuple | None:
+    if c.form is CiteForm.STATUTE:
+        return None
     if c.form not in (CiteForm.FULL, CiteForm.UNRECOGNISED):
         if c.antecedent is None:
             return None
         c = file.citations[c.antecedent]
+        if c.form is CiteForm.STATUTE:  # an "Id." after a statute is a place of the statute
+            return None
     head = file.citations[c.group] if c.group is not None and c.group < len(file.citations) else c
     if head.key is not None:
         return ("cite", *head.key)
@@ -275,6 +332,78 @@ def authorities(file: FileResult) -> list[Authority]:
             )
         )
     out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
+    return out + statute_authorities(file, kinds_by_index)
+
+
+def _statute_keys(file: FileResult, c: Citation) -> list[tuple[tuple[object, ...], Statute]]:
+    """The table-of-authorities entries a citation is a place of: one per section it names (a range is
+    one entry), none for a case or an unresolved short form."""
+    if c.form not in (CiteForm.STATUTE, CiteForm.ID):
+        return []
+    s = statute_of(file, c)
+    if s is None or s.code is None:
+        return []
+    base = replace(s, form=StatuteForm.FULL, subsections=(), also=(), et_seq=False, edition=None, year=None)
+    if s.last_section:
+        return [((s.code, s.title, s.section, s.last_section), base)]
+    return [
+        ((k.code, k.title, k.section, None), replace(base, section=k.section, last_section=None))
+        for k in s.keys()
+    ]
+
+
+_NUMBERS = re.compile(r"(\d+)")
+
+
+def _natural(value: str | None) -> tuple[object, ...]:
+    """``"1983"`` after ``"242"``; ``"2000e-2"`` after ``"2000e"``: numbers compare as numbers."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in _NUMBERS.split(value or "") if p)
+
+
+def statute_authorities(
+    file: FileResult, kinds_by_index: dict[int, set[str]] | None = None
+) -> list[Authority]:
+    """The statutes and regulations of the table of authorities, after the cases as briefs list them:
+    each section once (short forms and ``Id.`` count as its places), federal first, then by code,
+    title and section in number order."""
+    from citecheck.checks.statutes import describe_code
+
+    if kinds_by_index is None:
+        kinds_by_index = {}
+        for f in file.findings:
+            if f.citation_index is not None:
+                kinds_by_index.setdefault(f.citation_index, set()).add(f.kind.value)
+    groups: dict[tuple[object, ...], tuple[Statute, list[Citation]]] = {}
+    for c in file.citations:
+        for key, s in _statute_keys(file, c):
+            groups.setdefault(key, (s, []))[1].append(c)
+    out: list[Authority] = []
+    for s, cites in groups.values():
+        statuses = {file.status_of(c.index).status for c in cites}
+        places = []
+        for c in cites:
+            line, col = file.line_col(c.span.start)
+            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
+        out.append(
+            Authority(
+                name=describe_code(s, article=False),
+                cite=str(s),
+                status=next(x for x in _STATUS_ORDER if x in statuses),
+                record=None,
+                places=tuple(places),
+                kinds=tuple(sorted({k for c in cites for k in kinds_by_index.get(c.index, ())})),
+                statute=s,
+            )
+        )
+    out.sort(
+        key=lambda a: (
+            a.statute is not None and a.statute.jurisdiction != "United States",
+            a.statute is not None and a.statute.regulation,
+            (a.statute.name or "") if a.statute else "",
+            _natural(a.statute.title if a.statute else None),
+            _natural(a.statute.section if a.statute else None),
+        )
+    )
     return out
 
 
@@ -290,14 +419,23 @@ def weight_of(a: Authority) -> Weight:
     return a.weight.weight if a.weight is not None else Weight.UNKNOWN
 
 
-def grouped_authorities(file: FileResult) -> list[tuple[Weight, str, list[Authority]]]:
-    """The table of authorities grouped by weight in the forum (binding, persuasive, unknown); empty groups left out."""
+def grouped_authorities(file: FileResult) -> list[tuple[str, str, list[Authority]]]:
+    """The table of authorities as briefs group it: the cases by weight in the forum (binding,
+    persuasive, unknown), then statutes, then regulations; ``(group id, heading, entries)``, empty
+    groups left out. The id is the weight's value, ``"statutes"`` or ``"regulations"``."""
     entries = authorities(file)
+    cases = [a for a in entries if a.statute is None]
     out = []
     for weight, heading in WEIGHT_GROUPS:
-        members = [a for a in entries if weight_of(a) is weight]
+        members = [a for a in cases if weight_of(a) is weight]
         if members:
-            out.append((weight, heading, members))
+            out.append((weight.value, heading, members))
+    statutes = [a for a in entries if a.statute is not None and not a.statute.regulation]
+    regulations = [a for a in entries if a.statute is not None and a.statute.regulation]
+    if statutes:
+        out.append(("statutes", "Statutes", statutes))
+    if regulations:
+        out.append(("regulations", "Regulations", regulations))
     return out
 
 
@@ -319,8 +457,8 @@ def index_summary(file: FileResult) -> str:
 def weight_summary(file: FileResult) -> str:
     """``"authorities: 9 binding, 2 persuasive, 1 weight unknown"`` (each case once), or "" with none."""
     counts = {w: 0 for w, _ in WEIGHT_GROUPS}
-    for _w, _h, members in grouped_authorities(file):
-        for a in members:
+    for a in authorities(file):
+        if a.statute is None:
             counts[weight_of(a)] += 1
     if not any(counts.values()):
         return ""

@@ -18,6 +18,7 @@ from citecheck.report.model import (
     forum_line,
     index_summary,
     notes,
+    statute_count,
     weight_summary,
 )
 
@@ -35,10 +36,13 @@ def _summary(file: FileResult) -> str:
     sev = {s: sum(1 for f in file.findings if f.severity is s) for s in Severity}
     n = len(file.citations)
     parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
+    inner = ", ".join(parts)
+    if statutes := statute_count(file):  # "(8 statutes; 2 problem, …)": how many are statutes, first
+        inner = f"{statutes} statute{'s' if statutes != 1 else ''}; {inner}"
     covered = index_summary(file)
     return (
         f"{n} citation{'s' if n != 1 else ''}"
-        + (f" ({', '.join(parts)})" if parts else "")
+        + (f" ({inner})" if inner else "")
         + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
         f"{sev[Severity.INFO]} info" + (f"; {covered}" if covered else "")
     )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from citecheck.extract.models import Citation
 from citecheck.findings import Finding
 from citecheck.lsp.positions import LineIndex, span_to_range
+from citecheck.report.json import statute_json
 from citecheck.results import CitationResult, Report, status_for
 from citecheck.sources.models import CaseRecord
 from citecheck.spans import Span
@@ -73,6 +74,9 @@ def citations_payload(state: DocState, encoding: str) -> dict[str, Any]:
                 "caseName": c.case_name.text if c.case_name else None,
                 "citeKey": c.cite_string,
                 "antecedent": c.antecedent,
+                "statute": statute_json(c.statute, extraction.statute_of(c))
+                if c.statute is not None
+                else None,
                 "status": status_text(result, findings),
                 "record": record_json(result.record if result is not None else None),
                 "pageUsed": result.page_used if result is not None else None,

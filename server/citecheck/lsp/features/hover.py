@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from citecheck.checks.statutes import describe_code
+from citecheck.extract.models import Statute
 from citecheck.findings import Finding, Kind
 from citecheck.jurisdiction import Assessment
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
@@ -50,7 +52,17 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
         for f in (s.finding for s in state.shown)
         if f.span.overlaps(cite.span) or (f.citation_index == cite.index and f.span.overlaps(cite.full_span))
     ]
-    value = render_hover(cite.text, result, findings, target.text if target is not cite else None)
+    statute = (
+        state.extraction.statute_of(cite) if cite.statute is not None or cite.antecedent is not None else None
+    )
+    value = render_hover(
+        cite.text,
+        result,
+        findings,
+        target.text if target is not cite else None,
+        statute=statute,
+        written=cite.statute,
+    )
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
         range=span_to_range(index, cite.span, doc.encoding),
@@ -85,12 +97,29 @@ def verdict_text(status: str, result: CitationResult | None, findings: list[Find
 
 
 def render_hover(
-    cite_text: str, result: CitationResult | None, findings: list[Finding], stands_for: str | None
+    cite_text: str,
+    result: CitationResult | None,
+    findings: list[Finding],
+    stands_for: str | None,
+    *,
+    statute: Statute | None = None,
+    written: Statute | None = None,
 ) -> str:
+    """The hover's Markdown. ``statute``: what a statute citation (or an ``Id.`` after one) cites,
+    code and title filled in; ``written``: the statute citation as written (a short form's own)."""
     status = status_text(result, findings)
-    lines = [f"**citecheck** · `{cite_text}` — {verdict_text(status, result, findings)}"]
+    verdict = verdict_text(status, result, findings)
+    if (statute is not None or written is not None) and status == "not-checked":
+        verdict = "not checked (a statute or regulation citecheck has no source for)"
+    lines = [f"**citecheck** · `{cite_text}` — {verdict}"]
     if stands_for:
         lines.append(f"Short form of `{stands_for}`.")
+    if statute is not None:
+        lines.append(f"Statute: `{statute}` — {describe_code(statute, article=False)}")
+    elif written is not None:
+        lines.append(
+            f"Statute section `§ {written.section}`: its code is not named here or in an earlier citation."
+        )
     record = result.record if result is not None else None
     if record is not None:
         cites = ", ".join(str(c) for c in record.citations)

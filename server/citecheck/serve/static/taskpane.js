@@ -57,6 +57,9 @@
           weight: "object?",
           word: "object"
         });
+        if (cit.statute !== void 0 && cit.statute !== null) {
+          expect(cit.statute, `${w}.statute`, { form: "string", code: "string?", section: "string", regulation: "boolean", resolved: "string?" });
+        }
         if (cit.weight !== null) {
           const wt = expect(cit.weight, `${w}.weight`, { weight: "string", reason: "string" });
           if (!WEIGHTS.has(wt.weight)) throw new WireError(`${w}.weight.weight: unknown weight ${String(wt.weight)}`);
@@ -158,7 +161,7 @@
   var STATUS_HELP = {
     problem: "citecheck found something to look at before filing.",
     "cannot-verify": "No source available to citecheck covers these citations. They may well be right; check them by hand or add a source.",
-    "not-checked": "Nothing to look up (e.g. a short form without a full citation).",
+    "not-checked": "Nothing to look up (e.g. a short form without a full citation), or a statute or regulation citecheck has no source for (each one names its code). Not an accusation.",
     verified: "Found in a source, and nothing looked wrong."
   };
   var KIND_TITLE = {
@@ -179,11 +182,20 @@
     "holding-unverified": "The model's answer could not be checked against the opinion",
     "unresolved-short-form": "Short form with no full citation before it",
     "cannot-verify": "Could not be verified \u2014 not an accusation",
+    "statute-not-checked": "Statute or regulation not checked \u2014 not an accusation",
     "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
     "document-too-large": "Document too large to check",
     "fabricated-statute": "No such section in this title of the Code",
     "statute-repealed": "Section repealed, moved or no longer in force"
   };
+  function citationLabel(c) {
+    if (c.statute) {
+      const s = c.statute;
+      const code = s.code_name ?? (s.form === "full" ? null : "code not named");
+      return code && !c.text.includes(code) ? `${c.text} (${code}${s.jurisdiction && s.jurisdiction !== "United States" ? `, ${s.jurisdiction}` : ""})` : c.text;
+    }
+    return c.case_name ? `${c.case_name}, ${c.cite ?? c.text}` : c.text;
+  }
   function findingTitle(f) {
     return KIND_TITLE[f.kind] ?? f.kind;
   }
@@ -196,7 +208,7 @@
       plural(s.findings.error, "error", "errors"),
       plural(s.findings.warning, "warning", "warnings"),
       `${s.status["cannot-verify"]} could not be verified`,
-      plural(s.citations, "citation", "citations")
+      plural(s.citations, "citation", "citations") + (s.statutes ? ` (${plural(s.statutes, "statute", "statutes")})` : "")
     ];
     if (answer.ignored) parts.push(`${answer.ignored} ignored`);
     return parts.join(" \xB7 ");
@@ -621,7 +633,7 @@
         for (const { citation, findings } of g.items) {
           const item = el("li", "citation");
           const link = button(
-            citation.case_name ? `${citation.case_name}, ${citation.cite ?? citation.text}` : citation.text,
+            citationLabel(citation),
             "cite-link",
             () => void this.controller?.select(citation.word),
             "Select this citation in the document"
@@ -633,6 +645,7 @@
             item.append(weight);
           }
           if (citation.status === "cannot-verify" && citation.reason) item.append(el("p", "reason", citation.reason));
+          if (citation.statute?.resolved && citation.statute.form !== "full") item.append(el("p", "reason", `Stands for ${citation.statute.resolved}.`));
           for (const f of findings) item.append(this.finding(f));
           list.append(item);
         }

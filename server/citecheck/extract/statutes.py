@@ -1,0 +1,531 @@
+"""Statute and regulation citations in one paragraph: ``42 U.S.C. §§ 1331–1332``, ``§ 1983(a)``, ``Id. § 5``.
+
+Pure: text in, matches out (offsets into the paragraph). eyecite's law tokens cover the codes
+reporters-db knows but read sections as digits only (``§ 2000e`` becomes ``§ 2000``, ``§ 240.10b-5``
+becomes ``§ 240.10``, ``§ 1A-1`` is no citation at all), miss the names courts actually write
+(``KRS 446.070``, ``Pen. Code, § 550``, ``General Statutes § 17a-593``, ``42 U.S.C. 1983``) and have no
+statutory short forms (eyecite issue #77). So every ``§`` is read here: the code named just before it
+(``statute_codes``), a title before the code or as ``tit.``/``ch.``, then sections with letters,
+subsections, lists, ranges, ``et seq.`` and an edition parenthetical; forms without ``§`` (``42 U.S.C.
+1983``, ``29 CFR 1910.1200``, ``KRS 446.070``) by pattern; eyecite's remaining law tokens (session laws,
+registers, codes cited without ``§``) fill the rest.
+
+A ``§`` with no code before it is a short form only where a statute's section can stand alone: at the
+start of a sentence or clause, after a signal, ``Id.`` or an ordinary word (``under § 1983``). After a
+capitalised name or a number it is a section of something else (``Restatement (Second) of Torts §
+402A``, ``U.S. Const. art. I, § 8``, ``Decl. ¶ 3, § 2``) and is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from citecheck.extract.models import Statute, StatuteForm
+from citecheck.extract.statute_codes import SUBJECT_CODES, Code, code_named, longest_name_words
+
+#: A section number: starts with a digit; letters, and "-" "." ":" "/" between alphanumerics
+#: (``1983``, ``2000e-2``, ``240.10b-5``, ``17a-593``, ``1A-1``, ``14:30``, ``5/9-1``).
+_SECTION = r"\d[0-9A-Za-z]*(?:[-.:/][0-9A-Za-z]+)*"
+#: One subsection: ``(a)``, ``(12)``, ``(A)``, ``(iv)``; never a year ``(2018)`` nor a word ``(West)``.
+_SUB = r"\((?:[a-z]{1,4}|[A-Z]{1,2}|[ivxlIVXL]{1,6}|\d{1,3})\)"
+_SECTION_AT = re.compile(rf"(?P<section>{_SECTION})(?P<subs>(?:\s?{_SUB})*)")
+_SUBS = re.compile(_SUB)
+#: California's ``§ 550, subds. (a)(1) & (b)(1)``
+_SUBD = re.compile(
+    rf",?\s*subds?\.\s*(?P<subs>{_SUB}(?:\s?{_SUB})*)(?:\s*(?:&|and|,)\s*{_SUB}(?:\s?{_SUB})*)*"
+)
+_LIST_ITEM = re.compile(
+    rf"\s*(?:,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|or|&)\s+)(?P<section>{_SECTION})(?:\s?{_SUB})*"
+)
+_SUB_LIST_ITEM = re.compile(rf"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+){_SUB}(?:\s?{_SUB})*")
+_RANGE = re.compile(rf"\s*(?:-|to|through|thru)\s*(?P<section>{_SECTION})(?:\s?{_SUB})*")
+_ET_SEQ = re.compile(r"\s*,?\s*et\.?\s*seq\.?")
+#: ``(West 2016)``, ``(2012 Repl.)``, ``(2012 Repl. & 2014 Supp.)``, ``(McKinney 2014)``, ``(Supp. V 2017)``
+_EDITION = re.compile(
+    r"\s*\((?P<edition>(?:(?:[A-Z][\w.'&-]*|&|and|ed\.|\d{4}|[IVX]+)\s?){1,6})\)",
+)
+_YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d\b")
+_ID_BEFORE = re.compile(r"(?:^|(?<=[\s(\[;,\"]))(?P<id>[Ii]d|[Ii]bid)\.?,?\s*(?:at\s+)?$")
+_TITLE_BEFORE = re.compile(
+    r"(?:,\s*|\s+)(?:tit\.|title|Title|ch\.|c\.|chapter)\s*(?P<title>\d+[A-Za-z]?)\s*,?\s*$"
+)
+_APPENDIX = re.compile(r"\s+App(?:\.|endix)?\s*$")
+_NUMBER_BEFORE = re.compile(r"(?:^|(?<=[\s(\[;,]))(?:[Tt]itle\s+)?(?P<title>\d+[A-Za-z]?)\s*$")
+#: ``section 90.803(18), Florida Statutes``: a spelled-out section is a citation only with its code after it
+_SPELLED_SECTION = re.compile(r"(?<![\w.])[Ss]ection\s+(?=\d)")
+_TOKEN = re.compile(r"[^\s,;()\[\]]+")
+_AFTER_COMMA = re.compile(r",\s*")
+_BARE_YEAR = re.compile(r"\s+(?P<year>(?:19|20)\d\d)\b(?![-.:/]?\d)")
+_SIGNALS = frozenset(
+    "see also cf. compare contra accord but e.g. e.g., under and or to in of by from with via".split()
+)
+#: ``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``48 U.S.C. Section 2101``, ``40 C.F.R. Part 60``
+_FEDERAL = re.compile(
+    r"(?<![\w.])(?P<title>\d{1,3})\s*(?P<app>a|A)?\s+(?P<code>U\.\s?S\.\s?C\.(?:\s?[AS]\.)?|USCA?|USCS|C\.\s?F\.\s?R\.|CFR)"
+    r"(?P<appendix>\s+App\.)?\s*,?\s+(?:(?:[Ss]ec(?:tions?|s?\.)|[Pp]arts?|[Pp]t\.)\s*)?(?=\d)"
+)
+#: ``KRS 446.070``, ``RCW 4.84.185``, ``N.J.S.A. 2C:11-3``, ``CPLR 3211(a)(7)``: a code name that needs no ``§``
+_BARE = re.compile(
+    r"(?<![\w.])(?P<code>KRS|K\.R\.S\.|RCW|ORS|MCLA?|M\.C\.L\.|NRS|N\.J\.S\.A\.|La\.\s?R\.\s?S\.|R\.C\.|CPLR|"
+    r"N\.C\.G\.S\.|G\.S\.|O\.C\.G\.A\.|A\.R\.S\.)\s+(?=\d)"
+)
+
+
+#: ``Pub. L. No. 111-148, § 1101``, ``Pub. L. 107-150``: the law's number is the title, its section the section
+#: (a law cited whole: the number is the section). eyecite's own pattern reads ``Pub. L. No. 77-352, 55
+#: Stat. 808`` as section 55.
+_PUBLIC_LAW = re.compile(
+    r"(?<![\w.])(?:Pub\.\s?L\.|Public\s+Law|P\.\s?L\.)\s*(?:No\.\s*)?(?P<law>\d{1,3}-\d{1,5})"
+    r"(?:,?\s*(?:§|[Ss]ec\.|[Ss]ection)\s*(?=\d))?"
+)
+PUBLIC_LAW = Code("Pub. L.", "United States")
+#: ``55 Stat. 808``, ``48 Fed. Reg. 9871``: read here too, since eyecite's ``Pub. L.`` token swallows the
+#: volume of a Statutes at Large cite written after it
+_PAGED = re.compile(
+    r"(?<![\w.])(?P<volume>\d{1,3})\s+(?P<code>Stat\.|Fed\.\s?Reg\.)\s+(?P<page>\d[\d,]*\d|\d)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StatuteMatch:
+    """One statute citation in a paragraph: its core ``[start, end)`` (code through the last section,
+    ``et seq.`` included) and ``after``, the end of its edition parenthetical (``end`` when none)."""
+
+    start: int
+    end: int
+    after: int
+    statute: Statute
+    id_start: int | None = None  # where an ``Id.`` it swallowed starts (``Id. § 5``)
+
+
+@dataclass(frozen=True, slots=True)
+class LawToken:
+    """An eyecite law token (``scan`` gives them): reporters-db's name and its regex groups."""
+
+    start: int
+    end: int
+    law: str  # reporters-db's key ("U.S.C.", "Stat.", "Cal. Code")
+    groups: tuple[tuple[str, str], ...]
+
+
+def find_statutes(
+    norm: str, text: str, laws: list[LawToken] | tuple[LawToken, ...] = ()
+) -> list[StatuteMatch]:
+    """Every statute or regulation citation in one normalised paragraph, in order.
+
+    ``text`` is the paragraph as written (``norm`` normalised one for one): an en dash there tells a
+    range (``§§ 101–105``) from a hyphenated section (``§ 22-2501``). Each reader below adds what the
+    ones before it did not find; an overlap keeps the longer reading.
+    """
+    out: list[StatuteMatch] = []
+    for reader in (_section_marks, _spelled, _federal, _bare, _public_laws, _paged):
+        for m in reader(norm, text):
+            if not _inside(out, m.start):
+                out.append(m)
+    for tok in laws:
+        if tok.law != "Pub. L." and not any(o.start < tok.end and tok.start < o.end for o in out):
+            got = _from_law_token(norm, text, tok)
+            if got is not None:
+                out.append(got)
+    out.sort(key=lambda m: m.start)
+    return _no_overlaps(out)
+
+
+def _section_marks(norm: str, text: str) -> Iterator[StatuteMatch]:
+    i = norm.find("§")
+    while i >= 0:
+        m = _at_section_mark(norm, text, i)
+        if m is not None:
+            yield m
+            i = norm.find("§", max(m.end, i + 1))
+        else:
+            i = norm.find("§", i + 1 if not norm.startswith("§§", i) else i + 2)
+
+
+def _spelled(norm: str, text: str) -> Iterator[StatuteMatch]:
+    for sm in _SPELLED_SECTION.finditer(norm) if "ection" in norm else ():
+        m = _sections(norm, text, sm.end(), sm.start(), StatuteForm.SHORT, None, None, None, "§")
+        m = _with_code_after(norm, text, m) if m is not None else None
+        if m is not None and m.statute.form is StatuteForm.FULL:
+            yield m
+
+
+def _federal(norm: str, text: str) -> Iterator[StatuteMatch]:
+    for fm in _FEDERAL.finditer(norm):
+        code = code_named(fm["code"])
+        if code is not None:
+            title = fm["title"] + ("a" if fm["app"] or fm["appendix"] else "")
+            m = _sections(norm, text, fm.end(), fm.start(), StatuteForm.FULL, code, fm["code"], title, "§")
+            if m is not None:
+                yield m
+
+
+def _bare(norm: str, text: str) -> Iterator[StatuteMatch]:
+    for bm in _BARE.finditer(norm):
+        code = code_named(bm["code"])
+        if code is not None:
+            m = _sections(norm, text, bm.end(), bm.start(), StatuteForm.FULL, code, bm["code"], None, "§")
+            if m is not None and _bare_section_ok(m.statute.section):
+                yield m
+
+
+def _public_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
+    for pm in _PUBLIC_LAW.finditer(norm) if "L" in norm else ():
+        yield _public_law(norm, text, pm)
+
+
+def _paged(norm: str, text: str) -> Iterator[StatuteMatch]:
+    for pm in _PAGED.finditer(norm) if "." in norm else ():
+        code = code_named(pm["code"])
+        if code is None:
+            continue
+        statute = Statute(
+            form=StatuteForm.FULL,
+            code=code.code,
+            code_text=" ".join(pm["code"].split()),
+            jurisdiction=code.jurisdiction,
+            regulation=code.regulation,
+            title=pm["volume"],
+            section=pm["page"].replace(",", ""),
+            paged=True,
+        )
+        yield _with_edition(norm, text, StatuteMatch(pm.start(), pm.end(), pm.end(), statute))
+
+
+def _public_law(norm: str, text: str, pm: re.Match[str]) -> StatuteMatch:
+    law = pm["law"]
+    if pm.end() > pm.end("law"):  # a section follows
+        m = _sections(norm, text, pm.end(), pm.start(), StatuteForm.FULL, PUBLIC_LAW, "Pub. L.", law, "§")
+        if m is not None:
+            return m
+    statute = Statute(
+        form=StatuteForm.FULL, code="Pub. L.", code_text="Pub. L.", jurisdiction="United States", section=law
+    )
+    return StatuteMatch(pm.start(), pm.end("law"), pm.end("law"), statute)
+
+
+def _inside(found: list[StatuteMatch], pos: int) -> bool:
+    return any(m.start <= pos < m.end for m in found)
+
+
+def _no_overlaps(found: list[StatuteMatch]) -> list[StatuteMatch]:
+    out: list[StatuteMatch] = []
+    for m in found:
+        if out and m.start < out[-1].end:
+            if m.end - m.start > out[-1].end - out[-1].start:
+                out[-1] = m
+            continue
+        out.append(m)
+    return out
+
+
+def _bare_section_ok(section: str) -> bool:
+    """A section after a code name written without ``§`` looks like one (``446.070``, ``2C:11-3``,
+    ``3211``): not a lone small number, which could be anything."""
+    return any(ch in section for ch in ".:-/") or sum(ch.isdigit() for ch in section) >= 3
+
+
+def _at_section_mark(norm: str, text: str, i: int) -> StatuteMatch | None:
+    """The citation whose ``§`` (or ``§§``) is at ``i``, if its section follows and something before
+    it makes it a statute citation (a code name, ``Id.``, or a place a short form can stand)."""
+    marks = "§§" if norm.startswith("§§", i) else "§"
+    j = i + len(marks)
+    while j < len(norm) and norm[j] == " ":
+        j += 1
+    if j >= len(norm) or not norm[j].isdigit():
+        return None
+    head = _code_before(norm, i)
+    if head is not None:
+        start, code, written, title = head
+        return _sections(norm, text, j, start, StatuteForm.FULL, code, written, title, marks)
+    before = norm[max(0, i - 12) : i]
+    idm = _ID_BEFORE.search(before)
+    if idm is not None:
+        start = i - len(before) + idm.start("id")
+        m = _sections(norm, text, j, start, StatuteForm.ID, None, None, None, marks)
+        return None if m is None else StatuteMatch(m.start, m.end, m.after, m.statute, id_start=start)
+    m = _sections(norm, text, j, i, StatuteForm.SHORT, None, None, None, marks)
+    if m is None:
+        return None
+    full = _with_code_after(norm, text, m)
+    if full.statute.form is StatuteForm.FULL:
+        return full  # Florida's "§ 768.28(9)(a), Fla. Stat. (2020)", Colorado's "§ 18-3-102, C.R.S."
+    return m if _short_form_may_stand(norm, i) else None
+
+
+def _with_code_after(norm: str, text: str, m: StatuteMatch) -> StatuteMatch:
+    """``m`` made a full citation when a code name follows its sections after a comma (the style of
+    Florida, Colorado and others: ``§ 768.28, Fla. Stat. (2020)``, ``§ 18-3-102, C.R.S. 2020``)."""
+    cm = _AFTER_COMMA.match(norm, m.end)
+    if cm is None:
+        return m
+    s = cm.end()
+    words = list(_TOKEN.finditer(norm, s, min(len(norm), s + 80)))
+    for k in range(min(len(words), longest_name_words()), 0, -1):
+        if any(words[x + 1].start() - words[x].end() != 1 for x in range(k - 1)):
+            continue  # a name is written with single spaces
+        end = words[k - 1].end()
+        code = code_named(norm[s:end])
+        if code is None:
+            continue
+        statute = replace(
+            m.statute,
+            form=StatuteForm.FULL,
+            code=code.code,
+            code_text=" ".join(norm[s:end].split()),
+            jurisdiction=code.jurisdiction,
+            regulation=code.regulation,
+        )
+        full = _with_edition(norm, text, StatuteMatch(m.start, end, end, statute))
+        if full.after == end and (y := _BARE_YEAR.match(norm, end)) is not None:
+            year = int(y["year"])
+            full = StatuteMatch(m.start, end, y.end(), replace(statute, edition=y["year"], year=year))
+        return full
+    return m
+
+
+def _short_form_may_stand(norm: str, i: int) -> bool:
+    k = i
+    while k > 0 and norm[k - 1] == " ":
+        k -= 1
+    if k == 0 or norm[k - 1] in "(;:[\"'":
+        return True
+    if norm[k - 1] == ",":
+        k -= 1
+        while k > 0 and norm[k - 1] == " ":
+            k -= 1
+        w = k
+        while w > 0 and not norm[w - 1].isspace():
+            w -= 1
+        word = norm[w:k]
+        return bool(word) and word[0].islower()
+    w = k
+    while w > 0 and not norm[w - 1].isspace():
+        w -= 1
+    word = norm[w:k].lstrip("(\"'[")
+    if not word:
+        return True
+    if word[0].islower() or word.lower() in _SIGNALS:
+        return True
+    if word[-1] in ".?!" and any(ch.isdigit() for ch in word):
+        return True  # "… 42 U.S.C. § 1983. § 1985 provides": a sentence ending in a number
+    # a capitalised word opening a sentence ("As § 768.28 says") is prose; after a name it is a name's
+    b = w
+    while b > 0 and norm[b - 1] == " ":
+        b -= 1
+    return (b == 0 or norm[b - 1] in '.?!:;("') and word.isalpha()
+
+
+def _code_before(norm: str, i: int) -> tuple[int, Code, str, str | None] | None:
+    """``(start, code, name as written, title)`` of the code named right before the ``§`` at ``i``."""
+    lo = max(0, i - 120)
+    seg = norm[lo:i].rstrip()
+    if seg.endswith(","):
+        seg = seg[:-1].rstrip()
+    title: str | None = None
+    tm = _TITLE_BEFORE.search(seg)
+    if tm is not None:
+        title = tm["title"]
+        seg = seg[: tm.start()].rstrip().rstrip(",").rstrip()
+    appendix = _APPENDIX.search(seg)
+    if appendix is not None:
+        seg = seg[: appendix.start()]
+    found = _named_code(seg)
+    if found is None or found[1].paged:  # "Stat. §" is no session law: volume and page cite those
+        return None
+    start, code, written = found
+    if code.numbered and title is None:
+        nm = _NUMBER_BEFORE.search(seg, 0, start)
+        if nm is not None and seg[nm.end() : start].strip() == "":
+            title, start = nm["title"], nm.start()
+            if seg[start:].lower().startswith("title"):
+                start = nm.start("title")
+    if appendix is not None and title is not None and title.isdigit():
+        title += "a"
+    return lo + start, code, written, title
+
+
+def _named_code(seg: str) -> tuple[int, Code, str] | None:
+    """``(start in seg, code, name)`` of a code name ending ``seg``, the longest known one."""
+    for pattern, jurisdiction in SUBJECT_CODES:
+        sm = pattern.search(seg)
+        if sm is not None:
+            written = " ".join(sm.group().split())
+            return sm.start(), Code(subject_code_name(written), jurisdiction), written
+    starts = [m.start() for m in re.finditer(r"\S+", seg)]
+    for k in range(min(len(starts), longest_name_words()), 0, -1):
+        s = starts[-k]
+        while s < len(seg) and seg[s] in "([\"'":
+            s += 1
+        written = seg[s:]
+        code = code_named(written) if written else None
+        if code is not None:
+            return s, code, " ".join(written.split())
+    return None
+
+
+_INITIALS = re.compile(r"\b([A-Z])\.\s+(?=[A-Z]\.)")
+_ANNOTATED = re.compile(r"^(N\.Y\..*Law)\s+Ann\.$")
+
+
+def subject_code_name(written: str) -> str:
+    """A subject-named code as ``StatuteKey.code``: initials closed up, New York's "Ann." (McKinney's
+    annotated edition) dropped, so ``N. Y. Gen. Bus. Law Ann.`` and ``N.Y. Gen. Bus. Law`` are one code.
+
+    >>> subject_code_name("N. Y. Gen. Bus. Law Ann.")
+    'N.Y. Gen. Bus. Law'
+    """
+    name = _INITIALS.sub(r"\1.", " ".join(written.split()))
+    return _ANNOTATED.sub(r"\1", name)
+
+
+def _sections(
+    norm: str,
+    text: str,
+    j: int,
+    start: int,
+    form: StatuteForm,
+    code: Code | None,
+    written: str | None,
+    title: str | None,
+    marks: str,
+) -> StatuteMatch | None:
+    """Parse the sections from ``j`` (a digit) on; the citation starts at ``start``."""
+    sm = _SECTION_AT.match(norm, j)
+    if sm is None:
+        return None
+    section = sm["section"]
+    end = sm.end("section")
+    subs = tuple(_SUBS.findall(sm["subs"] or ""))
+    if subs:
+        end = sm.end("subs")
+    subd = _SUBD.match(norm, end)
+    if subd is not None and not subs:
+        subs = tuple(_SUBS.findall(subd["subs"]))
+        end = subd.end()
+    last: str | None = None
+    rng = _split_range(section, text, sm.start("section"))
+    if rng is not None:
+        section, last = rng
+    also: list[str] = []
+    if marks == "§§" or (code is not None and code.code in ("usc", "cfr")):
+        while True:
+            rm = _RANGE.match(norm, end) if marks == "§§" and last is None and not also else None
+            if rm is not None:
+                last, end = rm["section"], rm.end()
+                continue
+            lm = _LIST_ITEM.match(norm, end) if marks == "§§" else None
+            if lm is not None:
+                also.append(lm["section"])
+                end = lm.end()
+                continue
+            sl = _SUB_LIST_ITEM.match(norm, end)
+            if sl is not None and (marks == "§§" or subs):
+                end = sl.end()
+                continue
+            break
+    et_seq = False
+    em = _ET_SEQ.match(norm, end)
+    if em is not None:
+        et_seq, end = True, em.end()
+    after = end
+    edition: str | None = None
+    year: int | None = None
+    ed = _EDITION.match(norm, end)
+    if ed is not None and (y := _YEAR.search(ed["edition"])) is not None:
+        edition = " ".join(text[ed.start("edition") : ed.end("edition")].split())
+        year, after = int(y.group()), ed.end()
+    statute = Statute(
+        form=form,
+        code=None if code is None else code.code,
+        code_text=written,
+        jurisdiction=None if code is None else code.jurisdiction,
+        regulation=False if code is None else code.regulation,
+        title=title,
+        section=section,
+        subsections=subs,
+        last_section=last,
+        also=tuple(also),
+        et_seq=et_seq,
+        edition=edition,
+        year=year,
+    )
+    return StatuteMatch(start, end, after, statute)
+
+
+def _split_range(section: str, text: str, at: int) -> tuple[str, str] | None:
+    """``1331–1332`` read as one hyphenated section is a range when both ends are numbers of as many
+    digits, rising, and the text has a dash that is not a hyphen there or no hyphenated section
+    could have that shape (``101-105``); ``22-2501`` and ``9-506`` stay sections."""
+    parts = section.split("-")
+    if len(parts) != 2 or not (parts[0].isdigit() and parts[1].isdigit()):
+        return None
+    a, b = parts
+    if len(a) != len(b) or int(b) <= int(a):
+        return None
+    dash = text[at + len(a)] if at + len(a) < len(text) else "-"
+    if dash == "-" and len(a) < 3:
+        return None  # "§ 12-15" is as likely a hyphenated section as a range
+    return a, b
+
+
+#: eyecite groups that hold a law token's title / section, by preference
+_TITLE_GROUPS = ("title", "chapter", "volume", "year")
+_SECTION_GROUPS = ("section", "page", "rule", "article", "reg", "law", "number", "act")
+
+
+def _from_law_token(norm: str, text: str, tok: LawToken) -> StatuteMatch | None:
+    """A statute citation from an eyecite law token the ``§`` reading did not find."""
+    groups = dict(tok.groups)
+    name = groups.get("reporter") or tok.law
+    subject = groups.get("subject")
+    if subject and subject not in name:  # "N. Y." + "Gen. Bus. Law Ann.": the subject names the code
+        written = " ".join(f"{name} {subject}".split())
+        known = code_named(tok.law)
+        jurisdiction = known.jurisdiction if known is not None else ""
+        m = _law_token_match(tok, groups, Code(subject_code_name(written), jurisdiction), written)
+        return None if m is None else _with_edition(norm, text, m)
+    code = code_named(tok.law) if tok.law not in ("Cal. Code", "N.Y. Law", "Tex. Code Ann.") else None
+    if code is None:
+        code = code_named(name)
+    if code is None:
+        for pattern, jurisdiction in SUBJECT_CODES:
+            if pattern.fullmatch(name):
+                written = " ".join(name.split())
+                code = Code(subject_code_name(written), jurisdiction)
+                break
+    if code is None:
+        return None
+    m = _law_token_match(tok, groups, code, " ".join(name.split()))
+    return None if m is None else _with_edition(norm, text, m)
+
+
+def _law_token_match(tok: LawToken, groups: dict[str, str], code: Code, written: str) -> StatuteMatch | None:
+    title = next((groups[g] for g in _TITLE_GROUPS if groups.get(g)), None)
+    section = next((groups[g] for g in _SECTION_GROUPS if groups.get(g)), None)
+    if section is None:
+        return None
+    statute = Statute(
+        form=StatuteForm.FULL,
+        code=code.code,
+        code_text=written,
+        jurisdiction=code.jurisdiction,
+        regulation=code.regulation,
+        title=title,
+        section=section.replace(",", ""),
+        paged=code.paged,
+    )
+    return StatuteMatch(tok.start, tok.end, tok.end, statute)
+
+
+def _with_edition(norm: str, text: str, m: StatuteMatch) -> StatuteMatch:
+    """``m`` with the edition parenthetical right after it (``(1941)``, ``(West 2016)``), if any."""
+    ed = _EDITION.match(norm, m.end)
+    if ed is None or (y := _YEAR.search(ed["edition"])) is None:
+        return m
+    edition = " ".join(text[ed.start("edition") : ed.end("edition")].split())
+    return StatuteMatch(
+        m.start, m.end, ed.end(), replace(m.statute, edition=edition, year=int(y.group())), m.id_start
+    )
