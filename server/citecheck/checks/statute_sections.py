@@ -83,8 +83,7 @@ class StatuteSectionCheck:
         evidence = Evidence(
             source=SOURCE,
             citation=_label(key),
-            passage=f"nearest sections: {near}" if near else None,
-            note=where,
+            note=f"{where}; nearest sections: {near}" if near else where,
         )
         title = f"title {key.title} of {where}"
         if answer.similar:

@@ -11,6 +11,7 @@ import bisect
 import re
 from dataclasses import dataclass, field, replace
 
+from citecheck.checks.statute_sections import SOURCE as STATUTE_SOURCE
 from citecheck.extract.models import Citation, CiteForm, Statute, StatuteForm, resolved_statute
 from citecheck.findings import Finding, Severity
 from citecheck.holdings.models import HoldingResult
@@ -487,7 +488,8 @@ def evidence_items(finding: Finding) -> list[tuple[str, str]]:
         ("Decided", ev.date),
         ("Page", ev.page),
         ("Draft says", ev.draft),
-        ("Opinion says", ev.passage),
+        # the statute index's findings compare a section's words, not an opinion's
+        ("Section says" if ev.source == STATUTE_SOURCE else "Opinion says", ev.passage),
         ("Difference", ev.diff),
         ("Note", ev.note),
         ("Verdict", _verdict(ev.verdict, ev.misuse)),
