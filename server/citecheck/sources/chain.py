@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from citecheck.config import Settings, default_corpus_path, token_refusal
-from citecheck.errors import CitecheckError, CorpusError, SourceUnavailable
+from citecheck.errors import CitecheckError, CorpusError, TextNotHere
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.corpus import CorpusSource, open_for_check
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
@@ -204,7 +204,7 @@ class SourceChain:
             # a case the citation index resolved: the index is metadata only, so a quote or pin cite of it
             # is not checked until its text is here; say so instead of passing in silence
             how = self.remote_off_reason or "no source on this machine has its text"
-            raise SourceUnavailable(
+            raise TextNotHere(
                 f"the citation index holds no opinion text and it could not be fetched ({how}); "
                 "import its volume or set a CourtListener token to check it"
             )
