@@ -140,10 +140,12 @@ class SourceChain:
                 else:
                     fresh = {}
                     for k in todo:
-                        r = remote.get(k)  # type: ignore[assignment]
-                        if r is None:
+                        answer = remote.get(k)
+                        if answer is None:
                             self._note(partial, k, f"{self.remote.name} returned no answer")
-                        elif r.status in _DEFINITIVE:
+                            continue
+                        r = answer
+                        if r.status in _DEFINITIVE:
                             prev = partial.get(k)
                             if prev is not None and prev.containing is not None and r.containing is None:
                                 r = replace(r, containing=prev.containing)
