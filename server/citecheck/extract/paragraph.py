@@ -566,6 +566,8 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
                     d.court = cd.court
                 d.year, d.date = cd.year, cd.date
                 parens = parens[1:]
+        # California's "(VonWahlde)", "(Howard)": the short name the case goes by later, no explanation
+        parens = [p for p in parens if not _DESIGNATION.fullmatch(norm, p.start, p.end)]
         if parens and (
             _YEAR_LIKE.fullmatch(norm, parens[0].start, parens[0].end)
             or (
@@ -808,6 +810,8 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
 _BLANK_PARALLEL = re.compile(r",\s*[-_]{2,}\s+[A-Z][\w. ]{0,20}?\s+[-_]{2,}(?=\s*[(,;.])")
+#: A name a citation is to be called by later: one to three capitalised words, nothing else.
+_DESIGNATION = re.compile(r"\(\s*(?:hereinafter\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2}\s*\)")
 _YEAR_LIKE = re.compile(r"\(\s*(?:1[6-9]|20)[\d\u00b2\u00b3\u00b9\u2070-\u2079]{2}\s*\)")
 _VOLUME_BEFORE_STAR = re.compile(r"(?<![\w.])(?P<volume>[1-9]\d{0,3})\s+\*$")
 _STAR_BEFORE = re.compile(r"\s*\*\d+\s*$")
