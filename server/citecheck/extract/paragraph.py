@@ -167,7 +167,7 @@ def _pin(
 
 _CHAPTER_PAGE = re.compile(r"\d{1,2}-\d{1,3}\b(?!\s?-)")
 _TRANSCRIPT = re.compile(r",?\s*(?:at\s+)?(?P<pin>\d+:\d+(?:\s?-\s?\d+(?::\d+)?)?)(?![\d:])")
-_RECORD_BRACKET = re.compile(r"\[[^\[\]]{1,80}\]|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
+_RECORD_BRACKET = re.compile(r"\[[^\[\]]{1,80}(?:\]|$)|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
 _RECORD_WORD = re.compile(r"[\w'][\w'.-]*")
 _RECORD_SEP = re.compile(r",? ")
 _NOT_RECORD = frozenset("see cf and but compare accord quoting citing".split())
