@@ -14,6 +14,12 @@ def shared_corpus() -> Path:
     return shared_corpus_path()
 
 
+@pytest.fixture(autouse=True)
+def _no_user_settings_file(tmp_path_factory, monkeypatch) -> None:
+    """No test reads the settings file of whoever runs the tests (``config.user_config_path()``)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+
+
 @pytest.fixture(params=["default", "tiny"])
 def limits(request):
     """The keystroke machinery's thresholds as shipped, and every one at its smallest (each fallback

@@ -1,4 +1,5 @@
-"""Settings layering: defaults → citecheck.toml / [tool.citecheck] → CITECHECK_* → flags."""
+"""Settings layering: defaults → the user's settings file → citecheck.toml / [tool.citecheck] → CITECHECK_* →
+flags; a folder's file cannot choose hosts, keys or files, a file the user names can."""
 
 from __future__ import annotations
 
@@ -6,19 +7,69 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.config.files import find_config_file, load_settings, read_config_file
+from citecheck.config import Settings, user_config_path
+from citecheck.config.files import find_config_file, load_settings, load_user_settings, read_config_file
 from citecheck.errors import ConfigError
 from citecheck.findings import Severity
 
 
-def test_citecheck_toml_is_found_upwards_and_relative_paths_resolve_against_it(tmp_path):
+def test_citecheck_toml_is_found_upwards_and_read_as_the_folders(tmp_path, caplog):
     (tmp_path / "citecheck.toml").write_text('corpus = "data/corpus.sqlite"\noffline = true\n')
     deep = tmp_path / "a" / "b"
     deep.mkdir(parents=True)
     settings, used = load_settings(cwd=deep, environ={})
     assert used == tmp_path / "citecheck.toml"
-    assert settings.corpus_path == (tmp_path / "data" / "corpus.sqlite").resolve()
     assert settings.offline is True
+    # the folder's file may not choose the file read as evidence: ignored, with a warning
+    assert settings.corpus_path == Settings().corpus_path
+    assert any("corpus_path" in r.message and "it is ignored" in r.message for r in caplog.records)
+
+
+def test_a_file_the_user_names_may_choose_files_relative_to_itself(tmp_path):
+    (tmp_path / "mine.toml").write_text('corpus = "data/corpus.sqlite"\n')
+    settings, _ = load_settings(config_file=tmp_path / "mine.toml", environ={})
+    assert settings.corpus_path == (tmp_path / "data" / "corpus.sqlite").resolve()
+    settings, _ = load_settings(cwd=tmp_path, environ={"CITECHECK_CONFIG": str(tmp_path / "mine.toml")})
+    assert settings.corpus_path == (tmp_path / "data" / "corpus.sqlite").resolve()
+
+
+def test_the_users_settings_file_is_read_first_and_may_choose_hosts(tmp_path):
+    user = tmp_path / "user" / "citecheck.toml"
+    user.parent.mkdir()
+    user.write_text('model_url = "https://gpu.firm.example/v1"\nmodel_name = "m"\ndebounce_ms = 10\n')
+    folder = tmp_path / "matter"
+    folder.mkdir()
+    (folder / "citecheck.toml").write_text('model_url = "https://evil.example/v1"\ndebounce_ms = 20\n')
+    settings, used = load_settings(cwd=folder, environ={}, user_file=user)
+    assert used == folder / "citecheck.toml"
+    assert settings.model_url == "https://gpu.firm.example/v1"  # the folder could not move it
+    assert settings.debounce_ms == 20  # but may set what is not a host, key or file
+    settings, _ = load_settings(cwd=folder, environ={"CITECHECK_DEBOUNCE_MS": "30"}, user_file=user)
+    assert settings.debounce_ms == 30
+
+
+def test_the_default_user_settings_file_is_in_the_user_config_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert user_config_path() == tmp_path / "citecheck" / "citecheck.toml"
+    user_config_path().parent.mkdir()
+    user_config_path().write_text('cap_url = "https://mirror.firm.example/"\n')
+    settings, _ = load_settings(cwd=tmp_path, environ={})
+    assert settings.cap_url == "https://mirror.firm.example/"
+    assert load_user_settings({}).cap_url == "https://mirror.firm.example/"
+
+
+@pytest.mark.parametrize(
+    "key", ["model_api_key", "modelApiKey", "courtlistener_token", "token", "serve_token"]
+)
+def test_no_settings_file_carries_a_secret(tmp_path, caplog, key):
+    cfg = tmp_path / "mine.toml"
+    cfg.write_text(f'{key} = "stolen-value"\n')
+    settings, _ = load_settings(config_file=cfg, environ={}, user_file=cfg)
+    assert "stolen-value" not in repr(
+        (settings.model_api_key, settings.courtlistener_token, settings.serve_token)
+    )
+    assert any("is a secret" in r.message for r in caplog.records)
+    assert all("stolen-value" not in r.message for r in caplog.records)
 
 
 def test_pyproject_tool_table_is_used_only_when_present(tmp_path):

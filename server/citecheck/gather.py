@@ -22,6 +22,7 @@ from citecheck.extract.models import Extraction
 from citecheck.judge import SourceEvidence, _Records, cite_key, full_of, lookup_keys
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.opinion_fit import why_unfit
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -88,6 +89,9 @@ async def _fetch_opinions(
 ) -> tuple[dict[str, OpinionText], dict[str, tuple[str, float | None]]]:
     """Opinion texts, only for cases whose text a check needs (quotes or pin cites), in file order.
 
+    A text that is not the case's or is cut short (``sources/opinion_fit.py``) is not used: it is
+    missing, with the reason, like one that could not be fetched.
+
     One at a time: the source paces its requests (sources/pacing.py), and once one fetch has to wait
     past the deadline the rest wait too, without asking. The second dict says, per case, why its text
     is missing and, when it only waits for the allowance, until when.
@@ -113,6 +117,9 @@ async def _fetch_opinions(
             missing[rid] = waiting
             continue
         text, why, until = await _opinion(source, rec)
+        if text is not None and (unfit := why_unfit(rec, text)) is not None:
+            log.info("opinion text for %s not used: %s", rec.id, unfit)
+            text, why = None, unfit  # garbled evidence never accuses: the checks say "cannot verify"
         if text is not None:
             texts[rid] = text
         elif why:

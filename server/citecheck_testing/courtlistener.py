@@ -85,6 +85,11 @@ class FakeCourtListener:
         self.clock = clock
         self.faults: list[Fault] = []
         self.always: Fault | None = None
+        #: "vol reporter page" → a cluster JSON to serve for that case instead of the made-up one (its
+        #: ``id`` and ``sub_opinions`` are replaced with the stand-in's own)
+        self.cluster_json: dict[str, dict[str, Any]] = {}
+        #: answers ``opinions/<id>/`` instead of the made-up text: cluster → (status, JSON or raw bytes)
+        self.opinion_answer: Callable[[dict[str, Any]], tuple[int, Any]] | None = None
         self.counts = Counts()
         self._lock = threading.Lock()
         self._requests: list[float] = []
@@ -213,6 +218,8 @@ class FakeCourtListener:
             if cluster is not None and parts[0] == "clusters":
                 return 200, cluster
             if cluster is not None and parts[0] == "opinions":
+                if self.opinion_answer is not None:
+                    return self.opinion_answer(cluster)
                 return 200, self._opinion(cluster)
             if cluster is not None and parts[0] == "dockets":
                 return 200, {"id": cluster["id"], "court_id": "scotus"}
@@ -261,6 +268,12 @@ class FakeCourtListener:
     def _cluster(self, label: str, vol: str, rep: str, page: str) -> dict[str, Any]:
         with self._lock:
             cid = self._ids.setdefault(label, 1000 + len(self._ids))
+            if cid not in self._clusters and label in self.cluster_json:
+                self._clusters[cid] = {
+                    **self.cluster_json[label],
+                    "id": cid,
+                    "sub_opinions": [f"https://www.courtlistener.com{PREFIX}opinions/{cid}/"],
+                }
             if cid not in self._clusters:
                 self._clusters[cid] = {
                     "id": cid,

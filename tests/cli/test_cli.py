@@ -274,13 +274,12 @@ def test_settings_from_pyproject_apply_and_flags_win(run_cli, tmp_path, monkeypa
     drafts.mkdir()
     (drafts / "brief.md").write_text("See Whitfield v. Kessler Mgmt. Co., 640 F.4th 512 (D.C. Cir. 2001).\n")
     monkeypatch.chdir(drafts)  # the settings file is found upwards
-    monkeypatch.delenv("CITECHECK_CORPUS_PATH")
     r = run_cli("check", "--offline", "brief.md")
     assert "warning impossible-citation" in r.out and r.rc == 0  # downgraded by the project's settings
-    assert not (project / "corpus.sqlite").exists()  # an offline check only reads: nothing is created
-    run_cli("check", "brief.md")  # online, CAP volumes may be stored: the corpus is created where configured
-    assert (project / "corpus.sqlite").exists()  # relative to the pyproject, not the current directory
-    assert not (drafts / "corpus.sqlite").exists()
+    # but the folder does not choose the file read as evidence (docs/settings.md, who may set what)
+    assert "corpus_path" in r.err and "it is ignored" in r.err
+    run_cli("check", "brief.md")  # online, CAP volumes may be stored: never in the folder's corpus
+    assert not (project / "corpus.sqlite").exists() and not (drafts / "corpus.sqlite").exists()
     monkeypatch.setenv("CITECHECK_SEVERITY_OVERRIDES", "impossible-citation=error")
     r = run_cli("check", "--offline", "brief.md")
     assert "error impossible-citation" in r.out and r.rc == 1  # the environment beats the file

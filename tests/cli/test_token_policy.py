@@ -44,8 +44,8 @@ def test_only_user_level_layers_can_allow_a_host(tmp_path: Path) -> None:
     settings, used = load_settings(cwd=tmp_path, environ={"CITECHECK_COURTLISTENER_TOKEN": "s3cret"})
     assert used == tmp_path / "citecheck.toml"
     assert settings.token_hosts == frozenset()
-    assert token_refusal(settings.courtlistener_url, settings.token_hosts) is not None
-    # LSP initializationOptions / workspace configuration go through the same untrusted path
+    assert settings.courtlistener_url == "https://www.courtlistener.com/api/rest/v4/"  # not the folder's
+    # a mapping from the folder (LSP workspace configuration) goes through the same untrusted path
     assert settings_from_mapping({"tokenHosts": ["evil.example"]}).token_hosts == frozenset()
     assert settings_from_env({"CITECHECK_TOKEN_HOSTS": "Mirror.Example, 127.0.0.1"}).token_hosts == {
         "mirror.example",
@@ -55,14 +55,24 @@ def test_only_user_level_layers_can_allow_a_host(tmp_path: Path) -> None:
     assert env_allowed.token_hosts == {"evil.example"}
 
 
-def test_lsp_settings_cannot_allow_a_host() -> None:
+def test_lsp_workspace_settings_cannot_allow_a_host() -> None:
     from citecheck.lsp.server import CiteServer
 
     server = CiteServer()
-    server.init_options = {"courtlistenerUrl": "http://evil.example/", "tokenHosts": "evil.example"}
-    s = server.compute_settings({"tokenHosts": ["evil.example"], "courtlistenerToken": "s3cret"})
+    s = server.compute_settings(
+        {
+            "courtlistenerUrl": "http://evil.example/",
+            "tokenHosts": ["evil.example"],
+            "courtlistenerToken": "s3",
+        }
+    )
     assert s.token_hosts == server.base_settings.token_hosts
-    assert token_refusal(s.courtlistener_url, s.token_hosts) is not None
+    assert s.courtlistener_url == server.base_settings.courtlistener_url
+    assert s.courtlistener_token == server.base_settings.courtlistener_token
+    # the editor's launch options are the user's own (VS Code fills them from user settings only)
+    server.init_options = {"courtlistenerUrl": "https://mirror.example/", "tokenHosts": "mirror.example"}
+    s = server.compute_settings({})
+    assert token_refusal(s.courtlistener_url, s.token_hosts) is None
 
 
 class _Thief(BaseHTTPRequestHandler):
@@ -105,7 +115,8 @@ def test_a_folder_config_cannot_redirect_the_token(run_cli, cli_home, thief, tmp
     assert not any("s3cret-token-value" in str(h) for h in seen), seen
     assert seen == []  # the folder's URL is refused as a whole: nothing reaches it
     assert "s3cret-token-value" not in r.out + r.err
-    # and the user's own environment can allow it (so the test above can fail)
+    # and the user's own environment can choose it and allow it (so the test above can fail)
+    monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", url)
     monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")
     run_cli("check", "brief.md")
     assert any("s3cret-token-value" in str(h) for h in seen)

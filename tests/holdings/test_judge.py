@@ -160,6 +160,38 @@ async def test_judgments_are_cached_on_model_prompt_proposition_case_and_passage
     cache.close()
 
 
+async def test_a_judgment_is_remembered_with_the_endpoint_that_gave_it(
+    fake_endpoint, opinion, tmp_path
+) -> None:
+    """Another endpoint serving a model of the same name, or a dead one, never shows the first one's verdict."""
+    cache = JudgmentCache(tmp_path / "holdings.sqlite")
+    first, findings = await _judge(
+        fake_endpoint, opinion, judgment("contradicted", REAL_QUOTE, "reversed-meaning"), cache=cache
+    )
+    assert [f.kind for f in findings] == [Kind.UNSUPPORTED_HOLDING] and not first[0].cached
+    other = FakeEndpoint()
+    try:
+        results, findings = await _judge(other, opinion, judgment("supported", REAL_QUOTE), cache=cache)
+        assert not results[0].cached and len(other.chat_requests) == 1  # asked, not remembered
+        assert Kind.UNSUPPORTED_HOLDING not in [f.kind for f in findings]
+    finally:
+        other.close()
+    async with ModelClient(
+        base_url="http://127.0.0.1:9/v1", model="fake-judge", timeout_s=2, retries=0
+    ) as dead:
+        results = await judge_claims([_claim()], {"cap:1": opinion}, dead, deadline=Deadline(5), cache=cache)
+    assert not results[0].cached
+    assert [f.kind for f in holding_findings(results)] == [Kind.CANNOT_VERIFY]
+    # the first endpoint's own verdict is still remembered (same URL however written)
+    again, _ = await _judge(fake_endpoint, opinion, judgment("supported", REAL_QUOTE), cache=cache)
+    assert (
+        again[0].cached
+        and again[0].judgment is not None
+        and again[0].judgment.support.value == "contradicted"
+    )
+    cache.close()
+
+
 async def test_a_failure_is_not_cached(fake_endpoint, opinion, tmp_path) -> None:
     cache = JudgmentCache(tmp_path / "holdings.sqlite")
     await _judge(fake_endpoint, opinion, chat_answer("nonsense"), cache=cache)
@@ -175,7 +207,7 @@ def test_a_cache_file_that_cannot_be_opened_is_skipped(tmp_path) -> None:
     bad = tmp_path / "not-a-db.sqlite"
     bad.write_bytes(b"this is not sqlite" * 100)
     cache = JudgmentCache(bad)
-    key = cache_key("m", "v", "p", "c", ())
+    key = cache_key("http://127.0.0.1:1/v1", "m", "v", "p", "c", ())
     cache.put(key, Judgment(support=Support.SUPPORTED, misuse=Misuse.NONE, supporting_quote="", rationale=""))
     assert cache.get(key) is None
 

@@ -11,8 +11,10 @@ from citecheck.errors import ConfigError
 
 def test_off_until_url_and_name_are_set() -> None:
     assert not Settings().holdings_enabled()
-    assert not settings_from_mapping({"modelUrl": "http://127.0.0.1:8000/v1"}).holdings_enabled()
-    on = settings_from_mapping({"modelUrl": "http://127.0.0.1:8000/v1", "modelName": "m"})
+    assert not settings_from_mapping(
+        {"modelUrl": "http://127.0.0.1:8000/v1"}, user_level=True
+    ).holdings_enabled()
+    on = settings_from_mapping({"modelUrl": "http://127.0.0.1:8000/v1", "modelName": "m"}, user_level=True)
     assert on.holdings_enabled()
     assert not settings_from_mapping({"holdings": False}, on).holdings_enabled()
 
@@ -45,10 +47,10 @@ def test_env_names() -> None:
 )
 def test_bad_values_are_config_errors(bad: dict) -> None:
     with pytest.raises(ConfigError):
-        settings_from_mapping(bad)
+        settings_from_mapping(bad, user_level=True)
 
 
-def test_a_settings_file_cannot_carry_the_api_key(tmp_path) -> None:
+def test_a_settings_file_cannot_carry_the_api_key(tmp_path) -> None:  # the user's own file (--config)
     cfg = tmp_path / "citecheck.toml"
     cfg.write_text('model_url = "https://gpu.example/v1"\nmodel_name = "m"\nmodel_api_key = "stolen"\n')
     s, _ = load_settings(config_file=cfg, environ={})

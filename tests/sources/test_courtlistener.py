@@ -368,7 +368,7 @@ async def test_opinion_text_falls_back_through_fields(loopback):
                "headmatter": "<p>Head</p>"}  # fmt: skip
     loopback.json("GET", "/clusters/42/", (200, cluster))
     loopback.json("GET", "/opinions/8/", (200, {"id": 8, "html_with_citations": "", "xml_harvard": "",
-                                                 "html": '<p>Lead <span class="star-pagination">*11</span>text</p>',
+                                                 "html": '<p>Lead opinion <span class="star-pagination">*11</span>text of the court.</p>',
                                                  "plain_text": "ignored"}))  # fmt: skip
     loopback.json(
         "GET", "/opinions/9/", (200, {"id": 9, "html_with_citations": "  ", "plain_text": "Dissent."})
@@ -380,7 +380,7 @@ async def test_opinion_text_falls_back_through_fields(loopback):
     finally:
         await cl.close()
     assert (
-        op is not None and op.text == "Head\nLead text\nDissent."
+        op is not None and op.text == "Head\nLead opinion text of the court.\nDissent."
     )  # opinions in id order, head matter first
     pm = op.page_map("A.2d", "5")
     assert pm is not None and pm.page_at(op.text.index("text")) == "11"

@@ -154,7 +154,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (needsRestart((key) => e.affectsConfiguration(key))) void restart();
     }),
     context.secrets.onDidChange((e) => {
-      if (e.key === 'citecheck.courtlistenerToken') void tokens.load().then(() => srv.notifyConfigurationChanged());
+      // the token travels only in the launch options: a new one needs a new server
+      if (e.key === 'citecheck.courtlistenerToken') void tokens.load().then(() => restart());
     }),
   );
   setActive(api.activeEditor());

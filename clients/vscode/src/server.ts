@@ -3,8 +3,9 @@
  *
  * It owns the LanguageClient's lifetime: start, stop, restart (manual, after a settings change, or
  * after a crash with back-off from `RestartPolicy`), and it answers the server's
- * `workspace/configuration` request for section `citecheck` with `serverSettings` (which carries the
- * CourtListener token from secret storage, so the token is never written to settings.json).
+ * `workspace/configuration` request for section `citecheck` with `workspaceSettings`; the user-only
+ * settings and the CourtListener token (from secret storage, never written to settings.json) go only in
+ * the launch options (`initializationOptions`), which the server treats as the user's own.
  * Everything the user sees (notifications, status bar, tree) is reached through `ServerHooks`.
  */
 import type * as vscode from 'vscode';
@@ -26,11 +27,12 @@ import {
 import { CITATIONS_NOTIFICATION } from './citations';
 import type { ServerCommand } from './launch';
 import { RestartPolicy } from './restart';
-import { documentSelector, SECTION, type ServerSettings } from './settings';
+import { documentSelector, SECTION, type ServerSettings, workspaceSettings } from './settings';
 import type { ServerState } from './status';
 
 export interface ServerHooks {
-  /** The answer to `workspace/configuration` for `citecheck` (scopeUri when the server names one). */
+  /** The user's settings for `citecheck` (scopeUri when the server names one), token included: the
+   * launch options; `workspace/configuration` answers get them without the user-only keys. */
   settings(scopeUri?: string): ServerSettings;
   onState(state: ServerState, detail?: string): void;
   /** The server stopped for good (start-up failure, or too many crashes). */
@@ -165,7 +167,7 @@ export class CitecheckServer {
   async notifyConfigurationChanged(): Promise<void> {
     const client = this.client;
     if (!client || client.state !== State.Running) return;
-    const settings = this.hooks.settings();
+    const settings = workspaceSettings(this.hooks.settings());
     const key = JSON.stringify(settings);
     if (key === this.lastSentSettings) return;
     this.lastSentSettings = key;
@@ -226,7 +228,7 @@ export class CitecheckServer {
             const values = Array.isArray(answer) ? answer : params.items.map(() => null);
             return params.items.map((item, i) => {
               if (item.section !== SECTION) return values[i];
-              const settings = hooks.settings(item.scopeUri);
+              const settings = workspaceSettings(hooks.settings(item.scopeUri));
               if (item.scopeUri === undefined) this.lastSentSettings = JSON.stringify(settings);
               return settings;
             });

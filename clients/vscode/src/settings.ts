@@ -2,12 +2,17 @@
  * Reads the extension's configuration and maps it to what the Python server accepts.
  *
  * Pure: it takes a `Configuration` (VS Code's `WorkspaceConfiguration` fits) and returns plain
- * objects, so it is unit-tested without VS Code. The server reads its settings through
- * `workspace/configuration` (section `citecheck`); `serverSettings` builds that answer with the
- * camelCase keys `citecheck.config.settings_from_mapping` understands, sends only what the user set
- * (VS Code reports package.json defaults as values too; sending those would override the server's
- * own configuration — citecheck.toml, CITECHECK_* variables), and adds the CourtListener token from
- * secret storage.
+ * objects, so it is unit-tested without VS Code. `serverSettings` builds the server's launch options
+ * (`initializationOptions`) with the camelCase keys `citecheck.config` understands, sends only what the
+ * user set (VS Code reports package.json defaults as values too; sending those would override the
+ * server's own configuration — the user's citecheck.toml, CITECHECK_* variables), and adds the
+ * CourtListener token from secret storage.
+ *
+ * Who may set what (docs/settings.md): the server takes the settings that choose a host or a file
+ * (`USER_ONLY_KEYS`) and the token only from its launch options, which are the user's own; so they are
+ * read here from the *user* settings alone (`globalValue`), never from `.vscode/settings.json` of the
+ * folder being checked, and `workspaceSettings` (the answer to `workspace/configuration`, which the
+ * server treats as the folder's) leaves them out. Changing one restarts the server.
  */
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs. */
@@ -82,6 +87,12 @@ export const SERVER_SETTING_KEYS = {
   question: 'question',
 } as const satisfies Record<string, keyof ServerSettings>;
 
+/**
+ * Settings that choose where the draft, the citations or a key go, or which file is read as evidence:
+ * from the user's own settings only (server: `config.Who.USER`).
+ */
+export const USER_ONLY_KEYS = ['corpusPath', 'cachePath', 'courtlistenerUrl', 'capUrl', 'modelUrl'] as const;
+
 /** Settings only the client reads. */
 export const CLIENT_SETTING_KEYS = ['server.path', 'python', 'languages', 'trace.server'] as const;
 
@@ -104,9 +115,12 @@ export function readClientSettings(cfg: Configuration, ctx: PathContext = {}): C
   };
 }
 
-/** The answer to `workspace/configuration` for section `citecheck`. */
+/** The server's launch options (`initializationOptions`): the user's settings, the token included. */
 export function serverSettings(config: Configuration, token: string | undefined, ctx: PathContext = {}): ServerSettings {
-  const cfg: Configuration = { get: <T>(key: string) => userValue<T>(config, key) };
+  const cfg: Configuration = {
+    get: <T>(key: string) =>
+      (USER_ONLY_KEYS as readonly string[]).includes(key) ? globalValue<T>(config, key) : userValue<T>(config, key),
+  };
   const out: ServerSettings = {};
   const corpusPath = optionalPath(cfg.get<string>('corpusPath'), ctx);
   if (corpusPath) out.corpusPath = corpusPath;
@@ -152,6 +166,14 @@ export function serverSettings(config: Configuration, token: string | undefined,
   return out;
 }
 
+/** The answer to `workspace/configuration` (which may be the folder's): without the user-only keys and the token. */
+export function workspaceSettings(settings: ServerSettings): ServerSettings {
+  const out: ServerSettings = { ...settings };
+  for (const key of USER_ONLY_KEYS) delete out[key];
+  delete out.courtlistenerToken;
+  return out;
+}
+
 /** Documents the client sends to the server: each language, saved files and untitled buffers. */
 export function documentSelector(languages: readonly string[]): { scheme: string; language: string }[] {
   return languages.flatMap((language) => [
@@ -162,7 +184,13 @@ export function documentSelector(languages: readonly string[]): { scheme: string
 
 /** True when a change to these settings needs a server restart (the rest is re-read live). */
 export function needsRestart(affects: (key: string) => boolean): boolean {
-  return ['server.path', 'python', 'languages'].some((k) => affects(`${SECTION}.${k}`));
+  return ['server.path', 'python', 'languages', ...USER_ONLY_KEYS].some((k) => affects(`${SECTION}.${k}`));
+}
+
+/** The value in the user's own settings, undefined when only the workspace (or nobody) set it. */
+function globalValue<T>(cfg: Configuration, key: string): T | undefined {
+  if (!cfg.inspect) return cfg.get<T>(key);
+  return cfg.inspect<T>(key)?.globalValue;
 }
 
 /** The value when the user (or workspace) set it, undefined when it is only the default. */

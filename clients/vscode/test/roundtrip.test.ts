@@ -42,7 +42,7 @@ import {
 
 import { citationNodes, CITATIONS_NOTIFICATION, courtListenerReach, parseCitations } from '../src/citations';
 import { checkSummary, registerCommands, reportView, SERVER_COMMANDS } from '../src/commands';
-import { type Configuration, serverSettings } from '../src/settings';
+import { type Configuration, serverSettings, workspaceSettings } from '../src/settings';
 import { fake } from './fake-vscode';
 
 /** CITECHECK_PYTHON, else the first of python3 / python that can import citecheck.lsp. */
@@ -154,7 +154,7 @@ class Session {
       this.configRequests.push(params);
       this.wake();
       return params.items.map((item) =>
-        item.section === 'citecheck' ? serverSettings(userConfig(this.tmp, this.extraSettings), this.token) : null,
+        item.section === 'citecheck' ? workspaceSettings(serverSettings(userConfig(this.tmp, this.extraSettings), this.token)) : null,
       );
     });
     c.onRequest('client/registerCapability', () => null);
@@ -186,7 +186,8 @@ class Session {
       processId: process.pid,
       rootUri: pathToFileURL(this.tmp).toString(),
       capabilities: capabilities(pull),
-      initializationOptions: serverSettings(userConfig(this.tmp, this.extraSettings), undefined),
+      // as the extension does: the user's settings and the token in the launch options (server.ts)
+      initializationOptions: serverSettings(userConfig(this.tmp, this.extraSettings), this.token),
       workspaceFolders: null,
     } as never);
     await this.conn.sendNotification(InitializedNotification.type, {});

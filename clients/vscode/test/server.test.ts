@@ -115,14 +115,16 @@ test('a start that fails tells the user once, naming the command', async () => {
   assert.equal(events.states.at(-1), 'failed: spawn /x/citecheck-lsp ENOENT');
 });
 
-test('workspace/configuration: citecheck gets our mapping (with the token), other sections pass through', async () => {
-  const { srv, clients } = setup('ok', () => ({ courtlistenerToken: 'secret', offline: false }));
+test('workspace/configuration: citecheck gets our mapping without the token and user-only keys, other sections pass through', async () => {
+  const { srv, clients } = setup('ok', () => ({ courtlistenerToken: 'secret', modelUrl: 'https://gpu/v1', offline: false }));
   await srv.start(CMD, ['plaintext']);
   const mw = clients[0].options.middleware?.workspace?.configuration;
   assert.ok(mw);
   const next = async (p: { items: unknown[] }) => p.items.map(() => ({ fromVsCode: true }));
   const answer = await mw({ items: [{ section: 'citecheck' }, { section: 'editor' }] }, {} as never, next as never);
-  assert.deepEqual(answer, [{ courtlistenerToken: 'secret', offline: false }, { fromVsCode: true }]);
+  assert.deepEqual(answer, [{ offline: false }, { fromVsCode: true }]);
+  // the launch options are the user's own: they carry both
+  assert.deepEqual(clients[0].options.initializationOptions, { courtlistenerToken: 'secret', modelUrl: 'https://gpu/v1', offline: false });
 });
 
 test('opened and changed documents are reported as being checked', async () => {

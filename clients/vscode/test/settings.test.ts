@@ -12,6 +12,8 @@ import {
   readClientSettings,
   SERVER_SETTING_KEYS,
   serverSettings,
+  USER_ONLY_KEYS,
+  workspaceSettings,
 } from '../src/settings';
 
 function config(values: Record<string, unknown>): Configuration {
@@ -137,6 +139,25 @@ test('document selector covers saved and untitled documents of each language', (
     { scheme: 'file', language: 'latex' },
     { scheme: 'untitled', language: 'latex' },
   ]);
+});
+
+test('the folder being checked cannot choose a host or a file: user-only keys come from user settings alone', () => {
+  const values: Record<string, unknown> = { modelUrl: 'https://evil.example/v1', corpusPath: '/evil.sqlite', offline: true };
+  const folderOnly: Configuration = {
+    get: <T>(key: string) => values[key] as T | undefined,
+    inspect: <T>(key: string) => (key in values ? { workspaceValue: values[key] as T } : {}),
+  };
+  const s = serverSettings(folderOnly, undefined);
+  assert.equal(s.modelUrl, undefined);
+  assert.equal(s.corpusPath, undefined);
+  assert.equal(s.offline, true); // the folder may set what chooses no host or file
+  const user = serverSettings(defaults({ modelUrl: 'https://gpu.firm.example/v1' }), 'tok');
+  assert.equal(user.modelUrl, 'https://gpu.firm.example/v1');
+  // the workspace/configuration answer (the server's folder layer) never carries them, nor the token
+  const answer = workspaceSettings(user);
+  assert.equal(answer.modelUrl, undefined);
+  assert.equal(answer.courtlistenerToken, undefined);
+  for (const key of USER_ONLY_KEYS) assert.equal(needsRestart((k) => k === `citecheck.${key}`), true, key);
 });
 
 test('only server start-up settings need a restart', () => {

@@ -43,7 +43,9 @@ def add_model_commands(subparsers: argparse._SubParsersAction) -> None:  # type:
 
 async def run_model_command(args: argparse.Namespace, settings: Settings) -> int:
     overrides = {"model_url": args.url, "model_name": args.model, "model_timeout_s": args.timeout}
-    settings = settings_from_mapping({k: v for k, v in overrides.items() if v is not None}, settings)
+    settings = settings_from_mapping(
+        {k: v for k, v in overrides.items() if v is not None}, settings, user_level=True
+    )
     if not settings.model_url:
         raise ConfigError("no model endpoint configured: set model_url (CITECHECK_MODEL_URL) or pass --url")
     return await check_endpoint(settings)

@@ -1,13 +1,26 @@
-"""Settings shared by the CLI and the language server, and pure parsers for each place they come from.
+"""Settings shared by the CLI and the language server: one table, and pure parsers for each layer.
 
-Precedence (lowest first): defaults → ``citecheck.toml`` / ``[tool.citecheck]`` → ``CITECHECK_*``
-environment → CLI flags or LSP ``initializationOptions`` / ``workspace/configuration``.
+Every setting is declared once, as a field of ``Settings``: its type and default, and in ``setting(...)``
+its parser, its other names (config-file aliases, the editor key), **who may set it** and its docs. The
+parsing of every layer, ``docs/settings.md`` (``config/docs.py`` renders it; a test keeps the file equal
+to it) and the "did you mean" warnings all derive from that table. Adding a setting is one field.
+
+Precedence (lowest first): defaults → the user's own settings file (user config dir) → the folder's
+``citecheck.toml`` / ``[tool.citecheck]`` → ``CITECHECK_*`` environment → CLI flags; in the language
+server: defaults → user settings file → environment → ``initializationOptions`` → ``workspace/configuration``.
+
+**Who may set what** (docs/security.md): a setting that names a host, a key or a file to read
+(``Who.USER``) comes only from the user's own layers — the user settings file, ``--config``, the
+environment, flags and the editor's launch options — never from the folder being checked (its
+``citecheck.toml``, an editor's workspace settings); a secret (``Who.SECRET``) never from any file.
+A layer that tries gets a warning naming the setting and where to set it instead.
 This module never reads files or the environment itself: callers pass the values in.
 """
 
 from __future__ import annotations
 
 import difflib
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -15,6 +28,7 @@ from typing import Any
 
 import platformdirs
 
+from citecheck.config import parsers as p
 from citecheck.errors import ConfigError
 from citecheck.findings import Kind, Severity
 
@@ -22,6 +36,7 @@ DEFAULT_COURTLISTENER_URL = "https://www.courtlistener.com/api/rest/v4/"
 DEFAULT_CAP_URL = "https://static.case.law/"
 DEFAULT_USCODE_URL = "https://uscode.house.gov/download/"
 DEFAULT_ECFR_URL = "https://www.ecfr.gov/api/versioner/v1/"
+CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
 
 
 def _data_dir() -> Path:
@@ -51,51 +66,235 @@ def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("citecheck", appauthor=False))
 
 
+def user_config_path() -> Path:
+    """The user's own settings file (``~/.config/citecheck/citecheck.toml`` on Linux): the one settings
+    file that may choose hosts and files, because nothing in a checked folder can put it there."""
+    return Path(platformdirs.user_config_dir("citecheck", appauthor=False)) / "citecheck.toml"
+
+
+class Who(enum.Enum):
+    """Who may set a setting."""
+
+    #: any layer, the folder being checked included (its citecheck.toml, an editor's workspace settings)
+    FOLDER = "folder"
+    #: names a host, a key or a file to read: only the user's own layers (user settings file, --config,
+    #: environment, flags, the editor's launch options), never the folder being checked
+    USER = "user"
+    #: a secret: the environment, flags or the editor's secret store, never a settings file
+    SECRET = "secret"
+
+
+class Layer(enum.Enum):
+    """Where a mapping of settings came from, which decides what it may set (``Who``)."""
+
+    #: the folder being checked: a citecheck.toml / [tool.citecheck] found from it, LSP workspace settings
+    FOLDER = "folder"
+    #: a settings file the user chose: the user settings file, ``--config`` or ``CITECHECK_CONFIG``
+    USER_FILE = "user file"
+    #: the environment, command-line flags, the editor's launch options (LSP ``initializationOptions``)
+    USER = "user"
+
+    def may_set(self, who: Who) -> bool:
+        if self is Layer.USER:
+            return True
+        if self is Layer.USER_FILE:
+            return who is not Who.SECRET
+        return who is Who.FOLDER
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """One row of the settings table (the rest of the row is the ``Settings`` field: name, type, default)."""
+
+    parse: p.Parser
+    doc: str
+    who: Who = Who.FOLDER
+    #: other config-file keys; snake_case ones are also environment names (``CITECHECK_<ALIAS>``)
+    aliases: tuple[str, ...] = ()
+    #: the editor's key (VS Code ``citecheck.<editor>``, the LSP settings key), None when editors have none
+    editor: str | None = None
+    #: the default as the docs show it (else the field's default)
+    shown_default: str | None = None
+
+
+def setting(
+    default: Any = None,
+    *,
+    parse: p.Parser,
+    doc: str,
+    who: Who = Who.FOLDER,
+    aliases: tuple[str, ...] = (),
+    editor: str | None = None,
+    shown_default: str | None = None,
+    factory: Any = None,
+) -> Any:
+    """A ``Settings`` field with its row of the table (``factory`` for a default built per instance)."""
+    spec = Spec(parse, doc, who, aliases, editor, shown_default)
+    meta = {"spec": spec}
+    repr_ = who is not Who.SECRET
+    if factory is not None:
+        return field(default_factory=factory, metadata=meta, repr=repr_)
+    return field(default=default, metadata=meta, repr=repr_)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
-    corpus_path: Path = field(default_factory=default_corpus_path)
-    cache_path: Path = field(default_factory=lambda: _cache_dir() / "cache.sqlite")
-    index_path: Path = field(default_factory=default_index_path)  # the citation index (corpus sync)
-    bulk_url: str = DEFAULT_BULK_URL  # where corpus sync lists and downloads CourtListener's bulk files
-    courtlistener_token: str | None = field(default=None, repr=False)
-    courtlistener_url: str = DEFAULT_COURTLISTENER_URL
-    cap_fetch: bool = True
-    cap_url: str = DEFAULT_CAP_URL
-    statutes_path: Path = field(default_factory=default_statutes_path)  # the statute index (U.S.C., C.F.R.)
-    uscode_url: str = DEFAULT_USCODE_URL  # the OLRC's download pages (corpus sync --statutes)
-    ecfr_url: str = DEFAULT_ECFR_URL  # the eCFR versioner API (corpus sync --statutes)
-    offline: bool = False
-    enabled_checks: frozenset[str] | None = None  # None = all; else finding kinds to report
-    severity_overrides: Mapping[str, Severity] = field(default_factory=dict)
-    languages: tuple[str, ...] = ("plaintext", "markdown")
-    max_document_chars: int = 2_000_000
-    debounce_ms: int = 150
-    model_url: str | None = None  # OpenAI-compatible endpoint (".../v1") for unsupported-holding; None = off
-    model_name: str | None = None
-    model_api_key: str | None = field(default=None, repr=False)  # CITECHECK_MODEL_API_KEY; never from a file
-    model_timeout_s: float = 60.0  # one request
-    model_deadline_s: float = 300.0  # every holding judgment of one check together
-    model_concurrency: int = 8  # requests in flight at once (vLLM batches them)
-    model_retries: int = 2  # further tries after a timeout, 429 or 5xx
-    model_passage_tokens: int = 1200  # opinion text sent per proposition, in approximate tokens
-    model_protocol: str = "judgment"  # "judgment" (JSON verdict, 7B+ models) | "yes-no" (small CPU models)
-    holdings: bool = True  # run holding checks when a model is configured (--no-holdings turns them off)
-    http_timeout_s: float = 20.0  # one request, body included
-    #: hosts besides the official one that may receive the CourtListener token ("host" or
-    #: "host:port"). Only user-level layers set it (environment, flags): never a citecheck.toml in
-    #: the folder being checked, nor LSP initializationOptions / workspace configuration.
-    token_hosts: frozenset[str] = frozenset()
-    serve_token: str | None = field(default=None, repr=False)  # ``corpus serve`` off loopback
-    # CourtListener pacing (docs/sources.md): None = the documented free-account limits on the official host
-    courtlistener_rates: str | None = None  # requests, e.g. "5/min,50/hour,125/day"
-    courtlistener_citation_rate: str | None = None  # looked-up citations, e.g. "60/min"
-    courtlistener_budget_s: float | None = 60.0  # a CLI run's deadline for CourtListener; None = --wait
-    cap_budget_s: float | None = 30.0  # a CLI run's total time for CAP volume downloads; None = no limit
-    #: How editors show a citation no source covers: "hint" (faint dots, no squiggle), "information"
-    #: (a squiggle like any finding) or "none". The status bar and Citations view count them anyway.
-    cannot_verify_diagnostics: str = "hint"
-    court: str | None = None  # the matter's court: courts-db id, abbreviation or name (else the caption)
-    question: str | None = None  # "federal" | "state"; default: federal law in federal court, state in state
+    """Every setting (docs/settings.md is rendered from these rows)."""
+
+    corpus_path: Path = setting(  # noqa: RUF009  (setting() is a dataclasses.field)
+        parse=p.path, who=Who.USER, aliases=("corpus",), editor="corpusPath", factory=default_corpus_path,
+        doc="local SQLite corpus (`citecheck corpus import …`)", shown_default="user data dir `corpus.sqlite`",
+    )  # fmt: skip
+    cache_path: Path = setting(  # noqa: RUF009
+        parse=p.path, who=Who.USER, aliases=("cache",), editor="cachePath",
+        factory=lambda: _cache_dir() / "cache.sqlite",
+        doc="cache of remote answers (and of the model's judgments)", shown_default="user cache dir `cache.sqlite`",
+    )  # fmt: skip
+    index_path: Path = setting(  # noqa: RUF009
+        parse=p.path, who=Who.USER, aliases=("index", "indexPath"), factory=default_index_path,
+        doc="the citation index `citecheck corpus sync` builds and checks read (docs/sources.md)",
+        shown_default="user data dir `index.sqlite`",
+    )  # fmt: skip
+    bulk_url: str = setting(
+        DEFAULT_BULK_URL, parse=p.folder_url, who=Who.USER, aliases=("bulkUrl",),
+        doc="where `corpus sync` lists and downloads CourtListener's bulk files (https; http only to this machine)",
+    )  # fmt: skip
+    courtlistener_token: str | None = setting(
+        parse=p.optional_text, who=Who.SECRET, aliases=("token",), editor="courtlistenerToken",
+        doc="CourtListener API token; never logged, sent only to its own host (VS Code: *Set CourtListener "
+        "token* command, kept in the OS keychain)",
+    )  # fmt: skip
+    courtlistener_url: str = setting(
+        DEFAULT_COURTLISTENER_URL, parse=p.text, who=Who.USER,
+        aliases=("courtlistener_base_url", "courtlistenerBaseUrl"), editor="courtlistenerUrl",
+        doc="CourtListener API base URL (where citation strings and the token go)",
+    )  # fmt: skip
+    cap_fetch: bool = setting(
+        True, parse=p.boolean, editor="capFetch",
+        doc="download Caselaw Access Project volumes the corpus lacks",
+    )  # fmt: skip
+    cap_url: str = setting(
+        DEFAULT_CAP_URL, parse=p.text, who=Who.USER, editor="capUrl", doc="CAP static site",
+    )  # fmt: skip
+    statutes_path: Path = setting(  # noqa: RUF009
+        parse=p.path, who=Who.USER, aliases=("statutes", "statutesPath"), factory=default_statutes_path,
+        doc="the statute index (U.S. Code and C.F.R. sections) that `citecheck corpus sync --statutes` builds "
+        "and checks read", shown_default="user data dir `statutes.sqlite`",
+    )  # fmt: skip
+    uscode_url: str = setting(
+        DEFAULT_USCODE_URL, parse=p.http_url, who=Who.USER,
+        doc="the OLRC's U.S. Code download pages (`download.shtml`, `releasepoints/…`)",
+    )  # fmt: skip
+    ecfr_url: str = setting(
+        DEFAULT_ECFR_URL, parse=p.http_url, who=Who.USER,
+        doc="the eCFR versioner API (`titles.json`, `versions/`, `full/`)",
+    )  # fmt: skip
+    offline: bool = setting(
+        False, parse=p.boolean, editor="offline", doc="never use the network (the CLI's `--offline`)",
+    )  # fmt: skip
+    enabled_checks: frozenset[str] | None = setting(
+        parse=p.finding_kinds, aliases=("checks",), editor="enabledChecks",
+        doc="finding kinds to report (comma-separated in the environment); unset = all", shown_default="all",
+    )  # fmt: skip
+    severity_overrides: Mapping[str, Severity] = setting(
+        parse=p.severity_map, aliases=("severity",), editor="severityOverrides", factory=dict,
+        doc="severity per finding kind (`kind=severity,…` in the environment)", shown_default="none",
+    )  # fmt: skip
+    languages: tuple[str, ...] = setting(
+        ("plaintext", "markdown"), parse=p.word_list, editor="languages",
+        doc="editor language ids to check", shown_default="`plaintext, markdown`",
+    )  # fmt: skip
+    max_document_chars: int = setting(
+        2_000_000, parse=p.integer(0), aliases=("size_limit", "sizeLimit"), editor="maxDocumentChars",
+        doc="largest document checked (VS Code: `citecheck.sizeLimit`)", shown_default="2,000,000",
+    )  # fmt: skip
+    debounce_ms: int = setting(
+        150, parse=p.integer(0), editor="debounceMs",
+        doc="pause after typing before the source-backed stage",
+    )  # fmt: skip
+    model_url: str | None = setting(
+        parse=p.http_url_or_none, who=Who.USER, editor="modelUrl",
+        doc="OpenAI-compatible endpoint for *unsupported-holding* (where propositions, passages and the "
+        "model key go); None = off",
+    )  # fmt: skip
+    model_name: str | None = setting(parse=p.optional_text, editor="modelName", doc="model to request there")
+    model_api_key: str | None = setting(
+        parse=p.optional_text, who=Who.SECRET, editor="modelApiKey",
+        doc="key for the model endpoint; sent only there (https or loopback), never logged",
+    )  # fmt: skip
+    model_timeout_s: float = setting(
+        60.0, parse=p.seconds, aliases=("model_timeout", "modelTimeout"), editor="modelTimeout",
+        doc="seconds for one model request",
+    )  # fmt: skip
+    model_deadline_s: float = setting(
+        300.0, parse=p.seconds, aliases=("model_deadline", "modelDeadline"), editor="modelDeadline",
+        doc="every holding judgment of one check together",
+    )  # fmt: skip
+    model_concurrency: int = setting(
+        8, parse=p.integer(1), editor="modelConcurrency", doc="model requests in flight at once (vLLM batches them)",
+    )  # fmt: skip
+    model_retries: int = setting(
+        2, parse=p.integer(0), editor="modelRetries", doc="further tries after a timeout, 429 or 5xx",
+    )  # fmt: skip
+    model_passage_tokens: int = setting(
+        1200, parse=p.integer(1), editor="modelPassageTokens",
+        doc="opinion text sent per proposition (approximate tokens)",
+    )  # fmt: skip
+    model_protocol: str = setting(
+        "judgment", parse=p.choice("judgment", "yes-no"), editor="modelProtocol",
+        doc="`judgment` (full JSON verdict; 7B+ instruct models) or `yes-no` (one calibrated yes/no question; "
+        "small models on a CPU; needs `top_logprobs`) — docs/model-endpoint.md",
+    )  # fmt: skip
+    holdings: bool = setting(
+        True, parse=p.boolean,
+        doc="run the holding check when a model endpoint is set (the CLI's `--no-holdings` turns it off)",
+    )  # fmt: skip
+    http_timeout_s: float = setting(
+        20.0, parse=p.seconds, aliases=("http_timeout", "httpTimeout"), editor="httpTimeout",
+        doc="seconds for one request, body included (connecting: at most 3)",
+    )  # fmt: skip
+    token_hosts: frozenset[str] = setting(
+        frozenset(), parse=p.host_set, who=Who.USER, aliases=("tokenHosts",),
+        doc="other hosts the CourtListener token may be sent to (`host` or `host:port`, comma-separated), "
+        "over https (docs/security.md)", shown_default="none",
+    )  # fmt: skip
+    serve_token: str | None = setting(
+        parse=p.optional_text, who=Who.SECRET,
+        doc="the token `citecheck corpus serve` requires when it listens beyond loopback",
+    )  # fmt: skip
+    courtlistener_rates: str | None = setting(
+        parse=p.rates, aliases=("courtlistenerRates",), editor="courtlistenerRates",
+        doc="request allowance, e.g. `5/min,50/hour,125/day` (docs/sources.md)",
+        shown_default="the documented free-account limits",
+    )  # fmt: skip
+    courtlistener_citation_rate: str | None = setting(
+        parse=p.rates, aliases=("courtlistenerCitationRate",), editor="courtlistenerCitationRate",
+        doc="looked-up citations allowance, e.g. `60/min`", shown_default="documented limit",
+    )  # fmt: skip
+    courtlistener_budget_s: float | None = setting(
+        60.0, parse=p.seconds_or_none("none", "wait", "unlimited"), aliases=("courtlistenerBudget",),
+        editor="courtlistenerBudget",
+        doc="a CLI run's deadline for CourtListener (`none`: wait, like `--wait`)",
+    )  # fmt: skip
+    cap_budget_s: float | None = setting(
+        30.0, parse=p.seconds_or_none("none", "unlimited"), aliases=("capBudget",), editor="capBudget",
+        doc="a CLI run's total time for CAP downloads (`none`: no limit); the language server has none",
+    )  # fmt: skip
+    cannot_verify_diagnostics: str = setting(
+        "hint", parse=p.choice(*CANNOT_VERIFY_DISPLAY), editor="cannotVerifyDiagnostics",
+        doc="how editors show a citation no source covers: `hint` (faint dots, no squiggle, not in Problems), "
+        "`information` (a squiggle), `none`; the status bar and Citations view count them either way. The "
+        "CLI lists them as `info`",
+    )  # fmt: skip
+    court: str | None = setting(
+        parse=p.optional_text, editor="court", shown_default="from the caption",
+        doc="the matter's court (courts-db id, abbreviation or name); else read from the caption "
+        "(docs/jurisdiction.md)",
+    )  # fmt: skip
+    question: str | None = setting(
+        parse=p.choice("federal", "state", optional=True), editor="question", shown_default="from the court",
+        doc="`federal` or `state` question; default: federal law in federal court, state in state",
+    )  # fmt: skip
 
     def network_allowed(self) -> bool:
         return not self.offline
@@ -111,69 +310,22 @@ class Settings:
         return self.severity_overrides.get(str(kind), default)
 
 
-# key as written in TOML / JSON (either snake_case or camelCase) → field name
-_ALIASES = {
-    "corpus": "corpus_path",
-    "corpusPath": "corpus_path",
-    "cache": "cache_path",
-    "cachePath": "cache_path",
-    "index": "index_path",
-    "indexPath": "index_path",
-    "bulkUrl": "bulk_url",
-    "courtlistenerToken": "courtlistener_token",
-    "token": "courtlistener_token",
-    "courtlistenerUrl": "courtlistener_url",
-    "courtlistener_base_url": "courtlistener_url",
-    "courtlistenerBaseUrl": "courtlistener_url",
-    "capFetch": "cap_fetch",
-    "capUrl": "cap_url",
-    "statutes": "statutes_path",
-    "statutesPath": "statutes_path",
-    "uscodeUrl": "uscode_url",
-    "ecfrUrl": "ecfr_url",
-    "enabledChecks": "enabled_checks",
-    "checks": "enabled_checks",
-    "severityOverrides": "severity_overrides",
-    "severity": "severity_overrides",
-    "maxDocumentChars": "max_document_chars",
-    "sizeLimit": "max_document_chars",
-    "size_limit": "max_document_chars",
-    "debounceMs": "debounce_ms",
-    "modelUrl": "model_url",
-    "modelName": "model_name",
-    "modelApiKey": "model_api_key",
-    "modelTimeout": "model_timeout_s",
-    "model_timeout": "model_timeout_s",
-    "modelDeadline": "model_deadline_s",
-    "model_deadline": "model_deadline_s",
-    "modelConcurrency": "model_concurrency",
-    "modelRetries": "model_retries",
-    "modelPassageTokens": "model_passage_tokens",
-    "modelProtocol": "model_protocol",
-    "httpTimeout": "http_timeout_s",
-    "http_timeout": "http_timeout_s",
-    "cannotVerifyDiagnostics": "cannot_verify_diagnostics",
-    "tokenHosts": "token_hosts",
-    "courtlistenerRates": "courtlistener_rates",
-    "courtlistenerCitationRate": "courtlistener_citation_rate",
-    "courtlistenerBudget": "courtlistener_budget_s",
-    "capBudget": "cap_budget_s",
+#: The table: setting name → its row.
+SPECS: Mapping[str, Spec] = {f.name: f.metadata["spec"] for f in fields(Settings)}
+#: key as written in TOML / JSON (an alias or the editor key) → setting name
+_ALIASES: Mapping[str, str] = {
+    key: name
+    for name, spec in SPECS.items()
+    for key in (*spec.aliases, *((spec.editor,) if spec.editor else ()))
+    if key != name
 }
-CANNOT_VERIFY_DISPLAY = ("hint", "information", "none")
-#: Settings only user-level layers may set: a folder's own config must not redirect a secret, nor
-#: choose the hosts bulk files and statute releases are downloaded from, nor the index checks trust.
-USER_LEVEL_ONLY = frozenset(
-    {"token_hosts", "serve_token", "uscode_url", "ecfr_url", "bulk_url", "index_path"}
-)
-_FIELDS = {f.name for f in fields(Settings)}
-#: ``CITECHECK_*`` variables that are not settings fields but are read somewhere (add yours here, or
-#: users who set it are told it is unknown).
+#: Settings only user-level layers may set (kept for callers of the older name).
+USER_LEVEL_ONLY = frozenset(name for name, spec in SPECS.items() if spec.who is not Who.FOLDER)
+#: ``CITECHECK_*`` variables that are not settings but are read somewhere (add yours here, or users
+#: who set it are told it is unknown).
 OTHER_ENV = frozenset(
     {
         "CITECHECK_CONFIG",
-        "CITECHECK_CORPUS",
-        "CITECHECK_CACHE",
-        "CITECHECK_INDEX",
         # the project's own test harness (tests/, clients/vscode/test/): not settings, but not typos either
         "CITECHECK_E2E",
         "CITECHECK_E2E_CACHE",
@@ -181,11 +333,23 @@ OTHER_ENV = frozenset(
         "CITECHECK_REGEN_GOLDEN",
         "CITECHECK_PYTHON",
         "CITECHECK_UPDATE_SCREENSHOTS",
+        "CITECHECK_MODEL_CACHE",
     }
 )
 
 
-def _key(raw_key: str) -> str:
+def env_name(name: str) -> str:
+    return f"CITECHECK_{name.upper()}"
+
+
+def env_names(name: str) -> tuple[str, ...]:
+    """A setting's environment variables: its own, then one per snake_case alias."""
+    spec = SPECS[name]
+    return (env_name(name), *(env_name(a) for a in spec.aliases if a.islower() or "_" in a))
+
+
+def setting_name(raw_key: str) -> str:
+    """The setting a config/editor key names (``capFetch`` → ``cap_fetch``); unknown keys come back as given."""
     return _ALIASES.get(raw_key, raw_key.replace("-", "_"))
 
 
@@ -194,18 +358,45 @@ def _suggest(word: str, choices: list[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
-    """One warning per key of a settings table that no setting has (they are otherwise ignored).
+def _where_instead(name: str) -> str:
+    if SPECS[name].who is Who.SECRET:
+        return f"the environment ({env_name(name)}), a flag or your editor's secret store"
+    return f"your own settings: {user_config_path()}, {env_name(name)} or your editor's user settings"
 
-    >>> unknown_keys({"offline": True, "http_timout": 5}, "citecheck.toml")
+
+def key_warnings(data: Mapping[str, Any], where: str, layer: Layer = Layer.FOLDER) -> list[str]:
+    """One warning per key of a settings table that is ignored: no setting has it, or ``layer`` may not set it.
+
+    >>> key_warnings({"offline": True, "http_timout": 5}, "citecheck.toml")
     ['citecheck.toml: unknown setting "http_timout" (did you mean http_timeout?); it is ignored']
+    >>> key_warnings({"modelUrl": "https://x.example/v1"}, "citecheck.toml")[0].split(";")[0]
+    'citecheck.toml: model_url ("modelUrl") names a host, a key or a file'
     """
-    names = sorted(_FIELDS | set(_ALIASES))
-    return [
-        f'{where}: unknown setting "{k}"{_suggest(k, names)}; it is ignored'
-        for k in data
-        if _key(k) not in _FIELDS
-    ]
+    names = sorted(set(SPECS) | set(_ALIASES))
+    out = []
+    for k in data:
+        name = setting_name(k)
+        spec = SPECS.get(name)
+        if spec is None:
+            out.append(f'{where}: unknown setting "{k}"{_suggest(k, names)}; it is ignored')
+        elif not layer.may_set(spec.who):
+            shown = name if k == name else f'{name} ("{k}")'
+            why = (
+                "is a secret, never read from a settings file or the folder being checked"
+                if spec.who is Who.SECRET
+                else "names a host, a key or a file; the folder being checked may not choose it"
+            )
+            out.append(f"{where}: {shown} {why}; it is ignored (set it in {_where_instead(name)})")
+    return out
+
+
+def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
+    """The "unknown setting" warnings of ``key_warnings`` alone."""
+    return [w for w in key_warnings(data, where, Layer.USER) if "unknown setting" in w]
+
+
+def _known_env() -> set[str]:
+    return {v for name in SPECS for v in env_names(name)} | set(OTHER_ENV)
 
 
 def unknown_env(environ: Mapping[str, str]) -> list[str]:
@@ -214,8 +405,7 @@ def unknown_env(environ: Mapping[str, str]) -> list[str]:
     >>> unknown_env({"CITECHECK_HTTP_TIMOUT": "5", "CITECHECK_OFFLINE": "1", "HOME": "/"})
     ['unknown environment variable CITECHECK_HTTP_TIMOUT (did you mean CITECHECK_HTTP_TIMEOUT?); it is ignored']
     """
-    known = {f"CITECHECK_{f.upper()}" for f in _FIELDS} | set(OTHER_ENV)
-    known |= {f"CITECHECK_{a.upper()}" for a in _ALIASES if "_" in a or a.islower()}
+    known = _known_env()
     return [
         f"unknown environment variable {k}{_suggest(k, sorted(known))}; it is ignored"
         for k in sorted(environ)
@@ -223,111 +413,10 @@ def unknown_env(environ: Mapping[str, str]) -> list[str]:
     ]
 
 
-def _coerce(name: str, value: Any) -> Any:  # noqa: C901
+def parse_value(name: str, value: Any) -> Any:
+    """``value`` parsed by the setting's own parser; a bad value is a ``ConfigError`` naming the setting."""
     try:
-        if name in ("corpus_path", "cache_path", "index_path", "statutes_path"):
-            return Path(str(value)).expanduser()
-        if name == "bulk_url":
-            url = str(value).strip()
-            if not url.lower().startswith(("http://", "https://")):
-                raise ConfigError(f"bulk_url must be an http(s) URL, not {url!r}")
-            return url if url.endswith("/") else url + "/"
-        if name in ("cap_fetch", "offline", "holdings"):
-            if isinstance(value, str):
-                return value.strip().lower() in ("1", "true", "yes", "on")
-            return bool(value)
-        if name in (
-            "max_document_chars",
-            "debounce_ms",
-            "model_concurrency",
-            "model_retries",
-            "model_passage_tokens",
-        ):
-            n = int(value)
-            if name in ("model_concurrency", "model_passage_tokens") and n < 1:
-                raise ConfigError(f"{name} must be at least 1")
-            if n < 0:
-                raise ConfigError(f"{name} must not be negative")
-            return n
-        if name in ("http_timeout_s", "model_timeout_s", "model_deadline_s"):
-            x = float(value)
-            if not x > 0:
-                raise ConfigError(f"{name} must be a positive number of seconds")
-            return x
-        if name == "model_url":
-            if value in (None, ""):
-                return None
-            url = str(value).strip()
-            if not url.lower().startswith(("http://", "https://")):
-                raise ConfigError(f"model_url must be an http(s) URL, not {url!r}")
-            return url
-        if name in ("uscode_url", "ecfr_url"):
-            url = str(value).strip()
-            if not url.lower().startswith(("http://", "https://")):
-                raise ConfigError(f"{name} must be an http(s) URL, not {url!r}")
-            return url
-        if name == "model_protocol":
-            protocol = str(value).strip().lower()
-            if protocol not in ("judgment", "yes-no"):
-                raise ConfigError(f'model_protocol must be "judgment" or "yes-no", not {value!r}')
-            return protocol
-        if name == "cannot_verify_diagnostics":
-            if str(value).strip().lower() not in CANNOT_VERIFY_DISPLAY:
-                raise ConfigError(
-                    f"cannot_verify_diagnostics must be one of {', '.join(CANNOT_VERIFY_DISPLAY)}, "
-                    f"not {value!r}"
-                )
-            return str(value).strip().lower()
-        if name == "cap_budget_s":
-            if isinstance(value, str) and value.strip().lower() in ("", "none", "unlimited"):
-                return None
-            if float(value) <= 0:
-                raise ConfigError(f"cap_budget_s must be positive, not {value!r}")
-            return float(value)
-        if name == "token_hosts":
-            items = value.split(",") if isinstance(value, str) else list(value)
-            return frozenset(str(s).strip().lower() for s in items if str(s).strip())
-        if name == "courtlistener_budget_s":
-            if isinstance(value, str) and value.strip().lower() in ("", "none", "wait", "unlimited"):
-                return None
-            budget = float(value)
-            if budget <= 0:
-                raise ConfigError(f"courtlistener_budget_s must be positive, not {value!r}")
-            return budget
-        if name in ("courtlistener_rates", "courtlistener_citation_rate"):
-            from citecheck.sources.pacing import parse_rates
-
-            parse_rates(str(value))  # a typo is a config error now, not a surprise at the first lookup
-            return str(value)
-        if name == "languages":
-            items = value.split(",") if isinstance(value, str) else list(value)
-            return tuple(s.strip() for s in items if s.strip())
-        if name == "enabled_checks":
-            if value is None:
-                return None
-            items = value.split(",") if isinstance(value, str) else list(value)
-            unknown = [s for s in items if s.strip() and s.strip() not in {k.value for k in Kind}]
-            if unknown:
-                raise ConfigError(f"unknown check(s) in enabled_checks: {', '.join(unknown)}")
-            return frozenset(s.strip() for s in items if s.strip())
-        if name == "severity_overrides":
-            if isinstance(value, str):  # "misquote=warning,name-misspelled=error"
-                value = dict(p.split("=", 1) for p in value.split(",") if "=" in p)
-            out = {}
-            for k, v in dict(value).items():
-                if k not in {kk.value for kk in Kind}:
-                    raise ConfigError(f"unknown finding kind in severity overrides: {k}")
-                out[k] = Severity(str(v).lower())
-            return out
-        if name == "question":
-            if value in (None, ""):
-                return None
-            if str(value).strip().lower() not in ("federal", "state"):
-                raise ConfigError(f'question must be "federal" or "state", not {value!r}')
-            return str(value).strip().lower()
-        if name in ("courtlistener_token", "serve_token", "model_name", "model_api_key", "court"):
-            return str(value) if value not in (None, "") else None
-        return str(value)
+        return SPECS[name].parse(name, value)
     except ConfigError:
         raise
     except (ValueError, TypeError) as exc:
@@ -335,24 +424,41 @@ def _coerce(name: str, value: Any) -> Any:  # noqa: C901
 
 
 def settings_from_mapping(
-    data: Mapping[str, Any], base: Settings | None = None, *, user_level: bool = False
+    data: Mapping[str, Any],
+    base: Settings | None = None,
+    *,
+    user_level: bool = False,
+    layer: Layer | None = None,
 ) -> Settings:
-    """Apply a mapping (TOML table, LSP options) on top of ``base``; unknown keys are ignored.
+    """Apply a mapping (TOML table, LSP options, flags) on top of ``base``; unknown keys are ignored.
 
-    Keys in ``USER_LEVEL_ONLY`` are ignored unless ``user_level`` (the environment, flags): a
-    folder's ``citecheck.toml`` or a workspace setting cannot let the token go elsewhere.
+    ``layer`` says where the mapping came from (``user_level`` is short for ``Layer.USER``; neither means
+    the folder being checked); keys that layer may not set are ignored — ``key_warnings`` names them.
 
-    >>> s = settings_from_mapping({"corpusPath": "/tmp/c.sqlite", "capFetch": False})
+    >>> s = settings_from_mapping({"corpusPath": "/tmp/c.sqlite", "capFetch": False}, user_level=True)
     >>> (str(s.corpus_path), s.cap_fetch)
     ('/tmp/c.sqlite', False)
+    >>> settings_from_mapping({"modelUrl": "https://x.example/v1"}).model_url is None
+    True
     """
+    layer = layer or (Layer.USER if user_level else Layer.FOLDER)
     base = base or Settings()
     changes: dict[str, Any] = {}
     for raw_key, value in data.items():
-        key = _key(raw_key)
-        if key in _FIELDS and value is not None and (user_level or key not in USER_LEVEL_ONLY):
-            changes[key] = _coerce(key, value)
+        name = setting_name(raw_key)
+        spec = SPECS.get(name)
+        if spec is not None and value is not None and layer.may_set(spec.who):
+            changes[name] = parse_value(name, value)
     return replace(base, **changes)
+
+
+def env_settings(environ: Mapping[str, str]) -> dict[str, str]:
+    """The ``CITECHECK_*`` variables that name settings, keyed by setting name (aliases resolved)."""
+    data = {}
+    for k, v in environ.items():
+        if k.startswith("CITECHECK_") and k not in OTHER_ENV:
+            data[setting_name(k[len("CITECHECK_") :].lower())] = v
+    return data
 
 
 def settings_from_env(environ: Mapping[str, str], base: Settings | None = None) -> Settings:
@@ -361,12 +467,7 @@ def settings_from_env(environ: Mapping[str, str], base: Settings | None = None) 
     >>> settings_from_env({"CITECHECK_OFFLINE": "1"}).offline
     True
     """
-    data = {}
-    for k, v in environ.items():
-        if k.startswith("CITECHECK_"):
-            name = k[len("CITECHECK_") :].lower()
-            data[{"corpus": "corpus_path", "cache": "cache_path", "index": "index_path"}.get(name, name)] = v
-    return settings_from_mapping(data, base, user_level=True)
+    return settings_from_mapping(env_settings(environ), base, layer=Layer.USER)
 
 
 #: The hosts the CourtListener token is for.

@@ -4,7 +4,11 @@ The pure parsers live in ``citecheck.config``; this module is the edge that read
 ``citecheck.toml`` / ``[tool.citecheck]`` in ``pyproject.toml`` and ``CITECHECK_*`` variables, so
 the CLI and the language server resolve settings the same way:
 
-    defaults → config file → environment → flags (or LSP options)
+    defaults → the user's settings file → the folder's config file (or --config) → environment → flags
+
+Each file is read as the layer it is (``citecheck.config.Layer``): the folder's own ``citecheck.toml``
+cannot set what names a host, a key or a file (it is warned about and ignored); the user's settings
+file and a file the user names (``--config``, ``CITECHECK_CONFIG``) can; no file can hold a secret.
 """
 
 from __future__ import annotations
@@ -16,15 +20,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from citecheck.config import Settings, settings_from_env, settings_from_mapping, unknown_env, unknown_keys
+from citecheck.config import (
+    Layer,
+    Settings,
+    env_settings,
+    key_warnings,
+    settings_from_mapping,
+    unknown_env,
+    user_config_path,
+)
 from citecheck.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
 CONFIG_NAME = "citecheck.toml"
 _PATH_KEYS = ("corpus", "corpus_path", "corpusPath", "cache", "cache_path", "cachePath")
-#: Secrets a settings file may not carry (it may sit in the folder being checked): environment only.
-_SECRET_KEYS = ("model_api_key", "modelApiKey", "model-api-key")
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -74,7 +84,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
         table = data
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: the citecheck settings must be a table")
-    table = {k: v for k, v in table.items() if k not in _SECRET_KEYS}
+    table = dict(table)
     for key in _PATH_KEYS:
         value = table.get(key)
         if isinstance(value, str) and value:
@@ -83,38 +93,71 @@ def read_config_file(path: Path) -> dict[str, Any]:
     return table
 
 
+def _apply_file(settings: Settings, path: Path, layer: Layer) -> Settings:
+    table = read_config_file(path)
+    for warning in key_warnings(table, str(path), layer):
+        log.warning("%s", warning)
+    return settings_from_mapping(table, settings, layer=layer)
+
+
+def _environment_layer(settings: Settings, environ: Mapping[str, str]) -> Settings:
+    for warning in unknown_env(environ):
+        log.warning("%s", warning)
+    return settings_from_mapping(env_settings(environ), settings, layer=Layer.USER)
+
+
+def load_user_settings(
+    environ: Mapping[str, str] | None = None, *, user_file: Path | None = None
+) -> Settings:
+    """The user's own layers, for the language server: the user settings file, then the environment.
+
+    A missing user settings file is no error (most users have none); a broken one is.
+    """
+    environ = os.environ if environ is None else environ
+    settings = Settings()
+    user_file = user_config_path() if user_file is None else user_file
+    if user_file.is_file():
+        settings = _apply_file(settings, user_file, Layer.USER_FILE)
+    return _environment_layer(settings, environ)
+
+
 def load_settings(
     *,
     config_file: Path | None = None,
     cwd: Path | None = None,
     environ: Mapping[str, str] | None = None,
     overrides: Mapping[str, Any] | None = None,
+    user_file: Path | None = None,
 ) -> tuple[Settings, Path | None]:
     """Settings from every layer, and the config file used (None when there was none).
 
     Args:
-        config_file: an explicit file (``--config``); otherwise one is searched from ``cwd`` up.
+        config_file: an explicit file (``--config``), read as the user's; otherwise one is searched from
+            ``cwd`` up, and read as the folder's (it cannot choose hosts, keys or files).
         cwd: where the search starts (the current directory by default).
         environ: the environment (``os.environ`` by default); ``CITECHECK_CONFIG`` names a file too.
         overrides: flags, keyed like the TOML keys (``{"offline": True, "corpus": "x.sqlite"}``).
+        user_file: the user's settings file (default: ``config.user_config_path()``).
     """
     environ = os.environ if environ is None else environ
+    layer = Layer.USER_FILE
     if config_file is None and environ.get("CITECHECK_CONFIG"):
         config_file = Path(environ["CITECHECK_CONFIG"])
+    user_file = user_config_path() if user_file is None else user_file
     if config_file is None:
         config_file = find_config_file(cwd or Path.cwd())
+        layer = Layer.FOLDER
     settings = Settings()
+    if user_file.is_file():
+        if config_file is not None and config_file.resolve() == user_file.resolve():
+            layer = Layer.USER_FILE  # the search found the user's own file: read it once, as theirs
+        else:
+            settings = _apply_file(settings, user_file, Layer.USER_FILE)
     if config_file is not None:
-        table = read_config_file(config_file)
-        for warning in unknown_keys(table, str(config_file)):
-            log.warning("%s", warning)
-        settings = settings_from_mapping(table, settings)
-    for warning in unknown_env(environ):
-        log.warning("%s", warning)
-    env = {k: v for k, v in environ.items() if k != "CITECHECK_CONFIG"}
-    settings = settings_from_env(env, settings)
+        settings = _apply_file(settings, config_file, layer)
+    settings = _environment_layer(settings, environ)
     if overrides:
         settings = settings_from_mapping(
-            {k: v for k, v in overrides.items() if v is not None}, settings, user_level=True
+            {k: v for k, v in overrides.items() if v is not None}, settings, layer=Layer.USER
         )
     return settings, config_file

@@ -1,7 +1,9 @@
 """SQLite cache of holding judgments, so a draft re-checked on every pause asks the model only once.
 
-Keyed on everything that could change the answer: the model, the prompt version, the proposition, the
-case and the exact passages shown. Only validated judgments are stored (never a failure, never a parse
+Keyed on everything that could change the answer: the endpoint and the model that judged (a run pointed
+at another endpoint, or at one that is down, never shows an earlier endpoint's verdict — the same model
+name on two servers may be two models), the prompt version, the proposition, the case and the exact
+passages shown. Rows of the older table, which did not record the endpoint, are never read. Only validated judgments are stored (never a failure, never a parse
 error). The cache is a convenience: a file that cannot be opened or a row that cannot be read turns it
 off or is skipped, and the check goes on. Calls are synchronous because each is a sub-millisecond
 indexed read or write on a local file.
@@ -21,7 +23,8 @@ from citecheck.holdings.models import Judgment, Misuse, Passage, Support, text_h
 log = logging.getLogger(__name__)
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS judgments (
+CREATE TABLE IF NOT EXISTS judged_by (
+    endpoint TEXT NOT NULL,
     model TEXT NOT NULL,
     prompt_version TEXT NOT NULL,
     proposition_hash TEXT NOT NULL,
@@ -29,16 +32,36 @@ CREATE TABLE IF NOT EXISTS judgments (
     passages_hash TEXT NOT NULL,
     judgment TEXT NOT NULL,
     created REAL NOT NULL DEFAULT (julianday('now')),
-    PRIMARY KEY (model, prompt_version, proposition_hash, case_id, passages_hash)
+    PRIMARY KEY (endpoint, model, prompt_version, proposition_hash, case_id, passages_hash)
 )
 """
 
+Key = tuple[str, str, str, str, str, str]
+
+
+def endpoint_id(url: str) -> str:
+    """The endpoint as a key: scheme, host and path, case and trailing slashes aside.
+
+    >>> endpoint_id("HTTP://127.0.0.1:8000/v1/") == endpoint_id("http://127.0.0.1:8000/v1")
+    True
+    """
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path.rstrip('/')}"
+
 
 def cache_key(
-    model: str, prompt_version: str, proposition: str, case_id: str, passages: Sequence[Passage]
-) -> tuple[str, str, str, str, str]:
+    endpoint: str,
+    model: str,
+    prompt_version: str,
+    proposition: str,
+    case_id: str,
+    passages: Sequence[Passage],
+) -> Key:
     """The key of one judgment; the passages are hashed in order (their order is part of the prompt)."""
     return (
+        endpoint_id(endpoint),
         model,
         prompt_version,
         text_hash(proposition),
@@ -72,15 +95,15 @@ class JudgmentCache:
         self._db = db
         return db
 
-    def get(self, key: tuple[str, str, str, str, str]) -> Judgment | None:
+    def get(self, key: Key) -> Judgment | None:
         with self._lock:
             db = self._conn()
             if db is None:
                 return None
             try:
                 row = db.execute(
-                    "SELECT judgment FROM judgments WHERE model=? AND prompt_version=? AND proposition_hash=? "
-                    "AND case_id=? AND passages_hash=?",
+                    "SELECT judgment FROM judged_by WHERE endpoint=? AND model=? AND prompt_version=? "
+                    "AND proposition_hash=? AND case_id=? AND passages_hash=?",
                     key,
                 ).fetchone()
             except sqlite3.Error as exc:
@@ -99,7 +122,7 @@ class JudgmentCache:
         except (ValueError, KeyError, TypeError):
             return None  # a bad row is a miss, not a crash
 
-    def put(self, key: tuple[str, str, str, str, str], judgment: Judgment) -> None:
+    def put(self, key: Key, judgment: Judgment) -> None:
         data = json.dumps(
             {
                 "support": judgment.support.value,
@@ -114,8 +137,8 @@ class JudgmentCache:
                 return
             try:
                 db.execute(
-                    "INSERT OR REPLACE INTO judgments (model, prompt_version, proposition_hash, case_id, "
-                    "passages_hash, judgment) VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO judged_by (endpoint, model, prompt_version, proposition_hash, "
+                    "case_id, passages_hash, judgment) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (*key, data),
                 )
                 db.commit()

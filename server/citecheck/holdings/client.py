@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from urllib.parse import urlsplit
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, ModelBadAnswer, ModelUnavailable
+from citecheck.sources.retry import Backoff
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +208,7 @@ class ModelClient:
         with back-off, all inside ``deadline``. Everything else becomes ``ModelUnavailable`` at once."""
         import openai
 
-        attempt = 0
+        backoff = Backoff(tries=self.retries, base_s=BACKOFF_S, cap_s=MAX_BACKOFF_S, jitter=0.1)
         while True:
             remaining = deadline.remaining()
             if remaining <= 0:
@@ -252,13 +252,9 @@ class ModelClient:
                 raise ModelUnavailable(
                     f"the endpoint's answer could not be read ({type(exc).__name__})"
                 ) from None
-            if attempt >= self.retries:
-                raise ModelUnavailable(f"{why} while {what} (after {attempt + 1} tries)")
-            attempt += 1
-            pause = (
-                retry_after if retry_after is not None else min(MAX_BACKOFF_S, BACKOFF_S * 2 ** (attempt - 1))
-            )
-            pause *= 1 + random.random() * 0.1
+            pause = backoff.next(asked_s=retry_after)
+            if pause is None:
+                raise ModelUnavailable(f"{why} while {what} (after {backoff.attempts} tries)")
             if pause >= deadline.remaining():
                 raise ModelUnavailable(f"{why} while {what}; no time left to retry before the deadline")
             await asyncio.sleep(pause)
@@ -277,6 +273,6 @@ def _rejects_format(exc: Any) -> bool:
 def _retry_after(exc: Any) -> float | None:
     try:
         value = exc.response.headers.get("retry-after")
-        return min(MAX_BACKOFF_S, max(0.0, float(value))) if value else None
+        return float(value) if value else None  # capped and floored by the Backoff
     except (AttributeError, ValueError, TypeError):
         return None

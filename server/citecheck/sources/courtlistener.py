@@ -46,6 +46,7 @@ from citecheck.sources.models import (
     OpinionText,
     PassageHit,
 )
+from citecheck.sources.opinion_fit import why_unfit
 from citecheck.sources.pacing import (
     FREE_CITATION_RATE,
     FREE_REQUEST_RATES,
@@ -58,6 +59,7 @@ from citecheck.sources.pacing import (
 )
 from citecheck.sources.pagination import derived_last_page, html_to_text, join_texts, opinion_text, page_maps
 from citecheck.sources.reporters import courtlistener_covers, normalise_reporter
+from citecheck.sources.retry import Backoff
 
 MAX_CITES_PER_REQUEST = 250
 MAX_TEXT_CHARS = 64_000
@@ -251,7 +253,11 @@ class CourtListenerClient:
         ``work`` tells the pacer what the request is worth against other callers waiting at the same
         time; ``fill``, called once the slot is granted, gives more arguments of the request (what a
         lookup carries is chosen then: the view may have scrolled during the wait)."""
-        attempt = timeouts = throttled = 0
+        # one retry rule (sources/retry.py), one budget per kind of failure: timeouts and dropped
+        # connections back off here; 429s and 5xx wait as the pacer holds
+        timeouts = Backoff(tries=self.timeout_retries, base_s=self.backoff_s)
+        throttled = Backoff(tries=self.retries)
+        failed = Backoff(tries=self.retries)
         while True:
             now = self._clock()
             if now < self._down_until:
@@ -293,11 +299,11 @@ class CourtListenerClient:
                     raise Deferred(
                         "the run's time limit for CourtListener was reached", until=self._clock()
                     ) from exc
-                timeouts += 1
-                if timeouts > self.timeout_retries:
+                pause = timeouts.next()
+                if pause is None:
                     self._mark_down(f"{self.base_url} timed out or dropped the connection")
                     raise SourceUnavailable(self._down_reason) from exc
-                await self._sleep(self.backoff_s * 2 ** (timeouts - 1))
+                await self._sleep(pause)
                 continue
             except (httpx.HTTPError, httpx.InvalidURL) as exc:  # bad URL, unsupported scheme, …
                 raise SourceUnavailable(f"cannot use {self.base_url}: {exc}") from exc
@@ -311,7 +317,6 @@ class CourtListenerClient:
                 )
                 raise AuthenticationError(self.auth_error)
             if status == 429:
-                throttled += 1
                 wait = _parse_wait(resp, self._clock())
                 if wait is None:
                     await self.pacer.failed("CourtListener's rate limit (HTTP 429)")
@@ -319,13 +324,12 @@ class CourtListenerClient:
                     await self.pacer.hold(
                         self._clock() + wait, "CourtListener's rate limit (it asked us to wait, HTTP 429)"
                     )
-                if throttled > self.retries:
+                if throttled.next() is None:
                     raise RateLimited("CourtListener keeps throttling requests", retry_after=wait)
                 continue  # acquire() waits for the hold, or defers past the deadline
             if status >= 500:
-                attempt += 1
                 await self.pacer.failed(f"CourtListener to recover (HTTP {status}; backing off)")
-                if attempt > self.retries:
+                if failed.next() is None:
                     raise SourceUnavailable(
                         f"CourtListener answered HTTP {status} after {self.retries} retries"
                     )
@@ -772,6 +776,13 @@ class CourtListenerClient:
             return None
         joined = join_texts(parts)
         cites = self.record_from_cluster(cluster).citations
+        # The opinions themselves, without the cluster's head matter, must be the case's: a maintenance
+        # page or another case's text behind real head matter would otherwise pass for it
+        # (sources/opinion_fit.py; the whole text is checked again where it is used).
+        body = join_texts(parts[1:])
+        alone = OpinionText(case_id=record.id, text=body.text, page_maps=page_maps(body.markers, cites))
+        if (unfit := why_unfit(replace(record, citations=cites or record.citations), alone)) is not None:
+            raise BadResponse(f"CourtListener's answer was not usable: {unfit}")
         cites = tuple(
             CaseCite(
                 volume=c.volume,
