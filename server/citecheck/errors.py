@@ -10,6 +10,7 @@
     │   └── SyncBusy            another ``corpus sync`` is building the same index
     ├── SourceError          a case-law source failed
     │   ├── SourceUnavailable   network down, timeout, 5xx after retries
+    │   │   └── TextNotHere     a case is known (citation index) but no source available now has its text
     │   ├── RateLimited         throttled; ``retry_after`` seconds (may be None)
     │   │   └── Deferred        the allowance returns only after the caller's deadline (``until``)
     │   ├── AuthenticationError 401/403 from CourtListener
@@ -65,6 +66,11 @@ class SourceError(CitecheckError):
 
 class SourceUnavailable(SourceError):
     pass
+
+
+class TextNotHere(SourceUnavailable):
+    """The case is known (the citation index resolved it) but no source this run may use has its opinion
+    text: an expected state, reported on the citation (opinion-unavailable), not a fault to log."""
 
 
 class RateLimited(SourceError):

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
 from citecheck.checks.quote_match import opinion_index
-from citecheck.errors import CitecheckError, Deferred
+from citecheck.errors import CitecheckError, Deferred, TextNotHere
 from citecheck.extract.models import Extraction
 from citecheck.judge import SourceEvidence, _Records, cite_key, full_of, lookup_keys
 from citecheck.sources.base import AuthoritySource
@@ -137,6 +137,8 @@ async def _opinion(
         return await source.opinion(record), "", None
     except Deferred as exc:
         return None, str(exc), exc.until
+    except TextNotHere as exc:  # expected (the citation index is metadata only): the finding says it
+        return None, str(exc), None
     except Exception as exc:
         if not isinstance(exc, CitecheckError):
             log.exception("opinion fetch for %s failed", record.id)

@@ -9,10 +9,8 @@ a field here and a check reading them (see docs/architecture.md, "Adding a stage
 from __future__ import annotations
 
 import logging
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
@@ -22,10 +20,8 @@ from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
-from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
-from citecheck.extract.incremental.thresholds import active
 from citecheck.extract.models import Citation, CiteForm, Extraction
-from citecheck.findings import Finding, Fix, TextEdit, moved_finding
+from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
@@ -125,245 +121,23 @@ def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
     return out
 
 
-#: Per citation object: (the citation, the full citation it stood for, its local findings); and per
-#: paragraph plan (``("p", id(plan))``): what ``paragraph_findings`` needs to take its findings over.
-#: per open document: what the last keystroke's checks found, by citation or paragraph (entries are
-#: tuples of several shapes, read back positionally; Any keeps the hot loop free of casts)
-LocalMemo = dict[object, Any]
-_AFTER = 200  # characters after a citation a local check may read (a "supra note 3" following it)
-_BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
-
-
-#: (start, end, findings) of each paragraph whose local findings are not the last version's moved
-#: with the paragraph: re-checked, renumbered, or left without citations
-Changes = list[tuple[int, int, tuple[Finding, ...]]]
-
-
-def local_findings(
-    extraction: Extraction,
-    settings: Settings,
-    memo: LocalMemo | None = None,
-    *,
-    filtered: bool = True,
-) -> list[Finding]:
-    """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
-    Keystroke-fast (no I/O).
-
-    ``memo`` (the caller's, kept between versions of one document) lets a version take over the
-    findings of the last one where they cannot differ. A local check reads only its citation, the
-    text up to ``_BEFORE`` characters before and ``_AFTER`` after it, and the full citations before it.
-    For an incremental ``DocumentExtraction`` that is decided per paragraph: a paragraph with the same
-    plan (same numbering, same resolution, same full citations before it), the same result and the
-    same text around it has the same findings, moved by however far the paragraph moved; only the
-    other paragraphs' citations are built and checked. For any other extraction, per citation: the
-    very same object with the very same full citation and the same text just after it. The memo is
-    replaced by this version's entries.
-
-    ``filtered=False`` returns the findings before ``visible`` (the caller filters what it shows); an
-    editor that wants to know which paragraphs changed calls ``paragraph_findings`` itself.
-    """
-    if isinstance(extraction, DocumentExtraction):
-        by_paragraph = paragraph_findings(extraction, memo).findings()
-        return visible(by_paragraph, settings) if filtered else by_paragraph
-    found: list[Finding] = []
-    fresh: LocalMemo = {}
-    for c in extraction.citations:
-        full = full_of(extraction, c)
-        after = extraction.text[c.span.end : c.span.end + _AFTER]
-        hit = memo.get(id(c)) if memo is not None else None
-        if hit is not None and hit[0] is c and hit[1] is full and hit[2] == after:
-            mine = hit[3]
-        else:
-            mine = tuple(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
-        fresh[id(c)] = (c, full, after, mine)
-        found.extend(mine)  # type: ignore[arg-type]
-    if memo is not None:
-        memo.clear()
-        memo.update(fresh)
-    return visible(found, settings) if filtered else found
-
-
-@dataclass(frozen=True, slots=True)
-class ParagraphFindings:
-    """One version's local findings, per paragraph, placed when asked for.
-
-    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then, element
-    3, and its first citation's index then, element 6) — a keystroke moves every paragraph after it,
-    and a citation added or removed renumbers every citation after it; moving and renumbering all
-    their findings is work the editor does not need: it shows them already moved. ``changes``: the
-    paragraphs whose findings are not the last version's moved with them (re-checked, or left without
-    citations)."""
-
-    paragraphs: list[tuple[int, int]]
-    entries: list[Any]
-    changes: Changes
-    firsts: list[int]  # per paragraph: the index of its first citation in this version
-
-    def findings(self) -> list[Finding]:
-        out: list[Finding] = []
-        for (start, _end), entry, first in zip(self.paragraphs, self.entries, self.firsts, strict=True):
-            if entry is not None and entry[5]:
-                out.extend(_moved(entry[5], start - entry[3], first - entry[6]))
-        return out
-
-    def within(self, regions: list[tuple[int, int]]) -> list[Finding]:
-        """The findings starting in one of ``regions`` (sorted, disjoint ``[a, b]``), placed; only the
-        paragraphs that meet a region are looked at."""
-        out: list[Finding] = []
-        paras = self.paragraphs
-        for a, b in regions:
-            pno = max(0, bisect_left(paras, a, key=_para_end))
-            while pno < len(paras) and paras[pno][0] <= b:
-                entry = self.entries[pno]
-                if entry is not None and entry[5]:
-                    d = paras[pno][0] - entry[3]
-                    out.extend(
-                        f for f in _moved(entry[5], d, self.firsts[pno] - entry[6]) if a <= f.span.start <= b
-                    )
-                pno += 1
-        return out
-
-
-def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
-    """``(lo, hi, old_hi)``: only paragraphs ``lo..hi-1`` can have other findings than the memo's
-    last version (paragraphs before are its ``lo`` first, those after its paragraphs from ``old_hi``
-    on, moved), or None when the memo cannot tell (not the run this one continued, edits unknown)."""
-    if run.edited is None or run.prior_serial is None or memo.get("serial") != run.prior_serial:
-        return None
-    old_plans, old_paras, old_results = memo["plans"], memo["paragraphs"], memo["results"]
-    plans, paras, results = run.plans, run.paragraphs, run.results
-    n, m = len(plans), len(old_plans)
-    ea, eb = run.edited
-    limit = min(n, m)
-    # the paragraphs wholly before the edit are unchanged (bisection), then the few after them compared
-    lo = max(0, min(limit, bisect_left(paras, ea, hi=limit, key=_para_end)) - 1)
-    if lo and not (
-        plans[lo - 1] is old_plans[lo - 1]
-        and results[lo - 1] is old_results[lo - 1]
-        and paras[lo - 1] == old_paras[lo - 1]
-    ):
-        lo = 0
-    while (
-        lo < limit
-        and plans[lo] is old_plans[lo]
-        and results[lo] is old_results[lo]
-        and paras[lo] == old_paras[lo]
-    ):
-        lo += 1
-    # the tail: the paragraphs the assembly took over from that run, the very same plans and results
-    # (an equal plan made afresh may stand for other earlier cites), moved by one constant offset
-    hi = max(lo + max(0, n - m), run.kept_from)
-    if hi < n:
-        d = paras[hi][0] - old_paras[hi - n + m][0]
-        if paras[n - 1][0] - old_paras[m - 1][0] != d or paras[hi][0] <= eb:
-            hi = n  # not one uniform move after the edit: look at all of them
-    j = hi - n + m
-    # what a local check reads around its paragraph: its window, and the paragraph before it
-    while lo > 0 and paras[lo - 1][1] + _AFTER >= ea:
-        lo -= 1
-    while hi < n and paras[hi][0] - _BEFORE <= eb:
-        hi, j = hi + 1, j + 1
-    if hi < n and hi > lo and uses_prev(plans[hi]):
-        hi, j = hi + 1, j + 1
-    return lo, hi, j
-
-
-def _para_end(p: tuple[int, int]) -> int:
-    return p[1]
-
-
-def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
-    """Per paragraph: the last version's findings where they cannot differ; else the checks.
-
-    The assembly takes a paragraph's plan over (the very same object) only when its citations resolve
-    to the same records as before — plans number from their own paragraph, so a citation added or
-    removed before it does not make a new plan — and a local check reads nothing else but the
-    paragraph, the text just around it and the one before it: the same plan, result and surroundings
-    give the same findings, renumbered when they are placed. When the memo saw the run this one
-    continued, the paragraphs far from the edit (before the first paragraph planned again and after the
-    last, beyond what a check reads around them) are taken over in one slice, not looked at.
-    """
-    run = extraction.run
-    text = extraction.text
-    changes: Changes = []
-    old: LocalMemo = memo if memo is not None else {}
-    n = len(run.plans)
-    bulk = _bulk_range(run, old) if memo is not None else None
-    lo, hi, old_hi = bulk if bulk is not None else (0, n, 0)
-    middle: list[Any] = []
-    fresh: LocalMemo = {}
-    for pno in range(lo, hi):
-        plan = run.plans[pno]
-        if not plan:
-            if ("e", id(plan)) not in old:  # a paragraph planned again without citations: its old findings go
-                changes.append((*run.paragraphs[pno], ()))
-            fresh[("e", id(plan))] = plan
-            middle.append(None)
-            continue
-        start, end = run.paragraphs[pno]
-        res = run.results[pno]
-        hit: Any = old.get(("p", id(plan)))
-        same_plan = hit is not None and hit[0] is plan
-        reads_prev = hit[7] if same_plan else uses_prev(plan)
-        prev = run.results[pno - 1] if pno and reads_prev else None
-        window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
-        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
-            entry = hit  # the very same entry: taken over as computed, placed when asked for
-        else:
-            out: list[Finding] = []
-            for c in extraction.paragraph_citations(pno):
-                full = full_of(extraction, c)
-                out.extend(
-                    run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full))
-                )
-            mine = tuple(out)
-            changes.append((start, end, mine))
-            entry = (plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
-        fresh[("p", id(plan))] = entry
-        middle.append(entry)
-    entries = [*old["entries"][:lo], *middle, *old["entries"][old_hi:]] if bulk is not None else middle
-    if memo is not None:
-        limits = active()
-        if bulk is None or len(memo) > limits.memo_per_paragraph * n + limits.memo_slack:
-            # rebuilt from what is current (drops entries of gone plans)
-            memo.clear()
-            for pno, entry in enumerate(entries):
-                if entry is None:
-                    memo[("e", id(run.plans[pno]))] = run.plans[pno]
-                else:
-                    memo[("p", id(entry[0]))] = entry
-        else:
-            memo.update(fresh)
-        memo.update(
-            serial=run.serial,
-            plans=run.plans,
-            paragraphs=run.paragraphs,
-            results=run.results,
-            entries=entries,
-        )
-    return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
-
-
-def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding, ...]:
-    """Findings (and their fixes) ``d`` code points further on and their citations ``di`` places
-    further on; the same objects when both are 0."""
-    if (not d and not di) or not findings:
-        return findings
-    return tuple(
-        moved_finding(
-            f,
-            f.span.shift(d),
-            tuple(
-                Fix(
-                    title=x.title,
-                    edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits),
-                )
-                for x in f.fixes
-            ),
-            None if f.citation_index is None else f.citation_index + di,
-        )
-        for f in findings
+def check_locally(extraction: Extraction, c: Citation) -> list[Finding]:
+    """The local checks of one citation (what stage 1 runs per paragraph planned again)."""
+    return run_checks(
+        LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full_of(extraction, c))
     )
+
+
+def local_findings(extraction: Extraction, settings: Settings, *, filtered: bool = True) -> list[Finding]:
+    """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
+    Keystroke-fast (no I/O). An editor keeps a ``LocalMemo`` per document and asks
+    ``paragraph_findings(document.extraction, memo, check_locally)`` instead, which takes over the
+    last version's findings where they cannot differ. ``filtered=False`` returns the findings
+    before ``visible`` (the caller filters what it shows)."""
+    found: list[Finding] = []
+    for c in extraction.citations:
+        found.extend(check_locally(extraction, c))
+    return visible(found, settings) if filtered else found
 
 
 def forum_of(text: str, settings: Settings, declared: tuple[Declared, ...] = ()) -> Forum | None:
@@ -509,4 +283,4 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
     )
 
 
-__all__ = ["SourceEvidence", "cite_key", "judge", "local_findings", "lookup_keys"]
+__all__ = ["SourceEvidence", "check_locally", "cite_key", "judge", "local_findings", "lookup_keys"]

@@ -10,6 +10,7 @@ from citecheck_testing.bulk_bucket import FakeBucket
 from citecheck_testing.bulk_dump import STAMP, closed_volume_cases, write_dump
 
 BRIEF = (
+    'A hearing "must precede the taking." *Peyton v. District of Columbia*, 100 A.2d 36, 37 (D.C. 1953). '
     "See *Peyton v. District of Columbia*, 100 A.2d 36 (D.C. 1953); *Whitcomb v. Anne Arundel County*, "
     "100 A.2d 52 (Md. 1953); *Carter v. Fleming*, 12 F.4th 120 (4th Cir. 2021).\n"
 )
@@ -36,7 +37,10 @@ def test_sync_from_a_folder_then_status_then_check(run_cli, cli_home: Path, tmp_
     checked = run_cli("check", str(brief), "--offline")
     assert checked.rc == 1, checked.err  # the fabricated citation is an error
     assert "fabricated-case" in checked.out and "100 A.2d 52" in checked.out
-    assert "the citation index answered 2 of 3 full citations" in checked.out
+    assert "the citation index answered 3 of 4 full citations" in checked.out
+    # the quote of a case only the index knows is not checked, and the report says why; no log noise
+    assert "opinion-unavailable" in checked.out and "holds no opinion text" in checked.out
+    assert "opinion text for" not in checked.err
 
 
 def test_import_full_dump_builds_the_same_index(run_cli, cli_home: Path, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, InputError
@@ -30,7 +30,7 @@ DEFAULT_REAL_CASES = (
 )
 
 
-def add_eval_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_eval_commands(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser(
         "eval",
         help="score citecheck on a dataset, or make one from a corpus",

@@ -8,6 +8,7 @@ the whole report never exists in memory at once (bench/robustness.py measures it
 
 from __future__ import annotations
 
+import importlib
 import json
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
@@ -23,10 +24,17 @@ from citecheck.results import Status
 from citecheck.sources.models import CaseRecord
 from citecheck.spans import Span
 
-try:  # json's encoder is pure Python whenever it indents (before 3.13): 3 s of a 7,000,000-character check
-    import orjson
-except ImportError:  # pragma: no cover - a declared dependency; json writes the same bytes, slower
-    orjson = None  # type: ignore[assignment]
+
+def _optional_orjson() -> Any:
+    """orjson, or None: json's encoder is pure Python whenever it indents (before 3.13), 3 s of a
+    7,000,000-character check; orjson is a declared dependency, and json writes the same bytes, slower."""
+    try:
+        return importlib.import_module("orjson")
+    except ImportError:  # pragma: no cover
+        return None
+
+
+orjson = _optional_orjson()
 
 SCHEMA_NAME = "citecheck-report"
 SCHEMA_VERSION = 1

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from citecheck.config import Settings, default_corpus_path, token_refusal
-from citecheck.errors import CitecheckError, CorpusError, SourceUnavailable
+from citecheck.errors import CitecheckError, CorpusError, TextNotHere
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.corpus import CorpusSource, open_for_check
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
@@ -140,10 +140,12 @@ class SourceChain:
                 else:
                     fresh = {}
                     for k in todo:
-                        r = remote.get(k)  # type: ignore[assignment]
-                        if r is None:
+                        answer = remote.get(k)
+                        if answer is None:
                             self._note(partial, k, f"{self.remote.name} returned no answer")
-                        elif r.status in _DEFINITIVE:
+                            continue
+                        r = answer
+                        if r.status in _DEFINITIVE:
                             prev = partial.get(k)
                             if prev is not None and prev.containing is not None and r.containing is None:
                                 r = replace(r, containing=prev.containing)
@@ -204,7 +206,7 @@ class SourceChain:
             # a case the citation index resolved: the index is metadata only, so a quote or pin cite of it
             # is not checked until its text is here; say so instead of passing in silence
             how = self.remote_off_reason or "no source on this machine has its text"
-            raise SourceUnavailable(
+            raise TextNotHere(
                 f"the citation index holds no opinion text and it could not be fetched ({how}); "
                 "import its volume or set a CourtListener token to check it"
             )

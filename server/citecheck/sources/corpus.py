@@ -14,9 +14,10 @@ import asyncio
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from citecheck.errors import CorpusError
 from citecheck.sources.models import (
@@ -639,7 +640,7 @@ class CorpusSource:
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
 
-    async def _run(self, what: str, fn, *args, **kw):  # type: ignore[no-untyped-def]
+    async def _run(self, what: str, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         try:
             return await asyncio.to_thread(fn, *args, **kw)
         except sqlite3.Error as exc:

@@ -319,12 +319,13 @@ def _key(token: str) -> str:
     return key or token
 
 
-def _captions(name: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)
+def _captions(name: str) -> tuple[str, ...]:
     """A name's captions: parenthetical alternatives and consolidated captions (``;``) apart."""
     out: list[str] = []
     for variant in name_variants([name]):
         out.extend(c for c in variant.split(";") if c.strip())
-    return out
+    return tuple(out)
 
 
 def _party_keys(party: str) -> tuple[str, ...]:
@@ -333,7 +334,7 @@ def _party_keys(party: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)
 def _caption_keys(caption: str) -> tuple[tuple[str, ...], ...]:
     return tuple(k for k in (_party_keys(p) for p, _ in split_parties(caption.strip())) if k)
 
@@ -403,10 +404,13 @@ def _weight(key: str) -> float:
     return _GENERIC_WEIGHT if key in GENERIC or len(key) == 1 else 1.0
 
 
+@lru_cache(maxsize=1 << 16)
 def _token_match(a: str, b: str) -> float:
     """1 for the same key, one shortened to the other, 0.8 for a typo, else 0."""
     if a == b:
         return 1.0
+    if a[:1] != b[:1] and abs(len(a) - len(b)) > 1:
+        return 0.0  # neither an abbreviation (same first letter) nor one slip of the keyboard
     short, full = (a, b) if len(a) < len(b) else (b, a)
     if len(short) >= 2 and 4 * len(short) <= 3 * len(full) and abbreviates(short, full):
         return 1.0  # "Hagner" is no abbreviation of "Hagnerr"; "Constr" is one of "Construction"
@@ -463,11 +467,39 @@ def _caption_score(draft: Sequence[Sequence[str]], cand: Sequence[Sequence[str]]
     return best
 
 
+class NameScorer:
+    """``name_score`` for one draft name against many candidates: the draft is read once.
+
+    >>> score = NameScorer("Doe v. Plyler")
+    >>> score(["Plyler v. Doe"]), score(["Roe v. Wade"])
+    (1.0, 0.0)
+    """
+
+    __slots__ = ("drafts",)
+
+    def __init__(self, draft_name: str) -> None:
+        self.drafts = [_caption_keys(c) for c in _captions(clean_draft_name(draft_name))]
+
+    def __call__(self, candidate_names: Sequence[str]) -> float:
+        best = 0.0
+        for cand in candidate_names:
+            if not cand:
+                continue
+            for caption in _captions(cand):
+                keys = _caption_keys(caption)
+                for d in self.drafts:
+                    best = max(best, _caption_score(d, keys))
+                    if best >= 1.0:
+                        return 1.0
+        return round(best, 6)
+
+
 def name_score(draft_name: str, candidate_names: Sequence[str]) -> float:
     """How well ``draft_name`` names a case known by ``candidate_names`` (its name, short and full
     names): 1.0 the same case as briefs write it, 0.0 nothing in common.
 
     Party by party, in either order; either side may be shortened; government words weigh little.
+    Scoring many candidates against one draft: ``NameScorer``.
 
     >>> name_score("Avianca", ["Mata v. Avianca, Inc."]), name_score("Doe v. Plyler", ["Plyler v. Doe"])
     (1.0, 1.0)
@@ -476,15 +508,4 @@ def name_score(draft_name: str, candidate_names: Sequence[str]) -> float:
     >>> name_score("Att'y Grievance Comm'n of Md. v. Zhang", ["Attorney Grievance Commission of Maryland v. Zhang"])
     1.0
     """
-    drafts = [_caption_keys(c) for c in _captions(clean_draft_name(draft_name))]
-    best = 0.0
-    for cand in candidate_names:
-        if not cand:
-            continue
-        for caption in _captions(cand):
-            keys = _caption_keys(caption)
-            for d in drafts:
-                best = max(best, _caption_score(d, keys))
-                if best >= 1.0:
-                    return 1.0
-    return round(best, 6)
+    return NameScorer(draft_name)(candidate_names)

@@ -125,3 +125,81 @@ def test_the_bucket_must_be_https_unless_it_is_this_machine() -> None:
         check_bulk_url("http://example.com/")
     with pytest.raises(ConfigError):
         check_bulk_url("file:///etc/")
+
+
+def _republish(bucket: FakeBucket, folder: Path, kind: str, edit) -> None:
+    """Publish the 2026-06-30 dump again with one file changed by ``edit(bytes) -> bytes`` (decompressed)."""
+    import bz2
+
+    write_dump(folder, closed_volume_cases(), date="2026-06-30", compress=True, unreferenced_dockets=2000)
+    path = folder / f"{kind}-2026-06-30.csv.bz2"
+    path.write_bytes(bz2.compress(edit(bz2.decompress(path.read_bytes()))))
+    bucket.put_folder(folder)
+
+
+def _drop_column(data: bytes) -> bytes:
+    lines = data.decode().split("\n")
+    header = lines[0].split(",")
+    i = header.index("reporter")
+    out = [",".join(h for j, h in enumerate(header) if j != i)]
+    for line in lines[1:]:
+        if line:
+            fields = line.split('","')
+            out.append('","'.join(f for j, f in enumerate(fields) if j != i))
+    return ("\n".join(out) + "\n").encode()
+
+
+async def test_a_header_without_a_used_column_names_it_and_the_old_index_stays(
+    bucket: FakeBucket, tmp_path: Path
+) -> None:
+    index = tmp_path / "index.sqlite"
+    del bucket.objects["bulk-data/citations-2026-06-30.csv.bz2"]
+    await sync(index, bulk_url=bucket.base_url)
+    before = index.read_bytes()
+    _republish(bucket, tmp_path / "pub2", "citations", _drop_column)
+    with pytest.raises(ImportFormatError, match="'reporter' column"):
+        await sync(index, bulk_url=bucket.base_url)
+    assert index.read_bytes() == before
+
+
+async def test_hostile_rows_in_the_bucket_are_refused_and_counted(bucket: FakeBucket, tmp_path: Path) -> None:
+    hostile = (
+        '"x1","100","A.2d","99","3","910000101","2024-03-28 13:25:40+00","2024-03-28 13:25:40+00"\n'
+        '"77","100","A.2d","9\x009","3","910000101","2024-03-28 13:25:40+00","2024-03-28 13:25:40+00"\n'
+        '"78","100","A.2d","' + "9" * 30_000 + '","3","910000101","x","x"\n'
+    ).encode()
+    _republish(bucket, tmp_path / "pub2", "citations", lambda data: data + hostile)
+    result = await sync(tmp_path / "index.sqlite", bulk_url=bucket.base_url)
+    refused = {k.split(": ", 1)[1]: n for k, n in result.build.refused.items()}
+    assert refused == {
+        "an id that is not a number": 1,
+        "a NUL character": 1,
+        "a field over 20000 characters": 1,
+    }
+    assert result.build.citations == 16
+
+
+async def test_a_full_disk_during_the_build_rolls_back(
+    bucket: FakeBucket, tmp_path: Path, monkeypatch
+) -> None:
+    import sqlite3
+
+    from citecheck.errors import DiskSpaceError
+    from citecheck.sources.index import build as build_mod
+
+    index = tmp_path / "index.sqlite"
+    del bucket.objects["bulk-data/citations-2026-06-30.csv.bz2"]
+    await sync(index, bulk_url=bucket.base_url)
+    before = index.read_bytes()
+    publish(bucket, tmp_path / "pub2", "2026-06-30", unreferenced_dockets=10)
+    opened = build_mod._open_for_build
+
+    def tiny(path: Path, *, update: bool) -> sqlite3.Connection:
+        db = opened(path, update=update)
+        db.execute("PRAGMA max_page_count=8")  # SQLite then answers exactly as for a full disk
+        return db
+
+    monkeypatch.setattr(build_mod, "_open_for_build", tiny)
+    with pytest.raises(DiskSpaceError, match="rolled back"):
+        await sync(index, bulk_url=bucket.base_url, rebuild=True)
+    assert index.read_bytes() == before and not list(tmp_path.glob("index.sqlite.new*"))

@@ -31,13 +31,18 @@ from citecheck.sources.index.coverage import incomplete_reason
 from citecheck.sources.index.lanes import key_part
 from citecheck.sources.index.schema import SCHEMA_VERSION, STATUSES
 from citecheck.sources.models import CaseCite, CaseRecord, CiteKey, LookupResult, LookupStatus
-from citecheck.sources.name_keys import GENERIC, NAME_KEYS_VERSION, name_score, name_tokens
+from citecheck.sources.name_keys import GENERIC, NAME_KEYS_VERSION, NameScorer, name_tokens
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 COURTLISTENER_WEB = "https://www.courtlistener.com"
 SOURCE = "index"
 _RECORD_CACHE = 4096
-_SEARCH_CANDIDATES = 400
+_SEARCH_CANDIDATES = 150
+_FALLBACK_CANDIDATES = 60
+_VOLUME_CACHE = 8192
+_MISSING = object()
+_EXACT = "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=?"
+_FIRST_AT = "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=? LIMIT 1"
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -93,6 +98,7 @@ class CitationIndex:
         self._db: sqlite3.Connection | None = None
         self._ident: tuple[int, int, int] | None = None
         self._records: OrderedDict[int, CaseRecord] = OrderedDict()
+        self._volumes: dict[tuple[int, Any], Any] = {}
         self._open()
 
     # ------------------------------------------------------------------ opening
@@ -140,6 +146,7 @@ class CitationIndex:
         }
         self._court_ids = {cid: idx for idx, (cid, _, _) in self._courts.items()}
         self._records.clear()
+        self._volumes.clear()
 
     def refresh(self) -> bool:
         """Reopen when the file was replaced by a newer build; True if it was."""
@@ -236,27 +243,37 @@ class CitationIndex:
 
     # ------------------------------------------------------------------ lookups
     def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
-        """Answer every key (FOUND / AMBIGUOUS / NOT_FOUND in a complete volume / CANNOT_VERIFY)."""
+        """Answer every key (FOUND / AMBIGUOUS / NOT_FOUND in a complete volume / CANNOT_VERIFY).
+
+        One probe per key, then one batch of record reads for every case any answer names (the cases
+        found, and the cases around each absent page)."""
         probes: dict[CiteKey, tuple[int, Any, Any] | None] = {}
         found: dict[CiteKey, list[int]] = {}
+        around: dict[CiteKey, tuple[int | None, int | None, dict[int, int]]] = {}
         with self._lock:
             for key in keys:
-                probe = self._probe_key(key)
-                probes[key] = probe
-                if probe is not None:
-                    ids = [c for (c,) in self.db.execute(
-                        "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=?", probe
-                    )]  # fmt: skip
-                    if ids:
-                        found[key] = ids
-        recs = self.records(c for ids in found.values() for c in ids)
+                probe = probes[key] = self._probe_key(key)
+                if probe is None:
+                    continue
+                ids = [c for (c,) in self.db.execute(_EXACT, probe)]
+                if ids:
+                    found[key] = ids
+                    continue
+                vol = self._volume(probe[0], probe[1])
+                if vol is not None:
+                    around[key] = self._around(probe, vol[3])
+        wanted = [c for ids in found.values() for c in ids]
+        wanted += [c for _, _, at in around.values() for c in at.values()]
+        recs = self.records(wanted)
         out: dict[CiteKey, LookupResult] = {}
         for key in keys:
             probe = probes[key]
             if key in found:
                 out[key] = self._found(key, probe, [recs[c] for c in found[key] if c in recs])
             else:
-                out[key] = self._absent(key, probe)
+                before, after, at = around.get(key, (None, None, {}))
+                neighbours = {p: recs[c] for p, c in at.items() if c in recs}
+                out[key] = self._absent(key, probe, before, after, neighbours)
         return out
 
     def _probe_key(self, key: CiteKey) -> tuple[int, Any, Any] | None:
@@ -267,16 +284,42 @@ class CitationIndex:
         return (rep, vol, page)
 
     def _volume(self, rep: int, vol: Any) -> tuple[int, bool, int | None, array[int]] | None:
+        """(cases, complete, last date, first pages) of a volume; cached (a brief cites few volumes, often)."""
+        cached = self._volumes.get((rep, vol), _MISSING)
+        if cached is not _MISSING:
+            return cached  # type: ignore[return-value]
         with self._lock:
             row = self.db.execute(
                 "SELECT cases, complete, last_date, first_pages FROM volumes WHERE reporter=? AND volume=?",
                 (rep, vol),
             ).fetchone()
-        if row is None:
-            return None
-        pages: array[int] = array("I")
-        pages.frombytes(row[3])
-        return row[0], bool(row[1]), row[2], pages
+        info = None
+        if row is not None:
+            pages: array[int] = array("I")
+            pages.frombytes(row[3])
+            info = (row[0], bool(row[1]), row[2], pages)
+        if len(self._volumes) >= _VOLUME_CACHE:
+            self._volumes.clear()
+        self._volumes[(rep, vol)] = info
+        return info
+
+    def _around(
+        self, probe: tuple[int, Any, Any], pages: array[int]
+    ) -> tuple[int | None, int | None, dict[int, int]]:
+        """The first pages just before and after an absent page, and the case (cluster) at each."""
+        page = probe[2]
+        before = after = None
+        if isinstance(page, int) and pages:
+            i = bisect.bisect_left(pages, page)
+            before = pages[i - 1] if i > 0 else None
+            after = pages[i] if i < len(pages) else None
+        at: dict[int, int] = {}
+        for p in (before, after):
+            if p is not None:
+                row = self.db.execute(_FIRST_AT, (probe[0], probe[1], p)).fetchone()
+                if row is not None:
+                    at[p] = row[0]
+        return before, after, at
 
     def _found(self, key: CiteKey, probe: Any, recs: list[CaseRecord]) -> LookupResult:
         vol = self._volume(probe[0], probe[1])
@@ -293,7 +336,14 @@ class CitationIndex:
             volume_complete=complete,
         )
 
-    def _absent(self, key: CiteKey, probe: tuple[int, Any, Any] | None) -> LookupResult:
+    def _absent(
+        self,
+        key: CiteKey,
+        probe: tuple[int, Any, Any] | None,
+        before: int | None,
+        after: int | None,
+        neighbours: dict[int, CaseRecord],
+    ) -> LookupResult:
         reporter = normalise_reporter(key.reporter)
         label = f"{key.volume} {reporter}"
         if is_database(reporter):
@@ -307,14 +357,8 @@ class CitationIndex:
         vol = self._volume(probe[0], probe[1])
         if vol is None:
             return self._cannot(key, f"the citation index has no case in {label}")
-        cases, complete, last_date, pages = vol
+        cases, complete, last_date, _ = vol
         page = probe[2]
-        before = after = None
-        if isinstance(page, int) and pages:
-            i = bisect.bisect_left(pages, page)
-            before = pages[i - 1] if i > 0 else None
-            after = pages[i] if i < len(pages) else None
-        neighbours = self._cases_at(probe[0], probe[1], [p for p in (before, after) if p is not None])
         near = self._describe_near(page, before, after, neighbours, complete=complete)
         if not complete:
             why = incomplete_reason(
@@ -337,21 +381,6 @@ class CitationIndex:
                 r for p in (before, after) if p is not None and (r := neighbours.get(p)) is not None
             ),
         )
-
-    def _cases_at(self, rep: int, vol: Any, pages: list[int]) -> dict[int, CaseRecord]:
-        if not pages:
-            return {}
-        ids: dict[int, int] = {}
-        with self._lock:
-            for p in pages:
-                row = self.db.execute(
-                    "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=? LIMIT 1",
-                    (rep, vol, p),
-                ).fetchone()
-                if row is not None:
-                    ids[p] = row[0]
-        recs = self.records(ids.values())
-        return {p: recs[c] for p, c in ids.items() if c in recs}
 
     @staticmethod
     def _describe_near(
@@ -390,48 +419,58 @@ class CitationIndex:
     ) -> list[NameHit]:
         """Cases whose names match ``query`` (normalised, abbreviation-aware, party by party), best first.
 
-        ``court``: a CourtListener court id; ``years``: decided within (first, last), inclusive.
+        ``court``: a CourtListener court id; ``years``: decided within (first, last), inclusive. Candidates
+        come from the FTS table (every key of the name, then its distinctive keys, then each party's), filtered
+        in SQL, scored with ``name_keys.name_score`` on their names alone; only the hits get full records.
+        Among equal names, published opinions come first.
         """
         tokens = name_tokens(query)
         if not tokens:
             return []
+        sql = (
+            "SELECT k.id, k.name, k.short, k.full, k.date_filed, k.status FROM names"
+            " JOIN cases k ON k.id = names.rowid"
+        )
+        where = ["names MATCH ?"]
+        extra: list[Any] = []
+        if court is not None:
+            court_idx = self._court_ids.get(court)
+            if court_idx is None:
+                return []
+            sql += " JOIN dockets d ON d.id = k.docket"
+            where.append("d.court = ?")
+            extra.append(court_idx)
+        if years is not None:
+            where.append("k.date_filed BETWEEN ? AND ?")
+            extra += [years[0] * 10000, years[1] * 10000 + 1231]
+        sql += " WHERE " + " AND ".join(where) + " LIMIT ?"
         informative = [t for t in tokens if t not in GENERIC and len(t) > 1]
-        ids: dict[int, None] = {}
+        scored: dict[int, tuple[float, bool, int, int]] = {}
+        name_score = NameScorer(query)
+        strategies: list[tuple[str, ...]] = []
+        for terms in (tokens, tuple(informative), *map(tuple, self._party_terms(query))):
+            if terms and terms not in strategies:
+                strategies.append(terms)
         with self._lock:
-            for terms in (tokens, informative, *self._party_terms(query)):
-                if not terms or len(ids) >= _SEARCH_CANDIDATES:
-                    continue
+            for n, terms in enumerate(strategies):
                 match = " ".join(f'"{t}"' for t in terms)
+                cap = _SEARCH_CANDIDATES if n == 0 else _FALLBACK_CANDIDATES  # fallbacks: a typo, one party
                 try:
-                    for (rowid,) in self.db.execute(
-                        "SELECT rowid FROM names WHERE names MATCH ? LIMIT ?", (match, _SEARCH_CANDIDATES)
-                    ):
-                        ids[rowid] = None
+                    rows = self.db.execute(sql, [match, *extra, cap]).fetchall()
                 except sqlite3.OperationalError:
                     continue
-        recs = self.records(ids)
-        hits = []
-        court_idx = self._court_ids.get(court) if court else None
-        for rec in recs.values():
-            if court is not None and (court_idx is None or rec.court_id != court):
-                continue
-            if years is not None:
-                year = int(rec.decision_date[:4]) if rec.decision_date else None
-                if year is None or not years[0] <= year <= years[1]:
-                    continue
-            score = name_score(query, rec.names)
-            if score > 0:
-                hits.append(NameHit(record=rec, score=score))
-        # equal names: published opinions first (an errata or a "relating-to" entry shares its case's name)
-        hits.sort(
-            key=lambda h: (
-                -h.score,
-                h.record.status != "Published",
-                h.record.decision_date or "",
-                h.record.id,
-            )
-        )
-        return hits[:limit]
+                for cid, name, short, full, date, status in rows:
+                    if cid not in scored:
+                        score = name_score([n for n in (name, short, full) if n])
+                        scored[cid] = (score, status != 1, date or 0, cid)
+                sure = sum(1 for v in scored.values() if v[0] >= 0.99)
+                if sure >= limit or len(scored) >= 2 * _SEARCH_CANDIDATES:
+                    break
+        best = sorted((v for v in scored.values() if v[0] > 0), key=lambda v: (-v[0], v[1], v[2], v[3]))[
+            :limit
+        ]
+        recs = self.records(v[3] for v in best)
+        return [NameHit(record=recs[v[3]], score=v[0]) for v in best if v[3] in recs]
 
     @staticmethod
     def _party_terms(query: str) -> list[list[str]]:
