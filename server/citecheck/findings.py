@@ -135,14 +135,6 @@ class TextEdit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Fix:
-    """A suggested correction: a title a lawyer reads and the edits that apply it."""
-
-    title: str
-    edits: tuple[TextEdit, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Evidence:
     """What we compared the draft against. Every field is optional; fill all you have."""
 
@@ -164,6 +156,56 @@ class Evidence:
     prompt_version: str | None = None
     verdict: str | None = None  # holding checks: supported | partly | not-supported | contradicted
     misuse: str | None = None  # holding checks: overstated-holding, dictum-as-holding, different-issue, ...
+
+
+class Confidence(StrEnum):
+    """How sure a proposed correction is (docs/findings.md, "Fixes"): ``high`` — the quote, the name
+    and the citation agree on it; ``medium`` — the name (or the quote) alone points to it;
+    ``low`` — one of several close candidates, or only a near miss and a similar name."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fix:
+    """A suggested correction: a title a lawyer reads and the edits that apply it.
+
+    A fix that proposes another authority (``checks/corrections``) also says why (``why``: the name
+    score, where the quote was found, the near miss), how sure it is, and the case it names
+    (``evidence``). ``preferred`` False when several candidates are close: an editor applies none of
+    them by default (LSP ``isPreferred``)."""
+
+    title: str
+    edits: tuple[TextEdit, ...]
+    why: str | None = None
+    confidence: Confidence | None = None
+    preferred: bool = True
+    evidence: Evidence | None = None  # the case the fix names, when it proposes one
+
+    def describe(self) -> str:
+        """The fix as every edge shows it in words: its title, then how sure and why (for a proposed
+        authority), and a warning when it is one of several close candidates (not applied by default).
+
+        >>> Fix(title="Cite A v. B, 1 A.2d 2", edits=(), why="its name matches", confidence=Confidence.HIGH).describe()
+        'Cite A v. B, 1 A.2d 2 (high confidence: its name matches)'
+        """
+        out = self.title
+        if self.confidence is not None or self.why:
+            sure = f"{self.confidence.value} confidence" if self.confidence is not None else ""
+            out += " (" + ": ".join(x for x in (sure, self.why) if x) + ")"
+        if not self.preferred:
+            out += " [not applied by default: check it first]"
+        return out
+
+    def moved(self, d: int) -> Fix:
+        """The same fix ``d`` code points further on (an edit before it)."""
+        if not d:
+            return self
+        return replace(
+            self, edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in self.edits)
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
+from citecheck.checks.corrections import NameQuery, correct, leads_for, looks_wrong
+from citecheck.checks.corrections.leads import CORRECTED_FORMS
 from citecheck.checks.existence import impossible_reason
 from citecheck.checks.non_binding import assess
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
-from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction
@@ -25,7 +27,15 @@ from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    NameSearch,
+    OpinionText,
+    PassageHit,
+)
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -49,6 +59,10 @@ class SourceEvidence:
     # record id → why its opinion text could not be fetched, and (when it only waits for the service's
     # allowance) until when: the checks that needed it say so instead of passing
     unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
+    #: what the corrections of wrong citations found (``checks.corrections``): cases by the draft's
+    #: name (by query), and cases at the near misses of its citations (by the near-miss key)
+    names: Mapping[NameQuery, NameSearch] = field(default_factory=dict)
+    near: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
@@ -192,8 +206,8 @@ def judge(
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
         )
         contexts.append(ctx)
-        found.extend(run_checks(LOCAL_CHECKS, ctx))
-        found.extend(run_checks(SOURCE_CHECKS, ctx))
+        mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
+        found.extend(_corrected(ctx, mine, evidence, indexes))
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -212,6 +226,23 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _corrected(
+    ctx: CheckContext, findings: list[Finding], evidence: SourceEvidence, indexes: Mapping[str, OpinionIndex]
+) -> list[Finding]:
+    """The citation's findings with the corrections of a wrong citation attached (``checks.corrections``)."""
+    if not findings or ctx.citation.form not in CORRECTED_FORMS:
+        return findings
+    why = looks_wrong(ctx.citation, ctx.lookup, ctx.record)
+    if why is None:
+        return findings
+    try:
+        leads = leads_for(ctx.citation, why, evidence.names, evidence.near, evidence.elsewhere)
+        return correct(ctx, findings, leads, evidence.opinions, indexes)
+    except Exception:  # a broken correction must not hide the finding itself
+        log.exception("corrections failed on %r", ctx.citation)
+        return findings
 
 
 def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
