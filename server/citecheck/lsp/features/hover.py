@@ -15,6 +15,7 @@ from citecheck.lsp.convert import related_lines, shows_as_diagnostic
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
 from citecheck.results import CitationResult
+from citecheck.sources.statutes.records import SectionRecord
 
 if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
@@ -78,6 +79,8 @@ _VERDICT_TEXT = (
     (Kind.IMPOSSIBLE_CITATION, "cannot exist as cited"),
     (Kind.FABRICATED_CASE, "no case begins here in a source that covers this volume"),
     (Kind.WRONG_FIRST_PAGE, "this page is inside another case, not the start of one"),
+    (Kind.FABRICATED_STATUTE, "no such section in the title the statute index holds"),
+    (Kind.STATUTE_REPEALED, "the section is no longer in force as cited"),
 )
 
 
@@ -140,6 +143,8 @@ def render_hover(
         if record.url:
             line += f" — [open]({record.url})"
         lines.append(line)
+    if result is not None and result.statute is not None:
+        lines.append(statute_line(result.statute))
     if result is not None and result.holding is not None:
         from citecheck.holdings.verdicts import holding_line
 
@@ -173,6 +178,22 @@ def _headline_kind(status: str, kinds: set[Kind]) -> Kind | None:
     if status == "problem":
         return next((kind for kind, _words in _VERDICT_TEXT if kind in kinds), None)
     return None
+
+
+def statute_line(section: SectionRecord) -> str:
+    """The section a statute citation matched: its heading, status and the edition that says so.
+
+    >>> from citecheck.sources.statutes.records import SectionRecord
+    >>> statute_line(SectionRecord(code="usc", title="42", section="1983", heading="Civil action for deprivation of rights", edition="118-200"))
+    '**42 U.S.C. § 1983** — Civil action for deprivation of rights (U.S. Code, release point 118-200)'
+    """
+    edition = (
+        f"eCFR, {section.edition}" if section.code == "cfr" else f"U.S. Code, release point {section.edition}"
+    )
+    status = "" if section.status.live else f" — **{section.status.value}**"
+    moved = f" (now {section.moved_to})" if section.moved_to else ""
+    line = f"**{section.citation}** — {section.heading}{status}{moved} ({edition})"
+    return line + (f" — [open]({section.url})" if section.url else "")
 
 
 _WEIGHT_TEXT = {
