@@ -14,18 +14,29 @@ from dataclasses import dataclass, field
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
+from citecheck.checks.corrections import NameQuery, correct, leads_for, looks_wrong
+from citecheck.checks.corrections.leads import CORRECTED_FORMS
 from citecheck.checks.existence import impossible_reason
 from citecheck.checks.non_binding import assess
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
-from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
-from citecheck.extract.models import Citation, CiteForm, Extraction
+from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
 from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    NameSearch,
+    OpinionText,
+    PassageHit,
+)
+from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -49,7 +60,14 @@ class SourceEvidence:
     # record id → why its opinion text could not be fetched, and (when it only waits for the service's
     # allowance) until when: the checks that needed it say so instead of passing
     unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
+    #: what the corrections of wrong citations found (``checks.corrections``): cases by the draft's
+    #: name (by query), and cases at the near misses of its citations (by the near-miss key)
+    names: Mapping[NameQuery, NameSearch] = field(default_factory=dict)
+    near: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
+    #: the statute index's answers, by section key, and the texts of quoted sections
+    statutes: Mapping[StatuteKey, StatuteAnswer] = field(default_factory=dict)
+    statute_texts: Mapping[StatuteKey, str] = field(default_factory=dict)
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
     statute_titles: frozenset[tuple[str, str | None]] = frozenset()
@@ -74,6 +92,28 @@ def lookup_keys(extraction: Extraction) -> list[CiteKey]:
     File order is the order of value: when CourtListener's allowance is short, what the writer reads
     first is asked first (docs/sources.md, pacing)."""
     return list(dict.fromkeys(k for c in extraction.citations if (k := cite_key(c)) is not None))
+
+
+def statute_keys(extraction: Extraction) -> list[StatuteKey]:
+    """Every U.S.C. and C.F.R. section the extraction cites (short forms with their antecedent's title),
+    in file order: what ``gather`` asks the statute index."""
+    keys: list[StatuteKey] = []
+    for c in extraction.citations:
+        if c.form is CiteForm.STATUTE and (st := extraction.statute_of(c)) is not None and st.code in CODES:
+            keys.extend(st.keys())
+    return list(dict.fromkeys(keys))
+
+
+def statute_answers(
+    extraction: Extraction, c: Citation, answers: Mapping[StatuteKey, StatuteAnswer]
+) -> tuple[tuple[StatuteKey, StatuteAnswer], ...]:
+    """The index's answers for the sections ``c`` names (empty for anything but a checked statute cite)."""
+    if c.form is not CiteForm.STATUTE or not answers:
+        return ()
+    st = extraction.statute_of(c)
+    if st is None:
+        return ()
+    return tuple((k, a) for k in st.keys() if (a := answers.get(k)) is not None)
 
 
 def full_of(extraction: Extraction, c: Citation) -> Citation | None:
@@ -173,6 +213,7 @@ def judge(
         holding = _holding_for(c, rec, evidence.holdings, claimed)
         key = records.keys.get(full.index) if full is not None else None
         quote_matches = matches.get(c.index, ())
+        statutes = statute_answers(extraction, c, evidence.statutes)
         ctx = CheckContext(
             extraction=extraction,
             citation=c,
@@ -189,11 +230,13 @@ def judge(
             if rec is not None and rec.id in evidence.unavailable
             else None,
             forum=forum,
+            statutes=statutes,
+            statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
         )
         contexts.append(ctx)
-        found.extend(run_checks(LOCAL_CHECKS, ctx))
-        found.extend(run_checks(SOURCE_CHECKS, ctx))
+        mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
+        found.extend(_corrected(ctx, mine, evidence, indexes))
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -212,6 +255,23 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _corrected(
+    ctx: CheckContext, findings: list[Finding], evidence: SourceEvidence, indexes: Mapping[str, OpinionIndex]
+) -> list[Finding]:
+    """The citation's findings with the corrections of a wrong citation attached (``checks.corrections``)."""
+    if not findings or ctx.citation.form not in CORRECTED_FORMS:
+        return findings
+    why = looks_wrong(ctx.citation, ctx.lookup, ctx.record)
+    if why is None:
+        return findings
+    try:
+        leads = leads_for(ctx.citation, why, evidence.names, evidence.near, evidence.elsewhere)
+        return correct(ctx, findings, leads, evidence.opinions, indexes)
+    except Exception:  # a broken correction must not hide the finding itself
+        log.exception("corrections failed on %r", ctx.citation)
+        return findings
 
 
 def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
@@ -264,7 +324,11 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
     h = ctx.holding
     if passage is None and h is not None and h.verified and h.quote_text:
         passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
-    basis = basis_for(ctx.citation, ctx.full, ctx.record)
+    section = next(
+        (a.record for _k, a in ctx.statutes if a.outcome is LookupOutcome.FOUND and a.record is not None),
+        None,
+    )
+    basis = basis_for(ctx.citation, ctx.full, ctx.record, section)
     pending = ctx.lookup.pending_until if ctx.lookup is not None else None
     needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
     if pending is None and ctx.record is not None and needs_text and ctx.record.id in evidence.unavailable:
@@ -280,6 +344,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
         holding=h,
         pending_until=pending,
         weight=assess(ctx),
+        statute=section,
     )
 
 

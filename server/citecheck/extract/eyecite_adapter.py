@@ -338,7 +338,9 @@ def spaced_ids(text: str) -> str:
     """California style ``(Id. at p. 152.)``, ``(Ibid.)``, ``(Id.)``, and ``Id.; see also``: eyecite's
     Id. token wants a space on both sides, so the bracket or semicolon is given to it as one (same
     length: offsets still index the text). Only the tokenizer sees this text."""
-    return _BRACKETED_ID.sub(" ", text) if "d." in text else text
+    if "Id." not in text and "id." not in text and "bid." not in text:
+        return text
+    return _BRACKETED_ID.sub(" ", text)
 
 
 def scan(text: str) -> list[Hit]:

@@ -21,7 +21,7 @@ from citecheck.extract.incremental.thresholds import active
 from citecheck.extract.incremental.view import DocumentExtraction
 from citecheck.extract.models import Citation, Extraction
 from citecheck.extract.paragraph import ParagraphResult
-from citecheck.findings import Finding, Fix, TextEdit, moved_finding
+from citecheck.findings import Finding, moved_finding
 
 #: one citation's local findings (``judge.check_locally``)
 Check = Callable[[Extraction, Citation], Iterable[Finding]]
@@ -235,13 +235,7 @@ def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding,
         moved_finding(
             f,
             f.span.shift(d),
-            tuple(
-                Fix(
-                    title=x.title,
-                    edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits),
-                )
-                for x in f.fixes
-            ),
+            tuple(x.moved(d) for x in f.fixes),  # keeps why, confidence and the case a fix names
             None if f.citation_index is None else f.citation_index + di,
         )
         for f in findings
