@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from citecheck_testing.bulk_dump import HEADERS, copy_line
+from citecheck_testing.bulk_dump import HEADERS, copy_line, copy_value
 
 REAL = {"citations": 10_000_000, "clusters": 9_000_000, "dockets": 71_700_000}
 REAL_BZ2 = {"dockets": 4.5e9, "opinion-clusters": 2.3e9, "citations": 0.25e9}
@@ -117,16 +117,54 @@ def _text(rng: random.Random, n_words: int) -> str:
     return " ".join(words)
 
 
+class _Rows:
+    """Fast rows of one file in the COPY dialect: a template of the constant columns, a few set per row."""
+
+    def __init__(self, kind: str, constants: dict[str, object]) -> None:
+        self.columns = HEADERS[kind]
+        self.template = [copy_value(constants.get(c)) for c in self.columns]
+        self.at = {c: i for i, c in enumerate(self.columns)}
+
+    def line(self, values: dict[str, object]) -> str:
+        row = list(self.template)
+        for c, v in values.items():
+            row[self.at[c]] = copy_value(v)
+        return ",".join(row) + "\n"
+
+
 def generate(folder: Path, *, scale: float, docket_sample: int, seed: int = 23) -> dict[str, int]:
     """Write the four files; returns row counts."""
     rng = random.Random(seed)
     names = surnames(rng)
     weights = [1 / (i + 1) ** 0.8 for i in range(len(names))]  # Zipf-like: a few names are very common
+    heads = [_text(rng, 120) for _ in range(4000)]
+    attorneys = [_text(rng, 25) for _ in range(2000)]
+    syllabi = [_text(rng, 40) for _ in range(2000)]
     n_clusters = int(REAL["clusters"] * scale)
     n_unref = int((REAL["dockets"] - REAL["clusters"]) * scale / docket_sample)
     folder.mkdir(parents=True, exist_ok=True)
     date, stamp = "2026-06-30", "2024-03-28 13:25:40.521221+00"
-    files = {k: (folder / f"{k}-{date}.csv").open("w", encoding="utf-8", newline="") for k in HEADERS}
+    clusters = _Rows("opinion-clusters", {"date_created": stamp, "date_modified": stamp, "judges": "Smith, Jones, Doe",
+                                          "date_filed_is_approximate": False, "source": "U", "headnotes": "",
+                                          "summary": "", "disposition": "Affirmed.", "blocked": False,
+                                          "scdb_id": "", "procedural_history": "", "nature_of_suit": "",
+                                          "posture": "", "history": "", "other_dates": "", "cross_reference": "",
+                                          "correction": "", "filepath_json_harvard": "", "filepath_pdf_harvard": "",
+                                          "arguments": ""})  # fmt: skip
+    dockets = _Rows("dockets", {"date_created": stamp, "date_modified": stamp, "blocked": False, "ia_needs_upload": False,
+                                "view_count": 0, "appeal_from_str": "", "assigned_to_str": "", "referred_to_str": "",
+                                "panel_str": "", "docket_number_core": "", "cause": "", "nature_of_suit": "",
+                                "jury_demand": "", "jurisdiction_type": "", "appellate_fee_status": "",
+                                "appellate_case_type_information": "", "mdl_status": "", "filepath_local": "",
+                                "filepath_ia": "", "filepath_ia_json": "", "ia_upload_failure_count": None,
+                                "federal_dn_case_type": "", "federal_dn_office_code": "",
+                                "federal_dn_judge_initials_assigned": "", "federal_dn_judge_initials_referred": "",
+                                "docket_number_raw": "", "docket_number_source": 0})  # fmt: skip
+    cites = _Rows("citations", {"type": 3, "date_created": stamp, "date_modified": stamp})
+    files = {
+        k: (folder / f"{k}-{date}.csv").open("w", encoding="utf-8", newline="", buffering=1 << 20)
+        for k in HEADERS
+    }
     try:
         for k, f in files.items():
             f.write(",".join(HEADERS[k]) + "\n")
@@ -136,58 +174,52 @@ def generate(folder: Path, *, scale: float, docket_sample: int, seed: int = 23) 
                    "position": i, "in_use": True}  # fmt: skip
             files["courts"].write(copy_line(row.get(c) for c in HEADERS["courts"]))
         series = [[rep, vol, closed, rng.randint(100, 300), 0, 1] for rep, vol, closed in SERIES]
-        cl_cols, dk_cols, ci_cols = HEADERS["opinion-clusters"], HEADERS["dockets"], HEADERS["citations"]
         cite_id = 0
-        picks = (
-            rng.choices(range(len(names)), weights=weights, k=2 * n_clusters)
-            if n_clusters < 3_000_000
-            else None
-        )
+        picks: list[int] = []
         for i in range(n_clusters):
+            if not picks:
+                picks = rng.choices(range(len(names)), weights=weights, k=200_000)
             cid, did = 1_000_000 + i, 10_000_000 + i
-            a = names[picks[2 * i]] if picks else rng.choices(names, weights=weights)[0]
-            b = names[picks[2 * i + 1]] if picks else rng.choice(names)
-            name = rng.choice(FORMS).format(a=a, b=b)
+            a, b = names[picks.pop()], names[picks.pop()]
+            name = FORMS[i % len(FORMS)].format(a=a, b=b)
             s = series[i % len(series)] if i % 5 else series[rng.randrange(len(series))]
             if s[4] >= s[3]:
                 s[1], s[4], s[5] = s[1] + 1, 0, 1
             page = s[5]
             s[4] += 1
-            s[5] += rng.randint(3, 15)
+            s[5] += 3 + (i * 7919) % 13
             year = 1950 + (i * 60) // max(n_clusters, 1) if s[2] else 2019 + i % 6
-            head = f'<section class="head-matter"><p class="parties">{name.upper()}</p><p>{_text(rng, 120)}</p></section>'
-            row = {"id": cid, "date_created": stamp, "date_modified": stamp, "judges": "Smith, Jones, Doe",
-                   "date_filed": f"{year}-{1 + i % 12:02d}-{1 + i % 28:02d}", "date_filed_is_approximate": False,
-                   "slug": name.lower().replace(" ", "-")[:75], "case_name_short": a, "case_name": name,
-                   "case_name_full": name.upper() + ", Appellant" if i % 2 else "", "source": "U",
-                   "attorneys": _text(rng, 25), "syllabus": _text(rng, 40) if i % 3 == 0 else "",
-                   "headnotes": "", "summary": "", "disposition": "Affirmed.", "citation_count": i % 40,
-                   "precedential_status": "Published" if i % 20 else "Unpublished", "blocked": False,
-                   "docket_id": did, "headmatter": head}  # fmt: skip
-            files["opinion-clusters"].write(copy_line(row.get(c) for c in cl_cols))
-            drow = {"id": did, "date_created": stamp, "date_modified": stamp, "source": 16, "case_name": name,
-                    "case_name_short": a, "slug": row["slug"], "docket_number": f"No. {i % 9000}-{i % 97}",
-                    "court_id": COURTS[i % len(COURTS)], "blocked": False, "ia_needs_upload": False,
-                    "view_count": 0}  # fmt: skip
-            files["dockets"].write(copy_line(drow.get(c) for c in dk_cols))
-            cites = [(str(s[1]), s[0], str(page))]
-            if i % 9 == 0:
-                cites.append((str(100 + i % 400), PARALLEL[i % len(PARALLEL)], str(1 + i % 900)))
-            for vol, rep, pg in cites:
+            slug = name.lower().replace(" ", "-")[:75]
+            files["opinion-clusters"].write(clusters.line({
+                "id": cid, "date_filed": f"{year}-{1 + i % 12:02d}-{1 + i % 28:02d}", "slug": slug,
+                "case_name_short": a, "case_name": name, "case_name_full": name.upper() + ", Appellant" if i % 2 else "",
+                "attorneys": attorneys[i % len(attorneys)], "syllabus": syllabi[i % len(syllabi)] if i % 3 == 0 else "",
+                "citation_count": i % 40, "precedential_status": "Published" if i % 20 else "Unpublished",
+                "docket_id": did,
+                "headmatter": f'<section class="head-matter"><p class="parties">{name.upper()}</p>'
+                              f"<p>{heads[(i * 31) % len(heads)]}</p></section>",
+            }))  # fmt: skip
+            files["dockets"].write(dockets.line({
+                "id": did, "source": 16, "case_name": name, "case_name_short": a, "slug": slug,
+                "docket_number": f"No. {i % 9000}-{i % 97}", "court_id": COURTS[i % len(COURTS)],
+            }))  # fmt: skip
+            for vol, rep, pg in (
+                (s[1], s[0], page),
+                *(((100 + i % 400, PARALLEL[i % len(PARALLEL)], 1 + i % 900),) if i % 9 == 0 else ()),
+            ):
                 cite_id += 1
-                crow = {"id": cite_id, "volume": vol, "reporter": rep, "page": pg, "type": 3, "cluster_id": cid,
-                        "date_created": stamp, "date_modified": stamp}  # fmt: skip
-                files["citations"].write(copy_line(crow.get(c) for c in ci_cols))
+                files["citations"].write(cites.line({"id": cite_id, "volume": vol, "reporter": rep, "page": pg,
+                                                     "cluster_id": cid}))  # fmt: skip
         for j in range(n_unref):
-            a, b = rng.choice(names), rng.choice(names)
-            drow = {"id": 200_000_000 + j, "date_created": stamp, "date_modified": stamp, "source": 1,
-                    "case_name": f"{a} v. {b}", "case_name_short": a, "slug": f"{a}-v-{b}".lower(),
-                    "docket_number": f"1:2{j % 10}-cv-{j % 99999:05d}", "docket_number_core": f"2{j % 10}{j % 99999:05d}",
-                    "pacer_case_id": str(j), "cause": "28:1332 Diversity-Breach of Contract", "nature_of_suit": "190 Contract: Other",
-                    "jury_demand": "Plaintiff", "jurisdiction_type": "Diversity", "court_id": COURTS[j % len(COURTS)],
-                    "blocked": False, "ia_needs_upload": True, "view_count": 0,
-                    "assigned_to_str": "Judge " + b}  # fmt: skip
-            files["dockets"].write(copy_line(drow.get(c) for c in dk_cols))
+            a, b = names[j % len(names)], names[(j * 7) % len(names)]
+            files["dockets"].write(dockets.line({
+                "id": 200_000_000 + j, "source": 1, "case_name": f"{a} v. {b}", "case_name_short": a,
+                "slug": f"{a}-v-{b}".lower(), "docket_number": f"1:2{j % 10}-cv-{j % 99999:05d}",
+                "docket_number_core": f"2{j % 10}{j % 99999:05d}", "pacer_case_id": str(j),
+                "cause": "28:1332 Diversity-Breach of Contract", "nature_of_suit": "190 Contract: Other",
+                "jury_demand": "Plaintiff", "jurisdiction_type": "Diversity", "court_id": COURTS[j % len(COURTS)],
+                "ia_needs_upload": True, "assigned_to_str": "Judge " + b,
+            }))  # fmt: skip
     finally:
         for f in files.values():
             f.close()
