@@ -190,11 +190,20 @@ async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
     print(f"\n== brief: {len(brief.split()):,} words, {len(brief):,} chars; load average {_load()}")
     tmp = Path(tempfile.mkdtemp(prefix="citecheck-bench-"))
     corpus = _corpus(tmp)
+    # --limits: the server's thresholds set before it starts (a layer measured off; never a user setting)
+    launch = (
+        ["-m", "citecheck.lsp", "--stdio"]
+        if not args.limits
+        else [
+            "-c",
+            "import sys; from dataclasses import replace; from citecheck.extract.incremental import thresholds as t; "
+            f"t._active = replace(t.DEFAULT, **{_limits(args.limits)!r}); sys.argv = ['citecheck-lsp', '--stdio']; "
+            "from citecheck.lsp.__main__ import main; sys.exit(main())",
+        ]
+    )
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
-        "-m",
-        "citecheck.lsp",
-        "--stdio",
+        *launch,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         limit=2**26,
@@ -275,7 +284,14 @@ async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
         offset = rng.randrange(len(text))
         index = LineIndex(text)
         start = index.position_at(offset, "utf-16")
-        if i % 4 == 3 and text[offset] not in "\r\n":
+        joined = text.find("\n\n", offset) if args.breaks and i % args.breaks == args.breaks - 1 else -1
+        if args.breaks and i % args.breaks == args.breaks // 2:  # a paragraph split
+            end, new, cut = start, "\n\n", offset
+        elif joined >= 0 and i % (2 * args.breaks) == 2 * args.breaks - 1:  # two paragraphs joined
+            offset = joined
+            start = index.position_at(offset, "utf-16")
+            end, new, cut = index.position_at(offset + 2, "utf-16"), " ", offset + 2
+        elif i % 4 == 3 and text[offset] not in "\r\n":
             end, new, cut = index.position_at(offset + 1, "utf-16"), "", offset + 1
         else:
             end, new, cut = start, args.typed, offset
@@ -401,6 +417,11 @@ async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
     }
 
 
+def _limits(spec: str) -> dict[str, int]:
+    """``"block=1000000000,chunk=32"`` → the ``Thresholds`` fields it sets."""
+    return {k.strip(): int(v) for k, v in (part.split("=") for part in spec.split(",") if part.strip())}
+
+
 def _first_words(text: str, words: int) -> str:
     out, n = [], 0
     for para in text.split("\n\n"):
@@ -471,6 +492,13 @@ def main() -> None:
         type=int,
         default=1,
         help="the brief of --words concatenated this many times (the same citations, cited that much more)",
+    )
+    ap.add_argument("--limits", help="Thresholds fields for the server, e.g. block=1000000000 (a layer off)")
+    ap.add_argument(
+        "--breaks",
+        type=int,
+        default=0,
+        help="every Nth key splits a paragraph (and every 2Nth joins two): what moves references' distances",
     )
     ap.add_argument("--typed", default="a", help="the character typed (every fourth key deletes one instead)")
     ap.add_argument("--text", help="type into this real document (its first --words words) instead")

@@ -58,3 +58,19 @@ def test_bad_inputs_are_one_line_errors(corpus_file: Path, tmp_path: Path, capsy
         == 2
     )
     assert "no corpus" in capsys.readouterr().err
+
+
+def test_make_and_score_fixes(corpus_file: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from citecheck.cli import main
+
+    out = tmp_path / "fixes.jsonl"
+    args = ["eval", "make", "--type", "fixes", "--corpus", str(corpus_file), "--out", str(out), "--n", "60"]
+    assert main([*args, "--seed", "4"]) == 0
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 60 and all("fix" in r for r in rows)
+    capsys.readouterr()
+    assert main(["eval", str(out), "--corpus", str(corpus_file), "--json"]) == 0
+    fixes = json.loads(capsys.readouterr().out)["fixes"]
+    assert set(fixes["by_kind"]) >= {"invented-citation", "wrong-citation", "wrong-name"}
+    assert main(["eval", str(out), "--corpus", str(corpus_file)]) == 0
+    assert "wrong alone" in capsys.readouterr().out

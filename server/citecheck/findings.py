@@ -46,6 +46,8 @@ class Kind(StrEnum):
     STATUTE_NOT_CHECKED = "statute-not-checked"
     OPINION_UNAVAILABLE = "opinion-unavailable"
     DOCUMENT_TOO_LARGE = "document-too-large"
+    FABRICATED_STATUTE = "fabricated-statute"
+    STATUTE_REPEALED = "statute-repealed"
 
 
 #: One line per kind, for docs, hovers and ``codeDescription`` pages.
@@ -56,7 +58,7 @@ KIND_DOCS: dict[Kind, str] = {
     "cited year, a page past the end of a complete volume, or a U.S. Code / C.F.R. title that does not exist.",
     Kind.NAME_MISMATCH: "The citation belongs to a different case than the one named.",
     Kind.NAME_MISSPELLED: "The case name is close to, but not the same as, the case at this citation.",
-    Kind.MISQUOTE: "The quoted passage does not appear in the opinion.",
+    Kind.MISQUOTE: "The quoted passage does not appear in the opinion (or the cited section).",
     Kind.PINCITE_OUT_OF_RANGE: "The pin cite is outside the pages the case occupies.",
     Kind.PINCITE_WRONG_PAGE: "The quoted or cited passage is on a different page than the pin cite.",
     Kind.PINCITE_UNVERIFIABLE: "No page map for this reporter (or a star page), so the pin cite cannot be checked.",
@@ -73,6 +75,10 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.OPINION_UNAVAILABLE: "The case exists, but its opinion text could not be fetched (yet), so the quotes "
     "and pin cite were not checked (not an accusation).",
     Kind.DOCUMENT_TOO_LARGE: "The document is larger than the configured size limit and was not checked.",
+    Kind.FABRICATED_STATUTE: "The statute index holds the whole cited title of the U.S. Code or C.F.R., and it has "
+    "no such section.",
+    Kind.STATUTE_REPEALED: "The cited section was repealed, transferred, renumbered, omitted, reserved or removed; "
+    "the message says where it went, when the source says.",
 }
 
 #: Severity a kind gets unless a check says otherwise or the user overrides it.
@@ -97,6 +103,8 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.STATUTE_NOT_CHECKED: Severity.INFO,
     Kind.OPINION_UNAVAILABLE: Severity.INFO,
     Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
+    Kind.FABRICATED_STATUTE: Severity.ERROR,
+    Kind.STATUTE_REPEALED: Severity.WARNING,
 }
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
@@ -135,14 +143,6 @@ class TextEdit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Fix:
-    """A suggested correction: a title a lawyer reads and the edits that apply it."""
-
-    title: str
-    edits: tuple[TextEdit, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Evidence:
     """What we compared the draft against. Every field is optional; fill all you have."""
 
@@ -164,6 +164,56 @@ class Evidence:
     prompt_version: str | None = None
     verdict: str | None = None  # holding checks: supported | partly | not-supported | contradicted
     misuse: str | None = None  # holding checks: overstated-holding, dictum-as-holding, different-issue, ...
+
+
+class Confidence(StrEnum):
+    """How sure a proposed correction is (docs/findings.md, "Fixes"): ``high`` — the quote, the name
+    and the citation agree on it; ``medium`` — the name (or the quote) alone points to it;
+    ``low`` — one of several close candidates, or only a near miss and a similar name."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fix:
+    """A suggested correction: a title a lawyer reads and the edits that apply it.
+
+    A fix that proposes another authority (``checks/corrections``) also says why (``why``: the name
+    score, where the quote was found, the near miss), how sure it is, and the case it names
+    (``evidence``). ``preferred`` False when several candidates are close: an editor applies none of
+    them by default (LSP ``isPreferred``)."""
+
+    title: str
+    edits: tuple[TextEdit, ...]
+    why: str | None = None
+    confidence: Confidence | None = None
+    preferred: bool = True
+    evidence: Evidence | None = None  # the case the fix names, when it proposes one
+
+    def describe(self) -> str:
+        """The fix as every edge shows it in words: its title, then how sure and why (for a proposed
+        authority), and a warning when it is one of several close candidates (not applied by default).
+
+        >>> Fix(title="Cite A v. B, 1 A.2d 2", edits=(), why="its name matches", confidence=Confidence.HIGH).describe()
+        'Cite A v. B, 1 A.2d 2 (high confidence: its name matches)'
+        """
+        out = self.title
+        if self.confidence is not None or self.why:
+            sure = f"{self.confidence.value} confidence" if self.confidence is not None else ""
+            out += " (" + ": ".join(x for x in (sure, self.why) if x) + ")"
+        if not self.preferred:
+            out += " [not applied by default: check it first]"
+        return out
+
+    def moved(self, d: int) -> Fix:
+        """The same fix ``d`` code points further on (an edit before it)."""
+        if not d:
+            return self
+        return replace(
+            self, edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in self.edits)
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -15,14 +15,33 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import TypeVar
 
+from citecheck.checks.corrections import NameQuery, Wanted, wanted
 from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
 from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.statute_sections import brief_date
 from citecheck.errors import CitecheckError, Deferred, TextNotHere
-from citecheck.extract.models import Extraction
-from citecheck.judge import SourceEvidence, _Records, cite_key, full_of, lookup_keys
+from citecheck.extract.models import Extraction, StatuteKey
+from citecheck.judge import (
+    SourceEvidence,
+    _Records,
+    cite_key,
+    full_of,
+    lookup_keys,
+    statute_answers,
+    statute_keys,
+)
 from citecheck.sources.base import AuthoritySource
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    NameSearch,
+    OpinionText,
+    PassageHit,
+)
 from citecheck.sources.opinion_fit import why_unfit
+from citecheck.sources.statutes.records import LookupOutcome, StatuteAnswer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -41,14 +60,129 @@ async def gather(
     lookups = await _lookup(source, await _cpu(executor, lookup_keys, extraction))
     records = await _cpu(executor, _Records, extraction, lookups)
     opinions, unavailable = await _fetch_opinions(source, extraction, records)
-    elsewhere: dict[str, tuple[PassageHit, ...]] = {}
+    want = await _cpu(executor, wanted, extraction, lookups, records.record_for, _key_of(records))
+    names, near = await _corrections(source, want)
+    quotes: list[str] = []
     if opinions and any(c.quotes for c in extraction.citations):
-        wanted = await _cpu(executor, _quotes_to_search, extraction, records, opinions)
-        hits = await asyncio.gather(*(_find_elsewhere(source, q) for q in wanted))
-        elsewhere = {q: h for q, h in zip(wanted, hits, strict=True) if h}
+        quotes = await _cpu(executor, _quotes_to_search, extraction, records, opinions)
+    quotes = list(dict.fromkeys((*quotes, *want.quotes)))
+    elsewhere: dict[str, tuple[PassageHit, ...]] = {}
+    if quotes:
+        hits = await asyncio.gather(*(_find_elsewhere(source, q) for q in quotes))
+        elsewhere = {q: h for q, h in zip(quotes, hits, strict=True) if h}
+    if want.quoting or (near and want.quotes):
+        found = {q: names[q] for q in want.quoting if q in names}
+        opinions = {**await _candidate_texts(source, found, near, opinions), **opinions}
+    statutes, texts = await _statutes(source, extraction)
     return SourceEvidence(
-        source_name=name, lookups=lookups, opinions=opinions, elsewhere=elsewhere, unavailable=unavailable
+        source_name=name,
+        lookups=lookups,
+        opinions=opinions,
+        elsewhere=elsewhere,
+        unavailable=unavailable,
+        names=names,
+        near=near,
+        statutes=statutes,
+        statute_texts=texts,
+        # the titles the index holds whole: its checks speak for their citations ("not checked" does not)
+        statute_titles=frozenset(
+            (k.code, k.title) for k, a in statutes.items() if a.outcome is not LookupOutcome.NOT_COVERED
+        ),
     )
+
+
+async def _statutes(
+    source: AuthoritySource, extraction: Extraction
+) -> tuple[dict[StatuteKey, StatuteAnswer], dict[StatuteKey, str]]:
+    """The statute index's answers (a source without one answers nothing), and the quoted sections' texts.
+
+    Asked as of the brief's date when it bears one (a C.F.R. section removed since was in force then)."""
+    lookup = getattr(source, "lookup_statutes", None)
+    keys = statute_keys(extraction)
+    if lookup is None or not keys:
+        return {}, {}
+    try:
+        answers: dict[StatuteKey, StatuteAnswer] = await lookup(keys, as_of=brief_date(extraction.text))
+        texts: dict[StatuteKey, str] = {}
+        for c in extraction.citations:
+            if not c.quotes:
+                continue
+            mine = statute_answers(extraction, c, answers)
+            if mine and (rec := mine[0][1].record) is not None and mine[0][0] not in texts:
+                text = await source.statute_text(rec)  # type: ignore[attr-defined]
+                if text:
+                    texts[mine[0][0]] = text
+    except Exception as exc:  # the index is local and never raises by contract; a bug must not sink the check
+        log.exception("statute lookup failed: %s", exc)
+        return {}, {}
+    return answers, texts
+
+
+def _key_of(records: _Records) -> Callable[..., CiteKey | None]:
+    return lambda c: records.keys.get(c.index)
+
+
+#: Texts of candidate cases read (from this machine only) at most per document, to test the quote.
+MAX_CANDIDATE_TEXTS = 40
+
+
+async def _corrections(
+    source: AuthoritySource, want: Wanted
+) -> tuple[dict[NameQuery, NameSearch], dict[CiteKey, LookupResult]]:
+    """The name searches and near-miss lookups the corrections need (sources without them: none)."""
+    names: dict[NameQuery, NameSearch] = {}
+    near: dict[CiteKey, LookupResult] = {}
+    find = getattr(source, "find_by_name", None)
+    local = getattr(source, "lookup_local", None)
+    if find is not None:
+        for q in want.names:
+            try:
+                names[q] = await find(q.name, limit=5, court=q.court, years=q.years, remote=q.remote)
+            except Exception as exc:  # a name search is a help, never a reason to lose the check
+                if not isinstance(exc, CitecheckError):
+                    log.exception("name search failed")
+    if local is not None and want.variants:
+        try:
+            found = await local(want.variants)
+        except Exception as exc:
+            if not isinstance(exc, CitecheckError):
+                log.exception("near-miss lookup failed")
+            found = {}
+        near = {k: r for k, r in found.items() if r.records}
+    return names, near
+
+
+async def _candidate_texts(
+    source: AuthoritySource,
+    names: dict[NameQuery, NameSearch],
+    near: dict[CiteKey, LookupResult],
+    have: dict[str, OpinionText],
+) -> dict[str, OpinionText]:
+    """The held texts of the cases found by name or near miss (to see whether the draft's quote is in
+    them): from the corpus and the cache only."""
+    read = getattr(source, "opinion_local", None)
+    if read is None:
+        return {}
+    records: dict[str, CaseRecord] = {}
+    for found in names.values():
+        for h in found.hits:
+            records.setdefault(h.record.id, h.record)
+    for r in near.values():
+        for rec in r.records:
+            records.setdefault(rec.id, rec)
+    out: dict[str, OpinionText] = {}
+    for rid, rec in list(records.items())[:MAX_CANDIDATE_TEXTS]:
+        if rid in have:
+            continue
+        try:
+            text = await read(rec)
+        except Exception as exc:
+            if not isinstance(exc, CitecheckError):
+                log.exception("reading the text of %s failed", rid)
+            continue
+        if text is not None and why_unfit(rec, text) is None:  # a garbled text proves nothing either way
+            out[rid] = text
+    return out
 
 
 async def _cpu(executor: Executor | None, fn: Callable[..., T], *args: object) -> T:

@@ -9,27 +9,34 @@ a field here and a check reading them (see docs/architecture.md, "Adding a stage
 from __future__ import annotations
 
 import logging
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
+from citecheck.checks.corrections import NameQuery, correct, leads_for, looks_wrong
+from citecheck.checks.corrections.leads import CORRECTED_FORMS
 from citecheck.checks.existence import impossible_reason
 from citecheck.checks.non_binding import assess
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
-from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
-from citecheck.extract.assemble import DocumentExtraction, Run, uses_prev
-from citecheck.extract.incremental.thresholds import active
-from citecheck.extract.models import Citation, CiteForm, Extraction
-from citecheck.findings import Finding, Fix, TextEdit, moved_finding
+from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
+from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
 from citecheck.results import CitationResult, Report, basis_for, status_for
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    NameSearch,
+    OpinionText,
+    PassageHit,
+)
+from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -53,7 +60,14 @@ class SourceEvidence:
     # record id → why its opinion text could not be fetched, and (when it only waits for the service's
     # allowance) until when: the checks that needed it say so instead of passing
     unavailable: Mapping[str, tuple[str, float | None]] = field(default_factory=dict)
+    #: what the corrections of wrong citations found (``checks.corrections``): cases by the draft's
+    #: name (by query), and cases at the near misses of its citations (by the near-miss key)
+    names: Mapping[NameQuery, NameSearch] = field(default_factory=dict)
+    near: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
+    #: the statute index's answers, by section key, and the texts of quoted sections
+    statutes: Mapping[StatuteKey, StatuteAnswer] = field(default_factory=dict)
+    statute_texts: Mapping[StatuteKey, str] = field(default_factory=dict)
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
     statute_titles: frozenset[tuple[str, str | None]] = frozenset()
@@ -78,6 +92,28 @@ def lookup_keys(extraction: Extraction) -> list[CiteKey]:
     File order is the order of value: when CourtListener's allowance is short, what the writer reads
     first is asked first (docs/sources.md, pacing)."""
     return list(dict.fromkeys(k for c in extraction.citations if (k := cite_key(c)) is not None))
+
+
+def statute_keys(extraction: Extraction) -> list[StatuteKey]:
+    """Every U.S.C. and C.F.R. section the extraction cites (short forms with their antecedent's title),
+    in file order: what ``gather`` asks the statute index."""
+    keys: list[StatuteKey] = []
+    for c in extraction.citations:
+        if c.form is CiteForm.STATUTE and (st := extraction.statute_of(c)) is not None and st.code in CODES:
+            keys.extend(st.keys())
+    return list(dict.fromkeys(keys))
+
+
+def statute_answers(
+    extraction: Extraction, c: Citation, answers: Mapping[StatuteKey, StatuteAnswer]
+) -> tuple[tuple[StatuteKey, StatuteAnswer], ...]:
+    """The index's answers for the sections ``c`` names (empty for anything but a checked statute cite)."""
+    if c.form is not CiteForm.STATUTE or not answers:
+        return ()
+    st = extraction.statute_of(c)
+    if st is None:
+        return ()
+    return tuple((k, a) for k in st.keys() if (a := answers.get(k)) is not None)
 
 
 def full_of(extraction: Extraction, c: Citation) -> Citation | None:
@@ -125,245 +161,23 @@ def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
     return out
 
 
-#: Per citation object: (the citation, the full citation it stood for, its local findings); and per
-#: paragraph plan (``("p", id(plan))``): what ``paragraph_findings`` needs to take its findings over.
-#: per open document: what the last keystroke's checks found, by citation or paragraph (entries are
-#: tuples of several shapes, read back positionally; Any keeps the hot loop free of casts)
-LocalMemo = dict[object, Any]
-_AFTER = 200  # characters after a citation a local check may read (a "supra note 3" following it)
-_BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
-
-
-#: (start, end, findings) of each paragraph whose local findings are not the last version's moved
-#: with the paragraph: re-checked, renumbered, or left without citations
-Changes = list[tuple[int, int, tuple[Finding, ...]]]
-
-
-def local_findings(
-    extraction: Extraction,
-    settings: Settings,
-    memo: LocalMemo | None = None,
-    *,
-    filtered: bool = True,
-) -> list[Finding]:
-    """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
-    Keystroke-fast (no I/O).
-
-    ``memo`` (the caller's, kept between versions of one document) lets a version take over the
-    findings of the last one where they cannot differ. A local check reads only its citation, the
-    text up to ``_BEFORE`` characters before and ``_AFTER`` after it, and the full citations before it.
-    For an incremental ``DocumentExtraction`` that is decided per paragraph: a paragraph with the same
-    plan (same numbering, same resolution, same full citations before it), the same result and the
-    same text around it has the same findings, moved by however far the paragraph moved; only the
-    other paragraphs' citations are built and checked. For any other extraction, per citation: the
-    very same object with the very same full citation and the same text just after it. The memo is
-    replaced by this version's entries.
-
-    ``filtered=False`` returns the findings before ``visible`` (the caller filters what it shows); an
-    editor that wants to know which paragraphs changed calls ``paragraph_findings`` itself.
-    """
-    if isinstance(extraction, DocumentExtraction):
-        by_paragraph = paragraph_findings(extraction, memo).findings()
-        return visible(by_paragraph, settings) if filtered else by_paragraph
-    found: list[Finding] = []
-    fresh: LocalMemo = {}
-    for c in extraction.citations:
-        full = full_of(extraction, c)
-        after = extraction.text[c.span.end : c.span.end + _AFTER]
-        hit = memo.get(id(c)) if memo is not None else None
-        if hit is not None and hit[0] is c and hit[1] is full and hit[2] == after:
-            mine = hit[3]
-        else:
-            mine = tuple(run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full)))
-        fresh[id(c)] = (c, full, after, mine)
-        found.extend(mine)  # type: ignore[arg-type]
-    if memo is not None:
-        memo.clear()
-        memo.update(fresh)
-    return visible(found, settings) if filtered else found
-
-
-@dataclass(frozen=True, slots=True)
-class ParagraphFindings:
-    """One version's local findings, per paragraph, placed when asked for.
-
-    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then, element
-    3, and its first citation's index then, element 6) — a keystroke moves every paragraph after it,
-    and a citation added or removed renumbers every citation after it; moving and renumbering all
-    their findings is work the editor does not need: it shows them already moved. ``changes``: the
-    paragraphs whose findings are not the last version's moved with them (re-checked, or left without
-    citations)."""
-
-    paragraphs: list[tuple[int, int]]
-    entries: list[Any]
-    changes: Changes
-    firsts: list[int]  # per paragraph: the index of its first citation in this version
-
-    def findings(self) -> list[Finding]:
-        out: list[Finding] = []
-        for (start, _end), entry, first in zip(self.paragraphs, self.entries, self.firsts, strict=True):
-            if entry is not None and entry[5]:
-                out.extend(_moved(entry[5], start - entry[3], first - entry[6]))
-        return out
-
-    def within(self, regions: list[tuple[int, int]]) -> list[Finding]:
-        """The findings starting in one of ``regions`` (sorted, disjoint ``[a, b]``), placed; only the
-        paragraphs that meet a region are looked at."""
-        out: list[Finding] = []
-        paras = self.paragraphs
-        for a, b in regions:
-            pno = max(0, bisect_left(paras, a, key=_para_end))
-            while pno < len(paras) and paras[pno][0] <= b:
-                entry = self.entries[pno]
-                if entry is not None and entry[5]:
-                    d = paras[pno][0] - entry[3]
-                    out.extend(
-                        f for f in _moved(entry[5], d, self.firsts[pno] - entry[6]) if a <= f.span.start <= b
-                    )
-                pno += 1
-        return out
-
-
-def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
-    """``(lo, hi, old_hi)``: only paragraphs ``lo..hi-1`` can have other findings than the memo's
-    last version (paragraphs before are its ``lo`` first, those after its paragraphs from ``old_hi``
-    on, moved), or None when the memo cannot tell (not the run this one continued, edits unknown)."""
-    if run.edited is None or run.prior_serial is None or memo.get("serial") != run.prior_serial:
-        return None
-    old_plans, old_paras, old_results = memo["plans"], memo["paragraphs"], memo["results"]
-    plans, paras, results = run.plans, run.paragraphs, run.results
-    n, m = len(plans), len(old_plans)
-    ea, eb = run.edited
-    limit = min(n, m)
-    # the paragraphs wholly before the edit are unchanged (bisection), then the few after them compared
-    lo = max(0, min(limit, bisect_left(paras, ea, hi=limit, key=_para_end)) - 1)
-    if lo and not (
-        plans[lo - 1] is old_plans[lo - 1]
-        and results[lo - 1] is old_results[lo - 1]
-        and paras[lo - 1] == old_paras[lo - 1]
-    ):
-        lo = 0
-    while (
-        lo < limit
-        and plans[lo] is old_plans[lo]
-        and results[lo] is old_results[lo]
-        and paras[lo] == old_paras[lo]
-    ):
-        lo += 1
-    # the tail: the paragraphs the assembly took over from that run, the very same plans and results
-    # (an equal plan made afresh may stand for other earlier cites), moved by one constant offset
-    hi = max(lo + max(0, n - m), run.kept_from)
-    if hi < n:
-        d = paras[hi][0] - old_paras[hi - n + m][0]
-        if paras[n - 1][0] - old_paras[m - 1][0] != d or paras[hi][0] <= eb:
-            hi = n  # not one uniform move after the edit: look at all of them
-    j = hi - n + m
-    # what a local check reads around its paragraph: its window, and the paragraph before it
-    while lo > 0 and paras[lo - 1][1] + _AFTER >= ea:
-        lo -= 1
-    while hi < n and paras[hi][0] - _BEFORE <= eb:
-        hi, j = hi + 1, j + 1
-    if hi < n and hi > lo and uses_prev(plans[hi]):
-        hi, j = hi + 1, j + 1
-    return lo, hi, j
-
-
-def _para_end(p: tuple[int, int]) -> int:
-    return p[1]
-
-
-def paragraph_findings(extraction: DocumentExtraction, memo: LocalMemo | None) -> ParagraphFindings:
-    """Per paragraph: the last version's findings where they cannot differ; else the checks.
-
-    The assembly takes a paragraph's plan over (the very same object) only when its citations resolve
-    to the same records as before — plans number from their own paragraph, so a citation added or
-    removed before it does not make a new plan — and a local check reads nothing else but the
-    paragraph, the text just around it and the one before it: the same plan, result and surroundings
-    give the same findings, renumbered when they are placed. When the memo saw the run this one
-    continued, the paragraphs far from the edit (before the first paragraph planned again and after the
-    last, beyond what a check reads around them) are taken over in one slice, not looked at.
-    """
-    run = extraction.run
-    text = extraction.text
-    changes: Changes = []
-    old: LocalMemo = memo if memo is not None else {}
-    n = len(run.plans)
-    bulk = _bulk_range(run, old) if memo is not None else None
-    lo, hi, old_hi = bulk if bulk is not None else (0, n, 0)
-    middle: list[Any] = []
-    fresh: LocalMemo = {}
-    for pno in range(lo, hi):
-        plan = run.plans[pno]
-        if not plan:
-            if ("e", id(plan)) not in old:  # a paragraph planned again without citations: its old findings go
-                changes.append((*run.paragraphs[pno], ()))
-            fresh[("e", id(plan))] = plan
-            middle.append(None)
-            continue
-        start, end = run.paragraphs[pno]
-        res = run.results[pno]
-        hit: Any = old.get(("p", id(plan)))
-        same_plan = hit is not None and hit[0] is plan
-        reads_prev = hit[7] if same_plan else uses_prev(plan)
-        prev = run.results[pno - 1] if pno and reads_prev else None
-        window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
-        if same_plan and hit[1] is res and hit[2] is prev and hit[4] == window:
-            entry = hit  # the very same entry: taken over as computed, placed when asked for
-        else:
-            out: list[Finding] = []
-            for c in extraction.paragraph_citations(pno):
-                full = full_of(extraction, c)
-                out.extend(
-                    run_checks(LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full))
-                )
-            mine = tuple(out)
-            changes.append((start, end, mine))
-            entry = (plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
-        fresh[("p", id(plan))] = entry
-        middle.append(entry)
-    entries = [*old["entries"][:lo], *middle, *old["entries"][old_hi:]] if bulk is not None else middle
-    if memo is not None:
-        limits = active()
-        if bulk is None or len(memo) > limits.memo_per_paragraph * n + limits.memo_slack:
-            # rebuilt from what is current (drops entries of gone plans)
-            memo.clear()
-            for pno, entry in enumerate(entries):
-                if entry is None:
-                    memo[("e", id(run.plans[pno]))] = run.plans[pno]
-                else:
-                    memo[("p", id(entry[0]))] = entry
-        else:
-            memo.update(fresh)
-        memo.update(
-            serial=run.serial,
-            plans=run.plans,
-            paragraphs=run.paragraphs,
-            results=run.results,
-            entries=entries,
-        )
-    return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
-
-
-def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding, ...]:
-    """Findings (and their fixes) ``d`` code points further on and their citations ``di`` places
-    further on; the same objects when both are 0."""
-    if (not d and not di) or not findings:
-        return findings
-    return tuple(
-        moved_finding(
-            f,
-            f.span.shift(d),
-            tuple(
-                Fix(
-                    title=x.title,
-                    edits=tuple(TextEdit(span=e.span.shift(d), new_text=e.new_text) for e in x.edits),
-                )
-                for x in f.fixes
-            ),
-            None if f.citation_index is None else f.citation_index + di,
-        )
-        for f in findings
+def check_locally(extraction: Extraction, c: Citation) -> list[Finding]:
+    """The local checks of one citation (what stage 1 runs per paragraph planned again)."""
+    return run_checks(
+        LOCAL_CHECKS, CheckContext(extraction=extraction, citation=c, full=full_of(extraction, c))
     )
+
+
+def local_findings(extraction: Extraction, settings: Settings, *, filtered: bool = True) -> list[Finding]:
+    """No evidence at all: impossible citations, malformed pincites, unresolved short forms.
+    Keystroke-fast (no I/O). An editor keeps a ``LocalMemo`` per document and asks
+    ``paragraph_findings(document.extraction, memo, check_locally)`` instead, which takes over the
+    last version's findings where they cannot differ. ``filtered=False`` returns the findings
+    before ``visible`` (the caller filters what it shows)."""
+    found: list[Finding] = []
+    for c in extraction.citations:
+        found.extend(check_locally(extraction, c))
+    return visible(found, settings) if filtered else found
 
 
 def forum_of(text: str, settings: Settings, declared: tuple[Declared, ...] = ()) -> Forum | None:
@@ -399,6 +213,7 @@ def judge(
         holding = _holding_for(c, rec, evidence.holdings, claimed)
         key = records.keys.get(full.index) if full is not None else None
         quote_matches = matches.get(c.index, ())
+        statutes = statute_answers(extraction, c, evidence.statutes)
         ctx = CheckContext(
             extraction=extraction,
             citation=c,
@@ -415,11 +230,13 @@ def judge(
             if rec is not None and rec.id in evidence.unavailable
             else None,
             forum=forum,
+            statutes=statutes,
+            statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
         )
         contexts.append(ctx)
-        found.extend(run_checks(LOCAL_CHECKS, ctx))
-        found.extend(run_checks(SOURCE_CHECKS, ctx))
+        mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
+        found.extend(_corrected(ctx, mine, evidence, indexes))
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -438,6 +255,23 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _corrected(
+    ctx: CheckContext, findings: list[Finding], evidence: SourceEvidence, indexes: Mapping[str, OpinionIndex]
+) -> list[Finding]:
+    """The citation's findings with the corrections of a wrong citation attached (``checks.corrections``)."""
+    if not findings or ctx.citation.form not in CORRECTED_FORMS:
+        return findings
+    why = looks_wrong(ctx.citation, ctx.lookup, ctx.record)
+    if why is None:
+        return findings
+    try:
+        leads = leads_for(ctx.citation, why, evidence.names, evidence.near, evidence.elsewhere)
+        return correct(ctx, findings, leads, evidence.opinions, indexes)
+    except Exception:  # a broken correction must not hide the finding itself
+        log.exception("corrections failed on %r", ctx.citation)
+        return findings
 
 
 def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
@@ -490,7 +324,11 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
     h = ctx.holding
     if passage is None and h is not None and h.verified and h.quote_text:
         passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
-    basis = basis_for(ctx.citation, ctx.full, ctx.record)
+    section = next(
+        (a.record for _k, a in ctx.statutes if a.outcome is LookupOutcome.FOUND and a.record is not None),
+        None,
+    )
+    basis = basis_for(ctx.citation, ctx.full, ctx.record, section)
     pending = ctx.lookup.pending_until if ctx.lookup is not None else None
     needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
     if pending is None and ctx.record is not None and needs_text and ctx.record.id in evidence.unavailable:
@@ -506,7 +344,8 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
         holding=h,
         pending_until=pending,
         weight=assess(ctx),
+        statute=section,
     )
 
 
-__all__ = ["SourceEvidence", "cite_key", "judge", "local_findings", "lookup_keys"]
+__all__ = ["SourceEvidence", "check_locally", "cite_key", "judge", "local_findings", "lookup_keys"]

@@ -235,6 +235,29 @@ def is_known_reporter(reporter: str) -> bool:
     return _squash(reporter) in _known_names()
 
 
+@cache
+def _siblings() -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for entries in reporters_db.REPORTERS.values():
+        for entry in entries:
+            names = tuple(entry["editions"])
+            for name in names:
+                out[name] = (
+                    *out.get(name, ()),
+                    *(n for n in names if n != name and n not in out.get(name, ())),
+                )
+    return out
+
+
+def series_siblings(reporter: str) -> tuple[str, ...]:
+    """The other series of the same reporter (a draft that writes A.3d for A.2d names one of them).
+
+    >>> series_siblings("A.2d"), series_siblings("F. Supp. 2d")
+    (('A.', 'A.3d'), ('F. Supp.', 'F. Supp. 3d'))
+    """
+    return _siblings().get(normalise_reporter(reporter), ())
+
+
 def is_neutral(reporter: str) -> bool:
     """Neutral (public-domain) citations number paragraphs, not pages: ``2018 WI 11, ¶ 23``.
 

@@ -54,15 +54,9 @@ def test_first_page_inside_another_case_under_another_name_is_fabricated(make_ct
     assert f.kind is Kind.FABRICATED_CASE
     assert "middle of Peyton v. District of Columbia" in f.message
     assert f.evidence.record_id == record.id
-    # the fix must not leave Harmon's name on Peyton's citation (the next check would flag it)
-    [fix] = f.fixes
-    fixed = text
-    for e in sorted(fix.edits, key=lambda e: e.span.start, reverse=True):
-        fixed = fixed[: e.span.start] + e.new_text + fixed[e.span.end :]
-    assert fixed == f"See {record.name}, 100 A.2d 36, 37 (D.C. 1953)."
-    from citecheck.checks.names import NameVerdict, compare_names
-
-    assert compare_names(record.name, record.names).verdict is NameVerdict.MATCH
+    # Peyton is evidence that nothing begins there, not the case the draft meant (issue 24: the README's
+    # Harmon got a fix naming Pennsylvania R. v. Newmyer): no fix, and no advice to cite Peyton
+    assert f.fixes == () and "Cite the case by its first page" not in f.message
 
 
 def test_cannot_verify_is_info_never_fabricated(make_ctx) -> None:

@@ -146,7 +146,7 @@ def test_the_compact_pickle_rebuilds_equal_values(opinions_text) -> None:
 def test_the_assembler_fed_one_paragraph_at_a_time_equals_assemble(opinions_text) -> None:
     """What the parallel path assembles while chunks still arrive is ``assemble``'s extraction: the same
     numbers, spans, resolved short forms, borrowed block quotes and propositions."""
-    from citecheck.extract.assemble import Assembler, assemble
+    from citecheck.extract.incremental.assembly import Assembler, assemble
     from citecheck.extract.paragraph import extract_paragraph
     from citecheck.extract.paragraphs import split_paragraphs
 

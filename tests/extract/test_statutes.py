@@ -286,6 +286,7 @@ def test_full_statute_citations(text, written, key, subs, also, last, et_seq, ed
         "Wright & Miller, Federal Practice and Procedure § 1357 (3d ed.).",  # a treatise's
         "See § II.A above.",  # a brief's own heading
         "Call R.C. Smith at 10 a.m.",  # initials, not Ohio's code
+        "Review is a key factor. Restatement §28, Comment a.",  # a restatement opening a sentence
     ],
 )
 def test_sections_of_other_things_are_not_statute_citations(text: str) -> None:

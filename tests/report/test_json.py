@@ -81,3 +81,38 @@ def test_the_fast_encoder_writes_json_dumps_bytes_or_hands_over() -> None:
     for value in values:
         assert _dumps(value, 2) == json.dumps(value, indent=2, ensure_ascii=False)
         assert _dumps(value, None) == json.dumps(value, ensure_ascii=False)
+
+
+def test_a_proposed_authority_carries_why_confidence_and_the_case_and_the_docs_say_so(sample_batch):
+    import re
+    from dataclasses import replace
+
+    from citecheck.findings import Confidence, Evidence, Fix, TextEdit
+    from citecheck_testing import REPO_ROOT
+
+    file = sample_batch.files[0]
+    f = file.findings[0]
+    proposal = Fix(
+        title="Cite Berry v. Keith, 100 A.2d 831, 832 (1953)",
+        edits=(TextEdit(span=f.span, new_text="832"),),
+        why="its name matches the draft's",
+        confidence=Confidence.MEDIUM,
+        preferred=False,
+        evidence=Evidence(record_id="cap:2", case_name="Berry v. Keith", citation="100 A.2d 831"),
+    )
+    batch = replace(
+        sample_batch, files=(replace(file, findings=(replace(f, fixes=(proposal,)), *file.findings[1:])),)
+    )
+    [fix] = json.loads(render_json(batch))["files"][0]["findings"][0]["fixes"]
+    assert fix["why"] == "its name matches the draft's" and fix["confidence"] == "medium"
+    assert fix["preferred"] is False and fix["case"] == {
+        "record_id": "cap:2",
+        "case_name": "Berry v. Keith",
+        "citation": "100 A.2d 831",
+    }
+    plain = json.loads(render_json(sample_batch))["files"][0]["findings"][0]["fixes"][0]
+    assert plain["preferred"] is True and "why" not in plain and "case" not in plain
+    docs = (REPO_ROOT / "docs" / "report-json.md").read_text(encoding="utf-8")
+    table = docs.split("## Fix\n", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", table, re.M))
+    assert set(fix) <= documented, set(fix) - documented

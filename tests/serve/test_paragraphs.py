@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecheck.extract.document import Document
+from citecheck.extract.incremental.document import Document
 from citecheck.serve.paragraphs import Layout, clean_paragraph, utf16_len
 from citecheck.spans import Span
 

@@ -19,6 +19,8 @@ from citecheck.sources.models import (
     CiteKey,
     LookupResult,
     LookupStatus,
+    NameHit,
+    NameSearch,
     OpinionText,
     PassageHit,
 )
@@ -187,3 +189,44 @@ async def test_a_fresh_import_wins_over_a_cached_remote_answer(tmp_path: Path, c
         import_path(corpus, cap_volume)
         after = (await chain.lookup([key]))[key]
         assert after.status is LookupStatus.FOUND and after.source == "corpus"
+
+
+class NamingRemote(RecordingRemote):
+    """A remote that can also find cases by name (as CourtListener's search does), or fails to."""
+
+    def __init__(self, hits: tuple[CaseRecord, ...] = (), fail: bool = False) -> None:
+        super().__init__(fail=fail)
+        self.hits = hits
+        self.names: list[str] = []
+
+    async def find_by_name(self, name: str, **kw: object) -> NameSearch:
+        self.names.append(name)
+        if self.fail:
+            raise SourceUnavailable("cannot connect")
+        return NameSearch(hits=tuple(NameHit(record=r, score=1.0, source=self.name) for r in self.hits))
+
+
+async def test_name_search_asks_the_corpus_then_the_remote_and_merges_one_case_once(real_corpus_file: Path):
+    savage_there = CaseRecord(
+        id="cl:900",
+        source="courtlistener",
+        name="Savage v. Parks",
+        citations=(CaseCite(volume="100", reporter="A.2d", page="450"),),  # the corpus's Savage, as a cluster
+    )
+    remote = NamingRemote(hits=(savage_there, REMOTE_REC))
+    chain = SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)), remote=remote)
+    found = await chain.find_by_name("Savage v. Parks")
+    assert [h.record.id for h in found.hits] == ["cap:8124566", "cl:77"]  # one Savage, the corpus's
+    assert found.asked == ("the local corpus", "courtlistener") and found.failed is None
+    local = await chain.find_by_name("Savage v. Parks", remote=False)
+    assert [h.record.id for h in local.hits] == ["cap:8124566"] and remote.names == ["Savage v. Parks"]
+    await chain.close()
+
+
+async def test_a_failing_name_search_is_a_note_never_an_error(real_corpus_file: Path):
+    chain = SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)), remote=NamingRemote(fail=True))
+    found = await chain.find_by_name("Berry v. Keith")
+    assert [h.record.name for h in found.hits] == ["Berry v. Keith"]
+    assert found.failed is not None and "courtlistener" in found.failed and "cannot connect" in found.failed
+    assert (await chain.lookup_local([CiteKey("100", "A.2d", "831")]))[CiteKey("100", "A.2d", "831")].record
+    await chain.close()

@@ -42,6 +42,8 @@ export interface CitationInfo {
   matchedCourt?: string;
   matchedDate?: string;
   matchedUrl?: string;
+  /** A statute or regulation citation: what it stands for ("42 U.S.C. § 1983"), its code's name and jurisdiction. */
+  statute?: { resolved?: string; codeName?: string; jurisdiction?: string };
   findings: CitationFinding[];
 }
 
@@ -146,6 +148,9 @@ function parseCitation(raw: unknown, position: number): CitationInfo | undefined
     matchedCourt: isObject(raw.record) ? str(raw.record.court) : undefined,
     matchedDate: isObject(raw.record) ? str(raw.record.date) : undefined,
     matchedUrl: isObject(raw.record) ? str(raw.record.url) : undefined,
+    statute: isObject(raw.statute)
+      ? { resolved: str(raw.statute.resolved), codeName: str(raw.statute.code_name), jurisdiction: str(raw.statute.jurisdiction) }
+      : undefined,
     findings,
   };
 }
@@ -222,6 +227,10 @@ export function citationNodes(doc: DocumentCitations, text?: string): CitationNo
       const description = kinds.length > 0 ? `${word} · ${kinds.join(', ')}` : word;
       const tooltipLines = [c.text, `Status: ${word}`];
       if (c.form) tooltipLines.push(`Form: ${c.form}`);
+      if (c.statute) {
+        const where = c.statute.jurisdiction && c.statute.jurisdiction !== 'United States' ? ` (${c.statute.jurisdiction})` : '';
+        tooltipLines.push(c.statute.resolved ? `Statute: ${c.statute.resolved}${where}` : 'Statute section: its code is not named here or in an earlier citation');
+      }
       if (c.matchedCase) {
         const when = [c.matchedCourt, c.matchedDate].filter(Boolean).join(', ');
         tooltipLines.push(`Matched: ${c.matchedCase}${when ? ` (${when})` : ''}`);

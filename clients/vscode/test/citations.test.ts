@@ -203,3 +203,13 @@ test('the tree starts with how many citations could not be verified and how to e
   provider.update(parsed(payload(2, [ROE])));
   assert.notEqual(provider.getChildren()[0].type, 'note'); // nothing unverified: no note
 });
+
+test('a statute citation says what it stands for in the tooltip (issue 27)', () => {
+  const short = { ...ROE, text: '§ 446.070', form: 'statute', caseName: undefined, matchedCase: undefined, status: 'not-checked',
+    statute: { form: 'short', resolved: 'Ky. Rev. Stat. Ann. § 446.070', code_name: 'Ky. Rev. Stat. Ann.', jurisdiction: 'Kentucky' } };
+  const unresolved = { ...short, index: 9, text: '§ 2000e', statute: { form: 'short', resolved: null, code_name: null, jurisdiction: null } };
+  const [a, b] = citationNodes(parsed(payload(1, [short, unresolved])));
+  assert.equal(a.label, '§ 446.070');
+  assert.match(a.tooltip, /Statute: Ky\. Rev\. Stat\. Ann\. § 446\.070 \(Kentucky\)/);
+  assert.match(b.tooltip, /its code is not named/);
+});

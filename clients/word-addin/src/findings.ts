@@ -54,6 +54,12 @@ export interface FixEdit {
 export interface Fix {
   title: string;
   edits: FixEdit[];
+  /** false for one of several close candidates: shown, never applied without the user choosing it */
+  preferred: boolean;
+  /** on a fix that proposes an authority: every reason to think the draft meant it, how sure, and the case */
+  why?: string;
+  confidence?: 'high' | 'medium' | 'low';
+  case?: Evidence;
 }
 
 export interface IgnoreKey {
@@ -142,7 +148,20 @@ export interface Citation {
   weight: Weight | null;
   /** A statute or regulation citation's code, title and sections (docs/report-json.md, "Statute"); absent from older servers. */
   statute?: StatuteInfo | null;
+  /** The section a U.S.C./C.F.R. citation matched in the statute index (docs/report-json.md, "Section"); absent from older servers. */
+  section?: SectionInfo | null;
   word: WordPlace;
+}
+
+/** A section of the U.S. Code or the C.F.R. as the statute index holds it: heading, status, edition. */
+export interface SectionInfo {
+  citation: string;
+  heading: string;
+  status: string;
+  moved_to: string | null;
+  edition: string;
+  amended: string | null;
+  url: string | null;
 }
 
 /** What a statute citation cites: code and title (a short form's are its full citation's), sections as written. */
@@ -217,6 +236,7 @@ function expect(obj: unknown, where: string, fields: Record<string, Shape>): Rec
 }
 
 const SEVERITIES = new Set(['error', 'warning', 'info']);
+const CONFIDENCES = new Set(['high', 'medium', 'low']);
 const WEIGHTS = new Set(['binding', 'persuasive', 'unknown']);
 const STATUSES = new Set(['problem', 'verified', 'cannot-verify', 'not-checked']);
 const PLACE: Record<string, Shape> = { paragraph: 'number', start: 'number', end: 'number', part: 'string', text: 'string' };
@@ -262,7 +282,11 @@ export function parseCheckAnswer(raw: unknown): CheckAnswer {
         if (typeof v !== 'string') throw new WireError(`${w}.evidence.${k}: expected string`);
       }
       (f.fixes as unknown[]).forEach((fx, i) => {
-        const fix = expect(fx, `${w}.fixes[${i}]`, { title: 'string', edits: 'array' });
+        const fix = expect(fx, `${w}.fixes[${i}]`, { title: 'string', edits: 'array', preferred: 'boolean' });
+        if (fix.why !== undefined && typeof fix.why !== 'string') throw new WireError(`${w}.fixes[${i}].why: expected string`);
+        if (fix.confidence !== undefined && !CONFIDENCES.has(fix.confidence as string)) {
+          throw new WireError(`${w}.fixes[${i}].confidence: unknown confidence ${String(fix.confidence)}`);
+        }
         (fix.edits as unknown[]).forEach((e, j) => {
           const edit = expect(e, `${w}.fixes[${i}].edits[${j}]`, { span: 'object', new_text: 'string', word: 'object' });
           expect(edit.word, `${w}.fixes[${i}].edits[${j}].word`, PLACE);

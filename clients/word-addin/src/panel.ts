@@ -4,7 +4,7 @@
 
 import type { Controller, PaneState } from './controller';
 import type { Finding, Status } from './findings';
-import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, citationLabel, documentFindings, evidenceItems, findingTitle, forumLine, groupCitations, summaryLine } from './view';
+import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, citationLabel, documentFindings, evidenceItems, findingTitle, fixNote, forumLine, groupCitations, summaryLine } from './view';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -142,7 +142,11 @@ export class Panel {
     const actions = el('div', 'actions');
     actions.append(button('Show', 'show', () => void c?.select(f.word), 'Select it in the document'));
     actions.append(button('Add comment', 'comment', () => void c?.comment(f), 'Insert a Word comment with this finding and its evidence'));
-    f.fixes.forEach((fix, i) => actions.append(button(`Apply fix: ${fix.title}`, 'fix', () => void c?.applyFix(f, i))));
+    f.fixes.forEach((fix, i) => {
+      const note = fixNote(fix);
+      actions.append(button(`Apply fix: ${fix.title}`, fix.preferred ? 'fix' : 'fix candidate', () => void c?.applyFix(f, i), note || undefined));
+      if (note) actions.append(el('p', 'fix-why', note));
+    });
     actions.append(button('Ignore', 'ignore', () => void c?.ignore(f, 'finding'), 'Hide this finding here and in your editors'));
     actions.append(button('Ignore citation', 'ignore-citation', () => void c?.ignore(f, 'citation'), 'Hide every finding on this citation'));
     box.append(actions);

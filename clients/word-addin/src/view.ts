@@ -2,7 +2,7 @@
 // finding's plain-language title and evidence, and the text of a Word comment. Pure (no DOM, no
 // Word), so unit tests read exactly what a lawyer reads.
 
-import type { CheckAnswer, Citation, Finding, Status } from './findings';
+import type { CheckAnswer, Citation, Finding, Fix, Status } from './findings';
 
 export const STATUS_ORDER: Status[] = ['problem', 'cannot-verify', 'not-checked', 'verified'];
 
@@ -42,6 +42,8 @@ export const KIND_TITLE: Record<string, string> = {
   'statute-not-checked': 'Statute or regulation not checked — not an accusation',
   'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',
   'document-too-large': 'Document too large to check',
+  'fabricated-statute': 'No such section in this title of the Code',
+  'statute-repealed': 'Section repealed, moved or no longer in force',
 };
 
 /** How a citation is listed: "Name, cite" for a case; the statute as written, then its code, for a statute. */
@@ -148,3 +150,13 @@ export const STATUS_SHORT: Record<Status, string> = {
   'not-checked': 'not checked',
   verified: 'verified',
 };
+
+/** The words under a fix's button: how sure and why, and a warning when it is one of several candidates. */
+export function fixNote(fix: Fix): string {
+  const parts: string[] = [];
+  if (fix.confidence) parts.push(`${fix.confidence} confidence`);
+  if (fix.why) parts.push(fix.why);
+  let note = parts.join(': ');
+  if (!fix.preferred) note += `${note ? ' ' : ''}(one of several candidates: check it before applying)`;
+  return note;
+}

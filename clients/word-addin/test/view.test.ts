@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCheckAnswer } from '../src/findings';
-import { citationLabel, commentText, evidenceItems, findingTitle, groupCitations, KIND_TITLE, STATUS_LABEL, summaryLine } from '../src/view';
+import { citationLabel, commentText, evidenceItems, findingTitle, fixNote, groupCitations, KIND_TITLE, STATUS_LABEL, summaryLine } from '../src/view';
 import { sampleAnswer } from './sample';
 
 const answer = parseCheckAnswer(sampleAnswer().raw);
@@ -43,6 +43,21 @@ test('a comment carries the message and the evidence', () => {
   assert.ok(text.startsWith('citecheck — '));
   assert.ok(text.includes(f.message));
   for (const [label] of evidenceItems(f).filter(([l]) => l !== 'Record')) assert.ok(text.includes(`${label}: `), label);
+});
+
+test('a proposed authority says how sure and why, and a candidate among several says so', () => {
+  const fixes = answer.report.files[0].findings.flatMap((f) => f.fixes);
+  const candidate = fixes.find((x) => !x.preferred && x.why);
+  assert.ok(candidate, 'the example brief has a name mismatch with two candidates (issue 24)');
+  assert.match(fixNote(candidate), /confidence: .*(name|case at)/);
+  assert.match(fixNote(candidate), /one of several candidates/);
+  const plain = fixes.find((x) => x.preferred && !x.why);
+  assert.ok(plain);
+  assert.equal(fixNote(plain), '');
+  assert.throws(
+    () => parseCheckAnswer(JSON.parse(JSON.stringify(sampleAnswer().raw).replace('"confidence":"medium"', '"confidence":"sure"'))),
+    /confidence: unknown confidence sure/,
+  );
 });
 
 test('statutes are counted, titled and labelled with their code (issue 27)', () => {

@@ -224,21 +224,21 @@ def _middle_of(ctx: CheckContext) -> Finding:
             f"{lookup.key.page} in the pin cite."
         )
     else:
+        # the case whose pages it falls in is evidence that nothing begins there, not the case the draft
+        # meant: naming it as the fix would send the lawyer to an unrelated case (issue 24, Harmon v.
+        # Capital Transit Co. at a page of Pennsylvania R. v. Newmyer); ``checks/corrections`` proposes
+        # what the name or the quote points to
         kind = Kind.FABRICATED_CASE
+        unnamed = " (a case the draft does not name)" if c.case_name is not None else ""
         message = (
             f"No case begins at {lookup.key} in {source}: page {lookup.key.page} is in the middle of "
-            f"{describe_record(host, cite)}{span_txt}. Cite the case by its first page and put "
-            f"{lookup.key.page} in the pin cite."
+            f"{describe_record(host, cite)}{span_txt}{unnamed}. The citation appears to be fabricated."
         )
     fixes: tuple[Fix, ...] = ()
-    if cite is not None and c.page:
+    if cite is not None and c.page and names_host:
         page_span = _page_span(c)
         if page_span is not None:
             edits = [TextEdit(span=page_span, new_text=f"{cite.page}, {lookup.key.page}")]
-            if c.case_name is not None and not names_host:
-                # a fix must never produce a citation the next check flags: moving the page alone would
-                # leave another case's name on this citation (a name mismatch)
-                edits.insert(0, TextEdit(span=c.case_name.span, new_text=host.name))
             fixes = (
                 Fix(
                     title=f"Cite {host.name} at its first page, {cite}, {lookup.key.page}",

@@ -20,6 +20,7 @@ from citecheck.checks.quote_match import (
 from citecheck.extract.models import Citation
 from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import OpinionText
+from citecheck.spans import Span
 
 SHORT_QUOTE_WORDS = 6
 _CLEANED = re.compile(r"cleaned\s+up|citations?\s+omitted|internal\s+quotation", re.I)
@@ -172,7 +173,7 @@ class QuoteCheck:
             quote = c.quotes[m.quote_index]
             yield self._misquote(ctx, quote.text, quote.span, m)
 
-    def _misquote(self, ctx: CheckContext, draft: str, span, m: QuoteMatch) -> Finding:  # type: ignore[no-untyped-def]
+    def _misquote(self, ctx: CheckContext, draft: str, span: Span, m: QuoteMatch) -> Finding:
         rec = ctx.record
         assert rec is not None
         short = draft if len(draft) <= 80 else draft[:77] + "…"

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 
 from citecheck.checks.base import CheckContext
-from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Kind, Severity, make_finding
 
@@ -30,33 +29,7 @@ _SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.
 def earlier_full_cites(extraction: Extraction, c: Citation) -> list[str]:
     """``"volume reporter page"`` of the FULL citations before ``c`` from its volume (an incremental
     extraction answers from its resolution records instead of building every citation before ``c``)."""
-    if isinstance(extraction, DocumentExtraction):
-        return extraction.earlier_full_cites(c.index, c.volume, c.reporter)
-    return [
-        f"{f.volume} {f.reporter} {f.page}"
-        for f in _fulls_of_volume(extraction.citations, c.volume, c.reporter)
-        if f.index < c.index
-    ]
-
-
-#: A whole document's full citations by (volume, reporter), in order: scanning every earlier citation
-#: for each unresolved short cite was quadratic in a long brief. One entry, holding the citations it
-#: was built from (so ``is`` is safe).
-_FULLS: tuple[tuple[Citation, ...], dict[tuple[str | None, str | None], list[Citation]]] | None = None
-
-
-def _fulls_of_volume(
-    citations: tuple[Citation, ...], volume: str | None, reporter: str | None
-) -> list[Citation]:
-    global _FULLS
-    cached = _FULLS
-    if cached is None or cached[0] is not citations:
-        index: dict[tuple[str | None, str | None], list[Citation]] = {}
-        for f in citations:
-            if f.form is CiteForm.FULL:
-                index.setdefault((f.volume, f.reporter), []).append(f)
-        cached = _FULLS = (citations, index)
-    return cached[1].get((volume, reporter), [])
+    return extraction.earlier_full_cites(c.index, c.volume, c.reporter)
 
 
 class UnresolvedShortFormCheck:

@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, InputError
@@ -30,7 +30,7 @@ DEFAULT_REAL_CASES = (
 )
 
 
-def add_eval_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_eval_commands(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser(
         "eval",
         help="score citecheck on a dataset, or make one from a corpus",
@@ -55,11 +55,13 @@ def add_eval_commands(subparsers: argparse._SubParsersAction) -> None:  # type: 
     p.add_argument("--seed", type=int, default=0, help="make: random seed (default 0)")
     p.add_argument(
         "--type",
-        choices=("citations", "misrepresentation"),
+        choices=("citations", "misrepresentation", "fixes"),
         default="citations",
         dest="item_type",
         help="make: 'citations' (fabricated cases, names, pins, misquotes; the default) or "
-        "'misrepresentation' (propositions a case does not support, with supported controls)",
+        "'misrepresentation' (propositions a case does not support, with supported controls) or "
+        "'fixes' (citations whose right correction is known: invented citations, another case's citation, "
+        "another case's name; scored on the fixes offered)",
     )
     p.add_argument(
         "--no-holdings", action="store_true", help="eval: skip the holding judge even when configured"
@@ -101,6 +103,10 @@ def _make(args: argparse.Namespace, settings: Settings) -> int:
         sys.stderr.write(
             "citecheck: no real-case list found; the set will have no uncovered clean excerpts\n"
         )
+    if args.item_type == "fixes":
+        from citecheck.evaluation.fix_items import make_fix_dataset
+
+        return _write_rows(args, make_fix_dataset(samples, real, n=args.n, seed=args.seed), corpus)
     rows = make_dataset(samples, real, n=args.n, seed=args.seed)
     return _write_rows(args, rows, corpus)
 

@@ -24,7 +24,7 @@ _SAMPLE_TEXT = (
 _SAMPLE_PROPOSITION = "The Fourth Amendment protects places rather than people."
 
 
-def add_model_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_model_commands(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser(
         "model",
         help="test the holding-check model endpoint",

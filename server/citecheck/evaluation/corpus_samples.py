@@ -15,7 +15,8 @@ def load_samples(corpus_path: Path) -> list[CaseSample]:
 
     corpus = Corpus(corpus_path, readonly=True)
     try:
-        total = int(corpus.stats().get("cases", 0) or 0)  # type: ignore[call-overload]
+        cases = corpus.stats().get("cases", 0)
+        total = cases if isinstance(cases, int) else 0
         out: list[CaseSample] = []
         seen = misses = 0
         rowid = 0

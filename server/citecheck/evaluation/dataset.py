@@ -253,7 +253,8 @@ def _usable(sample: CaseSample) -> _Usable | None:
         if not reporter_limits.is_known_reporter(cite.reporter):
             continue
         labels = [int(lbl) for _, lbl in pm.starts if lbl.isdigit()]
-        last = max(int(cite.last_page) if (cite.last_page or "").isdigit() else int(cite.page), *labels)  # type: ignore[arg-type]
+        first = int(cite.last_page) if cite.last_page and cite.last_page.isdigit() else int(cite.page)
+        last = max(first, *labels)
         passages = _passages(op, pm)
         if passages and (best is None or len(passages) > len(best.passages)):
             best = _Usable(

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from citecheck.errors import InputError
+from citecheck.evaluation.fix_scoring import FixScores, FixTruth
 from citecheck.findings import Finding, Kind, Severity
 
 #: Our finding kinds → the evaluation category they predict.
@@ -95,6 +96,7 @@ class Example:
     id: str | None = None
     optional: tuple[str, ...] = ()  # spans that may be flagged without counting
     control: str | None = None  # a clean item that controls for this category (false-positive rate)
+    fix: FixTruth | None = None  # the correction the draft needs (``fix_items``): fixes are scored too
 
 
 def iter_jsonl(lines: Iterable[str], *, origin: str) -> Iterator[tuple[int, object]]:
@@ -135,6 +137,7 @@ def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Exam
                 id=str(obj.get("id", n)),
                 optional=tuple(o for o in optional if o.strip()),
                 control=category_of(str(control)) if control else None,
+                fix=FixTruth.from_json(obj.get("fix"), obj.get("invention")),
             )
         )
     return out
@@ -202,6 +205,7 @@ class Scores:
     false_alarms: list[tuple[str, str, str, str]] = field(default_factory=list)  # (id, span, kind, message)
     examples: int = 0
     controls: dict[str, list[int]] = field(default_factory=dict)  # category → [control items, flagged ones]
+    fixes: FixScores = field(default_factory=FixScores)  # only for examples that carry a ``fix`` truth
 
     def false_positive_rate(self, category: str) -> float | None:
         """Share of the category's clean control items on which that category was predicted (None: no controls)."""
@@ -233,6 +237,7 @@ class Scores:
                 c: {"items": n, "flagged": f, "false_positive_rate": round(f / n, 4) if n else None}
                 for c, (n, f) in sorted(self.controls.items())
             },
+            **({"fixes": self.fixes.to_json()} if self.fixes.by_kind else {}),
         }
 
 
@@ -288,4 +293,6 @@ def render_table(scores: Scores, types: Mapping[str, Counts] | None = None) -> s
         lines.append(
             f"{cat}: false-positive rate {flagged / n:.3f} ({flagged} of {n} supported control items flagged)"
         )
+    if scores.fixes.by_kind:
+        lines.extend(("", scores.fixes.render()))
     return "\n".join(lines) + f"\n({scores.examples} examples)"

@@ -7,7 +7,7 @@
 Pure: no I/O. Only ``eyecite_adapter.py`` imports eyecite. See docs/extraction.md for the rules.
 """
 
-from citecheck.extract.document import Document, Edit, extract_citations
+from citecheck.extract.incremental.document import Document, Edit, extract_citations
 from citecheck.extract.models import (
     CaseName,
     Citation,

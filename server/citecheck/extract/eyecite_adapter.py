@@ -12,6 +12,7 @@ into the original text.
 from __future__ import annotations
 
 import gc
+import importlib
 import logging
 import re
 from dataclasses import dataclass, replace
@@ -94,7 +95,7 @@ def _reporter_group(regex: str, start: int) -> str:
     return regex[start : j - 1]
 
 
-def _volume_prefix(extractor) -> bool:  # type: ignore[no-untyped-def]
+def _volume_prefix(extractor: Any) -> bool:
     """Whether the regex opens with one of ``_VOLUME_FIRST`` and then its reporter group."""
     at = extractor.regex.find("(?P<reporter>")
     return at >= 0 and extractor.regex[:at] in _VOLUME_FIRST
@@ -106,8 +107,8 @@ def _leading_literal(regex: str) -> str | None:
     open the reporter group, which opens group 1, neither behind an alternative. None when there are
     fewer than three, or the pattern has another shape."""
     try:
-        from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser  # type: ignore[attr-defined]
+        c = importlib.import_module("re._constants")  # the sre internals (no stubs)
+        _parser = importlib.import_module("re._parser")
 
         if not regex.startswith("(?:^|[^a-zA-Z0-9])("):
             return None
@@ -127,7 +128,7 @@ def _leading_literal(regex: str) -> str | None:
     return "".join(out) if len(out) >= 3 else None
 
 
-def _volume_first(extractor) -> bool:  # type: ignore[no-untyped-def]
+def _volume_first(extractor: Any) -> bool:
     """Whether every match of ``extractor`` has its reporter group right after "<number> ", and that
     group is exactly the alternation of its prefilter strings (whitespace-relaxed, as eyecite builds
     it): then one of those strings, whitespace removed, starts right after that space."""
@@ -145,7 +146,7 @@ def _volume_first(extractor) -> bool:  # type: ignore[no-untyped-def]
 
 
 @cache
-def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
+def _tokenizer() -> Any:  # noqa: C901
     from eyecite.tokenizers import AhocorasickTokenizer
 
     class _CitationOnlyTokenizer(AhocorasickTokenizer):
@@ -153,8 +154,16 @@ def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
         and splitting is "a significant portion of total runtime" (eyecite's own docstring)."""
 
         narrow = True  # the narrower prefilter for volume-first reporter extractors (tests turn it off)
+        # set once, below, when the tokenizer is built
+        _unfiltered_by_id: dict[int, Any]
+        _volume_first_ids: frozenset[int]
+        _volume_first_filter: Any
+        _after_any_volume_ids: frozenset[int]
+        _required_literal: dict[int, str]
+        _longest: int
 
-        def append_text(self, tokens, text):  # type: ignore[no-untyped-def,override]
+        @staticmethod
+        def append_text(tokens: Any, text: Any) -> Any:
             return None
 
         def get_extractors(self, text: str) -> Any:
@@ -162,7 +171,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
             as ``hash(repr(self))`` (the whole regex and reporter data): about half of a paragraph's
             scanning time. The 6,835 extractors all differ, so identity is the same de-duplication."""
             stripped = _WS.sub("", text)
-            found = dict(self._unfiltered_by_id)  # type: ignore[attr-defined]
+            found = dict(self._unfiltered_by_id)
             for _, extractors in self.case_sensitive_filter.iter(stripped):
                 for e in extractors:
                     found[id(e)] = e
@@ -171,7 +180,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
                     found[id(e)] = e
             return found
 
-        def extract_tokens(self, text):  # type: ignore[no-untyped-def]
+        def extract_tokens(self, text: str) -> Any:
             """eyecite's ``extract_tokens`` (every chosen extractor's matches, extractors in the same
             order, each one's matches left to right), but a volume-first reporter regex is only tried
             where it can match.
@@ -192,9 +201,9 @@ def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
                     for match in extractor.get_matches(text):
                         yield extractor.get_token(match)
                 return
-            strict = self._volume_first_ids  # type: ignore[attr-defined]
-            anywhere = self._after_any_volume_ids  # type: ignore[attr-defined]
-            literal = self._required_literal  # type: ignore[attr-defined]
+            strict = self._volume_first_ids
+            anywhere = self._after_any_volume_ids
+            literal = self._required_literal
             near, every = self._near_volumes(text)
             for key, extractor in found.items():
                 if key in strict:
@@ -222,7 +231,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
         def _near_volumes(self, text: str) -> tuple[dict[int, set[int]], set[int]]:
             """(id of each volume-first extractor one of whose strings starts right after a number →
             the positions where a match of it could start; those positions for any reporter)."""
-            width = self._longest  # type: ignore[attr-defined]
+            width = self._longest
             windows = []
             where: dict[int, range] = {}  # window start in the joined string → where a match may start
             every: set[int] = set()
@@ -246,7 +255,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
             if not windows:
                 return near, every
             joined = "\x00".join(windows)
-            for end, (length, extractors) in self._volume_first_filter.iter(joined):  # type: ignore[attr-defined]
+            for end, (length, extractors) in self._volume_first_filter.iter(joined):
                 near_positions = where.get(end - length + 1)
                 if near_positions is None:
                     continue
@@ -255,21 +264,21 @@ def _tokenizer():  # type: ignore[no-untyped-def]  # noqa: C901
             return near, every
 
     tokenizer = _CitationOnlyTokenizer()
-    tokenizer._unfiltered_by_id = {id(e): e for e in tokenizer.unfiltered_extractors}  # type: ignore[attr-defined]
+    tokenizer._unfiltered_by_id = {id(e): e for e in tokenizer.unfiltered_extractors}
     strict = [e for e in _extractors() if _volume_first(e)]
-    tokenizer._volume_first_ids = frozenset(map(id, strict))  # type: ignore[attr-defined]
-    tokenizer._volume_first_filter = _prefix_filter(strict)  # type: ignore[attr-defined]
-    tokenizer._after_any_volume_ids = frozenset(  # type: ignore[attr-defined]
+    tokenizer._volume_first_ids = frozenset(map(id, strict))
+    tokenizer._volume_first_filter = _prefix_filter(strict)
+    tokenizer._after_any_volume_ids = frozenset(
         id(e)
         for e in _extractors()
-        if _volume_prefix(e) and not e.flags & re.I and id(e) not in tokenizer._volume_first_ids  # type: ignore[attr-defined]
+        if _volume_prefix(e) and not e.flags & re.I and id(e) not in tokenizer._volume_first_ids
     )
-    tokenizer._required_literal = {  # type: ignore[attr-defined]
+    tokenizer._required_literal = {
         id(e): lit
         for e in tokenizer.unfiltered_extractors
         if not e.flags & re.I and (lit := _leading_literal(e.regex)) is not None
     }
-    tokenizer._longest = max(len(_WS.sub("", s)) for e in strict for s in e.strings)  # type: ignore[attr-defined]
+    tokenizer._longest = max(len(_WS.sub("", s)) for e in strict for s in e.strings)
     tokenizer.tokenize(
         "See Roe v. Wade, 410 U.S. 113 (1973). Id. at 116."
     )  # build the Aho-Corasick automaton
@@ -302,7 +311,7 @@ def _extractors() -> list[Any]:
     return EXTRACTORS
 
 
-def _edition_name(token) -> tuple[str | None, Database | None, bool]:  # type: ignore[no-untyped-def]
+def _edition_name(token: Any) -> tuple[str | None, Database | None, bool]:
     editions = list(token.exact_editions) or list(token.variation_editions)
     names = {e.short_name for e in editions}
     database = None
@@ -329,7 +338,9 @@ def spaced_ids(text: str) -> str:
     """California style ``(Id. at p. 152.)``, ``(Ibid.)``, ``(Id.)``, and ``Id.; see also``: eyecite's
     Id. token wants a space on both sides, so the bracket or semicolon is given to it as one (same
     length: offsets still index the text). Only the tokenizer sees this text."""
-    return _BRACKETED_ID.sub(" ", text) if "d." in text else text
+    if "Id." not in text and "id." not in text and "bid." not in text:
+        return text
+    return _BRACKETED_ID.sub(" ", text)
 
 
 def scan(text: str) -> list[Hit]:

@@ -272,10 +272,34 @@ class Citation:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Extraction:
-    """The result of extracting one document."""
+    """The result of extracting one document.
+
+    Besides ``citations``, the questions the checks and the edges ask of it (``citation``,
+    ``touching``, ``earlier_full_cites``, ``citation_count``): an incremental document's extraction
+    (``extract/incremental/view.py``) answers them building only the paragraphs it looks at."""
 
     text: str
     citations: tuple[Citation, ...]
+
+    @property
+    def citation_count(self) -> int:
+        return len(self.citations)
+
+    def citation(self, index: int) -> Citation:
+        """``citations[index]``."""
+        return self.citations[index]
+
+    def touching(self, start: int, end: int) -> list[Citation]:
+        """Citations whose full span touches ``[start, end]``, in order."""
+        return [c for c in self.citations if c.full_span.start <= end and start <= c.full_span.end]
+
+    def earlier_full_cites(self, index: int, volume: str | None, reporter: str | None) -> list[str]:
+        """``"volume reporter page"`` of each FULL citation before ``index`` from that volume."""
+        return [
+            f"{f.volume} {f.reporter} {f.page}"
+            for f in _fulls_of_volume(self.citations, volume, reporter)
+            if f.index < index
+        ]
 
     def at(self, offset: int) -> Citation | None:
         """The citation whose full span contains ``offset`` (innermost core span preferred)."""
@@ -325,3 +349,23 @@ def resolved_statute(citation: Citation, antecedent: Citation | None) -> Statute
         regulation=ante.regulation,
         title=ante.title,
     )
+
+
+#: A whole document's full citations by (volume, reporter), in order: scanning every earlier citation
+#: for each unresolved short cite was quadratic in a long brief. One entry, holding the citations it
+#: was built from (so ``is`` is safe).
+_FULLS: tuple[tuple[Citation, ...], dict[tuple[str | None, str | None], list[Citation]]] | None = None
+
+
+def _fulls_of_volume(
+    citations: tuple[Citation, ...], volume: str | None, reporter: str | None
+) -> list[Citation]:
+    global _FULLS
+    cached = _FULLS
+    if cached is None or cached[0] is not citations:
+        index: dict[tuple[str | None, str | None], list[Citation]] = {}
+        for f in citations:
+            if f.form is CiteForm.FULL:
+                index.setdefault((f.volume, f.reporter), []).append(f)
+        cached = _FULLS = (citations, index)
+    return cached[1].get((volume, reporter), [])

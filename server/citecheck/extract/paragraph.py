@@ -17,14 +17,23 @@ from citecheck.extract.context import HISTORY, parentheticals_after, parse_court
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
-from citecheck.extract.models import CaseName, Citation, CiteForm, Parenthetical, Pincite, Quote, Statute
+from citecheck.extract.models import (
+    CaseName,
+    Citation,
+    CiteForm,
+    Database,
+    Parenthetical,
+    Pincite,
+    Quote,
+    Statute,
+)
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
-from citecheck.extract.unrecognised import find_unrecognised
+from citecheck.extract.unrecognised import Candidate, find_unrecognised
 from citecheck.spans import Span
 
 _COMMA = re.compile(r"\s*,\s*")
@@ -94,7 +103,7 @@ class _Draft:
     reporter: str | None = None
     reporter_as_written: str | None = None
     page: str | None = None
-    database: object = None
+    database: Database | None = None
     foreign: str | None = None
     case_name: CaseName | None = None
     pincite: Pincite | None = None
@@ -167,7 +176,7 @@ def _pin(
 
 _CHAPTER_PAGE = re.compile(r"\d{1,2}-\d{1,3}\b(?!\s?-)")
 _TRANSCRIPT = re.compile(r",?\s*(?:at\s+)?(?P<pin>\d+:\d+(?:\s?-\s?\d+(?::\d+)?)?)(?![\d:])")
-_RECORD_BRACKET = re.compile(r"\[[^\[\]]{1,80}\]|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
+_RECORD_BRACKET = re.compile(r"\[[^\[\]]{1,80}(?:\]|$)|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
 _RECORD_WORD = re.compile(r"[\w'][\w'.-]*")
 _RECORD_SEP = re.compile(r",? ")
 _NOT_RECORD = frozenset("see cf and but compare accord quoting citing".split())
@@ -221,8 +230,10 @@ def extract_paragraph(text: str) -> ParagraphResult:
         + [(f.start, f.end) for f in foreign]
         + [(m.start, m.end) for m in statutes],
     )
-    items: list[Hit | object] = sorted([*hits, *cands, *foreign, *statutes], key=lambda h: h.start)  # type: ignore[attr-defined,union-attr]
-    stops = frozenset(h.start for h in items)  # type: ignore[attr-defined,union-attr]
+    items: list[Hit | Candidate | ForeignCite | StatuteMatch] = sorted(
+        [*hits, *cands, *foreign, *statutes], key=lambda h: h.start
+    )
+    stops = frozenset(h.start for h in items)
     barriers = [h.start for h in hits if h.kind in (HitKind.OTHER, HitKind.LAW)] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
@@ -230,7 +241,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     drafts: list[_Draft] = []
     prev_end = 0
     for i, h in enumerate(items):
-        limit = items[i + 1].start if i + 1 < len(items) else n  # type: ignore[attr-defined,union-attr]
+        limit = items[i + 1].start if i + 1 < len(items) else n
         if isinstance(h, Hit):
             if h.kind in (HitKind.OTHER, HitKind.LAW):
                 prev_end = max(prev_end, h.end)
@@ -313,7 +324,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 reporter=d.reporter,
                 reporter_as_written=d.reporter_as_written,
                 page=d.page,
-                database=d.database,  # type: ignore[arg-type]
+                database=d.database,
                 foreign=d.foreign,
                 case_name=d.case_name,
                 pincite=d.pincite,
@@ -517,12 +528,12 @@ def _draft_for_statute(m: StatuteMatch) -> _Draft:
     )
 
 
-def _draft_for_unrecognised(norm: str, text: str, c: object, limit: int, stops: frozenset[int]) -> _Draft:
-    core = Span(c.start, c.end)  # type: ignore[attr-defined]
+def _draft_for_unrecognised(norm: str, text: str, c: Candidate, limit: int, stops: frozenset[int]) -> _Draft:
+    core = Span(c.start, c.end)
     pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
     return _Draft(
-        hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,  # type: ignore[attr-defined]
-        reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,  # type: ignore[attr-defined]
+        hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,
+        reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,
     )  # fmt: skip
 
 
@@ -566,6 +577,8 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
                     d.court = cd.court
                 d.year, d.date = cd.year, cd.date
                 parens = parens[1:]
+        # California's "(VonWahlde)", "(Howard)": the short name the case goes by later, no explanation
+        parens = [p for p in parens if not _DESIGNATION.fullmatch(norm, p.start, p.end)]
         if parens and (
             _YEAR_LIKE.fullmatch(norm, parens[0].start, parens[0].end)
             or (
@@ -808,6 +821,8 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
 _BLANK_PARALLEL = re.compile(r",\s*[-_]{2,}\s+[A-Z][\w. ]{0,20}?\s+[-_]{2,}(?=\s*[(,;.])")
+#: A name a citation is to be called by later: one to three capitalised words, nothing else.
+_DESIGNATION = re.compile(r"\(\s*(?:hereinafter\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2}\s*\)")
 _YEAR_LIKE = re.compile(r"\(\s*(?:1[6-9]|20)[\d\u00b2\u00b3\u00b9\u2070-\u2079]{2}\s*\)")
 _VOLUME_BEFORE_STAR = re.compile(r"(?<![\w.])(?P<volume>[1-9]\d{0,3})\s+\*$")
 _STAR_BEFORE = re.compile(r"\s*\*\d+\s*$")

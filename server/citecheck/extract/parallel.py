@@ -34,10 +34,10 @@ import os
 import pickle
 import time
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, cast
 
-from citecheck.extract.assemble import Assembler
-from citecheck.extract.document import extract_citations
+from citecheck.extract.incremental.assembly import Assembler
+from citecheck.extract.incremental.document import extract_citations
 from citecheck.extract.models import (
     CaseName,
     Citation,
@@ -227,17 +227,18 @@ def _receive(conns: list[Connection], done: list[list[ParagraphResult] | None], 
     """Take in what the workers have sent (waiting up to ``timeout`` for something); a worker that has
     finished or failed is dropped from ``conns``. False when nothing came within ``timeout``."""
     ready = wait(conns, timeout)
-    for conn in ready:
+    for ready_one in ready:
+        conn = cast(Connection, ready_one)  # ``wait`` answers with the connections it was given
         try:
-            k, payload = pickle.loads(conn.recv_bytes())  # type: ignore[union-attr]
+            k, payload = pickle.loads(conn.recv_bytes())
         except (EOFError, OSError):  # the worker is done (or died): its unsent chunks are extracted here
-            conns.remove(conn)  # type: ignore[arg-type]
+            conns.remove(conn)
             continue
         if k < 0:
             log.warning(
                 "extracting on more than one process failed (%s); extracting its part in one", payload
             )
-            conns.remove(conn)  # type: ignore[arg-type]
+            conns.remove(conn)
             continue
         done[k] = payload
     return bool(ready)

@@ -61,6 +61,12 @@ _BARE_YEAR = re.compile(r"\s+(?P<year>(?:19|20)\d\d)\b(?![-.:/]?\d)")
 _SIGNALS = frozenset(
     "see also cf. compare contra accord but e.g. e.g., under and or to in of by from with via".split()
 )
+#: words that open a sentence of prose before a section (``As § 768.28 says``, ``Under § 1983, …``); any
+#: other capitalised word before a ``§`` names what the section belongs to (``Restatement § 28``)
+_OPENERS = _SIGNALS | frozenset(
+    "as in if so thus here because while although since unlike like after before only pursuant section "
+    "sections nor neither either both when where whether".split()
+)
 #: ``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``48 U.S.C. Section 2101``, ``40 C.F.R. Part 60``
 _FEDERAL = re.compile(
     r"(?<![\w.])(?P<title>\d{1,3})\s*(?P<app>a|A)?\s+(?P<code>U\.\s?S\.\s?C\.(?:\s?[AS]\.)?|USCA?|USCS|C\.\s?F\.\s?R\.|CFR)"
@@ -311,11 +317,11 @@ def _short_form_may_stand(norm: str, i: int) -> bool:
         return True
     if word[-1] in ".?!" and any(ch.isdigit() for ch in word):
         return True  # "… 42 U.S.C. § 1983. § 1985 provides": a sentence ending in a number
-    # a capitalised word opening a sentence ("As § 768.28 says") is prose; after a name it is a name's
+    # a word that opens sentences of prose ("As § 768.28 says") is prose; any other name owns the section
     b = w
     while b > 0 and norm[b - 1] == " ":
         b -= 1
-    return (b == 0 or norm[b - 1] in '.?!:;("') and word.isalpha()
+    return (b == 0 or norm[b - 1] in '.?!:;("') and word.lower() in _OPENERS
 
 
 def _code_before(norm: str, i: int) -> tuple[int, Code, str, str | None] | None:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Citation, Extraction
 from citecheck.findings import Finding, Kind
 
@@ -121,14 +120,10 @@ def quote_hash(quote: str | None) -> str:
 def _citation_for(finding: Finding, extraction: Extraction | None) -> Citation | None:
     if extraction is None:
         return None
-    if isinstance(extraction, DocumentExtraction):  # build only the paragraphs needed, not every citation
-        if finding.citation_index is not None and 0 <= finding.citation_index < extraction.run.after[2]:
-            return extraction.citation(finding.citation_index)
-        near = extraction.touching(finding.span.start, finding.span.end)
-    elif finding.citation_index is not None and 0 <= finding.citation_index < len(extraction.citations):
-        return extraction.citations[finding.citation_index]
-    else:
-        near = list(extraction.citations)
+    # asked per citation and per place: an incremental extraction builds only the paragraphs needed
+    if finding.citation_index is not None and 0 <= finding.citation_index < extraction.citation_count:
+        return extraction.citation(finding.citation_index)
+    near = extraction.touching(finding.span.start, finding.span.end)
     hits = [c for c in near if c.full_span.overlaps(finding.span) or c.span == finding.span]
     return min(hits, key=lambda c: len(c.full_span)) if hits else None
 

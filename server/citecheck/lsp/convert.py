@@ -61,6 +61,8 @@ def range_from_json(data: Any) -> types.Range | None:
 
 
 def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[dict[str, Any]]:
+    """Fixes as the diagnostic's ``data`` carries them (echoed back in a code-action request);
+    ``preferred`` False for one of several close candidates: no editor applies it by default."""
     return [
         {
             "title": fix.title,
@@ -72,6 +74,7 @@ def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[di
                 }
                 for e in fix.edits
             ],
+            **({} if fix.preferred else {"preferred": False}),
         }
         for fix in fixes
     ]
@@ -105,6 +108,7 @@ def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.Diagnos
         parts.append(f"Page used: {ev.page}")
     if ev.note and finding.kind is not Kind.IMPOSSIBLE_CITATION:
         parts.append(ev.note)
+    parts.extend(f"Possible fix: {fix.describe()}" for fix in finding.fixes if fix.why)
     if not parts:
         return []
     # The related location is the citation itself (a LSP location must be a document range);
@@ -176,7 +180,7 @@ def fix_actions(
                 title=str(fix.get("title") or "Apply citecheck fix"),
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
-                is_preferred=i == 0,
+                is_preferred=i == 0 and fix.get("preferred", True) is not False,
                 edit=types.WorkspaceEdit(changes={uri: edits}),
             )
         )

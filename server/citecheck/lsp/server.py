@@ -31,7 +31,8 @@ from citecheck.errors import CitecheckError
 from citecheck.ignores.file import IgnoreStore
 from citecheck.lsp import guards
 from citecheck.lsp.capabilities import ClientCaps
-from citecheck.lsp.features.diagnostics import Diagnostics, DocState
+from citecheck.lsp.features.diagnostics import Diagnostics
+from citecheck.lsp.features.docstate import DocState
 from citecheck.lsp.features.visible_ranges import VisibleRanges
 from citecheck.lsp.sources import Sources
 from citecheck.lsp.text import LspTextDocument, LspWorkspace

@@ -75,7 +75,7 @@ def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
     where = escape(file.location(f.span.start)) if file.places else f"line {line}, column {col}"
     where += f", PDF page {escape(page)}" if page else ""
     rows = "".join(f"<dt>{escape(label)}</dt><dd>{_link(value)}</dd>" for label, value in evidence_items(f))
-    fixes = "".join(f"<li>{escape(fix.title)}</li>" for fix in f.fixes)
+    fixes = "".join(f"<li>{escape(fix.describe())}</li>" for fix in f.fixes)
     return (
         f'<div class="finding {f.severity.value}" id="{fid}">'
         f"<p>{_badge(f.severity.value, 'sev')} <strong>{escape(f.kind.value)}</strong> — {where} — "

@@ -8,6 +8,7 @@ the whole report never exists in memory at once (bench/robustness.py measures it
 
 from __future__ import annotations
 
+import importlib
 import json
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
@@ -15,18 +16,26 @@ from io import StringIO
 from typing import Any, TextIO
 
 from citecheck.extract.models import CiteForm, Database, Statute
-from citecheck.findings import Finding, Kind, Severity
+from citecheck.findings import Finding, Fix, Kind, Severity
 from citecheck.holdings.verdicts import holding_json
 from citecheck.jurisdiction import Assessment, Forum
 from citecheck.report.model import BatchResult, FileResult, authorities, notes, statute_count, statute_of
 from citecheck.results import Status
 from citecheck.sources.models import CaseRecord
+from citecheck.sources.statutes.records import SectionRecord
 from citecheck.spans import Span
 
-try:  # json's encoder is pure Python whenever it indents (before 3.13): 3 s of a 7,000,000-character check
-    import orjson
-except ImportError:  # pragma: no cover - a declared dependency; json writes the same bytes, slower
-    orjson = None  # type: ignore[assignment]
+
+def _optional_orjson() -> Any:
+    """orjson, or None: json's encoder is pure Python whenever it indents (before 3.13), 3 s of a
+    7,000,000-character check; orjson is a declared dependency, and json writes the same bytes, slower."""
+    try:
+        return importlib.import_module("orjson")
+    except ImportError:  # pragma: no cover
+        return None
+
+
+orjson = _optional_orjson()
 
 SCHEMA_NAME = "citecheck-report"
 SCHEMA_VERSION = 1
@@ -80,6 +89,25 @@ def record_json(record: CaseRecord | None) -> dict[str, Any] | None:
     }
 
 
+def fix_json(fix: Fix) -> dict[str, Any]:
+    """A fix: title and edits; for a proposed authority also why, how sure, whether an editor may apply it
+    by default, and the case it names (the filled evidence fields)."""
+    out: dict[str, Any] = {
+        "title": fix.title,
+        "edits": [
+            {"span": {"start": e.span.start, "end": e.span.end}, "new_text": e.new_text} for e in fix.edits
+        ],
+        "preferred": fix.preferred,
+    }
+    if fix.why is not None:
+        out["why"] = fix.why
+    if fix.confidence is not None:
+        out["confidence"] = fix.confidence.value
+    if fix.evidence is not None:
+        out["case"] = {k: v for k in fix.evidence.__slots__ if (v := getattr(fix.evidence, k)) is not None}
+    return out
+
+
 def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
     ev = f.evidence
     return {
@@ -90,16 +118,22 @@ def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
         "message": f.message,
         "citation_index": f.citation_index,
         "evidence": {k: v for k in ev.__slots__ if (v := getattr(ev, k)) is not None},
-        "fixes": [
-            {
-                "title": fix.title,
-                "edits": [
-                    {"span": {"start": e.span.start, "end": e.span.end}, "new_text": e.new_text}
-                    for e in fix.edits
-                ],
-            }
-            for fix in f.fixes
-        ],
+        "fixes": [fix_json(fix) for fix in f.fixes],
+    }
+
+
+def section_json(section: SectionRecord | None) -> dict[str, Any] | None:
+    """The section a statute citation matched in the statute index (docs/report-json.md, "Section")."""
+    if section is None:
+        return None
+    return {
+        "citation": section.citation,
+        "heading": section.heading,
+        "status": section.status.value,
+        "moved_to": section.moved_to,
+        "edition": section.edition,
+        "amended": section.amended,
+        "url": section.url,
     }
 
 
@@ -176,6 +210,7 @@ def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
             "holding": holding_json(st.holding),
             "weight": _weight_json(st.weight),
             "statute": statute_json(c.statute, statute_of(file, c)),
+            "section": section_json(st.statute),
         }
 
 

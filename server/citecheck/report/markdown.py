@@ -53,7 +53,7 @@ def _file_md(file: FileResult) -> list[str]:
         for label, value in evidence_items(f):
             out.append(f"  - {label}: {_cell(value)}")
         for fix in f.fixes:
-            out.append(f"  - Suggested fix: {_cell(fix.title)}")
+            out.append(f"  - Suggested fix: {_cell(fix.describe())}")
     out.append("")
     return out
 

@@ -66,7 +66,7 @@ def _result(file: FileResult, artifact_index: int, f: Finding) -> dict[str, Any]
     if f.fixes:
         result["fixes"] = [
             {
-                "description": {"text": fix.title},
+                "description": {"text": fix.describe()},
                 "artifactChanges": [
                     {
                         "artifactLocation": {"uri": _uri(file.name), "index": artifact_index},

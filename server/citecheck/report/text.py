@@ -24,7 +24,17 @@ from citecheck.report.model import (
 
 #: Evidence shown in the terminal table; the plain, JSON, HTML and Markdown reports show all of it.
 _TABLE_EVIDENCE = frozenset(
-    {"Case", "Citation", "Decided", "Page", "Draft says", "Opinion says", "Difference", "Link"}
+    {
+        "Case",
+        "Citation",
+        "Decided",
+        "Page",
+        "Draft says",
+        "Opinion says",
+        "Section says",
+        "Difference",
+        "Link",
+    }
 )
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -110,7 +120,7 @@ def render_plain(batch: BatchResult) -> str:
             for label, value in evidence_items(f):
                 lines.append(f"    {label.lower()}: {_one_line(value)}")
             for fix in f.fixes:
-                lines.append(f"    fix: {fix.title}")
+                lines.append(f"    fix: {_one_line(fix.describe())}")
         lines.append(f"{file.name}: {_summary(file)}")
         if note := _unverified_note(file):
             lines.append(f"{file.name}: {note}")
@@ -171,7 +181,7 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
                     body.append(_one_line(value, 240))
                 for fix in f.fixes:
                     body.append("\nfix: ", style="green")
-                    body.append(fix.title)
+                    body.append(fix.describe())
                 page = file.page_at(f.span.start)
                 table.add_row(
                     file.location(f.span.start) + (f"\np. {page}" if page else ""),

@@ -13,7 +13,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citecheck.extract.document import Edit
+from citecheck.extract.incremental.document import Edit
 from citecheck.spans import Span
 
 SEPARATOR = "\n\n"

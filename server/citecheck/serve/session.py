@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from citecheck.errors import InputError
-from citecheck.extract.document import Document
+from citecheck.extract.incremental.document import Document
 from citecheck.extract.models import Extraction
 from citecheck.serve.paragraphs import Layout
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, OpinionText, PassageHit
+from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, NameSearch, OpinionText, PassageHit
 
 
 @runtime_checkable
@@ -36,3 +36,31 @@ class AuthoritySource(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class NameSource(Protocol):
+    """A source that can find cases by name (optional: ``gather`` asks only sources that have it).
+
+    Used to propose the right citation for a wrong one (issue 24). Only a case name and, to narrow the
+    search, a court and a range of years are given; never the draft's text.
+    """
+
+    async def find_by_name(
+        self,
+        name: str,
+        *,
+        limit: int = 5,
+        court: str | None = None,
+        years: tuple[int, int] | None = None,
+        remote: bool = True,
+    ) -> NameSearch:
+        """Cases whose names fit ``name`` (party by party, abbreviations either way), best first.
+
+        ``remote`` False keeps the search on this machine (corpus, index, cache)."""
+        ...
+
+    async def lookup_local(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        """``lookup`` from what this machine holds only: near-miss variants of a citation are many and
+        must not spend a service's allowance."""
+        ...

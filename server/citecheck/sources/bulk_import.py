@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 from citecheck.errors import ImportFormatError
 from citecheck.sources.corpus import Corpus, storage_error
@@ -77,8 +77,8 @@ class _CountingReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, b) -> int:  # type: ignore[override]
-        n = self.raw.readinto(b)  # type: ignore[attr-defined]
+    def readinto(self, b: Any) -> int:
+        n = cast(io.RawIOBase, self.raw).readinto(b)
         self.count += n or 0
         return n or 0
 
@@ -100,7 +100,7 @@ def read_rows(path: Path, progress: ProgressSink) -> Iterator[dict[str, str]]:
     with open(path, "rb") as fh:
         counter = _CountingReader(fh)
         buffered = io.BufferedReader(counter, buffer_size=1 << 20)
-        binary: BinaryIO = bz2.BZ2File(buffered) if path.name.endswith(".bz2") else buffered  # type: ignore[assignment]
+        binary = cast(BinaryIO, bz2.BZ2File(buffered) if path.name.endswith(".bz2") else buffered)
         text = io.TextIOWrapper(binary, encoding="utf-8", newline="")
         reader = csv.reader(text, quotechar='"', escapechar="\\", doublequote=False)
         try:

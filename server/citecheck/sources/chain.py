@@ -28,7 +28,16 @@ from citecheck.config import Settings, default_corpus_path, token_refusal
 from citecheck.errors import CitecheckError, CorpusError, TextNotHere
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.corpus import CorpusSource, open_for_check
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, OpinionText, PassageHit
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    NameHit,
+    NameSearch,
+    OpinionText,
+    PassageHit,
+)
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 if TYPE_CHECKING:
@@ -140,10 +149,12 @@ class SourceChain:
                 else:
                     fresh = {}
                     for k in todo:
-                        r = remote.get(k)  # type: ignore[assignment]
-                        if r is None:
+                        answer = remote.get(k)
+                        if answer is None:
                             self._note(partial, k, f"{self.remote.name} returned no answer")
-                        elif r.status in _DEFINITIVE:
+                            continue
+                        r = answer
+                        if r.status in _DEFINITIVE:
                             prev = partial.get(k)
                             if prev is not None and prev.containing is not None and r.containing is None:
                                 r = replace(r, containing=prev.containing)
@@ -232,6 +243,24 @@ class SourceChain:
                 return replace(op, case_id=record.id)
         return None
 
+    async def opinion_local(self, record: CaseRecord) -> OpinionText | None:
+        """The text from the corpus or the cache only (a candidate's text is worth no request)."""
+        for link, what in ((self.corpus, "corpus"), (self.cache, "opinion cache")):
+            if link is None:
+                continue
+            try:
+                op = (
+                    await self.corpus.opinion(record)
+                    if link is self.corpus and self.corpus is not None
+                    else await self.cache.get_opinion(record.id)  # type: ignore[union-attr]
+                )
+            except CitecheckError as exc:
+                log.warning("%s unavailable: %s", what, exc)
+                continue
+            if op is not None:
+                return op
+        return None
+
     async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
         hits: list[PassageHit] = []
         for link in (self.corpus, self.cache):
@@ -245,6 +274,67 @@ class SourceChain:
             seen = {h.case.id for h in hits}
             hits.extend(h for h in more if h.case.id not in seen)
         return hits[:limit]
+
+    async def find_by_name(
+        self,
+        name: str,
+        *,
+        limit: int = 5,
+        court: str | None = None,
+        years: tuple[int, int] | None = None,
+        remote: bool = True,
+    ) -> NameSearch:
+        """Cases named ``name``: the local corpus, the citation index, then (``remote`` and a token)
+        CourtListener's search, paced like every request to it. A failing link is a note in ``failed``,
+        never an error. The draft's court is not a filter (it may be the slip); its years only widen."""
+        hits: list[NameHit] = []
+        asked: list[str] = []
+        failed: list[str] = []
+        covering: str | None = None
+        links: list[tuple[str, object]] = []
+        if self.corpus is not None:
+            links.append(("the local corpus", self.corpus))
+        if self.index is not None:
+            links.append(("the citation index", _IndexNames(self.index)))
+        if remote and self.remote is not None and hasattr(self.remote, "find_by_name"):
+            links.append((self.remote.name, self.remote))
+        for label, link in links:
+            try:
+                found: NameSearch = await link.find_by_name(  # type: ignore[attr-defined]
+                    name, limit=limit, court=court, years=years
+                )
+            except CitecheckError as exc:
+                failed.append(f"{label}: {exc}")
+                continue
+            except Exception as exc:  # a bug in one source must not sink the check
+                log.exception("name search in %s failed", label)
+                failed.append(f"{label} failed ({exc.__class__.__name__})")
+                continue
+            asked.append(label)
+            hits.extend(h for h in found.hits if not any(_same_case(h.record, k.record) for k in hits))
+            covering = covering or found.covering
+        hits.sort(key=lambda h: -h.score)
+        return NameSearch(
+            hits=tuple(hits[:limit]), asked=tuple(asked), covering=covering, failed="; ".join(failed) or None
+        )
+
+    async def lookup_local(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        """``lookup`` from the corpus and the cache only: no download, no request to a service."""
+        results: dict[CiteKey, LookupResult] = {}
+        partial: dict[CiteKey, LookupResult] = {}
+        todo = await self._ask_corpus(list(dict.fromkeys(keys)), results, partial)
+        todo = await self._ask_index(todo, results, partial)
+        if self.cache is not None and todo:
+            try:
+                results.update(await self.cache.get_lookups(todo))
+            except CitecheckError as exc:
+                log.warning("lookup cache unavailable: %s", exc)
+        for k in keys:
+            if k not in results:
+                results[k] = partial.get(k) or LookupResult(
+                    key=k, status=LookupStatus.CANNOT_VERIFY, reason="not held on this machine"
+                )
+        return results
 
     async def lookup_statutes(
         self, keys: Sequence[StatuteKeyLike], *, as_of: str | None = None
@@ -397,6 +487,38 @@ class SourceChain:
             if why:
                 self._note(partial, k, why)
         return set(outcome.imported)
+
+
+#: Years either side of the draft's a name search of the citation index keeps (its year may be the slip).
+INDEX_NAME_YEARS = 5
+
+
+class _IndexNames:
+    """The citation index's ``search_names`` as a name-search link: years widened (never the court: the
+    draft's may be the slip), hits tagged with their source, and — for an index built from a full dump —
+    what it covers, so "no case of that name" can be said as information."""
+
+    def __init__(self, index: IndexSource) -> None:
+        self.index = index
+
+    async def find_by_name(
+        self, name: str, *, limit: int = 5, court: str | None = None, years: tuple[int, int] | None = None
+    ) -> NameSearch:
+        wide = (years[0] - INDEX_NAME_YEARS, years[1] + INDEX_NAME_YEARS) if years is not None else None
+        found = await self.index.search_names(name, limit=limit, years=wide)
+        if not found and wide is not None:
+            found = await self.index.search_names(name, limit=limit)
+        full = getattr(self.index.index, "full_dump", False)
+        return NameSearch(
+            hits=tuple(NameHit(record=h.record, score=h.score, source="index") for h in found),
+            asked=("the citation index",),
+            covering="the citation index built from CourtListener's bulk data" if full else None,
+        )
+
+
+def _same_case(a: CaseRecord, b: CaseRecord) -> bool:
+    """One case found by two sources (a CAP record and a CourtListener cluster share a citation)."""
+    return a.id == b.id or bool({c.key for c in a.citations} & {c.key for c in b.citations})
 
 
 #: How long one language-server check waits for CourtListener's allowance before it publishes what

@@ -14,11 +14,13 @@ import asyncio
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from citecheck.errors import CorpusError
+from citecheck.sources.corpus_names import NameIndex
 from citecheck.sources.models import (
     CaseCite,
     CaseRecord,
@@ -26,14 +28,19 @@ from citecheck.sources.models import (
     Coverage,
     LookupResult,
     LookupStatus,
+    NameHit,
+    NameSearch,
     OpinionText,
     PageMap,
     PassageHit,
 )
+from citecheck.sources.name_keys import name_score
 from citecheck.sources.passages import fts_phrase, locate, longest_fragment
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 SCHEMA_VERSION = 1
+#: Name-search hits scored below this are another case (one party shared: "Savage v. Jones" is 0.75).
+MIN_NAME_SCORE = 0.8
 #: A volume can be complete only if its first case begins on one of its first pages.
 FIRST_CASE_MAX_PAGE = 5
 
@@ -203,6 +210,11 @@ class Corpus:
     def __init__(self, path: Path | str, *, readonly: bool = False, busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._names: NameIndex | None = None  # built by the first name search
+        # name searches answered from that index (an editor re-checks the same names at every pause)
+        self._name_hits: dict[tuple[object, ...], tuple[NameIndex, tuple[NameHit, ...]]] = {}
+        self._names_version: tuple[int, int] | None = None
+        self._writes = 0  # this connection's commits (data_version only counts other connections')
         try:
             if readonly:
                 if not self.path.exists():
@@ -245,6 +257,7 @@ class Corpus:
                 self._db.execute("BEGIN")
                 yield
                 self._db.execute("COMMIT")
+                self._writes += 1
             except BaseException as exc:
                 # SQLite has already rolled back after a full disk; a second ROLLBACK would replace
                 # the real cause with "cannot rollback - no transaction is active"
@@ -585,6 +598,48 @@ class Corpus:
                 break
         return hits
 
+    def find_by_name(
+        self, name: str, *, limit: int = 5, court: str | None = None, years: tuple[int, int] | None = None
+    ) -> list[NameHit]:
+        """Cases whose names fit ``name`` (``name_keys.name_score`` of at least ``MIN_NAME_SCORE``), best first;
+        the years and the court given only order cases of equal score (a draft's year or court may be the
+        very thing that is wrong)."""
+        index = self._name_index()
+        key = (name, limit, court, years)
+        cached = self._name_hits.get(key)
+        if cached is not None and cached[0] is index:
+            return list(cached[1])
+        rowids = index.candidates(name, years)
+        hits = []
+        for rec in self._records(rowids):
+            score = name_score(name, rec.names)
+            if score >= MIN_NAME_SCORE:
+                hits.append(NameHit(record=rec, score=score, source="corpus"))
+
+        def rank(h: NameHit) -> tuple[float, int, int]:
+            date = h.record.decision_date or ""
+            year = int(date[:4]) if date[:4].isdigit() else None
+            off_years = 0 if years is None or year is None or years[0] <= year <= years[1] else 1
+            return (-h.score, off_years, 0 if court is None or h.record.court_id == court else 1)
+
+        hits.sort(key=rank)
+        if len(self._name_hits) > 4096:
+            self._name_hits.clear()
+        self._name_hits[key] = (index, tuple(hits[:limit]))
+        return hits[:limit]
+
+    def _name_index(self) -> NameIndex:
+        """The word index of every case name, rebuilt when this or another connection changed the corpus."""
+        with self._lock:
+            version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._writes)
+            if self._names is None or self._names_version != version:
+                rows = self._db.execute(
+                    "SELECT rowid, decision_date, name, name_abbreviation, name_short, name_full FROM cases"
+                )
+                self._names = NameIndex((int(r[0]), r[1], tuple(r[2:])) for r in rows)
+                self._names_version = version
+            return self._names
+
     def coverage(self, reporter: str | None = None) -> list[Coverage]:
         with self._lock:
             sql = "SELECT reporter, volume, max(complete) FROM volumes"
@@ -639,7 +694,7 @@ class CorpusSource:
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
 
-    async def _run(self, what: str, fn, *args, **kw):  # type: ignore[no-untyped-def]
+    async def _run(self, what: str, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         try:
             return await asyncio.to_thread(fn, *args, **kw)
         except sqlite3.Error as exc:
@@ -656,6 +711,26 @@ class CorpusSource:
 
     async def has_volume(self, reporter: str, volume: str, source: str | None = None) -> bool:
         return await self._run("read", self.corpus.has_volume, reporter, volume, source)
+
+    async def find_by_name(
+        self,
+        name: str,
+        *,
+        limit: int = 5,
+        court: str | None = None,
+        years: tuple[int, int] | None = None,
+        remote: bool = True,
+    ) -> NameSearch:
+        hits = await self._run(
+            "search", self.corpus.find_by_name, name, limit=limit, court=court, years=years
+        )
+        return NameSearch(hits=tuple(hits), asked=("the local corpus",))
+
+    async def lookup_local(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        return await self.lookup(keys)
+
+    async def opinion_local(self, record: CaseRecord) -> OpinionText | None:
+        return await self.opinion(record)
 
     async def close(self) -> None:
         await asyncio.to_thread(self.corpus.close)

@@ -560,13 +560,16 @@ class CourtListenerClient:
             self._courts[cid] = court
 
         def fix(r: CaseRecord | None) -> CaseRecord | None:
-            if r is None or r.court_id is not None or not r.id.startswith("cl:"):
+            return None if r is None else _fixed(r)
+
+        def _fixed(r: CaseRecord) -> CaseRecord:
+            if r.court_id is not None or not r.id.startswith("cl:"):
                 return r
             court = self._courts.get(r.id[3:])
             return replace(r, court_id=court) if court else r
 
         return {
-            k: replace(res, records=tuple(fix(r) for r in res.records), containing=fix(res.containing))  # type: ignore[misc]
+            k: replace(res, records=tuple(_fixed(r) for r in res.records), containing=fix(res.containing))
             for k, res in results.items()
         }
 

@@ -160,6 +160,27 @@ class PassageHit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class NameHit:
+    """A case found by its name: the record and how well its names fit the name asked for (0–1)."""
+
+    record: CaseRecord
+    score: float
+    source: str  # "corpus", "index", "courtlistener", ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NameSearch:
+    """What a name search answered: the hits (best first), who was asked, and — only when a source that
+    holds every published case of that court and those years was asked — that source, so "no case of
+    that name" can be said as information (never as proof: unpublished decisions exist elsewhere)."""
+
+    hits: tuple[NameHit, ...] = ()
+    asked: tuple[str, ...] = ()  # the sources searched ("the local corpus", "CourtListener", ...)
+    covering: str | None = None  # e.g. "the national citation index (every published case of dc, 1953)"
+    failed: str | None = None  # why a source that should have been asked could not be
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Coverage:
     """What a source holds for one reporter volume (for ``corpus stats`` and honest coverage)."""
 

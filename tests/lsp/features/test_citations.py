@@ -7,7 +7,7 @@ from citecheck.findings import Kind, make_finding
 from citecheck.ignores import IgnoreKey
 from citecheck.lsp.convert import Shown
 from citecheck.lsp.features.citations import citations_payload
-from citecheck.lsp.features.diagnostics import DocState
+from citecheck.lsp.features.docstate import DocState
 from citecheck.results import CitationResult, Report, Status
 from citecheck.sources.models import CaseRecord
 

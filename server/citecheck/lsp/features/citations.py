@@ -19,7 +19,7 @@ from citecheck.sources.models import CaseRecord
 from citecheck.spans import Span
 
 if TYPE_CHECKING:
-    from citecheck.lsp.features.diagnostics import DocState
+    from citecheck.lsp.features.docstate import DocState
 
 PENDING = "pending"
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from lsprotocol import types
 
 from citecheck.extract.incremental.thresholds import active
-from citecheck.findings import Finding, Fix, TextEdit, moved_finding
+from citecheck.findings import Finding, TextEdit, moved_finding
 from citecheck.lsp.convert import Shown, shows_as_diagnostic
 from citecheck.lsp.text import AppliedEdit
 from citecheck.spans import Span
@@ -125,13 +126,7 @@ def _span_moved(s: Span, d: int) -> Span:
 def _finding_moved(f: Finding, d: int) -> Finding:
     if not d:
         return f
-    fixes = tuple(
-        Fix(
-            title=x.title,
-            edits=tuple(TextEdit(span=_span_moved(e.span, d), new_text=e.new_text) for e in x.edits),
-        )
-        for x in f.fixes
-    )
+    fixes = tuple(x.moved(d) for x in f.fixes)
     return moved_finding(f, _span_moved(f.span, d), fixes, f.citation_index)
 
 
@@ -551,8 +546,8 @@ def _through(s: Shown, e: AppliedEdit, delta: int) -> Shown | None:
         # the finding itself moved or stayed, but the edit touched one of its fixes: keep it without that fix
         span = f.span if e.start > f.span.end else _span_moved(f.span, delta)
         fixes = tuple(
-            Fix(
-                title=x.title,
+            replace(
+                x,
                 edits=tuple(
                     TextEdit(
                         span=_span_moved(t.span, delta if e.end < t.span.start else 0), new_text=t.new_text

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from citecheck.extract.assemble import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, moved_finding
 from citecheck.ignores import IgnoreKey
@@ -141,10 +140,4 @@ def held_back(extraction: Extraction | None, hold: Span | None) -> list[Span]:
     """Full spans of citations the caret is still typing in (touching the hold)."""
     if extraction is None or hold is None:
         return []
-    if isinstance(extraction, DocumentExtraction):  # only the paragraphs around the hold
-        return [c.full_span for c in extraction.touching(hold.start, hold.end)]
-    return [
-        c.full_span
-        for c in extraction.citations
-        if c.full_span.start <= hold.end and hold.start <= c.full_span.end
-    ]
+    return [c.full_span for c in extraction.touching(hold.start, hold.end)]  # only the paragraphs around it

@@ -17,6 +17,7 @@
     return o;
   }
   var SEVERITIES = /* @__PURE__ */ new Set(["error", "warning", "info"]);
+  var CONFIDENCES = /* @__PURE__ */ new Set(["high", "medium", "low"]);
   var WEIGHTS = /* @__PURE__ */ new Set(["binding", "persuasive", "unknown"]);
   var STATUSES = /* @__PURE__ */ new Set(["problem", "verified", "cannot-verify", "not-checked"]);
   var PLACE = { paragraph: "number", start: "number", end: "number", part: "string", text: "string" };
@@ -78,7 +79,11 @@
           if (typeof v !== "string") throw new WireError(`${w}.evidence.${k}: expected string`);
         }
         f2.fixes.forEach((fx, i) => {
-          const fix = expect(fx, `${w}.fixes[${i}]`, { title: "string", edits: "array" });
+          const fix = expect(fx, `${w}.fixes[${i}]`, { title: "string", edits: "array", preferred: "boolean" });
+          if (fix.why !== void 0 && typeof fix.why !== "string") throw new WireError(`${w}.fixes[${i}].why: expected string`);
+          if (fix.confidence !== void 0 && !CONFIDENCES.has(fix.confidence)) {
+            throw new WireError(`${w}.fixes[${i}].confidence: unknown confidence ${String(fix.confidence)}`);
+          }
           fix.edits.forEach((e, j) => {
             const edit = expect(e, `${w}.fixes[${i}].edits[${j}]`, { span: "object", new_text: "string", word: "object" });
             expect(edit.word, `${w}.fixes[${i}].edits[${j}].word`, PLACE);
@@ -184,7 +189,9 @@
     "cannot-verify": "Could not be verified \u2014 not an accusation",
     "statute-not-checked": "Statute or regulation not checked \u2014 not an accusation",
     "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
-    "document-too-large": "Document too large to check"
+    "document-too-large": "Document too large to check",
+    "fabricated-statute": "No such section in this title of the Code",
+    "statute-repealed": "Section repealed, moved or no longer in force"
   };
   function citationLabel(c) {
     if (c.statute) {
@@ -269,6 +276,14 @@
     "not-checked": "not checked",
     verified: "verified"
   };
+  function fixNote(fix) {
+    const parts = [];
+    if (fix.confidence) parts.push(`${fix.confidence} confidence`);
+    if (fix.why) parts.push(fix.why);
+    let note = parts.join(": ");
+    if (!fix.preferred) note += `${note ? " " : ""}(one of several candidates: check it before applying)`;
+    return note;
+  }
 
   // src/positions.ts
   var SEARCH_LIMIT = 255;
@@ -678,7 +693,11 @@
       const actions = el("div", "actions");
       actions.append(button("Show", "show", () => void c?.select(f.word), "Select it in the document"));
       actions.append(button("Add comment", "comment", () => void c?.comment(f), "Insert a Word comment with this finding and its evidence"));
-      f.fixes.forEach((fix, i) => actions.append(button(`Apply fix: ${fix.title}`, "fix", () => void c?.applyFix(f, i))));
+      f.fixes.forEach((fix, i) => {
+        const note = fixNote(fix);
+        actions.append(button(`Apply fix: ${fix.title}`, fix.preferred ? "fix" : "fix candidate", () => void c?.applyFix(f, i), note || void 0));
+        if (note) actions.append(el("p", "fix-why", note));
+      });
       actions.append(button("Ignore", "ignore", () => void c?.ignore(f, "finding"), "Hide this finding here and in your editors"));
       actions.append(button("Ignore citation", "ignore-citation", () => void c?.ignore(f, "citation"), "Hide every finding on this citation"));
       box.append(actions);

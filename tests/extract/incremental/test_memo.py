@@ -1,4 +1,4 @@
-"""``local_findings`` with a memo gives exactly what a fresh check of the final text gives, edit after edit."""
+"""The local-findings memo (``paragraph_findings``) gives exactly what a fresh check of the final text gives, edit after edit."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit, extract_citations
-from citecheck.extract.assemble import DocumentExtraction
-from citecheck.judge import LocalMemo, local_findings
+from citecheck.extract.incremental.memo import LocalMemo, paragraph_findings
+from citecheck.extract.incremental.view import DocumentExtraction
+from citecheck.judge import check_locally, local_findings
+from citecheck.visible import visible
 
 PARAS = [
     "Umbrellas are no defence. Smith v. Jones, 33 Umbrella 422 (1986).",
@@ -37,16 +39,21 @@ PIECES = [
 ]
 
 
+def _memo_local(extraction, settings: Settings, memo: LocalMemo):
+    """What stage 1 shows: the memo's findings of this version, filtered."""
+    return visible(paragraph_findings(extraction, memo, check_locally).findings(), settings)
+
+
 def _fresh(text: str, settings: Settings):
-    """A fresh full check of ``text``: a plain ``Extraction`` takes the per-citation path, no memo."""
+    """A fresh full check of ``text``: a plain ``Extraction``, every citation checked, no memo."""
     return local_findings(extract_citations(text), settings)
 
 
-def test_memo_changes_nothing_but_the_work() -> None:
+def test_memo_changes_nothing_but_the_work(limits) -> None:
     text = "\n\n".join(PARAS * 6)
     doc, memo, settings = Document(text), LocalMemo(), Settings()
     assert isinstance(doc.extraction, DocumentExtraction)
-    assert local_findings(doc.extraction, settings, memo) == _fresh(text, settings)
+    assert _memo_local(doc.extraction, settings, memo) == _fresh(text, settings)
     rng = random.Random(5)
     for step in range(60):
         at = rng.randrange(len(text))
@@ -55,7 +62,7 @@ def test_memo_changes_nothing_but_the_work() -> None:
         end = min(end, len(text))
         doc.apply_edits([Edit(start=at, end=end, new_text=new)])
         text = text[:at] + new + text[end:]
-        with_memo = local_findings(doc.extraction, settings, memo)
+        with_memo = _memo_local(doc.extraction, settings, memo)
         assert with_memo == _fresh(text, settings), step
     assert memo
 
@@ -63,26 +70,30 @@ def test_memo_changes_nothing_but_the_work() -> None:
 def test_memo_takes_unmoved_findings_over_as_the_same_objects() -> None:
     text = "\n\n".join(PARAS * 4)
     doc, memo, settings = Document(text), LocalMemo(), Settings()
-    before = local_findings(doc.extraction, settings, memo)
+    before = _memo_local(doc.extraction, settings, memo)
     end = len(text)  # typing at the very end moves nothing; only the text near the end is new
     doc.apply_edits([Edit(start=end, end=end, new_text=" More words.")])
-    after = local_findings(doc.extraction, settings, memo)
+    after = _memo_local(doc.extraction, settings, memo)
     assert after == before
     far = [(a, b) for a, b in zip(after, before, strict=True) if b.span.end < end - 400]
     assert far and all(a is b for a, b in far)
     # typing at the start moves every finding, by exactly the typed length
     doc.apply_edits([Edit(start=0, end=0, new_text="xy")])
-    moved = local_findings(doc.extraction, settings, memo)
+    moved = _memo_local(doc.extraction, settings, memo)
     assert [f.span.shift(-2) for f in moved] == [f.span for f in before]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
-def test_random_edit_sequences_equal_a_fresh_check(data) -> None:
+def test_random_edit_sequences_equal_a_fresh_check(limits, data) -> None:
     paras = data.draw(st.lists(st.sampled_from(PARAS), min_size=1, max_size=10), label="paragraphs")
     text = "\n\n".join(paras)
     doc, memo, settings = Document(text), LocalMemo(), Settings()
-    local_findings(doc.extraction, settings, memo)
+    _memo_local(doc.extraction, settings, memo)
     for _ in range(data.draw(st.integers(1, 8), label="rounds")):
         edits = []
         cur = len(doc.text)
@@ -93,17 +104,17 @@ def test_random_edit_sequences_equal_a_fresh_check(data) -> None:
             edits.append(Edit(start=a, end=b, new_text=new))
             cur += len(new) - (b - a)
         doc.apply_edits(edits)
-        assert local_findings(doc.extraction, settings, memo) == _fresh(doc.text, settings)
+        assert _memo_local(doc.extraction, settings, memo) == _fresh(doc.text, settings)
 
 
 def test_text_beside_a_paragraph_is_read_again() -> None:
     """A short form's finding depends on the words just after it, which may open the next paragraph."""
     text = "Intro.\n\nSee 541 U. S., at 3\n\nMore text here."
     doc, memo, settings = Document(text), LocalMemo(), Settings()
-    (first,) = local_findings(doc.extraction, settings, memo)
+    (first,) = _memo_local(doc.extraction, settings, memo)
     at = text.index("More")
     doc.apply_edits([Edit(start=at, end=at, new_text="supra note 3 ")])
-    (now,) = local_findings(doc.extraction, settings, memo)
+    (now,) = _memo_local(doc.extraction, settings, memo)
     assert (
         now == _fresh(doc.text, settings)[0]
         and now.message != first.message
@@ -119,14 +130,14 @@ def test_a_citation_added_before_renumbers_later_findings_without_checking_them_
     ]  # no unresolved reporter short forms
     text = "\n\n".join(paras * 5)
     doc, memo, settings = Document(text), LocalMemo(), Settings()
-    local_findings(doc.extraction, settings, memo)
+    _memo_local(doc.extraction, settings, memo)
     runs: list[int] = []
     real = judge_module.run_checks
     monkeypatch.setattr(
         judge_module, "run_checks", lambda checks, ctx: runs.append(ctx.citation.index) or real(checks, ctx)
     )
     doc.apply_edits([Edit(start=0, end=0, new_text="See Xyzzy v. Plugh, 999 F.2d 1 (1990). ")])
-    got = local_findings(doc.extraction, settings, memo)
+    got = _memo_local(doc.extraction, settings, memo)
     checked = set(runs)
     assert checked and checked <= {
         c.index for c in doc.extraction.citations if c.paragraph == 0
@@ -139,7 +150,7 @@ def test_an_unresolved_short_form_names_a_cite_added_before_it() -> None:
     carry the old message over."""
     text = "\n\n".join([PARAS[5], "Nothing here.", PARAS[6]])
     doc, memo, settings = Document(text), LocalMemo(), Settings()
-    local_findings(doc.extraction, settings, memo)
+    _memo_local(doc.extraction, settings, memo)
     doc.apply_edits([Edit(start=0, end=0, new_text="Foo v. Bar, 539 U. S. 100 (2003). ")])
-    got = local_findings(doc.extraction, settings, memo)
+    got = _memo_local(doc.extraction, settings, memo)
     assert got == _fresh(doc.text, settings) and any("539 U.S. 100" in f.message for f in got)

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit, extract_citations
-from citecheck.judge import LocalMemo, local_findings
+from citecheck.extract.incremental.memo import LocalMemo, paragraph_findings
+from citecheck.judge import check_locally, local_findings
+from citecheck.visible import visible
 
 _PARAS = [
     "Roe v. Wade, 410 U.S. 113, 93 S. Ct. 705 (1973), held as much.",
@@ -64,7 +66,7 @@ _TYPED = st.sampled_from(
 
 def _fresh_local(text: str) -> list[tuple]:
     ex = extract_citations(text)
-    return sorted(_key(f) for f in local_findings(ex, Settings(), None))
+    return sorted(_key(f) for f in local_findings(ex, Settings()))
 
 
 def _key(f) -> tuple:
@@ -81,7 +83,7 @@ def test_edits_that_renumber_equal_a_fresh_extraction(limits, data) -> None:
     order = data.draw(st.lists(st.integers(0, len(_PARAS) - 1), min_size=4, max_size=14), label="paragraphs")
     text = "\n\n".join(_PARAS[i] for i in order)
     doc, memo, settings_ = Document(text), LocalMemo(), Settings()
-    local_findings(doc.extraction, settings_, memo)
+    paragraph_findings(doc.extraction, memo, check_locally)
     for _ in range(data.draw(st.integers(1, 6), label="rounds")):
         cur = len(doc.text)
         edits = []
@@ -98,9 +100,8 @@ def test_edits_that_renumber_equal_a_fresh_extraction(limits, data) -> None:
         assert got == want, doc.text
         for c in want.citations:  # asked one by one, as the editor does, before anything built them all
             assert got.citation(c.index) == c
-        assert sorted(_key(f) for f in local_findings(got, settings_, memo)) == _fresh_local(doc.text), (
-            doc.text
-        )
+        memoised = paragraph_findings(got, memo, check_locally).findings()
+        assert sorted(_key(f) for f in visible(memoised, settings_)) == _fresh_local(doc.text), doc.text
 
 
 def test_a_citation_typed_before_leaves_later_plans_as_they_were() -> None:
@@ -136,7 +137,7 @@ def test_a_paragraph_joined_before_many_short_forms_is_planned_again_linearly(mo
     """Joining two paragraphs moves every later paragraph, and short forms that reach back past the join
     must be planned again: the comparison of what changed gives up once it is larger than the planning
     it would save (it once compared every changed record with every later paragraph's lookups)."""
-    import citecheck.extract.assemble as assemble_module
+    import citecheck.extract.incremental.zone as zone_module
 
     paras = ["Roe v. Wade, 410 U.S. 113 (1973); Doe v. Bolton, 410 U.S. 179 (1973).", "Prose.", "More prose."]
     paras += [
@@ -152,8 +153,8 @@ def test_a_paragraph_joined_before_many_short_forms_is_planned_again_linearly(mo
     text = "\n\n".join(paras)
     doc = Document(text)
     calls = []
-    real = assemble_module._hits
-    monkeypatch.setattr(assemble_module, "_hits", lambda *a: calls.append(1) or real(*a))
+    real = zone_module._hits
+    monkeypatch.setattr(zone_module, "_hits", lambda *a: calls.append(1) or real(*a))
     at = text.index("\n\nMore prose.")
     doc.apply_edits([Edit(start=at, end=at + 2, new_text=" ")])  # "Prose." and "More prose." joined
     assert doc.extraction == extract_citations(doc.text)
@@ -165,15 +166,16 @@ def test_the_comparison_gives_up_when_too_much_was_planned_again() -> None:
     again, as before numbering was relative), instead of comparing each changed record with each
     later paragraph's lookups (on a 300,000-word brief, a key that joined two paragraphs once spent
     20 s doing that)."""
-    from citecheck.extract.assemble import _Queries, _State, _Zone
+    from citecheck.extract.incremental.lookups import LookupState
     from citecheck.extract.incremental.thresholds import active
+    from citecheck.extract.incremental.zone import Queries, Zone
 
     text = "\n\n".join(
         f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." for i in range(active().zone_records + 10)
     )
     run = Document(text).extraction.run  # type: ignore[attr-defined]
-    st = _State(fc=list(run.fc), fulls=list(run.fulls))
-    zone = _Zone(run, st, _Queries(), 0, 0)
+    st = LookupState(fc=list(run.fc), fulls=list(run.fulls))
+    zone = Zone(run, st, Queries(), 0, 0)
     zone.planned(0, 0)  # every record, as if planned again
     assert zone.flooded
     assert not zone.unaffected(run.results[5], text, run.paragraphs[5][0], 5)

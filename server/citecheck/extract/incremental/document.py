@@ -11,8 +11,9 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from citecheck.errors import InputError
-from citecheck.extract.assemble import Run, assemble, assemble_incremental
+from citecheck.extract.incremental.assembly import Run, assemble, assemble_incremental
 from citecheck.extract.incremental.thresholds import active
+from citecheck.extract.incremental.view import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
 from citecheck.extract.paragraphs import _BLANK, split_paragraphs
@@ -58,10 +59,12 @@ class Document:
         return self._text
 
     @property
-    def extraction(self) -> Extraction:
+    def extraction(self) -> DocumentExtraction:
         return self._extraction
 
-    def apply_edits(self, edits: list[Edit] | tuple[Edit, ...], text: str | None = None) -> Extraction:
+    def apply_edits(
+        self, edits: list[Edit] | tuple[Edit, ...], text: str | None = None
+    ) -> DocumentExtraction:
         """Apply ``edits`` in order (each against the text left by the previous one), then re-extract.
 
         ``text``: the text the edits make, when the caller has it already (the language server keeps
@@ -88,7 +91,7 @@ class Document:
         self._extraction = self._run(text, list(edits))
         return self._extraction
 
-    def _run(self, text: str, edits: list[Edit]) -> Extraction:
+    def _run(self, text: str, edits: list[Edit]) -> DocumentExtraction:
         """Re-split around each edit in turn (the keystrokes that arrived while the last run was busy),
         or the whole text when one cannot be done locally, then assemble."""
         prior, self._run_state = self._run_state, None  # consumed; dropped if anything fails
@@ -193,10 +196,13 @@ def _end(p: tuple[int, int]) -> int:
     return p[1]
 
 
-def _result(key: str, old: dict[str, ParagraphResult]) -> ParagraphResult:
-    res = old.get(key)
+def _result(key: str, known: dict[str, ParagraphResult]) -> ParagraphResult:
+    """The result for a paragraph's text: one already known (a paragraph whose text did not change, or
+    one met earlier in this re-split), else extracted. A paragraph repeated many times over (a heading,
+    a signature block, a line a Replace All made alike everywhere) is extracted once."""
+    res = known.get(key)
     if res is None:
         # not the process-wide LRU: a keystroke's intermediate paragraph versions would only crowd it
         # (and the collector's long-lived generation); the document keeps its own results
-        res = extract_paragraph.__wrapped__(key)
+        res = known[key] = extract_paragraph.__wrapped__(key)
     return res

@@ -1,0 +1,240 @@
+"""Excerpts whose right correction is known: what ``citecheck eval`` scores fixes on; pure.
+
+``citecheck eval make --type fixes`` writes them. Each excerpt quotes a real sentence of a corpus case
+(the ``_usable`` cases of ``dataset.py``) and gets exactly one slip whose right fix we know:
+
+* ``invented-citation`` — the right case named (and quoted) under a citation that does not exist: a
+  series that was never published, a volume or page past the end, a pin page given as the first page,
+  a digit off or two digits transposed in the volume or the page, the other series of the same reporter
+  (A.3d for A.2d), the page of the parallel citation used with this reporter. The fix: the case's real
+  citation.
+* ``wrong-citation`` — the right case named and quoted under *another corpus case's* citation (the
+  commonest slip in real briefs). The fix: the named case's citation, never the other case's name.
+* ``wrong-name`` — the right citation and quote under another corpus case's name. The fix: the name.
+
+and controls on which no fix naming a corpus case may be offered:
+
+* ``unknown-case`` — a real case we do not hold (LegalCiteBench) named under a citation that falls in
+  the middle of a corpus case (the README's *Harmon v. Capital Transit Co.*), with no quote: the
+  finding stands, but nothing relates the draft to the case whose pages it cites;
+* ``clean`` — a correct excerpt; ``uncovered`` — a real case we do not hold, cited correctly.
+
+Every line keeps the LePhantomCite keys (``text``, ``hallucinations``) and adds ``fix``:
+``{"kind", "name", "citations"}`` — the name and every citation of the case the draft meant (empty for
+a control).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+
+from citecheck import reporters as reporter_limits
+from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.evaluation.dataset import (
+    _PROPOSITIONS,
+    CaseSample,
+    RealCase,
+    _excerpt,
+    _next_series,
+    _Passage,
+    _Usable,
+    _usable,
+)
+
+FIX_KINDS = ("invented-citation", "wrong-citation", "wrong-name")
+CONTROL_KINDS = ("unknown-case", "clean", "uncovered")
+
+#: How an invented citation is made, in rotation.
+INVENTIONS = (
+    "series",
+    "volume-past-end",
+    "page-past-end",
+    "pin-as-first-page",
+    "volume-digit",
+    "page-digit",
+    "transposed",
+    "other-series",
+    "parallel-page",
+)
+
+#: Share of each kind in a set (the rest of the rotation's slots).
+_SHARES = (
+    ("invented-citation", 0.30),
+    ("wrong-citation", 0.25),
+    ("wrong-name", 0.25),
+    ("unknown-case", 0.08),
+    ("clean", 0.07),
+    ("uncovered", 0.05),
+)
+
+
+def _cite(u: _Usable) -> str:
+    return f"{u.cite.volume} {u.cite.reporter} {u.cite.page}"
+
+
+def _truth(kind: str, u: _Usable | None) -> dict[str, object]:
+    if u is None:
+        return {"kind": kind, "name": None, "citations": []}
+    return {"kind": kind, "name": u.name, "citations": [str(c) for c in u.record.citations]}
+
+
+def _digit_off(s: str, rng: random.Random) -> str:
+    i = rng.randrange(len(s))
+    choices = [d for d in "0123456789" if d != s[i] and not (i == 0 and d == "0")]
+    return s[:i] + rng.choice(choices) + s[i + 1 :]
+
+
+def _transposed(s: str, rng: random.Random) -> str | None:
+    pairs = [i for i in range(len(s) - 1) if s[i] != s[i + 1] and not (i == 0 and s[1] == "0")]
+    if not pairs:
+        return None
+    i = rng.choice(pairs)
+    return s[:i] + s[i + 1] + s[i] + s[i + 2 :]
+
+
+def _other_series(reporter: str) -> str | None:
+    """The same reporter's neighbouring series that exists: A.2d → A.3d or A., F.3d → F.2d."""
+    m = re.match(r"^(.*?)\s*(2d|3d|4th)?$", reporter)
+    if not m:
+        return None
+    base, cur = m.group(1).strip(), m.group(2)
+    order = ["", "2d", "3d", "4th"]
+    at = order.index(cur) if cur in order else 0
+    for j in (at + 1, at - 1):
+        if 0 <= j < len(order):
+            cand = f"{base}{order[j]}" if order[j] and base.endswith(".") else f"{base} {order[j]}".strip()
+            if cand != reporter and reporter_limits.is_known_reporter(cand):
+                return cand
+    return None
+
+
+def _invented(u: _Usable, p: _Passage, how: str, rng: random.Random) -> str | None:
+    """The citation core ``how`` makes of ``u``'s (None when it cannot be made for this case)."""
+    vol, rep, page = u.cite.volume, u.cite.reporter, u.cite.page
+    if how == "series":
+        fake = _next_series(rep)
+        return f"{vol} {fake} {page}" if fake else None
+    if how == "volume-past-end" and rep in reporter_limits.MAX_VOLUME:
+        return f"{reporter_limits.MAX_VOLUME[rep] + rng.randint(1, 400)} {rep} {page}"
+    if how == "page-past-end" and reporter_limits.page_problem(rep, "99999"):
+        return f"{vol} {rep} {rng.randint(20000, 89999)}"
+    if how == "pin-as-first-page":
+        inner = [pg for pg in p.pages if pg.isdigit() and u.first < int(pg) <= u.last]
+        if inner:
+            return f"{vol} {rep} {inner[0]}"
+        return f"{vol} {rep} {rng.randint(u.first + 1, u.last)}" if u.last > u.first else None
+    if how == "volume-digit":
+        return f"{_digit_off(vol, rng)} {rep} {page}"
+    if how == "page-digit":
+        return f"{vol} {rep} {_digit_off(page, rng)}"
+    if how == "transposed":
+        parts = ["volume", "page"]
+        rng.shuffle(parts)
+        for part in parts:
+            t = _transposed(vol if part == "volume" else page, rng)
+            if t is not None:
+                return f"{t} {rep} {page}" if part == "volume" else f"{vol} {rep} {t}"
+        return None
+    if how == "other-series":
+        other = _other_series(rep)
+        return f"{vol} {other} {page}" if other else None
+    if how == "parallel-page":
+        for c in u.record.citations:
+            if c.reporter != rep and c.page.isdigit() and c.page != page:
+                return f"{vol} {rep} {c.page}"
+        return None
+    return None
+
+
+def make_fix_dataset(
+    samples: Sequence[CaseSample],
+    real_cases: Sequence[RealCase] = (),
+    *,
+    n: int = 200,
+    seed: int = 0,
+) -> list[dict[str, object]]:
+    """``n`` excerpts of the kinds in the module docstring, shares as in ``_SHARES``; reproducible."""
+    rng = random.Random(seed)
+    usable = [u for s in samples if (u := _usable(s)) is not None]
+    if len(usable) < 2:
+        return []
+    held = {str(c) for u in usable for c in u.record.citations} | {
+        str(c) for s in samples for c in s.record.citations
+    }
+    kinds = [k for k, share in _SHARES for _ in range(max(1, round(n * share)))]
+    if not real_cases:
+        kinds = [k for k in kinds if k not in ("unknown-case", "uncovered")]
+    out: list[dict[str, object]] = []
+    inventions = 0
+    i = 0
+    while len(out) < n and i < n * 20:
+        kind = kinds[i % len(kinds)]
+        u = usable[(i * 7 + seed) % len(usable)]
+        i += 1
+        p = rng.choice(u.passages)
+        row: dict[str, object] | None = None
+        if kind == "invented-citation":
+            for attempt in range(len(INVENTIONS)):
+                how = INVENTIONS[(inventions + attempt) % len(INVENTIONS)]
+                core = _invented(u, p, how, rng)
+                if core is not None and core not in held and core != _cite(u):
+                    inventions += 1
+                    text, core = _excerpt(u, p, rng, cite_core=core)
+                    row = {"text": text, "hallucinations": {core: "nonexistent-case"}, "invention": how}
+                    break
+        elif kind in ("wrong-citation", "wrong-name"):
+            others = [
+                o
+                for o in usable
+                if o.record.id != u.record.id
+                and compare_names(o.name, u.record.names).verdict is NameVerdict.MISMATCH
+                and compare_names(u.name, o.record.names).verdict is NameVerdict.MISMATCH
+            ]
+            if others:
+                o = rng.choice(others)
+                if kind == "wrong-name":
+                    text, _ = _excerpt(u, p, rng, name=o.name)
+                    row = {"text": text, "hallucinations": {o.name: "name-mismatch"}}
+                else:
+                    year = rng.choice((u.year, o.year))
+                    text, _ = _excerpt(u, p, rng, cite_core=_cite(o))
+                    text = text.replace(f"({u.year}).", f"({year}).")
+                    row = {"text": text, "hallucinations": {u.name: "name-mismatch"}}
+        elif kind == "unknown-case":
+            rc = rng.choice(real_cases)
+            unrelated = all(
+                compare_names(rc.name, s.record.names).verdict is NameVerdict.MISMATCH for s in samples
+            )
+            if unrelated and u.last - u.first >= 2:
+                core = f"{u.cite.volume} {u.cite.reporter} {rng.randint(u.first + 1, u.last - 1)}"
+                text = f"{rng.choice(_PROPOSITIONS)} {rc.name}, {core} ({rc.year})."
+                row = {"text": text, "hallucinations": {core: "nonexistent-case"}}
+                u = None  # type: ignore[assignment]  # no case of ours is the one meant
+        elif kind == "clean":
+            text, _ = _excerpt(u, p, rng)
+            row = {"text": text, "hallucinations": {}}
+            u = None  # type: ignore[assignment]
+        elif kind == "uncovered":
+            rc = rng.choice(real_cases)
+            row = {
+                "text": f"{rng.choice(_PROPOSITIONS)} {rc.name}, {rc.citation} ({rc.year}).",
+                "hallucinations": {},
+            }
+            u = None  # type: ignore[assignment]
+        if row is None:
+            continue
+        row.update(
+            id=f"fx{len(out):04d}",
+            injected=kind if kind in FIX_KINDS or kind == "unknown-case" else None,
+            case=u.record.id if u is not None else None,
+            fix=_truth(kind, u),
+        )
+        out.append(row)
+    rng.shuffle(out)
+    keys = ("id", "text", "hallucinations", "injected", "case", "fix", "invention")
+    return [{k: r[k] for k in keys if k in r} for r in out]
+
+
+__all__ = ["CONTROL_KINDS", "FIX_KINDS", "INVENTIONS", "make_fix_dataset"]
