@@ -152,7 +152,7 @@ def _read_section(elem: Any, title: str) -> ParsedSection | None:
     m = _IDENT.match(ident)
     if not value and m is None:
         return None
-    section = normalise_section(value or m.group("section"))  # type: ignore[union-attr]
+    section = normalise_section(value or (m.group("section") if m is not None else ""))
     num_text = _clean("".join(num.itertext())) if num is not None else ""
     heading = _clean("".join(heading_el.itertext())) if heading_el is not None else ""
     heading = heading.rstrip("]").strip()
