@@ -297,6 +297,26 @@ class FakeCourtListener:
                 }
             return self._clusters[cid]
 
+    def add_cluster(self, cluster_id: int, cite: str, case_name: str) -> None:
+        """Serve a cluster (and its opinion) by id without a lookup first: a case the client learnt of
+        elsewhere (the citation index) and now fetches the text of. ``cite``: ``"410 U.S. 113"``."""
+        vol, rest = cite.split(" ", 1)
+        rep, page = rest.rsplit(" ", 1)
+        with self._lock:
+            self._clusters[cluster_id] = {
+                "id": cluster_id,
+                "resource_uri": f"{PREFIX}clusters/{cluster_id}/",
+                "absolute_url": f"/opinion/{cluster_id}/case/",
+                "case_name": case_name,
+                "case_name_short": case_name.split(" v. ")[0],
+                "case_name_full": "",
+                "date_filed": "2000-01-01",
+                "docket_id": cluster_id,
+                "citations": [{"volume": vol, "reporter": rep, "page": page, "type": 1}],
+                "sub_opinions": [f"https://www.courtlistener.com{PREFIX}opinions/{cluster_id}/"],
+                "headmatter": "",
+            }
+
     @staticmethod
     def _opinion(cluster: dict[str, Any]) -> dict[str, Any]:
         page = str(cluster["citations"][0]["page"])
