@@ -150,6 +150,9 @@ async def test_a_quotation_is_compared_with_the_sections_text(index: StatuteInde
     (f,) = bad.findings
     assert f.kind is Kind.MISQUOTE and f.message.startswith("Misquotation of 42 U.S.C. § 1983")
     assert "the party injured" in (f.evidence.passage or "")
+    # a statute is no opinion: the difference names the section's words as the section's
+    assert "the section says" in f.message and "opinion" not in f.message
+    assert "opinion" not in (f.evidence.diff or "")
 
 
 async def test_a_reserved_cfr_section_is_a_warning(index: StatuteIndex) -> None:
