@@ -142,6 +142,7 @@ async def test_name_search_online_false_keeps_names_on_this_machine(tmp_path) ->
             report = await check_document(BRIEF, chain, settings)
         finally:
             await chain.close()
-        assert fake.counts.by_route.get("citation-lookup", 0) == 0  # an impossible citation is never looked up
+        # an impossible citation is never looked up
+        assert fake.counts.by_route.get("citation-lookup", 0) == 0
         assert fake.searches == []  # and its name was not sent either
     assert all(f.fixes == () for f in report.findings if f.kind is Kind.IMPOSSIBLE_CITATION)

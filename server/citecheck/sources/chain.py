@@ -300,7 +300,12 @@ class SourceChain:
             links.append(("the local corpus", self.corpus))
         if self.index is not None:
             links.append(("the citation index", _IndexNames(self.index)))
-        if remote and self.name_search_online and self.remote is not None and hasattr(self.remote, "find_by_name"):
+        if (
+            remote
+            and self.name_search_online
+            and self.remote is not None
+            and hasattr(self.remote, "find_by_name")
+        ):
             links.append((self.remote.name, self.remote))
         for label, link in links:
             try:
