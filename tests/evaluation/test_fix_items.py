@@ -36,8 +36,8 @@ def test_fix_dataset_kinds_and_truths(imported_corpus) -> None:  # type: ignore[
             assert truth["citations"] == [str(c) for c in case.record.citations]  # type: ignore[index]
             if r["quoted"]:
                 quote = text.split('"')[1].rstrip(".")
-                if "..." not in quote and ". . ." not in quote and "[" not in quote:
-                    assert locate(quote, OpinionIndex(case.opinion.text)) is not None  # the meant case's words
+                if "..." not in quote and ". . ." not in quote and "[" not in quote:  # the meant case's words
+                    assert locate(quote, OpinionIndex(case.opinion.text)) is not None
             else:
                 assert '"' not in text  # a proposition, not a quotation: only name and citation decide
         if truth["kind"] == "invented-citation":  # type: ignore[index]
