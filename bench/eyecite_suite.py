@@ -227,7 +227,7 @@ def _court(court: str | None, reporter: str | None) -> str | None:
 
 
 def our_fields(c: Any, text: str, extraction: Any = None) -> dict[str, Any]:
-    kind = _OUR_KIND[c.form]
+    kind = _OUR_KIND.get(c.form, "law")  # statutes are extracted on their own; out of this comparison
     out: dict[str, Any] = {"kind": kind}
     if kind in ("full", "short"):
         out["volume"] = c.volume

@@ -96,6 +96,7 @@ def _folder_opinions(folder: Path) -> list[tuple[str, str]]:
     return out
 
 
+_CASE_FORMS = frozenset({CiteForm.FULL, CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
 _GAP_WORD = re.compile(r"[^\s\"'()\[\].,;:]+")
 _NOT_A_CASE = re.compile(
     r"§|U\.\s?S\.\s?C\.|C\.\s?F\.\s?R\.|R\.\s?(?:Civ|Crim|App|Evid)\.|\bStat\.|\bTr\.|\bApp\. at\b"
@@ -112,9 +113,7 @@ def quote_binding(text: str, extraction: Extraction) -> tuple[int, int, list[str
     quotation ends with its own citation. Defined on the text, not on the names we extract, so a name
     cut short still counts as a quotation left unbound.
     """
-    cores = sorted(
-        (c.span.start, c.span.end) for c in extraction.citations if c.form is not CiteForm.UNRECOGNISED
-    )
+    cores = sorted((c.span.start, c.span.end) for c in extraction.citations if c.form in _CASE_FORMS)
     starts = [a for a, _ in cores]
     bound_spans = [q.span for c in extraction.citations for q in c.quotes]
     offered = bound = 0

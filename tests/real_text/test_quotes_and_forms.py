@@ -174,3 +174,18 @@ def test_year_mismatch_covers_the_citation_and_its_parenthetical() -> None:
     report = asyncio.run(check_document(text, None, Settings()))
     [f] = [f for f in report.findings if f.kind is Kind.YEAR_MISMATCH]
     assert f.span.of(text) == "15 S.W.3d 100 (Tex. 1986)"
+
+
+def test_a_california_name_designation_is_no_explanatory_parenthetical() -> None:
+    # People v. Mosby (2004) 33 Cal.4th 353, as published: "(People v. Howard (1992) 1 Cal. 4th 1132, 1178-1179,
+    # 5 Cal. Rptr. 2d 268, 824 P.2d 1315 (Howard); North Carolina v. Alford (1970) 400 U.S. 25, 31, ...)"
+    text = (
+        "(People v. Howard (1992) 1 Cal. 4th 1132, 1178-1179, 5 Cal. Rptr. 2d 268, 824 P.2d 1315 (Howard); "
+        "North Carolina v. Alford (1970) 400 U.S. 25, 31, 91 S. Ct. 160, 27 L. Ed. 2d 162.)"
+    )
+    cites = extract_citations(text).citations
+    assert [c.parentheticals for c in cites] == [()] * 6
+    assert [(c.year, c.group) for c in cites] == [(1992, 0)] * 3 + [(1970, 3)] * 3
+    text = "Brown v. Board, 347 U.S. 483 (1954) (Brown) (holding that separate is unequal)."
+    [c] = extract_citations(text).citations
+    assert [p.text for p in c.parentheticals] == ["holding that separate is unequal"]

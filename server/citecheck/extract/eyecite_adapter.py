@@ -324,7 +324,7 @@ def _edition_name(token: Any) -> tuple[str | None, Database | None, bool]:
     return (names.pop() if len(names) == 1 else None), database, scotus
 
 
-def _candidate_editions(token) -> tuple[tuple[str, int | None, int | None], ...]:  # type: ignore[no-untyped-def]
+def _candidate_editions(token: Any) -> tuple[tuple[str, int | None, int | None], ...]:
     editions = list(token.exact_editions) or list(token.variation_editions)
     out = {(e.short_name, e.start.year if e.start else None, e.end.year if e.end else None) for e in editions}
     return tuple(sorted(out, key=lambda c: c[0]))
@@ -338,7 +338,9 @@ def spaced_ids(text: str) -> str:
     """California style ``(Id. at p. 152.)``, ``(Ibid.)``, ``(Id.)``, and ``Id.; see also``: eyecite's
     Id. token wants a space on both sides, so the bracket or semicolon is given to it as one (same
     length: offsets still index the text). Only the tokenizer sees this text."""
-    return _BRACKETED_ID.sub(" ", text) if "d." in text else text
+    if "Id." not in text and "id." not in text and "bid." not in text:
+        return text
+    return _BRACKETED_ID.sub(" ", text)
 
 
 def scan(text: str) -> list[Hit]:

@@ -176,7 +176,7 @@ def _pin(
 
 _CHAPTER_PAGE = re.compile(r"\d{1,2}-\d{1,3}\b(?!\s?-)")
 _TRANSCRIPT = re.compile(r",?\s*(?:at\s+)?(?P<pin>\d+:\d+(?:\s?-\s?\d+(?::\d+)?)?)(?![\d:])")
-_RECORD_BRACKET = re.compile(r"\[[^\[\]]{1,80}\]|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
+_RECORD_BRACKET = re.compile(r"\[[^\[\]]{1,80}(?:\]|$)|\([^()\n]{1,20}\)|-{2,}|[Xx_]{2,}")
 _RECORD_WORD = re.compile(r"[\w'][\w'.-]*")
 _RECORD_SEP = re.compile(r",? ")
 _NOT_RECORD = frozenset("see cf and but compare accord quoting citing".split())
@@ -577,6 +577,8 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
                     d.court = cd.court
                 d.year, d.date = cd.year, cd.date
                 parens = parens[1:]
+        # California's "(VonWahlde)", "(Howard)": the short name the case goes by later, no explanation
+        parens = [p for p in parens if not _DESIGNATION.fullmatch(norm, p.start, p.end)]
         if parens and (
             _YEAR_LIKE.fullmatch(norm, parens[0].start, parens[0].end)
             or (
@@ -819,6 +821,8 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
 
 _BRACKET_OPEN = re.compile(r"\s*\[\s*")
 _BLANK_PARALLEL = re.compile(r",\s*[-_]{2,}\s+[A-Z][\w. ]{0,20}?\s+[-_]{2,}(?=\s*[(,;.])")
+#: A name a citation is to be called by later: one to three capitalised words, nothing else.
+_DESIGNATION = re.compile(r"\(\s*(?:hereinafter\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2}\s*\)")
 _YEAR_LIKE = re.compile(r"\(\s*(?:1[6-9]|20)[\d\u00b2\u00b3\u00b9\u2070-\u2079]{2}\s*\)")
 _VOLUME_BEFORE_STAR = re.compile(r"(?<![\w.])(?P<volume>[1-9]\d{0,3})\s+\*$")
 _STAR_BEFORE = re.compile(r"\s*\*\d+\s*$")
@@ -997,7 +1001,8 @@ def _reference_candidates(
         m: re.Match[str] | None = first
         while m is not None and any(o.span.start < m.end() and m.start() < o.span.end for o in drafts):
             # "Id. In Mancari at 665": the name read from "Id." overlaps the Id.; read it from a later word
-            nxt = _NONSPACE.search(norm, _NONSPACE.match(norm, m.start()).end(), m.end("name"))  # type: ignore[union-attr]
+            word = _NONSPACE.match(norm, m.start())
+            nxt = _NONSPACE.search(norm, word.end(), m.end("name")) if word is not None else None
             m = _REFERENCE.match(norm, nxt.start()) if nxt is not None else None
         if m is None:
             continue

@@ -34,6 +34,7 @@ SOURCE_FIELDS = (
     "cap_fetch",
     "cap_url",
     "name_search_online",
+    "statutes_path",
     "offline",
     "http_timeout_s",
     "courtlistener_rates",
@@ -96,6 +97,7 @@ class Sources:
                 cache=self._chain.cache,
                 remote_off_reason=LOCAL_ONLY_REASON,
                 say_missing_text=False,
+                statutes=self._chain.statutes,
             )
             self._settings = settings
             return self._chain
