@@ -30,12 +30,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from citecheck.sources.pacing import parse_rates
-from citecheck.sources.server import find_cites
+from citecheck.sources.server import QuietHTTPServer, find_cites
 
 PREFIX = "/api/rest/v4/"
 
@@ -107,7 +107,7 @@ class FakeCourtListener:
         self._ids: dict[str, int] = {}
         self.looked_up: set[str] = set()  # every citation answered 200/404 at least once
         self.lookup_order: list[str] = []  # "vol reporter page" of every citation looked up, in order
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: QuietHTTPServer | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> FakeCourtListener:
@@ -125,7 +125,7 @@ class FakeCourtListener:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -322,6 +322,26 @@ class FakeCourtListener:
                     "headmatter": "",
                 }
             return self._clusters[cid]
+
+    def add_cluster(self, cluster_id: int, cite: str, case_name: str) -> None:
+        """Serve a cluster (and its opinion) by id without a lookup first: a case the client learnt of
+        elsewhere (the citation index) and now fetches the text of. ``cite``: ``"410 U.S. 113"``."""
+        vol, rest = cite.split(" ", 1)
+        rep, page = rest.rsplit(" ", 1)
+        with self._lock:
+            self._clusters[cluster_id] = {
+                "id": cluster_id,
+                "resource_uri": f"{PREFIX}clusters/{cluster_id}/",
+                "absolute_url": f"/opinion/{cluster_id}/case/",
+                "case_name": case_name,
+                "case_name_short": case_name.split(" v. ")[0],
+                "case_name_full": "",
+                "date_filed": "2000-01-01",
+                "docket_id": cluster_id,
+                "citations": [{"volume": vol, "reporter": rep, "page": page, "type": 1}],
+                "sub_opinions": [f"https://www.courtlistener.com{PREFIX}opinions/{cluster_id}/"],
+                "headmatter": "",
+            }
 
     @staticmethod
     def _opinion(cluster: dict[str, Any]) -> dict[str, Any]:

@@ -208,6 +208,7 @@ def make_fix_dataset(
     while len(out) < n and i < n * 20:
         kind = kinds[i % len(kinds)]
         u = usable[(i * 7 + seed) % len(usable)]
+        meant: _Usable | None = u  # the case the row's citation stands for (None: none of ours)
         i += 1
         p = rng.choice(u.passages)
         row: dict[str, object] | None = None
@@ -249,18 +250,18 @@ def make_fix_dataset(
                 core = f"{u.cite.volume} {u.cite.reporter} {rng.randint(u.first + 1, u.last - 1)}"
                 text = f"{rng.choice(_PROPOSITIONS)} {rc.name}, {core} ({rc.year})."
                 row = {"text": text, "hallucinations": {core: "nonexistent-case"}}
-                u = None  # type: ignore[assignment]  # no case of ours is the one meant
+                meant = None  # no case of ours is the one meant
         elif kind == "clean":
             text, _ = _excerpt(u, p, rng)
             row = {"text": text, "hallucinations": {}}
-            u = None  # type: ignore[assignment]
+            meant = None
         elif kind == "uncovered":
             rc = rng.choice(real_cases)
             row = {
                 "text": f"{rng.choice(_PROPOSITIONS)} {rc.name}, {rc.citation} ({rc.year}).",
                 "hallucinations": {},
             }
-            u = None  # type: ignore[assignment]
+            meant = None
         if row is None:
             continue
         if kind in FIX_KINDS:
@@ -268,8 +269,8 @@ def make_fix_dataset(
         row.update(
             id=f"fx{len(out):04d}",
             injected=kind if kind in FIX_KINDS or kind == "unknown-case" else None,
-            case=u.record.id if u is not None else None,
-            fix=_truth(kind, u),
+            case=meant.record.id if meant is not None else None,
+            fix=_truth(kind, meant),
         )
         out.append(row)
     rng.shuffle(out)
