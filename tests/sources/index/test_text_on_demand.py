@@ -53,10 +53,11 @@ async def test_an_index_case_in_a_cap_volume_gets_its_text_from_the_volume(tmp_p
     found is fetched and imported when a quote needs the text; only the volume's path is requested."""
     import functools
     import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import SimpleHTTPRequestHandler
 
     from citecheck.sources.cap_fetch import CapFetcher
     from citecheck.sources.corpus import Corpus, CorpusSource
+    from citecheck.sources.server import QuietHTTPServer
     from citecheck_testing import shared_corpus_path
 
     root = shared_corpus_path("cap-static")
@@ -70,7 +71,7 @@ async def test_an_index_case_in_a_cap_volume_gets_its_text_from_the_volume(tmp_p
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+    httpd = QuietHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     write_dump(tmp_path / "dump", closed_volume_cases())
     build_from_folder(tmp_path / "index.sqlite", tmp_path / "dump", full_dump=True)
