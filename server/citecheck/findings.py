@@ -46,6 +46,8 @@ class Kind(StrEnum):
     STATUTE_NOT_CHECKED = "statute-not-checked"
     OPINION_UNAVAILABLE = "opinion-unavailable"
     DOCUMENT_TOO_LARGE = "document-too-large"
+    FABRICATED_STATUTE = "fabricated-statute"
+    STATUTE_REPEALED = "statute-repealed"
 
 
 #: One line per kind, for docs, hovers and ``codeDescription`` pages.
@@ -56,7 +58,7 @@ KIND_DOCS: dict[Kind, str] = {
     "cited year, a page past the end of a complete volume, or a U.S. Code / C.F.R. title that does not exist.",
     Kind.NAME_MISMATCH: "The citation belongs to a different case than the one named.",
     Kind.NAME_MISSPELLED: "The case name is close to, but not the same as, the case at this citation.",
-    Kind.MISQUOTE: "The quoted passage does not appear in the opinion.",
+    Kind.MISQUOTE: "The quoted passage does not appear in the opinion (or the cited section).",
     Kind.PINCITE_OUT_OF_RANGE: "The pin cite is outside the pages the case occupies.",
     Kind.PINCITE_WRONG_PAGE: "The quoted or cited passage is on a different page than the pin cite.",
     Kind.PINCITE_UNVERIFIABLE: "No page map for this reporter (or a star page), so the pin cite cannot be checked.",
@@ -73,6 +75,10 @@ KIND_DOCS: dict[Kind, str] = {
     Kind.OPINION_UNAVAILABLE: "The case exists, but its opinion text could not be fetched (yet), so the quotes "
     "and pin cite were not checked (not an accusation).",
     Kind.DOCUMENT_TOO_LARGE: "The document is larger than the configured size limit and was not checked.",
+    Kind.FABRICATED_STATUTE: "The statute index holds the whole cited title of the U.S. Code or C.F.R., and it has "
+    "no such section.",
+    Kind.STATUTE_REPEALED: "The cited section was repealed, transferred, renumbered, omitted, reserved or removed; "
+    "the message says where it went, when the source says.",
 }
 
 #: Severity a kind gets unless a check says otherwise or the user overrides it.
@@ -97,6 +103,8 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.STATUTE_NOT_CHECKED: Severity.INFO,
     Kind.OPINION_UNAVAILABLE: Severity.INFO,
     Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
+    Kind.FABRICATED_STATUTE: Severity.ERROR,
+    Kind.STATUTE_REPEALED: Severity.WARNING,
 }
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).

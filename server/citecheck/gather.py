@@ -18,9 +18,18 @@ from typing import TypeVar
 from citecheck.checks.corrections import NameQuery, Wanted, wanted
 from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
 from citecheck.checks.quote_match import opinion_index
+from citecheck.checks.statute_sections import brief_date
 from citecheck.errors import CitecheckError, Deferred, TextNotHere
-from citecheck.extract.models import Extraction
-from citecheck.judge import SourceEvidence, _Records, cite_key, full_of, lookup_keys
+from citecheck.extract.models import Extraction, StatuteKey
+from citecheck.judge import (
+    SourceEvidence,
+    _Records,
+    cite_key,
+    full_of,
+    lookup_keys,
+    statute_answers,
+    statute_keys,
+)
 from citecheck.sources.base import AuthoritySource
 from citecheck.sources.models import (
     CaseRecord,
@@ -32,6 +41,7 @@ from citecheck.sources.models import (
     PassageHit,
 )
 from citecheck.sources.opinion_fit import why_unfit
+from citecheck.sources.statutes.records import LookupOutcome, StatuteAnswer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -63,6 +73,7 @@ async def gather(
     if want.quoting or (near and want.quotes):
         found = {q: names[q] for q in want.quoting if q in names}
         opinions = {**await _candidate_texts(source, found, near, opinions), **opinions}
+    statutes, texts = await _statutes(source, extraction)
     return SourceEvidence(
         source_name=name,
         lookups=lookups,
@@ -71,7 +82,40 @@ async def gather(
         unavailable=unavailable,
         names=names,
         near=near,
+        statutes=statutes,
+        statute_texts=texts,
+        # the titles the index holds whole: its checks speak for their citations ("not checked" does not)
+        statute_titles=frozenset(
+            (k.code, k.title) for k, a in statutes.items() if a.outcome is not LookupOutcome.NOT_COVERED
+        ),
     )
+
+
+async def _statutes(
+    source: AuthoritySource, extraction: Extraction
+) -> tuple[dict[StatuteKey, StatuteAnswer], dict[StatuteKey, str]]:
+    """The statute index's answers (a source without one answers nothing), and the quoted sections' texts.
+
+    Asked as of the brief's date when it bears one (a C.F.R. section removed since was in force then)."""
+    lookup = getattr(source, "lookup_statutes", None)
+    keys = statute_keys(extraction)
+    if lookup is None or not keys:
+        return {}, {}
+    try:
+        answers: dict[StatuteKey, StatuteAnswer] = await lookup(keys, as_of=brief_date(extraction.text))
+        texts: dict[StatuteKey, str] = {}
+        for c in extraction.citations:
+            if not c.quotes:
+                continue
+            mine = statute_answers(extraction, c, answers)
+            if mine and (rec := mine[0][1].record) is not None and mine[0][0] not in texts:
+                text = await source.statute_text(rec)  # type: ignore[attr-defined]
+                if text:
+                    texts[mine[0][0]] = text
+    except Exception as exc:  # the index is local and never raises by contract; a bug must not sink the check
+        log.exception("statute lookup failed: %s", exc)
+        return {}, {}
+    return answers, texts
 
 
 def _key_of(records: _Records) -> Callable[..., CiteKey | None]:

@@ -22,7 +22,7 @@ from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
-from citecheck.extract.models import Citation, CiteForm, Extraction
+from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
 from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
@@ -36,6 +36,7 @@ from citecheck.sources.models import (
     OpinionText,
     PassageHit,
 )
+from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,9 @@ class SourceEvidence:
     names: Mapping[NameQuery, NameSearch] = field(default_factory=dict)
     near: Mapping[CiteKey, LookupResult] = field(default_factory=dict)
     complete: bool = True  # False: a partial wave (answers from the network still to come)
+    #: the statute index's answers, by section key, and the texts of quoted sections
+    statutes: Mapping[StatuteKey, StatuteAnswer] = field(default_factory=dict)
+    statute_texts: Mapping[StatuteKey, str] = field(default_factory=dict)
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
     statute_titles: frozenset[tuple[str, str | None]] = frozenset()
@@ -88,6 +92,28 @@ def lookup_keys(extraction: Extraction) -> list[CiteKey]:
     File order is the order of value: when CourtListener's allowance is short, what the writer reads
     first is asked first (docs/sources.md, pacing)."""
     return list(dict.fromkeys(k for c in extraction.citations if (k := cite_key(c)) is not None))
+
+
+def statute_keys(extraction: Extraction) -> list[StatuteKey]:
+    """Every U.S.C. and C.F.R. section the extraction cites (short forms with their antecedent's title),
+    in file order: what ``gather`` asks the statute index."""
+    keys: list[StatuteKey] = []
+    for c in extraction.citations:
+        if c.form is CiteForm.STATUTE and (st := extraction.statute_of(c)) is not None and st.code in CODES:
+            keys.extend(st.keys())
+    return list(dict.fromkeys(keys))
+
+
+def statute_answers(
+    extraction: Extraction, c: Citation, answers: Mapping[StatuteKey, StatuteAnswer]
+) -> tuple[tuple[StatuteKey, StatuteAnswer], ...]:
+    """The index's answers for the sections ``c`` names (empty for anything but a checked statute cite)."""
+    if c.form is not CiteForm.STATUTE or not answers:
+        return ()
+    st = extraction.statute_of(c)
+    if st is None:
+        return ()
+    return tuple((k, a) for k in st.keys() if (a := answers.get(k)) is not None)
 
 
 def full_of(extraction: Extraction, c: Citation) -> Citation | None:
@@ -187,6 +213,7 @@ def judge(
         holding = _holding_for(c, rec, evidence.holdings, claimed)
         key = records.keys.get(full.index) if full is not None else None
         quote_matches = matches.get(c.index, ())
+        statutes = statute_answers(extraction, c, evidence.statutes)
         ctx = CheckContext(
             extraction=extraction,
             citation=c,
@@ -203,6 +230,8 @@ def judge(
             if rec is not None and rec.id in evidence.unavailable
             else None,
             forum=forum,
+            statutes=statutes,
+            statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
         )
         contexts.append(ctx)
@@ -295,7 +324,11 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
     h = ctx.holding
     if passage is None and h is not None and h.verified and h.quote_text:
         passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
-    basis = basis_for(ctx.citation, ctx.full, ctx.record)
+    section = next(
+        (a.record for _k, a in ctx.statutes if a.outcome is LookupOutcome.FOUND and a.record is not None),
+        None,
+    )
+    basis = basis_for(ctx.citation, ctx.full, ctx.record, section)
     pending = ctx.lookup.pending_until if ctx.lookup is not None else None
     needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
     if pending is None and ctx.record is not None and needs_text and ctx.record.id in evidence.unavailable:
@@ -311,6 +344,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
         holding=h,
         pending_until=pending,
         weight=assess(ctx),
+        statute=section,
     )
 
 

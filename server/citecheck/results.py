@@ -18,6 +18,7 @@ from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Finding, Severity
 from citecheck.jurisdiction.weight import Assessment, Forum
 from citecheck.sources.models import CaseRecord, LookupResult
+from citecheck.sources.statutes.records import SectionRecord
 
 if TYPE_CHECKING:  # the holdings package imports the checks, which import this module
     from citecheck.holdings.models import HoldingResult
@@ -32,13 +33,16 @@ class Status(StrEnum):
     VERIFIED = "verified"  # found in a source and no problem was raised
 
 
-def basis_for(citation: Citation, full: Citation | None, record: CaseRecord | None) -> Status:
+def basis_for(
+    citation: Citation, full: Citation | None, record: CaseRecord | None, statute: SectionRecord | None = None
+) -> Status:
     """What the sources alone say about a citation, before any finding is counted.
 
     ``full`` is the full citation it stands for (itself for a full cite), ``record`` the case that
-    full citation matched.
+    full citation matched; ``statute`` the section a statute or regulation citation matched in the
+    statute index.
     """
-    if record is not None:
+    if record is not None or statute is not None:
         return Status.VERIFIED
     if full is None or (
         citation.form is CiteForm.FULL and citation.key is None and citation.database is None
@@ -80,6 +84,7 @@ class CitationResult:
     weight: Assessment | None = (
         None  # binding / persuasive / unknown where the document is filed (None: no case)
     )
+    statute: SectionRecord | None = None  # the section a statute or regulation citation matched
 
     @property
     def reason(self) -> str:

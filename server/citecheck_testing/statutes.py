@@ -205,45 +205,118 @@ def versions_json(title: str, entries: Iterable[tuple[str, str, str, bool]]) -> 
     ).encode()
 
 
+# ---------------------------------------------------------------------------------------------- samples
+#: A small title 42 and title 17 C.F.R. (statuses of every kind), shared by the tests of the index and the checks.
+S1983 = (
+    "Every person who, under color of any statute, ordinance, regulation, custom, or usage, of any State "
+    "or Territory or the District of Columbia, subjects, or causes to be subjected, any citizen of the "
+    "United States or other person within the jurisdiction thereof to the deprivation of any rights, "
+    "privileges, or immunities secured by the Constitution and laws, shall be liable to the party injured "
+    "in an action at law, suit in equity, or other proper proceeding for redress."
+)
+
+TITLE_42 = [
+    FakeSection(
+        number="1981",
+        heading="Equal rights under the law",
+        paragraphs=(
+            "All persons within the jurisdiction of the United States shall have the same right in every State and Territory to make and enforce contracts.",
+        ),
+    ),
+    FakeSection(
+        number="1981a",
+        heading="Transferred",
+        status="transferred",
+        note="Section 1981a was transferred to section 2000e–16a of this title.",
+    ),
+    FakeSection(
+        number="1982",
+        heading="Property rights of citizens",
+        paragraphs=(
+            "All citizens of the United States shall have the same right to inherit, purchase, lease, sell, hold, and convey real and personal property.",
+        ),
+    ),
+    FakeSection(number="1983", heading="Civil action for deprivation of rights", paragraphs=(S1983,)),
+    FakeSection(
+        number="1984",
+        heading="Repealed. Pub. L. 99–1, § 2, Jan. 1, 1985, 99 Stat. 1",
+        status="repealed",
+        status_attr=False,
+    ),
+    FakeSection(
+        number="2000e–2",
+        heading="Unlawful employment practices",
+        paragraphs=(
+            "It shall be an unlawful employment practice for an employer to fail or refuse to hire any individual.",
+            "It shall be an unlawful employment practice for an employment agency to fail or refuse to refer for employment.",
+        ),
+    ),
+    FakeSection(
+        number="2401",
+        heading="Repealed. Pub. L. 97–35, title V, § 529, Aug. 13, 1981, 95 Stat. 480",
+        status="repealed",
+        range_to="2408",
+    ),
+    FakeSection(number="3001", heading="Omitted", status="omitted"),
+]
+
+TITLE_17_CFR = {
+    "240": [
+        FakeSection(
+            number="240.10b-5",
+            heading="Employment of manipulative and deceptive devices.",
+            paragraphs=(
+                "It shall be unlawful for any person, directly or indirectly, by the use of any means or instrumentality of interstate commerce, (a) To employ any device, scheme, or artifice to defraud,",
+            ),
+        ),
+        FakeSection(number="240.10b-6", heading="Reserved", status="reserved"),
+        FakeSection(
+            number="240.10b-9",
+            heading="Prohibited representations in connection with certain offerings.",
+            paragraphs=(
+                "It shall constitute a manipulative or deceptive device for any person to represent that a security is being offered on an all-or-none basis.",
+            ),
+        ),
+    ]
+}
+
+VERSIONS_17 = [
+    ("240.10b-5", "240", "2017-01-03", False),
+    ("240.10b-5", "240", "2020-06-01", False),
+    ("240.10b-7", "240", "2017-01-03", False),
+    ("240.10b-7", "240", "2021-03-15", True),  # removed since
+    ("240.10b-9", "240", "2017-01-03", False),
+]
+
+
+def build_sample_index(folder: Path) -> Path:
+    """``folder/statutes.sqlite`` holding the sample titles 42 U.S.C. (release 118-200) and 17 C.F.R."""
+    from citecheck.sources.statutes.ecfr import parse_ecfr, section_history
+    from citecheck.sources.statutes.index import StatuteIndex
+    from citecheck.sources.statutes.uslm import parse_uslm
+
+    path = folder / "statutes.sqlite"
+    with StatuteIndex(path) as index:
+        title, sections = parse_uslm(io.BytesIO(uslm_title("42", TITLE_42, chapter_size=3)))
+        index.replace_title(title, sections, source="test")
+        title, sections = parse_ecfr(io.BytesIO(ecfr_title("17", TITLE_17_CFR)))
+        index.replace_title(
+            title, sections, source="test", history=section_history(versions_json("17", VERSIONS_17))
+        )
+    return path
+
+
 # ---------------------------------------------------------------------------------------------- synthetic
 def _vocabulary(size: int = 8000, seed: int = 7) -> tuple[list[str], list[float]]:
-    """Pseudo-words with Zipf frequencies: text that compresses about as well as English prose does."""
+    """Pseudo-words with Zipf frequencies, the shortest the most frequent (as "the", "of", "a" are):
+    about 5.5 bytes a word with its space, compressing about as well as English prose does."""
     rnd = random.Random(seed)
-    syll = [
-        "ab",
-        "con",
-        "de",
-        "en",
-        "for",
-        "gen",
-        "im",
-        "ject",
-        "la",
-        "ment",
-        "ni",
-        "or",
-        "pro",
-        "que",
-        "re",
-        "sta",
-        "tion",
-        "ul",
-        "ver",
-        "wise",
-        "ex",
-        "ty",
-        "al",
-        "in",
-        "per",
-        "sub",
-        "tu",
-        "ance",
-    ]
-    words = sorted(
-        {"".join(rnd.choice(syll) for _ in range(rnd.choice((1, 2, 2, 3, 3, 4)))) for _ in range(size * 2)}
-    )
-    rnd.shuffle(words)
-    words = words[:size]
+    syll = ["ab", "con", "de", "en", "for", "gen", "im", "ject", "la", "ment", "ni", "or", "pro", "que", "re",
+            "sta", "tion", "ul", "ver", "wise", "ex", "ty", "al", "in", "per", "sub", "tu", "ance"]  # fmt: skip
+    made = {
+        "".join(rnd.choice(syll) for _ in range(rnd.choice((1, 2, 2, 2, 3, 3, 4)))) for _ in range(size * 3)
+    }
+    words = sorted(made, key=lambda w: (len(w), rnd.random()))[:size]
     cum, total = [], 0.0
     for rank in range(1, len(words) + 1):
         total += 1.0 / rank

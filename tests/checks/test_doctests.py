@@ -15,6 +15,9 @@ MODULES = [
     "citecheck.checks.parenthetical",
     "citecheck.evaluation.scoring",
     "citecheck_testing",
+    "citecheck.checks.statute_sections",
+    "citecheck.sources.statutes.records",
+    "citecheck.lsp.features.hover",
 ]
 
 

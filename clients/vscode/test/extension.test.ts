@@ -77,7 +77,7 @@ test('activation against the real server: status bar, Citations view, Check docu
   const uri = pathToFileURL(path.join(tmp, 'brief.txt')).toString();
   const text = 'Intro.\nSee 😀 Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019).\n';
   fake.config.set('citecheck.python', PYTHON);
-  fake.config.set('citecheck.privacy.offline', true);
+  fake.config.set('citecheck.offline', true);
   fake.config.set('citecheck.capFetch', false);
   fake.config.set('citecheck.corpusPath', path.join(tmp, 'c.sqlite'));
   fake.config.set('citecheck.cachePath', path.join(tmp, 'k.sqlite'));

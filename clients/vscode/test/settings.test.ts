@@ -163,7 +163,7 @@ test('the folder being checked cannot choose a host or a file: user-only keys co
 test('only server start-up settings need a restart', () => {
   assert.equal(needsRestart((k) => k === 'citecheck.python'), true);
   assert.equal(needsRestart((k) => k === 'citecheck.languages'), true);
-  assert.equal(needsRestart((k) => k === 'citecheck.privacy.offline'), false);
+  assert.equal(needsRestart((k) => k === 'citecheck.offline'), false);
 });
 
 test('package.json contributes exactly the settings the code reads', () => {

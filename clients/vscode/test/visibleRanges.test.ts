@@ -153,7 +153,7 @@ test('the real server receives the view when the editor scrolls', { skip: noServ
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'citecheck-vscode-view-'));
   const uri = pathToFileURL(path.join(tmp, 'brief.txt')).toString();
   fake.config.set('citecheck.python', PYTHON);
-  fake.config.set('citecheck.privacy.offline', true);
+  fake.config.set('citecheck.offline', true);
   fake.config.set('citecheck.capFetch', false);
   fake.config.set('citecheck.corpusPath', path.join(tmp, 'c.sqlite'));
   fake.config.set('citecheck.cachePath', path.join(tmp, 'k.sqlite'));

@@ -148,7 +148,20 @@ export interface Citation {
   weight: Weight | null;
   /** A statute or regulation citation's code, title and sections (docs/report-json.md, "Statute"); absent from older servers. */
   statute?: StatuteInfo | null;
+  /** The section a U.S.C./C.F.R. citation matched in the statute index (docs/report-json.md, "Section"); absent from older servers. */
+  section?: SectionInfo | null;
   word: WordPlace;
+}
+
+/** A section of the U.S. Code or the C.F.R. as the statute index holds it: heading, status, edition. */
+export interface SectionInfo {
+  citation: string;
+  heading: string;
+  status: string;
+  moved_to: string | null;
+  edition: string;
+  amended: string | null;
+  url: string | null;
 }
 
 /** What a statute citation cites: code and title (a short form's are its full citation's), sections as written. */

@@ -42,6 +42,8 @@ export const KIND_TITLE: Record<string, string> = {
   'statute-not-checked': 'Statute or regulation not checked — not an accusation',
   'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',
   'document-too-large': 'Document too large to check',
+  'fabricated-statute': 'No such section in this title of the Code',
+  'statute-repealed': 'Section repealed, moved or no longer in force',
 };
 
 /** How a citation is listed: "Name, cite" for a case; the statute as written, then its code, for a statute. */

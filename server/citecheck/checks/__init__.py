@@ -20,6 +20,7 @@ from citecheck.checks.pin_cite import PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
 from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck
+from citecheck.checks.statute_sections import StatuteSectionCheck
 from citecheck.checks.statutes import StatuteNotCheckedCheck, StatuteTitleCheck
 
 ALL_CHECKS: tuple[Check, ...] = (
@@ -36,6 +37,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     OpinionUnavailableCheck(),
     NonBindingAuthorityCheck(),
     HoldingCheck(),
+    StatuteSectionCheck(),
     StatuteNotCheckedCheck(),
 )
 

@@ -10,10 +10,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from citecheck.extract.models import Citation, Extraction
+from citecheck.extract.models import Citation, Extraction, StatuteKey
 from citecheck.findings import Evidence, Finding
 from citecheck.jurisdiction.weight import Forum
 from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
+from citecheck.sources.statutes.records import StatuteAnswer
 
 if TYPE_CHECKING:  # the holdings package imports the checks' quote matcher
     from citecheck.holdings.models import HoldingResult
@@ -65,6 +66,10 @@ class CheckContext:
     )
     opinion_unavailable: str | None = None  # why the record's opinion text could not be fetched
     forum: Forum | None = None  # the court the document is filed in, when known
+    #: statute and regulation citations: the statute index's answer for each section the citation
+    #: names (its own and, for a short form, with the antecedent's code and title), in ``keys`` order
+    statutes: tuple[tuple[StatuteKey, StatuteAnswer], ...] = ()
+    statute_text: str | None = None  # the first section's text, when the citation quotes it
     #: a statute index covers this statute citation's code and title (its checks speak for it; set by
     #: ``judge`` from ``SourceEvidence.statute_titles``)
     statute_covered: bool = False

@@ -360,7 +360,7 @@ def _suggest(word: str, choices: list[str]) -> str:
 
 def _where_instead(name: str) -> str:
     if SPECS[name].who is Who.SECRET:
-        return f"the environment ({env_name(name)}), a flag or your editor's secret store"
+        return f"the environment ({env_name(name)}) or your editor's secret store"
     return f"your own settings: {user_config_path()}, {env_name(name)} or your editor's user settings"
 
 

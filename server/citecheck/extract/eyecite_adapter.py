@@ -324,7 +324,7 @@ def _edition_name(token: Any) -> tuple[str | None, Database | None, bool]:
     return (names.pop() if len(names) == 1 else None), database, scotus
 
 
-def _candidate_editions(token) -> tuple[tuple[str, int | None, int | None], ...]:  # type: ignore[no-untyped-def]
+def _candidate_editions(token: Any) -> tuple[tuple[str, int | None, int | None], ...]:
     editions = list(token.exact_editions) or list(token.variation_editions)
     out = {(e.short_name, e.start.year if e.start else None, e.end.year if e.end else None) for e in editions}
     return tuple(sorted(out, key=lambda c: c[0]))

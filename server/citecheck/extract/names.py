@@ -353,8 +353,8 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
         first_end = norm.find(";", split_at.end(), stop)  # a consolidated caption: its first case's parties
         plaintiff = clean_name(original[start : split_at.start()]) or None
         defendant = clean_name(original[split_at.end() : stop if first_end < 0 else first_end]) or None
-    elif _IN_RE.match(text):
-        defendant = text[_IN_RE.match(text).end() :] or None  # type: ignore[union-attr]  # "In re Foo": the party is Foo
+    elif (in_re := _IN_RE.match(text)) is not None:
+        defendant = text[in_re.end() :] or None  # "In re Foo": the party is Foo
     if split_at is None and not _looks_like_single_name(text):
         return None
     if split_at is None and not _SINGLE_NAME_FORMS.match(text) and norm[floor:start].rstrip().endswith(","):

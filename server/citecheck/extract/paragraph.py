@@ -1001,7 +1001,8 @@ def _reference_candidates(
         m: re.Match[str] | None = first
         while m is not None and any(o.span.start < m.end() and m.start() < o.span.end for o in drafts):
             # "Id. In Mancari at 665": the name read from "Id." overlaps the Id.; read it from a later word
-            nxt = _NONSPACE.search(norm, _NONSPACE.match(norm, m.start()).end(), m.end("name"))  # type: ignore[union-attr]
+            word = _NONSPACE.match(norm, m.start())
+            nxt = _NONSPACE.search(norm, word.end(), m.end("name")) if word is not None else None
             m = _REFERENCE.match(norm, nxt.start()) if nxt is not None else None
         if m is None:
             continue

@@ -33,6 +33,7 @@ SOURCE_FIELDS = (
     "courtlistener_url",
     "cap_fetch",
     "cap_url",
+    "statutes_path",
     "offline",
     "http_timeout_s",
     "courtlistener_rates",
@@ -95,6 +96,7 @@ class Sources:
                 cache=self._chain.cache,
                 remote_off_reason=LOCAL_ONLY_REASON,
                 say_missing_text=False,
+                statutes=self._chain.statutes,
             )
             self._settings = settings
             return self._chain

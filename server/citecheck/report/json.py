@@ -22,6 +22,7 @@ from citecheck.jurisdiction import Assessment, Forum
 from citecheck.report.model import BatchResult, FileResult, authorities, notes, statute_count, statute_of
 from citecheck.results import Status
 from citecheck.sources.models import CaseRecord
+from citecheck.sources.statutes.records import SectionRecord
 from citecheck.spans import Span
 
 
@@ -121,6 +122,21 @@ def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
     }
 
 
+def section_json(section: SectionRecord | None) -> dict[str, Any] | None:
+    """The section a statute citation matched in the statute index (docs/report-json.md, "Section")."""
+    if section is None:
+        return None
+    return {
+        "citation": section.citation,
+        "heading": section.heading,
+        "status": section.status.value,
+        "moved_to": section.moved_to,
+        "edition": section.edition,
+        "amended": section.amended,
+        "url": section.url,
+    }
+
+
 def statute_json(written: Statute | None, resolved: Statute | None) -> dict[str, Any] | None:
     """A statute citation's fields (docs/report-json.md, "Statute"): what it says, with the code and
     title of the full citation a short form resolves to (``None`` there when unresolved)."""
@@ -194,6 +210,7 @@ def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
             "holding": holding_json(st.holding),
             "weight": _weight_json(st.weight),
             "statute": statute_json(c.statute, statute_of(file, c)),
+            "section": section_json(st.statute),
         }
 
 

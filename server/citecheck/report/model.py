@@ -11,12 +11,14 @@ import bisect
 import re
 from dataclasses import dataclass, field, replace
 
+from citecheck.checks.statute_sections import SOURCE as STATUTE_SOURCE
 from citecheck.extract.models import Citation, CiteForm, Statute, StatuteForm, resolved_statute
 from citecheck.findings import Finding, Severity
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Assessment, Forum, Weight
 from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
+from citecheck.sources.statutes.records import SectionRecord
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -30,6 +32,7 @@ class CitationStatus:
     holding: HoldingResult | None = None  # the holding judge's result, when its claim was judged
     weight: Assessment | None = None  # binding / persuasive / unknown in the forum; None: not a case citation
     source: str | None = None  # which source answered its lookup ("corpus", "index", "courtlistener", ...)
+    statute: SectionRecord | None = None  # the section a statute citation matched in the statute index
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -253,6 +256,7 @@ def file_result(
                 holding=r.holding,
                 weight=r.weight,
                 source=r.lookup.source if r.lookup is not None else None,
+                statute=r.statute,
             )
         )
     return FileResult(
@@ -484,7 +488,8 @@ def evidence_items(finding: Finding) -> list[tuple[str, str]]:
         ("Decided", ev.date),
         ("Page", ev.page),
         ("Draft says", ev.draft),
-        ("Opinion says", ev.passage),
+        # the statute index's findings compare a section's words, not an opinion's
+        ("Section says" if ev.source == STATUTE_SOURCE else "Opinion says", ev.passage),
         ("Difference", ev.diff),
         ("Note", ev.note),
         ("Verdict", _verdict(ev.verdict, ev.misuse)),

@@ -24,7 +24,17 @@ from citecheck.report.model import (
 
 #: Evidence shown in the terminal table; the plain, JSON, HTML and Markdown reports show all of it.
 _TABLE_EVIDENCE = frozenset(
-    {"Case", "Citation", "Decided", "Page", "Draft says", "Opinion says", "Difference", "Link"}
+    {
+        "Case",
+        "Citation",
+        "Decided",
+        "Page",
+        "Draft says",
+        "Opinion says",
+        "Section says",
+        "Difference",
+        "Link",
+    }
 )
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 

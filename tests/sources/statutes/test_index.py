@@ -122,3 +122,52 @@ def test_another_database_or_a_newer_schema_is_refused(tmp_path: Path, index_fil
         StatuteIndex(garbage, readonly=True)
     with pytest.raises(CorpusError, match="corpus sync --statutes"):
         StatuteIndex(tmp_path / "missing.sqlite", readonly=True)
+
+
+def test_a_section_number_with_parentheses_makes_not_found_uncertain(tmp_path: Path) -> None:
+    from citecheck.sources.statutes.ecfr import parse_ecfr
+    from citecheck_testing.statutes import ecfr_title
+
+    data = ecfr_title(
+        "26",
+        {"1": [FakeSection(number="1.401(a)(9)-9", heading="Life expectancy tables.", paragraphs=("x",))]},
+    )
+    with StatuteIndex(tmp_path / "s.sqlite") as idx:
+        title, sections = parse_ecfr(io.BytesIO(data))
+        idx.replace_title(title, sections, source="test")
+        assert idx.lookup(Key("cfr", "26", "1.401(a)(9)-9")).outcome is LookupOutcome.FOUND
+        answer = idx.lookup(Key("cfr", "26", "1.401"))
+        assert answer.outcome is LookupOutcome.NOT_FOUND
+        assert [r.section for r in answer.similar] == ["1.401(a)(9)-9"]
+
+
+def test_texts_share_compressed_blocks_and_read_back_whole(tmp_path: Path) -> None:
+    from citecheck_testing.statutes import synthetic_sections
+
+    sections = list(synthetic_sections("7", 400, words=300))
+    with StatuteIndex(tmp_path / "s.sqlite") as idx:
+        title, parsed = parse_uslm(io.BytesIO(uslm_title("7", sections)))
+        idx.replace_title(title, parsed, source="test")
+        blocks = idx._db.execute("SELECT COUNT(*) FROM blocks").fetchone()[0]
+        assert 1 < blocks < 100
+        for s in sections[::37]:
+            rec = idx.lookup(Key("usc", "7", s.number)).record
+            assert rec is not None
+            text = idx.text(rec)
+            assert (text == "") == (not s.paragraphs)
+            if s.paragraphs:
+                assert s.paragraphs[-1] in text
+
+
+def test_a_title_less_key_is_not_covered(index_file: Path) -> None:
+    with StatuteIndex(index_file, readonly=True) as idx:
+        assert idx.lookup(Key("Fla. Stat.", None, "768.28")).outcome is LookupOutcome.NOT_COVERED  # type: ignore[arg-type]
+
+
+def test_an_index_of_an_older_schema_must_be_rebuilt(index_file: Path) -> None:
+    with sqlite3.connect(index_file) as db:
+        db.execute("UPDATE meta SET value='1' WHERE key='schema'")
+    with pytest.raises(CorpusError, match="older citecheck"):
+        StatuteIndex(index_file, readonly=True)
+    with StatuteIndex(index_file) as idx:  # a sync starts it again
+        assert idx.titles() == []

@@ -115,3 +115,38 @@ def test_truncated_file_is_a_clear_error(usc42: bytes) -> None:
     _title, it = parse_uslm(io.BytesIO(usc42[: len(usc42) // 2]), name="usc42.xml")
     with pytest.raises(SchemaChanged, match=r"usc42\.xml: broken XML"):
         list(it)
+
+
+# The shapes of a real OLRC release (title 16, release point 119-102): @status on the section, en dashes in
+# identifiers and numbers, a range in @value, a pair of sections in one element, a transfer "set out as a
+# note" with a <ref>, and the USLM 2 namespace of GPO's conversion (title 1). Written here in that form.
+REAL_SHAPES = """<?xml version='1.0' encoding='UTF-8'?>
+<uscDoc xmlns="{ns}" xmlns:dc="http://purl.org/dc/elements/1.1/" identifier="/us/usc/t16">
+<meta><docNumber>16</docNumber><docPublicationName>Online@119-102not101</docPublicationName></meta>
+<main><title identifier="/us/usc/t16"><num value="16">TITLE 16—</num><heading>CONSERVATION</heading>
+<chapter identifier="/us/usc/t16/ch1"><num value="1">CHAPTER 1—</num><heading>NATIONAL PARKS</heading>
+<section status="repealed" identifier="/us/usc/t16/s10"><num value="10">§§ 10, 10a.</num><heading> Repealed. Pub. L. 91–383</heading></section>
+<section status="transferred" identifier="/us/usc/t16/s18f–1"><num value="18f–1">§ 18f–1.</num><heading> Transferred</heading>
+<notes type="uscNote"><note topic="codification"><p>Section, <ref href="/us/pl/101/512/tI/s116">Pub. L. 101–512, title I, § 116</ref>, which related to museum objects, was transferred and is set out as a note under <ref href="/us/usc/t54/s102501">section 102501 of Title 54</ref>, National Park Service and Related Programs.</p></note></notes></section>
+<section status="repealed" identifier="/us/usc/t16/s19"><num value="19 to 19c">§§ 19 to 19c.</num><heading> Repealed. Pub. L. 90–209, § 2, Dec. 18, 1967, 81 Stat. 656</heading></section>
+<section identifier="/us/usc/t16/s19jj–1"><num value="19jj–1">§ 19jj–1.</num><heading> Liability</heading><subsection identifier="/us/usc/t16/s19jj–1/a"><num value="a">(a)</num><heading> In general</heading><content>Any person who destroys, causes the loss of, or injures any park system resource is liable to the United States.</content></subsection>
+<notes type="uscNote"><note topic="amendments"><p>1990—Subsec. (a). Pub. L. 101–337 substituted text.</p></note>
+<note topic="shortTitle"><quotedContent><section><num value="5">“SEC. 5.</num><heading> ADMINISTRATION.</heading><content>Quoted Act text.</content></section></quotedContent></note></notes></section>
+</chapter></title></main></uscDoc>"""
+
+
+@pytest.mark.parametrize("ns", ["http://xml.house.gov/schemas/uslm/1.0", "http://schemas.gpo.gov/xml/uslm"])
+def test_the_shapes_of_a_real_release(ns: str) -> None:
+    title, it = parse_uslm(io.BytesIO(REAL_SHAPES.format(ns=ns).encode()), name="usc16.xml")
+    secs = {s.section: s for s in it}
+    assert (title.title, title.edition, title.heading) == ("16", "119-102not101", "CONSERVATION")
+    assert set(secs) == {"10", "18f-1", "19", "19jj-1"}  # the quoted Act's "SEC. 5." is not the Code's
+    assert secs["10"].also == ("10a",) and secs["10"].status is SectionStatus.REPEALED
+    assert (secs["19"].range_last, secs["19"].status) == ("19c", SectionStatus.REPEALED)
+    assert secs["18f-1"].moved_to == "54 U.S.C. § 102501 note"
+    live = secs["19jj-1"]
+    assert live.status is SectionStatus.CURRENT
+    assert (
+        live.text
+        == "(a) In general Any person who destroys, causes the loss of, or injures any park system resource is liable to the United States."
+    )

@@ -13,6 +13,7 @@ from citecheck.jurisdiction import Assessment
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
 from citecheck.results import CitationResult
+from citecheck.sources.statutes.records import SectionRecord
 
 if TYPE_CHECKING:
     from citecheck.lsp.server import CiteServer
@@ -74,6 +75,8 @@ _VERDICT_TEXT = (
     (Kind.IMPOSSIBLE_CITATION, "cannot exist as cited (see below)"),
     (Kind.FABRICATED_CASE, "no case begins here in a source that covers this volume"),
     (Kind.WRONG_FIRST_PAGE, "this page is inside another case, not the start of one"),
+    (Kind.FABRICATED_STATUTE, "no such section in the title the statute index holds"),
+    (Kind.STATUTE_REPEALED, "the section is no longer in force as cited (see below)"),
 )
 
 
@@ -127,6 +130,8 @@ def render_hover(
         if record.url:
             line += f" — [open]({record.url})"
         lines.append(line)
+    if result is not None and result.statute is not None:
+        lines.append(statute_line(result.statute))
     if result is not None and result.holding is not None:
         from citecheck.holdings.verdicts import holding_line
 
@@ -143,6 +148,22 @@ def render_hover(
     for f in findings:
         lines.append(f"- **{f.kind}** ({f.severity}): {f.message}")
     return "\n\n".join(lines)
+
+
+def statute_line(section: SectionRecord) -> str:
+    """The section a statute citation matched: its heading, status and the edition that says so.
+
+    >>> from citecheck.sources.statutes.records import SectionRecord
+    >>> statute_line(SectionRecord(code="usc", title="42", section="1983", heading="Civil action for deprivation of rights", edition="118-200"))
+    '**42 U.S.C. § 1983** — Civil action for deprivation of rights (U.S. Code, release point 118-200)'
+    """
+    edition = (
+        f"eCFR, {section.edition}" if section.code == "cfr" else f"U.S. Code, release point {section.edition}"
+    )
+    status = "" if section.status.live else f" — **{section.status.value}**"
+    moved = f" (now {section.moved_to})" if section.moved_to else ""
+    line = f"**{section.citation}** — {section.heading}{status}{moved} ({edition})"
+    return line + (f" — [open]({section.url})" if section.url else "")
 
 
 _WEIGHT_TEXT = {

@@ -189,7 +189,9 @@
     "cannot-verify": "Could not be verified \u2014 not an accusation",
     "statute-not-checked": "Statute or regulation not checked \u2014 not an accusation",
     "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
-    "document-too-large": "Document too large to check"
+    "document-too-large": "Document too large to check",
+    "fabricated-statute": "No such section in this title of the Code",
+    "statute-repealed": "Section repealed, moved or no longer in force"
   };
   function citationLabel(c) {
     if (c.statute) {

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 from citecheck.errors import ImportFormatError
 
@@ -131,8 +131,8 @@ class _Counting(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, b) -> int:  # type: ignore[no-untyped-def,override]
-        n = self.raw.readinto(b)  # type: ignore[attr-defined]
+    def readinto(self, b: Any) -> int:
+        n = cast(io.RawIOBase, self.raw).readinto(b)
         self.tick(n or 0)
         return n or 0
 
@@ -179,7 +179,7 @@ class BulkReader:
         fh = self.path.open("rb")
         if not self.path.name.endswith(".bz2"):
             self._raw = fh
-            return io.BufferedReader(_Counting(fh, self._tick), buffer_size=1 << 20)  # type: ignore[arg-type]
+            return cast(BinaryIO, io.BufferedReader(_Counting(fh, self._tick), buffer_size=1 << 20))
         proc = subprocess.Popen(
             [sys.executable, "-I", "-c", _BUNZIP],
             stdin=subprocess.PIPE,
@@ -209,7 +209,7 @@ class BulkReader:
         self._feeder = threading.Thread(target=feed, name=f"feed-{self.path.name}", daemon=True)
         self._feeder.start()
         assert proc.stdout is not None
-        return proc.stdout  # type: ignore[return-value]
+        return cast(BinaryIO, proc.stdout)
 
     def _decoder_failure(self) -> ImportFormatError | None:
         """Why the bz2 child failed (waits for it), or None."""

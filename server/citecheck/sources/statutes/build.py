@@ -58,7 +58,13 @@ def release_members(path: Path) -> list[str]:
         raise SchemaChanged(
             f"{path}: no usc*.xml in the archive: the U.S. Code release format may have changed"
         )
-    return sorted(names, key=lambda n: _USC_MEMBER.search(n).group(1).lower())  # type: ignore[union-attr]
+    return sorted(names, key=_member_title)
+
+
+def _member_title(name: str) -> str:
+    """The title part of a ``usc*.xml`` member's name (only such members are listed)."""
+    m = _USC_MEMBER.search(name)
+    return m.group(1).lower() if m is not None else name.lower()
 
 
 @contextmanager

@@ -70,7 +70,8 @@ def _read_section(div: Any) -> ParsedSection | None:
     n = div.get("N") or ""
     head_el = div.find("HEAD")
     head = _clean("".join(head_el.itertext())) if head_el is not None else ""
-    raw = n.replace("§", "").strip() or (_HEAD.match(head).group(0) if _HEAD.match(head) else "")  # type: ignore[union-attr]
+    headed = _HEAD.match(head)
+    raw = n.replace("§", "").strip() or (headed.group(0) if headed else "")
     if not raw:
         return None
     heading = _HEAD.sub("", head).strip()

@@ -115,6 +115,7 @@ class StatuteAnswer:
     outcome: LookupOutcome
     record: SectionRecord | None = None
     neighbours: tuple[SectionRecord, ...] = ()  # NOT_FOUND: the sections either side in the title
+    similar: tuple[SectionRecord, ...] = ()  # NOT_FOUND: sections "<number>(…)…" (the number may be misread)
     edition: str = ""  # the edition of the title that answered
     reason: str = ""
 

@@ -31,7 +31,11 @@ from citecheck.sources.statutes.records import (
 
 __all__ = ["USLM_NAMESPACES", "ParsedSection", "ParsedTitle", "SchemaChanged", "parse_uslm"]
 
-USLM_NAMESPACES = ("http://xml.house.gov/schemas/uslm/1.0", "https://xml.house.gov/schemas/uslm/1.0")
+USLM_NAMESPACES = (
+    "http://xml.house.gov/schemas/uslm/1.0",  # the OLRC release points
+    "https://xml.house.gov/schemas/uslm/1.0",
+    "http://schemas.gpo.gov/xml/uslm",  # USLM 2.x (GPO; the OLRC converter's USLM2 output)
+)
 
 # Block elements: a line break before each, so words of two paragraphs never run together.
 _BLOCKS = frozenset(
@@ -59,8 +63,8 @@ _HEADING_STATUS = re.compile(
     r"^\W*(repealed|transferred|renumbered|omitted|reserved|vacant|expired|terminated)\b", re.I
 )
 _MOVED = re.compile(
-    r"\b(?:transferred|renumbered|redesignated)\s+(?:as\s+)?(?:to\s+)?(?:section|§)\s*"
-    r"(?P<sec>\d[\w\u2010-\u2015\-]*(?:\([\w]+\))*)"
+    r"\b(?:transferred|renumbered|redesignated)\b(?P<gap>[^.;]{0,80}?)\b(?:section|§)\s*"
+    r"(?P<sec>\d[\w\u2010-\u2015\-]*)"
     r"(?:\s+of\s+(?:(?P<this>this title)|title\s+(?P<title>\d+[A-Za-z]?)))?",
     re.I,
 )
@@ -128,7 +132,8 @@ def _moved_to(text: str, title: str) -> str | None:
     if m is None:
         return None
     where = normalise_title(m.group("title")) if m.group("title") else title
-    return f"{where} U.S.C. § {normalise_section(m.group('sec'))}"
+    note = " note" if "as a note" in m.group("gap").lower() else ""
+    return f"{where} U.S.C. § {normalise_section(m.group('sec'))}{note}"
 
 
 def _notes_text(elem: Any) -> str:
@@ -147,7 +152,7 @@ def _read_section(elem: Any, title: str) -> ParsedSection | None:
     m = _IDENT.match(ident)
     if not value and m is None:
         return None
-    section = normalise_section(value or m.group("section"))  # type: ignore[union-attr]
+    section = normalise_section(value or (m.group("section") if m is not None else ""))
     num_text = _clean("".join(num.itertext())) if num is not None else ""
     heading = _clean("".join(heading_el.itertext())) if heading_el is not None else ""
     heading = heading.rstrip("]").strip()

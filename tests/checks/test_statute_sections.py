@@ -1,0 +1,166 @@
+"""Statute and regulation citations against a real statute index: fabricated, repealed, moved, misquoted.
+
+The citations are built by hand in the extraction's model (``CiteForm.STATUTE``), then go through the
+real ``gather`` (a ``SourceChain`` with the index) and ``judge``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from citecheck.config import Settings
+from citecheck.extract.models import Citation, CiteForm, Extraction, Quote, Statute, StatuteForm
+from citecheck.findings import Kind, Severity
+from citecheck.gather import gather
+from citecheck.judge import judge
+from citecheck.results import Status
+from citecheck.sources.chain import SourceChain
+from citecheck.sources.statutes.index import StatuteIndex
+from citecheck.spans import Span
+from citecheck_testing.statutes import build_sample_index
+
+CODES = {"U.S.C.": "usc", "C.F.R.": "cfr"}
+_CITE = re.compile(r"(?:(\d+) (U\.S\.C\.|C\.F\.R\.) )?§ ([\w.\-–]+)((?:\([a-z0-9]+\))*)")
+
+
+def _extraction(text: str) -> Extraction:
+    """Every ``N U.S.C. § X`` / ``§ X`` in ``text`` as a statute citation (short forms take the last full one)."""
+    cites: list[Citation] = []
+    last_full: int | None = None
+    for m in _CITE.finditer(text):
+        full = m.group(1) is not None
+        subs = tuple(re.findall(r"\([a-z0-9]+\)", m.group(4) or ""))
+        statute = Statute(
+            form=StatuteForm.FULL if full else StatuteForm.SHORT,
+            code=CODES[m.group(2)] if full else None,
+            title=m.group(1),
+            section=m.group(3).replace("–", "-"),
+            subsections=subs,
+        )
+        quotes: tuple[Quote, ...] = ()
+        q = re.match(r'[^"]{0,5}"([^"]+)"', text[m.end() :])
+        if q:
+            start = m.end() + q.start(1)
+            quotes = (Quote(text=q.group(1), span=Span(start, start + len(q.group(1)))),)
+        i = len(cites)
+        cites.append(
+            Citation(
+                index=i,
+                form=CiteForm.STATUTE,
+                span=Span(m.start(), m.end()),
+                full_span=Span(m.start(), m.end()),
+                text=m.group(0),
+                statute=statute,
+                quotes=quotes,
+                antecedent=None if full else last_full,
+            )
+        )
+        if full:
+            last_full = i
+    return Extraction(text=text, citations=tuple(cites))
+
+
+@pytest.fixture()
+def index(tmp_path: Path) -> StatuteIndex:
+    return StatuteIndex(build_sample_index(tmp_path), readonly=True)
+
+
+async def _check(text: str, index: StatuteIndex):  # type: ignore[no-untyped-def]
+    extraction = _extraction(text)
+    chain = SourceChain(statutes=index)
+    evidence = await gather(extraction, chain)
+    return judge(extraction, evidence, Settings(offline=True))
+
+
+async def test_a_real_section_is_verified_with_its_heading(index: StatuteIndex) -> None:
+    report = await _check("Plaintiff sues under 42 U.S.C. § 1983.", index)
+    assert report.findings == ()
+    result = report.result(0)
+    assert result is not None and result.status is Status.VERIFIED
+    assert result.statute is not None and result.statute.heading == "Civil action for deprivation of rights"
+
+
+async def test_an_invented_section_in_a_covered_title_is_fabricated(index: StatuteIndex) -> None:
+    report = await _check("See 42 U.S.C. § 1983a (creating a federal tort).", index)
+    (f,) = report.findings
+    assert (f.kind, f.severity) == (Kind.FABRICATED_STATUTE, Severity.ERROR)
+    assert "42 U.S.C. § 1983a does not exist" in f.message and "release point 118-200" in f.message
+    assert "nearest sections: § 1982 (Property rights of citizens), § 1983 (Civil action" in (
+        f.evidence.note or ""
+    )
+    assert report.result(0).status is Status.PROBLEM  # type: ignore[union-attr]
+
+
+async def test_a_section_inside_a_repealed_range_is_repealed_not_fabricated(index: StatuteIndex) -> None:
+    report = await _check("42 U.S.C. § 2405 once required it.", index)
+    (f,) = report.findings
+    assert (f.kind, f.severity) == (Kind.STATUTE_REPEALED, Severity.WARNING)
+    assert f.message.startswith("42 U.S.C. §§ 2401–2408 was repealed")
+
+
+async def test_repealed_and_transferred_sections_are_warnings_naming_where_they_went(
+    index: StatuteIndex,
+) -> None:
+    report = await _check("Under 42 U.S.C. § 1984 and 42 U.S.C. § 1981a, relief follows.", index)
+    repealed, moved = report.findings
+    assert (
+        repealed.kind is Kind.STATUTE_REPEALED
+        and "§ 1984 was repealed (Repealed. Pub. L. 99–1" in repealed.message
+    )
+    assert moved.kind is Kind.STATUTE_REPEALED
+    assert "42 U.S.C. § 1981a was transferred to 42 U.S.C. § 2000e-16a" in moved.message
+    (fix,) = moved.fixes
+    assert fix.edits[0].new_text == "42 U.S.C. § 2000e-16a"
+
+
+async def test_a_title_the_index_does_not_hold_is_not_checked(index: StatuteIndex) -> None:
+    report = await _check("See 18 U.S.C. § 9999.", index)
+    assert not any(f.kind is Kind.FABRICATED_STATUTE for f in report.findings)
+    assert report.result(0).status is Status.NOT_CHECKED  # type: ignore[union-attr]
+
+
+async def test_a_short_form_takes_the_title_of_its_full_citation(index: StatuteIndex) -> None:
+    report = await _check("42 U.S.C. § 1983 provides a remedy; § 1983b does not exist.", index)
+    (f,) = report.findings
+    assert f.kind is Kind.FABRICATED_STATUTE and f.citation_index == 1
+
+
+async def test_cfr_removed_since_the_briefs_date_is_not_a_problem(index: StatuteIndex) -> None:
+    later = await _check("Under 17 C.F.R. § 240.10b-7, offers must be registered.", index)
+    (f,) = later.findings
+    assert f.kind is Kind.STATUTE_REPEALED and "was removed from the C.F.R." in f.message
+    then = await _check(
+        "---\ndate: 2019-05-01\n---\nUnder 17 C.F.R. § 240.10b-7, offers must be registered.", index
+    )
+    assert then.findings == ()
+    assert then.result(0).status is Status.VERIFIED  # type: ignore[union-attr]
+
+
+async def test_a_quotation_is_compared_with_the_sections_text(index: StatuteIndex) -> None:
+    good = await _check(
+        '42 U.S.C. § 1983 ("shall be liable to the party injured in an action at law").', index
+    )
+    assert good.findings == ()
+    bad = await _check(
+        '42 U.S.C. § 1983 ("shall be liable to any person injured in an action at law").', index
+    )
+    (f,) = bad.findings
+    assert f.kind is Kind.MISQUOTE and f.message.startswith("Misquotation of 42 U.S.C. § 1983")
+    assert "the party injured" in (f.evidence.passage or "")
+
+
+async def test_a_reserved_cfr_section_is_a_warning(index: StatuteIndex) -> None:
+    report = await _check("17 C.F.R. § 240.10b-6 governs.", index)
+    (f,) = report.findings
+    assert f.kind is Kind.STATUTE_REPEALED and "is reserved" in f.message
+
+
+async def test_without_an_index_nothing_is_accused(tmp_path: Path) -> None:
+    extraction = _extraction("See 42 U.S.C. § 1983a.")
+    evidence = await gather(extraction, SourceChain())
+    report = judge(extraction, evidence, Settings(offline=True))
+    assert not any(f.kind is Kind.FABRICATED_STATUTE for f in report.findings)
+    assert report.result(0).status is Status.NOT_CHECKED  # type: ignore[union-attr]
