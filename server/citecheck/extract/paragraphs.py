@@ -9,6 +9,18 @@ safe sentence ends, so no single unit of work grows without bound.
 
 Citations never cross a paragraph boundary; eyecite's own metadata windows stop at line breaks too,
 so this costs almost nothing in accuracy.
+
+Double-spaced text (CourtListener's plain text of many older opinions, a PDF's text layer) has a blank
+line after every line, so every line would be its own paragraph and a citation wrapped across two lines
+(``SEC v. Papa, 555⏎⏎F.3d 31``) two pieces. A blank line is therefore no paragraph end where the line
+before it cannot end one (``_joins``): a wrapped line of prose, alone between blank lines, that stops
+without a sentence's closing punctuation (or at ``v.``, an initial, a reporter's abbreviation), before
+another line alone; and a line ending in a comma (``Smart v. Tatum,⏎⏎⏎541 U.S. 1085``). The decision
+reads only the lines on either side of the blank line and whether blank lines stand beyond them, so
+re-splitting the paragraphs around an edit still splits as the whole text would: the re-split stops at
+separators the edit did not touch, with the lines beside them unedited, and an edit further off can
+only take away a blank line beyond them, which makes such a separator no less a paragraph end
+(``tests/extract/incremental/test_double_spaced_edits.py`` holds the incremental re-split to that).
 """
 
 from __future__ import annotations
@@ -30,10 +42,81 @@ def split_paragraphs(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     pos = 0
     for m in _BLANK.finditer(text):
+        if _joins(text, m.start(), m.end()):
+            continue
         _add(text, pos, m.start(), out)
         pos = m.end()
     _add(text, pos, len(text), out)
     return out
+
+
+#: Line breaks of a separator: one blank line is three or fewer of them in any style (``\r\n`` twice).
+_BREAK = re.compile(r"\r\n|\r|\n")
+#: How a wrapped line may end where a paragraph cannot: a word, a number, a comma, a dash, an opening
+#: bracket, or a period after "v.", an initial ("U.S.", "F.") or an abbreviation a citation wraps at.
+_OPEN_END = re.compile(
+    r"(?:[\w,&§¶(\[\u2013\u2014-]|(?<![\w.])(?:v|vs|[A-Z]|Cir|Supp|App|Ct|Dist|Ed|Rptr|Co|Corp|Inc|No|Nos|So|"
+    r"Cal|Mass|Misc|Div|Super|Fed|Bankr|Cl|Ill|Pa|Va|Wash|Wis|Minn|Mich|Conn|Md|Kan|Ky|La|Ga|Ala|Ariz|Ark|"
+    r"Colo|Del|Fla|Haw|Ind|Me|Miss|Mo|Mont|Neb|Nev|Okla|Or|Tenn|Tex|Vt|Wyo|Ohio|St|Stat|Rev|Ann|Pet|Br|"
+    r"Op|Tr|Id|Dep't|Ass'n|Comm'n)\.)$"
+)
+#: A line that opens something of its own (a list item, a heading, a table row, a quoted block).
+_OWN_START = re.compile(r"[ \t]*(?:[-*+\u2022]\s|#|>|\||\d{1,3}[.)]\s)")
+_WRAPPED_MIN, _WRAPPED_MAX = 30, 110
+
+
+def _joins(text: str, start: int, end: int) -> bool:
+    """Whether the blank line(s) ``text[start:end]`` (a ``_BLANK`` match) only double-space a paragraph.
+
+    A line ending in a comma continues on the next (up to two blank lines: ``Smart v. Tatum,⏎⏎⏎541
+    U.S.``). Otherwise it takes one blank line, between two lines each alone between blank lines (the
+    text is double-spaced here), the first a wrapped line of prose (30–110 characters, not all capitals)
+    that does not end a sentence, and the second opening nothing of its own (a list item, a heading).
+    """
+    a0 = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    line = text[a0:start].rstrip(" \t")
+    if not line:
+        return False
+    breaks = len(_BREAK.findall(text, start, end))
+    b1 = _line_end(text, end)
+    if _OWN_START.match(text, end, b1) or not text[end:b1].strip():
+        return False
+    if line.endswith(","):
+        return breaks <= 3
+    if breaks != 2 or not (_WRAPPED_MIN <= len(line.strip()) <= _WRAPPED_MAX) or line.isupper():
+        return False
+    if not _OPEN_END.search(line[-12:]):
+        return False
+    return _blank_before(text, a0) and _blank_after(text, b1)
+
+
+def _line_end(text: str, pos: int) -> int:
+    ends = [i for i in (text.find("\n", pos), text.find("\r", pos)) if i >= 0]
+    return min(ends) if ends else len(text)
+
+
+def _blank_before(text: str, line_start: int) -> bool:
+    """The line starting at ``line_start`` is the text's first or follows a blank line."""
+    i = line_start - 1
+    if i < 0:
+        return True
+    if text[i] == "\n" and i > 0 and text[i - 1] == "\r":
+        i -= 1
+    i -= 1  # before the line break ending the previous line
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i < 0 or text[i] in "\r\n"
+
+
+def _blank_after(text: str, line_end: int) -> bool:
+    """The line ending at ``line_end`` is the text's last or a blank line follows it."""
+    n = len(text)
+    if line_end >= n:
+        return True
+    i = line_end + (2 if text.startswith("\r\n", line_end) else 1)
+    while i < n and text[i] in " \t":
+        i += 1
+    return i >= n or text[i] in "\r\n"
 
 
 def _add(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
