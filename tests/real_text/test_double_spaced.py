@@ -71,6 +71,38 @@ def test_a_citation_wrapped_across_a_blank_line_is_found_and_its_short_form_reso
     assert loud == [], source
 
 
+# page furniture and line numbers between the lines of a citation: never read as part of it
+FURNITURE: list[tuple[str, str]] = [
+    (
+        "activity. The court, in dicta, suggested that violations of\n\n"
+        "371 require violation of other criminal statutes. Id. at\n\n-15-\n\n1432. Moreover, the Ninth",
+        CA1 + "194543 (a page number between 'Id. at' and its page)",
+    ),
+    (
+        "to the health of the insured. See, e.g., Kay, 152 So.2d at 199-\n\n12\n\n"
+        "200 (insured did not breach IME clause by objecting, on advice of",
+        CA1 + "194630 (a page number inside the range)",
+    ),
+    (
+        '21 jointly. And "if the character of the funds derived do not\n\n'
+        "22 convince us of the benefit of joining these two schemes in one\n\n"
+        '23 indictment, other overlapping facts or issues may." Id. at 1043-\n\n24 44.\n\n'
+        "25 Here, the Personal Tax Count and the PolyTuff Tax Count",
+        "Second Circuit, CourtListener opinion 2665 (a line-numbered slip opinion)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "source"), FURNITURE, ids=[f[-1] for f in FURNITURE])
+def test_page_furniture_between_lines_is_no_pin(text: str, source: str) -> None:
+    text = (
+        "Kay v. Smith, 152 So.2d 195 (Fla. 1963). United States v. Turoff, 853 F.2d 1037 (2d Cir. 1988).\n\n"
+        + text
+    )
+    report = asyncio.run(check_document(text, None, Settings()))
+    assert [f.kind.value for f in report.findings if f.severity in (Severity.ERROR, Severity.WARNING)] == []
+
+
 def test_typing_at_a_double_spaced_line_end_re_splits_as_a_full_split() -> None:
     """Typing the period that ends a wrapped line makes its blank line a paragraph end, and back."""
     text = WRAPPED[0][0]

@@ -188,10 +188,8 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
         if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re") and low != "with":
             break  # ("with" of "compare … with" is also a name's connector: "Citizens with Disabilities")
         first = tok_core[:1]
-        if _CAMEL.match(tok_core):
-            first = (
-                "E"  # "eBay Inc. v. MercExchange", "eBay, supra": a lower-case brand is a capitalised word
-            )
+        if _CAMEL.match(tok_core) and not _camel_prose(tok_core):
+            first = "E"  # "eBay Inc. v. MercExchange", "eBay, supra": a lower-case brand is a name's word
         if first.islower() or first in "&":
             if tok_core.lower() in CONNECTORS:
                 kept.append(w)
@@ -247,6 +245,12 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     if not any(ch.isalpha() for ch in norm[start:stop_at]):
         return None
     return start, stop_at
+
+
+def _camel_prose(word: str) -> bool:
+    """``xSee``: a signal or sentence opener with a letter typed before it is no brand."""
+    rest = word.lstrip("abcdefghijklmnopqrstuvwxyz").rstrip(",")
+    return rest.lower() in SIGNALS or rest in _SENTENCE_OPENERS
 
 
 def _name_parenthetical(words: list[re.Match[str]], k: int) -> int | None:

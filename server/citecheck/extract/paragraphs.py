@@ -63,6 +63,9 @@ _OPEN_END = re.compile(
 #: A line that opens something of its own (a list item, a heading, a table row, a quoted block).
 _OWN_START = re.compile(r"[ \t]*(?:[-*+\u2022]\s|#|>|\||\d{1,3}[.)]\s)")
 _WRAPPED_MIN, _WRAPPED_MAX = 30, 110
+#: A page's number alone on its line (``-15-``, ``- 7 -``, ``12``): page furniture, never joined to.
+_PAGE_NUMBER = re.compile(r"[ \t\f]*(?:-[ \t]*\d{1,4}[ \t]*-|\d{1,4})[ \t]*")
+_LINE_NUMBER = re.compile(r"[ \t\f]*(\d{1,2})[ \t]+\S")
 
 
 def _joins(text: str, start: int, end: int) -> bool:
@@ -71,7 +74,8 @@ def _joins(text: str, start: int, end: int) -> bool:
     A line ending in a comma continues on the next (up to two blank lines: ``Smart v. Tatum,⏎⏎⏎541
     U.S.``). Otherwise it takes one blank line, between two lines each alone between blank lines (the
     text is double-spaced here), the first a wrapped line of prose (30–110 characters, not all capitals)
-    that does not end a sentence, and the second opening nothing of its own (a list item, a heading).
+    that does not end a sentence, and the second opening nothing of its own (a list item, a heading, a
+    page number; the next line number of a line-numbered text).
     """
     a0 = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
     line = text[a0:start].rstrip(" \t")
@@ -79,8 +83,13 @@ def _joins(text: str, start: int, end: int) -> bool:
         return False
     breaks = len(_BREAK.findall(text, start, end))
     b1 = _line_end(text, end)
-    if _OWN_START.match(text, end, b1) or not text[end:b1].strip():
+    if _OWN_START.match(text, end, b1) or not text[end:b1].strip() or _PAGE_NUMBER.fullmatch(text, end, b1):
         return False
+    numbered = _LINE_NUMBER.match(line)
+    if numbered is not None:  # "8 indictment, … Id. at 1043-⏎⏎9 44.": a line-numbered text's numbers
+        after = _LINE_NUMBER.match(text, end, b1)
+        if after is not None and int(after[1]) == int(numbered[1]) + 1:
+            return False
     if line.endswith(","):
         return breaks <= 3
     if breaks != 2 or not (_WRAPPED_MIN <= len(line.strip()) <= _WRAPPED_MAX) or line.isupper():

@@ -30,6 +30,9 @@ _LINES = st.sampled_from(
         "541 U.S. 1085 (2004); Id. at 1086.",
         "II. DISCUSSION",
         "-6-",
+        '23 indictment, other overlapping facts or issues may." Id. at 1043-',
+        "24 44.",
+        "12",
         "x",
     ]
 )
