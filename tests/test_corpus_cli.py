@@ -10,13 +10,14 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import httpx
 import pytest
 
 from citecheck.cli import main
+from citecheck.sources.server import QuietHTTPServer
 from citecheck_testing import shared_corpus_path
 
 
@@ -68,7 +69,7 @@ def test_fetch_from_a_loopback_static_site(tmp_path: Path, capsys):
     root = shared_corpus_path("cap-static")
     handler = functools.partial(SimpleHTTPRequestHandler, directory=str(root))
     handler.log_message = lambda *a: None  # type: ignore[attr-defined]
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = QuietHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{httpd.server_address[1]}/"

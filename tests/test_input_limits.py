@@ -4,8 +4,11 @@ in one line; a UTF-16 file with one bad surrogate is read as UTF-16, not as cp12
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -67,3 +70,103 @@ def test_utf16_with_one_bad_surrogate_is_read_as_utf16(tmp_path: Path) -> None:
     path.write_bytes(bad)
     doc = read_input(str(path))
     assert "410 U.S. 113" in doc.text and "\x00" not in doc.text
+
+
+def _fifo(tmp_path: Path, name: str) -> Path:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes (os.mkfifo) on this system")
+    path = tmp_path / name
+    os.mkfifo(path)
+    return path
+
+
+def _feed(path: Path, head: bytes, *, endless: bool) -> threading.Thread:
+    """A writer on the FIFO: ``head``, then (``endless``) zeros until the reader goes away."""
+
+    def write() -> None:
+        try:
+            with path.open("wb") as out:  # blocks until the reader opens the FIFO
+                out.write(head)
+                zeros = b"\0" * (1 << 20)
+                while endless:
+                    out.write(zeros)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    return t
+
+
+_PEAK_THEN_CLI = """
+import atexit, re, sys
+def peak():
+    status = open("/proc/self/status").read()
+    sys.stderr.write("peak-kb %s\\n" % re.search(r"VmHWM:\\s+(\\d+)", status).group(1))
+atexit.register(peak)
+from citecheck.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_fifo_nothing_writes_to_is_exit_2_in_one_line_at_once(tmp_path: Path) -> None:
+    fifo = _fifo(tmp_path, "brief.md")
+    env = {**os.environ, "CITECHECK_OFFLINE": "1"}
+    # before: open() waited for a writer forever (the timeout below is the failure)
+    proc = subprocess.run(
+        [sys.executable, "-m", "citecheck", "check", str(fifo)], capture_output=True, timeout=60, env=env
+    )
+    assert proc.returncode == 2
+    lines = [ln for ln in proc.stderr.decode().splitlines() if ln.strip()]
+    assert len(lines) == 1 and "nothing is writing to" in lines[0] and str(fifo) in lines[0], lines
+
+
+def test_a_fifo_with_a_writer_is_read(tmp_path: Path) -> None:
+    fifo = _fifo(tmp_path, "brief.md")
+    writer = _feed(fifo, b"See Roe v. Wade, 410 U.S. 113 (1973).\n", endless=False)
+    doc = read_input(str(fifo))
+    writer.join(5)
+    assert "410 U.S. 113" in doc.text
+
+
+@pytest.mark.parametrize(
+    ("name", "head"), [("brief.docx", b"PK\x03\x04\x14\x00\x00\x00"), ("brief.pdf", b"%PDF-1.7\n%\xe2\xe3\n")]
+)
+def test_an_endless_docx_or_pdf_source_is_refused_under_200_mb(
+    tmp_path: Path, name: str, head: bytes
+) -> None:
+    """A FIFO (or device) that starts like a .docx or a .pdf and never ends: refused at the 200 MB limit
+    with the bytes spooled to disk, so the process peaks well under 200 MB (it peaked at ~450 MB)."""
+    if not Path("/proc/self/status").exists():
+        pytest.skip("no /proc/self/status to read the process's own peak memory (VmHWM) from")
+    fifo = _fifo(tmp_path, name)
+    writer = _feed(fifo, head, endless=True)
+    env = {**os.environ, "CITECHECK_OFFLINE": "1", "TMPDIR": str(tmp_path)}
+    # the child's own high-water mark (VmHWM): its rusage would count the test process it was forked from
+    proc = subprocess.run(
+        [sys.executable, "-c", _PEAK_THEN_CLI, "check", str(fifo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        timeout=300,
+        text=True,
+    )
+    writer.join(10)
+    assert proc.returncode == 2, proc.stderr
+    assert "larger than 200 MB" in proc.stderr
+    peak_mb = int(re.search(r"peak-kb (\d+)", proc.stderr).group(1)) / 1024  # type: ignore[union-attr]
+    assert peak_mb <= 200, f"peak {peak_mb:.0f} MB"
+    assert not list(tmp_path.glob("citecheck-input-*")), "the spooled bytes were left behind"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+@pytest.mark.parametrize(("name", "expected"), [("z.docx", "not a valid .docx"), ("z.pdf", "not a PDF")])
+def test_a_device_named_like_a_document_is_refused_from_its_first_bytes(
+    tmp_path: Path, name: str, expected: str
+) -> None:
+    link = tmp_path / name
+    link.symlink_to("/dev/zero")
+    started = time.monotonic()
+    with pytest.raises(InputError, match=expected):
+        read_input(str(link))
+    assert time.monotonic() - started < 30  # not 200 MB of zeros first

@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from citecheck.privacy.offline import NetworkBlocked, no_network
+from citecheck.sources.server import QuietHTTPServer
 
 
 @pytest.fixture
@@ -25,7 +26,7 @@ def server():
         def log_message(self, *args):
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield httpd.server_address[1], hits

@@ -81,6 +81,46 @@ KIND_DOCS: dict[Kind, str] = {
     "the message says where it went, when the source says.",
 }
 
+#: A heading a lawyer understands, per kind: the HTML report, the Word pane (sent as each finding's
+#: ``title``) and the editors' hover say this, not the kind's code.
+KIND_TITLE: dict[Kind, str] = {
+    Kind.FABRICATED_CASE: "No case at this citation",
+    Kind.WRONG_FIRST_PAGE: "Cites a page in the middle of a case as its first page",
+    Kind.IMPOSSIBLE_CITATION: "This citation cannot exist",
+    Kind.NAME_MISMATCH: "The citation belongs to a different case",
+    Kind.NAME_MISSPELLED: "Case name differs from the reported name",
+    Kind.MISQUOTE: "Quotation not found in the opinion",
+    Kind.PINCITE_OUT_OF_RANGE: "Pin cite outside the pages of the case",
+    Kind.PINCITE_WRONG_PAGE: "Passage is on a different page than the pin cite",
+    Kind.PINCITE_UNVERIFIABLE: "Pin cite could not be checked — not an accusation",
+    Kind.MALFORMED_PINCITE: "Pin cite is not in an accepted form",
+    Kind.YEAR_MISMATCH: "Year differs from the decision date",
+    Kind.COURT_MISMATCH: "Court differs from the court that decided the case",
+    Kind.NON_BINDING_AUTHORITY: "Authority that does not bind this court",
+    Kind.UNSUPPORTED_HOLDING: "The opinion may not support this proposition",
+    Kind.HOLDING_UNVERIFIED: "The model's answer could not be checked against the opinion",
+    Kind.UNRESOLVED_SHORT_FORM: "Short form with no full citation before it",
+    Kind.CANNOT_VERIFY: "Could not be verified — not an accusation",
+    Kind.STATUTE_NOT_CHECKED: "Statute or regulation not checked — not an accusation",
+    Kind.FABRICATED_STATUTE: "No such section in this title of the Code",
+    Kind.STATUTE_REPEALED: "Section repealed, moved or no longer in force",
+    Kind.OPINION_UNAVAILABLE: "Case found, but its opinion text was not available to check quotes and pin cites",
+    Kind.DOCUMENT_TOO_LARGE: "Document too large to check",
+}
+
+
+def kind_title(kind: Kind | str) -> str:
+    """The plain-English heading of a kind (``KIND_TITLE``); its code, capitalised, for one without.
+
+    >>> kind_title("misquote")
+    'Quotation not found in the opinion'
+    """
+    try:
+        return KIND_TITLE[Kind(kind)]
+    except (KeyError, ValueError):
+        return str(kind).replace("-", " ").capitalize()
+
+
 #: Severity a kind gets unless a check says otherwise or the user overrides it.
 DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.FABRICATED_CASE: Severity.ERROR,

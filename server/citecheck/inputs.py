@@ -13,6 +13,8 @@ import logging
 import os
 import re
 import stat
+import tempfile
+import time
 import warnings
 import zipfile
 from dataclasses import dataclass
@@ -87,11 +89,21 @@ def read_input(name: str, *, stdin: BinaryIO | None = None, max_chars: int = 2_0
                 f"{name}: file is {size // (1024 * 1024)} MB; the limit is "
                 f"{MAX_FILE_BYTES // (1024 * 1024)} MB"
             )
-        # never trust the size: /dev/zero, /dev/urandom and FIFOs say 0 and never end
-        with path.open("rb") as fh:
-            regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
+        # never trust the size: /dev/zero, /dev/urandom and FIFOs say 0 and never end. O_NONBLOCK: opening
+        # a FIFO for reading blocks until something opens it for writing, which may be never
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb", buffering=0) as raw:
+            mode = os.fstat(fd).st_mode
+            first = _await_writer(name, fd) if stat.S_ISFIFO(mode) else b""
+            os.set_blocking(fd, True)
+            fh = io.BufferedReader(raw)
             data, kind = _read_limited(
-                name, fh, path.suffix.lower(), max_chars, known_size=size if regular else 0
+                name,
+                fh,
+                path.suffix.lower(),
+                max_chars,
+                known_size=size if stat.S_ISREG(mode) else 0,
+                first=first,
             )
     except FileNotFoundError as exc:
         raise InputError(f"{name}: no such file") from exc
@@ -103,27 +115,62 @@ def read_input(name: str, *, stdin: BinaryIO | None = None, max_chars: int = 2_0
 
 
 _HEAD = 64 * 1024
+#: How long a FIFO may go without a writer before it is refused. A writer that was already waiting
+#: to open it (``mkfifo f; cat brief.md > f & citecheck check f``) connects as soon as we open it.
+FIFO_WRITER_GRACE_S = 0.25
+#: A stream with no size (a pipe, a device) is held in memory up to this much, then on disk, so an
+#: endless ``.docx``/``.pdf`` source is refused at ``MAX_FILE_BYTES`` without holding it in memory.
+_SPOOL_IN_MEMORY = 8 * 1024 * 1024
+
+
+def _await_writer(name: str, fd: int) -> bytes:
+    """The first bytes of a FIFO opened without blocking, or b"" once a writer is connected.
+
+    With no writer a non-blocking read says end-of-file at once; with a writer that has written
+    nothing yet it says "would block". A FIFO nothing writes to would otherwise hang the CLI forever.
+    """
+    deadline = time.monotonic() + FIFO_WRITER_GRACE_S
+    while True:
+        try:
+            first = os.read(fd, _HEAD)
+        except BlockingIOError:
+            return b""  # a writer is connected: wait for its data as for any pipe
+        if first:
+            return first
+        if time.monotonic() >= deadline:
+            raise InputError(
+                f"{name}: a named pipe (FIFO) that nothing is writing to; start the program that writes "
+                "to it first, or give a file"
+            )
+        time.sleep(0.01)
 
 
 def _read_limited(
-    name: str, fh: BinaryIO, suffix: str, max_chars: int, *, known_size: int = 0
+    name: str, fh: BinaryIO, suffix: str, max_chars: int, *, known_size: int = 0, first: bytes = b""
 ) -> tuple[bytes, str]:
     """Read at most what a document of ``max_chars`` can take (a binary stream is refused after 64 KB).
 
     Text needs at most 4 bytes a character; a .docx or .pdf may hold images, so it gets
-    ``MAX_FILE_BYTES``. A regular file's own size (``known_size``, already checked against
-    ``MAX_FILE_BYTES``) is read whole, so an oversize document is reported with its length.
-    Returns the bytes and the sniffed kind.
+    ``MAX_FILE_BYTES``, but must start like one (a zip package, a ``%PDF-`` header) to be read
+    further. A regular file's own size (``known_size``, already checked against ``MAX_FILE_BYTES``)
+    is read whole, so an oversize document is reported with its length. ``first`` is what was
+    already read from ``fh``. Returns the bytes and the sniffed kind.
     """
-    head = _read_upto(fh, _HEAD)
+    head = first + _read_upto(fh, _HEAD - len(first)) if len(first) < _HEAD else first
     kind = _sniff(head, suffix)
     if kind in ("text", "markdown"):
         _refuse_binary(name, head)
         limit = max(4 * max_chars + 4, known_size)
     else:
+        _refuse_impostor(name, kind, head)
         limit = MAX_FILE_BYTES
-    data = head + _read_upto(fh, limit + 1 - len(head)) if len(head) == _HEAD else head
-    if len(data) > limit:
+    if len(head) < _HEAD:
+        data: bytes | None = head
+    elif kind in ("docx", "pdf") and not known_size:
+        data = _read_spooled(fh, head, limit)
+    else:
+        data = head + _read_upto(fh, limit + 1 - len(head))
+    if data is None or len(data) > limit:
         if kind in ("text", "markdown"):
             raise InputError(
                 f"{name}: document is over the limit of {max_chars:,} characters and it "
@@ -131,6 +178,33 @@ def _read_limited(
             )
         raise InputError(f"{name}: input is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the limit")
     return data, kind
+
+
+def _refuse_impostor(name: str, kind: str, head: bytes) -> None:
+    """A .docx that is no zip package and a .pdf with no ``%PDF-`` header are refused from their first
+    bytes (``/dev/zero`` named ``brief.docx`` is not read to the 200 MB limit first)."""
+    if kind == "docx" and head and not head.startswith((b"PK", _OLE_MAGIC)):
+        raise InputError(f"{name}: not a valid .docx (the file is not a zip package)")
+    if kind == "pdf" and head and pdf_header_at(head) < 0:  # readers accept it in the first 1,024 bytes
+        raise InputError(f"{name}: not a PDF (no %PDF header in its first {PDF_HEADER_WINDOW} bytes)")
+
+
+def _read_spooled(fh: BinaryIO, head: bytes, limit: int) -> bytes | None:
+    """``head`` and the rest of a stream with no size, or None once it passes ``limit`` bytes.
+
+    Past ``_SPOOL_IN_MEMORY`` the bytes wait in a temporary file: an endless source costs disk
+    for a moment, not 200 MB (and a copy) of memory.
+    """
+    with tempfile.SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY, prefix="citecheck-input-") as spool:
+        spool.write(head)
+        total = len(head)
+        while chunk := fh.read(1 << 20):
+            total += len(chunk)
+            if total > limit:
+                return None
+            spool.write(chunk)
+        spool.seek(0)
+        return spool.read()
 
 
 def _read_upto(fh: BinaryIO, n: int) -> bytes:

@@ -17,7 +17,7 @@ from citecheck.checks.case_name import best_record
 from citecheck.checks.corrections import NameQuery, correct, leads_for, looks_wrong
 from citecheck.checks.corrections.leads import CORRECTED_FORMS
 from citecheck.checks.existence import impossible_reason
-from citecheck.checks.non_binding import assess
+from citecheck.checks.non_binding import assess, without_weight
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
@@ -237,6 +237,7 @@ def judge(
         contexts.append(ctx)
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
         found.extend(_corrected(ctx, mine, evidence, indexes))
+    found, no_case = without_weight(found, contexts)
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -251,7 +252,10 @@ def judge(
     for f in findings:
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
-    results = tuple(_result(ctx, per.get(ctx.citation.index, ()), evidence) for ctx in contexts)
+    results = tuple(
+        _result(ctx, per.get(ctx.citation.index, ()), evidence, no_case=ctx.citation.index in no_case)
+        for ctx in contexts
+    )
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
@@ -314,7 +318,9 @@ def _elsewhere(
     return out
 
 
-def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence) -> CitationResult:
+def _result(
+    ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence, *, no_case: bool = False
+) -> CitationResult:
     page = passage = None
     for m in (*ctx.quote_matches, ctx.proposition_match):
         if m is not None and m.passage:
@@ -343,7 +349,7 @@ def _result(ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvid
         passage=passage,
         holding=h,
         pending_until=pending,
-        weight=assess(ctx),
+        weight=None if no_case else assess(ctx),  # no case, no weight (not "persuasive", not "binding")
         statute=section,
     )
 

@@ -18,11 +18,13 @@ from __future__ import annotations
 import hashlib
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from xml.sax.saxutils import escape
+
+from citecheck.sources.server import QuietHTTPServer
 
 
 @dataclass
@@ -43,7 +45,7 @@ class FakeBucket:
     requests: list[tuple[str, str | None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._server: ThreadingHTTPServer | None = None
+        self._server: QuietHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ content
@@ -69,7 +71,7 @@ class FakeBucket:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()

@@ -12,7 +12,11 @@ citecheck never starts it by itself: ``tests/sources/test_pacing.py``, the CLI t
   looked up, the rest come back with ``status 429``.
 
 Every citation is a case (all named ``case_name``) unless listed in ``missing`` (404). Clusters, opinions (with
-star pagination) and dockets are served for the cases it has answered. ``time_scale`` shrinks the
+star pagination) and dockets are served for the cases it has answered. ``search/`` (v4, ``type=o``) finds the
+cases of ``named`` (search-result objects as the v4 API returns them: ``cluster_id``, ``caseName``,
+``caseNameFull``, ``citation`` strings, ``court_id``, ``dateFiled``, ``absolute_url``) whose ``caseName`` holds
+every word of ``case_name``, within ``filed_after``/``filed_before``; ``searches`` records each query's
+parameters (what left the client). ``time_scale`` shrinks the
 windows (``1/60``: a minute lasts one second). Faults are scripted per request: ``faults`` is a
 queue consumed one per request, ``always`` applies to every request. It binds 127.0.0.1 only.
 """
@@ -20,17 +24,18 @@ queue consumed one per request, ``always`` applies to every request. It binds 12
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from citecheck.sources.pacing import parse_rates
-from citecheck.sources.server import find_cites
+from citecheck.sources.server import QuietHTTPServer, find_cites
 
 PREFIX = "/api/rest/v4/"
 
@@ -73,6 +78,7 @@ class FakeCourtListener:
         missing: frozenset[str] = frozenset(),
         token: str | None = None,
         case_name: str = "Alpha v. Beta",
+        named: tuple[dict[str, Any], ...] = (),
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.request_rates = parse_rates(request_rates, time_scale=time_scale)
@@ -82,6 +88,8 @@ class FakeCourtListener:
         self.missing = missing
         self.token = token
         self.case_name = case_name
+        self.named = named
+        self.searches: list[dict[str, list[str]]] = []
         self.clock = clock
         self.faults: list[Fault] = []
         self.always: Fault | None = None
@@ -99,7 +107,7 @@ class FakeCourtListener:
         self._ids: dict[str, int] = {}
         self.looked_up: set[str] = set()  # every citation answered 200/404 at least once
         self.lookup_order: list[str] = []  # "vol reporter page" of every citation looked up, in order
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: QuietHTTPServer | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> FakeCourtListener:
@@ -117,7 +125,7 @@ class FakeCourtListener:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -212,6 +220,8 @@ class FakeCourtListener:
         parts = [p for p in route.split("/") if p]
         if method == "POST" and parts == ["citation-lookup"]:
             return self._lookup(body, now, fault)
+        if method == "GET" and parts == ["search"]:
+            return self._search(parse_qs(query))
         if method == "GET" and len(parts) == 2 and parts[1].isdigit():
             with self._lock:
                 cluster = self._clusters.get(int(parts[1]))
@@ -265,6 +275,22 @@ class FakeCourtListener:
             return 200, fault.mangle(entries)
         return 200, entries
 
+    def _search(self, q: dict[str, list[str]]) -> tuple[int, Any]:
+        """The v4 search API's opinion search, as far as a name search uses it."""
+        with self._lock:
+            self.searches.append(q)
+        if (q.get("type") or ["o"])[0] != "o":
+            return 400, {"detail": "only type=o is modelled"}
+        words = re.findall(r"\w+", (q.get("case_name") or [""])[0].lower())
+        after, before = (q.get("filed_after") or [""])[0], (q.get("filed_before") or ["9999"])[0]
+        results = [
+            r
+            for r in self.named
+            if all(w in re.findall(r"\w+", str(r.get("caseName", "")).lower()) for w in words)
+            and after <= str(r.get("dateFiled", "")) <= before
+        ]
+        return 200, {"count": len(results), "next": None, "previous": None, "results": results[:20]}
+
     def _cluster(self, label: str, vol: str, rep: str, page: str) -> dict[str, Any]:
         with self._lock:
             cid = self._ids.setdefault(label, 1000 + len(self._ids))
@@ -296,6 +322,26 @@ class FakeCourtListener:
                     "headmatter": "",
                 }
             return self._clusters[cid]
+
+    def add_cluster(self, cluster_id: int, cite: str, case_name: str) -> None:
+        """Serve a cluster (and its opinion) by id without a lookup first: a case the client learnt of
+        elsewhere (the citation index) and now fetches the text of. ``cite``: ``"410 U.S. 113"``."""
+        vol, rest = cite.split(" ", 1)
+        rep, page = rest.rsplit(" ", 1)
+        with self._lock:
+            self._clusters[cluster_id] = {
+                "id": cluster_id,
+                "resource_uri": f"{PREFIX}clusters/{cluster_id}/",
+                "absolute_url": f"/opinion/{cluster_id}/case/",
+                "case_name": case_name,
+                "case_name_short": case_name.split(" v. ")[0],
+                "case_name_full": "",
+                "date_filed": "2000-01-01",
+                "docket_id": cluster_id,
+                "citations": [{"volume": vol, "reporter": rep, "page": page, "type": 1}],
+                "sub_opinions": [f"https://www.courtlistener.com{PREFIX}opinions/{cluster_id}/"],
+                "headmatter": "",
+            }
 
     @staticmethod
     def _opinion(cluster: dict[str, Any]) -> dict[str, Any]:

@@ -20,9 +20,11 @@ import threading
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from xml.sax.saxutils import escape
+
+from citecheck.sources.server import QuietHTTPServer
 
 USLM_NS = "http://xml.house.gov/schemas/uslm/1.0"
 
@@ -534,7 +536,7 @@ class StatuteServer:
     def __init__(self, files: StatuteFiles) -> None:
         handler = type("Handler", (_Handler,), {"files": files})
         self.files = files
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()

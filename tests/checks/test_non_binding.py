@@ -128,3 +128,46 @@ def test_bare_court_of_appeals_parenthetical_takes_the_state_from_the_reporter()
     assert (
         len(_run(text, _forum("wis"))) == 2
     )  # the Wisconsin Supreme Court is not bound by its court of appeals
+
+
+@pytest.mark.corpus
+async def test_a_citation_with_no_case_behind_it_has_no_weight(tmp_path) -> None:
+    """Findings about findings (issue 25 item 6): a citation that cannot exist or a fabricated one is
+    neither "Persuasive" nor "Binding authority": its result has no weight, the controlling language
+    around it raises no non-binding-authority finding, and a short form of it has no weight either.
+    Real 100 A.2d records (../shared/corpus); the draft is filed in the D.C. Court of Appeals."""
+    from citecheck.config import Settings
+    from citecheck.pipeline import check_document
+    from citecheck.sources.corpus import Corpus, CorpusSource
+    from citecheck_testing import import_shared_corpus
+
+    text = (
+        "IN THE DISTRICT OF COLUMBIA COURT OF APPEALS\n\n"
+        "The controlling rule is that a deposit is returned. Whitfield v. Kessler Mgmt. Co., 640 F.4th 512, "
+        "515 (D.C. Cir. 2001). Id. at 516 squarely holds it.\n\n"
+        "This Court is bound by Harmon v. Capital Transit Co., 100 A.2d 457 (D.C. Mun. App. 1953).\n\n"
+        "A real case of this Court binds it. Savage v. Parks, 100 A.2d 450, 451 (D.C. Mun. App. 1953).\n\n"
+        "The controlling rule is stated in Doe v. Roe, 400 Md. 1, 9 (2007).\n"
+    )
+    corpus = Corpus(import_shared_corpus(tmp_path / "corpus.sqlite"))
+    try:
+        report = await check_document(text, CorpusSource(corpus), Settings(offline=True, court="dc"))
+    finally:
+        corpus.close()
+    cites = {c.text: c.index for c in report.extraction.citations}
+    kinds = {(f.kind, f.citation_index) for f in report.findings}
+    weight = {
+        text: (r.weight.weight.value if (r := report.result(i)) and r.weight else None)
+        for text, i in cites.items()
+    }
+    assert (Kind.IMPOSSIBLE_CITATION, cites["640 F.4th 512"]) in kinds
+    assert (Kind.FABRICATED_CASE, cites["100 A.2d 457"]) in kinds
+    # before: "persuasive" (a D.C. Circuit case in a D.C. court) and "binding" (100 A.2d is D.C.'s reporter)
+    assert weight["640 F.4th 512"] is None and weight["Id. at 516"] is None and weight["100 A.2d 457"] is None
+    assert not any(
+        k is Kind.NON_BINDING_AUTHORITY and i in (cites["640 F.4th 512"], cites["Id. at 516"])
+        for k, i in kinds
+    )
+    # a real case keeps its weight, and a persuasive one presented as controlling is still flagged
+    assert weight["100 A.2d 450"] == "binding" and weight["400 Md. 1"] == "persuasive"
+    assert (Kind.NON_BINDING_AUTHORITY, cites["400 Md. 1"]) in kinds

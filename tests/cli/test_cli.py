@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
+
+from citecheck.sources.server import QuietHTTPServer
 
 EXAMPLE = "examples/brief.md"
 
@@ -182,7 +184,7 @@ class _Recorder(BaseHTTPRequestHandler):
 def fake_services(monkeypatch):
     """A real HTTP server on 127.0.0.1 standing in for CourtListener and the CAP static site."""
     handler = type("Handler", (_Recorder,), {"hits": []})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = QuietHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", base + "api/rest/v4/")

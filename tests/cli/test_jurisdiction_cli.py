@@ -88,7 +88,7 @@ def test_example_brief_html_shows_every_weight_and_the_minnesota_case(run_cli) -
     assert re.search(
         r'class="weight persuasive">persuasive</span><br><span class="why">a court of Minnesota', html
     )
-    assert "<strong>non-binding-authority</strong>" in html
+    assert "Authority that does not bind this court</h4>" in html and "(non-binding-authority)" in html
     f = _json(run_cli("check", "--offline", "--format", "json", "examples/brief.md"))
     weights = {c["text"]: (c["weight"] or {}).get("weight") for c in f["citations"]}
     assert weights["100 A.2d 450"] == "binding" and weights["761 N.W.2d 645"] == "persuasive"

@@ -5,7 +5,7 @@ redirect it. The end-to-end test runs a real loopback server and looks at what r
 from __future__ import annotations
 
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,6 +13,7 @@ import pytest
 
 from citecheck.config import settings_from_env, settings_from_mapping, token_refusal
 from citecheck.config.files import load_settings
+from citecheck.sources.server import QuietHTTPServer
 
 
 @pytest.mark.parametrize(
@@ -92,7 +93,7 @@ class _Thief(BaseHTTPRequestHandler):
 @pytest.fixture
 def thief():
     handler = type("Thief", (_Thief,), {"seen": []})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = QuietHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/api/rest/v4/", handler.seen
     httpd.shutdown()

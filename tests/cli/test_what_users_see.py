@@ -32,19 +32,30 @@ def test_report_file_keeps_the_error_and_stderr_says_it(run_cli, tmp_path):
 
 def test_summary_says_why_cannot_verify_count_differs_from_the_lines_listed(run_cli):
     r = run_cli("check", "--offline", EXAMPLE)
-    summary = re.search(r"citations \((\d+) problem, (\d+) cannot-verify\)", r.out)
+    summary = re.search(r"(\d+) citations = (\d+) problem \+ (\d+) cannot-verify;", r.out)
     assert summary, r.out
-    total = int(summary.group(2))
+    total = int(summary.group(3))
     listed_lines = len(re.findall(r": info cannot-verify: ", r.out))
     note = re.search(
-        r"of the (\d+) cannot-verify, (\d+) listed, (\d+) short forms \(Id\., supra\) counted but "
-        r"not listed: each stands for a full citation(?:; (\d+) more cannot-verify line)?",
+        r"(\d+) cannot-verify lines = (\d+) for cannot-verify citations(?: \+ (\d+) for a citation counted as "
+        r"a problem)?; (\d+) more cannot-verify citations are short forms \(Id\., supra\), which get no line",
         r.out,
     )
     assert note, r.out
-    of, listed, short, more = (int(g or 0) for g in note.groups())
-    assert of == total == listed + short
-    assert listed_lines == listed + more
+    lines, own, also, short = (int(g or 0) for g in note.groups())
+    assert lines == listed_lines == own + also  # each side of the "=" adds up
+    assert total == own + short
+
+
+def test_the_summary_line_adds_up(run_cli):
+    """Issue 25 item 8: both tallies of the summary line are sums a reader can check at a glance."""
+    r = run_cli("check", "--offline", EXAMPLE)
+    line = next(ln for ln in r.out.splitlines() if re.match(re.escape(EXAMPLE) + r": \d+ citations = ", ln))
+    cites, findings = line.split(": ", 1)[1].split("; ")
+    for tally in (cites, findings):
+        total, parts = tally.split(" = ")
+        assert int(total.split()[0]) == sum(int(p.split()[0]) for p in parts.split(" + ")), line
+    assert int(findings.split()[0]) == len(re.findall(r": (error|warning|info) [a-z-]+: ", r.out))
 
 
 def test_docx_findings_say_paragraph_not_line_and_column(run_cli):

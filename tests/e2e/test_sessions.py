@@ -13,6 +13,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import client_capabilities
 
+from citecheck.sources.server import QuietHTTPServer
+
 TEXT = "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\nWrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
 
 
@@ -145,7 +147,7 @@ class _SlowFailingCourtListener:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/api/rest/v4/"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()

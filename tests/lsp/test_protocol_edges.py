@@ -117,3 +117,25 @@ def test_shutdown_during_a_check_lets_it_finish_with_the_cache_before_closing_it
     assert rc == 0
     assert "closed database" not in log
     assert "cache unavailable" not in log
+
+
+@pytest.mark.parametrize(
+    "body", [b"[1, 2]", b"[]", b"42", b'"text"', b"null", b"true", b"{}", b'{"jsonrpc": "2.0"}']
+)
+def test_a_body_that_is_no_json_rpc_object_is_one_log_line(raw_server, tmp_path, body: bytes) -> None:
+    """JSON that is not a JSON-RPC message object (an array, a number, an empty object) gets one warning
+    line and, where the spec asks for one, an error answer; never a traceback in the log."""
+    server = raw_server(
+        env={"CITECHECK_OFFLINE": "1", "CITECHECK_CACHE_PATH": str(tmp_path / "c.sqlite")}, log_level="INFO"
+    )
+    server.initialize()
+    server.notify("textDocument/didOpen", OPEN)
+    server.send_bytes(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    rid = _hover(server, 0, 5)
+    assert "error" not in server.response(rid, timeout=20)  # still serving
+    rid = server.request("shutdown")
+    server.response(rid)
+    server.notify("exit")
+    rc, log = server.close()
+    assert rc == 0
+    assert "Traceback" not in log and "Unable to handle message" not in log, log

@@ -79,12 +79,18 @@ def test_cannot_verify_is_a_hint_by_default_and_configurable():
 
 def test_related_information_never_says_matched_without_a_match():
     assert not _diag(_cannot_verify()).related_information  # the message already says why
-    related = [r.message for r in _diag(_impossible()).related_information]
+    # the message says why it cannot exist: the related information does not say it again
+    assert not _diag(_impossible()).related_information
+    terse = make_finding(
+        Kind.IMPOSSIBLE_CITATION,
+        WHIT,
+        "Impossible citation.",
+        evidence=Evidence(source="reporters-db", citation="64 F.4th 512", note="F.4th began in 2021"),
+        citation_index=1,
+    )
+    related = [r.message for r in _diag(terse).related_information]
     assert not any("Matched" in m for m in related), related
-    assert related == [
-        "Why it cannot exist: F.4th began in 2021; a case decided in 2001 cannot be reported there "
-        "(per reporters-db)"
-    ]
+    assert related == ["Why it cannot exist: F.4th began in 2021 (per reporters-db)"]
     fabricated = make_finding(
         Kind.FABRICATED_CASE,
         BERRY,
@@ -115,11 +121,11 @@ def test_hover_words_match_the_verdict():
     assert "found" not in text.split("\n")[0]
     from citecheck.lsp.features.hover import verdict_text
 
-    assert verdict_text("problem", None, [_impossible()]) == "cannot exist as cited (see below)"
+    assert verdict_text("problem", None, [_impossible()]) == "cannot exist as cited"
     assert verdict_text("problem", None, []) == "has problems (see below)"
     found = SimpleNamespace(record=object())  # a result whose lookup matched a record
     assert verdict_text("problem", found, []) == "found, with problems (see below)"
-    assert verdict_text("problem", found, [_impossible()]) == "cannot exist as cited (see below)"
+    assert verdict_text("problem", found, [_impossible()]) == "cannot exist as cited"
 
 
 def test_late_cancel_warnings_are_demoted_and_others_kept(caplog):
@@ -135,3 +141,40 @@ def test_late_cancel_warnings_are_demoted_and_others_kept(caplog):
         caplog.clear()
         logger.warning(LATE_CANCEL + ' "%s"', 43)
     assert [(r.levelname, r.getMessage()) for r in caplog.records] == [("DEBUG", LATE_CANCEL + ' "43"')]
+
+
+@pytest.mark.corpus
+async def test_the_hover_popup_says_each_thing_once(tmp_path) -> None:
+    """VS Code shows the diagnostics under the cursor (message and related information) in the same
+    popup as the hover: on every citation of the example brief, with the real 100 A.2d and
+    CourtListener samples, no clause of 20 characters or more appears twice in that popup (the impossible
+    citation's reason appeared three times: message, "Why it cannot exist", the hover's list)."""
+    import re
+
+    from citecheck.config import Settings
+    from citecheck.lsp.convert import related_lines
+    from citecheck.pipeline import check_document
+    from citecheck.sources.corpus import Corpus, CorpusSource
+    from citecheck_testing import REPO_ROOT, import_shared_corpus
+
+    text = (REPO_ROOT / "examples" / "brief.md").read_text(encoding="utf-8")
+    corpus = Corpus(import_shared_corpus(tmp_path / "corpus.sqlite"))
+    try:
+        report = await check_document(text, CorpusSource(corpus), Settings(offline=True))
+    finally:
+        corpus.close()
+    ex = report.extraction
+    popups = 0
+    for cite in ex.citations:
+        target = ex.resolved(cite) or cite
+        shown = [f for f in report.findings if f.span.overlaps(cite.span)]
+        hover = render_hover(
+            cite.text, report.result(cite.index), shown, target.text if target is not cite else None
+        )
+        popup = [line for f in shown for line in (f.message, *related_lines(f))] + [hover]
+        joined = "\n".join(popup)
+        clauses = {c.strip(" _*>-") for part in popup for c in re.split(r"(?<=[.;:])\s+|\n+", part)}
+        repeated = [c for c in clauses if len(c) >= 20 and len(c.split()) >= 5 and joined.count(c) > 1]
+        assert not repeated, (cite.text, repeated, joined)
+        popups += bool(shown)
+    assert popups >= 6  # the brief's problems were all looked at

@@ -138,9 +138,14 @@ def test_brief_html_report_in_headless_chromium(tmp_path, headless_chromium):
     names = [r[0] for r in rows]
     assert len(names) == len(set(names)) == 12  # each authority once (short forms fold into their case)
     savage = next(r for r in rows if r[0] == "Savage v. Parks")
-    assert savage[2] == ("verified" if with_corpus else "cannot-verify")
+    assert savage[2] == ("verified" if with_corpus else "could not verify")  # the status in words
     assert savage[3].startswith("binding")  # the weight column: D.C. Court of Appeals precedent in that court
     assert len(savage[4].split(", ")) == 3  # cited three times: full, Id., short form
     cook = next(r for r in rows if r[0] == "Cook v. Public Storage, Inc.")
-    assert cook[3].startswith("persuasive") and "non-binding-authority" in cook[6]
+    assert cook[3].startswith("persuasive") and "Authority that does not bind this court" in cook[6]
+    # findings under plain-English titles, no record id or database path, no Markdown asterisks
+    text = tree.text_content()
+    assert "This citation cannot exist" in text and "Record" not in text and ".sqlite" not in text
+    assert "cap:" not in text and "*Berry v. Keith*" not in text and "Berry v. Keith, 100 A.2d 831" in text
+    assert "at *3" in text  # a star page keeps its asterisk
     assert names.index("Savage v. Parks") < names.index("Cook v. Public Storage, Inc.")  # binding group first

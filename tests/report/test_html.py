@@ -70,8 +70,13 @@ def test_html_table_of_authorities_is_grouped_by_weight_in_the_forum(sample_batc
         "Court: District of Columbia Court of Appeals (from the caption; state question)."
         in doc.text_content()
     )
-    headings = [h.text_content() for h in doc.xpath("//h4")]
-    assert headings == ["Binding authority (1)", "Persuasive authority (1)", "Weight not determined (1)"]
+    headings = [h.text_content() for h in doc.xpath("//h4[not(ancestor::div[contains(@class, 'finding')])]")]
+    # Whitfield cannot exist (impossible-citation): no weight at all, not "not determined" (issue 25)
+    assert headings == [
+        "Binding authority (1)",
+        "Persuasive authority (1)",
+        "No weight: no case at this citation (1)",
+    ]
     rows = _toa_rows(doc)
     assert [r[0] for r in rows] == ["Savage v. Parks", "Berry v. Keith", "Whitfield v. Kessler"]
     assert rows[1][3].startswith("persuasive") and "a court of Maryland" in rows[1][3]

@@ -143,6 +143,8 @@ def test_bad_requests_get_a_clear_error(served: Served) -> None:
                 "unknown part",
             ),
             (json.dumps({"document": "x", "paragraphs": [3]}).encode(), "has no text"),
+            (b"[" * 50_000 + b"]" * 50_000, "nested too deeply"),  # was 500 RecursionError
+            (b'{"a":' * 30_000 + b"1" + b"}" * 30_000, "nested too deeply"),
         ]
         for body, words in cases:
             r = c.post("/api/v1/check", content=body, headers=served.headers())
@@ -150,7 +152,17 @@ def test_bad_requests_get_a_clear_error(served: Served) -> None:
             assert words in r.json()["error"]
             assert "Traceback" not in r.text
         bad_ignore = c.post("/api/v1/ignore", json={"key": {"kind": 1}}, headers=served.headers())
-    assert bad_ignore.status_code == 400
+        assert bad_ignore.status_code == 400
+        # a kind no finding has, a citation of a megabyte, a quote hash key_for never makes: refused
+        for key, words in [
+            ({"kind": "no-such-kind", "citation": "100 a.2d 450"}, "unknown finding kind 'no-such-kind'"),
+            ({"kind": "*", "citation": "100 a.2d 450", "quoteHash": "*"}, "unknown finding kind '*'"),
+            ({"kind": "misquote", "citation": "1" * 1_000}, "longer than 500"),
+            ({"kind": "misquote", "citation": "100 a.2d 450", "quoteHash": "<script>"}, "quoteHash"),
+        ]:
+            r = c.post("/api/v1/ignore", json={"key": key, "scope": "finding"}, headers=served.headers())
+            assert r.status_code == 400 and words in r.json()["error"], (key, r.text)
+    assert not (served.root / ".citecheck" / "ignore.json").exists()  # nothing was written
 
 
 def test_the_committed_pane_fixture_has_the_shape_the_server_sends(served: Served) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import httpx
 import pytest
-from tests.serve.conftest import Served
+from tests.serve.conftest import Served, start_server, stop_server
 
 CHECK = {"document": "sec", "paragraphs": ["See Savage v. Parks, 100 A.2d 450 (D.C. Mun. App. 1953)."]}
 
@@ -158,3 +161,39 @@ def test_a_network_host_is_refused_at_startup(tmp_path) -> None:
     )
     assert r.returncode == 2
     assert "loopback" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_slow_clients_are_disconnected_and_others_served(tmp_path: Path, serve_corpus: Path) -> None:
+    """300 clients that send half a request and then nothing get 408 and are disconnected once the
+    request timeout passes (they held their connections forever), and the pane is served meanwhile."""
+    proc, s = start_server(tmp_path, serve_corpus, "--request-timeout", "2")
+    context = ssl.create_default_context(cafile=str(s.ca))
+    slow: list[ssl.SSLSocket] = []
+    try:
+        for _ in range(300):
+            sock = context.wrap_socket(
+                socket.create_connection(("127.0.0.1", s.port), timeout=30), server_hostname="localhost"
+            )
+            sock.sendall(f"GET /api/v1/health HTTP/1.1\r\nHost: localhost:{s.port}\r\nX-Slow: ".encode())
+            slow.append(sock)
+        with s.client() as c:
+            assert c.get("/api/v1/health", headers={"X-Citecheck-Token": s.token}).status_code == 200
+        deadline = time.monotonic() + 60
+        for sock in slow:
+            answer = b""
+            while chunk := _recv(sock, deadline):
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
+    finally:
+        for sock in slow:
+            sock.close()
+        stop_server(proc)
+
+
+def _recv(sock: ssl.SSLSocket, deadline: float) -> bytes:
+    sock.settimeout(max(0.1, deadline - time.monotonic()))
+    try:
+        return sock.recv(4096)
+    except (ConnectionResetError, ssl.SSLError):
+        return b""
+    # socket.timeout propagates: the server kept the connection open

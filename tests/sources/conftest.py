@@ -8,6 +8,7 @@ import pytest
 
 from citecheck.sources.corpus import Corpus
 from citecheck.sources.importing import import_path
+from citecheck.sources.server import QuietHTTPServer
 from citecheck_testing import shared_corpus_path
 
 
@@ -44,7 +45,7 @@ class Loopback:
 
     def __init__(self) -> None:
         import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from http.server import BaseHTTPRequestHandler
 
         self.requests: list[tuple[str, str, dict[str, str], bytes]] = []
         self.routes = {}  # (method, path) -> callable(body) -> (status, headers, bytes) | list of those
@@ -78,7 +79,7 @@ class Loopback:
             def log_message(self, *args) -> None:
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
         self._thread = threading.Thread(

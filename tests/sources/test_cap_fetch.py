@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import socket
 import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.chain import SourceChain, open_source
 from citecheck.sources.corpus import Corpus, CorpusSource
 from citecheck.sources.models import CiteKey, LookupStatus
+from citecheck.sources.server import QuietHTTPServer
 from citecheck_testing import shared_corpus_path
 
 
@@ -32,7 +33,7 @@ def static_cap():
         def log_message(self, *args):
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+    httpd = QuietHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from citecheck.errors import ImportFormatError
 from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.cap_import import import_cap_volume
 from citecheck.sources.corpus import Corpus
+from citecheck.sources.server import QuietHTTPServer
 
 
 def _case(i: int, file_name: str, case_id: object) -> dict:
@@ -50,7 +51,7 @@ def hostile_cap(tmp_path: Path):
         def log_message(self, *args):
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/", served

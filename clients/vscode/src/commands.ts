@@ -53,7 +53,7 @@ export function reportView(result: unknown, title = 'citecheck report'): ReportV
   if (result && typeof result === 'object') {
     const r = result as Record<string, unknown>;
     const format = typeof r.format === 'string' ? r.format.toLowerCase() : undefined;
-    const body = [r.html, r.content, r.report, r.text, r.markdown].find((v) => typeof v === 'string') as string | undefined;
+    const body = [r.html, r.content, r.report, r.text, r.markdown].find((v): v is string => typeof v === 'string');
     if (typeof r.html === 'string' || (format === 'html' && body !== undefined)) {
       return { kind: 'html', html: (r.html as string | undefined) ?? (body as string), title };
     }
@@ -140,7 +140,7 @@ export function registerCommands(deps: CommandDeps): api.Disposable[] {
     api.registerCommand(COMMANDS.clearCache, async () => {
       const result = await onServer('clear the cache', SERVER_COMMANDS.clearCache, []);
       if (result === undefined) return;
-      const cleared = (result as { cleared?: unknown } | null)?.cleared;
+      const cleared = typeof result === 'object' && result !== null && 'cleared' in result ? result.cleared : undefined;
       void api.showInformationMessage(
         cleared === false
           ? 'citecheck: there is no lookup cache to clear.'
@@ -164,7 +164,7 @@ export function registerCommands(deps: CommandDeps): api.Disposable[] {
       const stored = await deps.setToken(value);
       void api.showInformationMessage(stored ? 'citecheck: CourtListener token saved.' : 'citecheck: CourtListener token removed.');
     }),
-    api.registerCommand(COMMANDS.revealCitation, (uri: string, range) => api.revealRange(uri, range)),
+    api.registerCommand(COMMANDS.revealCitation, (uri: string, range: api.LspRange) => api.revealRange(uri, range)),
   ];
 }
 

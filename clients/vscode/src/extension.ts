@@ -32,7 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   let staleTimer: NodeJS.Timeout | undefined;
   context.subscriptions.push({
     dispose: () => {
-      forwarders.forEach((d) => d.dispose());
+      for (const d of forwarders) d.dispose();
       clearTimeout(staleTimer);
     },
   });
@@ -62,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onState: (state, detail) => {
         status.model.setServer(state, detail);
         status.render();
-        forwarders.forEach((d) => d.dispose());
+        for (const d of forwarders) d.dispose();
         forwarders =
           state === 'running'
             ? registerForwarders(srv.serverCommands(), { executeServerCommand: (c, a) => srv.executeCommand(c, a) })

@@ -225,7 +225,7 @@ export class CitecheckServer {
         workspace: {
           configuration: async (params, token, next) => {
             const answer = await next(params, token);
-            const values = Array.isArray(answer) ? answer : params.items.map(() => null);
+            const values: unknown[] = Array.isArray(answer) ? (answer as unknown[]) : params.items.map(() => null);
             return params.items.map((item, i) => {
               if (item.section !== SECTION) return values[i];
               const settings = workspaceSettings(hooks.settings(item.scopeUri));

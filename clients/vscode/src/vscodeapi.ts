@@ -22,6 +22,7 @@ export function workspaceFolderPath(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code's own type: a command's arguments are whatever its caller passes
 export function registerCommand(id: string, handler: (...args: any[]) => unknown): Disposable {
   return vscode.commands.registerCommand(id, handler);
 }
@@ -121,10 +122,12 @@ export function makeRange(startLine: number, startChar: number, endLine: number,
 }
 
 /** Open `uri` and select `range` (LSP coordinates, UTF-16), scrolling it into view. */
-export async function revealRange(
-  uri: string,
-  range: { start: { line: number; character: number }; end: { line: number; character: number } },
-): Promise<void> {
+export interface LspRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+export async function revealRange(uri: string, range: LspRange): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
   const r = new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
   const editor = await vscode.window.showTextDocument(doc, { selection: r, preserveFocus: false });

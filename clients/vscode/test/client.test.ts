@@ -56,7 +56,7 @@ test('the real LanguageClient: start, settings, diagnostics, citations, crash an
       onCitations: (p) => citations.push(p as { uri?: string }),
       onDocumentSent: (u, v) => sent.push([u, v]),
     },
-    window.createOutputChannel('citecheck') as never,
+    window.createOutputChannel('citecheck'),
     new RestartPolicy({ baseDelayMs: 10 }),
   );
   try {

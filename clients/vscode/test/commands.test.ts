@@ -53,7 +53,7 @@ test('every contributed command is registered once, including the server-side ig
   const disposables = registerCommands(d);
   for (const id of [...Object.values(COMMANDS), ...Object.values(SERVER_COMMANDS)]) assert.ok(fake.commands.has(id), id);
   assert.equal(fake.commands.size, new Set([...Object.values(COMMANDS), ...Object.values(SERVER_COMMANDS)]).size);
-  disposables.forEach((x) => x.dispose());
+  for (const x of disposables) x.dispose();
   assert.equal(fake.commands.size, 0);
 });
 

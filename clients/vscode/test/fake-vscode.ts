@@ -167,6 +167,7 @@ export class FakeStatusBarItem {
 /** Test control and recording. */
 export const fake = {
   config: new Map<string, unknown>(),
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code's own type for a command's handler
   commands: new Map<string, (...args: any[]) => unknown>(),
   executed: [] as { id: string; args: unknown[] }[],
   messages: [] as { level: 'error' | 'warning' | 'info'; text: string; actions: string[] }[],
@@ -270,6 +271,7 @@ export const workspace = lenient({
 });
 
 export const commands = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code's own type for a command's handler
   registerCommand(id: string, handler: (...args: any[]) => unknown): Disposable {
     if (fake.commands.has(id)) throw new Error(`command '${id}' already exists`);
     fake.commands.set(id, handler);

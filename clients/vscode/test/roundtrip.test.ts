@@ -322,7 +322,7 @@ test('pull (as VS Code does): the diagnostic report has the same diagnostic, not
     void pull.conn
       .sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })
       .then((r) => {
-        report = r as typeof report;
+        report = r;
       })
       .catch(() => undefined);
     return report?.items?.find((d) => d.code === 'impossible-citation');
@@ -364,16 +364,16 @@ test('citecheck/citations feeds the Citations tree with the citation and its fin
 
 test('the commands the extension forwards work against the server', { skip, timeout: 60_000 }, async () => {
   const uri = push.uri('brief.txt');
-  const checked = await push.conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.checkDocument, arguments: [{ uri }] });
+  const checked: unknown = await push.conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.checkDocument, arguments: [{ uri }] });
   assert.match(checkSummary(checked), /^checked 1 citation: 1 error\(s\)/);
-  const report = await push.conn.sendRequest(ExecuteCommandRequest.type, {
+  const report: unknown = await push.conn.sendRequest(ExecuteCommandRequest.type, {
     command: SERVER_COMMANDS.showReport,
     arguments: [{ uri, format: 'html' }],
   });
   const view = reportView(report);
   assert.equal(view.kind, 'html');
   assert.match(view.kind === 'html' ? view.html : '', /impossible-citation|Cal\. Rptr\. 4th/);
-  const bad = await push.conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.checkDocument, arguments: [{ uri: 'file:///not-open.txt' }] });
+  const bad: unknown = await push.conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.checkDocument, arguments: [{ uri: 'file:///not-open.txt' }] });
   assert.equal(typeof (bad as { error?: unknown }).error, 'string'); // an error the extension shows, not a crash
 });
 
@@ -430,6 +430,6 @@ test('"Ignore" quick fix: VS Code runs the command through the extension, the se
       diagnostics()?.some((d) => d.code === 'impossible-citation') === false ? true : undefined,
     );
   } finally {
-    disposables.forEach((d) => d.dispose());
+    for (const d of disposables) d.dispose();
   }
 });

@@ -20,8 +20,10 @@ function config(values: Record<string, unknown>): Configuration {
   return { get: <T>(key: string) => values[key] as T | undefined };
 }
 
-const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
-const contributed: Record<string, { default?: unknown }> = pkg.contributes.configuration.properties;
+const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+};
+const contributed = pkg.contributes.configuration.properties;
 
 /**
  * Configuration as VS Code gives it: `get` returns the package.json default for anything unset,
@@ -183,7 +185,7 @@ test('the finding kinds offered in settings are exactly the server\'s (citecheck
     t.skip(`no Python (${pythons.join(', ')}) can import citecheck.findings; install the package or set CITECHECK_PYTHON`);
     return;
   }
-  const kinds: string[] = JSON.parse(r.stdout);
+  const kinds = JSON.parse(r.stdout) as string[];
   const enabled = (contributed['citecheck.enabledChecks'] as { items: { enum: string[] } }).items.enum;
   const overrides = (contributed['citecheck.severityOverrides'] as { propertyNames: { enum: string[] } }).propertyNames.enum;
   assert.deepEqual([...enabled].sort(), [...kinds].sort());

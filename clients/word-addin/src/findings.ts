@@ -70,6 +70,8 @@ export interface IgnoreKey {
 
 export interface Finding {
   kind: string;
+  /** The kind in plain English (server/citecheck/findings.py KIND_TITLE), the heading a lawyer reads. */
+  title: string;
   severity: Severity;
   span: Span;
   page: string | null;
@@ -273,7 +275,7 @@ export function parseCheckAnswer(raw: unknown): CheckAnswer {
     });
     (file.findings as unknown[]).forEach((x, xi) => {
       const w = `files[${fi}].findings[${xi}]`;
-      const f = expect(x, w, { kind: 'string', severity: 'string', span: 'object', page: 'string?', message: 'string', citation_index: 'number?', evidence: 'object', fixes: 'array', word: 'object', ignore_key: 'object' });
+      const f = expect(x, w, { kind: 'string', title: 'string', severity: 'string', span: 'object', page: 'string?', message: 'string', citation_index: 'number?', evidence: 'object', fixes: 'array', word: 'object', ignore_key: 'object' });
       if (!SEVERITIES.has(f.severity as string)) throw new WireError(`${w}.severity: unknown severity ${String(f.severity)}`);
       expect(f.span, `${w}.span`, { start: 'number', end: 'number', line: 'number', column: 'number', end_line: 'number', end_column: 'number' });
       expect(f.word, `${w}.word`, PLACE);

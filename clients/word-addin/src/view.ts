@@ -20,32 +20,6 @@ export const STATUS_HELP: Record<Status, string> = {
   verified: 'Found in a source, and nothing looked wrong.',
 };
 
-/** A heading a lawyer understands, per finding kind (the kinds of server/citecheck/findings.py). */
-export const KIND_TITLE: Record<string, string> = {
-  'fabricated-case': 'No case at this citation',
-  'wrong-first-page': 'Cites a page in the middle of a case as its first page',
-  'impossible-citation': 'This citation cannot exist',
-  'name-mismatch': 'The citation belongs to a different case',
-  'name-misspelled': 'Case name differs from the reported name',
-  misquote: 'Quotation not found in the opinion',
-  'pincite-out-of-range': 'Pin cite outside the pages of the case',
-  'pincite-wrong-page': 'Passage is on a different page than the pin cite',
-  'pincite-unverifiable': 'Pin cite could not be checked — not an accusation',
-  'malformed-pincite': 'Pin cite is not in an accepted form',
-  'year-mismatch': 'Year differs from the decision date',
-  'court-mismatch': 'Court differs from the court that decided the case',
-  'non-binding-authority': 'Authority that does not bind this court',
-  'unsupported-holding': 'The opinion may not support this proposition',
-  'holding-unverified': 'The model\'s answer could not be checked against the opinion',
-  'unresolved-short-form': 'Short form with no full citation before it',
-  'cannot-verify': 'Could not be verified — not an accusation',
-  'statute-not-checked': 'Statute or regulation not checked — not an accusation',
-  'opinion-unavailable': 'Case found, but its opinion text was not available to check quotes and pin cites',
-  'document-too-large': 'Document too large to check',
-  'fabricated-statute': 'No such section in this title of the Code',
-  'statute-repealed': 'Section repealed, moved or no longer in force',
-};
-
 /** How a citation is listed: "Name, cite" for a case; the statute as written, then its code, for a statute. */
 export function citationLabel(c: Citation): string {
   if (c.statute) {
@@ -56,8 +30,9 @@ export function citationLabel(c: Citation): string {
   return c.case_name ? `${c.case_name}, ${c.cite ?? c.text}` : c.text;
 }
 
+/** The heading a lawyer reads: the server's plain-English title of the kind (one table, findings.py). */
 export function findingTitle(f: Finding): string {
-  return KIND_TITLE[f.kind] ?? f.kind;
+  return f.title || f.kind;
 }
 
 function plural(n: number, one: string, many: string): string {

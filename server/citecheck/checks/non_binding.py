@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -219,6 +219,34 @@ def _parallels(citations: tuple[Citation, ...], full: Citation) -> list[Citation
             continue
         out.append(c)
     return out or [full]
+
+
+#: Findings that say no case stands at a citation. Such a citation has no weight in any court: it is
+#: neither binding nor persuasive, and "it does not bind this court" would be beside the point.
+NO_CASE_KINDS = frozenset({Kind.FABRICATED_CASE, Kind.IMPOSSIBLE_CITATION})
+
+
+def without_weight(
+    findings: Sequence[Finding], contexts: Sequence[CheckContext]
+) -> tuple[list[Finding], frozenset[int]]:
+    """Findings about findings: the citations with no case behind them (a short form counts with its
+    full citation) and the findings without the non-binding-authority ones on those citations.
+
+    >>> from citecheck.spans import Span
+    >>> gone = make_finding(Kind.IMPOSSIBLE_CITATION, Span(0, 3), "no", citation_index=0)
+    >>> weak = make_finding(Kind.NON_BINDING_AUTHORITY, Span(0, 3), "persuasive", citation_index=0)
+    >>> kept, none = without_weight([gone, weak], [])
+    >>> [f.kind.value for f in kept], sorted(none)
+    (['impossible-citation'], [0])
+    """
+    empty = {f.citation_index for f in findings if f.kind in NO_CASE_KINDS and f.citation_index is not None}
+    if not empty:
+        return list(findings), frozenset()
+    for ctx in contexts:
+        if ctx.full is not None and ctx.full.index in empty:
+            empty.add(ctx.citation.index)
+    kept = [f for f in findings if not (f.kind is Kind.NON_BINDING_AUTHORITY and f.citation_index in empty)]
+    return kept, frozenset(empty)
 
 
 def assess(ctx: CheckContext) -> Assessment | None:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -339,10 +340,41 @@ def _write(emit: Callable[[TextIO], object], path: Path | None, stdout: TextIO) 
         stdout.flush()
         return
     try:
-        with path.open("w", encoding="utf-8") as stream:
-            emit(stream)
+        write_atomically(path, emit)
     except OSError as exc:
         raise InputError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
+
+
+def write_atomically(path: Path, emit: Callable[[TextIO], object]) -> None:
+    """Write a file whole or not at all: ``emit`` writes a temporary file beside it, renamed over it.
+
+    A full disk (or any error) half-way through leaves the earlier file, if any, as it was and no
+    truncated report to mistake for a whole one; the temporary file is removed. A path that is not a
+    regular file (``/dev/stdout``, a pipe) is written directly; a symbolic link's target is replaced.
+
+    Raises:
+        OSError: the file could not be written (the caller says so in one line).
+    """
+    target = path.resolve() if path.is_symlink() else path
+    if target.exists() and not target.is_file():
+        with target.open("w", encoding="utf-8") as stream:
+            emit(stream)
+        return
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    # O_EXCL: never follow or reuse a file someone else put there; 0o666 & ~umask as a plain open gives
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            emit(stream)
+            stream.flush()
+            os.fsync(stream.fileno())  # on the disk before it takes the report's name
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)  # an existing report keeps its permissions
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _check_documents(
@@ -456,16 +488,20 @@ def _declared(doc: InputDocument) -> tuple:
 
 
 def _describe_sources(settings: Settings) -> str:
-    """Which sources this run could consult, for the report header (never the token)."""
-    parts = [f"local corpus {settings.corpus_path}", f"cache {settings.cache_path}"]
+    """Which sources this run could consult, in words, for the report header.
+
+    No path, address or token: a report is filed and shared, and ``/Users/<name>/…/corpus.sqlite``
+    or a firm's internal host is nobody's business (``citecheck corpus stats`` says where they are).
+    """
+    parts = ["local corpus", "lookup cache"]
     if settings.index_path.expanduser().exists():
-        parts.insert(1, f"citation index {settings.index_path}")
+        parts.insert(1, "citation index")
     if not settings.offline and settings.cap_fetch:
-        parts.append(f"CAP volume download ({settings.cap_url})")
+        parts.append("Caselaw Access Project downloads")
     if not settings.offline and settings.courtlistener_token:
-        parts.append(f"CourtListener ({settings.courtlistener_url})")
+        parts.append("CourtListener")
     if settings.holdings_enabled() and not settings.offline:
-        parts.append(f"holding judge {settings.model_name} ({settings.model_url})")
+        parts.append(f"holding judge {settings.model_name}")
     return "; ".join(parts)
 
 

@@ -14,6 +14,7 @@ import platformdirs
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
+from citecheck.serve.request_deadline import DEFAULT_REQUEST_TIMEOUT_S
 from citecheck.serve.security import DEFAULT_MAX_BODY, Policy
 
 DEFAULT_PORT = 8765
@@ -62,6 +63,14 @@ def add_serve_commands(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"largest request accepted (default {DEFAULT_MAX_BODY:,})",
     )
+    p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=DEFAULT_REQUEST_TIMEOUT_S,
+        metavar="SECONDS",
+        help="a request's headers and body must arrive within this many seconds, or the connection is "
+        f"closed (default {DEFAULT_REQUEST_TIMEOUT_S:g})",
+    )
 
 
 def run_serve_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -107,15 +116,30 @@ def run_serve_command(args: argparse.Namespace, settings: Settings) -> int:
         cert, key = paths.cert, paths.key
     if args.max_request_bytes < 1024:
         raise ConfigError("--max-request-bytes must be at least 1024")
+    if not 0 < args.request_timeout <= 3600:
+        raise ConfigError(
+            f"--request-timeout must be between 0 and 3600 seconds, not {args.request_timeout:g}"
+        )
     policy = Policy(port=args.port, token=load_or_create_token(token_path), max_body=args.max_request_bytes)
-    return _run(settings, host, policy, cert, key, (args.root or Path.cwd()).resolve())
+    root = (args.root or Path.cwd()).resolve()
+    return _run(settings, host, policy, cert, key, root, request_timeout_s=args.request_timeout)
 
 
-def _run(settings: Settings, host: str, policy: Policy, cert: Path, key: Path, root: Path) -> int:
+def _run(
+    settings: Settings,
+    host: str,
+    policy: Policy,
+    cert: Path,
+    key: Path,
+    root: Path,
+    *,
+    request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
+) -> int:
     import uvicorn
 
     from citecheck.cli.app import _describe_sources
     from citecheck.serve.app import ServeConfig, create_app
+    from citecheck.serve.request_deadline import deadline_protocol
 
     port = policy.port
     app = create_app(
@@ -127,6 +151,7 @@ def _run(settings: Settings, host: str, policy: Policy, cert: Path, key: Path, r
         port=port,
         ssl_certfile=str(cert),
         ssl_keyfile=str(key),
+        http=deadline_protocol(request_timeout_s),  # slow clients do not hold connections
         log_level="warning",
         server_header=False,
         access_log=False,

@@ -25,6 +25,10 @@ from citecheck.findings import Finding, Kind
 
 ANY = "*"
 FILE_VERSION = 1
+#: Longest citation a dismissal request may name (citations are tens of characters).
+MAX_CITATION_CHARS = 500
+_KINDS = frozenset(k.value for k in Kind)
+_QUOTE_HASH = re.compile(r"[0-9a-f]{16}")
 _WS = re.compile(r"\s+")
 #: Kinds about a quotation: the quoted words are part of what the user dismissed.
 _QUOTE_KINDS = frozenset({Kind.MISQUOTE, Kind.PINCITE_WRONG_PAGE, Kind.UNSUPPORTED_HOLDING})
@@ -51,6 +55,26 @@ class IgnoreKey:
     @property
     def whole_citation(self) -> IgnoreKey:
         return IgnoreKey(kind=ANY, citation=self.citation, quote_hash=ANY)
+
+    def request_problem(self) -> str | None:
+        """Why an edge refuses to store this key when a client asks it to, or None when it is sound.
+
+        A dismissal names a finding the user was shown: a known kind (``"*"`` is for scope
+        "citation", never sent), a citation of sensible length and a quote hash as ``key_for``
+        makes it. Anything else would sit in ``.citecheck/ignore.json`` matching nothing.
+
+        >>> IgnoreKey(kind="misquote", citation="100 a.2d 36").request_problem() is None
+        True
+        >>> IgnoreKey(kind="bogus", citation="100 a.2d 36").request_problem()[:26]
+        "unknown finding kind 'bogu"
+        """
+        if self.kind not in _KINDS:
+            return f"unknown finding kind {self.kind[:80]!r} (one of: {', '.join(sorted(_KINDS))})"
+        if len(self.citation) > MAX_CITATION_CHARS:
+            return f"the citation is longer than {MAX_CITATION_CHARS} characters"
+        if self.quote_hash and not _QUOTE_HASH.fullmatch(self.quote_hash):
+            return "quoteHash must be empty or the 16 hexadecimal digits the finding's ignore key carries"
+        return None
 
 
 class Ignores(Protocol):

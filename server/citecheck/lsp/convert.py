@@ -14,6 +14,7 @@ check that a fix echoed back by the client still applies to the text it was made
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -81,8 +82,34 @@ def fixes_json(fixes: Iterable[Fix], index: LineIndex, encoding: str) -> list[di
 
 
 def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.DiagnosticRelatedInformation]:
+    parts = related_lines(finding)
+    if not parts:
+        return []
+    ev = finding.evidence
+    # The related location is the citation itself (a LSP location must be a document range);
+    # the case link, when there is one, is in the hover and in codeDescription-style docs.
+    location = types.Location(uri=ev.url if ev.url and ev.url.startswith("http") else uri, range=rng)
+    return [types.DiagnosticRelatedInformation(location=location, message=p) for p in parts]
+
+
+def _unsaid(note: str, message: str) -> str:
+    """The sentences of ``note`` that ``message`` does not already say (a "Rule: …" label aside).
+
+    >>> _unsaid("Filed in: D.C. (from the caption). Rule: Ohio does not bind D.C.", "No: Ohio does not bind D.C.")
+    'Filed in: D.C. (from the caption).'
+    """
+    kept = []
+    for sentence in re.split(r"(?<=\.)\s+(?=[A-Z])", note.strip()):
+        bare = re.sub(r"^[A-Z][a-z ]{0,20}:\s*", "", sentence).rstrip(".")
+        if bare and bare not in message:
+            kept.append(sentence)
+    return " ".join(kept)
+
+
+def related_lines(finding: Finding) -> list[str]:
     """The evidence, in words that match the verdict: "Matched" only names a record a source
-    actually matched; a citation that could not be verified or cannot exist matched nothing."""
+    actually matched; a citation that could not be verified or cannot exist matched nothing. The
+    editor shows these lines under the message, so none repeats what the message says."""
     ev = finding.evidence
     parts = []
     if ev.record_id is not None or ev.case_name:
@@ -95,7 +122,7 @@ def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.Diagnos
         )
     elif finding.kind is Kind.CANNOT_VERIFY:
         return []  # the message says why; there is no record and no passage to show
-    elif finding.kind is Kind.IMPOSSIBLE_CITATION and ev.note:
+    elif finding.kind is Kind.IMPOSSIBLE_CITATION and ev.note and ev.note not in finding.message:
         parts.append(f"Why it cannot exist: {ev.note}" + (f" (per {ev.source})" if ev.source else ""))
     elif finding.kind is Kind.FABRICATED_CASE and ev.citation:
         parts.append(
@@ -106,15 +133,14 @@ def _related(finding: Finding, uri: str, rng: types.Range) -> list[types.Diagnos
         parts.append((f"Page {ev.page}: " if ev.page else "Passage: ") + f"“{passage}”")
     elif ev.page:
         parts.append(f"Page used: {ev.page}")
-    if ev.note and finding.kind is not Kind.IMPOSSIBLE_CITATION:
-        parts.append(ev.note)
+    if (
+        ev.note
+        and finding.kind is not Kind.IMPOSSIBLE_CITATION
+        and (note := _unsaid(ev.note, finding.message))
+    ):
+        parts.append(note)  # said once: what the message already carries is not repeated
     parts.extend(f"Possible fix: {fix.describe()}" for fix in finding.fixes if fix.why)
-    if not parts:
-        return []
-    # The related location is the citation itself (a LSP location must be a document range);
-    # the case link, when there is one, is in the hover and in codeDescription-style docs.
-    location = types.Location(uri=ev.url if ev.url and ev.url.startswith("http") else uri, range=rng)
-    return [types.DiagnosticRelatedInformation(location=location, message=p) for p in parts]
+    return parts
 
 
 def diagnostic_severity(finding: Finding, cannot_verify: str = "hint") -> types.DiagnosticSeverity:

@@ -3,7 +3,8 @@
 pygls' reader keeps waiting for a ``Content-Length`` after a header block without a valid one, and
 from then on glues each body onto the next header line: the server never answers again. This
 reader resynchronises on the next ``Content-Length`` line, answers a body that is not JSON with a
-JSON-RPC parse error, answers a request whose params do not deserialise (a negative position) with
+JSON-RPC parse error (and JSON that is not an object, an array or a number, with InvalidRequest: one
+log line, never a traceback), answers a request whose params do not deserialise (a negative position) with
 InvalidParams instead of dropping it, and caps a body's size. ``serve_stdio`` returns the exit status
 the LSP ``exit`` notification asks for (1 when ``shutdown`` never came).
 """
@@ -19,7 +20,12 @@ import threading
 from typing import Any, BinaryIO
 
 from lsprotocol.types import ResponseError
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcParseError,
+)
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 
@@ -78,7 +84,10 @@ def _dispatch(server: LanguageServer, body: bytes) -> None:
         message = json.loads(body, object_hook=protocol.structure_message)
     except JsonRpcException as exc:
         raw = json.loads(body)  # it parsed as JSON: only the params did not fit the method
-        if isinstance(raw, dict) and "method" in raw and raw.get("id") is not None:
+        if isinstance(raw, dict) and "method" not in raw and "id" not in raw:
+            log.warning("a JSON-RPC object with neither a method nor an id; answered with an error")
+            _send_error(server, None, JsonRpcInvalidRequest())
+        elif isinstance(raw, dict) and "method" in raw and raw.get("id") is not None:
             log.warning(
                 "request %r: params do not match %s; answered with an error", raw.get("id"), raw["method"]
             )
@@ -95,6 +104,14 @@ def _dispatch(server: LanguageServer, body: bytes) -> None:
     except Exception as exc:  # nothing a client sends may stop the loop
         log.warning("a message could not be read (%s: %s); ignored", type(exc).__name__, exc)
         return
+    if isinstance(message, dict | list | str | int | float | bool) or message is None:
+        # (a message object comes out structured; a plain dict is an object without "jsonrpc")
+        # JSON, but not a JSON-RPC message (LSP has no batches): one line, and the answer the spec asks for
+        log.warning(
+            "a message that is a JSON %s, not a JSON-RPC message; answered with an error", _json_type(message)
+        )
+        _send_error(server, None, JsonRpcInvalidRequest())
+        return
     try:
         protocol.handle_message(message)
     except SystemExit:
@@ -102,6 +119,12 @@ def _dispatch(server: LanguageServer, body: bytes) -> None:
     except Exception as exc:
         log.exception("Unable to handle message")
         server.report_server_error(exc, JsonRpcException)  # type: ignore[arg-type]
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "object without jsonrpc", list: "array", str: "string", bool: "boolean", int: "number"}
+    names[float] = "number"
+    return names.get(type(value), "null")
 
 
 def _send_error(server: LanguageServer, msg_id: Any, error: JsonRpcException) -> None:

@@ -6,10 +6,12 @@ browser with no network. Every string from the document or a source is escaped. 
 
 from __future__ import annotations
 
+import re
 from html import escape
 
-from citecheck.findings import Finding, Severity, docs_url
+from citecheck.findings import Finding, Severity, docs_url, kind_title
 from citecheck.report.model import (
+    STATUS_WORDS,
     Authority,
     BatchResult,
     FileResult,
@@ -21,7 +23,20 @@ from citecheck.report.model import (
     notes,
 )
 
-_SEVERITY_HEAD = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
+_SEVERITY_HEAD = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes (info)"}
+_STATUS_HEAD = {
+    Status.PROBLEM: "Citations with problems",
+    Status.CANNOT_VERIFY: "Could not be verified",
+    Status.NOT_CHECKED: "Not checked",
+    Status.VERIFIED: "Verified",
+}
+#: Markdown emphasis in a draft (``*Berry v. Keith*``, ``**No. 24-CV-0417**``, ``_Id._``): its markers
+#: are left out of the snippets, a star page (``at *3``) is not.
+_EMPHASIS = re.compile(
+    r"(?:(?<=^)|(?<=[\s(\[{\"'“‘]))(?:\*{1,3}|_{1,3})(?=[^\s\d*_])"
+    r"|(?<=[^\s*_])(?:\*{1,3}|_{1,3})(?=$|[\s.,;:!?)\]}\"'”’])",
+    re.M,
+)
 _CSS = """
 body{font-family:Georgia,'Times New Roman',serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.6rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
@@ -38,7 +53,8 @@ th{background:#f3f3f3}
 .weight.unknown{background:#eee;color:#444}.why{font-size:.85rem;color:#444}
 .finding{border:1px solid #ddd;border-left:.35rem solid #999;padding:.5rem .8rem;margin:.8rem 0}
 .finding.error{border-left-color:#c62828}.finding.warning{border-left-color:#e0a800}
-.finding.info{border-left-color:#3b78b5}
+.finding.info{border-left-color:#3b78b5}.finding h4{margin:.2rem 0;font-size:1.05rem}
+.finding .where{margin:.2rem 0;font-size:.9rem;color:#444}.kind{color:#666;font-size:.8rem}
 .finding dl{display:grid;grid-template-columns:9rem 1fr;gap:.2rem .8rem;margin:.4rem 0}
 .finding dt{font-weight:bold;font-family:sans-serif;font-size:.85rem}.finding dd{margin:0}
 .context{background:#fafafa;border:1px dashed #ddd;padding:.3rem .5rem;white-space:pre-wrap}
@@ -46,14 +62,20 @@ mark{background:#ffe58f}code{font-size:.9rem}.note{background:#f4f8fc;padding:.6
 """
 
 
-def _badge(value: str, cls: str) -> str:
-    return f'<span class="{cls} {escape(value)}">{escape(value)}</span>'
+def _badge(value: str, cls: str, words: str | None = None) -> str:
+    return f'<span class="{cls} {escape(value)}">{escape(words or value)}</span>'
+
+
+def _status_badge(status: Status) -> str:
+    return _badge(status.value, "status", STATUS_WORDS[status])
 
 
 def _context(file: FileResult, f: Finding, radius: int = 160) -> str:
     start = max(0, f.span.start - radius)
     end = min(len(file.text), f.span.end + radius)
     before, hit, after = file.text[start : f.span.start], f.span.of(file.text), file.text[f.span.end : end]
+    if file.kind == "markdown":  # the draft as its reader sees it, not its markup
+        before, hit, after = (_EMPHASIS.sub("", part) for part in (before, hit, after))
     return (
         ("…" if start else "")
         + escape(before)
@@ -61,6 +83,11 @@ def _context(file: FileResult, f: Finding, radius: int = 160) -> str:
         + escape(after)
         + ("…" if end < len(file.text) else "")
     )
+
+
+def _code(escaped: str) -> str:
+    """``citecheck corpus import PATH`` (backticks) in a note (written for terminals too) as code, not backticks."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
 
 
 def _link(value: str) -> str:
@@ -74,17 +101,20 @@ def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
     page = file.page_at(f.span.start)
     where = escape(file.location(f.span.start)) if file.places else f"line {line}, column {col}"
     where += f", PDF page {escape(page)}" if page else ""
-    rows = "".join(f"<dt>{escape(label)}</dt><dd>{_link(value)}</dd>" for label, value in evidence_items(f))
+    rows = "".join(
+        f"<dt>{escape(label)}</dt><dd>{_link(value)}</dd>" for label, value in evidence_items(f, plain=True)
+    )
     fixes = "".join(f"<li>{escape(fix.describe())}</li>" for fix in f.fixes)
     return (
         f'<div class="finding {f.severity.value}" id="{fid}">'
-        f"<p>{_badge(f.severity.value, 'sev')} <strong>{escape(f.kind.value)}</strong> — {where} — "
-        f"<code>{escape(cited_text(file, f))}</code></p>"
+        f"<h4>{_badge(f.severity.value, 'sev')} {escape(kind_title(f.kind))}</h4>"
+        f'<p class="where">{where} — <code>{escape(cited_text(file, f))}</code></p>'
         f"<p>{escape(f.message)}</p>"
         f'<div class="context">{_context(file, f)}</div>'
         + (f"<dl>{rows}</dl>" if rows else "")
         + (f"<p>Suggested fix:</p><ul>{fixes}</ul>" if fixes else "")
-        + f'<p><a href="{escape(docs_url(f.kind))}">What “{escape(f.kind.value)}” means</a></p></div>'
+        + f'<p class="more"><a href="{escape(docs_url(f.kind))}">What this finding means</a> '
+        f'<span class="kind">({escape(f.kind.value)})</span></p></div>'
     )
 
 
@@ -107,10 +137,11 @@ def _authority_row(a: Authority, first_finding: dict[int, str]) -> str:
         if a.weight
         else ""
     )
+    name = _EMPHASIS.sub("", a.name)
     return (
-        f"<tr><td><em>{escape(a.name) or '—'}</em></td><td>{escape(a.cite)}</td>"
-        f"<td>{_badge(a.status.value, 'status')}</td><td>{weight}</td><td>{', '.join(places)}</td>"
-        f"<td>{matched}</td><td>{escape(', '.join(a.kinds))}</td></tr>"
+        f"<tr><td><em>{escape(name) or '—'}</em></td><td>{escape(a.cite)}</td>"
+        f"<td>{_status_badge(a.status)}</td><td>{weight}</td><td>{', '.join(places)}</td>"
+        f"<td>{matched}</td><td>{escape('; '.join(kind_title(k) for k in a.kinds))}</td></tr>"
     )
 
 
@@ -121,10 +152,10 @@ def _file_html(file: FileResult, n: int) -> str:
         if f.citation_index is not None:
             first_finding.setdefault(f.citation_index, f"f{n}-{i}")
     groups = []
-    for weight, heading, members in grouped_authorities(file):
+    for group, heading, members in grouped_authorities(file):
         rows = "".join(_authority_row(a, first_finding) for a in members)
         groups.append(
-            f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(weight)}"><thead><tr>'
+            f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(group)}"><thead><tr>'
             "<th>Authority</th><th>Citation</th><th>Status</th><th>Weight</th>"
             "<th>Cited at (line:column)</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
             + rows
@@ -145,7 +176,7 @@ def render_html(batch: BatchResult) -> str:
     counts = (
         '<table class="counts"><thead><tr><th>Files</th><th>Citations</th>'
         + "".join(f"<th>{_SEVERITY_HEAD[s]}</th>" for s in Severity)
-        + "".join(f"<th>{escape(s.value)}</th>" for s in Status)
+        + "".join(f"<th>{escape(_STATUS_HEAD[s])}</th>" for s in Status)
         + "</tr></thead><tbody><tr>"
         + f"<td>{len(batch.files)}</td><td>{sum(len(f.citations) for f in batch.files)}</td>"
         + "".join(f"<td>{batch.count(s)}</td>" for s in Severity)
@@ -153,7 +184,7 @@ def render_html(batch: BatchResult) -> str:
         + "</tr></tbody></table>"
     )
     errors = "".join(f"<li><strong>{escape(e.name)}</strong>: {escape(e.message)}</li>" for e in batch.errors)
-    note_html = "".join(f'<p class="note">{escape(x)}</p>' for x in notes(batch))
+    note_html = "".join(f'<p class="note">{_code(escape(x))}</p>' for x in notes(batch))
     files = "".join(_file_html(f, i) for i, f in enumerate(batch.files))
     title = "Citation check: " + ", ".join(f.name for f in batch.files) if batch.files else "Citation check"
     return (

@@ -16,7 +16,7 @@ from io import StringIO
 from typing import Any, TextIO
 
 from citecheck.extract.models import CiteForm, Database, Statute
-from citecheck.findings import Finding, Fix, Kind, Severity
+from citecheck.findings import Finding, Fix, Kind, Severity, kind_title
 from citecheck.holdings.verdicts import holding_json
 from citecheck.jurisdiction import Assessment, Forum
 from citecheck.report.model import BatchResult, FileResult, authorities, notes, statute_count, statute_of
@@ -112,6 +112,7 @@ def finding_json(file: FileResult, f: Finding) -> dict[str, Any]:
     ev = f.evidence
     return {
         "kind": _VALUE[f.kind],
+        "title": kind_title(f.kind),
         "severity": _VALUE[f.severity],
         "span": span_json(file, f.span),
         "page": file.page_at(f.span.start),

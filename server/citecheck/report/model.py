@@ -408,29 +408,43 @@ def statute_authorities(
     return out
 
 
-#: Order of the table of authorities' groups, and their headings.
-WEIGHT_GROUPS: tuple[tuple[Weight, str], ...] = (
-    (Weight.BINDING, "Binding authority"),
-    (Weight.PERSUASIVE, "Persuasive authority"),
-    (Weight.UNKNOWN, "Weight not determined"),
+#: Order of the table of authorities' groups, and their headings. The last group holds the citations
+#: with no case behind them (fabricated-case, impossible-citation): they carry no weight anywhere, so
+#: they are neither "binding" nor "persuasive", nor of a weight still to be determined.
+WEIGHT_GROUPS: tuple[tuple[str, str], ...] = (
+    (Weight.BINDING.value, "Binding authority"),
+    (Weight.PERSUASIVE.value, "Persuasive authority"),
+    (Weight.UNKNOWN.value, "Weight not determined"),
+    ("no-case", "No weight: no case at this citation"),
 )
+_NO_CASE_KINDS = frozenset({"fabricated-case", "impossible-citation"})
+_SUMMARY_WORDS = {
+    Weight.BINDING.value: "binding",
+    Weight.PERSUASIVE.value: "persuasive",
+    Weight.UNKNOWN.value: "weight unknown",
+    "no-case": "no case at the citation",
+}
 
 
-def weight_of(a: Authority) -> Weight:
-    return a.weight.weight if a.weight is not None else Weight.UNKNOWN
+def weight_of(a: Authority) -> str:
+    """The group of the table of authorities ``a`` belongs to (a key of ``WEIGHT_GROUPS``)."""
+    if _NO_CASE_KINDS.intersection(a.kinds):
+        return "no-case"
+    return a.weight.weight.value if a.weight is not None else Weight.UNKNOWN.value
 
 
 def grouped_authorities(file: FileResult) -> list[tuple[str, str, list[Authority]]]:
     """The table of authorities as briefs group it: the cases by weight in the forum (binding,
-    persuasive, unknown), then statutes, then regulations; ``(group id, heading, entries)``, empty
-    groups left out. The id is the weight's value, ``"statutes"`` or ``"regulations"``."""
+    persuasive, unknown, no case at the citation), then statutes, then regulations; ``(group id,
+    heading, entries)``, empty groups left out. The id is a key of ``WEIGHT_GROUPS``, ``"statutes"`` or
+    ``"regulations"``."""
     entries = authorities(file)
     cases = [a for a in entries if a.statute is None]
     out = []
-    for weight, heading in WEIGHT_GROUPS:
-        members = [a for a in cases if weight_of(a) is weight]
+    for group, heading in WEIGHT_GROUPS:
+        members = [a for a in cases if weight_of(a) == group]
         if members:
-            out.append((weight.value, heading, members))
+            out.append((group, heading, members))
     statutes = [a for a in entries if a.statute is not None and not a.statute.regulation]
     regulations = [a for a in entries if a.statute is not None and a.statute.regulation]
     if statutes:
@@ -456,15 +470,15 @@ def index_summary(file: FileResult) -> str:
 
 
 def weight_summary(file: FileResult) -> str:
-    """``"authorities: 9 binding, 2 persuasive, 1 weight unknown"`` (each case once), or "" with none."""
-    counts = {w: 0 for w, _ in WEIGHT_GROUPS}
+    """``"authorities: 9 binding, 2 persuasive, 1 weight unknown, 1 no case at the citation"`` (each case
+    once; statutes are not weighed), or "" with none."""
+    counts = {g: 0 for g, _ in WEIGHT_GROUPS}
     for a in authorities(file):
         if a.statute is None:
             counts[weight_of(a)] += 1
     if not any(counts.values()):
         return ""
-    words = {Weight.BINDING: "binding", Weight.PERSUASIVE: "persuasive", Weight.UNKNOWN: "weight unknown"}
-    return "authorities: " + ", ".join(f"{n} {words[w]}" for w, n in counts.items() if n)
+    return "authorities: " + ", ".join(f"{n} {_SUMMARY_WORDS[g]}" for g, n in counts.items() if n)
 
 
 def forum_line(file: FileResult) -> str:
@@ -477,11 +491,35 @@ def forum_line(file: FileResult) -> str:
     return f"Court: {file.forum.name} (from the {file.forum.origin}; {file.forum.question.value} question)."
 
 
-def evidence_items(finding: Finding) -> list[tuple[str, str]]:
-    """The filled evidence fields as (label, value), in the order a reader wants them."""
+#: A status as a reader says it (the Word pane's words): badges and counts in the HTML report.
+STATUS_WORDS: dict[Status, str] = {
+    Status.PROBLEM: "problem",
+    Status.CANNOT_VERIFY: "could not verify",
+    Status.NOT_CHECKED: "not checked",
+    Status.VERIFIED: "verified",
+}
+#: Where the evidence came from, for a reader (``Evidence.source`` holds our internal names).
+SOURCE_WORDS: dict[str, str] = {
+    "corpus": "your local corpus",
+    "cap": "Caselaw Access Project",
+    "courtlistener": "CourtListener",
+    "cache": "citecheck's lookup cache",
+    "reporters-db": "the reporters database (Free Law Project's reporters-db)",
+    "model": "your model endpoint",
+    "chain": "citecheck",
+}
+
+
+def evidence_items(finding: Finding, *, plain: bool = False) -> list[tuple[str, str]]:
+    """The filled evidence fields as (label, value), in the order a reader wants them.
+
+    ``plain`` (what a lawyer reads: the HTML report) names the source in words and leaves out the
+    record id, our database's key for the case (the JSON and SARIF reports keep it).
+    """
     ev = finding.evidence
+    source = SOURCE_WORDS.get(ev.source or "", ev.source) if plain else ev.source
     items = [
-        ("Source", ev.source),
+        ("Source", source),
         ("Case", ev.case_name),
         ("Citation", ev.citation),
         ("Court", ev.court),
@@ -494,7 +532,7 @@ def evidence_items(finding: Finding) -> list[tuple[str, str]]:
         ("Note", ev.note),
         ("Verdict", _verdict(ev.verdict, ev.misuse)),
         ("Judged by", f"{ev.model} ({ev.prompt_version})" if ev.model else None),
-        ("Record", ev.record_id),
+        ("Record", None if plain else ev.record_id),
         ("Link", ev.url),
     ]
     return [(label, str(value)) for label, value in items if value]

@@ -40,34 +40,45 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO:
 
 
 def _summary(file: FileResult) -> str:
+    """``16 citations = 2 problem + 14 cannot-verify; 14 findings = 1 error + 1 warning + 12 info``.
+
+    Two tallies that each add up to their total: citations by status (each citation once) and
+    findings by severity (the lines listed above). The words are the ones the lines use.
+    """
     counts = {s: 0 for s in Status}
     for st in file.statuses:
         counts[st.status] += 1
     sev = {s: sum(1 for f in file.findings if f.severity is s) for s in Severity}
     n = len(file.citations)
-    parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
-    inner = ", ".join(parts)
-    if statutes := statute_count(file):  # "(8 statutes; 2 problem, …)": how many are statutes, first
-        inner = f"{statutes} statute{'s' if statutes != 1 else ''}; {inner}"
+    parts = [f"{counts[s]} {s.value}" for s in _SUMMARY_ORDER if counts[s]]
+    statutes = statute_count(file)  # "16 citations (8 statutes) = …": how many are statutes, first
     covered = index_summary(file)
     return (
-        f"{n} citation{'s' if n != 1 else ''}"
-        + (f" ({inner})" if inner else "")
-        + f"; {_count(sev[Severity.ERROR], 'error')}, {_count(sev[Severity.WARNING], 'warning')}, "
-        f"{sev[Severity.INFO]} info" + (f"; {covered}" if covered else "")
+        _count(n, "citation")
+        + (f" ({_count(statutes, 'statute')})" if statutes else "")
+        + (f" = {' + '.join(parts)}" if parts else "")
+        + f"; {_count(len(file.findings), 'finding')} = {_count(sev[Severity.ERROR], 'error')} + "
+        f"{_count(sev[Severity.WARNING], 'warning')} + {sev[Severity.INFO]} info"
+        + (f"; {covered}" if covered else "")
     )
 
 
-def _unverified_note(file: FileResult) -> str:
-    """Why the summary's cannot-verify count differs from the cannot-verify lines listed, if it does.
+_SUMMARY_ORDER = (Status.PROBLEM, Status.CANNOT_VERIFY, Status.NOT_CHECKED, Status.VERIFIED)
 
-    The count is per citation status; a short form (Id., supra) inherits its antecedent's status
-    but gets no line of its own, and a citation with a problem may also have a cannot-verify line.
+
+def _unverified_note(file: FileResult) -> str:
+    """Why the cannot-verify lines listed are not the cannot-verify citations counted, if they are not.
+
+    ``11 cannot-verify lines = 10 for cannot-verify citations + 1 for a citation counted as a
+    problem; 4 more cannot-verify citations are short forms (Id., supra), which get no line of their
+    own``. The count is per citation status; a short form inherits its antecedent's status but gets no
+    line of its own, and a citation with a problem may also have a cannot-verify line.
     """
     from citecheck.extract.models import CiteForm
     from citecheck.findings import Kind
 
     listed = {f.citation_index for f in file.findings if f.kind is Kind.CANNOT_VERIFY}
+    lines = sum(1 for f in file.findings if f.kind is Kind.CANNOT_VERIFY)
     status = {st.index: st.status for st in file.statuses}
     unverified = {i for i, st in status.items() if st is Status.CANNOT_VERIFY}
     unlisted = unverified - listed
@@ -80,21 +91,20 @@ def _unverified_note(file: FileResult) -> str:
         for i in unlisted
         if forms.get(i) in (CiteForm.ID, CiteForm.SHORT, CiteForm.SUPRA, CiteForm.REFERENCE)
     }
-    parts = [f"{len(unverified & listed)} listed"]
+    own = len(unverified & listed)
+    note = f"{_count(lines, 'cannot-verify line')} = {own} for {'a cannot-verify citation' if own == 1 else 'cannot-verify citations'}"
+    if also:
+        note += f" + {len(also)} for {'a citation' if len(also) == 1 else 'citations'} counted as a problem"
+    more = []
     if short:
-        parts.append(
-            f"{len(short)} short form{'s' if len(short) != 1 else ''} (Id., supra) counted but not "
-            "listed: each stands for a full citation"
+        more.append(
+            f"{len(short)} more cannot-verify citation{'s are' if len(short) != 1 else ' is a'} short "
+            f"form{'s' if len(short) != 1 else ''} (Id., supra), which get{'s' if len(short) == 1 else ''} "
+            "no line of their own"
         )
     if unlisted - short:
-        parts.append(f"{len(unlisted - short)} not listed (the cannot-verify check is turned off)")
-    note = f"of the {len(unverified)} cannot-verify, " + ", ".join(parts)
-    if also:
-        note += (
-            f"; {len(also)} more cannot-verify line{'s are' if len(also) != 1 else ' is'} for a citation "
-            "counted under problem"
-        )
-    return note
+        more.append(f"{len(unlisted - short)} more have no line: the cannot-verify check is turned off")
+    return "; ".join([note, *more])
 
 
 def _jurisdiction(file: FileResult) -> str:

@@ -136,6 +136,8 @@ def create_app(config: ServeConfig) -> Guard:
             raise InputError(
                 'ignore needs {"key": {kind, citation, quoteHash}, "scope": "finding" or "citation"}'
             )
+        if (problem := key.request_problem()) is not None:
+            raise InputError(f"ignore: {problem}")
         ignores.load()
         ignores.add(key if scope == "finding" else key.whole_citation)  # InputError when it cannot be written
         return JSONResponse(
@@ -185,9 +187,11 @@ def _save_report(root: Path | None, html: str) -> Path | None:
         return None
     folder = root / ".citecheck" / "reports"
     path = folder / time.strftime("word-report-%Y%m%d-%H%M%S.html")
+    from citecheck.cli.app import write_atomically
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(html, encoding="utf-8")
+        write_atomically(path, lambda stream: stream.write(html))  # a full disk leaves no half report
     except OSError as exc:
         log.warning("could not save the report to %s: %s", path, exc)
         return None
@@ -214,6 +218,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         body = json.loads(await request.body())
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputError(f"the request is not valid JSON ({exc})") from exc
+    except RecursionError as exc:  # [[[[…]]]] 50,000 deep: the parser's recursion limit, not our fault
+        raise InputError("the request is not valid JSON (nested too deeply)") from exc
     if not isinstance(body, dict):
         raise InputError("the request must be a JSON object")
     return body

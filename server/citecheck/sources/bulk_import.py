@@ -200,25 +200,8 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
 
         def stage(table: str, sql: str, values: Iterator[tuple]) -> int:
             nonlocal refused
-            n = 0
-            db.execute("BEGIN")
-            try:
-                for v in values:
-                    if v[0] is None:  # a row without a usable id cannot be linked: refuse and count it
-                        refused += 1
-                        continue
-                    db.execute(sql, v)
-                    n += 1
-                    if n % _COMMIT_EVERY == 0:
-                        db.execute("COMMIT")
-                        db.execute("BEGIN")
-            except BaseException as exc:
-                if db.in_transaction:  # after a full disk SQLite has rolled back already
-                    db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise storage_error(exc, corpus.path) from exc
-                raise
-            db.execute("COMMIT")
+            n, bad = _stage(corpus, sql, values)
+            refused += bad
             return n
 
         if "courts" in files:
@@ -308,6 +291,32 @@ def import_bulk(corpus: Corpus, folder: Path, *, progress: ProgressSink | None =
         refused=refused,
         refusal="rows without a usable id" if refused else None,
     )
+
+
+def _stage(corpus: Corpus, sql: str, values: Iterator[tuple]) -> tuple[int, int]:
+    """Insert ``values`` into a staging table, committing every ``_COMMIT_EVERY`` rows (only with room to
+    merge them: ``Corpus.commit``); returns (rows staged, rows refused for want of an id)."""
+    db = corpus.connection
+    n = refused = 0
+    db.execute("BEGIN")
+    try:
+        for v in values:
+            if v[0] is None:  # a row without a usable id cannot be linked: refuse and count it
+                refused += 1
+                continue
+            db.execute(sql, v)
+            n += 1
+            if n % _COMMIT_EVERY == 0:
+                corpus.commit()
+                db.execute("BEGIN")
+        corpus.commit()
+    except BaseException as exc:
+        if db.in_transaction:  # after a full disk SQLite has rolled back already
+            db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise storage_error(exc, corpus.path) from exc
+        raise
+    return n, refused
 
 
 def _assemble(corpus: Corpus, progress: ProgressSink) -> tuple[int, int, int, tuple[str, ...]]:

@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 CAP_LAST_YEAR = 2018
 #: After a network failure, do not try the same volume again for this long (keystrokes!).
 RETRY_AFTER_FAILURE_S = 60.0
+#: How long to wait for a connection to the CAP site: an unreachable site is known in seconds.
+CONNECT_TIMEOUT_S = 3.0
 
 
 @dataclass(slots=True)
@@ -88,7 +90,7 @@ class CapFetcher:
         self._deadline: float | None = None
         self.cache = cache
         self._client = client or httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout_s, connect=min(3.0, timeout_s)), follow_redirects=True
+            timeout=httpx.Timeout(timeout_s, connect=min(CONNECT_TIMEOUT_S, timeout_s)), follow_redirects=True
         )
         self._own_client = client is None
         self._sem = asyncio.Semaphore(concurrency)

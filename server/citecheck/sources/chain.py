@@ -77,6 +77,7 @@ class SourceChain:
         remote_off_reason: str = "",
         say_missing_text: bool = True,
         statutes: StatuteIndex | None = None,
+        name_search_online: bool = True,
     ) -> None:
         #: ``say_missing_text``: a case only the citation index knows raises SourceUnavailable from
         #: ``opinion`` (so quote and pin checks say they were not run); a view that answers only from
@@ -89,6 +90,9 @@ class SourceChain:
         self.cap_fetcher = cap_fetcher
         self.remote = remote
         self.remote_off_reason = remote_off_reason
+        #: the remote's name search may be asked (``settings.name_search_online``): the case name of a
+        #: citation a finding calls wrong then goes to CourtListener (docs/sources.md, "Name search")
+        self.name_search_online = name_search_online
 
     # ------------------------------------------------------------------ AuthoritySource
     async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:  # noqa: C901
@@ -296,7 +300,12 @@ class SourceChain:
             links.append(("the local corpus", self.corpus))
         if self.index is not None:
             links.append(("the citation index", _IndexNames(self.index)))
-        if remote and self.remote is not None and hasattr(self.remote, "find_by_name"):
+        if (
+            remote
+            and self.name_search_online
+            and self.remote is not None
+            and hasattr(self.remote, "find_by_name")
+        ):
             links.append((self.remote.name, self.remote))
         for label, link in links:
             try:
@@ -612,6 +621,7 @@ async def build_from_settings(
         remote=remote,
         remote_off_reason=off,
         statutes=await asyncio.to_thread(_open_statutes, settings),
+        name_search_online=settings.name_search_online,
     )
 
 

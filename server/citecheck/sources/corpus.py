@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import shutil
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -39,8 +41,13 @@ from citecheck.sources.passages import fts_phrase, locate, longest_fragment
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 SCHEMA_VERSION = 1
+#: Free space an import needs beyond its ``-wal`` file to commit: SQLite appends the pages it still
+#: holds (its cache, 2 MB by default) to the log, then the merge may grow the corpus by as much again.
+_COMMIT_HEADROOM = 5 * 1024 * 1024
 #: Name-search hits scored below this are another case (one party shared: "Savage v. Jones" is 0.75).
 MIN_NAME_SCORE = 0.8
+
+log = logging.getLogger(__name__)
 #: A volume can be complete only if its first case begins on one of its first pages.
 FIRST_CASE_MAX_PAGE = 5
 
@@ -210,6 +217,7 @@ class Corpus:
     def __init__(self, path: Path | str, *, readonly: bool = False, busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._readonly = readonly
         self._names: NameIndex | None = None  # built by the first name search
         # name searches answered from that index (an editor re-checks the same names at every pause)
         self._name_hits: dict[tuple[object, ...], tuple[NameIndex, tuple[NameHit, ...]]] = {}
@@ -256,8 +264,7 @@ class Corpus:
             try:
                 self._db.execute("BEGIN")
                 yield
-                self._db.execute("COMMIT")
-                self._writes += 1
+                self.commit()
             except BaseException as exc:
                 # SQLite has already rolled back after a full disk; a second ROLLBACK would replace
                 # the real cause with "cannot rollback - no transaction is active"
@@ -382,8 +389,36 @@ class Corpus:
     def lock(self) -> threading.RLock:
         return self._lock
 
+    def commit(self) -> None:
+        """COMMIT the open transaction, if the disk has room to merge it into the corpus file.
+
+        In WAL mode a commit lands in the ``-wal`` file and is merged into the database later; on a
+        disk too full for the merge, the log stays beside the corpus for good, holding the import. So an
+        import commits only with room for the log, the pages SQLite still holds and the merge
+        (``_COMMIT_HEADROOM``); otherwise it raises SQLite's own "full" error and the caller rolls
+        back: the corpus stays as it was and closing it leaves no ``-wal`` file.
+        """
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            free = shutil.disk_usage(self.path.parent).free
+            logged = wal.stat().st_size if wal.exists() else 0
+        except OSError:
+            free, logged = None, 0
+        if free is not None and free < logged + _COMMIT_HEADROOM:
+            raise sqlite3.OperationalError(
+                f"database or disk is full ({free // 1024:,} KB free; merging this import needs "
+                f"{(logged + _COMMIT_HEADROOM) // 1024:,} KB)"
+            )
+        self._db.execute("COMMIT")
+        self._writes += 1
+
     def close(self) -> None:
         with self._lock:
+            if not self._readonly:
+                try:  # merge the log now and empty it, so closing removes it (also after a failed import)
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.Error as exc:
+                    log.debug("could not merge %s-wal into the corpus: %s", self.path.name, exc)
             self._db.close()
 
     # ------------------------------------------------------------------ reading

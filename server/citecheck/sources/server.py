@@ -38,6 +38,30 @@ from citecheck.sources.reporters import is_known_reporter, normalise_reporter
 
 log = logging.getLogger(__name__)
 
+
+class QuietHTTPServer(ThreadingHTTPServer):
+    """A threading HTTP server whose request errors go to logging, never to stderr.
+
+    ``socketserver`` prints "Exception occurred during processing of request" and a traceback on
+    stderr whenever a handler raises, typically because the client went away (a reset while the next
+    request line is read, a pipe broken mid-answer). A client that left is debug; anything else is
+    logged as an error. The loopback fakes of the tests use it too, so ``python -m pytest -q`` prints
+    only dots.
+    """
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError | TimeoutError):
+            log.debug("client %s went away: %s", client_address, exc)
+        else:
+            log.error("a request from %s failed: %s: %s", client_address, type(exc).__name__, exc)
+            log.debug("the failed request's traceback", exc_info=exc)
+
+
 API_PREFIX = "/api/rest/v4/"
 MAX_TEXT = 64_000
 MAX_CITATIONS = 250
@@ -451,7 +475,7 @@ class CorpusServer:
         allowed = None if wildcard and not set(allow_hosts) else frozenset(names)
         self.corpus = Corpus(corpus_path, readonly=True)
         try:
-            self._httpd = ThreadingHTTPServer((host, port), _Handler)
+            self._httpd = QuietHTTPServer((host, port), _Handler)
         except BaseException:
             self.corpus.close()
             raise

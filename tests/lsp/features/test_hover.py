@@ -38,7 +38,7 @@ def test_hover_names_case_court_date_link_page_and_passage() -> None:
         "[open](https://static.case.law",
         "Page used: 37",
         "> The right door",
-        "**misquote**",
+        "**Quotation not found in the opinion** (error, `misquote`)",
     ):
         assert part in text, part
 

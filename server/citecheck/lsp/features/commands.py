@@ -92,6 +92,8 @@ def ignore(server: CiteServer, *args: Any) -> dict[str, Any]:
         raise CommandError(
             'citecheck.ignore needs {"key": {kind, citation, quoteHash}, "scope": finding|citation}'
         )
+    if (problem := key.request_problem()) is not None:
+        raise CommandError(f"citecheck.ignore: {problem}")
     server.ignores.add(key if scope == "finding" else key.whole_citation)
     server.diagnostics.republish_all()
     return {

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from citecheck.checks.statutes import describe_code
 from citecheck.extract.models import Statute
-from citecheck.findings import Finding, Kind
+from citecheck.findings import Finding, Kind, kind_title
 from citecheck.jurisdiction import Assessment
+from citecheck.lsp.convert import related_lines, shows_as_diagnostic
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
 from citecheck.results import CitationResult
@@ -52,6 +54,7 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
         for f in (s.finding for s in state.shown)
         if f.span.overlaps(cite.span) or (f.citation_index == cite.index and f.span.overlaps(cite.full_span))
     ]
+    mode = server.settings.cannot_verify_diagnostics
     statute = (
         state.extraction.statute_of(cite) if cite.statute is not None or cite.antecedent is not None else None
     )
@@ -60,6 +63,7 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
         result,
         findings,
         target.text if target is not cite else None,
+        diagnosed=lambda f: shows_as_diagnostic(f, mode),
         statute=statute,
         written=cite.statute,
     )
@@ -72,11 +76,11 @@ def hover(server: CiteServer, uri: str, position: types.Position) -> types.Hover
 #: The verdict in words when a finding says more than the status (a citation that cannot exist was
 #: never "found"); the first kind present wins.
 _VERDICT_TEXT = (
-    (Kind.IMPOSSIBLE_CITATION, "cannot exist as cited (see below)"),
+    (Kind.IMPOSSIBLE_CITATION, "cannot exist as cited"),
     (Kind.FABRICATED_CASE, "no case begins here in a source that covers this volume"),
     (Kind.WRONG_FIRST_PAGE, "this page is inside another case, not the start of one"),
     (Kind.FABRICATED_STATUTE, "no such section in the title the statute index holds"),
-    (Kind.STATUTE_REPEALED, "the section is no longer in force as cited (see below)"),
+    (Kind.STATUTE_REPEALED, "the section is no longer in force as cited"),
 )
 
 
@@ -102,12 +106,21 @@ def render_hover(
     findings: list[Finding],
     stands_for: str | None,
     *,
+    diagnosed: Callable[[Finding], bool] = lambda f: True,
     statute: Statute | None = None,
     written: Statute | None = None,
 ) -> str:
-    """The hover's Markdown. ``statute``: what a statute citation (or an ``Id.`` after one) cites,
-    code and title filled in; ``written``: the statute citation as written (a short form's own)."""
+    """The hover's Markdown. It says each thing once: an editor shows the diagnostics under the cursor
+    in the same popup (VS Code above this text), so a finding shown as a diagnostic is named here by
+    its title only, and what a finding's message already carries (the source's reason, the rule behind
+    a non-binding-authority finding, the passage) is left out. A finding that
+    is not a diagnostic (cannot-verify with ``cannotVerifyDiagnostics: none``) keeps its message.
+    ``statute``: what a statute citation (or an ``Id.`` after one) cites, code and title filled in;
+    ``written``: the statute citation as written (a short form's own).
+    """
     status = status_text(result, findings)
+    kinds = {f.kind for f in findings}
+    said = " ".join(" ".join((f.message, *related_lines(f))) for f in findings if diagnosed(f))
     verdict = verdict_text(status, result, findings)
     if (statute is not None or written is not None) and status == "not-checked":
         verdict = "not checked (a statute or regulation citecheck has no source for)"
@@ -137,17 +150,34 @@ def render_hover(
 
         lines.append(holding_line(result.holding))
     if result is not None and result.weight is not None:
-        lines.append(render_weight(result.weight))
-    if result is not None and result.page_used:
+        weight = render_weight(result.weight)
+        # the reason once: a non-binding-authority finding's message gives it
+        lines.append(weight.split(" — ", 1)[0] if result.weight.reason in said else weight)
+    shown_passage = result is not None and result.passage is not None and result.passage[:200] in said
+    if result is not None and result.page_used and not shown_passage:
         lines.append(f"Page used: {result.page_used}")
-    if result is not None and result.passage:
+    if result is not None and result.passage and not shown_passage:
         passage = result.passage if len(result.passage) <= 600 else result.passage[:597] + "…"
         lines.append("> " + passage.replace("\n", "\n> "))
-    if result is not None and result.reason:
+    if result is not None and result.reason and result.reason not in said:
         lines.append(f"_{result.reason}_")
     for f in findings:
-        lines.append(f"- **{f.kind}** ({f.severity}): {f.message}")
+        if f.kind is _headline_kind(status, kinds):
+            continue  # the first line says it
+        line = f"- **{kind_title(f.kind)}** ({f.severity}, `{f.kind}`)"
+        lines.append(line if diagnosed(f) else f"{line}: {f.message}")
     return "\n\n".join(lines)
+
+
+def _headline_kind(status: str, kinds: set[Kind]) -> Kind | None:
+    """The kind whose verdict the hover's first line states (``verdict_text``), if one does."""
+    if status == "cannot-verify":
+        return Kind.CANNOT_VERIFY
+    if status == "not-checked" and Kind.STATUTE_NOT_CHECKED in kinds:
+        return Kind.STATUTE_NOT_CHECKED  # "not checked (a statute or regulation citecheck has no source for)"
+    if status == "problem":
+        return next((kind for kind, _words in _VERDICT_TEXT if kind in kinds), None)
+    return None
 
 
 def statute_line(section: SectionRecord) -> str:

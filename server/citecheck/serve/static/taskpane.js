@@ -70,7 +70,7 @@
       });
       file.findings.forEach((x, xi) => {
         const w = `files[${fi}].findings[${xi}]`;
-        const f2 = expect(x, w, { kind: "string", severity: "string", span: "object", page: "string?", message: "string", citation_index: "number?", evidence: "object", fixes: "array", word: "object", ignore_key: "object" });
+        const f2 = expect(x, w, { kind: "string", title: "string", severity: "string", span: "object", page: "string?", message: "string", citation_index: "number?", evidence: "object", fixes: "array", word: "object", ignore_key: "object" });
         if (!SEVERITIES.has(f2.severity)) throw new WireError(`${w}.severity: unknown severity ${String(f2.severity)}`);
         expect(f2.span, `${w}.span`, { start: "number", end: "number", line: "number", column: "number", end_line: "number", end_column: "number" });
         expect(f2.word, `${w}.word`, PLACE);
@@ -169,30 +169,6 @@
     "not-checked": "Nothing to look up (e.g. a short form without a full citation), or a statute or regulation citecheck has no source for (each one names its code). Not an accusation.",
     verified: "Found in a source, and nothing looked wrong."
   };
-  var KIND_TITLE = {
-    "fabricated-case": "No case at this citation",
-    "wrong-first-page": "Cites a page in the middle of a case as its first page",
-    "impossible-citation": "This citation cannot exist",
-    "name-mismatch": "The citation belongs to a different case",
-    "name-misspelled": "Case name differs from the reported name",
-    misquote: "Quotation not found in the opinion",
-    "pincite-out-of-range": "Pin cite outside the pages of the case",
-    "pincite-wrong-page": "Passage is on a different page than the pin cite",
-    "pincite-unverifiable": "Pin cite could not be checked \u2014 not an accusation",
-    "malformed-pincite": "Pin cite is not in an accepted form",
-    "year-mismatch": "Year differs from the decision date",
-    "court-mismatch": "Court differs from the court that decided the case",
-    "non-binding-authority": "Authority that does not bind this court",
-    "unsupported-holding": "The opinion may not support this proposition",
-    "holding-unverified": "The model's answer could not be checked against the opinion",
-    "unresolved-short-form": "Short form with no full citation before it",
-    "cannot-verify": "Could not be verified \u2014 not an accusation",
-    "statute-not-checked": "Statute or regulation not checked \u2014 not an accusation",
-    "opinion-unavailable": "Case found, but its opinion text was not available to check quotes and pin cites",
-    "document-too-large": "Document too large to check",
-    "fabricated-statute": "No such section in this title of the Code",
-    "statute-repealed": "Section repealed, moved or no longer in force"
-  };
   function citationLabel(c) {
     if (c.statute) {
       const s = c.statute;
@@ -202,7 +178,7 @@
     return c.case_name ? `${c.case_name}, ${c.cite ?? c.text}` : c.text;
   }
   function findingTitle(f) {
-    return KIND_TITLE[f.kind] ?? f.kind;
+    return f.title || f.kind;
   }
   function plural(n, one, many) {
     return `${n} ${n === 1 ? one : many}`;

@@ -11,13 +11,17 @@ A reporter volume is *complete* in the index only when all of these hold:
    series ran on past what reporters-db says) and the volume holds at least ``MIN_CASES`` cases (a
    volume CourtListener holds one or two cases of did not come from CAP whole).
 
-Running series (F.4th, A.3d, …) are never complete: an absent page there stays *cannot verify*.
+Running series (F.4th, A.3d, …) are never complete: an absent page there stays *cannot verify*. Nor is a
+commercial series CAP never scanned, which CourtListener knows only from other cases' parallel citations
+(``PARALLEL_ONLY``: Lawyers' Edition): a case whose parallel citation it lacks would look invented.
 """
 
 from __future__ import annotations
 
 from citecheck.reporters import courtlistener_covers
 
+#: Series CourtListener holds only as parallel citations of other reporters' cases (not scanned by CAP).
+PARALLEL_ONLY = frozenset({"L. Ed.", "L. Ed. 2d"})
 #: CAP's collection, which CourtListener took in whole, runs to mid-2018.
 CAP_CUTOFF = 20180630
 MIN_CASES = 3
@@ -36,8 +40,10 @@ def volume_complete(
     False
     >>> volume_complete("A.2d", "100", full_dump=True, cases=2, last_date=19531201)
     False
+    >>> volume_complete("L. Ed.", "35", full_dump=True, cases=150, last_date=19150101)
+    False
     """
-    if not full_dump or cases < MIN_CASES:
+    if not full_dump or cases < MIN_CASES or reporter in PARALLEL_ONLY:
         return False
     if last_date is not None and last_date > CAP_CUTOFF:
         return False
@@ -51,6 +57,8 @@ def incomplete_reason(
     label = f"{volume} {reporter}"
     if not full_dump:
         return f"the index was built from a partial import, so it does not hold all of {label}"
+    if reporter in PARALLEL_ONLY:
+        return f"CourtListener holds {reporter} only as parallel citations of other reporters' cases"
     if not courtlistener_covers(reporter, volume):
         return (
             f"CourtListener does not hold every case of {reporter} (a running series or one it holds in part)"

@@ -40,6 +40,7 @@ _RECORD_CACHE = 4096
 _SEARCH_CANDIDATES = 150
 _FALLBACK_CANDIDATES = 60
 _VOLUME_CACHE = 8192
+_MMAP_BYTES = 4 << 30
 _MISSING = object()
 _EXACT = "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=?"
 _FIRST_AT = "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=? LIMIT 1"
@@ -117,6 +118,9 @@ class CitationIndex:
                 check_same_thread=False,
             )
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            # the file never changes under us (immutable): map it, so a probe reads memory, not read()s
+            db.execute(f"PRAGMA mmap_size={_MMAP_BYTES}")
+            db.execute("PRAGMA cache_size=-16384")
         except sqlite3.DatabaseError as exc:
             raise CorpusError(f"{self.path} is not a citation index ({exc})") from exc
         version = meta.get("schema_version", "")
