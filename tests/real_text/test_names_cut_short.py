@@ -95,7 +95,7 @@ NAMES: list[tuple[str, str | None, str]] = [
         "a comma-cut fragment with no caption before it is no name",
     ),
     ("See A.2d 332 11 A.2d 333.", None, "a citation's tail is no name"),
-    ("xSee Smith v. Jones, 33 Cal. Rptr. 4th 422.", "Smith v. Jones", "a letter typed before a signal"),
+    ("xSee Smith v. Jones, 33 Cal. Rptr. 3d 422.", "Smith v. Jones", "a letter typed before a signal"),
     ("That was settled in Texas. Smith v. Jones, 590 S.E.2d 792.", "Smith v. Jones", "a sentence end"),
     ("The Court agreed. Smith v. Jones, 590 S.E.2d 792.", "Smith v. Jones", "a sentence end"),
     ("Compare Smith v. Jones, 1 U.S. 1, with Brown v. Green, 2 U.S. 2.", "Brown v. Green", "compare … with"),
