@@ -29,7 +29,8 @@ import re
 
 MAX_PARAGRAPH = 3_000
 
-_BLANK = re.compile(r"(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))+")
+#: (``\r(?!\n)``: a CRLF is one line break, never a CR and an LF read as a blank line between them)
+_BLANK = re.compile(r"(?:\r\n|\r(?!\n)|\n)(?:[ \t]*(?:\r\n|\r(?!\n)|\n))+")
 _LINE = re.compile(r"\r\n|\r|\n")
 _SAFE_SENTENCE_END = re.compile(r"(?:(?<=[a-z]{3}[.?!])|(?<=\)\.))[ \t]+(?=[A-Z(])")
 
@@ -55,7 +56,7 @@ _BREAK = re.compile(r"\r\n|\r|\n")
 #: How a wrapped line may end where a paragraph cannot: a word, a number, a comma, a dash, an opening
 #: bracket, or a period after "v.", an initial ("U.S.", "F.") or an abbreviation a citation wraps at.
 _OPEN_END = re.compile(
-    r"(?:[\w,&§¶(\[\u2013\u2014-]|(?<![\w.])(?:v|vs|[A-Z]|Cir|Supp|App|Ct|Dist|Ed|Rptr|Co|Corp|Inc|No|Nos|So|"
+    r"(?:[\w,&§¶(\[\u2013\u2014-]|(?<![\w.])(?:v|vs|(?:[A-Z]\.)*[A-Z]|Cir|Supp|App|Ct|Dist|Ed|Rptr|Co|Corp|Inc|No|Nos|So|"
     r"Cal|Mass|Misc|Div|Super|Fed|Bankr|Cl|Ill|Pa|Va|Wash|Wis|Minn|Mich|Conn|Md|Kan|Ky|La|Ga|Ala|Ariz|Ark|"
     r"Colo|Del|Fla|Haw|Ind|Me|Miss|Mo|Mont|Neb|Nev|Okla|Or|Tenn|Tex|Vt|Wyo|Ohio|St|Stat|Rev|Ann|Pet|Br|"
     r"Op|Tr|Id|Dep't|Ass'n|Comm'n)\.)$"
@@ -73,7 +74,7 @@ def _joins(text: str, start: int, end: int) -> bool:
 
     A line ending in a comma continues on the next (up to two blank lines: ``Smart v. Tatum,⏎⏎⏎541
     U.S.``). Otherwise it takes one blank line, between two lines each alone between blank lines (the
-    text is double-spaced here), the first a wrapped line of prose (30–110 characters, not all capitals)
+    text is double-spaced here), the first a wrapped line of prose (30–110 characters, not a heading)
     that does not end a sentence, and the second opening nothing of its own (a list item, a heading, a
     page number; the next line number of a line-numbered text).
     """
@@ -92,11 +93,25 @@ def _joins(text: str, start: int, end: int) -> bool:
             return False
     if line.endswith(","):
         return breaks <= 3
-    if breaks != 2 or not (_WRAPPED_MIN <= len(line.strip()) <= _WRAPPED_MAX) or line.isupper():
+    if breaks != 2 or not (_WRAPPED_MIN <= len(line.strip()) <= _WRAPPED_MAX) or _heading(line):
         return False
     if not _OPEN_END.search(line[-12:]):
         return False
     return _blank_before(text, a0) and _blank_after(text, b1)
+
+
+def _heading(line: str) -> bool:
+    """``II. THE CLAIMS``, ``Standard of Review for Summary Judgment``: capitals, or title case with no
+    comma or number in it (a wrapped line of prose has lower-case words; one of citations, numbers)."""
+    if line.isupper():
+        return True
+    if "," in line or any(ch.isdigit() for ch in line):
+        return False
+    words = [w for w in line.split() if w.lower() not in _SMALL_WORDS]
+    return len(words) >= 2 and sum(w[:1].isupper() for w in words) >= 0.8 * len(words)
+
+
+_SMALL_WORDS = frozenset("of the and for in on to a an at by with or v. vs.".split())
 
 
 def _line_end(text: str, pos: int) -> int:
