@@ -372,7 +372,7 @@ def _caption_across_commas(norm: str, floor: int, start: int, stop: int) -> int 
     ``Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC, 2015 WL 2375225``: the scan
     stops at the comma before ``Wachn`` (no corporate suffix follows it there). The tail is taken for
     part of the caption only when it ends in an entity's suffix (``LCC``, ``AG``, ``Inc.``), each
-    segment back to a name with ``v.`` is one to three capitalised words, and that name is at most two
+    segment back to a name with ``v.`` is one to three capitalised words, and that name is at most three
     commas back; otherwise the tail stays no name at all (a fragment could only mislead the name check).
     """
     last = norm[start:stop].split()[-1]
