@@ -30,13 +30,15 @@ def tables(path: Path) -> dict[str, list[tuple]]:
     try:
         out = {
             t: sorted(db.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
-            for t in ("cases", "cites", "volumes", "reporters")
+            for t in ("cites", "volumes", "reporters", "near")
         }
         # court numbers depend on which lane's rows came first: compare the courts' ids
-        out["dockets"] = sorted(
+        out["cases"] = sorted(
             db.execute(
-                "SELECT d.id, k.id, d.number FROM dockets d LEFT JOIN courts k ON k.idx = d.court"
-            ).fetchall()
+                "SELECT k.id, k.docket, k.date_filed, k.status, k.cited, c.id, k.number, k.name, k.short, k.full,"
+                " k.cites FROM cases k LEFT JOIN courts c ON c.idx = k.court"
+            ).fetchall(),
+            key=repr,
         )
         out["courts"] = sorted(db.execute("SELECT id, name FROM courts").fetchall())
         out["names"] = sorted(
