@@ -324,10 +324,49 @@ def bench_build(folder: Path, work: Path, counts: dict[str, int], scale: float, 
         f"wrote {gib(r['written'])} = {r['written'] / r['size']:.2f}x the index, index {gib(r['size'])}")  # fmt: skip
     say(f"  + {missing_rows:,.0f} more unreferenced dockets at the measured {docket_rate:,.0f} rows/s: +{extra / 60:.1f} min "
         f"(on the dockets lane, alongside the citations lane)")  # fmt: skip
+    _sizes(index)
     if scale < 1:
         say(f"  at 10 M citations (x{1 / scale:.0f}, linear): ~{(r['wall'] + extra) / scale / 60:.1f} min, index "
             f"~{gib(r['size'] / scale)}")  # fmt: skip
     return index
+
+
+#: Distinct name words in CourtListener's 9 M real captions: an estimate (surnames alone run to over a
+#: million; companies, places and OCR slips add more); the synthetic dump has a few tens of thousands.
+REAL_VOCABULARY = (1_500_000, 3_000_000)
+
+
+def _sizes(index: Path) -> None:
+    """What each table takes, and the ``near`` table at the real vocabulary's size (it grows with the
+    number of distinct words, not of cases)."""
+    import sqlite3
+
+    db = sqlite3.connect(f"file:{index}?mode=ro&immutable=1", uri=True)
+    try:
+        sizes = dict(db.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall())
+        db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, names, 'row')")
+        words = db.execute(
+            "SELECT count(*) FROM temp.v WHERE length(term) >= 4 AND term NOT LIKE 'zqcited%'"
+        ).fetchone()[0]
+    except sqlite3.Error as exc:
+        say(f"  table sizes: not available ({exc})")
+        return
+    finally:
+        db.close()
+    tables = {
+        "cases": sizes.get("cases", 0),
+        "cites": sizes.get("cites", 0),
+        "volumes": sizes.get("volumes", 0) + sizes.get("volumes_key", 0),
+        "names": sum(v for k, v in sizes.items() if k.startswith("names_")),
+        "near": sizes.get("near", 0),
+    }
+    say("  tables: " + ", ".join(f"{k} {v / 2**20:.0f} MiB" for k, v in tables.items()))
+    if words:
+        per_word = tables["near"] / words
+        lo, hi = (n * per_word for n in REAL_VOCABULARY)
+        say(f"  near: {words:,} words of 4+ letters here, {per_word:.0f} bytes a word; at the real vocabulary's estimated "
+            f"{REAL_VOCABULARY[0] / 1e6:.1f}-{REAL_VOCABULARY[1] / 1e6:.1f} M words ~{gib(lo)}-{gib(hi)} "
+            f"(index ~{gib(index.stat().st_size - tables['near'] + lo)}-{gib(index.stat().st_size - tables['near'] + hi)})")  # fmt: skip
 
 
 def _parse_rate(path: Path, seconds: float = 8.0) -> float:
@@ -404,15 +443,24 @@ def _keys(index_path: Path, rng: random.Random, n: int) -> dict[str, list]:
     reps = dict(db.execute("SELECT idx, name FROM reporters"))
     lo, hi = db.execute("SELECT min(id), max(id) FROM cases").fetchone()
     found, inner, running, names = [], [], [], []
+    v1 = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "1"  # an A/B
     while len(found) < n:
-        row = db.execute("SELECT name, cites FROM cases WHERE id=?", (rng.randint(lo, hi),)).fetchone()
+        cid = rng.randint(lo, hi)
+        if v1:
+            first = db.execute(
+                "SELECT reporter, volume, page FROM cites WHERE cluster=? LIMIT 1", (cid,)
+            ).fetchone()
+            row = db.execute("SELECT name, ? FROM cases WHERE id=?", (first is not None, cid)).fetchone()
+        else:
+            row = db.execute("SELECT name, cites FROM cases WHERE id=?", (cid,)).fetchone()
         if row and row[1]:
-            rep, vol, page, _ = row[1].split(CITE_SEP)[0].split(FIELD_SEP)
-            found.append(CiteKey(vol, reps[int(rep)], page))
+            rep, vol, page = first if v1 else row[1].split(CITE_SEP)[0].split(FIELD_SEP)[:3]
+            found.append(CiteKey(str(vol), reps[int(rep)], str(page)))
             names.append(row[0])
     pool = []
     while len(pool) < 50 * n:
-        row = db.execute("SELECT name, cited FROM cases WHERE id=?", (rng.randint(lo, hi),)).fetchone()
+        cited = "0" if v1 else "cited"
+        row = db.execute(f"SELECT name, {cited} FROM cases WHERE id=?", (rng.randint(lo, hi),)).fetchone()
         if row:
             pool.append(row)
     cited = [name for name, _ in rng.choices(pool, weights=[(c or 0) + 1 for _, c in pool], k=n)]
@@ -518,10 +566,18 @@ def _cache(path: Path) -> None:
             pass
 
 
+def _forget(ix: Any) -> None:
+    if hasattr(ix, "forget"):
+        ix.forget()
+    else:  # the first layout's reader (an A/B against it)
+        ix._records.clear()
+        ix._volumes.clear()
+
+
 def _per_key(ix: Any, keys: list, label: str) -> None:
     wall, cpu = [], []
     for k in keys:
-        ix.forget()  # every key a first: no record or volume cache
+        _forget(ix)  # every key a first: no record or volume cache
         t0, c0 = time.perf_counter(), time.thread_time()
         ix.lookup([k])
         wall.append(time.perf_counter() - t0)
@@ -565,7 +621,7 @@ def bench_lookups(index_path: Path, n: int = 5000) -> dict[str, list]:
         ix = CitationIndex(index_path)
         try:
             for _ in range(7 if state == "again" else 1):
-                ix.forget()
+                _forget(ix)
                 t0, c0 = time.perf_counter(), time.thread_time()
                 ix.lookup(mixed)
                 runs.append(time.perf_counter() - t0)
