@@ -12,7 +12,11 @@ citecheck never starts it by itself: ``tests/sources/test_pacing.py``, the CLI t
   looked up, the rest come back with ``status 429``.
 
 Every citation is a case (all named ``case_name``) unless listed in ``missing`` (404). Clusters, opinions (with
-star pagination) and dockets are served for the cases it has answered. ``time_scale`` shrinks the
+star pagination) and dockets are served for the cases it has answered. ``search/`` (v4, ``type=o``) finds the
+cases of ``named`` (search-result objects as the v4 API returns them: ``cluster_id``, ``caseName``,
+``caseNameFull``, ``citation`` strings, ``court_id``, ``dateFiled``, ``absolute_url``) whose ``caseName`` holds
+every word of ``case_name``, within ``filed_after``/``filed_before``; ``searches`` records each query's
+parameters (what left the client). ``time_scale`` shrinks the
 windows (``1/60``: a minute lasts one second). Faults are scripted per request: ``faults`` is a
 queue consumed one per request, ``always`` applies to every request. It binds 127.0.0.1 only.
 """
@@ -20,6 +24,7 @@ queue consumed one per request, ``always`` applies to every request. It binds 12
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -73,6 +78,7 @@ class FakeCourtListener:
         missing: frozenset[str] = frozenset(),
         token: str | None = None,
         case_name: str = "Alpha v. Beta",
+        named: tuple[dict[str, Any], ...] = (),
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.request_rates = parse_rates(request_rates, time_scale=time_scale)
@@ -82,6 +88,8 @@ class FakeCourtListener:
         self.missing = missing
         self.token = token
         self.case_name = case_name
+        self.named = named
+        self.searches: list[dict[str, list[str]]] = []
         self.clock = clock
         self.faults: list[Fault] = []
         self.always: Fault | None = None
@@ -212,6 +220,8 @@ class FakeCourtListener:
         parts = [p for p in route.split("/") if p]
         if method == "POST" and parts == ["citation-lookup"]:
             return self._lookup(body, now, fault)
+        if method == "GET" and parts == ["search"]:
+            return self._search(parse_qs(query))
         if method == "GET" and len(parts) == 2 and parts[1].isdigit():
             with self._lock:
                 cluster = self._clusters.get(int(parts[1]))
@@ -264,6 +274,22 @@ class FakeCourtListener:
         if fault is not None and fault.kind == "lookup" and fault.mangle is not None:
             return 200, fault.mangle(entries)
         return 200, entries
+
+    def _search(self, q: dict[str, list[str]]) -> tuple[int, Any]:
+        """The v4 search API's opinion search, as far as a name search uses it."""
+        with self._lock:
+            self.searches.append(q)
+        if (q.get("type") or ["o"])[0] != "o":
+            return 400, {"detail": "only type=o is modelled"}
+        words = re.findall(r"\w+", (q.get("case_name") or [""])[0].lower())
+        after, before = (q.get("filed_after") or [""])[0], (q.get("filed_before") or ["9999"])[0]
+        results = [
+            r
+            for r in self.named
+            if all(w in re.findall(r"\w+", str(r.get("caseName", "")).lower()) for w in words)
+            and after <= str(r.get("dateFiled", "")) <= before
+        ]
+        return 200, {"count": len(results), "next": None, "previous": None, "results": results[:20]}
 
     def _cluster(self, label: str, vol: str, rep: str, page: str) -> dict[str, Any]:
         with self._lock:

@@ -1,4 +1,9 @@
-"""What the CLI says about CourtListener's pacing, against the loopback CourtListener (windows of 0.25 s)."""
+"""What the CLI says about CourtListener's pacing, against the loopback CourtListener (windows of 3 s).
+
+The stand-in's "minute" is three seconds and a run's budget half of that: long enough that a run slowed down
+by a busy machine neither runs out of budget before its first answer nor sees the next window open while it
+still works (with windows of 0.25 s and a budget of 0.15 s these tests failed at load 10).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,8 @@ import pytest
 from citecheck_testing.courtlistener import FakeCourtListener
 
 N = 150
-WINDOW = 0.3  # a little more than the stand-in's "minute" (0.25 s)
+MINUTE = 3.0  # the stand-in's "minute", in seconds
+WINDOW = MINUTE + 0.05  # a little more than that
 
 
 @pytest.fixture
@@ -23,15 +29,15 @@ def brief(tmp_path):
 @pytest.fixture
 def fake(monkeypatch):
     with FakeCourtListener(
-        request_rates="5/min", citation_rate="60/min", time_scale=0.25 / 60, token="tok"
+        request_rates="5/min", citation_rate="60/min", time_scale=MINUTE / 60, token="tok"
     ) as server:
         monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", server.base_url)
         monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "tok")
         monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")  # the user allows the loopback stand-in
         monkeypatch.setenv("CITECHECK_CAP_FETCH", "0")
-        monkeypatch.setenv("CITECHECK_COURTLISTENER_RATES", "5/0.25s")
-        monkeypatch.setenv("CITECHECK_COURTLISTENER_CITATION_RATE", "60/0.25s")
-        monkeypatch.setenv("CITECHECK_COURTLISTENER_BUDGET_S", "0.15")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_RATES", f"5/{MINUTE}s")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_CITATION_RATE", f"60/{MINUTE}s")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_BUDGET_S", str(MINUTE / 2))
         yield server
 
 

@@ -472,3 +472,54 @@ async def test_every_publish_points_at_the_same_text_through_random_edits(client
         for d in shown:
             if d.code in expected:
                 assert covered(text, d) == expected[d.code], (version, d.code, repr(new))
+
+
+async def test_the_right_citation_arrives_with_the_source_stage_and_applies_clean(
+    client: LanguageClient, h
+) -> None:
+    """Issue 24 in the editor: an invented series under a real case's name and quote. Stage 1 (every
+    keystroke, no lookup, no name search) reports the impossible citation without a fix; the source stage
+    brings the fix that cites the real case, preferred (the quote and the name agree); applied, nothing is
+    left to report."""
+    uri = f"file:///ws/correction-{client.kind.split('@')[0]}.txt"
+    quote = (
+        "Nothing can be clearer, we think, than the right of a purchaser in such a situation to rescind "
+        "his agreement and demand return of his deposit"
+    )
+    text = f'{PREFIX}"{quote}." Savage v. Parks, 100 A. 4th 450, 451 (D.C. 1953).\n'
+    h.open_doc(client, uri, text)
+
+    def impossible(ds: list[types.Diagnostic]) -> types.Diagnostic | None:
+        return next((d for d in ds if d.code == "impossible-citation"), None)
+
+    first = impossible(await h.wait_publish(client, uri, 1, lambda ds: impossible(ds) is not None))
+    fixed_by_source = await h.wait_publish(
+        client, uri, 1, lambda ds: (d := impossible(ds)) is not None and bool((d.data or {}).get("fixes"))
+    )
+    stage1 = next(p for p in client.published[uri] if p.version == 1)
+    d = impossible(stage1.diagnostics)
+    assert first is not None and d is not None and not (d.data or {}).get("fixes")  # stage 1: no fix yet
+    d = impossible(fixed_by_source)
+    assert d is not None
+    if client.kind == "emacs":  # no dataSupport: the server recomputes the fixes from its own state
+        d = types.Diagnostic(
+            range=d.range, message=d.message, severity=d.severity, code=d.code, source=d.source
+        )
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=d.range,
+            context=types.CodeActionContext(diagnostics=[d]),
+        )
+    )
+    fix = next(a for a in actions if isinstance(a, types.CodeAction) and a.edit is not None)
+    assert fix.title == "Cite Savage v. Parks, 100 A.2d 450, 451 (1953)" and fix.is_preferred
+    (edit,) = fix.edit.changes[uri]
+    assert edit.new_text == "100 A.2d 450"
+    h.change_doc(client, uri, 2, types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text))
+    await h.wait_publish(client, uri, 2, lambda ds: impossible(ds) is None)
+    await asyncio.sleep(0.5)  # let the source stage finish for version 2
+    after = [p for p in client.published[uri] if p.version == 2][-1].diagnostics
+    assert not [
+        x for x in after if x.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)
+    ]

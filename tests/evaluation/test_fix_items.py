@@ -23,6 +23,8 @@ def test_fix_dataset_kinds_and_truths(imported_corpus) -> None:  # type: ignore[
     kinds = Counter(r["fix"]["kind"] for r in rows)  # type: ignore[index]
     assert set(FIX_KINDS) <= set(kinds) and kinds["unknown-case"] and kinds["clean"]
     assert set(r["invention"] for r in rows if "invention" in r) == set(INVENTIONS)
+    quoted = Counter(r["quoted"] for r in rows if "quoted" in r)
+    assert quoted[True] > quoted[False] > 0  # a third state a proposition instead
     held = {str(c) for s in samples for c in s.record.citations}
     by_id = {s.record.id: s for s in samples}
     for r in rows:
@@ -32,9 +34,12 @@ def test_fix_dataset_kinds_and_truths(imported_corpus) -> None:  # type: ignore[
         if truth["kind"] in FIX_KINDS:  # type: ignore[index]
             case = by_id[str(r["case"])]
             assert truth["citations"] == [str(c) for c in case.record.citations]  # type: ignore[index]
-            quote = text.split('"')[1].rstrip(".")
-            if "..." not in quote and ". . ." not in quote and "[" not in quote:
-                assert locate(quote, OpinionIndex(case.opinion.text)) is not None  # the meant case's words
+            if r["quoted"]:
+                quote = text.split('"')[1].rstrip(".")
+                if "..." not in quote and ". . ." not in quote and "[" not in quote:  # the meant case's words
+                    assert locate(quote, OpinionIndex(case.opinion.text)) is not None
+            else:
+                assert '"' not in text  # a proposition, not a quotation: only name and citation decide
         if truth["kind"] == "invented-citation":  # type: ignore[index]
             [core] = r["hallucinations"]  # type: ignore[misc]
             assert core in text and core not in held  # no case we hold begins there

@@ -169,6 +169,11 @@ class Settings:
         aliases=("courtlistener_base_url", "courtlistenerBaseUrl"), editor="courtlistenerUrl",
         doc="CourtListener API base URL (where citation strings and the token go)",
     )  # fmt: skip
+    name_search_online: bool = setting(
+        True, parse=p.boolean, who=Who.USER,
+        doc="with a CourtListener token, ask its search API for the case name of a citation a finding calls "
+        "wrong, to propose the right citation (false: names are searched on this machine only)",
+    )  # fmt: skip
     cap_fetch: bool = setting(
         True, parse=p.boolean, editor="capFetch",
         doc="download Caselaw Access Project volumes the corpus lacks",

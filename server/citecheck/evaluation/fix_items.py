@@ -12,6 +12,9 @@
   commonest slip in real briefs). The fix: the named case's citation, never the other case's name.
 * ``wrong-name`` — the right citation and quote under another corpus case's name. The fix: the name.
 
+A third of these cite without a quotation (a proposition instead: then nothing but the name and the
+citation can decide), and half name the court in the parenthetical as the Bluebook does (``(D.C. 1953)``).
+
 and controls on which no fix naming a corpus case may be offered:
 
 * ``unknown-case`` — a real case we do not hold (LegalCiteBench) named under a citation that falls in
@@ -148,6 +151,39 @@ def _invented(u: _Usable, p: _Passage, how: str, rng: random.Random) -> str | No
     return None
 
 
+#: Share of fix-kind excerpts that state a proposition instead of quoting (``"quoted": false``).
+UNQUOTED_SHARE = 1 / 3
+
+
+def _court(u: _Usable) -> str | None:
+    """The Bluebook abbreviation of the case's court (courts-db), for a parenthetical."""
+    from citecheck.checks.corrections.edits import court_string
+
+    return court_string(u.record.court_id) if u.record.court_id else None
+
+
+def _written(
+    u: _Usable,
+    p: _Passage,
+    rng: random.Random,
+    *,
+    quoted: bool,
+    court: bool,
+    name: str | None = None,
+    cite_core: str | None = None,
+) -> tuple[str, str]:
+    """An excerpt citing ``u`` (``name``, ``cite_core`` as ``_excerpt``'s), quoting or stating a
+    proposition, with or without the court in the parenthetical."""
+    text, core = _excerpt(u, p, rng, name=name, cite_core=cite_core)
+    if not quoted:
+        cite = text[text.index(name or u.name, text.index('." ')) :]
+        text = f"{rng.choice(_PROPOSITIONS)} {cite}"
+    where = _court(u) if court else None
+    if where:
+        text = text[: text.rindex("(")] + f"({where} " + text[text.rindex("(") + 1 :]
+    return text, core
+
+
 def make_fix_dataset(
     samples: Sequence[CaseSample],
     real_cases: Sequence[RealCase] = (),
@@ -176,13 +212,15 @@ def make_fix_dataset(
         i += 1
         p = rng.choice(u.passages)
         row: dict[str, object] | None = None
+        quoted = rng.random() >= UNQUOTED_SHARE
+        court = rng.random() < 0.5
         if kind == "invented-citation":
             for attempt in range(len(INVENTIONS)):
                 how = INVENTIONS[(inventions + attempt) % len(INVENTIONS)]
                 core = _invented(u, p, how, rng)
                 if core is not None and core not in held and core != _cite(u):
                     inventions += 1
-                    text, core = _excerpt(u, p, rng, cite_core=core)
+                    text, core = _written(u, p, rng, quoted=quoted, court=court, cite_core=core)
                     row = {"text": text, "hallucinations": {core: "nonexistent-case"}, "invention": how}
                     break
         elif kind in ("wrong-citation", "wrong-name"):
@@ -196,12 +234,12 @@ def make_fix_dataset(
             if others:
                 o = rng.choice(others)
                 if kind == "wrong-name":
-                    text, _ = _excerpt(u, p, rng, name=o.name)
+                    text, _ = _written(u, p, rng, quoted=quoted, court=court, name=o.name)
                     row = {"text": text, "hallucinations": {o.name: "name-mismatch"}}
                 else:
                     year = rng.choice((u.year, o.year))
-                    text, _ = _excerpt(u, p, rng, cite_core=_cite(o))
-                    text = text.replace(f"({u.year}).", f"({year}).")
+                    text, _ = _written(u, p, rng, quoted=quoted, court=court, cite_core=_cite(o))
+                    text = text.replace(f" {u.year}).", f" {year}).").replace(f"({u.year}).", f"({year}).")
                     row = {"text": text, "hallucinations": {u.name: "name-mismatch"}}
         elif kind == "unknown-case":
             rc = rng.choice(real_cases)
@@ -226,6 +264,8 @@ def make_fix_dataset(
             meant = None
         if row is None:
             continue
+        if kind in FIX_KINDS:
+            row["quoted"] = quoted
         row.update(
             id=f"fx{len(out):04d}",
             injected=kind if kind in FIX_KINDS or kind == "unknown-case" else None,
@@ -234,7 +274,7 @@ def make_fix_dataset(
         )
         out.append(row)
     rng.shuffle(out)
-    keys = ("id", "text", "hallucinations", "injected", "case", "fix", "invention")
+    keys = ("id", "text", "hallucinations", "injected", "case", "fix", "invention", "quoted")
     return [{k: r[k] for k in keys if k in r} for r in out]
 
 

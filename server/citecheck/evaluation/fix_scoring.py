@@ -43,9 +43,10 @@ class FixTruth:
     name: str | None
     citations: tuple[str, ...]
     invention: str | None = None
+    quoted: bool | None = None  # the excerpt quotes its case (None: not said)
 
     @classmethod
-    def from_json(cls, obj: object, invention: object = None) -> FixTruth | None:
+    def from_json(cls, obj: object, invention: object = None, quoted: object = None) -> FixTruth | None:
         if not isinstance(obj, Mapping) or not isinstance(obj.get("kind"), str):
             return None
         name = obj.get("name")
@@ -55,6 +56,7 @@ class FixTruth:
             name=str(name) if name else None,
             citations=tuple(str(c) for c in cites) if isinstance(cites, list) else (),
             invention=str(invention) if invention else None,
+            quoted=quoted if isinstance(quoted, bool) else None,
         )
 
 
@@ -108,6 +110,8 @@ class FixCounts:
     right_first: int = 0  # the first fix offered was the right one
     clean_after: int = 0  # the right fix, applied, left the citation without a warning or error
     checked_after: int = 0
+    preferred: int = 0  # a fix was marked to be applied by default
+    preferred_wrong: int = 0  # ... and it was not the right one (the figure that must be zero)
 
     def share(self, n: int) -> float:
         return n / self.items if self.items else 0.0
@@ -121,6 +125,8 @@ class FixCounts:
             "wrong_alone": self.wrong_alone,
             "wrong_alone_rate_of_fixed": round(self.wrong_alone / self.offered, 4) if self.offered else 0.0,
             "right_first": self.right_first,
+            "preferred": self.preferred,
+            "preferred_wrong": self.preferred_wrong,
             "clean_after": self.clean_after,
             "checked_after": self.checked_after,
         }
@@ -130,6 +136,7 @@ class FixCounts:
 class FixScores:
     by_kind: dict[str, FixCounts] = field(default_factory=dict)
     by_invention: dict[str, FixCounts] = field(default_factory=dict)
+    by_quoted: dict[str, FixCounts] = field(default_factory=dict)  # "quoted" / "unquoted" (fix kinds only)
     wrong: list[tuple[str, str, str]] = field(default_factory=list)  # (example id, kind, fix title)
     missed: list[tuple[str, str]] = field(default_factory=list)  # (example id, kind): no right fix
 
@@ -144,13 +151,18 @@ class FixScores:
         rows = [self.by_kind.setdefault(truth.kind, FixCounts())]
         if truth.invention:
             rows.append(self.by_invention.setdefault(truth.invention, FixCounts()))
+        if truth.quoted is not None:
+            rows.append(self.by_quoted.setdefault("quoted" if truth.quoted else "unquoted", FixCounts()))
         any_right = any(right)
+        chosen = [ok for (_, fix), ok in zip(fixes, right, strict=True) if fix.preferred]
         for c in rows:
             c.items += 1
             c.offered += bool(fixes)
             c.right += any_right
             c.wrong_alone += bool(fixes) and not any_right
             c.right_first += bool(right) and right[0]
+            c.preferred += bool(chosen)
+            c.preferred_wrong += any(not ok for ok in chosen)
             if clean_after is not None:
                 c.checked_after += 1
                 c.clean_after += clean_after
@@ -171,11 +183,23 @@ class FixScores:
         return {
             "by_kind": {k: c.to_json() for k, c in sorted(self.by_kind.items())},
             "by_invention": {k: c.to_json() for k, c in sorted(self.by_invention.items())},
+            "by_quoted": {k: c.to_json() for k, c in sorted(self.by_quoted.items())},
             "all": self.total.to_json(),
         }
 
     def render(self) -> str:
-        rows = [("fix kind", "items", "fixed", "right", "right %", "wrong alone", "clean after")]
+        rows = [
+            (
+                "fix kind",
+                "items",
+                "fixed",
+                "right",
+                "right %",
+                "wrong alone",
+                "clean after",
+                "preferred (wrong)",
+            )
+        ]
         for name, c in [*sorted(self.by_kind.items()), ("all", self.total)]:
             rows.append(
                 (
@@ -186,6 +210,7 @@ class FixScores:
                     f"{100 * c.share(c.right):.1f}",
                     f"{c.wrong_alone} ({100 * c.wrong_alone / c.offered if c.offered else 0:.1f}% of fixed)",
                     f"{c.clean_after}/{c.checked_after}",
+                    f"{c.preferred} ({c.preferred_wrong})",
                 )
             )
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -199,6 +224,11 @@ class FixScores:
         if self.by_invention:
             inv = ", ".join(f"{k} {c.right}/{c.items}" for k, c in sorted(self.by_invention.items()))
             lines.append(f"invented citations, right fix by invention: {inv}")
+        for k, c in sorted(self.by_quoted.items()):
+            lines.append(
+                f"{k}: right fix {c.right}/{c.items}, wrong alone {c.wrong_alone}, "
+                f"preferred {c.preferred} (wrong {c.preferred_wrong})"
+            )
         return "\n".join(lines)
 
 

@@ -137,7 +137,7 @@ def parse_dataset(lines: Iterable[str], *, origin: str = "dataset") -> list[Exam
                 id=str(obj.get("id", n)),
                 optional=tuple(o for o in optional if o.strip()),
                 control=category_of(str(control)) if control else None,
-                fix=FixTruth.from_json(obj.get("fix"), obj.get("invention")),
+                fix=FixTruth.from_json(obj.get("fix"), obj.get("invention"), obj.get("quoted")),
             )
         )
     return out

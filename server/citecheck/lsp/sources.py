@@ -34,6 +34,7 @@ SOURCE_FIELDS = (
     "courtlistener_url",
     "cap_fetch",
     "cap_url",
+    "name_search_online",
     "statutes_path",
     "offline",
     "http_timeout_s",

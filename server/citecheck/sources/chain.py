@@ -78,6 +78,7 @@ class SourceChain:
         say_missing_text: bool = True,
         statutes: StatuteIndex | None = None,
         index_watch: IndexWatch | None = None,
+        name_search_online: bool = True,
     ) -> None:
         #: ``say_missing_text``: a case only the citation index knows raises SourceUnavailable from
         #: ``opinion`` (so quote and pin checks say they were not run); a view that answers only from
@@ -92,6 +93,9 @@ class SourceChain:
         self.remote_off_reason = remote_off_reason
         #: a long-running process started before the citation index existed: it is used once it does
         self.index_watch = index_watch
+        #: the remote's name search may be asked (``settings.name_search_online``): the case name of a
+        #: citation a finding calls wrong then goes to CourtListener (docs/sources.md, "Name search")
+        self.name_search_online = name_search_online
 
     async def watch_index(self) -> bool:
         """Take up the citation index if it appeared since this chain was opened; True if it did now."""
@@ -308,7 +312,12 @@ class SourceChain:
             links.append(("the local corpus", self.corpus))
         if self.index is not None:
             links.append(("the citation index", _IndexNames(self.index)))
-        if remote and self.remote is not None and hasattr(self.remote, "find_by_name"):
+        if (
+            remote
+            and self.name_search_online
+            and self.remote is not None
+            and hasattr(self.remote, "find_by_name")
+        ):
             links.append((self.remote.name, self.remote))
         for label, link in links:
             try:
@@ -625,6 +634,7 @@ async def build_from_settings(
         remote_off_reason=off,
         statutes=await asyncio.to_thread(_open_statutes, settings),
         index_watch=_watch_index(settings) if interactive and index is None else None,
+        name_search_online=settings.name_search_online,
     )
 
 

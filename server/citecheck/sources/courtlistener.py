@@ -43,6 +43,8 @@ from citecheck.sources.models import (
     CiteKey,
     LookupResult,
     LookupStatus,
+    NameHit,
+    NameSearch,
     OpinionText,
     PassageHit,
 )
@@ -65,6 +67,13 @@ MAX_CITES_PER_REQUEST = 250
 MAX_TEXT_CHARS = 64_000
 SEPARATOR = "; "
 _OPINION_ID = re.compile(r"/opinions/(\d+)/?$")
+_CITE_STRING = re.compile(r"^\s*(\d{1,5})\s+([A-Za-z][\w.' ]{0,40}?)\s+(\d{1,6})\s*$")
+#: Results of one name search read at most (CourtListener's first page holds 20).
+NAME_RESULTS = 20
+#: Years either side of the draft's a name search asks CourtListener for (its year may be the slip).
+NAME_YEAR_WINDOW = 3
+#: Search results scored below this (``name_keys.name_score``) are other cases, not kept.
+NAME_MIN_SCORE = 0.8
 
 
 def _parse_wait(resp: httpx.Response, now: float) -> float | None:
@@ -223,6 +232,8 @@ class CourtListenerClient:
         self._clusters: OrderedDict[str, dict[str, Any]] = OrderedDict()  # raw cluster JSON by id, small LRU
         #: the keys a lookup answered with each case (by record id, small LRU): what its text is worth
         self._found_by: OrderedDict[str, tuple[CiteKey, ...]] = OrderedDict()
+        #: name searches answered (small LRU): an editor asks the same names at every pause
+        self._names: OrderedDict[tuple[str, tuple[int, int] | None], tuple[CaseRecord, ...]] = OrderedDict()
 
     @property
     def description(self) -> str:
@@ -800,6 +811,81 @@ class CourtListenerClient:
 
     async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
         return []  # CourtListener search would send the draft's words away: never
+
+    # ------------------------------------------------------------------ names
+    async def find_by_name(
+        self,
+        name: str,
+        *,
+        limit: int = 5,
+        court: str | None = None,
+        years: tuple[int, int] | None = None,
+    ) -> NameSearch:
+        """Cases named ``name`` from the v4 search API (``type=o``, the ``case_name`` field), paced like every
+        request, scored here with ``name_score``. Only the case name (and a window of years around the draft's)
+        is sent; the court is not, as it may be the slip. Raises a SourceError like every call (the chain
+        turns it into a note)."""
+        from citecheck.sources.name_keys import name_score
+
+        key = (name, years)
+        cached = self._names.get(key)
+        if cached is None:
+            params: dict[str, str] = {"type": "o", "case_name": name, "order_by": "score desc"}
+            if years is not None:
+                params["filed_after"] = f"{years[0] - NAME_YEAR_WINDOW}-01-01"
+                params["filed_before"] = f"{years[1] + NAME_YEAR_WINDOW}-12-31"
+            data = await self._json("GET", "search/", params=params, deadline=self._call_deadline())
+            results = data.get("results") if isinstance(data, dict) else None
+            if data is not None and not isinstance(results, list):
+                raise BadResponse("CourtListener's search did not answer with a list of results")
+            records = [r for x in (results or [])[:NAME_RESULTS] if (r := self._record_from_result(x))]
+            cached = tuple(records)
+            self._names[key] = cached
+            while len(self._names) > 512:
+                self._names.popitem(last=False)
+        hits = [
+            NameHit(record=r, score=s, source=self.name)
+            for r in cached
+            if (s := name_score(name, r.names)) > 0
+        ]
+        hits.sort(key=lambda h: (-h.score, 0 if court is None or h.record.court_id == court else 1))
+        return NameSearch(hits=tuple(hits[:limit]), asked=("CourtListener",))
+
+    def _record_from_result(self, r: Any) -> CaseRecord | None:
+        """A CaseRecord from one search result (hostile data: only well-formed strings are kept)."""
+        if not isinstance(r, dict):
+            return None
+        cid = r.get("cluster_id")
+        if not isinstance(cid, int) or isinstance(cid, bool):
+            return None
+        name = _text(r.get("caseName"))[:500]
+        if not name:
+            return None
+        cites = []
+        raw = r.get("citation")
+        for c in raw[:12] if isinstance(raw, list) else []:
+            m = _CITE_STRING.match(c) if isinstance(c, str) else None
+            if m:
+                cites.append(
+                    CaseCite(volume=m.group(1), reporter=normalise_reporter(m.group(2)), page=m.group(3))
+                )
+        if not cites:
+            return None  # an unreported decision: no citation to propose
+        court = _text(r.get("court_id"))
+        date = _text(r.get("dateFiled"))[:10]
+        absolute = _text(r.get("absolute_url"))
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(self.base_url))
+        return CaseRecord(
+            id=f"cl:{cid}",
+            source="courtlistener",
+            name=name,
+            name_full=_text(r.get("caseNameFull"))[:2000] or None,
+            court_id=court if re.fullmatch(r"[a-z0-9]{1,20}", court) else None,
+            court_name=_text(r.get("court"))[:200] or None,
+            decision_date=date if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) else None,
+            citations=tuple(cites),
+            url=urljoin(origin, absolute) if absolute.startswith("/") else None,
+        )
 
     async def close(self) -> None:
         if self._own_client:

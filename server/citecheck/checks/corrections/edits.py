@@ -39,6 +39,15 @@ def _court_strings() -> dict[str, str]:
     return {c["id"]: c.get("citation_string") or "" for c in courts_db.courts}
 
 
+def court_string(court_id: str) -> str | None:
+    """The abbreviation courts-db gives a court (its ``citation_string``), or None.
+
+    >>> court_string("dc"), court_string("nowhere")
+    ('D.C. Ct. App.', None)
+    """
+    return _court_strings().get(court_id) or None
+
+
 def _year(decision_date: str | None) -> int | None:
     d = decision_date or ""
     return int(d[:4]) if d[:4].isdigit() else None
@@ -113,7 +122,7 @@ def whole_fix(ctx: CheckContext, cand: Candidate, *, preferred: bool) -> Fix | N
             )
         if c.court and rec.court_id and c.court_text and courts_conflict(c.court, rec.court_id):
             at = inner.find(c.court_text)
-            right = _court_strings().get(rec.court_id, "")
+            right = court_string(rec.court_id) or ""
             if at >= 0 and right:
                 span = Span(c.date_span.start + at, c.date_span.start + at + len(c.court_text))
                 edits.append(TextEdit(span=span, new_text=right))
