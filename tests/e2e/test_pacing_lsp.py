@@ -181,10 +181,11 @@ async def test_the_language_server_continues_where_the_last_run_stopped(
         lambda: {k: (N - 1 - i) // 10 for i, k in enumerate(keys)}
     )  # ten at a time, from the end
     uri = (tmp_path / "brief.txt").as_uri()
-    with _fake() as fake:
+    window = 2.0  # the earlier run's budget (half a window) must cover its first answer on a busy machine
+    with _fake(window) as fake:
         cache = await Cache.open(tmp_path / "cache.sqlite")  # the file the server's cachePath names
-        earlier = CourtListenerClient(fake.base_url, "tok", request_rates=f"5/{WINDOW}s",
-                                      citation_rate=f"10/{WINDOW}s", budget_s=WINDOW / 2, store=cache, order=backwards)  # fmt: skip
+        earlier = CourtListenerClient(fake.base_url, "tok", request_rates=f"5/{window}s",
+                                      citation_rate=f"10/{window}s", budget_s=window / 2, store=cache, order=backwards)  # fmt: skip
         try:
             await earlier.lookup(keys)
         finally:
@@ -192,7 +193,7 @@ async def test_the_language_server_continues_where_the_last_run_stopped(
             await cache.close()
         assert fake.lookup_order == [_label(i) for i in range(80, 90)]
         async with _session(
-            h, "neovim@v0.11.0", corpus_db, tmp_path, fake
+            h, "neovim@v0.11.0", corpus_db, tmp_path, fake, window
         ) as client:  # no view: the order left
             h.open_doc(client, uri, TEXT)
             await _until(lambda: len(fake.lookup_order) >= 30)

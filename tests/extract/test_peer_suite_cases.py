@@ -112,3 +112,9 @@ def test_an_ambiguous_reporter_without_a_telling_year_stays_as_written() -> None
 def test_in_re_names_its_party(text: str, party: str) -> None:
     [c] = _cites(text)
     assert c.case_name is not None and (c.case_name.plaintiff, c.case_name.defendant) == (None, party)
+
+
+def test_a_name_and_its_citation_apart_by_blank_lines_after_a_comma() -> None:
+    # eyecite's HTML case once cleaned: the name's line ends in a comma, blank lines, then the citation
+    [c] = _cites("\n Smart v. Tatum,\n \n \n 541 U.S. 1085 (2004);\n ")
+    assert c.case_name is not None and (c.case_name.plaintiff, c.case_name.defendant) == ("Smart", "Tatum")

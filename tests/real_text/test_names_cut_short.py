@@ -15,7 +15,7 @@ from citecheck.extract import CiteForm, extract_citations
 CA1 = "First Circuit, CourtListener opinion "
 
 # (text, the name as extracted, source)
-NAMES: list[tuple[str, str, str]] = [
+NAMES: list[tuple[str, str | None, str]] = [
     ("See Smith v. Consol. Min. Co., 100 U.S. 100, 105 (1879).", "Smith v. Consol. Min. Co.", "issue 25"),
     ("See Consol. Min. Co. v. Brown, 300 F.3d 300 (9th Cir. 2002).", "Consol. Min. Co. v. Brown", "issue 25"),
     ("See Jones v. Pacific Nav. Co., 200 U.S. 200 (1906).", "Jones v. Pacific Nav. Co.", "issue 25"),
@@ -78,7 +78,24 @@ NAMES: list[tuple[str, str, str]] = [
         "United States v. Students Challenging Regulatory Agency Procedures (SCRAP)",
         CA1 + "195073",
     ),
+    (
+        "Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC, 2015 WL 2375225, at p. *4.",
+        "Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC",
+        "eyecite's test suite: a second comma and an unknown suffix",
+    ),
+    (
+        "See eBay Inc. v. MercExchange, L.L.C., 547 U.S. 388, 391 (2006).",
+        "eBay Inc. v. MercExchange, L.L.C.",
+        "a party written in lower case (the Supreme Court's own caption)",
+    ),
     # what must still end a name
+    (
+        "The court sat in Texas, Wachn, LCC, 2015 WL 2375225.",
+        None,
+        "a comma-cut fragment with no caption before it is no name",
+    ),
+    ("See A.2d 332 11 A.2d 333.", None, "a citation's tail is no name"),
+    ("xSee Smith v. Jones, 33 Cal. Rptr. 3d 422.", "Smith v. Jones", "a letter typed before a signal"),
     ("That was settled in Texas. Smith v. Jones, 590 S.E.2d 792.", "Smith v. Jones", "a sentence end"),
     ("The Court agreed. Smith v. Jones, 590 S.E.2d 792.", "Smith v. Jones", "a sentence end"),
     ("Compare Smith v. Jones, 1 U.S. 1, with Brown v. Green, 2 U.S. 2.", "Brown v. Green", "compare … with"),
@@ -90,11 +107,40 @@ NAMES: list[tuple[str, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "name", "source"), NAMES, ids=[n for _, n, _ in NAMES])
-def test_names_are_read_whole(text: str, name: str, source: str) -> None:
+@pytest.mark.parametrize(("text", "name", "source"), NAMES, ids=[n or t for t, n, _ in NAMES])
+def test_names_are_read_whole(text: str, name: str | None, source: str) -> None:
     cites = [c for c in extract_citations(text).citations if c.form is CiteForm.FULL]
     got = cites[-1].case_name
-    assert got is not None and got.text == name, source
+    assert (got.text if got is not None else None) == name, source
+
+
+def test_a_caption_cut_at_a_second_comma_keeps_both_parties() -> None:
+    text = (
+        "Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC, 2015 WL 2375225, at p. *4. "
+        "yadda yadda yadda... Angelopoulos p. *4;"
+    )
+    full, ref = extract_citations(text).citations
+    assert full.form is CiteForm.FULL and full.case_name is not None
+    assert (full.case_name.plaintiff, full.case_name.defendant) == (
+        "Angelopoulos",
+        "Keystone Orthopedic Specialists, S.C., Wachn, LCC",
+    )
+    # "Name p. *4", as "Name at *4": a reference to the case cited in full before
+    assert (ref.form, ref.antecedent, ref.pincite.text if ref.pincite else None) == (
+        CiteForm.REFERENCE,
+        0,
+        "*4",
+    )
+
+
+def test_a_lower_case_party_is_found_in_short_forms_and_supra() -> None:
+    text = (
+        "See eBay Inc. v. MercExchange, L.L.C., 547 U.S. 388, 391 (2006). The test is settled. eBay, 547 "
+        "U.S. at 392. Courts apply it. eBay, supra, at 393. As noted, supra, the rule is old."
+    )
+    _full, short, supra = extract_citations(text).citations  # "As noted, supra" is prose, not a citation
+    assert (short.form, short.antecedent_text, short.antecedent) == (CiteForm.SHORT, "eBay", 0)
+    assert (supra.form, supra.antecedent_text, supra.antecedent) == (CiteForm.SUPRA, "eBay", 0)
 
 
 def test_a_docket_number_is_never_a_case_name() -> None:

@@ -167,3 +167,24 @@ def test_a_short_form_after_a_wrapped_full_cite_resolves() -> None:
     text = "under Strickland v. Washington, 466\n    U.S. 668. Counsel erred. 466 U. S., at 687."
     cites = extract_citations(text).citations
     assert cites[-1].antecedent == 0
+
+
+def test_a_short_form_never_goes_to_another_case_against_the_same_party() -> None:
+    """A short form's ``v. United States`` is no name to go by: Kimbrough's pin 575 is not in Gall."""
+    text = (  # a real Second Circuit opinion (CourtListener 2649), the full cites shortened to one
+        "See Gall v. United States, ___ U.S. ___, 128 S. Ct. 586, 596, 169 L.Ed.2d 445(2007). Such an "
+        "explanation need not be extensive or detailed. See Gall v. United States, 128 S.Ct. at 594 & n. 2; "
+        "Kimbrough v. United States, 128 S.Ct. at 575; see also United States v. Lewis, 424 F.3d at 245."
+    )
+    cites = extract_citations(text).citations
+    gall, kimbrough = (
+        next(c for c in cites if c.antecedent_text == n)
+        for n in ("Gall v. United States", "Kimbrough v. United States")
+    )
+    assert gall.antecedent is not None and kimbrough.antecedent is None
+    text = (  # the Ninth Circuit, 1957 (CourtListener 239172), a string of supras
+        "Townsend v. United States, 68 App.D.C. 223, 95 F.2d 352, 358-359; United States v. Phillips, supra; "
+        "C. I. T. Corp. v. United States, supra; Miller v. United States, supra."
+    )
+    supras = [c for c in extract_citations(text).citations if c.form is CiteForm.SUPRA]
+    assert [c.antecedent for c in supras] == [None, None, None]

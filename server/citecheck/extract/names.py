@@ -84,6 +84,11 @@ _DOCKET_NAME = re.compile(r"(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+)?Nos?\.\s*[\w:.
 _IN_RE_BEFORE = re.compile(
     r"(?<![\w.])(?:In|IN)\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
 )
+#: A brand written in lower case with a capital inside (``eBay``, ``iPhone``, ``eToys``): a name's word.
+_CAMEL = re.compile(r"[a-z]{1,3}[A-Z][A-Za-z]")
+#: An entity's suffix after the last comma of a caption: ``LLC``, ``LCC`` (as misprinted), ``AG`` (or
+#: one of ``CORPORATE``); never a place or court with periods (``Co., Inc., D.C.S.D. N.Y., 76 F. Supp.``).
+_ENTITY_SUFFIX = re.compile(r"[A-Z]{2,5}")
 #: A capitalised word of two to seven letters and a period: the shape of an abbreviation.
 _ABBREVIATED = re.compile(r"[A-Z][a-z']{1,6}\.")
 #: Whole words of that shape that end sentences before a case name; never read as abbreviations.
@@ -183,6 +188,8 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
         if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re") and low != "with":
             break  # ("with" of "compare … with" is also a name's connector: "Citizens with Disabilities")
         first = tok_core[:1]
+        if _CAMEL.match(tok_core) and not _camel_prose(tok_core):
+            first = "E"  # "eBay Inc. v. MercExchange", "eBay, supra": a lower-case brand is a name's word
         if first.islower() or first in "&":
             if tok_core.lower() in CONNECTORS:
                 kept.append(w)
@@ -238,6 +245,12 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     if not any(ch.isalpha() for ch in norm[start:stop_at]):
         return None
     return start, stop_at
+
+
+def _camel_prose(word: str) -> bool:
+    """``xSee``: a signal or sentence opener with a letter typed before it is no brand."""
+    rest = word.lstrip("abcdefghijklmnopqrstuvwxyz").rstrip(",")
+    return rest.lower() in SIGNALS or rest in _SENTENCE_OPENERS
 
 
 def _name_parenthetical(words: list[re.Match[str]], k: int) -> int | None:
@@ -325,6 +338,10 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
     start, stop = found
     if _DOCKET_NAME.fullmatch(norm, start, stop):
         return None  # "No. 07-80382-CIV, 2008 WL 123456": a docket number is never a case name
+    if norm[floor:start].rstrip().endswith(",") and _NAME_SEP.search(norm, start, stop) is None:
+        whole = _caption_across_commas(norm, floor, start, stop)
+        if whole is not None:  # "Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC"
+            start = whole
     opened = _IN_RE_BEFORE.search(norm, max(floor, start - 160), start)
     if opened is not None:  # "In re Grand Jury Subpoena No. 381 in Re Smith": lower-case words inside
         start = opened.start()
@@ -347,6 +364,35 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
     if split_at is None and not _SINGLE_NAME_FORMS.match(text) and norm[floor:start].rstrip().endswith(","):
         return None  # "…, S.C., Wachn, LCC, 2015 WL 2375225": the tail of a name cut at a comma, not a name
     return CaseName(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
+
+
+def _caption_across_commas(norm: str, floor: int, start: int, stop: int) -> int | None:
+    """Where a caption starts whose tail the scan read after a second comma, or None.
+
+    ``Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC, 2015 WL 2375225``: the scan
+    stops at the comma before ``Wachn`` (no corporate suffix follows it there). The tail is taken for
+    part of the caption only when it ends in an entity's suffix (``LCC``, ``AG``, ``Inc.``), each
+    segment back to a name with ``v.`` is one to three capitalised words, and that name is at most three
+    commas back; otherwise the tail stays no name at all (a fragment could only mislead the name check).
+    """
+    last = norm[start:stop].split()[-1]
+    if not (_ENTITY_SUFFIX.fullmatch(last) or last.lower() in CORPORATE):
+        return None
+    pos = start
+    for _ in range(3):
+        comma = norm.rfind(",", floor, pos)
+        if comma < 0 or norm[comma + 1 : pos].strip():
+            return None
+        prev = scan_name_back(norm, floor, comma)
+        if prev is None:
+            return None
+        if _NAME_SEP.search(norm, prev[0], prev[1]):
+            return prev[0]
+        words = norm[prev[0] : prev[1]].split()
+        if len(words) > 3 or not all(w[:1].isupper() for w in words):
+            return None
+        pos = prev[0]
+    return None
 
 
 def _consolidated_start(norm: str, floor: int, start: int, stop: int) -> int:
@@ -375,8 +421,12 @@ _SINGLE_NAME_FORMS = re.compile(
 
 
 def _looks_like_single_name(text: str) -> bool:
-    """A name without "v." is only trusted in the forms that lack one (In re, Ex parte, ...)."""
-    return bool(_SINGLE_NAME_FORMS.match(text)) or (len(text.split()) <= 4)
+    """A name without "v." is only trusted in the forms that lack one (In re, Ex parte, ...) or when
+    short, and never when a word of it is a bare number (``A.2d 332 11 A.2d 333``: a citation's tail)."""
+    if _SINGLE_NAME_FORMS.match(text):
+        return True
+    words = text.split()
+    return len(words) <= 4 and not any(w.strip(",.").isdigit() for w in words)
 
 
 def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:

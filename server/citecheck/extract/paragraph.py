@@ -47,7 +47,7 @@ _RECORD = re.compile(
     r"\b(?:ECF\s+No\.|Dkt\.(?:\s+No\.)?|(?:Am\.\s+)?Compl\.|Tr\.|Ex\.|Decl\.|J\.A\.|R\.)\s*(?:¶\s*)?\d"
 )
 _REFERENCE = re.compile(
-    r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+at\s+(?=\*?\d)"
+    r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+(?:at\s+|pp?\.\s*)(?=\*?\d)"
 )
 _GENERIC_PARTY = re.compile(
     r"(?:In\s+)?(?:the\s+)?(?:United\s+States|U\.\s?S\.|State|People|Commonwealth|Government|Nation|Congress|Court)"
@@ -994,7 +994,7 @@ def _own_quote(d: _Draft, drafts: list[_Draft], quotes: list[Quote], norm: str) 
 def _reference_candidates(
     norm: str, text: str, drafts: list[_Draft], sents: list[tuple[int, int]], stops: frozenset[int]
 ) -> tuple[RefCandidate, ...]:
-    if " at " not in norm:
+    if " at " not in norm and " p." not in norm:  # "Roe at 116", "Angelopoulos p. *4"
         return ()
     out: list[RefCandidate] = []
     for first in _REFERENCE.finditer(norm):

@@ -356,9 +356,15 @@ def resolve_statute(c: Citation, st: LookupState) -> int | None:
 @lru_cache(maxsize=65_536)
 def suffixes(name: str) -> tuple[str, ...]:
     """``"Md. Donze"`` → ``(" md donze ", " donze ")``: the name as written first, then shorter tails,
-    normalised and padded for word-sequence containment."""
+    normalised and padded for word-sequence containment.
+
+    A tail keeps at least the last word before ``v.``: ``Kimbrough v. United States, 128 S.Ct. at 575``
+    is not ``Gall v. United States, 128 S. Ct. 586`` by ``v. United States``, and ``Miller v. United
+    States, supra`` is no other case against the United States (``States v. Vargas``, a name cut short,
+    still finds ``United States v. Vargas``)."""
     words = norm_name(name).split()
-    return tuple(f" {' '.join(words[k:])} " for k in range(len(words)))
+    v = next((k for k in range(1, len(words)) if words[k] in ("v", "vs")), len(words))
+    return tuple(f" {' '.join(words[k:])} " for k in range(v))
 
 
 def _latest(
