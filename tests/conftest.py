@@ -16,8 +16,12 @@ def shared_corpus() -> Path:
 
 @pytest.fixture(autouse=True)
 def _no_user_settings_file(tmp_path_factory, monkeypatch) -> None:
-    """No test reads the settings file of whoever runs the tests (``config.user_config_path()``)."""
+    """No test reads the settings file of whoever runs the tests (``config.user_config_path()``), nor
+    the corpus, citation index or statute index in their data folder (the defaults of ``corpus_path``,
+    ``index_path`` and ``statutes_path``): after ``citecheck corpus sync`` a language-server test that
+    waited for a citation to be looked up online hung, because the user's index answered it."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
 
 
 @pytest.fixture(params=["default", "tiny"])

@@ -49,6 +49,11 @@ def test_page_bounds_only_for_paged_reporters() -> None:
     assert rl.page_problem("A.3d", "48213")
     assert rl.page_problem("A.3d", "1004") is None
     assert rl.page_problem("IL App (1st)", "152522") is None  # neutral cites number paragraphs
+    # databases and slip opinions number documents (real cites from a Lexis printout's running heads)
+    assert rl.page_problem("Fla. App. LEXIS", "17683") is None
+    assert rl.page_problem("Tex. App. LEXIS", "10452") is None
+    assert rl.page_problem("NY Slip Op", "24083") is None
+    assert rl.page_problem("NY Slip Op", "51234") is None
 
 
 def test_known_reporters_include_journals_and_variations() -> None:

@@ -373,9 +373,18 @@ def page_problem(reporter: str, page: str) -> str | None:
     'no volume of A.3d runs to page 48213'
     >>> page_problem("A.3d", "1004") is None
     True
+
+    Database and slip-opinion series number documents, not pages (reporters-db files the state Lexis
+    databases and the New York Slip Opinions as "state" reporters): ``2016 Fla. App. LEXIS 17683`` and
+    ``2014 NY Slip Op 24083`` are real.
+
+    >>> page_problem("Fla. App. LEXIS", "17683") is None, page_problem("NY Slip Op", "50123") is None
+    (True, True)
     """
     eds = _editions().get(reporter)
     if not eds or not page.isdigit() or not all(e.cite_type in _PAGED_TYPES for e in eds):
+        return None
+    if is_database(reporter) or "Slip Op" in reporter:
         return None
     if int(page) == 0:
         return f"no volume of {reporter} has a page 0"

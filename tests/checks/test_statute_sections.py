@@ -120,6 +120,10 @@ async def test_a_title_the_index_does_not_hold_is_not_checked(index: StatuteInde
     report = await _check("See 18 U.S.C. § 9999.", index)
     assert not any(f.kind is Kind.FABRICATED_STATUTE for f in report.findings)
     assert report.result(0).status is Status.NOT_CHECKED  # type: ignore[union-attr]
+    # there is an index: the finding says it lacks the title, not that there is none
+    (f,) = [f for f in report.findings if f.kind is Kind.STATUTE_NOT_CHECKED]
+    assert "the statute index does not hold 18 U.S.C." in f.message, f.message
+    assert "no statute index" not in f.message
 
 
 async def test_a_short_form_takes_the_title_of_its_full_citation(index: StatuteIndex) -> None:
@@ -150,6 +154,9 @@ async def test_a_quotation_is_compared_with_the_sections_text(index: StatuteInde
     (f,) = bad.findings
     assert f.kind is Kind.MISQUOTE and f.message.startswith("Misquotation of 42 U.S.C. § 1983")
     assert "the party injured" in (f.evidence.passage or "")
+    # a statute is no opinion: the difference names the section's words as the section's
+    assert "the section says" in f.message and "opinion" not in f.message
+    assert "opinion" not in (f.evidence.diff or "")
 
 
 async def test_a_reserved_cfr_section_is_a_warning(index: StatuteIndex) -> None:

@@ -71,6 +71,24 @@ def test_a_citation_wrapped_across_a_blank_line_is_found_and_its_short_form_reso
     assert loud == [], source
 
 
+def test_a_citation_wrapped_at_its_volume_in_mixed_spacing_is_found() -> None:
+    """Some opinions mix single and double spacing: a line stopped at a volume goes on all the same."""
+    text = (  # First Circuit, CourtListener opinion 194639 (Hubbard Business Plaza v. Lincoln Liberty)
+        'of her creative work." See Clifford Ross Co. v. Nelvana, Ltd.,\n\n'
+        "710 F. Supp. 517, 520 (S.D.N.Y.), aff'd. without opinion, 883\n\n"
+        "F.2d 1022 (2d Cir. 1989); see also Zim v. Western Pub. Co., 573\n\n"
+        'F.2d 1318, 1324 (5th Cir. 1978) (author has "profound interest,\n'
+        "both professional and financial, in maintaining the quality of\n"
+        '[published products]").\n\n'
+        'rework the [product] in order to meet . . . approval." See Zim,\n\n573 F.2d at 1324. Finally'
+    )
+    cites = extract_citations(text).citations
+    [zim] = [c for c in cites if c.form is CiteForm.FULL and c.page == "1318"]
+    assert zim.case_name is not None and zim.case_name.text == "Zim v. Western Pub. Co." and zim.year == 1978
+    [short] = [c for c in cites if c.form is CiteForm.SHORT]
+    assert short.antecedent == zim.index
+
+
 # page furniture and line numbers between the lines of a citation: never read as part of it
 FURNITURE: list[tuple[str, str]] = [
     (

@@ -106,6 +106,20 @@ CLEAN: list[tuple[str, str]] = [
         "Dalton v. Angus, 6 App. Cas. 740 (1881); Doe v. Roe, 3 Grat. 405 (1846).",
         "issue 17 (nominative reporters)",
     ),
+    # Lexis printouts: the running head of every page names the reporter and the database number,
+    # and slip opinions number documents, not pages (real citations; both once "impossible")
+    (
+        "208 So. 3d 227, *; 2016 Fla. App. LEXIS 17683, **;",
+        "running head of a Lexis printout filed as an exhibit (EFTA01372153, released by the DOJ)",
+    ),
+    (
+        "2014 N.Y. Misc. LEXIS 1404, ***; 2014 NY Slip Op 24083",
+        "running head of a Lexis printout filed as an exhibit (EFTA01296884, released by the DOJ)",
+    ),
+    (
+        "See 2019 Tex. App. LEXIS 10452; 2013 NY Slip Op 51234(U).",
+        "shape of the above (numbers above 10,000)",
+    ),
     # public state opinions (casetext / midpage copies)
     (
         "by the pronouncement of the Supreme Court in Furman v. Georgia, 408 U.S. 238, 92 S. Ct. 2726, 33 L. Ed. 2d "

@@ -188,3 +188,25 @@ def test_a_short_form_never_goes_to_another_case_against_the_same_party() -> Non
     )
     supras = [c for c in extract_citations(text).citations if c.form is CiteForm.SUPRA]
     assert [c.antecedent for c in supras] == [None, None, None]
+
+
+def test_a_short_form_after_the_same_case_cited_twice_in_full_resolves() -> None:
+    """The same case cited in full twice is one case on its first page, not two (First Circuit,
+    CourtListener 195452: the full cite in the opinion and again before the short form)."""
+    text = (
+        "United States v. Valencia-Copete, 792 F.2d 4 (1st Cir. 1986), so holds. 792 F.2d at 6.\n\n"
+        "In a footnote, the magistrate cites Park Motor Mart, Inc. v. Ford Motor Co., 616 F.2d 603 (1st "
+        "Cir. 1980), and United States v. Valencia-Copete, 792 F.2d 4 (1st Cir. 1986). We directed all "
+        'magistrates to include a notice that failure to object would waive "the right to appeal the '
+        "district court's decision.\" 792 F.2d at 6 (emphasis added). Id. at 5."
+    )
+    cites = extract_citations(text).citations
+    second_full = [c for c in cites if c.form is CiteForm.FULL and c.page == "4"][-1]
+    short, idc = cites[-2], cites[-1]
+    assert (short.text, short.antecedent) == ("792 F.2d at 6", second_full.index)
+    assert idc.antecedent == second_full.index
+    # two different cases that begin on one page stay unresolved: the pin cannot tell them apart
+    two = (
+        "Smith v. Jones, 5 F.3d 10 (1st Cir. 1993). Brown v. Green, 5 F.3d 10 (1st Cir. 1993). 5 F.3d at 12."
+    )
+    assert extract_citations(two).citations[-1].antecedent is None

@@ -110,3 +110,23 @@ def test_every_citation_and_statute_field_is_documented_in_report_json_md() -> N
     assert set(citation) <= _documented("Citation"), set(citation) - _documented("Citation")
     statute = citation["statute"]
     assert set(statute) <= _documented("Statute"), set(statute) - _documented("Statute")
+
+
+def test_a_regulations_version_date_is_when_it_was_amended_not_decided() -> None:
+    from citecheck.checks.statute_sections import SOURCE
+    from citecheck.findings import Evidence, Kind, make_finding
+    from citecheck.report.model import evidence_items
+    from citecheck.spans import Span
+
+    removed = make_finding(
+        Kind.STATUTE_REPEALED,
+        Span(0, 20),
+        "17 C.F.R. § 240.10b-9 was removed from the C.F.R.",
+        evidence=Evidence(source=SOURCE, citation="17 C.F.R. § 240.10b-9", date="2020-06-01"),
+    )
+    labels = dict(evidence_items(removed))
+    assert labels.get("Amended") == "2020-06-01" and "Decided" not in labels
+    case = make_finding(
+        Kind.YEAR_MISMATCH, Span(0, 5), "…", evidence=Evidence(source="corpus", date="1953-11-20")
+    )
+    assert dict(evidence_items(case)).get("Decided") == "1953-11-20"

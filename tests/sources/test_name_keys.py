@@ -61,6 +61,9 @@ HIGH = [
     ("In re A.V.", ["People v. A.V. (In re A.V.)"], 1.0),  # the parenthetical alternative
     ("Plyer v. Doe", ["Plyler v. Doe"], 0.85),  # a typo costs a little
     ("Smith v. Jones", ["Smith"], 0.7),  # a short name alone: the other party is unknown
+    ("St. Paul Fire & Marine Ins. Co. v. Smith", ["Saint Paul Fire & Marine Insurance Co. v. Smith"], 1.0),
+    ("Ohio St. Univ. v. Smith", ["Ohio State University v. Smith"], 1.0),
+    ("SEC v. Smith", ["Securities & Exchange Commission v. Smith"], 0.7),
     (
         "Bleecker St. Tenants Corp. v. Bleeker Jones LLC",
         ["Bleecker St. Tenants Corp.. v. Bleeker Jones Llc"],
@@ -73,6 +76,11 @@ LOW = [
     ("United States v. Smith", ["United States v. Jones"], 0.25),
     ("Jackson v. Clark", ["Jackson v. Munson"], 0.5),  # one shared party is half a name
     ("In re J.W.", ["People v. A.V. (In re A.V.)"], 0.3),
+    # a known abbreviation stands for its own words only, not for any word its letters fit
+    ("Smithers v. Jones", ["Bleecker St. Tenants Corp.. v. Bleeker Jones Llc"], 0.6),
+    ("Stewart", ["Bleecker St. Tenants Corp.. v. Bleeker Jones Llc"], 0.3),
+    ("McDonald v. Zhang", ["Attorney Grievance Comm'n of Md. v. Zhang"], 0.6),
+    ("Institute for Justice v. Smith", ["Mutual Ins. Co. v. Smith"], 0.6),
 ]
 
 

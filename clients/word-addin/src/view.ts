@@ -101,9 +101,12 @@ export function documentFindings(answer: CheckAnswer): Finding[] {
 /** The evidence a finding carries, labelled as in the HTML report (report/model.py evidence_items). */
 export function evidenceItems(f: Finding): [string, string][] {
   const e = f.evidence;
+  // the statute index's findings compare a section's words, and their date is a regulation's latest version
+  const statute = e.source === 'statute index';
   const items: [string, string | undefined][] = [
-    ['Source', e.source], ['Case', e.case_name], ['Citation', e.citation], ['Court', e.court], ['Decided', e.date],
-    ['Page', e.page], ['Draft says', e.draft], ['Opinion says', e.passage], ['Difference', e.diff], ['Note', e.note],
+    ['Source', e.source], ['Case', e.case_name], ['Citation', e.citation], ['Court', e.court],
+    [statute ? 'Amended' : 'Decided', e.date], ['Page', e.page], ['Draft says', e.draft],
+    [statute ? 'Section says' : 'Opinion says', e.passage], ['Difference', e.diff], ['Note', e.note],
     ['Record', e.record_id], ['Link', e.url],
   ];
   return items.filter((x): x is [string, string] => Boolean(x[1]));

@@ -45,6 +45,17 @@ test('a comment carries the message and the evidence', () => {
   for (const [label] of evidenceItems(f).filter(([l]) => l !== 'Record')) assert.ok(text.includes(`${label}: `), label);
 });
 
+test('a statute finding labels its evidence as the HTML report does: the section says, when amended', () => {
+  const f = answer.report.files[0].findings.find((x) => x.evidence.passage);
+  assert.ok(f);
+  const statute = { ...f, evidence: { ...f.evidence, source: 'statute index', date: '2020-06-01' } };
+  const labels = evidenceItems(statute).map(([l]) => l);
+  assert.ok(labels.includes('Section says') && labels.includes('Amended'), labels.join(', '));
+  assert.ok(!labels.includes('Opinion says') && !labels.includes('Decided'), labels.join(', '));
+  const opinion = evidenceItems({ ...f, evidence: { ...f.evidence, date: '1953-11-20' } }).map(([l]) => l);
+  assert.ok(opinion.includes('Opinion says') && opinion.includes('Decided'), opinion.join(', '));
+});
+
 test('a proposed authority says how sure and why, and a candidate among several says so', () => {
   const fixes = answer.report.files[0].findings.flatMap((f) => f.fixes);
   const candidate = fixes.find((x) => !x.preferred && x.why);

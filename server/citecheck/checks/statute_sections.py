@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from citecheck.checks.base import CheckContext, QuoteMatch
 from citecheck.checks.quote_match import opinion_index, quote_word_count
@@ -148,6 +149,8 @@ class StatuteSectionCheck:
         )
 
     def _misquote(self, ctx: CheckContext, record: SectionRecord, m: QuoteMatch) -> Finding:
+        # the opinions' matcher words its diff for an opinion: here the words are the section's
+        m = replace(m, diff=m.diff.replace("the opinion says", "the section says") if m.diff else m.diff)
         quote = ctx.citation.quotes[m.quote_index]
         draft = quote.text
         short = draft if len(draft) <= 80 else draft[:77] + "…"

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from citecheck.checks.base import CheckContext
 from citecheck.extract.models import Citation, CiteForm, Statute, StatuteForm
 from citecheck.findings import Evidence, Finding, Kind, make_finding
+from citecheck.sources.statutes.records import LookupOutcome
 
 #: (code, the titles that exist or once did, the reserved title never to hold a section, where the list comes from)
 _TITLES: dict[str, tuple[range, frozenset[int], str, str]] = {
@@ -101,14 +102,19 @@ def describe_code(statute: Statute, *, article: bool = True) -> str:
     return name
 
 
-def not_checked_reason(citation: Citation, statute: Statute | None) -> str:
-    """Why a statute citation was not checked, naming its code (the message every edge shows)."""
+def not_checked_reason(citation: Citation, statute: Statute | None, index_says: str = "") -> str:
+    """Why a statute citation was not checked, naming its code (the message every edge shows).
+
+    ``index_says``: the statute index's own reason when there is an index that does not hold the title
+    ("the statute index does not hold 15 U.S.C.") or could not be read."""
     if statute is None:
         if citation.statute is not None and citation.statute.form is StatuteForm.ID:
             return "it refers to the authority cited before it, which is not a statute citecheck could name"
         return "its code is not named here and no earlier citation of this section names it"
     what = "regulations" if statute.regulation else "statutes"
     code = describe_code(statute)
+    if statute.code in _TITLES and index_says:
+        return f"{index_says} (`citecheck corpus sync --statutes` syncs every title), so the section was not looked up"
     if statute.code in _TITLES:
         return (
             f"no statute index covers {code} here (`citecheck corpus sync --statutes` builds one), "
@@ -135,7 +141,16 @@ class StatuteNotCheckedCheck:
             return  # its full citation carries the finding
         if statute is not None and title_problem(statute) is not None:
             return  # impossible already says more
-        reason = not_checked_reason(c, statute)
+        said = next(
+            (
+                a.reason
+                for _, a in ctx.statutes
+                if a.outcome is LookupOutcome.NOT_COVERED
+                and a.reason.startswith(("the statute index", "statute index"))
+            ),
+            "",
+        )
+        reason = not_checked_reason(c, statute, said)
         yield make_finding(
             Kind.STATUTE_NOT_CHECKED,
             c.span,

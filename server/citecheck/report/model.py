@@ -523,7 +523,8 @@ def evidence_items(finding: Finding, *, plain: bool = False) -> list[tuple[str, 
         ("Case", ev.case_name),
         ("Citation", ev.citation),
         ("Court", ev.court),
-        ("Decided", ev.date),
+        # a statute finding's date is the C.F.R. section's latest version, not a decision
+        ("Amended" if ev.source == STATUTE_SOURCE else "Decided", ev.date),
         ("Page", ev.page),
         ("Draft says", ev.draft),
         # the statute index's findings compare a section's words, not an opinion's

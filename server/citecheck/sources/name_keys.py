@@ -428,6 +428,26 @@ def _weight(key: str) -> float:
     return _GENERIC_WEIGHT if key in GENERIC or len(key) == 1 else 1.0
 
 
+#: Words a known abbreviation also stands for, beyond the full forms folded into its key (scoring only:
+#: the search keys stay as they are): "St." is Saint or State as often as Street.
+_ALSO_STANDS_FOR: dict[str, tuple[str, ...]] = {"st": ("saint", "state"), "mt": ("mountain",)}
+
+
+@cache
+def _stands_for() -> dict[str, frozenset[str]]:
+    """Known abbreviation key → the keys of the words it stands for (``"sec"`` → security, securities).
+
+    A known abbreviation stands for those words only: "St." (Street) is no abbreviation of "Smithers",
+    "Md." (Maryland) none of "McDonald", "Ins." (Insurance) none of "Institute", although their letters
+    come in order."""
+    out: dict[str, set[str]] = {key: set() for key in abbreviations()}
+    for full, key in _full_to_key().items():
+        out.setdefault(key, set()).add(full)
+    for key, fulls in _ALSO_STANDS_FOR.items():
+        out.setdefault(key, set()).update(fulls)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 @lru_cache(maxsize=1 << 16)
 def _token_match(a: str, b: str) -> float:
     """1 for the same key, one shortened to the other, 0.8 for a typo, else 0."""
@@ -436,7 +456,11 @@ def _token_match(a: str, b: str) -> float:
     if a[:1] != b[:1] and abs(len(a) - len(b)) > 1:
         return 0.0  # neither an abbreviation (same first letter) nor one slip of the keyboard
     short, full = (a, b) if len(a) < len(b) else (b, a)
-    if len(short) >= 2 and 4 * len(short) <= 3 * len(full) and abbreviates(short, full):
+    known = _stands_for().get(short)
+    if known is not None:
+        if full in known:
+            return 1.0
+    elif len(short) >= 2 and 4 * len(short) <= 3 * len(full) and abbreviates(short, full):
         return 1.0  # "Hagner" is no abbreviation of "Hagnerr"; "Constr" is one of "Construction"
     if min(len(a), len(b)) >= 4 and is_typo(a, b):
         return 0.8

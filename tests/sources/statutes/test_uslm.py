@@ -66,6 +66,27 @@ def test_transferred_to_another_title() -> None:
     assert s.moved_to == "8 U.S.C. § 1101"
 
 
+@pytest.mark.parametrize(
+    ("note", "where"),
+    [
+        # the Codification note the Code prints for the titles reorganised since 2014 (52, 34, 54 …)
+        (
+            "Section 1971 was editorially reclassified as section 10101 of Title 52, Voting and Elections.",
+            "52",
+        ),
+        ("Section 1971 was editorially reclassified as section 10101 of this title.", "42"),
+    ],
+)
+def test_editorially_reclassified_says_where_it_went(note: str, where: str) -> None:
+    data = uslm_title(
+        "42", [FakeSection(number="1971", heading="Transferred", status="transferred", note=note)]
+    )
+    _title, it = parse_uslm(io.BytesIO(data))
+    (s,) = list(it)
+    assert s.status is SectionStatus.TRANSFERRED
+    assert s.moved_to == f"{where} U.S.C. § 10101"
+
+
 def test_a_current_section_whose_heading_starts_with_a_status_word_stays_current() -> None:
     data = uslm_title(
         "10",

@@ -444,10 +444,19 @@ def resolve_short(c: Citation, st: LookupState) -> int | None:
     if not below:
         return None
     top = max(fulls[p].page or 0 for p in below)
-    holders = {(st.para_of(p), fulls[p].group) for p in below if fulls[p].page == top}
-    if len(holders) > 1:
+    on_top = [p for p in below if fulls[p].page == top]
+    holders = {(st.para_of(p), fulls[p].group) for p in on_top}
+    if len(holders) > 1 and _different_cases([fulls[p] for p in on_top]):
         return None
-    return max(p for p in below if fulls[p].page == top)
+    return max(on_top)
+
+
+def _different_cases(records: list[Record]) -> bool:
+    """Whether full citations of one first page name different cases: two of them name parties and no
+    party but the government is common to both. The same case cited in full twice (``United States v.
+    Valencia-Copete, 792 F.2d 4`` in the opinion and again in its footnote) is one."""
+    named = [r.short_names - _GENERIC for r in records if r.short_names - _GENERIC]
+    return any(not (a & b) for i, a in enumerate(named) for b in named[i + 1 :])
 
 
 def resolve_supra(c: Citation, st: LookupState) -> int | None:

@@ -248,6 +248,9 @@ class Zone:
                 keys |= qs.by_short.get(s, set())
             if loose:
                 keys |= qs.by_cite.get((f.volume, f.reporter), set())
+        for a, b in pairs:  # a short form of its volume: whether two cites of a page are one case (by names)
+            if a.short_names != b.short_names:
+                keys |= qs.by_cite.get((a.volume, a.reporter), set())
         return {k for k in keys if _hits(qs.of[k][1], pairs, loose)}
 
 
@@ -275,6 +278,8 @@ def _hits(
             return True
         if any((n in old.short_names) != (n in new.short_names) for n in shorts):
             return True
+        if old.short_names != new.short_names and (old.volume, old.reporter) in cites:
+            return True  # a short form of its volume: whether two cites of a page are one case (by names)
     for f in loose:
         if (f.volume, f.reporter) in cites:
             return True

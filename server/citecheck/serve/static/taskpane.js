@@ -222,15 +222,16 @@
   }
   function evidenceItems(f) {
     const e = f.evidence;
+    const statute = e.source === "statute index";
     const items = [
       ["Source", e.source],
       ["Case", e.case_name],
       ["Citation", e.citation],
       ["Court", e.court],
-      ["Decided", e.date],
+      [statute ? "Amended" : "Decided", e.date],
       ["Page", e.page],
       ["Draft says", e.draft],
-      ["Opinion says", e.passage],
+      [statute ? "Section says" : "Opinion says", e.passage],
       ["Difference", e.diff],
       ["Note", e.note],
       ["Record", e.record_id],

@@ -9,7 +9,9 @@ build an index that would call every cited section fabricated.
 
 Status comes from ``@status`` when present, else from the bracketed heading the Code prints
 (``[§ 902. Repealed. Pub. L. 115–97 …]``, ``[§ 1981a. Transferred]``); where a transferred or
-renumbered section went is read from its heading and notes ("transferred to section 1101 of Title 8").
+renumbered section went is read from its heading and notes ("transferred to section 1101 of Title 8", or
+as the Code has written it since the 2014 reorganisations, "editorially reclassified as section 10101 of
+Title 52").
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ _HEADING_STATUS = re.compile(
     r"^\W*(repealed|transferred|renumbered|omitted|reserved|vacant|expired|terminated)\b", re.I
 )
 _MOVED = re.compile(
-    r"\b(?:transferred|renumbered|redesignated)\b(?P<gap>[^.;]{0,80}?)\b(?:section|§)\s*"
+    r"\b(?:transferred|renumbered|redesignated|reclassified)\b(?P<gap>[^.;]{0,80}?)\b(?:section|§)\s*"
     r"(?P<sec>\d[\w\u2010-\u2015\-]*)"
     r"(?:\s+of\s+(?:(?P<this>this title)|title\s+(?P<title>\d+[A-Za-z]?)))?",
     re.I,
