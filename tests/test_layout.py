@@ -27,3 +27,20 @@ def test_no_test_doubles_inside_the_installed_package():
     config = tomllib.loads((REPO / "pyproject.toml").read_text())
     include = config["tool"]["setuptools"]["packages"]["find"]["include"]
     assert include == ["citecheck", "citecheck.*"]  # citecheck_testing is never installed
+
+
+def test_type_checker_silenced_at_most_fifteen_times():
+    """The core is meant to be strictly typed; each ``type: ignore`` is a place mypy cannot help a newcomer."""
+    count = sum(p.read_text(encoding="utf-8").count("type: ignore") for p in PACKAGE.rglob("*.py"))
+    assert count <= 15, f"{count} `type: ignore` in the package (at most 15)"
+
+
+def test_few_functions_over_the_complexity_limit():
+    """ruff's C90 limit is 20; the functions above it carry ``noqa: C901`` and stay few (issue 28)."""
+    over = [
+        p
+        for p in PACKAGE.rglob("*.py")
+        for line in p.read_text(encoding="utf-8").splitlines()
+        if "noqa: C901" in line
+    ]
+    assert len(over) <= 10, over

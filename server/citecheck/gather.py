@@ -98,8 +98,9 @@ async def _statutes(
 
     Asked as of the brief's date when it bears one (a C.F.R. section removed since was in force then)."""
     lookup = getattr(source, "lookup_statutes", None)
+    text_of = getattr(source, "statute_text", None)
     keys = statute_keys(extraction)
-    if lookup is None or not keys:
+    if lookup is None or text_of is None or not keys:
         return {}, {}
     try:
         answers: dict[StatuteKey, StatuteAnswer] = await lookup(keys, as_of=brief_date(extraction.text))
@@ -109,7 +110,7 @@ async def _statutes(
                 continue
             mine = statute_answers(extraction, c, answers)
             if mine and (rec := mine[0][1].record) is not None and mine[0][0] not in texts:
-                text = await source.statute_text(rec)  # type: ignore[attr-defined]
+                text = await text_of(rec)
                 if text:
                     texts[mine[0][0]] = text
     except Exception as exc:  # the index is local and never raises by contract; a bug must not sink the check

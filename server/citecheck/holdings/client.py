@@ -14,14 +14,25 @@ import asyncio
 import ipaddress
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError, ModelBadAnswer, ModelUnavailable
 from citecheck.sources.retry import Backoff
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
+
+_T = TypeVar("_T")
+
+
+def _chat(messages: Sequence[dict[str, str]]) -> list[ChatCompletionMessageParam]:
+    """Our prompts are plain ``{"role", "content"}`` dicts; the SDK types them as TypedDicts per role."""
+    return cast("list[ChatCompletionMessageParam]", list(messages))
+
 
 log = logging.getLogger(__name__)
 
@@ -170,12 +181,12 @@ class ModelClient:
                 raise ModelUnavailable(
                     f"the holding checks ran past their deadline of {deadline.seconds:g} s"
                 )
-            return await self._with_retries(lambda: self._logprobs(messages, top), deadline, what="judging")  # type: ignore[no-any-return]
+            return await self._with_retries(lambda: self._logprobs(messages, top), deadline, what="judging")
 
     async def _logprobs(self, messages: Sequence[dict[str, str]], top: int) -> list[tuple[str, float]]:
         resp = await self._client.chat.completions.create(
             model=self.model,
-            messages=list(messages),  # type: ignore[arg-type]
+            messages=_chat(messages),
             temperature=0,
             max_tokens=1,
             logprobs=True,
@@ -191,10 +202,11 @@ class ModelClient:
     async def _create(self, messages: Sequence[dict[str, str]], fmt: str) -> str:
         from citecheck.holdings.prompt import response_format_object, response_format_schema
 
-        rf = response_format_schema() if fmt == "json_schema" else response_format_object()
-        resp = await self._client.chat.completions.create(  # type: ignore[call-overload]  # plain dicts, not TypedDicts
+        # plain dicts from prompt.py; the SDK types response_format as TypedDicts
+        rf: Any = response_format_schema() if fmt == "json_schema" else response_format_object()
+        resp = await self._client.chat.completions.create(
             model=self.model,
-            messages=list(messages),
+            messages=_chat(messages),
             response_format=rf,
             temperature=0,
             max_tokens=MAX_TOKENS,
@@ -203,7 +215,7 @@ class ModelClient:
             return ""
         return resp.choices[0].message.content or ""
 
-    async def _with_retries(self, make: Any, deadline: Deadline, *, what: str) -> Any:
+    async def _with_retries(self, make: Callable[[], Awaitable[_T]], deadline: Deadline, *, what: str) -> _T:
         """Run ``make()`` with a per-request timeout; retry timeouts, refused connections, 429 and 5xx
         with back-off, all inside ``deadline``. Everything else becomes ``ModelUnavailable`` at once."""
         import openai

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, cast
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -36,9 +36,9 @@ class _DeadlineProtocol(H11Protocol):
 
     request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._deadline: asyncio.TimerHandle | None = None
-        super().connection_made(transport)  # type: ignore[arg-type]
+        super().connection_made(cast("asyncio.Transport", transport))  # an event loop's socket transport
         self._arm()
 
     def data_received(self, data: bytes) -> None:

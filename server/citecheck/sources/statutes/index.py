@@ -364,7 +364,10 @@ class StatuteIndex:
     def titles(self, code: str | None = None) -> list[TitleRow]:
         sql = "SELECT code, title, heading, edition, sections, source, synced_at FROM titles"
         rows = self._db.execute(sql + (" WHERE code=?" if code else ""), (code,) if code else ()).fetchall()
-        out = [TitleRow(**dict(zip(TitleRow.__slots__, r, strict=True))) for r in rows]  # type: ignore[arg-type]
+        out = [
+            TitleRow(code=c, title=t, heading=h, edition=e, sections=n, source=src, synced_at=at)
+            for c, t, h, e, n, src, at in rows
+        ]
         return sorted(out, key=lambda t: (t.code, section_order(t.title)))
 
     def lookup(self, key: StatuteKeyLike, *, as_of: str | None = None) -> StatuteAnswer:
