@@ -36,6 +36,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
@@ -138,6 +139,9 @@ def generate(folder: Path, *, scale: float, docket_sample: int, seed: int = 23) 
     names = surnames(rng)
     weights = [1 / (i + 1) ** 0.8 for i in range(len(names))]  # Zipf-like: a few names are very common
     heads = [_text(rng, 120) for _ in range(4000)]
+    # how often each case is cited: heavy-tailed as CourtListener's counts are (most cases a few times,
+    # a few thousands of times), drawn once and cycled
+    cited = [min(int(rng.paretovariate(1.1)) - 1, 60_000) for _ in range(99_991)]
     attorneys = [_text(rng, 25) for _ in range(2000)]
     syllabi = [_text(rng, 40) for _ in range(2000)]
     n_clusters = int(REAL["clusters"] * scale)
@@ -194,7 +198,7 @@ def generate(folder: Path, *, scale: float, docket_sample: int, seed: int = 23) 
                 "id": cid, "date_filed": f"{year}-{1 + i % 12:02d}-{1 + i % 28:02d}", "slug": slug,
                 "case_name_short": a, "case_name": name, "case_name_full": name.upper() + ", Appellant" if i % 2 else "",
                 "attorneys": attorneys[i % len(attorneys)], "syllabus": syllabi[i % len(syllabi)] if i % 3 == 0 else "",
-                "citation_count": i % 40, "precedential_status": "Published" if i % 20 else "Unpublished",
+                "citation_count": cited[i % len(cited)], "precedential_status": "Published" if i % 20 else "Unpublished",
                 "docket_id": did,
                 "headmatter": f'<section class="head-matter"><p class="parties">{name.upper()}</p>'
                               f"<p>{heads[(i * 31) % len(heads)]}</p></section>",
@@ -320,10 +324,49 @@ def bench_build(folder: Path, work: Path, counts: dict[str, int], scale: float, 
         f"wrote {gib(r['written'])} = {r['written'] / r['size']:.2f}x the index, index {gib(r['size'])}")  # fmt: skip
     say(f"  + {missing_rows:,.0f} more unreferenced dockets at the measured {docket_rate:,.0f} rows/s: +{extra / 60:.1f} min "
         f"(on the dockets lane, alongside the citations lane)")  # fmt: skip
+    _sizes(index)
     if scale < 1:
         say(f"  at 10 M citations (x{1 / scale:.0f}, linear): ~{(r['wall'] + extra) / scale / 60:.1f} min, index "
             f"~{gib(r['size'] / scale)}")  # fmt: skip
     return index
+
+
+#: Distinct name words in CourtListener's 9 M real captions: an estimate (surnames alone run to over a
+#: million; companies, places and OCR slips add more); the synthetic dump has a few tens of thousands.
+REAL_VOCABULARY = (1_500_000, 3_000_000)
+
+
+def _sizes(index: Path) -> None:
+    """What each table takes, and the ``near`` table at the real vocabulary's size (it grows with the
+    number of distinct words, not of cases)."""
+    import sqlite3
+
+    db = sqlite3.connect(f"file:{index}?mode=ro&immutable=1", uri=True)
+    try:
+        sizes = dict(db.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall())
+        db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, names, 'row')")
+        words = db.execute(
+            "SELECT count(*) FROM temp.v WHERE length(term) >= 4 AND term NOT LIKE 'zqcited%'"
+        ).fetchone()[0]
+    except sqlite3.Error as exc:
+        say(f"  table sizes: not available ({exc})")
+        return
+    finally:
+        db.close()
+    tables = {
+        "cases": sizes.get("cases", 0),
+        "cites": sizes.get("cites", 0),
+        "volumes": sizes.get("volumes", 0) + sizes.get("volumes_key", 0),
+        "names": sum(v for k, v in sizes.items() if k.startswith("names_")),
+        "near": sizes.get("near", 0),
+    }
+    say("  tables: " + ", ".join(f"{k} {v / 2**20:.0f} MiB" for k, v in tables.items()))
+    if words:
+        per_word = tables["near"] / words
+        lo, hi = (n * per_word for n in REAL_VOCABULARY)
+        say(f"  near: {words:,} words of 4+ letters here, {per_word:.0f} bytes a word; at the real vocabulary's estimated "
+            f"{REAL_VOCABULARY[0] / 1e6:.1f}-{REAL_VOCABULARY[1] / 1e6:.1f} M words ~{gib(lo)}-{gib(hi)} "
+            f"(index ~{gib(index.stat().st_size - tables['near'] + lo)}-{gib(index.stat().st_size - tables['near'] + hi)})")  # fmt: skip
 
 
 def _parse_rate(path: Path, seconds: float = 8.0) -> float:
@@ -389,31 +432,46 @@ def bench_bz2(folder: Path, work: Path, bz2_scale: float, rows: dict[str, int]) 
 
 
 def _keys(index_path: Path, rng: random.Random, n: int) -> dict[str, list]:
+    """Keys found, keys absent from complete volumes and from running series, the found cases' names,
+    and names of cases drawn in proportion to how often they are cited (what briefs cite)."""
     import sqlite3
 
+    from citecheck.sources.index.schema import CITE_SEP, FIELD_SEP
     from citecheck.sources.models import CiteKey
 
     db = sqlite3.connect(f"file:{index_path}?mode=ro&immutable=1", uri=True)
     reps = dict(db.execute("SELECT idx, name FROM reporters"))
-    max_rowid = db.execute("SELECT max(id) FROM cases").fetchone()[0]
+    lo, hi = db.execute("SELECT min(id), max(id) FROM cases").fetchone()
     found, inner, running, names = [], [], [], []
+    v1 = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "1"  # an A/B
     while len(found) < n:
-        cid = rng.randint(1_000_000, max_rowid)
-        row = db.execute(
-            "SELECT reporter, volume, page FROM cites WHERE cluster=? LIMIT 1", (cid,)
-        ).fetchone()
+        cid = rng.randint(lo, hi)
+        if v1:
+            first = db.execute(
+                "SELECT reporter, volume, page FROM cites WHERE cluster=? LIMIT 1", (cid,)
+            ).fetchone()
+            row = db.execute("SELECT name, ? FROM cases WHERE id=?", (first is not None, cid)).fetchone()
+        else:
+            row = db.execute("SELECT name, cites FROM cases WHERE id=?", (cid,)).fetchone()
+        if row and row[1]:
+            rep, vol, page = first if v1 else row[1].split(CITE_SEP)[0].split(FIELD_SEP)[:3]
+            found.append(CiteKey(str(vol), reps[int(rep)], str(page)))
+            names.append(row[0])
+    pool = []
+    while len(pool) < 50 * n:
+        cited = "0" if v1 else "cited"
+        row = db.execute(f"SELECT name, {cited} FROM cases WHERE id=?", (rng.randint(lo, hi),)).fetchone()
         if row:
-            found.append(CiteKey(str(row[1]), reps[row[0]], str(row[2])))
-            name = db.execute("SELECT name FROM cases WHERE id=?", (cid,)).fetchone()[0]
-            names.append(name)
+            pool.append(row)
+    cited = [name for name, _ in rng.choices(pool, weights=[(c or 0) + 1 for _, c in pool], k=n)]
     vols = db.execute(
         "SELECT reporter, volume, complete FROM volumes WHERE typeof(volume)='integer'"
     ).fetchall()
     complete = [v for v in vols if v[2]]
     incomplete = [v for v in vols if not v[2]]
-    for pool, out in ((complete, inner), (incomplete, running)):
-        while pool and len(out) < n:
-            rep, vol, _ = rng.choice(pool)
+    for vpool, out in ((complete, inner), (incomplete, running)):
+        while vpool and len(out) < n:
+            rep, vol, _ = rng.choice(vpool)
             page = rng.randint(2, 3000)
             hit = db.execute(
                 "SELECT 1 FROM cites WHERE reporter=? AND volume=? AND page=?", (rep, vol, page)
@@ -426,24 +484,60 @@ def _keys(index_path: Path, rng: random.Random, n: int) -> dict[str, list]:
         "not found, complete volume": inner,
         "not found, running series": running,
         "names": names,
+        "cited names": cited,
     }
 
 
-def _variant(name: str, rng: random.Random, kind: int) -> tuple[str, str]:
-    """A name as a brief writes it: as named, abbreviated (T6), one party only, or with one typo."""
+def _typo(name: str, rng: random.Random, how: str) -> str:
+    """One slip in one word of four letters or more of a party's name (not in "v." or "Co.")."""
+    import re
+
+    words = [m for m in re.finditer(r"[A-Za-z]{4,}", name)]
+    if not words:
+        return name
+    m = rng.choice(words)
+    w, i = m.group(), rng.randrange(len(m.group()))
+    if how == "dropped":
+        w = w[:i] + w[i + 1 :]
+    elif how == "changed":
+        w = w[:i] + rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != w[i].lower()]) + w[i + 1 :]
+    else:  # two neighbours swapped (different letters, or it is no slip)
+        spots = [j for j in range(len(w) - 1) if w[j].lower() != w[j + 1].lower()]
+        if not spots:
+            return name
+        j = rng.choice(spots)
+        w = w[:j] + w[j + 1] + w[j] + w[j + 2 :]
+    return name[: m.start()] + w + name[m.end() :]
+
+
+NAME_KINDS = (
+    "as named",
+    "abbreviated",
+    "one letter dropped",
+    "one letter changed",
+    "two letters swapped",
+    "one party, any case",
+    "one party, a case as often cited as briefs cite it",
+)
+
+
+def _variant(name: str, rng: random.Random, kind: str) -> str:
+    """A name as a brief writes it (see ``NAME_KINDS``)."""
     from citecheck.sources.name_keys import parties
 
-    if kind == 1:
-        return "abbreviated", name.replace("Company", "Co.").replace("Corporation", "Corp.").replace(
-            "United States", "U.S."
-        ).replace("Incorporated", "Inc.").replace("City of", "City of")
-    if kind == 2:
+    if kind == "abbreviated":
+        return (
+            name.replace("Company", "Co.")
+            .replace("Corporation", "Corp.")
+            .replace("United States", "U.S.")
+            .replace("Incorporated", "Inc.")
+        )
+    if kind.startswith("one party"):
         ps = parties(name)
-        return "one party (many cases share it)", ps[-1] if ps else name
-    if kind == 3 and len(name) > 6:
-        i = rng.randrange(1, len(name) - 1)
-        return "one letter dropped", name[:i] + name[i + 1 :]
-    return "as named", name
+        return ps[-1] if ps else name
+    if kind.startswith(("one letter", "two letters")):
+        return _typo(name, rng, kind.split()[-1])
+    return name
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -451,60 +545,136 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-def bench_lookups(index_path: Path, n: int = 5000) -> None:
-    """Per key (wall and this thread's CPU: on a loaded machine the wall p99 is the scheduler's), a batch, names."""
+def _evict(path: Path) -> bool:
+    """Drop the file's pages from the OS page cache (only this file's), as after a reboot; False if the
+    platform cannot."""
+    if not hasattr(os, "posix_fadvise"):
+        return False
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    return True
+
+
+def _cache(path: Path) -> None:
+    """Read the whole file once, so its pages are in the OS page cache (as just after a sync)."""
+    with path.open("rb") as fh:
+        while fh.read(1 << 24):
+            pass
+
+
+def _forget(ix: Any) -> None:
+    if hasattr(ix, "forget"):
+        ix.forget()
+    else:  # the first layout's reader (an A/B against it)
+        ix._records.clear()
+        ix._volumes.clear()
+
+
+def _per_key(ix: Any, keys: list, label: str) -> None:
+    wall, cpu = [], []
+    for k in keys:
+        _forget(ix)  # every key a first: no record or volume cache
+        t0, c0 = time.perf_counter(), time.thread_time()
+        ix.lookup([k])
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.thread_time() - c0)
+    say(f"lookup {label}: wall p50 {statistics.median(wall) * 1e6:.0f} us, p99 {pct(wall, 99) * 1e6:.0f} us; "
+        f"CPU p50 {statistics.median(cpu) * 1e6:.0f} us, p99 {pct(cpu, 99) * 1e6:.0f} us ({len(wall)} keys)")  # fmt: skip
+
+
+def bench_lookups(index_path: Path, n: int = 5000) -> dict[str, list]:
+    """Per key (wall and this thread's CPU: on a loaded machine the wall p99 is the scheduler's), a batch, names.
+
+    Each kind of key is measured on a freshly opened index (a new connection and map; no record or
+    volume cached) three ways: the file just read from disk (its pages dropped from the OS page cache
+    first, as after a reboot), the file in the page cache (as after a sync wrote it, or any use since),
+    and again once this process has touched its pages (a running server)."""
     from citecheck.sources.index.lookup import CitationIndex
 
     rng = random.Random(7)
     keys = _keys(index_path, rng, n)
-    ix = CitationIndex(index_path)
-    try:
-        for what in ("found", "not found, complete volume", "not found, running series"):
-            for round_ in ("first touch", "again"):  # again: the file's pages already mapped, as in a server
-                wall, cpu = [], []
-                for k in keys[what]:
-                    ix._records.clear()  # every key a first: no record or volume cache
-                    ix._volumes.clear()
-                    t0, c0 = time.perf_counter(), time.thread_time()
-                    ix.lookup([k])
-                    wall.append(time.perf_counter() - t0)
-                    cpu.append(time.thread_time() - c0)
-                say(f"lookup {what}, {round_}: wall p50 {statistics.median(wall) * 1e6:.0f} us, p99 "
-                    f"{pct(wall, 99) * 1e6:.0f} us; CPU p50 {statistics.median(cpu) * 1e6:.0f} us, p99 "
-                    f"{pct(cpu, 99) * 1e6:.0f} us ({len(wall)} keys)")  # fmt: skip
-        mixed = (
-            keys["found"][:1400]
-            + keys["not found, complete volume"][:300]
-            + keys["not found, running series"][:300]
-        )
+    for what in ("found", "not found, complete volume", "not found, running series"):
+        for state in ("file not in the page cache", "file in the page cache", "pages touched before"):
+            if state == "file not in the page cache" and not _evict(index_path):
+                continue
+            if state == "file in the page cache":
+                _cache(index_path)
+            ix = CitationIndex(index_path)
+            try:
+                if state == "pages touched before":
+                    _per_key(ix, keys[what], "(warm-up)")
+                _per_key(ix, keys[what], f"{what}, fresh open, {state}")
+            finally:
+                ix.close()
+    mixed = (
+        keys["found"][:1400]
+        + keys["not found, complete volume"][:300]
+        + keys["not found, running series"][:300]
+    )
+    _cache(index_path)
+    for state in ("fresh open", "again"):
         runs, cpus = [], []
-        for _ in range(7):
-            ix._records.clear()
-            ix._volumes.clear()
-            t0, c0 = time.perf_counter(), time.thread_time()
-            ix.lookup(mixed)
-            runs.append(time.perf_counter() - t0)
-            cpus.append(time.thread_time() - c0)
-        say(f"batch of {len(mixed):,} keys (70% found): median {statistics.median(runs) * 1e3:.0f} ms wall, "
-            f"{statistics.median(cpus) * 1e3:.0f} ms CPU over 7 runs")  # fmt: skip
-        wall, cpu = [], []
-        ranks: dict[str, list[int]] = {}
-        for i, name in enumerate(keys["names"][:1000]):
-            kind, q = _variant(name, rng, i % 4)
+        ix = CitationIndex(index_path)
+        try:
+            for _ in range(7 if state == "again" else 1):
+                _forget(ix)
+                t0, c0 = time.perf_counter(), time.thread_time()
+                ix.lookup(mixed)
+                runs.append(time.perf_counter() - t0)
+                cpus.append(time.thread_time() - c0)
+            if state == "again":
+                runs, cpus = runs[1:], cpus[1:]
+        finally:
+            ix.close()
+        say(f"batch of {len(mixed):,} keys (70% found), {state}: median {statistics.median(runs) * 1e3:.0f} ms wall, "
+            f"{statistics.median(cpus) * 1e3:.0f} ms CPU over {len(runs)} run(s)")  # fmt: skip
+    return keys
+
+
+def name_queries(
+    keys: dict[str, list], rng: random.Random, per_kind: int = 250
+) -> list[tuple[str, str, str]]:
+    """(kind, query, the name of the case meant) for every kind of ``NAME_KINDS``."""
+    out = []
+    for i in range(per_kind):
+        for kind in NAME_KINDS:
+            source = keys["cited names"] if "often cited" in kind else keys["names"]
+            name = source[i % len(source)]
+            out.append((kind, _variant(name, rng, kind), name))
+    return out
+
+
+def bench_names(index_path: Path, queries: list[tuple[str, str, str]]) -> None:
+    """The name search on names written as briefs write them (``NAME_KINDS``): time and where the case is."""
+    from citecheck.sources.index.lookup import CitationIndex
+
+    _cache(index_path)
+    ix = CitationIndex(index_path)
+    wall: list[float] = []
+    cpu: list[float] = []
+    ranks: dict[str, list[int]] = {}
+    times: dict[str, list[float]] = {}
+    try:
+        for kind, q, name in queries:
             t0, c0 = time.perf_counter(), time.thread_time()
             hits = ix.search_names(q, limit=10)
             wall.append(time.perf_counter() - t0)
             cpu.append(time.thread_time() - c0)
+            times.setdefault(kind, []).append(wall[-1])
             ranks.setdefault(kind, []).append(
-                next((i for i, h in enumerate(hits) if h.record.name == name), 99)
+                next((j for j, h in enumerate(hits) if h.record.name == name), 99)
             )
-        say(f"name search: wall p50 {statistics.median(wall) * 1e3:.1f} ms, p95 {pct(wall, 95) * 1e3:.1f} ms; CPU p95 "
-            f"{pct(cpu, 95) * 1e3:.1f} ms (1,000 brief-style names)")  # fmt: skip
-        for kind, rs in ranks.items():
-            say(f"  {kind}: a case of exactly that name first for {sum(r == 0 for r in rs) / len(rs):.0%}, in the first "
-                f"10 for {sum(r < 10 for r in rs) / len(rs):.0%}")  # fmt: skip
     finally:
         ix.close()
+    say(f"name search: wall p50 {statistics.median(wall) * 1e3:.1f} ms, p95 {pct(wall, 95) * 1e3:.1f} ms; CPU p50 "
+        f"{statistics.median(cpu) * 1e3:.1f} ms, p95 {pct(cpu, 95) * 1e3:.1f} ms ({len(wall):,} brief-style names)")  # fmt: skip
+    for kind, rs in ranks.items():
+        say(f"  {kind}: that name first for {sum(r == 0 for r in rs) / len(rs):.0%}, in the first 10 for "
+            f"{sum(r < 10 for r in rs) / len(rs):.0%}; wall p95 {pct(times[kind], 95) * 1e3:.1f} ms")  # fmt: skip
 
 
 def _brief(keys: dict[str, list], names: dict[str, str]) -> str:
@@ -560,7 +730,23 @@ def main() -> None:
     ap.add_argument(
         "--skip-build", action="store_true", help="reuse --dir's index.sqlite (lookups, brief only)"
     )
+    ap.add_argument("--no-bz2", action="store_true", help="skip the .bz2 sample build")
+    ap.add_argument("--names-to", type=Path, help="also write the name-search queries (JSON) here")
+    ap.add_argument(
+        "--names-from",
+        type=Path,
+        help="only run these name-search queries (JSON from --names-to) against --dir's index.sqlite "
+        "(an A/B of two versions of the code on one dump)",
+    )
     args = ap.parse_args()
+    if args.names_from:
+        import json
+
+        bench_names(
+            (args.dir or Path(".")) / "index.sqlite",
+            [tuple(q) for q in json.loads(args.names_from.read_text())],
+        )
+        return
     work = args.dir or Path(tempfile.mkdtemp(prefix="citecheck-bench-index-"))
     work.mkdir(parents=True, exist_ok=True)
     say(f"bench/index.py on {os.cpu_count()} cores; targets: {TARGETS}")
@@ -581,12 +767,19 @@ def main() -> None:
             "dockets": counts["dockets"],
             "citations": counts["citations"],
         }
-        bench_bz2(dump, work, args.bz2_scale, rows)
+        if not args.no_bz2:
+            bench_bz2(dump, work, args.bz2_scale, rows)
     small_dump = work / "small"
     if not (work / "small.sqlite").exists():
         generate(small_dump, scale=20_000 / REAL["clusters"], docket_sample=args.docket_sample, seed=5)
         timed_build(small_dump, work / "small.sqlite")
-    bench_lookups(index)
+    keys = bench_lookups(index)
+    queries = name_queries(keys, random.Random(13))
+    if args.names_to:
+        import json
+
+        args.names_to.write_text(json.dumps(queries))
+    bench_names(index, queries)
     bench_brief(index, work / "small.sqlite")
     if args.dir is None:
         shutil.rmtree(work, ignore_errors=True)

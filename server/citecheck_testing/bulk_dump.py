@@ -99,6 +99,7 @@ class Case:
     status: str = "Published"
     modified: str = STAMP
     cite_ids: list[int] = field(default_factory=list)
+    cited: int = 0  # CourtListener's citation_count: how many opinions cite it
 
 
 COURTS = [
@@ -139,7 +140,7 @@ def write_dump(
          "date_filed_is_approximate": False, "slug": c.name.lower().replace(" ", "-")[:75],
          "case_name_short": c.short or "", "case_name": c.name, "case_name_full": c.full or "", "scdb_id": "",
          "source": "U", "attorneys": "", "syllabus": "", "headnotes": "", "summary": "", "disposition": "",
-         "citation_count": 0, "precedential_status": c.status, "blocked": False, "docket_id": c.id + 100_000_000,
+         "citation_count": c.cited, "precedential_status": c.status, "blocked": False, "docket_id": c.id + 100_000_000,
          "headmatter": headmatter}
         for c in cases
     ]  # fmt: skip
@@ -217,3 +218,43 @@ def index_status(index: Path, cite: str):  # -> citecheck.sources.models.LookupS
         return ix.lookup([key])[key].status
     finally:
         ix.close()
+
+
+#: The first layout (schema 1), as citecheck wrote it until this change.
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE courts (idx INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT, short_name TEXT,
+    citation_string TEXT, jurisdiction TEXT, place TEXT);
+CREATE TABLE reporters (idx INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE cases (id INTEGER PRIMARY KEY, docket INTEGER, date_filed INTEGER, status INTEGER,
+    name TEXT NOT NULL, short TEXT, full TEXT);
+CREATE TABLE dockets (id INTEGER PRIMARY KEY, court INTEGER, number TEXT);
+CREATE TABLE cites (reporter INTEGER NOT NULL, volume NOT NULL, page NOT NULL, cluster INTEGER NOT NULL,
+    cite_id INTEGER NOT NULL, type INTEGER, PRIMARY KEY (reporter, volume, page, cluster)) WITHOUT ROWID;
+CREATE TABLE volumes (reporter INTEGER NOT NULL, volume NOT NULL, cases INTEGER NOT NULL,
+    complete INTEGER NOT NULL, last_date INTEGER, first_pages BLOB NOT NULL,
+    PRIMARY KEY (reporter, volume)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE names USING fts5(tokens, content='', columnsize=0, detail=none);
+CREATE INDEX cites_cluster ON cites (cluster, cite_id);
+"""
+
+
+def schema1_index(path: Path, date: str = "2026-06-30") -> Path:
+    """A schema-1 index holding 100 A.2d 36, as the previous citecheck built it from that dump."""
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA_1)
+    meta = {"schema_version": "1", "name_keys_version": "1", "dump_date": date, "full_dump": "1",
+            "built_at": "2026-07-01T00:00:00Z", "built_by": "full", "mark_citations": "2026-06-29",
+            "mark_clusters": "2026-06-29", "mark_dockets": "2026-06-29", "cases": "1", "citations": "1"}  # fmt: skip
+    db.executemany("INSERT INTO meta VALUES (?, ?)", list(meta.items()))
+    db.execute("INSERT INTO reporters VALUES (1, 'A.2d')")
+    db.execute(
+        "INSERT INTO cases VALUES (910000104, NULL, 19531117, 1, 'Peyton v. District of Columbia', NULL, NULL)"
+    )
+    db.execute("INSERT INTO cites VALUES (1, 100, 36, 910000104, 1, 3)")
+    db.commit()
+    db.close()
+    return path

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from citecheck_testing.bulk_bucket import FakeBucket
-from citecheck_testing.bulk_dump import STAMP, closed_volume_cases, write_dump
+from citecheck_testing.bulk_dump import STAMP, closed_volume_cases, schema1_index, write_dump
 
 BRIEF = (
     'A hearing "must precede the taking." *Peyton v. District of Columbia*, 100 A.2d 36, 37 (D.C. 1953). '
@@ -84,3 +84,15 @@ def test_sync_errors_are_one_line_with_what_to_do(run_cli, tmp_path: Path) -> No
 def test_status_without_an_index_says_how_to_build_one(run_cli) -> None:
     shown = run_cli("corpus", "status")
     assert shown.rc == 0 and "no citation index" in shown.out and "citecheck corpus sync" in shown.out
+
+
+def test_status_says_an_older_layout_needs_a_sync(run_cli, tmp_path: Path) -> None:
+    path = schema1_index(tmp_path / "index.sqlite")
+    shown = run_cli("corpus", "status", "--index", str(path))
+    assert shown.rc == 0, shown.err
+    assert "older layout" in shown.out and "citecheck corpus sync" in shown.out
+    write_dump(tmp_path / "dump", closed_volume_cases())
+    built = run_cli("corpus", "sync", "--from", str(tmp_path / "dump"), "--index", str(path))
+    assert built.rc == 0, built.err
+    assert "built again from nothing: it has an older layout" in built.out
+    assert "building it again" in built.err  # said before the build starts

@@ -331,6 +331,14 @@ def _print_build(stats: BuildStats, index_path: Path, out: TextIO) -> None:
         f"{stats.cases:,} cases, {stats.citations:,} citations, {stats.volumes:,} volumes "
         f"({stats.complete_volumes:,} complete), {format_bytes(stats.size)}\n"
     )
+    if stats.rebuilt:
+        out.write(f"the index was built again from nothing: {stats.rebuilt}\n")
+    if stats.waiting:
+        out.write(
+            f"{index_path} is open in another program (a language server or the Word backend), so the new index "
+            f"waits beside it as {index_path.name}.next: citecheck reads it from now on and puts it in place "
+            "once the old file is closed\n"
+        )
     if stats.mode == "update":
         changed = ", ".join(f"{n:,} {k}" for k, n in stats.changed.items())
         deleted = ", ".join(f"{n:,} {k}" for k, n in stats.deleted.items())
@@ -386,10 +394,19 @@ def _status(
 
 
 def _index_status(index_path: Path, corpus_path: Path) -> dict[str, Any]:
+    from citecheck.sources.index import files
+    from citecheck.sources.index.build import read_meta
     from citecheck.sources.index.lookup import CitationIndex
+    from citecheck.sources.index.schema import layout_outdated
 
     info: dict[str, Any] = {"index": None, "corpus": str(corpus_path) if corpus_path.exists() else None}
-    if index_path.exists():
+    outdated = layout_outdated(read_meta(files.current(index_path, promote=False)))
+    if outdated is not None:
+        info["index_unreadable"] = (
+            f"the citation index {index_path} {outdated}: run `citecheck corpus sync` (or `sync --from DIR`) "
+            "to build it again"
+        )
+    elif index_path.exists() or files.pending_path(index_path).exists():
         index = CitationIndex(index_path)
         try:
             st = index.status()
@@ -416,7 +433,9 @@ def _print_index_status(info: dict[str, Any], index_path: Path, out: TextIO) -> 
     from citecheck.sources.download import format_bytes
 
     idx = info["index"]
-    if idx is None:
+    if info.get("index_unreadable"):
+        out.write(info["index_unreadable"] + "\n")
+    elif idx is None:
         out.write(
             f"no citation index at {index_path}: build one with `citecheck corpus sync` "
             "(or `citecheck corpus sync --from DIR` from downloaded dump files)\n"

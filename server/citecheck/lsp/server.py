@@ -97,7 +97,8 @@ class CiteServer(LanguageServer):
         self.docs: dict[str, DocState] = {}
         #: what the client shows (``citecheck/visibleRanges``): CourtListener work on screen goes first
         self.visible = VisibleRanges(self)
-        self.sources = Sources(order=self.visible.order)
+        # an index built (``corpus sync``) while the server runs: check the open documents against it
+        self.sources = Sources(order=self.visible.order, on_index=lambda: self.diagnostics.refresh_all())
         #: the one executor for CPU work (extraction, locating quotes, judging); one worker, so a
         #: check never competes with a keystroke's extraction for the GIL from a second thread
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citecheck-cpu")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,9 @@ SOURCE_FIELDS = (
 )
 
 LOCAL_ONLY_REASON = "waiting for the network sources"
+#: How often the server looks for a citation index it does not have yet (``IndexWatch`` stats no more
+#: often than every ``index.source.REFRESH_EVERY_S``).
+INDEX_POLL_S = 5.0
 
 #: Settings that change the holding judge; a change rebuilds its client (and reopens its cache).
 MODEL_FIELDS = (
@@ -73,9 +77,13 @@ def settings_differ(old: Settings, new: Settings) -> bool:
 class Sources:
     """The open ``SourceChain`` for the current settings (one per server)."""
 
-    def __init__(self, order: WorkOrder | None = None) -> None:
+    def __init__(self, order: WorkOrder | None = None, *, on_index: Callable[[], None] | None = None) -> None:
         #: the order of value CourtListener work follows (the client's view), kept across re-opens
         self.order = order
+        #: called once a citation index that did not exist (or could not be read) when the source was
+        #: opened is taken up: the server checks its documents again
+        self.on_index = on_index
+        self._watcher: asyncio.Task[None] | None = None
         self._chain: SourceChain | None = None
         self._local: SourceChain | None = None
         self._settings: Settings | None = None
@@ -98,9 +106,26 @@ class Sources:
                 remote_off_reason=LOCAL_ONLY_REASON,
                 say_missing_text=False,
                 statutes=self._chain.statutes,
+                index_watch=self._chain.index_watch,
             )
             self._settings = settings
+            if self._chain.index_watch is not None:
+                self._watcher = asyncio.ensure_future(self._watch_index(self._chain, self._local))
             return self._chain
+
+    async def _watch_index(self, chain: SourceChain, local: SourceChain) -> None:
+        """Until the citation index exists: look for it every few seconds (a stat), even while no check
+        runs, and once it is there give it to both views and have the documents checked again."""
+        try:
+            while chain.index is None:
+                if await chain.watch_index():
+                    local.index = chain.index
+                    if self.on_index is not None:
+                        self.on_index()
+                    return
+                await asyncio.sleep(INDEX_POLL_S)
+        except Exception:  # never let the watch take the server down; lookups still poll it
+            log.exception("watching for the citation index failed")
 
     async def local(self, settings: Settings) -> SourceChain:
         """The same corpus and cache, without the CAP download or CourtListener (never closed itself)."""
@@ -109,6 +134,9 @@ class Sources:
         return self._local
 
     async def _close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            self._watcher = None
         chain, self._chain, self._local, self._settings = self._chain, None, None, None
         if chain is not None:
             with contextlib.suppress(Exception):

@@ -43,7 +43,7 @@ from citecheck.sources.reporters import is_database, normalise_reporter
 if TYPE_CHECKING:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
-    from citecheck.sources.index.source import IndexSource
+    from citecheck.sources.index.source import IndexSource, IndexWatch
     from citecheck.sources.pacing import WorkOrder
     from citecheck.sources.statutes.index import StatuteIndex, StatuteKeyLike
     from citecheck.sources.statutes.records import SectionRecord, StatuteAnswer
@@ -77,6 +77,7 @@ class SourceChain:
         remote_off_reason: str = "",
         say_missing_text: bool = True,
         statutes: StatuteIndex | None = None,
+        index_watch: IndexWatch | None = None,
         name_search_online: bool = True,
     ) -> None:
         #: ``say_missing_text``: a case only the citation index knows raises SourceUnavailable from
@@ -90,12 +91,22 @@ class SourceChain:
         self.cap_fetcher = cap_fetcher
         self.remote = remote
         self.remote_off_reason = remote_off_reason
+        #: a long-running process started before the citation index existed: it is used once it does
+        self.index_watch = index_watch
         #: the remote's name search may be asked (``settings.name_search_online``): the case name of a
         #: citation a finding calls wrong then goes to CourtListener (docs/sources.md, "Name search")
         self.name_search_online = name_search_online
 
+    async def watch_index(self) -> bool:
+        """Take up the citation index if it appeared since this chain was opened; True if it did now."""
+        if self.index is not None or self.index_watch is None:
+            return False
+        self.index = await self.index_watch.poll()
+        return self.index is not None
+
     # ------------------------------------------------------------------ AuthoritySource
     async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:  # noqa: C901
+        await self.watch_index()
         wanted = list(dict.fromkeys(keys))
         results: dict[CiteKey, LookupResult] = {}
         partial: dict[CiteKey, LookupResult] = {}  # CANNOT_VERIFY answers so far (reasons, containing)
@@ -291,6 +302,7 @@ class SourceChain:
         """Cases named ``name``: the local corpus, the citation index, then (``remote`` and a token)
         CourtListener's search, paced like every request to it. A failing link is a note in ``failed``,
         never an error. The draft's court is not a filter (it may be the slip); its years only widen."""
+        await self.watch_index()
         hits: list[NameHit] = []
         asked: list[str] = []
         failed: list[str] = []
@@ -621,22 +633,31 @@ async def build_from_settings(
         remote=remote,
         remote_off_reason=off,
         statutes=await asyncio.to_thread(_open_statutes, settings),
+        index_watch=_watch_index(settings) if interactive and index is None else None,
         name_search_online=settings.name_search_online,
     )
 
 
 def _open_index(settings: Settings) -> IndexSource | None:
     """The citation index when one was built (``corpus sync``); a broken one is a warning, not a failure."""
+    from citecheck.sources.index import files
     from citecheck.sources.index.source import IndexSource
 
     path = settings.index_path.expanduser()
-    if not path.exists():
+    if not path.exists() and not files.pending_path(path).exists():
         return None
     try:
         return IndexSource.open(path)
     except CorpusError as exc:
         log.warning("citation index unavailable: %s", exc)
         return None
+
+
+def _watch_index(settings: Settings) -> IndexWatch:
+    """For a long-running process without a usable index: take it up once a sync builds it."""
+    from citecheck.sources.index.source import IndexWatch
+
+    return IndexWatch(settings.index_path)
 
 
 def _open_statutes(settings: Settings) -> StatuteIndex | None:

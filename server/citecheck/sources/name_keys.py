@@ -397,6 +397,30 @@ def normalise_name(name: str) -> str:
     return "; ".join(" v ".join(" ".join(p) for p in c) for c in captions if c)
 
 
+def deletions(key: str) -> tuple[str, ...]:
+    """``key`` with each of its letters dropped in turn, each once: a word's deletion neighbourhood.
+
+    Two words one slip apart (a letter dropped, added or changed, two swapped) share a key of this
+    neighbourhood or one is a key of the other's, which is how the index's name search finds a word
+    typed wrong without comparing it with every word it holds.
+
+    >>> deletions("smith")
+    ('mith', 'sith', 'smth', 'smih', 'smit')
+    >>> set(deletions("smiht")) & set(deletions("smith"))
+    {'smih', 'smit'}
+    """
+    return tuple(dict.fromkeys(key[:i] + key[i + 1 :] for i in range(len(key))))
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one letter dropped, added or changed, or two neighbours swapped.
+
+    >>> one_slip("miranda", "mirnda"), one_slip("chevron", "chevorn"), one_slip("chevron", "chevron")
+    (True, True, False)
+    """
+    return a != b and DamerauLevenshtein.distance(a, b) == 1
+
+
 # --- scoring ---------------------------------------------------------------------------------------
 
 

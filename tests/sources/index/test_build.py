@@ -30,13 +30,15 @@ def tables(path: Path) -> dict[str, list[tuple]]:
     try:
         out = {
             t: sorted(db.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
-            for t in ("cases", "cites", "volumes", "reporters")
+            for t in ("cites", "volumes", "reporters", "near")
         }
         # court numbers depend on which lane's rows came first: compare the courts' ids
-        out["dockets"] = sorted(
+        out["cases"] = sorted(
             db.execute(
-                "SELECT d.id, k.id, d.number FROM dockets d LEFT JOIN courts k ON k.idx = d.court"
-            ).fetchall()
+                "SELECT k.id, k.docket, k.date_filed, k.status, k.cited, c.id, k.number, k.name, k.short, k.full,"
+                " k.cites FROM cases k LEFT JOIN courts c ON c.idx = k.court"
+            ).fetchall(),
+            key=repr,
         )
         out["courts"] = sorted(db.execute("SELECT id, name FROM courts").fetchall())
         out["names"] = sorted(
@@ -109,6 +111,14 @@ def test_hostile_rows_are_refused_and_counted(tmp_path: Path) -> None:
             "cluster_id": "-5",
             "date_modified": STAMP,
         },
+        {  # a page that would break the case row's packed citations
+            "id": 3,
+            "volume": "100",
+            "reporter": "A.2d",
+            "page": "9\x1e9",
+            "cluster_id": 910000101,
+            "date_modified": STAMP,
+        },
     ]
     write_dump(tmp_path / "d", closed_volume_cases(), extra_clusters=bad_clusters, extra_citations=bad_cites)
     stats = build_from_folder(tmp_path / "ix.sqlite", tmp_path / "d", full_dump=True)
@@ -121,7 +131,11 @@ def test_hostile_rows_are_refused_and_counted(tmp_path: Path) -> None:
         "no case name": 1,
     }
     cites = {k.split(": ", 1)[1]: v for k, v in stats.refused.items() if k.startswith("citations")}
-    assert cites == {"an id that is not a number": 2, "a citation without a volume, reporter or page": 1}
+    assert cites == {
+        "an id that is not a number": 2,
+        "a citation without a volume, reporter or page": 1,
+        "a control character in a volume or page": 1,
+    }
 
 
 def test_a_row_with_another_field_count_is_refused(tmp_path: Path) -> None:
@@ -144,8 +158,14 @@ def test_a_header_without_a_used_column_names_it(tmp_path: Path) -> None:
     assert not (tmp_path / "ix.sqlite").exists() and not (tmp_path / "ix.sqlite.new").exists()
 
 
-def test_columns_added_or_dropped_that_the_index_does_not_use_do_not_matter(tmp_path: Path) -> None:
-    write_dump(tmp_path / "d", closed_volume_cases())
+@pytest.mark.parametrize("dropped", ["headmatter", "citation_count"])
+def test_columns_added_or_dropped_that_the_index_does_not_use_do_not_matter(
+    tmp_path: Path, dropped: str
+) -> None:
+    """``citation_count`` only ranks the name search: a dump without it builds, every case uncited."""
+    cases = closed_volume_cases()
+    cases[0].cited = 500
+    write_dump(tmp_path / "d", cases)
     path = tmp_path / "d" / "opinion-clusters-2026-06-30.csv"
     lines = path.read_text(encoding="utf-8").split("\n", 1)
     # a column CourtListener added at the front, and "headmatter" gone (neither is used)
@@ -156,7 +176,7 @@ def test_columns_added_or_dropped_that_the_index_does_not_use_do_not_matter(tmp_
 
     reader = csv.reader(io.StringIO(rows), quotechar='"', escapechar="\\", doublequote=False)
     header = next(reader)
-    keep = [i for i, c in enumerate(header) if c != "headmatter"]
+    keep = [i for i, c in enumerate(header) if c != dropped]
     out = io.StringIO()
     out.write(",".join(["new_column", *(columns[i] for i in keep)]) + "\n")
     for row in reader:
@@ -164,6 +184,10 @@ def test_columns_added_or_dropped_that_the_index_does_not_use_do_not_matter(tmp_
     path.write_text(out.getvalue(), encoding="utf-8")
     stats = build_from_folder(tmp_path / "ix.sqlite", tmp_path / "d", full_dump=True)
     assert stats.cases == 13 and not stats.refused
+    db = sqlite3.connect(tmp_path / "ix.sqlite")
+    cited = db.execute("SELECT cited FROM cases WHERE id = 910000101").fetchone()[0]
+    db.close()
+    assert cited == (None if dropped == "citation_count" else 500)
 
 
 def _old_index(tmp_path: Path) -> Path:

@@ -198,3 +198,28 @@ def test_a_file_that_is_no_index_is_refused_clearly(tmp_path: Path) -> None:
         CitationIndex(bogus)
     with pytest.raises(CorpusError, match="no citation index"):
         CitationIndex(tmp_path / "missing.sqlite")
+
+
+def test_a_page_that_is_no_number_and_an_id_past_32_bits_are_found(tmp_path: Path) -> None:
+    """The volume row packs pages and clusters as integers; a slip-opinion page ("50123(U)") is looked
+    up among the citation rows instead, and a cluster id past 2**32 widens that volume's array."""
+    cases = [
+        *closed_volume_cases(),
+        Case(id=5_000_000_123, name="Big Id v. Wide Array", cites=[("100", "A.2d", "20")], date="1953-10-30"),
+        Case(id=910000401, name="People v. Slip", cites=[("2020", "N.Y. Slip Op.", "50123(U)")], date="2020-02-03",
+             court="md"),
+    ]  # fmt: skip
+    write_dump(tmp_path / "d", cases)
+    build_from_folder(tmp_path / "ix.sqlite", tmp_path / "d", full_dump=True)
+    index = CitationIndex(tmp_path / "ix.sqlite")
+    try:
+        wide = one(index, "100 A.2d 20")
+        assert wide.status is LookupStatus.FOUND and wide.record.id == "cl:5000000123"  # type: ignore[union-attr]
+        after = one(index, "100 A.2d 25")  # between 20 and 36: the wide id is the case before it
+        assert after.status is LookupStatus.NOT_FOUND and after.containing.name == "Big Id v. Wide Array"  # type: ignore[union-attr]
+        assert one(index, "100 A.2d 36").record.name == "Peyton v. District of Columbia"  # type: ignore[union-attr]
+        slip = one(index, "2020 N.Y. Slip Op. 50123(U)")
+        assert slip.status is LookupStatus.FOUND and slip.record.name == "People v. Slip"  # type: ignore[union-attr]
+        assert one(index, "2020 N.Y. Slip Op. 50124(U)").status is LookupStatus.CANNOT_VERIFY
+    finally:
+        index.close()

@@ -38,16 +38,32 @@ from typing import Any
 
 from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError, SyncBusy
 from citecheck.sources.importing import NullProgress, ProgressSink
+from citecheck.sources.index import files
 from citecheck.sources.index.coverage import volume_complete
-from citecheck.sources.index.lanes import LANES, IdSet, Marks, Message
+from citecheck.sources.index.lanes import LANES, IdSet, Marks, Message, case_tokens
 from citecheck.sources.index.rows import FileStats, dump_date, find_dump
-from citecheck.sources.index.schema import INDEXES, SCHEMA_VERSION, TABLES
-from citecheck.sources.name_keys import NAME_KEYS_VERSION, name_tokens
+from citecheck.sources.index.schema import (
+    CITE_SEP,
+    FIELD_SEP,
+    SCHEMA_VERSION,
+    STAGE_TABLES,
+    TABLES,
+    TEXT_VOLUME_IDS,
+    TIER_PREFIX,
+    layout_outdated,
+    volume_id,
+)
+from citecheck.sources.name_keys import NAME_KEYS_VERSION, deletions
 
 #: Inputs larger than this run their lanes in worker processes.
 PARALLEL_FROM_BYTES = 64 << 20
-#: SQLite page cache while building (KiB): the citation table and its index fit in it.
+#: SQLite page cache while building (KiB): the citation table fits in it.
 BUILD_CACHE_KIB = 256 * 1024
+#: The stage's page cache (KiB): the dockets a join probes.
+STAGE_CACHE_KIB = 64 * 1024
+#: Words of at least this many letters get a deletion neighbourhood (a typo in a shorter one is
+#: ambiguous, and ``name_keys`` scores no typo below four letters).
+MIN_NEAR = 4
 #: Index bytes per input byte, by file (bz2 sizes; bench/index.py measures them on a synthetic dump in
 #: the real format): clusters carry long text the index drops, dockets are mostly dropped whole.
 INDEX_PER_INPUT_BYTE = {"opinion-clusters": 0.6, "citations": 2.0, "dockets": 0.05, "courts": 1.0}
@@ -132,6 +148,10 @@ class BuildStats:
     size: int = 0
     dump_date: str | None = None
     full_dump: bool = False
+    #: the finished build waits as ``<index>.next``: the index is open in another program (Windows)
+    waiting: bool = False
+    #: why an existing index was built again from nothing instead of updated (its layout)
+    rebuilt: str | None = None
 
 
 # --------------------------------------------------------------------------------------------- lock
@@ -273,7 +293,10 @@ def _serial(lanes: list[tuple[str, tuple[Any, ...]]]) -> Iterator[Message]:
 
 
 class _Writer:
-    """Applies lane messages to the new index file (one connection, one transaction)."""
+    """Applies lane messages to the new index file (one connection, one transaction).
+
+    Cases and dockets go to the stage (``schema.STAGE_TABLES``) and become ``cases`` rows once every
+    file is read (``_assemble``); citations go straight to ``cites``; the name keys to ``names``."""
 
     def __init__(self, db: sqlite3.Connection, *, update: bool) -> None:
         self.db = db
@@ -309,7 +332,7 @@ class _Writer:
             self._cases(payload)
         elif tag == "docket":
             self.db.executemany(
-                "INSERT OR REPLACE INTO dockets (id, court, number) VALUES (?,?,?)",
+                "INSERT OR REPLACE INTO stage.dockets (id, court, number) VALUES (?,?,?)",
                 [(d, self.court(c), n) for d, c, n in payload],
             )
             self.counts["dockets"] += len(payload)
@@ -318,6 +341,7 @@ class _Writer:
             if self.update:
                 for row in rows:
                     self.changed_cites[row[4]] = row[:4]
+                self.db.executemany("INSERT OR IGNORE INTO stage.touched VALUES (?)", [(r[3],) for r in rows])
             verb = "INSERT OR REPLACE" if self.update else "INSERT OR IGNORE"
             self.db.executemany(f"{verb} INTO cites VALUES (?,?,?,?,?,?)", rows)
             self.counts["citations"] += len(payload)
@@ -341,35 +365,23 @@ class _Writer:
     def _cases(self, rows: list[tuple[Any, ...]]) -> None:
         db = self.db
         if self.update:
-            ids = [r[0] for r in rows]
-            for cid, name, short, full in _old_names(db, ids):
-                db.execute(
-                    "INSERT INTO names (names, rowid, tokens) VALUES ('delete', ?, ?)",
-                    (cid, _tokens(name, short, full)),
-                )
-            db.executemany("INSERT OR REPLACE INTO cases VALUES (?,?,?,?,?,?,?)", [r[:7] for r in rows])
-        else:
-            db.executemany("INSERT OR IGNORE INTO cases VALUES (?,?,?,?,?,?,?)", [r[:7] for r in rows])
-        db.executemany("INSERT INTO names (rowid, tokens) VALUES (?, ?)", [(r[0], r[7]) for r in rows])
+            _forget_names(db, [r[0] for r in rows])
+            db.executemany("INSERT OR IGNORE INTO stage.touched VALUES (?)", [(r[0],) for r in rows])
+        db.executemany("INSERT OR IGNORE INTO stage.cases VALUES (?,?,?,?,?,?,?,?)", [r[:8] for r in rows])
+        db.executemany("INSERT INTO names (rowid, tokens) VALUES (?, ?)", [(r[0], r[8]) for r in rows])
         self.counts["cases"] += len(rows)
 
 
-def _old_names(db: sqlite3.Connection, ids: list[int]) -> list[tuple[Any, ...]]:
-    out: list[tuple[Any, ...]] = []
+def _forget_names(db: sqlite3.Connection, ids: list[int]) -> None:
+    """Delete the name-search rows of cases the index holds (a contentless table needs the old keys)."""
     for start in range(0, len(ids), 500):
         part = ids[start : start + 500]
         marks = ",".join("?" * len(part))
-        out.extend(db.execute(f"SELECT id, name, short, full FROM cases WHERE id IN ({marks})", part))
-    return out
-
-
-def _tokens(name: str, short: str | None, full: str | None) -> str:
-    """The name keys a case was indexed with (lanes._case_row computes the same)."""
-    keys = dict.fromkeys(name_tokens(name))
-    for other in (short, full):
-        if other:
-            keys.update(dict.fromkeys(name_tokens(other)))
-    return " ".join(keys)
+        old = db.execute(f"SELECT id, name, short, full, cited FROM cases WHERE id IN ({marks})", part)
+        db.executemany(
+            "INSERT INTO names (names, rowid, tokens) VALUES ('delete', ?, ?)",
+            [(cid, case_tokens(name, short, full, cited)) for cid, name, short, full, cited in old],
+        )
 
 
 # ----------------------------------------------------------------------------------------- the build
@@ -385,19 +397,21 @@ def build_index(
     rebuild: bool = False,
     source: dict[str, Any] | None = None,
     lock: bool = True,
+    announce: bool = True,
 ) -> BuildStats:
     """Build ``index`` from ``dump`` (an update of the existing index when it can be), beside it, and swap.
 
     ``full_dump``: the files are a whole CourtListener dump (volumes may be complete). ``parallel``:
     worker processes (default: for inputs over ``PARALLEL_FROM_BYTES``). ``rebuild``: never update,
     build from nothing. ``source``: what to record about where the files came from (bucket, ETags).
-    ``lock=False``: the caller holds ``BuildLock`` already (``sync``).
+    ``lock=False``: the caller holds ``BuildLock`` already (``sync``). ``announce=False``: the caller
+    said already that an index of an older layout is being built again.
     """
     progress = progress or NullProgress()
     index = index.expanduser()
     with BuildLock(index) if lock else contextlib.nullcontext():
         return _build_locked(index, dump, full_dump=full_dump, progress=progress, parallel=parallel,
-                             rebuild=rebuild, source=source or {})  # fmt: skip
+                             rebuild=rebuild, source=source or {}, announce=announce)  # fmt: skip
 
 
 def _build_locked(
@@ -409,36 +423,47 @@ def _build_locked(
     parallel: bool | None,
     rebuild: bool,
     source: dict[str, Any],
+    announce: bool = True,
 ) -> BuildStats:
     t0 = time.monotonic()
-    old = read_meta(index)
+    existing = files.current(index)
+    old = read_meta(existing)
+    outdated = layout_outdated(old)
     if (
         old
         and old.get("dump_date")
         and old.get("dump_date") == dump.date
         and old.get("full_dump") == str(int(full_dump))
         and not rebuild
+        and outdated is None
     ):
-        return BuildStats(mode="unchanged", dump_date=dump.date, full_dump=full_dump, size=index.stat().st_size,
+        return BuildStats(mode="unchanged", dump_date=dump.date, full_dump=full_dump, size=existing.stat().st_size,
                           cases=int(old.get("cases", 0)), citations=int(old.get("citations", 0)))  # fmt: skip
+    if outdated is not None and announce and not rebuild:
+        progress.stage(f"the citation index {index} {outdated}: building it again from the dump", None)
     update = bool(old) and not rebuild and _can_update(old, dump, full_dump)
     new = index.with_name(index.name + ".new")
-    for leftover in (new, new.with_name(new.name + "-journal"), new.with_name(new.name + "-wal")):
+    stage = _stage_path(new)
+    for leftover in (
+        new,
+        stage,
+        *(p.with_name(p.name + s) for p in (new, stage) for s in ("-journal", "-wal")),
+    ):
         leftover.unlink(missing_ok=True)
     sizes = {kind: p.stat().st_size for kind, p in dump.kinds().items()}
     compressed = dump.clusters.name.endswith(".bz2")
-    needed = estimate_index_bytes(sizes, compressed=compressed) + (index.stat().st_size if update else 0)
+    needed = estimate_index_bytes(sizes, compressed=compressed) + (existing.stat().st_size if update else 0)
     from citecheck.sources.download import check_free_space
 
     check_free_space(index.parent, needed, f"building the index {index.name}")
     try:
         if update:
             progress.stage("copying the index to update it", None)
-            shutil.copyfile(index, new)
+            shutil.copyfile(existing, new)
         stats = _write(new, dump, full_dump=full_dump, update=update, old=old, progress=progress,
                        parallel=parallel, source=source)  # fmt: skip
         _fsync(new)
-        os.replace(new, index)  # atomic: readers see the old index or the new one, never a mix
+        in_place = files.swap_in(new, index)  # atomic: readers see the old index or the new one, never a mix
         for side in (index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm")):
             side.unlink(missing_ok=True)  # the old file's; the index is never written in place
     except sqlite3.Error as exc:
@@ -452,7 +477,15 @@ def _build_locked(
     except BaseException:
         new.unlink(missing_ok=True)
         raise
-    return _with(stats, seconds=time.monotonic() - t0, size=index.stat().st_size)
+    finally:
+        stage.unlink(missing_ok=True)
+    built = index if in_place else files.pending_path(index)
+    return _with(stats, seconds=time.monotonic() - t0, size=built.stat().st_size, waiting=not in_place,
+                 rebuilt=outdated if old and not rebuild else None)  # fmt: skip
+
+
+def _stage_path(new: Path) -> Path:
+    return new.with_name(new.name + "-stage")
 
 
 def _with(stats: BuildStats, **changes: Any) -> BuildStats:
@@ -464,8 +497,7 @@ def _with(stats: BuildStats, **changes: Any) -> BuildStats:
 def _can_update(old: dict[str, str], dump: DumpFiles, full_dump: bool) -> bool:
     """An old index can be brought forward by ``date_modified`` only if it is the same kind and older."""
     return (
-        old.get("schema_version") == str(SCHEMA_VERSION)
-        and old.get("name_keys_version") == str(NAME_KEYS_VERSION)
+        layout_outdated(old) is None
         and old.get("full_dump") == str(int(full_dump))
         and bool(old.get("mark_citations"))
         and bool(dump.date)
@@ -488,7 +520,11 @@ def _marks(path: Path, old: dict[str, str]) -> Marks:
     try:
         for ids, sql in (
             (marks.known_cases, "SELECT id FROM cases"),
-            (marks.known_dockets, "SELECT id FROM dockets"),
+            # a docket is known when a case got its court or number from it
+            (
+                marks.known_dockets,
+                "SELECT docket FROM cases WHERE docket IS NOT NULL AND (court IS NOT NULL OR number IS NOT NULL)",
+            ),
             (marks.known_cites, "SELECT cite_id FROM cites"),
         ):
             for (i,) in db.execute(sql):
@@ -509,6 +545,12 @@ def _open_for_build(path: Path, *, update: bool) -> sqlite3.Connection:
         # big in-memory segments, merged once at the end: far fewer bytes written than automerge
         db.execute("INSERT INTO names (names, rank) VALUES ('hashsize', 67108864)")
         db.execute("INSERT INTO names (names, rank) VALUES ('automerge', 0)")
+    # the stage: cases and dockets as read, joined into ``cases`` at the end; deleted after the build
+    db.execute("ATTACH DATABASE ? AS stage", (str(_stage_path(path)),))
+    db.execute("PRAGMA stage.journal_mode=OFF")
+    db.execute("PRAGMA stage.synchronous=OFF")
+    db.execute(f"PRAGMA stage.cache_size=-{STAGE_CACHE_KIB}")
+    db.executescript(STAGE_TABLES)
     return db
 
 
@@ -541,21 +583,24 @@ def _write(
             else:
                 writer.apply(tag, payload)
         deleted = _sweep(db, writer) if update else {}
-        progress.stage("indexing citations and volumes", None)
-        db.execute(INDEXES)
+        progress.stage("joining the cases with their dockets and citations", None)
+        dockets = _assemble(db, update=update, deleted=deleted)
+        progress.stage("indexing volumes", None)
         volumes, complete = _volumes(db, full_dump=full_dump)
         progress.stage("merging the name search", None)
         db.execute("INSERT INTO names (names) VALUES ('optimize')")
+        _near(db)
         counts = {
             "cases": db.execute("SELECT count(*) FROM cases").fetchone()[0],
             "citations": db.execute("SELECT count(*) FROM cites").fetchone()[0],
-            "dockets": db.execute("SELECT count(*) FROM dockets").fetchone()[0],
+            "dockets": dockets,
             "courts": db.execute("SELECT count(*) FROM courts").fetchone()[0],
         }
         refused = {f"{s.name}: {why}": n for s in writer.stats for why, n in s.refused.items()}
         _write_meta(db, dump, full_dump=full_dump, counts=counts, volumes=(volumes, complete), refused=refused,
                     source=source, old=old, update=update)  # fmt: skip
         db.execute("COMMIT")
+        db.execute("DETACH DATABASE stage")
         db.execute("PRAGMA journal_mode=WAL")  # readers open it immutable; any later writer gets WAL
     finally:
         db.close()
@@ -579,13 +624,18 @@ def _write(
 def _sweep(db: sqlite3.Connection, writer: _Writer) -> dict[str, int]:
     """An update: delete what the new dump no longer holds (and stale rows of changed citations)."""
     deleted = {"cases": 0, "citations": 0, "dockets": 0}
+    db.execute("CREATE TEMP TABLE gone_dockets (id INTEGER PRIMARY KEY)")
     cases_seen = writer.seen.get("cases")
     if cases_seen is not None:
         gone = [cid for (cid,) in db.execute("SELECT id FROM cases") if cid not in cases_seen]
-        for cid, name, short, full in _old_names(db, gone):
+        _forget_names(db, gone)
+        for start in range(0, len(gone), 500):
+            part = gone[start : start + 500]
+            marks = ",".join("?" * len(part))
             db.execute(
-                "INSERT INTO names (names, rowid, tokens) VALUES ('delete', ?, ?)",
-                (cid, _tokens(name, short, full)),
+                "INSERT OR IGNORE INTO temp.gone_dockets SELECT docket FROM cases WHERE docket IS NOT NULL"
+                f" AND (court IS NOT NULL OR number IS NOT NULL) AND id IN ({marks})",
+                part,
             )
         db.executemany("DELETE FROM cases WHERE id = ?", [(c,) for c in gone])
         deleted["cases"] = len(gone)
@@ -597,53 +647,140 @@ def _sweep(db: sqlite3.Connection, writer: _Writer) -> dict[str, int]:
             if cite_id not in cites_seen or writer.changed_cites.get(cite_id, tuple(key)) != tuple(key)
         ]
         db.executemany("DELETE FROM cites WHERE reporter=? AND volume=? AND page=? AND cluster=?", stale)
+        db.executemany("INSERT OR IGNORE INTO stage.touched VALUES (?)", [(k[3],) for k in stale])
         deleted["citations"] = len(stale)
-    cur = db.execute(
-        "DELETE FROM dockets WHERE id NOT IN (SELECT docket FROM cases WHERE docket IS NOT NULL)"
-    )
-    deleted["dockets"] = cur.rowcount
     return deleted
 
 
+def _pack(rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[int, str]]:
+    """(cluster, its citations packed in citation order) from rows ordered by (cluster, cite_id)."""
+    current: int | None = None
+    parts: list[str] = []
+    for cluster, rep, vol, page, typ in rows:
+        if cluster != current:
+            if current is not None:
+                yield current, CITE_SEP.join(parts)
+            current, parts = cluster, []
+        parts.append(f"{rep}{FIELD_SEP}{vol}{FIELD_SEP}{page}{FIELD_SEP}{'' if typ is None else typ}")
+    if current is not None:
+        yield current, CITE_SEP.join(parts)
+
+
+def _assemble(db: sqlite3.Connection, *, update: bool, deleted: dict[str, int]) -> int:
+    """Write ``cases`` from the stage: each case with its docket's court and number and its citations
+    packed, so a lookup reads one row. An update rewrites only the cases that changed, whose docket
+    changed or whose citations did. Returns how many dockets the cases refer to."""
+    touched = "" if not update else " WHERE cluster IN (SELECT id FROM stage.touched)"
+    rows = db.execute(
+        f"SELECT cluster, reporter, volume, page, type FROM cites{touched} ORDER BY cluster, cite_id"
+    )
+    db.executemany("INSERT INTO stage.packed VALUES (?, ?)", _pack(rows))
+    columns = (
+        "s.id, s.docket, s.date_filed, s.status, s.cited, d.court, d.number, s.name, s.short, s.full, p.cites"
+        " FROM stage.cases s LEFT JOIN stage.dockets d ON d.id = s.docket"
+        " LEFT JOIN stage.packed p ON p.cluster = s.id ORDER BY s.id"
+    )
+    if not update:
+        db.execute(f"INSERT INTO cases SELECT {columns}")
+        return int(db.execute("SELECT count(*) FROM stage.dockets").fetchone()[0])
+    db.execute(f"INSERT OR REPLACE INTO cases SELECT {columns}")
+    db.execute(
+        "UPDATE cases SET cites = (SELECT p.cites FROM stage.packed p WHERE p.cluster = cases.id)"
+        " WHERE id IN (SELECT id FROM stage.touched) AND id NOT IN (SELECT id FROM stage.cases)"
+    )
+    # a docket that changed while its cases did not: one pass over the cases (no index on docket)
+    changed = {d: (c, n) for d, c, n in db.execute("SELECT id, court, number FROM stage.dockets")}
+    fixes: list[tuple[Any, ...]] = []
+    referenced: set[int] = set()
+    gone = {d for (d,) in db.execute("SELECT id FROM temp.gone_dockets")}
+    for cid, docket, court, number in db.execute("SELECT id, docket, court, number FROM cases"):
+        if docket in gone:
+            referenced.add(docket)
+        new = changed.get(docket)
+        if new is not None and new != (court, number):
+            fixes.append((*new, cid))
+    db.executemany("UPDATE cases SET court = ?, number = ? WHERE id = ?", fixes)
+    deleted["dockets"] = len(gone - referenced)
+    return int(
+        db.execute(
+            "SELECT count(DISTINCT docket) FROM cases WHERE court IS NOT NULL OR number IS NOT NULL"
+        ).fetchone()[0]
+    )
+
+
 def _volumes(db: sqlite3.Connection, *, full_dump: bool) -> tuple[int, int]:
-    """Rebuild ``volumes`` from ``cites``: first pages per volume, case count, completeness."""
+    """Rebuild ``volumes`` from ``cites``: per volume its first pages and the case at each, case count,
+    completeness."""
     reporters = dict(db.execute("SELECT idx, name FROM reporters").fetchall())
     db.execute("DELETE FROM volumes")
     total = complete_n = 0
+    text_ids = TEXT_VOLUME_IDS
     rows: list[tuple[Any, ...]] = []
 
-    def flush(rep: int, vol: Any, pages: array[int], cases: int, last: int | None) -> None:
-        nonlocal total, complete_n
+    def flush(
+        rep: int, vol: Any, pages: array[int], clusters: list[int], cases: int, last: int | None
+    ) -> None:
+        nonlocal total, complete_n, text_ids
         complete = volume_complete(reporters[rep], str(vol), full_dump=full_dump, cases=cases, last_date=last)
-        rows.append((rep, vol, cases, int(complete), last, pages.tobytes()))
+        vid = volume_id(rep, vol)
+        if vid is None:
+            vid, text_ids = text_ids, text_ids + 1
+        packed = array("I" if not clusters or max(clusters) < 1 << 32 else "Q", clusters)
+        rows.append((vid, rep, vol, cases, int(complete), last, pages.tobytes(), packed.tobytes()))
         total += 1
         complete_n += complete
         if len(rows) >= 4096:
-            db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?)", rows)
+            db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?,?,?)", rows)
             rows.clear()
 
     current: tuple[int, Any] | None = None
     pages: array[int] = array("I")
+    clusters: list[int] = []
     cases = 0
     last: int | None = None
-    for rep, vol, page, date in db.execute(
-        "SELECT c.reporter, c.volume, c.page, k.date_filed FROM cites c LEFT JOIN cases k ON k.id = c.cluster"
-        " ORDER BY c.reporter, c.volume, c.page"
+    for rep, vol, page, cluster, date in db.execute(
+        "SELECT c.reporter, c.volume, c.page, c.cluster, k.date_filed FROM cites c"
+        " LEFT JOIN cases k ON k.id = c.cluster ORDER BY c.reporter, c.volume, c.page, c.cluster"
     ):
         if (rep, vol) != current:
             if current is not None:
-                flush(*current, pages, cases, last)
-            current, pages, cases, last = (rep, vol), array("I"), 0, None
+                flush(*current, pages, clusters, cases, last)
+            current, pages, clusters, cases, last = (rep, vol), array("I"), [], 0, None
         cases += 1
-        if isinstance(page, int) and page < 1 << 32 and (not pages or pages[-1] != page):
+        if isinstance(page, int) and 0 <= page < 1 << 32:
             pages.append(page)
+            clusters.append(cluster)
         if date is not None and (last is None or date > last):
             last = date
     if current is not None:
-        flush(*current, pages, cases, last)
+        flush(*current, pages, clusters, cases, last)
     if rows:
-        db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?)", rows)
+        db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?,?,?)", rows)
     return total, complete_n
+
+
+def _near(db: sqlite3.Connection) -> None:
+    """Rebuild ``near``, the name search's deletion neighbourhood: for every word of the vocabulary of
+    ``MIN_NEAR`` letters or more, the word itself and the word with each letter dropped, as keys."""
+    db.execute("DELETE FROM near")
+    db.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, names, 'row')")
+    try:
+        terms = db.execute(
+            f"SELECT term FROM temp.vocab WHERE length(term) >= {MIN_NEAR} AND term NOT LIKE '{TIER_PREFIX}%'"
+        )
+        db.execute("CREATE TABLE stage.near (key TEXT, term TEXT)")
+        batch: list[tuple[str, str]] = []
+        for (term,) in terms:
+            batch.append((term, term))
+            batch.extend((d, term) for d in deletions(term))
+            if len(batch) >= 65536:
+                db.executemany("INSERT INTO stage.near VALUES (?, ?)", batch)
+                batch.clear()
+        db.executemany("INSERT INTO stage.near VALUES (?, ?)", batch)
+        db.execute("INSERT OR IGNORE INTO near SELECT key, term FROM stage.near ORDER BY key, term")
+    finally:
+        with contextlib.suppress(sqlite3.Error):  # a failed statement may have rolled it back
+            db.execute("DROP TABLE IF EXISTS temp.vocab")
 
 
 def _write_meta(

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from citecheck.sources.index.rows import BulkReader, parse_id
-from citecheck.sources.index.schema import STATUS_CODE
+from citecheck.sources.index.schema import STATUS_CODE, tier, tier_key
 from citecheck.sources.name_keys import name_tokens
 from citecheck.sources.reporters import normalise_reporter
 
@@ -33,6 +33,7 @@ BATCH = 4096
 #: Names are stored up to this length (a consolidated caption can run to pages; its start names it).
 NAME_STORED = 1000
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 Message = tuple[str, Any]
 
@@ -127,8 +128,8 @@ def key_part(value: str) -> int | str | None:
 
 
 def _case_row(values: tuple[str, ...]) -> tuple[Any, ...] | str:
-    """(id, docket, date, status, name, short, full, name keys) or the reason it is refused."""
-    cid_s, docket_s, name, short, full, date_s, status_s, _mod = values
+    """(id, docket, date, status, citation count, name, short, full, name keys) or why it is refused."""
+    cid_s, docket_s, name, short, full, date_s, status_s, _mod, cited_s = values
     cid = parse_id(cid_s)
     if cid is None:
         return "an id that is not a number"
@@ -140,20 +141,29 @@ def _case_row(values: tuple[str, ...]) -> tuple[Any, ...] | str:
     full_name = full.strip()[:NAME_STORED] or None
     if full_name == shown:
         full_name = None
-    keys = dict.fromkeys(name_tokens(shown))
-    for other in (short_name, full_name):
-        if other:
-            keys.update(dict.fromkeys(name_tokens(other)))
+    cited = int(cited_s) if cited_s.isascii() and cited_s.isdigit() and len(cited_s) < 10 else None
     return (
         cid,
         docket,
         date_int(date_s),
         STATUS_CODE.get(status_s, 0),
+        cited,
         shown[:NAME_STORED],
         short_name,
         full_name,
-        " ".join(keys),
+        case_tokens(shown[:NAME_STORED], short_name, full_name, cited),
     )
+
+
+def case_tokens(name: str, short: str | None, full: str | None, cited: int | None) -> str:
+    """What the name search indexes for a case: the keys of its names, each once, and its tier key
+    (the writer computes the same to delete a changed case's old row from the contentless table)."""
+    keys = dict.fromkeys(name_tokens(name))
+    for other in (short, full):
+        if other:
+            keys.update(dict.fromkeys(name_tokens(other)))
+    keys[tier_key(tier(cited))] = None
+    return " ".join(keys)
 
 
 def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Iterator[Message]:
@@ -175,7 +185,7 @@ def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Ite
                 referenced.add(docket)
             if seen is not None:
                 seen.add(cid)
-                if values[-1] < marks.clusters and cid in marks.known_cases:  # type: ignore[union-attr]
+                if values[7] < marks.clusters and cid in marks.known_cases:  # type: ignore[union-attr]
                     continue
                 if docket is not None:
                     wanted.add(docket)
@@ -254,6 +264,11 @@ def cites_lane(courts: Path | None, citations: Path, marks: Marks | None) -> Ite
                 reporter = reporters[reporter_s] = normalise_reporter(reporter_s)
             if volume is None or page is None or not reporter:
                 reader.stats.refuse("a citation without a volume, reporter or page")
+                continue
+            if (isinstance(volume, str) and _CONTROL.search(volume)) or (
+                isinstance(page, str) and _CONTROL.search(page)
+            ):
+                reader.stats.refuse("a control character in a volume or page")
                 continue
             reader.stats.kept += 1
             if seen is not None:

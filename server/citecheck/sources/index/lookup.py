@@ -1,14 +1,15 @@
 """Read the citation index: citation lookups with honest coverage, case records, the name search.
 
 The file is written once and swapped whole (``build.py``), so it is opened read-only and
-*immutable* (no locks, no WAL side files). A long-lived reader (the language server) notices a swap
-(the file's inode and mtime) and reopens.
+*immutable* (no locks, no WAL side files) and memory-mapped. A long-lived reader (the language
+server) notices a swap (the file's inode and mtime, ``files.current``) and reopens.
 
-A lookup is a probe of ``cites`` by (reporter, volume, page). When nothing begins at the page, the
-volume's row tells whether the index holds it in full (``coverage.py``) and, by bisecting its first
-pages, which cases begin just before and after the page: in a complete volume that is NOT_FOUND with
-those cases as evidence (and the one before as the case whose pages the page falls in); elsewhere it
-is CANNOT_VERIFY, so the rest of the chain may still find it.
+A lookup reads two rows (``schema.py``): its volume's, whose packed first pages and clusters say by
+bisection whether a case begins at the page — and if not, which cases begin just before and after it
+— and then each case it names, whose row is its whole record. When nothing begins at the page, the
+volume's row also tells whether the index holds it in full (``coverage.py``): in a complete volume
+that is NOT_FOUND with the cases around it as evidence (the one before as the case whose pages the
+page falls in); elsewhere it is CANNOT_VERIFY, so the rest of the chain may still find it.
 """
 
 from __future__ import annotations
@@ -22,29 +23,53 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from citecheck.errors import CorpusError
+from citecheck.sources.index import files
 from citecheck.sources.index.coverage import incomplete_reason
 from citecheck.sources.index.lanes import key_part
-from citecheck.sources.index.schema import SCHEMA_VERSION, STATUSES
+from citecheck.sources.index.schema import (
+    CITE_SEP,
+    FIELD_SEP,
+    STATUSES,
+    TIERS,
+    layout_outdated,
+    tier_key,
+    volume_id,
+)
 from citecheck.sources.models import CaseCite, CaseRecord, CiteKey, LookupResult, LookupStatus
-from citecheck.sources.name_keys import GENERIC, NAME_KEYS_VERSION, NameScorer, name_tokens
+from citecheck.sources.name_keys import GENERIC, NameScorer, deletions, name_tokens, one_slip, parties
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 COURTLISTENER_WEB = "https://www.courtlistener.com"
 SOURCE = "index"
 _RECORD_CACHE = 4096
-_SEARCH_CANDIDATES = 150
-_FALLBACK_CANDIDATES = 60
+#: How many candidates one way of asking the name search scores at most (the most cited first).
+_SEARCH_CANDIDATES = 120
+#: Stop asking further ways once this many candidates are scored.
+_SEARCH_MAX_SCORED = 400
+#: Alternatives of one word typed wrong that the name search asks for (the most common first).
+_NEAR_ALTERNATIVES = 24
+#: The shortest word the name search looks for near misses of (``build.MIN_NEAR``).
+_MIN_NEAR = 4
 _VOLUME_CACHE = 8192
 _MMAP_BYTES = 4 << 30
+_PAGE_LIMIT = 1 << 32
 _MISSING = object()
-_EXACT = "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=?"
-_FIRST_AT = "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=? LIMIT 1"
+_EXACT = "SELECT cluster FROM cites WHERE reporter=? AND volume=? AND page=? ORDER BY cluster"
 _SLUG = re.compile(r"[^a-z0-9]+")
+
+
+class _Volume(NamedTuple):
+    cases: int
+    complete: bool
+    last_date: int | None
+    pages: array[int]  # sorted first pages (one per case that begins there)
+    clusters: array[int]  # the case beginning at each of ``pages``
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,23 +122,25 @@ class CitationIndex:
         self.path = Path(path).expanduser()
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
-        self._ident: tuple[int, int, int] | None = None
+        self._ident: tuple[str, int, int, int] | None = None
         self._records: OrderedDict[int, CaseRecord] = OrderedDict()
-        self._volumes: dict[tuple[int, Any], Any] = {}
+        self._volumes: dict[tuple[int, Any], _Volume | None] = {}
+        self._docs: dict[str, int] = {}
         self._open()
 
     # ------------------------------------------------------------------ opening
-    def _stat(self) -> tuple[int, int, int]:
-        st = os.stat(self.path)
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
+    def _stat(self) -> tuple[str, int, int, int]:
+        current = files.current(self.path)
+        st = os.stat(current)
+        return (str(current), st.st_ino, st.st_mtime_ns, st.st_size)
 
     def _open(self) -> None:
-        if not self.path.is_file():
+        if not self.path.is_file() and not files.pending_path(self.path).is_file():
             raise CorpusError(f"no citation index at {self.path} (build one with `citecheck corpus sync`)")
         try:
             ident = self._stat()
             db = sqlite3.connect(
-                f"file:{quote(str(self.path.resolve()))}?mode=ro&immutable=1",
+                f"file:{quote(str(Path(ident[0]).resolve()))}?mode=ro&immutable=1",
                 uri=True,
                 check_same_thread=False,
             )
@@ -121,21 +148,25 @@ class CitationIndex:
             # the file never changes under us (immutable): map it, so a probe reads memory, not read()s
             db.execute(f"PRAGMA mmap_size={_MMAP_BYTES}")
             db.execute("PRAGMA cache_size=-16384")
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, OSError) as exc:
             raise CorpusError(f"{self.path} is not a citation index ({exc})") from exc
-        version = meta.get("schema_version", "")
-        if version != str(SCHEMA_VERSION):
+        outdated = layout_outdated(meta)
+        if outdated is not None:
             db.close()
-            newer = version.isdigit() and int(version) > SCHEMA_VERSION
+            newer = "newer" in outdated
             raise CorpusError(
-                f"{self.path} was built by a {'newer' if newer else 'different'} citecheck (index schema "
-                f"{version or '?'}); {'upgrade citecheck' if newer else 'rebuild it with `citecheck corpus sync --rebuild`'}"
+                f"the citation index {self.path} cannot be read: {outdated}; "
+                + (
+                    "upgrade citecheck"
+                    if newer
+                    else "run `citecheck corpus sync` (or `sync --from DIR`), which builds it again"
+                )
             )
-        if meta.get("name_keys_version") != str(NAME_KEYS_VERSION):
+        try:
+            db.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, names, 'row')")
+        except sqlite3.DatabaseError as exc:
             db.close()
-            raise CorpusError(
-                f"{self.path} uses older case-name keys; rebuild it with `citecheck corpus sync --rebuild`"
-            )
+            raise CorpusError(f"{self.path} is not a citation index ({exc})") from exc
         old, self._db, self._ident = self._db, db, ident
         if old is not None:
             old.close()
@@ -151,6 +182,7 @@ class CitationIndex:
         self._court_ids = {cid: idx for idx, (cid, _, _) in self._courts.items()}
         self._records.clear()
         self._volumes.clear()
+        self._docs.clear()
 
     def refresh(self) -> bool:
         """Reopen when the file was replaced by a newer build; True if it was."""
@@ -180,6 +212,13 @@ class CitationIndex:
         kind = "CourtListener bulk data" if self.full_dump else "a partial CourtListener import"
         return f"the citation index ({kind} of {self.dump_date or 'unknown date'})"
 
+    def forget(self) -> None:
+        """Drop what this reader remembers of the file (records, volume rows), as a fresh open would."""
+        with self._lock:
+            self._records.clear()
+            self._volumes.clear()
+            self._docs.clear()
+
     # ------------------------------------------------------------------ records
     def records(self, ids: Iterable[int]) -> dict[int, CaseRecord]:
         """Case records by cluster id (cached)."""
@@ -205,26 +244,12 @@ class CitationIndex:
         marks = ",".join("?" * len(ids))
         with self._lock:
             rows = self.db.execute(
-                "SELECT k.id, k.date_filed, k.status, k.name, k.short, k.full, d.court, d.number FROM cases k"
-                f" LEFT JOIN dockets d ON d.id = k.docket WHERE k.id IN ({marks})",
+                "SELECT id, date_filed, status, court, number, name, short, full, cites FROM cases"
+                f" WHERE id IN ({marks})",
                 list(ids),
             ).fetchall()
-            cites: dict[int, list[CaseCite]] = {}
-            for cluster, rep, vol, page, typ in self.db.execute(
-                f"SELECT cluster, reporter, volume, page, type FROM cites WHERE cluster IN ({marks})"
-                " ORDER BY cluster, cite_id",
-                list(ids),
-            ):
-                cites.setdefault(cluster, []).append(
-                    CaseCite(
-                        volume=str(vol),
-                        reporter=self._reporter_names.get(rep, "?"),
-                        page=str(page),
-                        type=str(typ) if typ is not None else None,
-                    )
-                )
         out = {}
-        for cid, date, status, name, short, full, court, number in rows:
+        for cid, date, status, court, number, name, short, full, packed in rows:
             court_id, court_name, place = (
                 self._courts.get(court, (None, None, None)) if court else (None, None, None)
             )
@@ -238,19 +263,36 @@ class CitationIndex:
                 court_name=court_name,
                 jurisdiction=place,
                 decision_date=_date_iso(date),
-                citations=tuple(cites.get(cid, ())),
+                citations=self._unpack(packed),
                 url=f"{COURTLISTENER_WEB}/opinion/{cid}/{slug(name)}/",
                 docket_number=number,
                 status=STATUSES[status] if status is not None and 0 <= status < len(STATUSES) else None,
             )
         return out
 
+    def _unpack(self, packed: str | None) -> tuple[CaseCite, ...]:
+        if not packed:
+            return ()
+        out = []
+        for cite in packed.split(CITE_SEP):
+            rep, vol, page, typ = cite.split(FIELD_SEP)
+            out.append(
+                CaseCite(
+                    volume=vol,
+                    reporter=self._reporter_names.get(int(rep), "?"),
+                    page=page,
+                    type=typ or None,
+                )
+            )
+        return tuple(out)
+
     # ------------------------------------------------------------------ lookups
     def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
         """Answer every key (FOUND / AMBIGUOUS / NOT_FOUND in a complete volume / CANNOT_VERIFY).
 
-        One probe per key, then one batch of record reads for every case any answer names (the cases
-        found, and the cases around each absent page)."""
+        Per key one volume row (cached: a brief cites few volumes, often) and a bisection, then one
+        batch of record reads for every case any answer names (the cases found, and the cases around
+        each absent page)."""
         probes: dict[CiteKey, tuple[int, Any, Any] | None] = {}
         found: dict[CiteKey, list[int]] = {}
         around: dict[CiteKey, tuple[int | None, int | None, dict[int, int]]] = {}
@@ -259,13 +301,32 @@ class CitationIndex:
                 probe = probes[key] = self._probe_key(key)
                 if probe is None:
                     continue
-                ids = [c for (c,) in self.db.execute(_EXACT, probe)]
-                if ids:
-                    found[key] = ids
+                rep, vol, page = probe
+                info = self._volume(rep, vol)
+                if not isinstance(page, int) or not 0 <= page < _PAGE_LIMIT:
+                    ids = [c for (c,) in self.db.execute(_EXACT, probe)]  # a page that is not a number
+                    if ids:
+                        found[key] = ids
                     continue
-                vol = self._volume(probe[0], probe[1])
-                if vol is not None:
-                    around[key] = self._around(probe, vol[3])
+                if info is None:
+                    continue
+                pages = info.pages
+                i = bisect.bisect_left(pages, page)
+                j = i
+                while j < len(pages) and pages[j] == page:
+                    j += 1
+                if j > i:
+                    found[key] = list(info.clusters[i:j])
+                    continue
+                at: dict[int, int] = {}
+                before = after = None
+                if i > 0:
+                    before = pages[i - 1]
+                    at[before] = info.clusters[bisect.bisect_left(pages, before)]
+                if i < len(pages):
+                    after = pages[i]
+                    at[after] = info.clusters[i]
+                around[key] = (before, after, at)
         wanted = [c for ids in found.values() for c in ids]
         wanted += [c for _, _, at in around.values() for c in at.values()]
         recs = self.records(wanted)
@@ -281,53 +342,43 @@ class CitationIndex:
         return out
 
     def _probe_key(self, key: CiteKey) -> tuple[int, Any, Any] | None:
-        rep = self._reporters.get(normalise_reporter(key.reporter))
+        rep = self._reporters.get(_reporter(key.reporter))
         vol, page = key_part(key.volume), key_part(key.page)
         if rep is None or vol is None or page is None:
             return None
         return (rep, vol, page)
 
-    def _volume(self, rep: int, vol: Any) -> tuple[int, bool, int | None, array[int]] | None:
-        """(cases, complete, last date, first pages) of a volume; cached (a brief cites few volumes, often)."""
+    def _volume(self, rep: int, vol: Any) -> _Volume | None:
+        """A volume's row (cached): case count, completeness, last date, first pages and their cases."""
         cached = self._volumes.get((rep, vol), _MISSING)
         if cached is not _MISSING:
             return cached  # type: ignore[return-value]
+        vid = volume_id(rep, vol)
         with self._lock:
-            row = self.db.execute(
-                "SELECT cases, complete, last_date, first_pages FROM volumes WHERE reporter=? AND volume=?",
-                (rep, vol),
-            ).fetchone()
+            if vid is not None:
+                row = self.db.execute(
+                    "SELECT cases, complete, last_date, pages, clusters FROM volumes WHERE id = ?", (vid,)
+                ).fetchone()
+            else:
+                row = self.db.execute(
+                    "SELECT cases, complete, last_date, pages, clusters FROM volumes WHERE reporter=? AND volume=?",
+                    (rep, vol),
+                ).fetchone()
         info = None
         if row is not None:
             pages: array[int] = array("I")
             pages.frombytes(row[3])
-            info = (row[0], bool(row[1]), row[2], pages)
+            clusters: array[int] = array("I" if len(row[4]) == 4 * len(pages) else "Q")
+            clusters.frombytes(row[4])
+            info = _Volume(row[0], bool(row[1]), row[2], pages, clusters)
         if len(self._volumes) >= _VOLUME_CACHE:
             self._volumes.clear()
         self._volumes[(rep, vol)] = info
         return info
 
-    def _around(
-        self, probe: tuple[int, Any, Any], pages: array[int]
-    ) -> tuple[int | None, int | None, dict[int, int]]:
-        """The first pages just before and after an absent page, and the case (cluster) at each."""
-        page = probe[2]
-        before = after = None
-        if isinstance(page, int) and pages:
-            i = bisect.bisect_left(pages, page)
-            before = pages[i - 1] if i > 0 else None
-            after = pages[i] if i < len(pages) else None
-        at: dict[int, int] = {}
-        for p in (before, after):
-            if p is not None:
-                row = self.db.execute(_FIRST_AT, (probe[0], probe[1], p)).fetchone()
-                if row is not None:
-                    at[p] = row[0]
-        return before, after, at
-
     def _found(self, key: CiteKey, probe: Any, recs: list[CaseRecord]) -> LookupResult:
         vol = self._volume(probe[0], probe[1])
-        complete = bool(vol and vol[1])
+        complete = bool(vol and vol.complete)
         if not recs:
             return LookupResult(key=key, status=LookupStatus.CANNOT_VERIFY, source=SOURCE,
                                 reason="the index lists a case here but holds no record of it")  # fmt: skip
@@ -348,7 +399,7 @@ class CitationIndex:
         after: int | None,
         neighbours: dict[int, CaseRecord],
     ) -> LookupResult:
-        reporter = normalise_reporter(key.reporter)
+        reporter = _reporter(key.reporter)
         label = f"{key.volume} {reporter}"
         if is_database(reporter):
             return self._cannot(
@@ -361,7 +412,7 @@ class CitationIndex:
         vol = self._volume(probe[0], probe[1])
         if vol is None:
             return self._cannot(key, f"the citation index has no case in {label}")
-        cases, complete, last_date, _ = vol
+        cases, complete, last_date = vol.cases, vol.complete, vol.last_date
         page = probe[2]
         near = self._describe_near(page, before, after, neighbours, complete=complete)
         if not complete:
@@ -423,70 +474,123 @@ class CitationIndex:
     ) -> list[NameHit]:
         """Cases whose names match ``query`` (normalised, abbreviation-aware, party by party), best first.
 
-        ``court``: a CourtListener court id; ``years``: decided within (first, last), inclusive. Candidates
-        come from the FTS table (every key of the name, then its distinctive keys, then each party's), filtered
-        in SQL, scored with ``name_keys.name_score`` on their names alone; only the hits get full records.
-        Among equal names, published opinions come first.
+        ``court``: a CourtListener court id; ``years``: decided within (first, last), inclusive.
+
+        Candidates come from the FTS table, asked in turn until enough match well: every word of the
+        query (a word no case has — a typo — replaced by the words one slip from it, ``near``), its
+        distinctive words, each party's (one party may be wrong), then near misses of words that
+        exist (``Smyth`` for ``Smith``). Each way takes at most ``_SEARCH_CANDIDATES`` cases, the most
+        cited first (a citation-count tier key per case), so ``Miranda`` alone asks for the Miranda
+        cases courts cite, not the first thousand by id. Candidates are scored with
+        ``name_keys.name_score`` on their names alone; ties go to the published, then the most cited,
+        then the older case; only the hits get full records.
         """
         tokens = name_tokens(query)
         if not tokens:
             return []
-        sql = (
-            "SELECT k.id, k.name, k.short, k.full, k.date_filed, k.status FROM names"
-            " JOIN cases k ON k.id = names.rowid"
-        )
-        where = ["names MATCH ?"]
+        filters = ""
         extra: list[Any] = []
         if court is not None:
             court_idx = self._court_ids.get(court)
             if court_idx is None:
                 return []
-            sql += " JOIN dockets d ON d.id = k.docket"
-            where.append("d.court = ?")
+            filters += " AND k.court = ?"
             extra.append(court_idx)
         if years is not None:
-            where.append("k.date_filed BETWEEN ? AND ?")
+            filters += " AND k.date_filed BETWEEN ? AND ?"
             extra += [years[0] * 10000, years[1] * 10000 + 1231]
-        sql += " WHERE " + " AND ".join(where) + " LIMIT ?"
-        informative = [t for t in tokens if t not in GENERIC and len(t) > 1]
-        scored: dict[int, tuple[float, bool, int, int]] = {}
-        name_score = NameScorer(query)
-        strategies: list[tuple[str, ...]] = []
-        for terms in (tokens, tuple(informative), *map(tuple, self._party_terms(query))):
-            if terms and terms not in strategies:
-                strategies.append(terms)
         with self._lock:
-            for n, terms in enumerate(strategies):
-                match = " ".join(f'"{t}"' for t in terms)
-                cap = _SEARCH_CANDIDATES if n == 0 else _FALLBACK_CANDIDATES  # fallbacks: a typo, one party
-                try:
-                    rows = self.db.execute(sql, [match, *extra, cap]).fetchall()
-                except sqlite3.OperationalError:
-                    continue
-                for cid, name, short, full, date, status in rows:
-                    if cid not in scored:
-                        score = name_score([n for n in (name, short, full) if n])
-                        scored[cid] = (score, status != 1, date or 0, cid)
+            plans = self._plans(query, tokens)
+            scorer = NameScorer(query)
+            by_names: dict[tuple[str, str | None, str | None], float] = {}
+            scored: dict[int, tuple[float, bool, int, int, int]] = {}
+            for n, plan in enumerate(plans):
+                for cid, name, short, full, date, status, cited in self._candidates(plan, filters, extra):
+                    if cid in scored:
+                        continue
+                    names = (name, short, full)
+                    score = by_names.get(names)
+                    if score is None:
+                        score = by_names[names] = scorer([x for x in names if x])
+                    scored[cid] = (score, status != 1, -(cited or 0), date or 0, cid)
                 sure = sum(1 for v in scored.values() if v[0] >= 0.99)
-                if sure >= limit or len(scored) >= 2 * _SEARCH_CANDIDATES:
+                if sure >= limit or len(scored) >= _SEARCH_MAX_SCORED:
                     break
-        best = sorted((v for v in scored.values() if v[0] > 0), key=lambda v: (-v[0], v[1], v[2], v[3]))[
-            :limit
-        ]
-        recs = self.records(v[3] for v in best)
-        return [NameHit(record=recs[v[3]], score=v[0]) for v in best if v[3] in recs]
+                if n >= 1 and any(v[0] >= 0.75 for v in scored.values()) and len(scored) >= limit:
+                    break  # the query's words found good matches; further ways only add worse ones
+        best = sorted((v for v in scored.values() if v[0] > 0), key=lambda v: (-v[0], *v[1:]))[:limit]
+        recs = self.records(v[4] for v in best)
+        return [NameHit(record=recs[v[4]], score=v[0]) for v in best if v[4] in recs]
 
-    @staticmethod
-    def _party_terms(query: str) -> list[list[str]]:
-        """Each party's informative keys: a draft with one wrong party still finds the case by the other."""
-        from citecheck.sources.name_keys import parties
+    def _plans(self, query: str, tokens: tuple[str, ...]) -> list[str]:
+        """The FTS queries to ask in turn (see ``search_names``)."""
+        groups = [self._word_group(t) for t in tokens]
+        plans: list[str] = []
 
-        out = []
+        def add(gs: Sequence[tuple[str, ...]]) -> None:
+            gs = [g for g in gs if g]
+            if gs:
+                q = " AND ".join("(" + " OR ".join(f'"{t}"' for t in g) + ")" for g in gs)
+                if q not in plans:
+                    plans.append(q)
+
+        add(groups)
+        informative = [g for t, g in zip(tokens, groups, strict=True) if t not in GENERIC and len(t) > 1]
+        add(informative)
         for party in parties(query):
-            keys = [t for t in name_tokens(party) if t not in GENERIC and len(t) > 1]
-            if keys:
-                out.append(keys)
-        return out
+            add([self._word_group(t) for t in name_tokens(party) if t not in GENERIC and len(t) > 1])
+        # near misses of words that exist: a slip may make another real word ("Smyth" for "Smith")
+        add([self._word_group(t, near=True) for t in tokens if t not in GENERIC and len(t) > 1])
+        return plans
+
+    def _word_group(self, token: str, *, near: bool = False) -> tuple[str, ...]:
+        """The words a query word stands for: itself when some case has it; otherwise (or with ``near``)
+        also the words one slip from it that cases have, the most common first."""
+        known = self._doc_count(token) > 0
+        if known and not near:
+            return (token,)
+        if len(token) < _MIN_NEAR:
+            return (token,) if known else ()
+        alts = _near_terms(self.db, token)
+        ranked = sorted(alts, key=lambda t: -self._doc_count(t))[:_NEAR_ALTERNATIVES]
+        return ((token,) if known else ()) + tuple(ranked)
+
+    def _doc_count(self, term: str) -> int:
+        n = self._docs.get(term)
+        if n is None:
+            row = self.db.execute("SELECT doc FROM temp.vocab WHERE term = ?", (term,)).fetchone()
+            n = self._docs[term] = int(row[0]) if row else 0
+            if len(self._docs) > 65536:
+                self._docs.clear()
+        return n
+
+    def _candidates(self, match: str, filters: str, extra: list[Any]) -> list[tuple[Any, ...]]:
+        """Up to ``_SEARCH_CANDIDATES`` cases matching ``match`` (and the filters), the most cited first
+        when more match."""
+        cap = _SEARCH_CANDIDATES
+        sql = (
+            "SELECT k.id, k.name, k.short, k.full, k.date_filed, k.status, k.cited FROM names"
+            f" JOIN cases k ON k.id = names.rowid WHERE names MATCH ?{filters} LIMIT ?"
+        )
+        try:
+            many = (
+                self.db.execute(
+                    "SELECT count(*) FROM (SELECT 1 FROM names WHERE names MATCH ? LIMIT ?)", (match, cap + 1)
+                ).fetchone()[0]
+                > cap
+            )
+            if not many:
+                return self.db.execute(sql, [match, *extra, cap]).fetchall()
+            out: list[tuple[Any, ...]] = []
+            for t in range(TIERS - 1, -1, -1):
+                out += self.db.execute(
+                    sql, [f"({match}) AND {tier_key(t)}", *extra, cap - len(out)]
+                ).fetchall()
+                if len(out) >= cap:
+                    break
+            return out
+        except sqlite3.OperationalError:
+            return []
 
     # ------------------------------------------------------------------ status
     def status(self) -> IndexStatus:
@@ -499,7 +603,7 @@ class CitationIndex:
             refused = {}
         return IndexStatus(
             path=self.path,
-            size=self.path.stat().st_size,
+            size=Path(self._ident[0] if self._ident else self.path).stat().st_size,
             dump_date=self.dump_date,
             built_at=m.get("built_at", ""),
             full_dump=self.full_dump,
@@ -515,9 +619,22 @@ class CitationIndex:
 
     def volume_info(self, reporter: str, volume: str) -> tuple[int, bool] | None:
         """(cases, complete) for one volume, or None when the index has none of it."""
-        rep = self._reporters.get(normalise_reporter(reporter))
+        rep = self._reporters.get(_reporter(reporter))
         vol = key_part(volume)
         if rep is None or vol is None:
             return None
         info = self._volume(rep, vol)
-        return (info[0], info[1]) if info else None
+        return (info.cases, info.complete) if info else None
+
+
+@lru_cache(maxsize=4096)
+def _reporter(name: str) -> str:
+    return normalise_reporter(name)
+
+
+def _near_terms(db: sqlite3.Connection, token: str) -> list[str]:
+    """The index's words one slip from ``token`` (``near``: shared deletion-neighbourhood keys)."""
+    keys = (token, *deletions(token))
+    marks = ",".join("?" * len(keys))
+    found = {t for (t,) in db.execute(f"SELECT term FROM near WHERE key IN ({marks})", keys)}
+    return sorted(t for t in found if t != token and one_slip(token, t))

@@ -43,9 +43,12 @@ USED_COLUMNS: dict[str, tuple[str, ...]] = {
         "date_filed",
         "precedential_status",
         "date_modified",
+        "citation_count",
     ),
     "citations": ("id", "volume", "reporter", "page", "type", "cluster_id", "date_modified"),
 }
+#: Used columns a header may lack (read as empty): what only ranks, never identifies.
+OPTIONAL_COLUMNS = frozenset({("opinion-clusters", "citation_count")})
 FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?$")
 #: Kept values longer than this are refused (a caption runs to a few thousand characters at most).
 MAX_FIELD = 20_000
@@ -243,14 +246,16 @@ class BulkReader:
                 f"{self.path}: not a CSV file ({exc})"
             ) from exc
         used = USED_COLUMNS[self.kind]
-        missing = [c for c in used if c not in header]
+        missing = [c for c in used if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS]
         if missing:
             raise ImportFormatError(
                 f"{self.path}: the header has no {', '.join(repr(c) for c in missing)} column "
                 f"(the index needs it); is this CourtListener's {self.kind} file?"
             )
-        where = [header.index(c) for c in used]
         width = len(header)
+        # an optional column the header lacks is read as empty: every row gets one empty field more
+        pad = any(c not in header for c in used)
+        where = [header.index(c) if c in header else width for c in used]
         stats = self.stats
         try:
             for row in reader:
@@ -263,6 +268,8 @@ class BulkReader:
                             "backslash-escaped CSV dialect?"
                         )
                     continue
+                if pad:
+                    row.append("")
                 values = tuple(row[i] for i in where)
                 bad = next((v for v in values if len(v) > MAX_FIELD or "\x00" in v), None)
                 if bad is not None:

@@ -38,6 +38,7 @@ from citecheck.sources.download import (
     remove_download,
 )
 from citecheck.sources.importing import NullProgress, ProgressSink
+from citecheck.sources.index import files
 from citecheck.sources.index.build import (
     BuildLock,
     BuildStats,
@@ -46,6 +47,7 @@ from citecheck.sources.index.build import (
     estimate_index_bytes,
     read_meta,
 )
+from citecheck.sources.index.schema import layout_outdated
 from citecheck.sources.safe_names import inside, safe_component
 
 PREFIX = "bulk-data/"
@@ -182,10 +184,17 @@ async def sync(
     try:
         with BuildLock(index):
             listing = await list_bucket(client, base)
-            old = read_meta(index)
-            if not rebuild and old.get("dump_date") == listing.date and old.get("full_dump") == "1":
+            old = read_meta(files.current(index))
+            outdated = layout_outdated(old)
+            if outdated is not None and not rebuild:  # said now: the downloads may take a while
+                (progress or NullProgress()).stage(
+                    f"the citation index {index} {outdated}: building it again from the {listing.date} dump",
+                    None,
+                )
+            elif not rebuild and old.get("dump_date") == listing.date and old.get("full_dump") == "1":
                 return SyncResult(date=listing.date, build=BuildStats(mode="unchanged", dump_date=listing.date,
-                                  full_dump=True, size=index.stat().st_size), downloaded=0, resumed=0)  # fmt: skip
+                                  full_dump=True, size=files.current(index).stat().st_size), downloaded=0,
+                                  resumed=0)  # fmt: skip
             paths = {k: inside(folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
             left = sum(
                 (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
@@ -211,7 +220,7 @@ async def sync(
             )
             source = {"bucket": base, "etags": {k: f.etag for k, f in listing.files.items()}}
             stats = build_index(index, dump, full_dump=True, progress=progress or NullProgress(), parallel=parallel,
-                                rebuild=rebuild, source=source, lock=False)  # fmt: skip
+                                rebuild=rebuild, source=source, lock=False, announce=False)  # fmt: skip
             if not keep_downloads:
                 for path in paths.values():
                     remove_download(path)
