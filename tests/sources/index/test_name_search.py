@@ -110,8 +110,8 @@ def test_a_slip_that_makes_another_real_word_still_finds_the_case(index: Citatio
 def test_the_most_cited_come_first_however_many_match(
     index: CitationIndex, monkeypatch: pytest.MonkeyPatch, ranked_whole: int
 ) -> None:
-    """Up to ``_SEARCH_RANKED_WHOLE`` matches are ranked whole by citation count, more by groups of
-    citation-count tiers from the top: either way the famous case is among the candidates."""
+    """Up to ``_SEARCH_RANKED_WHOLE`` matches are ranked whole by citation count; of more, the top
+    citation-count tiers are asked for apart: either way the famous case is among the candidates."""
     from citecheck.sources.index import lookup
 
     monkeypatch.setattr(lookup, "_SEARCH_RANKED_WHOLE", ranked_whole)

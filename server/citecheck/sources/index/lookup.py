@@ -52,10 +52,10 @@ _RECORD_CACHE = 4096
 #: How many candidates one way of asking the name search scores at most (the most cited first).
 _SEARCH_CANDIDATES = 120
 #: A way matching at most this many cases is ranked whole by citation count (its rowids, then a probe
-#: per case); one matching more asks groups of citation-count tiers from the top.
+#: per case); of one matching more, the cases of the top citation-count tiers (``_TOP_TIER`` up: cited
+#: 128 times or more) are asked for and ranked, the rest ranked among this many first matches.
 _SEARCH_RANKED_WHOLE = 400
-#: Citation-count tiers asked together, from the top, when a way matches more cases than that.
-_TIER_GROUPS = (tuple(range(TIERS - 1, 7, -1)), (7, 6), (5, 4, 3), (2, 1, 0))
+_TOP_TIER = 8
 #: Stop asking further ways once this many candidates are scored.
 _SEARCH_MAX_SCORED = 400
 #: Alternatives of one word typed wrong that the name search asks for (the most common first).
@@ -590,12 +590,24 @@ class CitationIndex:
 
     def _candidates(self, match: str, filters: str, extra: list[Any]) -> list[tuple[Any, ...]]:
         """Up to ``_SEARCH_CANDIDATES`` cases matching ``match`` (and the filters), the most cited first
-        when more match. Up to ``_SEARCH_RANKED_WHOLE`` matches are ranked whole (their rowids read
-        lazily, then one probe per case); more are asked by groups of citation-count tiers from the top
-        (``_TIER_GROUPS``): an FTS query that must see every match re-reads the doclists of the query's
-        common words (``state``: ~10 ms at 9 M cases), so one per group, not one per tier."""
+        when more match. The first ``_SEARCH_RANKED_WHOLE`` + 1 matches' rowids are read lazily (cheap);
+        when that is all of them they are ranked whole (one probe per case). Otherwise one query asks
+        for the cases cited at least 2**(``_TOP_TIER`` - 1) times (``Miranda v. Arizona`` among 10,000
+        Mirandas), ranked, and the rest come from the most cited of the first matches: an FTS query
+        that has to see every match re-reads the doclists of the query's common words (``state``:
+        ~10 ms at 9 M cases), so the search asks one such query per way, not one per tier."""
         cap = _SEARCH_CANDIDATES
         columns = "SELECT k.id, k.name, k.short, k.full, k.date_filed, k.status, k.cited"
+
+        def ranked(ids: list[int], n: int) -> list[tuple[Any, ...]]:
+            if not ids or n <= 0:
+                return []
+            marks = ",".join("?" * len(ids))
+            return self.db.execute(
+                f"{columns} FROM cases k WHERE k.id IN ({marks}){filters} ORDER BY k.cited DESC, k.id LIMIT ?",
+                [*ids, *extra, n],
+            ).fetchall()
+
         try:
             ids = [
                 rowid
@@ -604,25 +616,15 @@ class CitationIndex:
                 )
             ]
             if len(ids) <= _SEARCH_RANKED_WHOLE:
-                if not ids:
-                    return []
-                marks = ",".join("?" * len(ids))
-                return self.db.execute(
-                    f"{columns} FROM cases k WHERE k.id IN ({marks}){filters} ORDER BY k.cited DESC, k.id LIMIT ?",
-                    [*ids, *extra, cap],
-                ).fetchall()
-            sql = f"{columns} FROM names JOIN cases k ON k.id = names.rowid WHERE names MATCH ?{filters}"
-            out: list[tuple[Any, ...]] = []
-            for n, group in enumerate(_TIER_GROUPS):
-                tiers = " OR ".join(tier_key(t) for t in group)
-                # the top group ranked within (few cases, all read anyway); the others read lazily
-                order = " ORDER BY k.cited DESC, k.id" if n == 0 else ""
-                out += self.db.execute(
-                    f"{sql}{order} LIMIT ?", [f"({match}) AND ({tiers})", *extra, cap - len(out)]
-                ).fetchall()
-                if len(out) >= cap:
-                    break
-            return out
+                return ranked(ids, cap)
+            tiers = " OR ".join(tier_key(t) for t in range(TIERS - 1, _TOP_TIER - 1, -1))
+            out = self.db.execute(
+                f"{columns} FROM names JOIN cases k ON k.id = names.rowid WHERE names MATCH ?{filters}"
+                " ORDER BY k.cited DESC, k.id LIMIT ?",
+                [f"({match}) AND ({tiers})", *extra, cap],
+            ).fetchall()
+            seen = {row[0] for row in out}
+            return out + ranked([i for i in ids[:_SEARCH_RANKED_WHOLE] if i not in seen], cap - len(out))
         except sqlite3.OperationalError:
             return []
 
