@@ -33,6 +33,31 @@ def test_a_file_the_user_names_may_choose_files_relative_to_itself(tmp_path):
     assert settings.corpus_path == (tmp_path / "data" / "corpus.sqlite").resolve()
 
 
+@pytest.mark.parametrize(
+    ("key", "attr"),
+    [
+        ("index", "index_path"),
+        ("index_path", "index_path"),
+        ("indexPath", "index_path"),
+        ("statutes", "statutes_path"),
+        ("statutes_path", "statutes_path"),
+        ("statutesPath", "statutes_path"),
+        ("cache_path", "cache_path"),
+    ],
+)
+def test_every_path_setting_in_a_file_is_relative_to_the_file(tmp_path, monkeypatch, key, attr):
+    """The citation index and statute index (issues 23, 27) are files like the corpus: a relative
+    ``index = "data/index.sqlite"`` in ``--config`` or the user's settings file means beside that file,
+    not wherever ``citecheck`` happens to be run from (it was the current folder: a sync in one folder
+    and a check in another read two different indexes)."""
+    (tmp_path / "mine.toml").write_text(f'{key} = "data/x.sqlite"\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    settings, _ = load_settings(config_file=tmp_path / "mine.toml", cwd=elsewhere, environ={})
+    assert getattr(settings, attr) == (tmp_path / "data" / "x.sqlite").resolve()
+
+
 def test_the_users_settings_file_is_read_first_and_may_choose_hosts(tmp_path):
     user = tmp_path / "user" / "citecheck.toml"
     user.parent.mkdir()

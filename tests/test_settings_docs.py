@@ -54,6 +54,17 @@ def test_settings_that_choose_where_things_go_are_the_users():
             assert spec.who is not Who.FOLDER, f"{name} looks like a host, key or file: who may set it?"
 
 
+def test_the_security_doc_names_every_setting_a_folder_may_not_set():
+    """docs/security.md's list of what a folder may not choose is the table's, not an older one: it
+    named the corpus and the cache but not the citation index or the statute index (issues 23, 27),
+    which a folder may not choose either."""
+    security = (REPO_ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    missing = [
+        name for name, spec in SPECS.items() if spec.who is not Who.FOLDER and f"`{name}`" not in security
+    ]
+    assert not missing, f"docs/security.md does not name {missing}"
+
+
 def test_the_vscode_extension_reads_the_user_only_settings_from_user_settings_alone():
     """clients/vscode/src/settings.ts ``USER_ONLY_KEYS`` (read from user settings, kept out of the
     workspace answer) and package.json's ``"scope": "machine"`` are the table's user-only editor keys."""

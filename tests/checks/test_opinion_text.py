@@ -42,6 +42,11 @@ async def test_unfetched_opinions_are_reported_not_passed(tmp_path):
     assert "rate limit" in f.message or "time limit" in f.message  # (the latter on a very slow machine)
     assert f.evidence.record_id is not None  # evidence: the case that was found
     assert fake.counts.throttled == 0 and fake.counts.requests <= 3  # the allowance, and not one request more
+    # one line per unchecked pin cite, the one with the reason: a second 'pincite-unverifiable: the opinion
+    # text is not available' on the same pin said it again (and came up after applying a wrong-first-page fix)
+    assert not [
+        f for f in report.findings if f.kind is Kind.PINCITE_UNVERIFIABLE and f.citation_index in told
+    ]
 
 
 async def test_with_time_to_wait_every_quote_is_checked(tmp_path):

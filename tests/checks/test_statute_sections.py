@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from citecheck.config import Settings
+from citecheck.extract import extract_citations
 from citecheck.extract.models import Citation, CiteForm, Extraction, Quote, Statute, StatuteForm
 from citecheck.findings import Kind, Severity
 from citecheck.gather import gather
@@ -114,6 +115,18 @@ async def test_repealed_and_transferred_sections_are_warnings_naming_where_they_
     assert "42 U.S.C. § 1981a was transferred to 42 U.S.C. § 2000e-16a" in moved.message
     (fix,) = moved.fixes
     assert fix.edits[0].new_text == "42 U.S.C. § 2000e-16a"
+
+
+async def test_a_transferred_section_cited_with_et_seq_or_as_a_range_gets_no_fix_that_drops_it(
+    index: StatuteIndex,
+) -> None:
+    """'Cite 42 U.S.C. § 2000e-16a' replaced '42 U.S.C. § 1981a et seq.' whole: the fix dropped the
+    'et seq.' (and a range's other end) and changed what the draft cites; and '§§ 1981a–1983', read as one
+    section '1981a-1983', was a fabricated-statute error on a real range."""
+    extraction = extract_citations("See 42 U.S.C. § 1981a et seq. and 42 U.S.C. §§ 1981a\u20131983.")
+    report = judge(extraction, await gather(extraction, SourceChain(statutes=index)), Settings(offline=True))
+    assert [f.kind for f in report.findings] == [Kind.STATUTE_REPEALED, Kind.STATUTE_REPEALED]
+    assert all(f.fixes == () for f in report.findings)
 
 
 async def test_a_title_the_index_does_not_hold_is_not_checked(index: StatuteIndex) -> None:

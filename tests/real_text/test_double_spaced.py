@@ -129,3 +129,26 @@ def test_typing_at_a_double_spaced_line_end_re_splits_as_a_full_split() -> None:
     for edit in (Edit(start=at, end=at, new_text="."), Edit(start=at, end=at + 1, new_text="")):
         got = doc.apply_edits([edit])
         assert got == extract_citations(doc.text)
+
+
+def test_a_citation_wrapped_at_its_reporter_in_mixed_spacing_is_found() -> None:
+    """A line stopped after a volume and its reporter goes on as one stopped at the volume does."""
+    text = (  # First Circuit, CourtListener opinion 195439
+        "          (1st Cir. 1989); United States  v. Costa,\n"
+        "                                                  \n"
+        "          890  F.2d  480, 482-83  (1st  Cir. 1989);\n"
+        "          United States v.  Hoyos-Medina, 878  F.2d\n"
+        "                                        \n"
+        "          21,  22 (1st Cir. 1989); United States v.\n"
+        "                                 \n"
+        "          Ortiz, 23 F.3d 21 (1st Cir. 1994).\n\n"
+        "          Costa, 890 F.2d at 483; Hoyos-Medina, 878\n"
+        "                                              \n"
+        "          F.2d  at  22.   In  addition,  the  trial\n"
+    )
+    cites = extract_citations(text).citations
+    [hoyos] = [c for c in cites if c.form is CiteForm.FULL and c.volume == "878"]
+    assert hoyos.page == "21" and hoyos.year == 1989
+    assert hoyos.case_name is not None and hoyos.case_name.text == "United States v. Hoyos-Medina"
+    [short] = [c for c in cites if c.form is CiteForm.SHORT and c.volume == "878"]
+    assert short.antecedent == hoyos.index

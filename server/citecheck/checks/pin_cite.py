@@ -102,6 +102,8 @@ class PinciteCheck:
                 else f"there is no page map for {cite.reporter} in the opinion text we have"
             )
             if ctx.opinion is None:
+                if ctx.opinion_unavailable:
+                    return  # opinion-unavailable (checks/opinion_text.py) says so for this pin cite, and why
                 why = "the opinion text is not available"
             yield _unverifiable(ctx, why)
             return

@@ -124,6 +124,8 @@ class StatuteSectionCheck:
                 and statute.code is not None
                 and not statute.subsections
                 and not statute.also
+                and statute.last_section is None
+                and not statute.et_seq
             ):
                 fixes = (
                     Fix(

@@ -21,20 +21,24 @@ from pathlib import Path
 from typing import Any
 
 from citecheck.config import (
+    SPECS,
     Layer,
     Settings,
     env_settings,
     key_warnings,
+    setting_name,
     settings_from_mapping,
     unknown_env,
     user_config_path,
 )
+from citecheck.config import parsers as p
 from citecheck.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
 CONFIG_NAME = "citecheck.toml"
-_PATH_KEYS = ("corpus", "corpus_path", "corpusPath", "cache", "cache_path", "cachePath")
+#: settings that name a file (corpus, cache, citation index, statute index: every ``parse=p.path`` row)
+_PATH_SETTINGS = frozenset(name for name, spec in SPECS.items() if spec.parse is p.path)
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -85,11 +89,10 @@ def read_config_file(path: Path) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: the citecheck settings must be a table")
     table = dict(table)
-    for key in _PATH_KEYS:
-        value = table.get(key)
-        if isinstance(value, str) and value:
-            p = Path(value).expanduser()
-            table[key] = str(p if p.is_absolute() else (path.parent / p).resolve())
+    for key, value in table.items():
+        if setting_name(key) in _PATH_SETTINGS and isinstance(value, str) and value:
+            given = Path(value).expanduser()
+            table[key] = str(given if given.is_absolute() else (path.parent / given).resolve())
     return table
 
 

@@ -64,8 +64,20 @@ _OPEN_END = re.compile(
 #: A line that opens something of its own (a list item, a heading, a table row, a quoted block).
 _OWN_START = re.compile(r"[ \t]*(?:[-*+\u2022]\s|#|>|\||\d{1,3}[.)]\s)")
 _WRAPPED_MIN, _WRAPPED_MAX = 30, 110
-#: A line stopped inside a citation: at its volume, after "v." or "at" (a paragraph never ends so).
-_CITATION_GOES_ON = re.compile(r"(?:(?<![\w.,-])\d{1,4}|(?<![\w.])(?:v\.|at))$")
+#: The words of reporters' abbreviations after a volume (with the single capitals of ``F.``, ``U.S.``, ``N.E.``).
+_REPORTER_WORDS = (
+    "Ct Supp So Rptr App Ed Fed Appx Misc Cal Mass Ill Dec Wis Pa Va Ohio Div Super Bankr Cl Wash Md Ga Mich "
+    "Minn Neb Kan Or Tex Haw Conn Vt Me Mont Nev Okla Ariz Ark Colo Del Fla Ind Miss Mo Wyo Tenn Ky La Ala "
+    "Wheat Pet How Wall Dall Cranch"
+).split()
+#: A line stopped inside a citation: at its volume, at a volume and its reporter (``878 F.2d``, ``416
+#: U.S.``, ``100 S. Ct.``, ``75 F. Supp. 2d``), after "v." or "at" (a paragraph never ends so).
+_CITATION_GOES_ON = re.compile(
+    r"(?:(?<![\w.,-])\d{1,4}(?:[ \t]+(?:(?:[A-Z]|"
+    + "|".join(_REPORTER_WORDS)
+    + r")\.[ \t]?){1,3}(?:\d(?:d|th))?)?"
+    r"|(?<![\w.])(?:v\.|at))$"
+)
 #: A page's number alone on its line (``-15-``, ``- 7 -``, ``12``): page furniture, never joined to.
 _PAGE_NUMBER = re.compile(r"[ \t\f]*(?:-[ \t]*\d{1,4}[ \t]*-|\d{1,4})[ \t]*")
 _LINE_NUMBER = re.compile(r"[ \t\f]*(\d{1,2})[ \t]+\S")
@@ -79,7 +91,8 @@ def _joins(text: str, start: int, end: int) -> bool:
     text is double-spaced here), the first a wrapped line of prose (30–110 characters, not a heading)
     that does not end a sentence, and the second opening nothing of its own (a list item, a heading, a
     page number; the next line number of a line-numbered text). A line stopped inside a citation (at a
-    volume, ``v.``, ``at``) goes on even where the spacing is mixed and a neighbour is not alone.
+    volume, a volume and its reporter, ``v.``, ``at``) goes on even where the spacing is mixed and a
+    neighbour is not alone.
     """
     a0 = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
     line = text[a0:start].rstrip(" \t")
@@ -100,7 +113,7 @@ def _joins(text: str, start: int, end: int) -> bool:
         return False
     if not _OPEN_END.search(line[-12:]):
         return False
-    if _CITATION_GOES_ON.search(line[-12:]):
+    if _CITATION_GOES_ON.search(line[-24:]):
         return True  # "see also Zim v. Western Pub. Co., 573⏎⏎F.2d 1318": in mixed spacing too
     return _blank_before(text, a0) and _blank_after(text, b1)
 

@@ -461,18 +461,24 @@ def _sections(
     return StatuteMatch(start, end, after, statute)
 
 
+_RANGE_END = re.compile(r"(\d+)[A-Za-z]{0,3}")
+
+
 def _split_range(section: str, text: str, at: int) -> tuple[str, str] | None:
     """``1331–1332`` read as one hyphenated section is a range when both ends are numbers of as many
     digits, rising, and the text has a dash that is not a hyphen there or no hyphenated section
-    could have that shape (``101-105``); ``22-2501`` and ``9-506`` stay sections."""
+    could have that shape (``101-105``); ``22-2501`` and ``9-506`` stay sections. Either end may
+    carry letters (``1981a–1983``): ``2000e-16a`` and ``300ff-111`` stay sections."""
     parts = section.split("-")
-    if len(parts) != 2 or not (parts[0].isdigit() and parts[1].isdigit()):
+    ends = [_RANGE_END.fullmatch(part) for part in parts]
+    if len(parts) != 2 or ends[0] is None or ends[1] is None:
         return None
     a, b = parts
-    if len(a) != len(b) or int(b) <= int(a):
+    na, nb = ends[0][1], ends[1][1]
+    if len(na) != len(nb) or int(nb) <= int(na):
         return None
     dash = text[at + len(a)] if at + len(a) < len(text) else "-"
-    if dash == "-" and len(a) < 3:
+    if dash == "-" and len(na) < 3:
         return None  # "§ 12-15" is as likely a hyphenated section as a range
     return a, b
 
