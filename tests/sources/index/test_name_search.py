@@ -104,3 +104,22 @@ def test_a_slip_that_makes_another_real_word_still_finds_the_case(index: Citatio
     assert names(index, "Mirenda v. Arizona")[:1] == ["Miranda v. Arizona"]
     # a real word for another: "Holder" is one slip from "Holden", which no case has; the other party leads
     assert "Miranda v. Holder" in names(index, "Miranda v. Holden")
+
+
+@pytest.mark.parametrize("ranked_whole", [10, 400, 10_000])
+def test_the_most_cited_come_first_however_many_match(
+    index: CitationIndex, monkeypatch: pytest.MonkeyPatch, ranked_whole: int
+) -> None:
+    """Up to ``_SEARCH_RANKED_WHOLE`` matches are ranked whole by citation count; of more, the top
+    citation-count tiers are asked for apart: either way the famous case is among the candidates."""
+    from citecheck.sources.index import lookup
+
+    monkeypatch.setattr(lookup, "_SEARCH_RANKED_WHOLE", ranked_whole)
+    index.forget()
+    for query, expected in (
+        ("Miranda", "Miranda v. Arizona"),
+        ("Plyler", "Plyler v. Doe"),
+        ("Alvarez", None),
+    ):
+        got = names(index, query)
+        assert (got[:1] == [expected]) if expected else len(got) == 10, (query, got)
