@@ -64,6 +64,21 @@ FULL_CASES = [
         False,
         "2018",
     ),
+    # a range by its end's last digits or letters (First Circuit opinions: '18 U.S.C. § 1961-68', RICO)
+    ("18 U.S.C. § 1961-68.", "18 U.S.C. § 1961-68", ("usc", "18", "1961"), (), (), "1968", False, None),
+    (
+        "15 U.S.C. § 1679-1679j.",
+        "15 U.S.C. § 1679-1679j",
+        ("usc", "15", "1679"),
+        (),
+        (),
+        "1679j",
+        False,
+        None,
+    ),
+    ("42 U.S.C. § 2000e-16.", "42 U.S.C. § 2000e-16", ("usc", "42", "2000e-16"), (), (), None, False, None),
+    ("2 U.S.C. § 31-1.", "2 U.S.C. § 31-1", ("usc", "2", "31-1"), (), (), None, False, None),
+    ("16 U.S.C. § 824a-3.", "16 U.S.C. § 824a-3", ("usc", "16", "824a-3"), (), (), None, False, None),
     (
         "42 U.S.C. § 300ff-111.",
         "42 U.S.C. § 300ff-111",

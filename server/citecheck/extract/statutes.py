@@ -461,26 +461,32 @@ def _sections(
     return StatuteMatch(start, end, after, statute)
 
 
-_RANGE_END = re.compile(r"(\d+)[A-Za-z]{0,3}")
+_RANGE_END = re.compile(r"(\d+)([A-Za-z]{0,3})")
 
 
 def _split_range(section: str, text: str, at: int) -> tuple[str, str] | None:
     """``1331–1332`` read as one hyphenated section is a range when both ends are numbers of as many
     digits, rising, and the text has a dash that is not a hyphen there or no hyphenated section
     could have that shape (``101-105``); ``22-2501`` and ``9-506`` stay sections. Either end may
-    carry letters (``1981a–1983``): ``2000e-16a`` and ``300ff-111`` stay sections."""
+    carry letters (``1981a–1983``, ``1679-1679j``); a plain section of three digits or more may end a
+    range by its last digits (``1961-68`` is 1961 to 1968); ``2000e-16a``, ``2000e-16``, ``300ff-111``
+    and ``31-1`` stay sections."""
     parts = section.split("-")
     ends = [_RANGE_END.fullmatch(part) for part in parts]
     if len(parts) != 2 or ends[0] is None or ends[1] is None:
         return None
     a, b = parts
-    na, nb = ends[0][1], ends[1][1]
-    if len(na) != len(nb) or int(nb) <= int(na):
-        return None
-    dash = text[at + len(a)] if at + len(a) < len(text) else "-"
-    if dash == "-" and len(na) < 3:
+    (na, la), (nb, lb) = ends[0].groups(), ends[1].groups()
+    if len(na) < 3 and (text[at + len(a)] if at + len(a) < len(text) else "-") == "-":
         return None  # "§ 12-15" is as likely a hyphenated section as a range
-    return a, b
+    if len(nb) < len(na) and not la and not lb:
+        full = na[: len(na) - len(nb)] + nb  # "1961-68": the end written by its last digits
+        return (a, full) if int(full) > int(na) else None
+    if len(na) != len(nb):
+        return None
+    if int(nb) > int(na) or (nb == na and lb > la):
+        return a, b
+    return None
 
 
 #: eyecite groups that hold a law token's title / section, by preference
