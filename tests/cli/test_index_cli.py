@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from citecheck_testing.bulk_bucket import FakeBucket
 from citecheck_testing.bulk_dump import STAMP, closed_volume_cases, schema1_index, write_dump
 
@@ -96,3 +98,18 @@ def test_status_says_an_older_layout_needs_a_sync(run_cli, tmp_path: Path) -> No
     assert built.rc == 0, built.err
     assert "built again from nothing: it has an older layout" in built.out
     assert "building it again" in built.err  # said before the build starts
+
+
+@pytest.mark.parametrize("where", ["before", "after the command", "after the action"])
+def test_settings_file_read_wherever_it_is_given(run_cli, tmp_path: Path, where: str) -> None:
+    cfg = tmp_path / "settings" / "citecheck.toml"
+    cfg.parent.mkdir()
+    cfg.write_text('statutes_path = "elsewhere.sqlite"\n')  # relative to the settings file
+    argv = {
+        "before": ("--config", str(cfg), "corpus", "status"),
+        "after the command": ("corpus", "--config", str(cfg), "status"),
+        "after the action": ("corpus", "status", "--config", str(cfg), "--debug"),
+    }[where]
+    shown = run_cli(*argv)
+    assert shown.rc == 0, shown.err
+    assert str(cfg.parent / "elsewhere.sqlite") in shown.out + shown.err

@@ -157,12 +157,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_missing_common_options(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """``citecheck corpus --config F ...`` works like ``citecheck --config F corpus ...``."""
+    """``citecheck corpus --config F ...`` works like ``citecheck --config F corpus ...``, and so does
+    ``citecheck corpus sync --config F`` (each action of a command with actions takes them too)."""
     for action in common._actions:
         if action.option_strings and not any(
             o in parser._option_string_actions for o in action.option_strings
         ):
             parser._add_action(action)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _add_missing_common_options(child, common)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
