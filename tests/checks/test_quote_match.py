@@ -124,3 +124,12 @@ def test_pathological_quote_is_undecided_quickly(peyton: OpinionIndex) -> None:
         pass
     assert negation_blocked(quote, peyton) is None
     assert time.perf_counter() - t < 5
+
+
+def test_the_exact_quote_keeps_the_drafts_closing_punctuation() -> None:
+    from citecheck.checks.quote_match import exact_quote
+
+    assert exact_quote("confers full jurisdiction.", "confers no jurisdiction") == "confers no jurisdiction."
+    assert exact_quote("confers full jurisdiction,", "confers no jurisdiction") == "confers no jurisdiction,"
+    assert exact_quote("confers full jurisdiction", "confers no jurisdiction") == "confers no jurisdiction"
+    assert exact_quote("confers full jurisdiction.", "confers no jurisdiction;") == "confers no jurisdiction;"

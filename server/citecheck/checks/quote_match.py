@@ -184,6 +184,19 @@ def quote_word_count(quote: str) -> int:
     return sum(1 for i in parse_quote(quote) if isinstance(i, _Word))
 
 
+_CLOSING = re.compile(r"[.,;:!?]+$")
+
+
+def exact_quote(draft: str, passage: str) -> str:
+    """What a "quote it exactly" fix writes over the draft's quotation: the source's passage, keeping the
+    punctuation the draft closes it with inside the marks (``…for damages."`` → ``…for redress."``), which
+    is the sentence's, not the source's; without it the fix left the sentence with no full stop."""
+    tail = _CLOSING.search(draft.rstrip())
+    if tail is None or _CLOSING.search(passage.rstrip()):
+        return passage
+    return passage.rstrip() + tail.group()
+
+
 # ---- exact (normalised) matching -----------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from citecheck.checks.quote_match import (
     OpinionIndex,
     QuoteTooComplex,
     closest_passage,
+    exact_quote,
     locate,
     locate_all,
     negation_blocked,
@@ -221,7 +222,10 @@ class QuoteCheck:
         fixes: tuple[Fix, ...] = ()
         if m.score >= 0.7 and "..." not in draft and "…" not in draft and ". . ." not in draft:
             fixes = (
-                Fix(title="Quote the opinion exactly", edits=(TextEdit(span=span, new_text=m.passage),)),
+                Fix(
+                    title="Quote the opinion exactly",
+                    edits=(TextEdit(span=span, new_text=exact_quote(draft, m.passage)),),
+                ),
             )
         return make_finding(
             Kind.MISQUOTE,

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from citecheck.checks.base import CheckContext, QuoteMatch
-from citecheck.checks.quote_match import opinion_index, quote_word_count
+from citecheck.checks.quote_match import exact_quote, opinion_index, quote_word_count
 from citecheck.checks.quotes import SHORT_QUOTE_WORDS, match_quotes
 from citecheck.extract.models import CiteForm, StatuteKey
 from citecheck.findings import Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
@@ -189,7 +189,8 @@ class StatuteSectionCheck:
         if m.score >= 0.7 and "..." not in draft and "…" not in draft and ". . ." not in draft:
             fixes = (
                 Fix(
-                    title="Quote the section exactly", edits=(TextEdit(span=quote.span, new_text=m.passage),)
+                    title="Quote the section exactly",
+                    edits=(TextEdit(span=quote.span, new_text=exact_quote(draft, m.passage)),),
                 ),
             )
         return make_finding(
