@@ -145,7 +145,10 @@ def build_brief(words: int = 30_000, citations: int = 1_000, seed: int = 0) -> s
                     date = f"{rng.choice(_MONTHS)} {rng.randint(1, 28)}, {year}"
                     rec = (short, name, f"{year} WL {wl_counter}", str(year), 0)
                     last = rec
-                    s = f"{s} {name}, {year} WL {wl_counter}, at *{rng.randint(1, 9)} ({rng.choice(_FED_COURTS)} {date})."
+                    s = (
+                        f"{s} {name}, {year} WL {wl_counter}, "
+                        f"at *{rng.randint(1, 9)} ({rng.choice(_FED_COURTS)} {date})."
+                    )
                 elif kind < 0.70 and last is not None:
                     star = "*" if " WL " in last[2] else ""
                     page = last[4] + rng.randint(0, 9) if last[4] else rng.randint(2, 9)

@@ -190,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(
                 f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
-                f"max {max(walls):.2f}, {len(warm)} runs; CPU median {statistics.median(_CPU[doc][-len(warm) :] if warm else [cold_cpu]):.2f} s), "
+                f"max {max(walls):.2f}, {len(warm)} runs; "
+                f"CPU median {statistics.median(_CPU[doc][-len(warm) :] if warm else [cold_cpu]):.2f} s), "
                 f"peak RSS {max((p for _, p, _ in warm), default=0):.0f} MiB; load average now {_load()}"
             )
             if not args.chars:  # a huge document would be checked twice more

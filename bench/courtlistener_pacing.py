@@ -123,7 +123,8 @@ def report(
     c = server.counts
     print(f"{mode}:")
     print(
-        f"  total time            {took:8.2f} s  ({took / minute:.1f} service minutes){f', {runs} runs' if runs > 1 else ''}"
+        f"  total time            {took:8.2f} s  ({took / minute:.1f} service minutes)"
+        f"{f', {runs} runs' if runs > 1 else ''}"
     )
     print(
         f"  requests              {c.requests:8d}  ({', '.join(f'{k} {v}' for k, v in sorted(c.by_route.items()))})"
@@ -198,7 +199,8 @@ async def main() -> int:
     ap.add_argument("--skip-old", action="store_true", help="skip the old client's behaviour, for contrast")
     args = ap.parse_args()
     text = brief(args.cites, args.quotes)
-    print(f"brief: {args.cites} citations, {args.quotes} with a quotation and pin cite; a minute lasts {args.minute} s; "
+    print(f"brief: {args.cites} citations, {args.quotes} with a quotation and pin cite; "
+          f"a minute lasts {args.minute} s; "
           "limits 5 requests/min, 50/hour, 125/day; 60 citations/min; 250 per request")  # fmt: skip
     server, took, verified, total, runs = await run_checks(text, args.minute, None, 1)
     report("--wait (one run until done)", server, took, args.minute, verified, total, runs)

@@ -134,7 +134,8 @@ async def _cost(corpus: Path, runs: int) -> None:
     for label, xs in times.items():
         print(f"  {label:17} {statistics.median(xs):.3f}  (min {min(xs):.3f}, max {max(xs):.3f})")
     print(
-        f"  (without: no name search, near-miss lookup or correction) load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        "  (without: no name search, near-miss lookup or correction) "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
 
 

@@ -155,8 +155,9 @@ def generate(folder: Path, *, scale: float, docket_sample: int, seed: int = 23) 
                                           "posture": "", "history": "", "other_dates": "", "cross_reference": "",
                                           "correction": "", "filepath_json_harvard": "", "filepath_pdf_harvard": "",
                                           "arguments": ""})  # fmt: skip
-    dockets = _Rows("dockets", {"date_created": stamp, "date_modified": stamp, "blocked": False, "ia_needs_upload": False,
-                                "view_count": 0, "appeal_from_str": "", "assigned_to_str": "", "referred_to_str": "",
+    dockets = _Rows("dockets", {"date_created": stamp, "date_modified": stamp, "blocked": False,
+                                "ia_needs_upload": False, "view_count": 0, "appeal_from_str": "",
+                                "assigned_to_str": "", "referred_to_str": "",
                                 "panel_str": "", "docket_number_core": "", "cause": "", "nature_of_suit": "",
                                 "jury_demand": "", "jurisdiction_type": "", "appellate_fee_status": "",
                                 "appellate_case_type_information": "", "mdl_status": "", "filepath_local": "",
@@ -196,9 +197,11 @@ def generate(folder: Path, *, scale: float, docket_sample: int, seed: int = 23) 
             slug = name.lower().replace(" ", "-")[:75]
             files["opinion-clusters"].write(clusters.line({
                 "id": cid, "date_filed": f"{year}-{1 + i % 12:02d}-{1 + i % 28:02d}", "slug": slug,
-                "case_name_short": a, "case_name": name, "case_name_full": name.upper() + ", Appellant" if i % 2 else "",
+                "case_name_short": a, "case_name": name,
+                "case_name_full": name.upper() + ", Appellant" if i % 2 else "",
                 "attorneys": attorneys[i % len(attorneys)], "syllabus": syllabi[i % len(syllabi)] if i % 3 == 0 else "",
-                "citation_count": cited[i % len(cited)], "precedential_status": "Published" if i % 20 else "Unpublished",
+                "citation_count": cited[i % len(cited)],
+                "precedential_status": "Published" if i % 20 else "Unpublished",
                 "docket_id": did,
                 "headmatter": f'<section class="head-matter"><p class="parties">{name.upper()}</p>'
                               f"<p>{heads[(i * 31) % len(heads)]}</p></section>",
@@ -268,8 +271,8 @@ def timed_build(folder: Path, index: Path, *, extra: list[str] | None = None) ->
     index.unlink(missing_ok=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "server")}
-    cmd = [sys.executable, "-m", "citecheck", "corpus", "sync", "--from", str(folder), "--index", str(index), "--offline",
-           *(extra or [])]  # fmt: skip
+    cmd = [sys.executable, "-m", "citecheck", "corpus", "sync", "--from", str(folder), "--index", str(index),
+           "--offline", *(extra or [])]  # fmt: skip
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = 0
@@ -312,17 +315,20 @@ def bench_build(folder: Path, work: Path, counts: dict[str, int], scale: float, 
     files = sorted(folder.glob("*.csv"))
     total = sum(p.stat().st_size for p in files)
     say(f"dump: {counts['citations']:,} citations, {counts['clusters']:,} clusters, {counts['dockets']:,} dockets "
-        f"({counts['unreferenced']:,} unreferenced, 1/{docket_sample} of the real ratio), {gib(total)} of CSV")  # fmt: skip
+        f"({counts['unreferenced']:,} unreferenced, 1/{docket_sample} of the real ratio), "
+        f"{gib(total)} of CSV")  # fmt: skip
     r = timed_build(folder, index)
     # the unreferenced dockets we did not write: parse rate measured on this run's dockets file share
     dockets = folder / "dockets-2026-06-30.csv"
     missing_rows = REAL["dockets"] * scale - counts["dockets"]
     docket_rate = _parse_rate(dockets)
     extra = missing_rows / docket_rate
-    say(f"build from plain CSV: {r['wall'] / 60:.1f} min wall, CPU {r['cpu']:.0f} s (busiest process {r['busiest']:.0f} s: "
+    say(f"build from plain CSV: {r['wall'] / 60:.1f} min wall, CPU {r['cpu']:.0f} s "
+        f"(busiest process {r['busiest']:.0f} s: "
         f"on two idle cores about {r['idle_estimate'] / 60:.1f} min), peak RSS {gib(r['peak_rss'])}, "
         f"wrote {gib(r['written'])} = {r['written'] / r['size']:.2f}x the index, index {gib(r['size'])}")  # fmt: skip
-    say(f"  + {missing_rows:,.0f} more unreferenced dockets at the measured {docket_rate:,.0f} rows/s: +{extra / 60:.1f} min "
+    say(f"  + {missing_rows:,.0f} more unreferenced dockets at the measured {docket_rate:,.0f} rows/s: "
+        f"+{extra / 60:.1f} min "
         f"(on the dockets lane, alongside the citations lane)")  # fmt: skip
     _sizes(index)
     if scale < 1:
@@ -364,9 +370,11 @@ def _sizes(index: Path) -> None:
     if words:
         per_word = tables["near"] / words
         lo, hi = (n * per_word for n in REAL_VOCABULARY)
-        say(f"  near: {words:,} words of 4+ letters here, {per_word:.0f} bytes a word; at the real vocabulary's estimated "
+        say(f"  near: {words:,} words of 4+ letters here, {per_word:.0f} bytes a word; "
+            f"at the real vocabulary's estimated "
             f"{REAL_VOCABULARY[0] / 1e6:.1f}-{REAL_VOCABULARY[1] / 1e6:.1f} M words ~{gib(lo)}-{gib(hi)} "
-            f"(index ~{gib(index.stat().st_size - tables['near'] + lo)}-{gib(index.stat().st_size - tables['near'] + hi)})")  # fmt: skip
+            f"(index ~{gib(index.stat().st_size - tables['near'] + lo)}-"
+            f"{gib(index.stat().st_size - tables['near'] + hi)})")  # fmt: skip
 
 
 def _parse_rate(path: Path, seconds: float = 8.0) -> float:
@@ -412,12 +420,14 @@ def bench_bz2(folder: Path, work: Path, bz2_scale: float, rows: dict[str, int]) 
         subprocess.run([sys.executable, "-I", "-c", code, str(p)], check=True)
     dec = time.monotonic() - t0
     out_rate, in_rate = raw / dec, comp / dec
-    say(f"bz2 decoding (one child, libbz2): {out_rate / 2**20:.1f} MiB/s of CSV out, {in_rate / 2**20:.1f} MiB/s of .bz2 in "
+    say(f"bz2 decoding (one child, libbz2): {out_rate / 2**20:.1f} MiB/s of CSV out, "
+        f"{in_rate / 2**20:.1f} MiB/s of .bz2 in "
         f"(sample ratio {raw / comp:.1f}:1)")  # fmt: skip
     a = timed_build(plain, work / "sample-plain.sqlite", extra=["--partial"])
     b = timed_build(sample, work / "sample-bz2.sqlite", extra=["--partial"])
     say(
-        f"build of the {bz2_scale:.0%} sample: plain {a['wall']:.0f} s, .bz2 {b['wall']:.0f} s ({b['wall'] / a['wall']:.2f}x)"
+        f"build of the {bz2_scale:.0%} sample: plain {a['wall']:.0f} s, .bz2 {b['wall']:.0f} s "
+        f"({b['wall'] / a['wall']:.2f}x)"
     )
     # the real files' CSV size: their row counts at this dump's bytes per row (the synthetic text compresses
     # far better than real text, so the .bz2 sizes of the sample say nothing of the real ones)
@@ -426,7 +436,8 @@ def bench_bz2(folder: Path, work: Path, bz2_scale: float, rows: dict[str, int]) 
     lane_a = (real_csv["opinion-clusters"] + real_csv["dockets"]) / out_rate
     say(f"real sizes: ~{gib(real_csv['opinion-clusters'])} of clusters and ~{gib(real_csv['dockets'])} of dockets CSV "
         f"inside {gib(REAL_BZ2['opinion-clusters'] + REAL_BZ2['dockets'])} of .bz2 (ratios "
-        f"{real_csv['opinion-clusters'] / REAL_BZ2['opinion-clusters']:.1f} and {real_csv['dockets'] / REAL_BZ2['dockets']:.1f}); "
+        f"{real_csv['opinion-clusters'] / REAL_BZ2['opinion-clusters']:.1f} and "
+        f"{real_csv['dockets'] / REAL_BZ2['dockets']:.1f}); "
         f"the cases lane's decoder child turns them out in ~{lane_a / 60:.0f} min at {out_rate / 2**20:.0f} MiB/s, "
         "beside the lane's parse")  # fmt: skip
 
@@ -587,7 +598,8 @@ def _per_key(ix: Any, keys: list, label: str) -> None:
         wall.append(time.perf_counter() - t0)
         cpu.append(time.thread_time() - c0)
     say(f"lookup {label}: wall p50 {statistics.median(wall) * 1e6:.0f} us, p99 {pct(wall, 99) * 1e6:.0f} us; "
-        f"CPU p50 {statistics.median(cpu) * 1e6:.0f} us, p99 {pct(cpu, 99) * 1e6:.0f} us ({len(wall)} keys)")  # fmt: skip
+        f"CPU p50 {statistics.median(cpu) * 1e6:.0f} us, p99 {pct(cpu, 99) * 1e6:.0f} us "
+        f"({len(wall)} keys)")  # fmt: skip
 
 
 def bench_lookups(index_path: Path, n: int = 5000) -> dict[str, list]:
@@ -675,7 +687,8 @@ def bench_names(index_path: Path, queries: list[tuple[str, str, str]]) -> None:
     finally:
         ix.close()
     say(f"name search: wall p50 {statistics.median(wall) * 1e3:.1f} ms, p95 {pct(wall, 95) * 1e3:.1f} ms; CPU p50 "
-        f"{statistics.median(cpu) * 1e3:.1f} ms, p95 {pct(cpu, 95) * 1e3:.1f} ms ({len(wall):,} brief-style names)")  # fmt: skip
+        f"{statistics.median(cpu) * 1e3:.1f} ms, p95 {pct(cpu, 95) * 1e3:.1f} ms "
+        f"({len(wall):,} brief-style names)")  # fmt: skip
     for kind, rs in ranks.items():
         say(f"  {kind}: that name first for {sum(r == 0 for r in rs) / len(rs):.0%}, in the first 10 for "
             f"{sum(r < 10 for r in rs) / len(rs):.0%}; wall p95 {pct(times[kind], 95) * 1e3:.1f} ms")  # fmt: skip

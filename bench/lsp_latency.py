@@ -5,19 +5,18 @@ A minimal editor stand-in talks JSON-RPC to the server over its stdin/stdout (he
 only, as an editor would: a full pygls/cattrs client spends longer parsing 500 diagnostics than the
 server spends producing them). It announces VS Code's essentials (UTF-16 positions, push
 diagnostics, and — as the VS Code extension does — that it moves the diagnostics it shows through
-edits itself; ``--no-moves`` for a client that does not) and asks for ``trace: "verbose"``, opens the brief, waits for the first source-backed
-pass, then types single characters at positions spread over the whole brief (insertions, and every
-fourth key a deletion) and measures, for every version, the time from writing the ``didChange`` to
-the server's answer for THAT version: its first ``publishDiagnostics``, or the ``$/logTrace`` saying
-the client already shows it (the server skips a publish that would send the same diagnostics again).
-It checks every version got its answer and that the final ranges still cover text. Prints, per size:
-p50/p95/max of didChange → first answer (read and parsed; and p50/p95 when its header arrived, which
-leaves out this stand-in's own parsing of a 3 MB publish); the share of typed versions whose findings were recomputed
-(stage 1 reached that version: its trace says "checked", published or unchanged) and didChange →
-recomputed p50/p95; publishes and megabytes of publishes the server wrote per key; the server's CPU
-per key (utime+stime from /proc over the typing run, divided by the keys); and its RSS (current and
-peak). The brief keeps the 30k-word brief's density of citations (about 1,000 per 30,000 words) at
-every size.
+edits itself; ``--no-moves`` for a client that does not) and asks for ``trace: "verbose"``, opens the
+brief, waits for the first source-backed pass, then types single characters at positions spread over the whole
+brief (insertions, and every fourth key a deletion) and measures, for every version, the time from writing the
+``didChange`` to the server's answer for THAT version: its first ``publishDiagnostics``, or the ``$/logTrace``
+saying the client already shows it (the server skips a publish that would send the same diagnostics again). It
+checks every version got its answer and that the final ranges still cover text. Prints, per size: p50/p95/max
+of didChange → first answer (read and parsed; and p50/p95 when its header arrived, which leaves out this
+stand-in's own parsing of a 3 MB publish); the share of typed versions whose findings were recomputed (stage 1
+reached that version: its trace says "checked", published or unchanged) and didChange → recomputed p50/p95;
+publishes and megabytes of publishes the server wrote per key; the server's CPU per key (utime+stime from
+/proc over the typing run, divided by the keys); and its RSS (current and peak). The brief keeps the 30k-word
+brief's density of citations (about 1,000 per 30,000 words) at every size.
 
 Targets (issue 11): per-key CPU at 300k words within 1.5x of 30k; p95 didChange → recomputed
 <= 50 ms beyond the debounce at every size; RSS <= 300 MB at 300k words.

@@ -18,12 +18,16 @@ from citecheck_testing import shared_corpus_path
 
 pytestmark = pytest.mark.corpus
 
-PLAINLY = "we may only set aside a judgment on a factual issue when it is plainly wrong or without evidence to support it"
+PLAINLY = (
+    "we may only set aside a judgment on a factual issue "
+    "when it is plainly wrong or without evidence to support it"
+)
 DYOUS_1007 = "He was violent and had to be placed in restraints"
 
 BRIEF = (
     f'The court held that "{PLAINLY}." Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n\n'
-    f'The court held that "{PLAINLY.replace("plainly", "clearly")}." Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n\n'
+    f'The court held that "{PLAINLY.replace("plainly", "clearly")}." '
+    f"Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953).\n\n"
     f'The record showed that "{PLAINLY}." Branson v. Harris, 100 A.2d 38, 39 (D.C. 1953).\n\n'
     "A commitment may be continued. Boone v. Vinson, 100 A.3d 1004, 1006 (Conn. App. Ct. 2014).\n\n"
     f'The defendant "{DYOUS_1007}." State v. Dyous, 100 A.3d 1004, 1006 (Conn. App. Ct. 2014).\n\n'

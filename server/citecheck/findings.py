@@ -289,9 +289,9 @@ _s_kind, _s_severity, _s_span, _s_message, _s_evidence, _s_fixes, _s_index = (
 
 
 def moved_finding(f: Finding, span: Span, fixes: tuple[Fix, ...], citation_index: int | None) -> Finding:
-    """``f`` at ``span`` with ``fixes`` and ``citation_index``: what an edit before a finding makes of it. Set through the slots
-    (kind and severity are ``f``'s, already validated): a keystroke moves every finding after it, and
-    the dataclass constructor costs three times as much."""
+    """``f`` at ``span`` with ``fixes`` and ``citation_index``: what an edit before a finding makes of it.
+    Set through the slots (kind and severity are ``f``'s, already validated): a keystroke moves every finding
+    after it, and the dataclass constructor costs three times as much."""
     g = _new_finding(Finding)
     _s_kind(g, f.kind)
     _s_severity(g, f.severity)

@@ -103,8 +103,10 @@ class Case:
 
 
 COURTS = [
-    {"id": "md", "full_name": "Court of Appeals of Maryland", "short_name": "Md.", "citation_string": "Md.", "jurisdiction": "S"},
-    {"id": "pa", "full_name": "Supreme Court of Pennsylvania", "short_name": "Pa.", "citation_string": "Pa.", "jurisdiction": "S"},
+    {"id": "md", "full_name": "Court of Appeals of Maryland", "short_name": "Md.", "citation_string": "Md.",
+     "jurisdiction": "S"},
+    {"id": "pa", "full_name": "Supreme Court of Pennsylvania", "short_name": "Pa.", "citation_string": "Pa.",
+     "jurisdiction": "S"},
     {"id": "ca4", "full_name": "Court of Appeals for the Fourth Circuit", "short_name": "Fourth Circuit",
      "citation_string": "4th Cir.", "jurisdiction": "F"},
     {"id": "dc", "full_name": "District of Columbia Court of Appeals", "short_name": "D.C.", "citation_string": "D.C.",
@@ -134,7 +136,8 @@ def write_dump(
             )  # stable across dumps, as CourtListener's are
             case.cite_ids.append(cite_id)
             citations.append({"id": cite_id, "volume": vol, "reporter": rep, "page": page, "type": 3,
-                              "cluster_id": case.id, "date_created": STAMP, "date_modified": case.modified})  # fmt: skip
+                              "cluster_id": case.id, "date_created": STAMP,
+                              "date_modified": case.modified})  # fmt: skip
     clusters = [
         {"id": c.id, "date_created": STAMP, "date_modified": c.modified, "judges": "", "date_filed": c.date,
          "date_filed_is_approximate": False, "slug": c.name.lower().replace(" ", "-")[:75],
@@ -178,8 +181,9 @@ def closed_volume_cases() -> list[Case]:
     """
     md, ca4 = "md", "ca4"
     return [
-        Case(id=910000101, name="Harbor Realty Co. v. Baltimore County", cites=[("100", "A.2d", "1"), ("203", "Md.", "1")],
-             date="1953-10-14", court=md, docket_number="No. 12", short="Harbor Realty",
+        Case(id=910000101, name="Harbor Realty Co. v. Baltimore County",
+             cites=[("100", "A.2d", "1"), ("203", "Md.", "1")], date="1953-10-14", court=md, docket_number="No. 12",
+             short="Harbor Realty",
              full="HARBOR REALTY COMPANY v. BALTIMORE COUNTY, Maryland"),
         Case(id=910000102, name="Smith v. State", cites=[("100", "A.2d", "7")], date="1953-10-20", court=md),
         Case(id=910000103, name="Int'l Bhd. of Elec. Workers v. Chesapeake Tel. Co.", cites=[("100", "A.2d", "15")],
@@ -189,7 +193,8 @@ def closed_volume_cases() -> list[Case]:
              court="dc", docket_number="No. 1375", short="Peyton"),
         Case(id=910000105, name="Dep't of Human Res. v. Johnson", cites=[("100", "A.2d", "45")], date="1953-12-01",
              court=md, full="DEPARTMENT OF HUMAN RESOURCES v. Mary JOHNSON"),
-        Case(id=910000106, name="Jones v. Board of Education", cites=[("100", "A.2d", "60")], date="1953-12-15", court=md),
+        Case(id=910000106, name="Jones v. Board of Education", cites=[("100", "A.2d", "60")], date="1953-12-15",
+             court=md),
         Case(id=910000201, name="United States v. Alvarez-Lopez", cites=[("12", "F.4th", "101")], date="2021-08-20",
              court=ca4, docket_number="No. 20-4123"),
         Case(id=910000202, name="Carter v. Fleming", cites=[("12", "F.4th", "115")], date="2021-08-24", court=ca4),

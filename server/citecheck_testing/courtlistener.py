@@ -256,7 +256,8 @@ class FakeCourtListener:
         for i, (start, end, vol, rep, page) in enumerate(cites):
             label = f"{vol} {rep} {page}"
             entry: dict[str, Any] = {"citation": text[start:end], "normalized_citations": [label],
-                                     "start_index": start, "end_index": end, "error_message": "", "clusters": []}  # fmt: skip
+                                     "start_index": start, "end_index": end, "error_message": "",
+                                     "clusters": []}  # fmt: skip
             if i >= self.max_citations:
                 entry.update(status=429, error_message="Too many citations requested.")
                 with self._lock:

@@ -50,7 +50,10 @@ def _uslm_section(title: str, s: FakeSection) -> str:
     attr = f' status="{s.status}"' if s.status and s.status_attr else ""
     if s.status:
         open_, close = ("[", "]") if s.bracket else ("", "")
-        head = f'<num value="{escape(s.number)}">{open_}{sign} {escape(shown)}.</num><heading> {escape(s.heading)}{close}</heading>'
+        head = (
+            f'<num value="{escape(s.number)}">{open_}{sign} {escape(shown)}.</num>'
+            f"<heading> {escape(s.heading)}{close}</heading>"
+        )
     else:
         head = f'<num value="{escape(s.number)}">{sign} {escape(shown)}.</num><heading> {escape(s.heading)}</heading>'
     body = ""
@@ -80,7 +83,10 @@ def _uslm_section(title: str, s: FakeSection) -> str:
         "<heading>Short title</heading><content>This Act may be cited as the Example Act.</content></section>"
         "</quotedContent></note></notes>"
     )
-    return f'<section identifier="{ident}"{attr}>{head}{body}{credit if not s.status else ""}{notes}{quoted if not s.status else ""}</section>'
+    return (
+        f'<section identifier="{ident}"{attr}>{head}{body}{credit if not s.status else ""}'
+        f"{notes}{quoted if not s.status else ''}</section>"
+    )
 
 
 def uslm_title(
@@ -222,7 +228,10 @@ TITLE_42 = [
         number="1981",
         heading="Equal rights under the law",
         paragraphs=(
-            "All persons within the jurisdiction of the United States shall have the same right in every State and Territory to make and enforce contracts.",
+            (
+                "All persons within the jurisdiction of the United States shall have the same right in every "
+                "State and Territory to make and enforce contracts."
+            ),
         ),
     ),
     FakeSection(
@@ -235,7 +244,10 @@ TITLE_42 = [
         number="1982",
         heading="Property rights of citizens",
         paragraphs=(
-            "All citizens of the United States shall have the same right to inherit, purchase, lease, sell, hold, and convey real and personal property.",
+            (
+                "All citizens of the United States shall have the same right to inherit, purchase, lease, sell, "
+                "hold, and convey real and personal property."
+            ),
         ),
     ),
     FakeSection(number="1983", heading="Civil action for deprivation of rights", paragraphs=(S1983,)),
@@ -250,7 +262,10 @@ TITLE_42 = [
         heading="Unlawful employment practices",
         paragraphs=(
             "It shall be an unlawful employment practice for an employer to fail or refuse to hire any individual.",
-            "It shall be an unlawful employment practice for an employment agency to fail or refuse to refer for employment.",
+            (
+                "It shall be an unlawful employment practice for an employment agency to fail or refuse to refer "
+                "for employment."
+            ),
         ),
     ),
     FakeSection(
@@ -268,7 +283,11 @@ TITLE_17_CFR = {
             number="240.10b-5",
             heading="Employment of manipulative and deceptive devices.",
             paragraphs=(
-                "It shall be unlawful for any person, directly or indirectly, by the use of any means or instrumentality of interstate commerce, (a) To employ any device, scheme, or artifice to defraud,",
+                (
+                    "It shall be unlawful for any person, directly or indirectly, by the use of any means or "
+                    "instrumentality of interstate commerce, (a) To employ any device, scheme, or artifice to "
+                    "defraud,"
+                ),
             ),
         ),
         FakeSection(number="240.10b-6", heading="Reserved", status="reserved"),
@@ -276,7 +295,10 @@ TITLE_17_CFR = {
             number="240.10b-9",
             heading="Prohibited representations in connection with certain offerings.",
             paragraphs=(
-                "It shall constitute a manipulative or deceptive device for any person to represent that a security is being offered on an all-or-none basis.",
+                (
+                    "It shall constitute a manipulative or deceptive device for any person to represent that a "
+                    "security is being offered on an all-or-none basis."
+                ),
             ),
         ),
     ]

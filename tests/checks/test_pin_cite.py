@@ -80,7 +80,10 @@ def test_proposition_copied_from_the_opinion_locates_the_page(make_ctx, cap_case
     from citecheck.checks.quotes import match_proposition
 
     record, opinion = cap_case("0036-01")
-    prop = "There was substantial evidence to support the finding, and we may only set aside a judgment on a factual issue."
+    prop = (
+        "There was substantial evidence to support the finding, "
+        "and we may only set aside a judgment on a factual issue."
+    )
     text = f"{prop} Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953)."
     c = make_citation(text, "100 A.2d 36", pin="37")
     c = _replace(c, proposition=prop)

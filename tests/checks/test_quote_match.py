@@ -17,7 +17,8 @@ def peyton(cap_case) -> OpinionIndex:
     "quote",
     [
         # verbatim
-        "we may only set aside a judgment on a factual issue when it is plainly wrong or without evidence to support it",
+        "we may only set aside a judgment on a factual issue "
+        "when it is plainly wrong or without evidence to support it",
         # [alteration] of the first letter, straight apostrophe vs the opinion's curly one, stray OCR bullet
         "[T]he scene of defendant's act was certainly public enough",
         # a footnote marker ("it.7") between the quoted sentences
@@ -42,13 +43,19 @@ def test_located_offsets_point_at_the_opinion_text(peyton: OpinionIndex) -> None
 
 
 def test_ellipsis_cannot_swallow_not(peyton: OpinionIndex) -> None:
-    quote = "The contention that the trial judge improperly considered defendant's prior conviction is . . . supported by the record"
+    quote = (
+        "The contention that the trial judge improperly considered defendant's prior conviction "
+        "is . . . supported by the record"
+    )
     assert locate(quote, peyton) is None
     assert negation_blocked(quote, peyton) == "not"
 
 
 def test_synonym_gives_closest_passage_and_word_diff(peyton: OpinionIndex) -> None:
-    quote = "we may only set aside a judgment on a factual issue when it is clearly wrong or without evidence to support it"
+    quote = (
+        "we may only set aside a judgment on a factual issue "
+        "when it is clearly wrong or without evidence to support it"
+    )
     assert locate(quote, peyton) is None
     close = closest_passage(quote, peyton)
     assert close is not None

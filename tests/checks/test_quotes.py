@@ -59,7 +59,10 @@ def test_quote_nowhere_close_is_a_warning(make_ctx, cap_case) -> None:
 
 def test_ellipsis_swallowing_not_is_reported(make_ctx, cap_case) -> None:
     record, opinion = cap_case("0036-01")
-    quote = "The contention that the trial judge improperly considered defendant's prior conviction is . . . supported by the record"
+    quote = (
+        "The contention that the trial judge improperly considered defendant's prior conviction "
+        "is . . . supported by the record"
+    )
     text = _doc(quote)
     c = make_citation(text, "100 A.2d 36", pin="38", quotes=(quote,))
     [f] = QuoteCheck().run(make_ctx(text, [c], record=record, opinion=opinion))

@@ -175,7 +175,10 @@ async def test_a_quotation_is_compared_with_the_sections_text(index: StatuteInde
 async def test_the_quote_it_exactly_fix_keeps_the_sentences_full_stop(index: StatuteIndex) -> None:
     """The fix wrote the section's words over '…for damages.' and the sentence lost its full stop:
     'proceeding for redress" 42 U.S.C. § 1983.' (the case misquote fix did the same)."""
-    text = 'A person "shall be liable to the party injured in an action at law, suit in equity, or other proper proceeding for damages." 42 U.S.C. § 1983.'
+    text = (
+        'A person "shall be liable to the party injured in an action at law, suit in equity, '
+        'or other proper proceeding for damages." 42 U.S.C. § 1983.'
+    )
     extraction = extract_citations(text)
     report = judge(extraction, await gather(extraction, SourceChain(statutes=index)), Settings(offline=True))
     (f,) = report.findings

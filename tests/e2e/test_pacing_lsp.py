@@ -60,7 +60,8 @@ async def test_verifies_in_the_background_and_republishes(h, corpus_db: Path, tm
             assert any(d.code == "cannot-verify" for d in first)
             # ...and, without any edit, republished until nothing waits
             n = len(client.published[uri])
-            await h.wait_publish(client, uri, 1, lambda ds: len(client.published[uri]) > n and fake.counts.citations == N
+            await h.wait_publish(client, uri, 1, lambda ds: len(client.published[uri]) > n
+                                 and fake.counts.citations == N
                                  and not any(d.code == "cannot-verify" for d in ds), timeout=30)  # fmt: skip
             assert fake.counts.throttled == 0
         finally:
@@ -185,7 +186,8 @@ async def test_the_language_server_continues_where_the_last_run_stopped(
     with _fake(window) as fake:
         cache = await Cache.open(tmp_path / "cache.sqlite")  # the file the server's cachePath names
         earlier = CourtListenerClient(fake.base_url, "tok", request_rates=f"5/{window}s",
-                                      citation_rate=f"10/{window}s", budget_s=window / 2, store=cache, order=backwards)  # fmt: skip
+                                      citation_rate=f"10/{window}s", budget_s=window / 2, store=cache,
+                                      order=backwards)  # fmt: skip
         try:
             await earlier.lookup(keys)
         finally:

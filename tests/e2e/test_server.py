@@ -73,8 +73,10 @@ async def test_position_encoding_is_negotiated(client: LanguageClient) -> None:
 
 DRAFT = (
     "Id. at 4.\n"
-    'The court in Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953), noted that "the right door of his car was open."\n'
-    'Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) ("The right door of his truck was wide open.").\n'
+    "The court in Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953), "
+    'noted that "the right door of his car was open."\n'
+    "Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) "
+    '("The right door of his truck was wide open.").\n'
     "Wrong name: Smith v. Jones, 100 A.2d 38 (D.C. 1953).\n"
     "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
     "Pin out of range: United States v. Lewis, 100 A.2d 40, 99 (D.C. 1953).\n"
@@ -140,7 +142,10 @@ async def test_finding_kinds_on_real_opinions(client: LanguageClient, h) -> None
 
 async def test_hover_shows_matched_case_and_passage(client: LanguageClient, h) -> None:
     uri = "file:///ws/hover.txt"
-    text = '😀 Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) ("the left door of his truck was closed").\n'
+    text = (
+        "😀 Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) "
+        '("the left door of his truck was closed").\n'
+    )
     h.open_doc(client, uri, text)
     await h.wait_publish(client, uri, 1, _has_all({"misquote"}))
     pos = h.position_of(text, text.index("A.2d") + 1, client.encoding)
@@ -196,7 +201,10 @@ async def test_code_action_fix_round_trip(client: LanguageClient, h) -> None:
 async def test_ignore_finding_action(client: LanguageClient, h) -> None:
     uri = f"file:///ws/ignore-{client.kind.split('@')[0]}.txt"
     # (the server is shared by the module: ignore a citation no other test relies on)
-    text = "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\nImpossible: Acme v. Widget, 999 F.4th 1 (2d Cir. 1990).\n"
+    text = (
+        "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\n"
+        "Impossible: Acme v. Widget, 999 F.4th 1 (2d Cir. 1990).\n"
+    )
     h.open_doc(client, uri, text)
     diags = await h.wait_publish(client, uri, 1, _has_all({"court-mismatch", "impossible-citation"}))
     d = next(d for d in diags if d.code == "court-mismatch")

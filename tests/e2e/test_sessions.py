@@ -15,7 +15,10 @@ from pytest_lsp import client_capabilities
 
 from citecheck.sources.server import QuietHTTPServer
 
-TEXT = "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\nWrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
+TEXT = (
+    "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\n"
+    "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
+)
 
 
 async def _session(h, corpus: Path, cache: Path, caps: types.ClientCapabilities, root: Path | None = None):

@@ -77,7 +77,8 @@ _EDGE_CASES = (
     "2019 WL 1396975, at *3; 2020 U.S. Dist. LEXIS 12345; 2020-Ohio-123; 2019 IL 123456; 2015 ME 12.",
     "Roe, 410 U.S., at 116; 539 U. S., at 339\u2013340; 12-34 Foo 5; 1 2 3 4 5 6 U.S. 7; 9 \u00a7 10.",
     "100 A.2d 1, 100 A. 2d 2, 100 A.\u20092d 3 and 100 P. 3d 4 (Cal. 2004); 33 Ga. 1; 25 Tex. 1; 1 Bald. C.C. 1.",
-    "Cal. Penal Code \u00a7 187; N.Y. Gen. Bus. Law \u00a7 349; Tex. Fam. Code Ann. \u00a7 1.01; Cal.Penal Code \u00a7 1.",
+    "Cal. Penal Code \u00a7 187; N.Y. Gen. Bus. Law \u00a7 349; "
+    "Tex. Fam. Code Ann. \u00a7 1.01; Cal.Penal Code \u00a7 1.",
     "123 S.W.2d 456; 12 S. W. 2d 3; 5 S.W. 2nd 7; 9 S.W.2d at 10; 4 SW2d 5 -- A.2d 7 \u2014 F.3d 9.",
 )
 

@@ -35,7 +35,10 @@ def test_en_dash_pin_range() -> None:
 
 def test_non_ascii_neighbours_do_not_drop_citations() -> None:
     # Hyperscan drops these (multi-byte character right after the match); we normalise 1:1 first.
-    text = "\u201cThe statute in 410 U.S. 113\u201d was cited. Grutter, 539 U. S., at 339\u2013340. 28 U.S.C. \u00a7\u00a7 1331\u20131332."
+    text = (
+        "\u201cThe statute in 410 U.S. 113\u201d was cited. "
+        "Grutter, 539 U. S., at 339\u2013340. 28 U.S.C. \u00a7\u00a7 1331\u20131332."
+    )
     cites = extract_citations(text).citations
     assert [c.text for c in cites if c.form is not CiteForm.UNRECOGNISED][:2] == [
         "410 U.S. 113",
@@ -70,7 +73,10 @@ def test_third_circuit_parenthetical() -> None:
 
 
 def test_short_form_span_not_truncated_when_pin_has_footnote_or_range() -> None:
-    text = "Brown v. Board of Education, 347 U.S. 483 (1954). Brown, 347 U.S. at 495 n.3. Brown, 347 U.S. at 494\u201395."
+    text = (
+        "Brown v. Board of Education, 347 U.S. 483 (1954). "
+        "Brown, 347 U.S. at 495 n.3. Brown, 347 U.S. at 494\u201395."
+    )
     shorts = [c for c in extract_citations(text).citations if c.form is CiteForm.SHORT]
     assert [c.text for c in shorts] == ["Brown, 347 U.S. at 495 n.3", "Brown, 347 U.S. at 494\u201395"]
     assert shorts[0].pincite.parts[0].footnote == "3"

@@ -2,7 +2,10 @@ from citecheck.extract.normalise import normalise
 
 
 def test_same_length_and_mappings() -> None:
-    text = "Roe\u00a0v. Wade, 410\u202fU.S. 113, 116\u201317 \u201cquoted\u201d \u2018x\u2019 *Mata*, at *3, 585 U.S. ___ \u2028\v\f"
+    text = (
+        "Roe\u00a0v. Wade, 410\u202fU.S. 113, 116\u201317 \u201cquoted\u201d \u2018x\u2019 "
+        "*Mata*, at *3, 585 U.S. ___ \u2028\v\f"
+    )
     out = normalise(text)
     assert len(out) == len(text)
     assert "410 U.S. 113, 116-17" in out

@@ -174,7 +174,10 @@ def test_block_quote_before_citation() -> None:
 
 
 def test_block_quote_ending_with_its_citation() -> None:
-    text = "> The right of privacy is broad enough to encompass a woman's decision. Roe v. Wade, 410 U.S. 113, 153 (1973)."
+    text = (
+        "> The right of privacy is broad enough to encompass a woman's decision. "
+        "Roe v. Wade, 410 U.S. 113, 153 (1973)."
+    )
     (c,) = _cites(text)
     assert c.quotes[0].block
     assert c.quotes[0].text == "The right of privacy is broad enough to encompass a woman's decision."
@@ -189,7 +192,8 @@ def test_paragraph_index() -> None:
 def test_state_styles_from_real_opinions() -> None:
     # New York: year in square brackets; California: year before the volume; Illinois: paragraph pins
     ny = _cites(
-        "( see Metropolitan Transp. Auth. v. Bruken Realty Corp., 67 N.Y.2d 156, 160, 501 N.Y.S.2d 306, 492 N.E.2d 379 [1986] )."
+        "( see Metropolitan Transp. Auth. v. Bruken Realty Corp., 67 N.Y.2d 156, 160, "
+        "501 N.Y.S.2d 306, 492 N.E.2d 379 [1986] )."
     )
     assert len({c.group for c in ny}) == 1 and all(c.year == 1986 for c in ny)
     assert (

@@ -1,7 +1,7 @@
 """Issue 11: the real server sends a push publish only when it changes what the client shows, and
-still publishes every version the user pauses at (the source check after the debounce); a pull client re-pulling unchanged content gets
-``unchanged``; with tracing on, ``$/logTrace`` says which versions were checked and which publishes
-were skipped (never the text)."""
+still publishes every version the user pauses at (the source check after the debounce); a pull client
+re-pulling unchanged content gets ``unchanged``; with tracing on, ``$/logTrace`` says which versions were
+checked and which publishes were skipped (never the text)."""
 
 from __future__ import annotations
 

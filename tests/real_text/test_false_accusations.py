@@ -124,7 +124,8 @@ CLEAN: list[tuple[str, str]] = [
     (
         "by the pronouncement of the Supreme Court in Furman v. Georgia, 408 U.S. 238, 92 S. Ct. 2726, 33 L. Ed. 2d "
         "346 (1972).",
-        "Singletary v. State, 473 So. 2d 556 (Ala. Crim. App. 1984), app.midpage.ai/document/singletary-v-state-1093883",
+        "Singletary v. State, 473 So. 2d 556 (Ala. Crim. App. 1984), "
+        "app.midpage.ai/document/singletary-v-state-1093883",
     ),
     (
         "In Jackson v. State, 674 So.2d 1318, 1326–28 (Ala.Cr.App.1993), aff'd in pertinent part, reversed in part, "

@@ -74,7 +74,10 @@ def test_a_dangling_range_on_one_line_is_still_malformed() -> None:
 
 
 def test_slip_opinion_running_head_is_not_a_citation() -> None:
-    text = "of the no-impeachment rule when a juror’s statements indi\xad\n\x0c                    Cite as: 580 U. S. ____ (2017)                      3\n"
+    text = (
+        "of the no-impeachment rule when a juror’s statements indi\xad\n\x0c"
+        "                    Cite as: 580 U. S. ____ (2017)                      3\n"
+    )
     assert [c.text for c in extract_citations(text).citations] == []
 
 

@@ -49,7 +49,8 @@ BOUND: list[tuple[str, str, list[str], str]] = [
         "455 F.3d 1, 5 n. 2 (1st Cir.2006).",
         "455 F.3d 1",
         [
-            "function as a form of statutory enforcement in addition to, or in conjunction with, enforcement by an administrative agency."
+            "function as a form of statutory enforcement in addition to, or in conjunction with, "
+            "enforcement by an administrative agency."
         ],
         CA1 + "183689",
     ),

@@ -1,6 +1,7 @@
 """The real pane, served by the real ``citecheck serve``, in Debian's Chromium driven by Playwright,
 with the typed fake of Word (clients/word-addin/test/fake-word.ts) holding the paragraphs of
-examples/brief.docx and one footnote: check → the list shows the example brief's findings → click selects → add comment → apply fix → ignore.
+examples/brief.docx and one footnote: check → the list shows the example brief's findings → click selects →
+add comment → apply fix → ignore.
 
 The page keeps its Content-Security-Policy (the fake is injected by the browser, not by the page) and
 office.js is answered locally, so nothing leaves the machine. ``CITECHECK_UPDATE_SCREENSHOTS=1``

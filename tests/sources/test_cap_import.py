@@ -99,7 +99,8 @@ def _write_volume(folder: Path, cases: list[tuple[int, int, int]]) -> None:
             for p in range(first + 1, last + 1)
         )
         (folder / "html" / f"{name}.html").write_text(
-            f'<section class="casebody"><article class="opinion"><p>Opening of case {cid}.</p>{labels}</article></section>'
+            f'<section class="casebody"><article class="opinion"><p>Opening of case {cid}.</p>'
+            f"{labels}</article></section>"
         )
     (folder / "CasesMetadata.json").write_text(json.dumps(meta))
 

@@ -368,7 +368,8 @@ async def test_opinion_text_falls_back_through_fields(loopback):
                "headmatter": "<p>Head</p>"}  # fmt: skip
     loopback.json("GET", "/clusters/42/", (200, cluster))
     loopback.json("GET", "/opinions/8/", (200, {"id": 8, "html_with_citations": "", "xml_harvard": "",
-                                                 "html": '<p>Lead opinion <span class="star-pagination">*11</span>text of the court.</p>',
+                                                 "html": '<p>Lead opinion <span class="star-pagination">*11</span>'
+                                                         'text of the court.</p>',
                                                  "plain_text": "ignored"}))  # fmt: skip
     loopback.json(
         "GET", "/opinions/9/", (200, {"id": 9, "html_with_citations": "  ", "plain_text": "Dissent."})

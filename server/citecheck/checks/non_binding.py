@@ -66,7 +66,8 @@ def controlling_phrase(
     only right before it; "controls", "controlling", "is binding", "dispositive" only next to it or beside
     a word for an authority ("the controlling rule"), never before "issue", "question", "fact" ...
 
-    >>> controlling_phrase("This case controls here."), controlling_phrase("It is not controlling."), controlling_phrase("See")
+    >>> (controlling_phrase("This case controls here."), controlling_phrase("It is not controlling."),
+    ...  controlling_phrase("See"))
     ('controls', None, None)
     >>> controlling_phrase("Proof of loss was the dispositive issue.") is None
     True

@@ -177,7 +177,10 @@ class StatuteSectionCheck:
             return make_finding(
                 Kind.MISQUOTE,
                 quote.span,
-                f"The quotation “{short}” does not appear in {record.citation}, and nothing in the section comes close.",
+                (
+                    f"The quotation “{short}” does not appear in {record.citation}, "
+                    "and nothing in the section comes close."
+                ),
                 evidence=evidence,
                 citation_index=ctx.citation.index,
                 severity=Severity.WARNING,

@@ -21,8 +21,8 @@ VERIFIED = "verified"
 def summary_line(verified: int, total: int, waiting: int, eta_s: float) -> str:
     """The line the CLI prints after a run.
 
-    >>> summary_line(742, 1000, 258, 250)
-    "742 of 1,000 citations verified; 258 waiting for CourtListener's rate limit (about 4 min) — run again or use --wait"
+    >>> print(summary_line(742, 1000, 258, 250))
+    742 of 1,000 citations verified; 258 waiting for CourtListener's rate limit (about 4 min) — run again or use --wait
     >>> summary_line(1000, 1000, 0, 0)
     '1,000 of 1,000 citations verified'
     """

@@ -400,7 +400,10 @@ def _inject(
             if which == 0 and (fake := _next_series(u.cite.reporter)):
                 core = f"{u.cite.volume} {fake} {u.cite.page}"
             elif which == 1 and u.cite.reporter in reporter_limits.MAX_VOLUME:
-                core = f"{reporter_limits.MAX_VOLUME[u.cite.reporter] + rng.randint(1, 400)} {u.cite.reporter} {u.cite.page}"
+                core = (
+                    f"{reporter_limits.MAX_VOLUME[u.cite.reporter] + rng.randint(1, 400)} "
+                    f"{u.cite.reporter} {u.cite.page}"
+                )
             elif which == 2 and reporter_limits.page_problem(u.cite.reporter, "99999"):
                 core = f"{u.cite.volume} {u.cite.reporter} {rng.randint(20000, 89999)}"
             elif which == 3 and u.last - u.first >= 2:

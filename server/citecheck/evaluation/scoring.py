@@ -3,9 +3,10 @@
 A dataset line is ``{"text": ..., "hallucinations": {span_text: type}, ...}``; optional spans
 (``"optional"``, ``"optional_spans"`` or ``"optional_hallucinations"``: a list of span texts or a
 {span: type} map) may be flagged or not, so a prediction matching only an optional span counts neither
-way; other keys are ignored. A predicted span matches a gold span when either string contains the other. Only error and warning
-findings count as predictions ("could not verify" is not a prediction). Precision, recall and F1 are
-computed over all spans and per type; a finding kind counts for the type its category names.
+way; other keys are ignored. A predicted span matches a gold span when either string contains the
+other. Only error and warning findings count as predictions ("could not verify" is not a prediction).
+Precision, recall and F1 are computed over all spans and per type; a finding kind counts for the type its
+category names.
 """
 
 from __future__ import annotations

@@ -26,7 +26,10 @@ SIGNALS = frozenset(
     "following adopting discussing".split()
 )
 CORPORATE = frozenset(
-    "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. s.c. plc pllc et jr. sr. ii iii iv".split()
+    (
+        "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. s.c. plc pllc "
+        "et jr. sr. ii iii iv"
+    ).split()
 )
 _EXTRA_ABBREVIATIONS = frozenset(
     "U.S. Inc. Co. Corp. Ltd. Bros. Cnty. Cty. Twp. Dist. Mfg. Nat. Sec. Sch. St. Ste. Mt. Ft. Pa. Ill. "

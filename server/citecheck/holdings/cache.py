@@ -3,10 +3,10 @@
 Keyed on everything that could change the answer: the endpoint and the model that judged (a run pointed
 at another endpoint, or at one that is down, never shows an earlier endpoint's verdict — the same model
 name on two servers may be two models), the prompt version, the proposition, the case and the exact
-passages shown. Rows of the older table, which did not record the endpoint, are never read. Only validated judgments are stored (never a failure, never a parse
-error). The cache is a convenience: a file that cannot be opened or a row that cannot be read turns it
-off or is skipped, and the check goes on. Calls are synchronous because each is a sub-millisecond
-indexed read or write on a local file.
+passages shown. Rows of the older table, which did not record the endpoint, are never read. Only
+validated judgments are stored (never a failure, never a parse error). The cache is a convenience: a file that
+cannot be opened or a row that cannot be read turns it off or is skipped, and the check goes on. Calls are
+synchronous because each is a sub-millisecond indexed read or write on a local file.
 """
 
 from __future__ import annotations

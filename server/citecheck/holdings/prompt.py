@@ -28,7 +28,8 @@ opposite of the proposition, answer "contradicted".
 
 Answer with one JSON object and nothing else:
 {"support": "supported" | "partly" | "not-supported" | "contradicted",
- "misuse": "none" | "overstated-holding" | "dictum-as-holding" | "different-issue" | "reversed-meaning" | "wrong-party-or-facts",
+ "misuse": "none" | "overstated-holding" | "dictum-as-holding" | "different-issue" | "reversed-meaning" | \
+"wrong-party-or-facts",
  "supporting_quote": "<the sentence of the excerpts that decides the question, copied word for word; \
 empty if there is none>",
  "rationale": "<one sentence>"}

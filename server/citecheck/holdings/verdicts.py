@@ -174,7 +174,10 @@ def holding_line(r: HoldingResult) -> str:
             Support.CONTRADICTED: "contradicted",
         }[r.judgment.support]
         page = f" (p. {r.quote_page})" if r.quote_page else ""
-        return f"Proposition {verdict} by the opinion{page}, judged by {r.model} ({r.prompt_version}); a model can be wrong."
+        return (
+            f"Proposition {verdict} by the opinion{page}, judged by {r.model} ({r.prompt_version}); "
+            "a model can be wrong."
+        )
     if r.outcome is Outcome.UNVERIFIED:
         return f"Proposition not judged: the model's answer could not be checked against the opinion ({r.reason})."
     return f"Proposition not judged: {r.reason}."

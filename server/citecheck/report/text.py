@@ -92,7 +92,10 @@ def _unverified_note(file: FileResult) -> str:
         if forms.get(i) in (CiteForm.ID, CiteForm.SHORT, CiteForm.SUPRA, CiteForm.REFERENCE)
     }
     own = len(unverified & listed)
-    note = f"{_count(lines, 'cannot-verify line')} = {own} for {'a cannot-verify citation' if own == 1 else 'cannot-verify citations'}"
+    note = (
+        f"{_count(lines, 'cannot-verify line')} = {own} for "
+        f"{'a cannot-verify citation' if own == 1 else 'cannot-verify citations'}"
+    )
     if also:
         note += f" + {len(also)} for {'a citation' if len(also) == 1 else 'citations'} counted as a problem"
     more = []

@@ -549,7 +549,10 @@ class Corpus:
             reason = (
                 f"page {key.page} is past the last page ({vol_last}) of {label}, which the local corpus holds in full"
                 if past_end
-                else f"no case begins at page {key.page} of {label}, which the local corpus ({vol_source}) holds in full"
+                else (
+                    f"no case begins at page {key.page} of {label}, "
+                    f"which the local corpus ({vol_source}) holds in full"
+                )
             )
             return LookupResult(
                 key=key,

@@ -258,7 +258,8 @@ class Pacer:
 
     def _to_dict(self) -> dict[str, Any]:
         return {"requests": self.requests, "citations": self.citations, "hold_until": self.hold_until,
-                "hold_reason": self.hold_reason, "failures": self.failures, "rejected_token": self.rejected_token}  # fmt: skip
+                "hold_reason": self.hold_reason, "failures": self.failures,
+                "rejected_token": self.rejected_token}  # fmt: skip
 
     def _merge(self, d: dict[str, Any]) -> None:
         """Merge what another run (or process) recorded: union of sends, the later hold."""

@@ -13,8 +13,9 @@ opinions joined, id = cluster id) whose ``html_with_citations`` carries our star
 cluster ids are the CourtListener id for cases imported from CourtListener and 10^12 + the CAP id
 for CAP cases; each citation-lookup entry carries ``citecheck_volume_complete`` (and
 ``citecheck_volume_last_page``) so the client claims "not found" only for volumes this corpus holds
-in full — a partial corpus must never make a real case look fabricated. Citations in posted text are found by scanning for ``volume reporter page`` with
-reporters known to reporters-db (no eyecite: the server must stay small).
+in full — a partial corpus must never make a real case look fabricated. Citations in posted text are found by
+scanning for ``volume reporter page`` with reporters known to reporters-db (no eyecite: the server must stay
+small).
 """
 
 from __future__ import annotations

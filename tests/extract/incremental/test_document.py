@@ -275,7 +275,10 @@ def test_single_edits_in_long_paragraphs(limits, bulk_opinions) -> None:
 
 
 def test_code_point_offsets_with_astral_characters_and_crlf() -> None:
-    text = "\U0001f600\U0001f4da Intro.\r\n\r\n\u201cQuoted,\u201d *Roe v.\u00a0Wade*, 410 U.S. 113, 116\u201317 (1973).\r\nId. at 120."
+    text = (
+        "\U0001f600\U0001f4da Intro.\r\n\r\n"
+        "\u201cQuoted,\u201d *Roe v.\u00a0Wade*, 410 U.S. 113, 116\u201317 (1973).\r\nId. at 120."
+    )
     ex = extract_citations(text)
     _check_spans(text, ex)
     roe, id_ = ex.citations

@@ -1,4 +1,5 @@
-"""The local-findings memo (``paragraph_findings``) gives exactly what a fresh check of the final text gives, edit after edit."""
+"""The local-findings memo (``paragraph_findings``) gives exactly what a fresh check of the final text
+gives, edit after edit."""
 
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ a fresh extraction of the text, and the local findings a fresh check's.
 
 The paragraphs are written the way briefs cite: full cites (some parallel, some sharing a volume),
 short forms with and without a name, ``supra``, ``Id.``, ``Name at N`` references, a block quote, a
-string cite, and statutes with their short forms (``§ 1983``, ``Id. § 1988(b)``); the edits are the ones that renumber everything after them (a citation typed or broken
-in the middle, a paragraph split or joined) and those that change what a later short form finds.
+string cite, and statutes with their short forms (``§ 1983``, ``Id. § 1988(b)``); the edits are the ones that
+renumber everything after them (a citation typed or broken in the middle, a paragraph split or joined) and
+those that change what a later short form finds.
 """
 
 from __future__ import annotations

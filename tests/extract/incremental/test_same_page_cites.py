@@ -8,7 +8,10 @@ import pytest
 
 from citecheck.extract import Document, Edit, extract_citations
 
-HEAD = "Smith v. Jones, 5 F.3d 10 (1st Cir. 1993), held so.\n\nText between. Smith v. Jones, 5 F.3d 10 (1st Cir. 1993).\n\n"
+HEAD = (
+    "Smith v. Jones, 5 F.3d 10 (1st Cir. 1993), held so.\n\n"
+    "Text between. Smith v. Jones, 5 F.3d 10 (1st Cir. 1993).\n\n"
+)
 TAIL = "More text. 5 F.3d at 12. Id. at 13."
 # with paragraphs between, the short form's paragraph lies in a run taken over at once (``affected_from``)
 FILLER = "Filler paragraph one.\n\nFiller paragraph two.\n\nFiller three.\n\n"

@@ -23,7 +23,8 @@ def test_params_are_read_and_bad_ones_refused():
     assert view == {"file:///a.md": ((0, 0, 9, 0), (20, 0, 29, 4)), "file:///b.md": ()}
     for bad in (None, {}, {"documents": "x"}, {"documents": [{"uri": 3, "ranges": []}]},
                 {"documents": [{"uri": "u", "ranges": [_rng(-1, 0, 2, 0)]}]},
-                {"documents": [{"uri": "u", "ranges": [{"start": {"line": True, "character": 0}, "end": {}}]}]}):  # fmt: skip
+                {"documents": [{"uri": "u",
+                                "ranges": [{"start": {"line": True, "character": 0}, "end": {}}]}]}):  # fmt: skip
         with pytest.raises(BadParams):
             parse_params(bad)
 

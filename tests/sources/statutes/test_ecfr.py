@@ -51,7 +51,10 @@ def test_a_changed_schema_is_a_clear_error(data: bytes) -> None:
 
 
 def test_a_title_with_no_sections_is_a_clear_error() -> None:
-    data = b'<DIV1 N="17" TYPE="TITLE"><HEAD>Title 17</HEAD><DIV5 N="1" TYPE="PART"><SECTION><SECTNO>1.1</SECTNO></SECTION></DIV5></DIV1>'
+    data = (
+        b'<DIV1 N="17" TYPE="TITLE"><HEAD>Title 17</HEAD>'
+        b'<DIV5 N="1" TYPE="PART"><SECTION><SECTNO>1.1</SECTNO></SECTION></DIV5></DIV1>'
+    )
     _t, it = parse_ecfr(io.BytesIO(data), name="title-17.xml")
     with pytest.raises(SchemaChanged, match="format may have changed"):
         list(it)

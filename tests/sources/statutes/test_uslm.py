@@ -146,13 +146,22 @@ REAL_SHAPES = """<?xml version='1.0' encoding='UTF-8'?>
 <meta><docNumber>16</docNumber><docPublicationName>Online@119-102not101</docPublicationName></meta>
 <main><title identifier="/us/usc/t16"><num value="16">TITLE 16—</num><heading>CONSERVATION</heading>
 <chapter identifier="/us/usc/t16/ch1"><num value="1">CHAPTER 1—</num><heading>NATIONAL PARKS</heading>
-<section status="repealed" identifier="/us/usc/t16/s10"><num value="10">§§ 10, 10a.</num><heading> Repealed. Pub. L. 91–383</heading></section>
-<section status="transferred" identifier="/us/usc/t16/s18f–1"><num value="18f–1">§ 18f–1.</num><heading> Transferred</heading>
-<notes type="uscNote"><note topic="codification"><p>Section, <ref href="/us/pl/101/512/tI/s116">Pub. L. 101–512, title I, § 116</ref>, which related to museum objects, was transferred and is set out as a note under <ref href="/us/usc/t54/s102501">section 102501 of Title 54</ref>, National Park Service and Related Programs.</p></note></notes></section>
-<section status="repealed" identifier="/us/usc/t16/s19"><num value="19 to 19c">§§ 19 to 19c.</num><heading> Repealed. Pub. L. 90–209, § 2, Dec. 18, 1967, 81 Stat. 656</heading></section>
-<section identifier="/us/usc/t16/s19jj–1"><num value="19jj–1">§ 19jj–1.</num><heading> Liability</heading><subsection identifier="/us/usc/t16/s19jj–1/a"><num value="a">(a)</num><heading> In general</heading><content>Any person who destroys, causes the loss of, or injures any park system resource is liable to the United States.</content></subsection>
+<section status="repealed" identifier="/us/usc/t16/s10"><num value="10">§§ 10, 10a.</num><heading> Repealed. Pub. L. \
+91–383</heading></section>
+<section status="transferred" identifier="/us/usc/t16/s18f–1"><num value="18f–1">§ 18f–1.</num><heading> \
+Transferred</heading>
+<notes type="uscNote"><note topic="codification"><p>Section, <ref href="/us/pl/101/512/tI/s116">Pub. L. 101–512, \
+title I, § 116</ref>, which related to museum objects, was transferred and is set out as a note under <ref \
+href="/us/usc/t54/s102501">section 102501 of Title 54</ref>, National Park Service and Related Programs.</p></note>\
+</notes></section>
+<section status="repealed" identifier="/us/usc/t16/s19"><num value="19 to 19c">§§ 19 to 19c.</num><heading> Repealed. \
+Pub. L. 90–209, § 2, Dec. 18, 1967, 81 Stat. 656</heading></section>
+<section identifier="/us/usc/t16/s19jj–1"><num value="19jj–1">§ 19jj–1.</num><heading> Liability</heading><subsection \
+identifier="/us/usc/t16/s19jj–1/a"><num value="a">(a)</num><heading> In general</heading><content>Any person who \
+destroys, causes the loss of, or injures any park system resource is liable to the United States.</content></subsection>
 <notes type="uscNote"><note topic="amendments"><p>1990—Subsec. (a). Pub. L. 101–337 substituted text.</p></note>
-<note topic="shortTitle"><quotedContent><section><num value="5">“SEC. 5.</num><heading> ADMINISTRATION.</heading><content>Quoted Act text.</content></section></quotedContent></note></notes></section>
+<note topic="shortTitle"><quotedContent><section><num value="5">“SEC. 5.</num><heading> ADMINISTRATION.</heading>\
+<content>Quoted Act text.</content></section></quotedContent></note></notes></section>
 </chapter></title></main></uscDoc>"""
 
 
@@ -169,5 +178,6 @@ def test_the_shapes_of_a_real_release(ns: str) -> None:
     assert live.status is SectionStatus.CURRENT
     assert (
         live.text
-        == "(a) In general Any person who destroys, causes the loss of, or injures any park system resource is liable to the United States."
+        == "(a) In general Any person who destroys, causes the loss of, or injures any park system resource "
+        "is liable to the United States."
     )

@@ -184,7 +184,8 @@ def statute_line(section: SectionRecord) -> str:
     """The section a statute citation matched: its heading, status and the edition that says so.
 
     >>> from citecheck.sources.statutes.records import SectionRecord
-    >>> statute_line(SectionRecord(code="usc", title="42", section="1983", heading="Civil action for deprivation of rights", edition="118-200"))
+    >>> statute_line(SectionRecord(code="usc", title="42", section="1983",
+    ...                            heading="Civil action for deprivation of rights", edition="118-200"))
     '**42 U.S.C. § 1983** — Civil action for deprivation of rights (U.S. Code, release point 118-200)'
     """
     edition = (

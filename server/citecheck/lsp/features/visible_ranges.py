@@ -94,7 +94,8 @@ def to_spans(
 def screens_away(start: int, end: int, visible: Sequence[tuple[int, int]], screen: int) -> float:
     """How many screens of text lie between ``[start, end)`` and the nearest visible range (0: on screen).
 
-    >>> screens_away(10, 20, [(0, 100)], 100), screens_away(150, 160, [(0, 100)], 100), screens_away(950, 960, [(0, 100)], 100)
+    >>> (screens_away(10, 20, [(0, 100)], 100), screens_away(150, 160, [(0, 100)], 100),
+    ...  screens_away(950, 960, [(0, 100)], 100))
     (0, 1, 9)
     """
     gap = math.inf

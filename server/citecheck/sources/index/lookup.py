@@ -455,7 +455,10 @@ class CitationIndex:
             return f"{rec.name}{year}" if rec else "a case"
 
         if before is not None and after is not None:
-            text = f"; the cases before and after it are {name(before)} at page {before} and {name(after)} at page {after}"
+            text = (
+                f"; the cases before and after it are {name(before)} at page {before} "
+                f"and {name(after)} at page {after}"
+            )
             return text + (f", so page {page} falls within {name(before)}" if complete else "")
         if before is not None:
             return f"; the last case of the volume in the index begins before it: {name(before)} at page {before}"

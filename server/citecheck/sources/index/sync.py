@@ -131,7 +131,8 @@ def newest_dump(objects: list[tuple[str, int | None, str | None]], base_url: str
                 names={k: kinds[k][0] for k in KINDS},
             )
     raise BadResponse(
-        f"the bucket lists no complete dump (courts, dockets, opinion-clusters and citations of one date) under {PREFIX}"
+        "the bucket lists no complete dump (courts, dockets, opinion-clusters and citations of one date) "
+        f"under {PREFIX}"
     )
 
 
