@@ -123,6 +123,18 @@ FULL_CASES = [
     ("28 U.S.C.S. § 1331.", "28 U.S.C.S. § 1331", ("usc", "28", "1331"), (), (), None, False, None),
     ("42 U.S.C.§1983.", "42 U.S.C.§1983", ("usc", "42", "1983"), (), (), None, False, None),
     ("50 U.S.C. App. § 2401.", "50 U.S.C. App. § 2401", ("usc", "50a", "2401"), (), (), None, False, None),
+    # lower-case "app." and an appendix's act number (the Inspector General Act is 5 U.S.C. app. 3)
+    ("50 U.S.C. app. § 2410.", "50 U.S.C. app. § 2410", ("usc", "50a", "2410"), (), (), None, False, None),
+    (
+        "The Act, 5 U.S.C. app. 3 § 4(a), requires audits.",
+        "5 U.S.C. app. 3 § 4(a)",
+        ("usc", "5a", "4"),
+        ("(a)",),
+        (),
+        None,
+        False,
+        None,
+    ),
     # federal without §
     (
         "5 U.S.C. 552(a)(4)(B).",
