@@ -125,6 +125,17 @@ FULL_CASES = [
     ("50 U.S.C. App. § 2401.", "50 U.S.C. App. § 2401", ("usc", "50a", "2401"), (), (), None, False, None),
     # lower-case "app." and an appendix's act number (the Inspector General Act is 5 U.S.C. app. 3)
     ("50 U.S.C. app. § 2410.", "50 U.S.C. app. § 2410", ("usc", "50a", "2410"), (), (), None, False, None),
+    # glued, as a First Circuit opinion prints it
+    (
+        "as 46 U.S.C.app. § 1903, see",
+        "46 U.S.C.app. § 1903",
+        ("usc", "46a", "1903"),
+        (),
+        (),
+        None,
+        False,
+        None,
+    ),
     (
         "The Act, 5 U.S.C. app. 3 § 4(a), requires audits.",
         "5 U.S.C. app. 3 § 4(a)",

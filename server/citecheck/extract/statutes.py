@@ -51,9 +51,10 @@ _ID_BEFORE = re.compile(r"(?:^|(?<=[\s(\[;,\"]))(?P<id>[Ii]d|[Ii]bid)\.?,?\s*(?:
 _TITLE_BEFORE = re.compile(
     r"(?:,\s*|\s+)(?:tit\.|title|Title|ch\.|c\.|chapter)\s*(?P<title>\d+[A-Za-z]?)\s*,?\s*$"
 )
-#: ``5 U.S.C. App. §``, ``50 U.S.C. app. §``, ``5 U.S.C. app. 3 §`` (the appendix's act number: the
-#: Inspector General Act is app. 3); the key keeps the title's appendix, not the act
-_APPENDIX = re.compile(r"\s+[Aa]pp(?:\.|endix)?(?:\s+\d{1,2})?\s*$")
+#: ``5 U.S.C. App. §``, ``50 U.S.C. app. §``, ``46 U.S.C.app. §`` (so a First Circuit opinion prints it),
+#: ``5 U.S.C. app. 3 §`` (the appendix's act number: the Inspector General Act is app. 3); the key keeps
+#: the title's appendix, not the act
+_APPENDIX = re.compile(r"(?:\s+|(?<=\.))[Aa]pp(?:\.|endix)?(?:\s+\d{1,2})?\s*$")
 _NUMBER_BEFORE = re.compile(r"(?:^|(?<=[\s(\[;,]))(?:[Tt]itle\s+)?(?P<title>\d+[A-Za-z]?)\s*$")
 #: ``section 90.803(18), Florida Statutes``: a spelled-out section is a citation only with its code after it
 _SPELLED_SECTION = re.compile(r"(?<![\w.])[Ss]ection\s+(?=\d)")
