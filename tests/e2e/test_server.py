@@ -9,6 +9,8 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from citecheck_testing import shared_corpus_path
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 # An emoji (2 UTF-16 units, 4 UTF-8 bytes), §, Word's \v and CRLF before the citation, so a column
@@ -112,6 +114,7 @@ def _has_all(kinds: set[str]):
 
 
 async def test_finding_kinds_on_real_opinions(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = "file:///ws/kinds.txt"
     h.open_doc(client, uri, DRAFT)
     diags = await h.wait_publish(client, uri, 1, _has_all(KINDS))
@@ -141,6 +144,7 @@ async def test_finding_kinds_on_real_opinions(client: LanguageClient, h) -> None
 
 
 async def test_hover_shows_matched_case_and_passage(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = "file:///ws/hover.txt"
     text = (
         "😀 Misquoted: Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953) "
@@ -168,6 +172,7 @@ async def test_hover_shows_matched_case_and_passage(client: LanguageClient, h) -
 
 
 async def test_code_action_fix_round_trip(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = "file:///ws/actions.txt"
     text = "Wrong name: Smith v. Jones, 100 A.2d 38 (D.C. 1953).\n"
     h.open_doc(client, uri, text)
@@ -199,6 +204,7 @@ async def test_code_action_fix_round_trip(client: LanguageClient, h) -> None:
 
 
 async def test_ignore_finding_action(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = f"file:///ws/ignore-{client.kind.split('@')[0]}.txt"
     # (the server is shared by the module: ignore a citation no other test relies on)
     text = (
@@ -224,6 +230,7 @@ async def test_ignore_finding_action(client: LanguageClient, h) -> None:
 
 
 async def test_incremental_edits_match_full_resync(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     inc, full = "file:///ws/incremental.txt", "file:///ws/full.txt"
     text = "Start\vline 😀 one\r\nWrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
     h.open_doc(client, inc, text)
@@ -252,6 +259,7 @@ async def test_incremental_edits_match_full_resync(client: LanguageClient, h) ->
 
 
 async def test_stale_versions_are_never_published_after_newer_ones(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = "file:///ws/stale.txt"
     text = "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n"
     h.open_doc(client, uri, text)
@@ -332,6 +340,7 @@ async def test_configuration_change_applies_without_restart(client: LanguageClie
 
 
 async def test_citations_notification(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = "file:///ws/citations.txt"
     text = "😀 Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953). Id. at 38.\n"
     h.open_doc(client, uri, text)
@@ -402,6 +411,7 @@ async def test_language_filter_and_aliases(client: LanguageClient, h) -> None:
 
 
 async def test_commands_check_now_report_and_clear_cache(client: LanguageClient, h) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = "file:///ws/commands.txt"
     h.open_doc(client, uri, "Wrong year: Branson v. Harris, 100 A.2d 38 (D.C. 1961).\n")
     run = client.workspace_execute_command_async
@@ -422,6 +432,7 @@ async def test_commands_check_now_report_and_clear_cache(client: LanguageClient,
 async def test_every_publish_points_at_the_same_text_through_random_edits(client: LanguageClient, h) -> None:
     """Each version's immediate publish (findings moved with the edit) still covers the text it
     was about, in every encoding, through insertions of line breaks, \\v, CRLF and emoji."""
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     import random
 
     uri = "file:///ws/random.txt"
@@ -489,6 +500,7 @@ async def test_the_right_citation_arrives_with_the_source_stage_and_applies_clea
     keystroke, no lookup, no name search) reports the impossible citation without a fix; the source stage
     brings the fix that cites the real case, preferred (the quote and the name agree); applied, nothing is
     left to report."""
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = f"file:///ws/correction-{client.kind.split('@')[0]}.txt"
     quote = (
         "Nothing can be clearer, we think, than the right of a purchaser in such a situation to rescind "

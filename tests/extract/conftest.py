@@ -1,4 +1,5 @@
-"""Real opinion text for the extraction tests, read from ../shared/corpus where it lies (never copied)."""
+"""Opinion text for the extraction tests: the real opinions of ../shared/corpus where they lie (never copied),
+else our own in the same format (tests/fixtures/README.md)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import html
 import re
 import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 
-from citecheck_testing import shared_corpus_path
+from citecheck_testing import SHARED_CORPUS, shared_corpus_path
 
 _TAG = re.compile(r"<[^>]+>")
 _BLOCK_END = re.compile(r"</(?:p|blockquote|h\d|li|div|article|section)>|<br\s*/?>", re.I)
@@ -21,9 +23,17 @@ def strip_tags(markup: str) -> str:
     return html.unescape(_TAG.sub("", _BLOCK_END.sub("\n\n", markup)))
 
 
+#: Our own two opinions in CourtListener's bulk format (tests/fixtures/README.md): what the property tests of
+#: the extraction run on where ../shared is absent (a clone with nothing beside it).
+OWN_BULK_OPINIONS = Path(__file__).resolve().parents[1] / "fixtures" / "courtlistener-bulk" / "opinions.csv"
+
+
 @cache
 def _bulk_opinions() -> tuple[str, ...]:
-    path = shared_corpus_path("courtlistener-bulk", "opinions.csv")
+    """The real opinions of ../shared/corpus/courtlistener-bulk, or ours in the same format without it."""
+    path = SHARED_CORPUS / "courtlistener-bulk" / "opinions.csv"
+    if not path.exists():
+        path = OWN_BULK_OPINIONS
     csv.field_size_limit(sys.maxsize)
     with path.open(newline="", encoding="utf-8") as f:
         rows = csv.DictReader(f, quotechar='"', escapechar="\\", doublequote=False)

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citecheck_testing import import_shared_corpus
+from citecheck_testing import shared_corpus_or_empty
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -60,8 +60,9 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def serve_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The CAP 100 A.2d fixture and the CourtListener bulk sample from ../shared/corpus, imported."""
-    return import_shared_corpus(tmp_path_factory.mktemp("serve-corpus") / "corpus.sqlite")
+    """The CAP 100 A.2d fixture and the CourtListener bulk sample from ../shared/corpus, imported; an empty
+    corpus without them (a test that needs the cases skips inside itself there)."""
+    return shared_corpus_or_empty(tmp_path_factory.mktemp("serve-corpus") / "corpus.sqlite")
 
 
 def start_server(tmp: Path, corpus: Path, *extra: str) -> tuple[subprocess.Popen, Served]:

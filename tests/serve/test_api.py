@@ -10,6 +10,7 @@ from typing import Any
 from tests.serve.conftest import REPO, Served, brief_paragraphs
 
 from citecheck.ignores.file import IgnoreStore
+from citecheck_testing import shared_corpus_path
 
 SAMPLE = REPO / "clients" / "word-addin" / "out" / "check-answer.sample.json"
 FIXTURE = REPO / "clients" / "word-addin" / "test" / "fixtures" / "check-answer.json"
@@ -30,6 +31,7 @@ def utf16_slice(text: str, start: int, end: int) -> str:
 
 
 def test_the_example_brief_in_word_paragraphs(served: Served) -> None:
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     paras = brief_paragraphs()
     answer = check(served, "brief", paras)
     file = answer["report"]["files"][0]
@@ -168,6 +170,7 @@ def test_bad_requests_get_a_clear_error(served: Served) -> None:
 def test_the_committed_pane_fixture_has_the_shape_the_server_sends(served: Served) -> None:
     """clients/word-addin/test/fixtures/check-answer.json (what the pane's unit tests read when run
     alone) must have exactly the fields of a real answer, at every level."""
+    shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     answer = check(served, "shape", brief_paragraphs())
     fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))["answer"]
 

@@ -16,6 +16,7 @@ from citecheck.checks.malformed_pincite import MalformedPinciteCheck
 from citecheck.checks.non_binding import NonBindingAuthorityCheck
 from citecheck.checks.opinion_text import OpinionUnavailableCheck
 from citecheck.checks.parenthetical import ParentheticalCheck
+from citecheck.checks.pin_before_first_page import PinBeforeFirstPageCheck
 from citecheck.checks.pin_cite import PinciteCheck
 from citecheck.checks.quotes import QuoteCheck
 from citecheck.checks.series_year import SeriesYearCheck
@@ -29,6 +30,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     UnresolvedShortFormCheck(),
     StatuteTitleCheck(),
     MalformedPinciteCheck(),
+    PinBeforeFirstPageCheck(),
     ExistenceCheck(),
     CaseNameCheck(),
     QuoteCheck(),

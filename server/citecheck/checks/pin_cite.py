@@ -73,6 +73,9 @@ class PinciteCheck:
         last = max(lasts) if lasts else None
         if first is not None and pages:
             outside = [p for p in pages if p < first or (last is not None and p > last)]
+            written = _written_first(ctx)
+            if outside and written is not None and all(p < written for p in outside):
+                return  # before the first page the draft itself gives: checks/pin_before_first_page.py says so
             if outside:
                 extent = f"pages {first}–{last}" if last is not None and last != first else f"page {first}"
                 if last is None:
@@ -134,6 +137,17 @@ class PinciteCheck:
                 citation_index=c.index,
             )
             return
+
+
+def _written_first(ctx: CheckContext) -> int | None:
+    """The first page the draft gives the case in the reporter of this citation's pin."""
+    c = ctx.citation
+    own = c if c.form is CiteForm.FULL else ctx.full
+    if own is None or not own.page or not own.page.isdigit():
+        return None
+    if c.form is not CiteForm.FULL and c.reporter and c.reporter != own.reporter:
+        return None
+    return int(own.page)
 
 
 def _unverifiable(ctx: CheckContext, why: str) -> Finding:

@@ -507,6 +507,7 @@ SOURCE_WORDS: dict[str, str] = {
     "reporters-db": "the reporters database (Free Law Project's reporters-db)",
     "model": "your model endpoint",
     "chain": "citecheck",
+    "draft": "the document's own citations",
 }
 
 

@@ -10,6 +10,7 @@ from citecheck.errors import InputError
 from citecheck.extract import CiteForm, Document, Edit, StatuteForm, extract_citations
 from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraphs import split_paragraphs
+from citecheck_testing import shared_corpus_path
 
 
 def _check_spans(text: str, ex) -> None:
@@ -47,6 +48,8 @@ def test_spans_index_the_original_text_of_real_opinions(bulk_extractions) -> Non
     for text, ex in bulk_extractions:
         _check_spans(text, ex)
         total += len(ex.citations)
+    assert total > 30
+    shared_corpus_path("courtlistener-bulk", "opinions.csv")  # the rest counts the 34 real opinions
     assert total > 500  # the 34 opinions cite hundreds of authorities
 
 
@@ -56,6 +59,7 @@ def test_spans_over_cap_html_text(cap_opinions) -> None:
 
 
 def test_real_opinion_yields_resolved_short_forms(bulk_extractions) -> None:
+    shared_corpus_path("courtlistener-bulk", "opinions.csv")  # counts of the 34 real opinions (skips without)
     forms = {f: 0 for f in CiteForm}
     resolved = 0
     for _, ex in bulk_extractions:

@@ -1,0 +1,175 @@
+"""A pin cite before the case's first page (``678 F. Supp. 3d 443, 151``; ``Id. at 151`` after it); local, pure.
+
+No page of a case comes before the page it begins on, so this needs no source: the draft contradicts
+itself. Found on a real Fifth Circuit order (Fletcher v. Experian, 2026): "Mata v. Avianca, Inc., 678 F.
+Supp. 3d 443, 449–51 … Id. at 151" — the opinion meant 451 — passed silently, because the pin checks
+ran only against a record. A full citation's own pin is an error; a short form's is a warning, because
+which case an ``Id.`` or ``Name, … at`` refers to is read from the text, and a misreading must not
+accuse (a parallel citation's pages count too: ``Id. at 150`` after ``93 S. Ct. 705, 410 U.S. 113`` is
+a U.S. page). Star pages, paragraph pins, neutral and database citations are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from citecheck import reporters
+from citecheck.checks.base import CheckContext
+from citecheck.extract.models import Citation, CiteForm, Pincite
+from citecheck.findings import Confidence, Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
+
+#: How far around a full citation its parallel citations are looked for (they stand side by side).
+_PARALLEL_REACH = 300
+
+
+def _pages(pin: Pincite, text: str | None = None) -> list[int]:
+    """The pin's numeric pages; given the document ``text``, without the parts that are no pages: a
+    number followed by a reporter's name or another number is the volume of a parallel citation the
+    extraction missed (``355 Mass. 698, 247 N.E.2d⏎385``), or a PDF's line number (``679, 6 681–84``)."""
+    return [
+        int(p)
+        for part in pin.parts
+        if not part.star and (text is None or not _noise(text, part.span.start, part.span.end))
+        for p in part.pages()
+        if p.isdigit()
+    ]
+
+
+_NOT_A_PAGE = re.compile(r"\s*[A-Z0-9\[]")
+
+
+def _noise(text: str, start: int, end: int) -> bool:
+    """A pin part that is no page: followed by a reporter's name or a number (a parallel citation's volume,
+    a line number), or a footnote number glued to the comma before it (``396 Mass. at 825-26,4``)."""
+    return bool(_NOT_A_PAGE.match(text, end)) or (start > 0 and text[start - 1] == "," and end - start <= 2)
+
+
+def _firsts(ctx: CheckContext, c: Citation, full: Citation) -> list[tuple[Citation, int]]:
+    """The first pages the pin may refer to: a full citation's own; for a short form naming a reporter,
+    the parallel citation of that reporter and volume; for ``Id.``, every parallel citation of the case."""
+    if c.form is CiteForm.FULL:
+        return [(c, int(c.page))] if c.page and c.page.isdigit() else []
+    group = full.group if full.group is not None else full.index
+    around = ctx.extraction.touching(
+        max(0, full.span.start - _PARALLEL_REACH), full.full_span.end + _PARALLEL_REACH
+    )
+    members = [x for x in around if x.form is CiteForm.FULL and (x.group or x.index) == group] or [full]
+    if c.form is not CiteForm.ID and c.reporter:
+        members = [x for x in members if x.reporter == c.reporter and (not c.volume or x.volume == c.volume)]
+    return [(x, int(x.page)) for x in members if x.page and x.page.isdigit()]
+
+
+def _slip_fix(pin_page: int, cited: set[int]) -> int | None:
+    """The one page the draft cites of the case that a single digit's slip makes of ``pin_page`` (151 for
+    the 451 of "449–51"; 51 for 451, a digit dropped), at least 100 pages on, or None when none or several do."""
+    s = str(pin_page)
+    replaced = [s[:i] + d + s[i + 1 :] for i in range(len(s)) for d in "0123456789"]
+    added = [s[:i] + d + s[i:] for i in range(len(s) + 1) for d in "123456789"]
+    fits = {int(v) for v in (*replaced, *added) if v != s and not v.startswith("0") and int(v) in cited}
+    # a pin a few pages short of the case is more likely another case (the one before it in the volume,
+    # which the short form may mean: "ISKCON, 112 S. Ct. at 2708" beside Lee v. ISKCON at 2709) than a slip
+    fits = {v for v in fits if v - pin_page >= 100}
+    return fits.pop() if len(fits) == 1 else None
+
+
+def _cited_pages(ctx: CheckContext, full: Citation, c: Citation) -> list[int]:
+    """The pages the draft cites of the case elsewhere before ``c`` (its full citation's pin and the
+    short forms in between)."""
+    out = [p for x in (full,) if x.pincite for p in _pages(x.pincite)]
+    for x in ctx.extraction.touching(full.full_span.end, c.span.start):
+        if x.index != c.index and x.antecedent == full.index and x.pincite:
+            out.extend(_pages(x.pincite))
+    return out
+
+
+def _right_after(ctx: CheckContext, full: Citation, c: Citation) -> bool:
+    """No other authority is cited between ``full`` (with its parallel citations) and ``c``."""
+    between = ctx.extraction.touching(full.full_span.end + 1, max(full.full_span.end + 1, c.span.start - 1))
+    group = full.group if full.group is not None else full.index
+    return all(
+        x.index == c.index or x.index == full.index or (x.group if x.group is not None else x.index) == group
+        for x in between
+    )
+
+
+class PinBeforeFirstPageCheck:
+    id = "pin_cite"
+    local = True
+
+    def run(self, ctx: CheckContext) -> Iterator[Finding]:
+        c = ctx.citation
+        pin = c.pincite
+        if pin is None or pin.malformed or "¶" in pin.text or c.database is not None:
+            return
+        full = c if c.form is CiteForm.FULL else ctx.full
+        if full is None or full.database is not None or full.reporter is None:
+            return
+        if reporters.is_neutral(full.reporter) or (c.reporter and reporters.is_neutral(c.reporter)):
+            return
+        if c.form is CiteForm.FULL and re.search(
+            r"\bat\s*$", ctx.text[max(0, pin.span.start - 6) : pin.span.start]
+        ):
+            return  # "306 N.L.R.B. 83, at 2": a slip opinion's or a database's own page, not the reporter's
+        pages = _pages(pin, ctx.text)
+        firsts = _firsts(ctx, c, full)
+        if not pages or not firsts:
+            return
+        lowest = min(first for _, first in firsts)
+        before = [p for p in pages if p < lowest]
+        if not before:
+            return
+        at, first = min(firsts, key=lambda x: x[1])
+        cited = {p for p in _cited_pages(ctx, full, c) if p >= first}
+        slip = _slip_fix(pages[0], cited) if len(pages) == 1 else None
+        if c.form is not CiteForm.FULL and (slip is None or not _right_after(ctx, full, c)):
+            # A short form's case is read from the text, and in real opinions an "Id." often means the record,
+            # a brief or the decision below, which is cited as no case, and "ISKCON, 112 S. Ct. at 2708" the
+            # companion case on the page before: on 1,100 First Circuit opinions every short form's pin before
+            # the first page but this kind was such a misreading. Only a pin one digit from a page the draft
+            # has just cited of the case (151 for the 451 of "449–51") says the short form means it.
+            return
+        cite = f"{at.volume} {at.reporter} {at.page}"
+        name = full.case_name.text if full.case_name else None
+        case = f"{name}, {cite}" if name else cite
+        sure = c.form is CiteForm.FULL
+        message = (
+            f"Pin cite {before[0]} comes before page {first}, where {case} begins: no page of a case is "
+            "before its first page, so the pin cite or the citation is wrong."
+        )
+        if not sure:
+            message = (
+                f"Pin cite {before[0]} comes before page {first}, where {case} begins — the case this "
+                f"“{c.text}” refers to, as read from the text. If it refers to that case, the pin cite is wrong."
+            )
+        fixes: tuple[Fix, ...] = ()
+        if (right := slip) is not None:
+            fixes = (
+                Fix(
+                    title=f"Change the pin cite to {right}",
+                    edits=(TextEdit(span=pin.span, new_text=_replaced(pin.text, before[0], right)),),
+                    why=f"one digit away from {before[0]}, and a page the draft cites of this case just before",
+                    confidence=Confidence.LOW,
+                    preferred=False,
+                ),
+            )
+        yield make_finding(
+            Kind.PINCITE_OUT_OF_RANGE,
+            pin.span,
+            message,
+            evidence=Evidence(
+                source="draft",
+                citation=cite,
+                page=str(first),
+                note=f"the draft cites {case} as beginning at page {first}"
+                + ("" if sure else f"; “{c.text}” was read as referring to it"),
+            ),
+            citation_index=c.index,
+            severity=Severity.ERROR if sure else Severity.WARNING,
+            fixes=fixes,
+        )
+
+
+def _replaced(pin_text: str, old: int, new: int) -> str:
+    """The pin as written with the wrong page replaced (``151`` → ``451``, ``151 n.3`` → ``451 n.3``)."""
+    return pin_text.replace(str(old), str(new), 1)

@@ -1,0 +1,100 @@
+"""A pin before the case's first page (issue 36): found without any source, on the real texts that showed it;
+and the real shapes that only look like one (a parallel citation's volume, a line number, a slip opinion's
+page, an ``Id.`` that means something else) stay silent."""
+
+from __future__ import annotations
+
+from citecheck.config import Settings
+from citecheck.extract import extract_citations
+from citecheck.findings import Kind, Severity
+from citecheck.judge import local_findings
+
+#: Fletcher v. Experian Info. Sols., Inc., No. 25-20086 (5th Cir. Feb. 18, 2026) (order imposing sanctions), part I:
+#: the court cites Mata at "449–51" and then "Id. at 151" — it meant 451.
+FLETCHER = (
+    "In that case, the plaintiff's AI-generated brief cited seven nonexistent cases. Mata v. Avianca, Inc., "
+    "678 F. Supp. 3d 443, 449–51 (S.D.N.Y. 2023). For example, the brief cited a case called Varghese v. "
+    "China Southern Airlines Co., which did not exist, and the federal reporter citation led to a different "
+    "case altogether. Id. at 151. The brief listed our own distinguished colleague, Judge Patrick "
+    "Higginbotham, as a member of the Varghese panel, even though that case was entirely fictional. "
+    "Id. at 453 & n.7.\n"
+)
+
+
+def _pins(text: str) -> list:
+    return [
+        f for f in local_findings(extract_citations(text), Settings()) if f.kind is Kind.PINCITE_OUT_OF_RANGE
+    ]
+
+
+def test_id_at_151_after_449_51_is_a_warning_with_the_page_meant() -> None:
+    [f] = _pins(FLETCHER)
+    assert f.severity is Severity.WARNING  # which case an "Id." means is read from the text
+    assert FLETCHER[f.span.start : f.span.end] == "151"
+    assert "before page 443" in f.message and "Mata v. Avianca, Inc." in f.message
+    [fix] = f.fixes
+    assert fix.edits[0].new_text == "451" and not fix.preferred
+    assert f.evidence.citation == "678 F. Supp. 3d 443" and f.evidence.page == "443"
+
+
+def test_a_full_citations_own_pin_before_its_first_page_is_an_error() -> None:
+    text = "See Mata v. Avianca, Inc., 678 F. Supp. 3d 443, 151 (S.D.N.Y. 2023).\n"
+    [f] = _pins(text)
+    assert f.severity is Severity.ERROR and "the pin cite or the citation is wrong" in f.message
+    # a real First Circuit opinion (chansooligans/Federal-Appellate-Court-Opinions-Text-Analysis, 148517.json):
+    # Fountain begins at 768 F.2d 790, so the first page is what is wrong; the finding says either may be
+    text = "United States v. Fountain, 768 F.2d 870, 802 (7th Cir. 1985); see also United States v. Ekanem.\n"
+    [f] = _pins(text)
+    assert f.severity is Severity.ERROR and "802" in f.message
+
+
+def test_pins_in_range_and_parallel_pages_are_not_findings() -> None:
+    assert _pins(FLETCHER.replace("Id. at 151", "Id. at 451")) == []
+    # "Id. at 150" after a parallel citation: a page of the U.S. Reports, not before the S. Ct. one
+    text = "Roe v. Wade, 93 S. Ct. 705, 410 U.S. 113 (1973). Id. at 150.\n"
+    assert _pins(text) == []
+
+
+def test_what_only_looks_like_a_pin_before_the_first_page_is_silent() -> None:
+    texts = [
+        # a slip opinion's page (chansooligans 194518.json)
+        "See Acme Tile and Terrazzo Co., 306 N.L.R.B. 83, at 2 (1992). In reality, the ALJ found otherwise.\n",
+        # a parallel citation broken over the page, its volume read as a pin (194505.json)
+        "See Grise v. White, 355 Mass. 698, 247 N.E.2d\n\n                        385, 388 (1969).\n",
+        # a PDF's line numbers (2d Cir., 705.json)
+        "Anglo-Iberia Underwriting Mgmt. Co. v. Lodderhose, 224 F. Supp. 2d 679,  6   681-84 (S.D.N.Y. 2002).\n",
+        # a footnote number glued to the pin (194685.json)
+        "See Anthony's Pier Four, Inc. v. Crandall Dry Dock Eng'rs, Inc., 396 Mass. 818 (1986). Later: "
+        "Anthony's Pier Four, Inc., 396 Mass. at 825-26,4 or the cause of the harm.\n",
+        # the companion case on the page before (194522.json)
+        "Lee v. ISKCON, 112 S. Ct. 2709, 2709 (1992) (per curiam); see ISKCON, 112 S. Ct. at 2708 (finding "
+        "airport to be nonpublic forum).\n",
+        # an "Id." that means the record, just after a case (194632.json shape)
+        "See Perini Corp. v. United States, 904 F.2d 79 (1st Cir. 1990). A witness never explained the usage. "
+        "Id. at 70.\n",
+    ]
+    for text in texts:
+        assert _pins(text) == [], text
+
+
+def test_the_source_check_does_not_say_it_twice(make_ctx) -> None:
+    """With the case's record, pin_cite's own out-of-range finding leaves a page before the written first
+    page to this check (one finding, not two)."""
+    from citecheck.checks.pin_cite import PinciteCheck
+    from citecheck.sources.models import CaseCite, CaseRecord
+    from citecheck_testing import make_citation
+
+    text = "Mata v. Avianca, Inc., 678 F. Supp. 3d 443, 151 (S.D.N.Y. 2023)."
+    c = make_citation(text, "678 F. Supp. 3d 443", name="Mata v. Avianca, Inc.", pin="151")
+    record = CaseRecord(
+        id="x:1",
+        source="corpus",
+        name="Mata v. Avianca, Inc.",
+        citations=(CaseCite(volume="678", reporter="F. Supp. 3d", page="443", last_page="466"),),
+    )
+    assert list(PinciteCheck().run(make_ctx(text, [c], record=record))) == []
+    late = make_citation(
+        text.replace("151", "480"), "678 F. Supp. 3d 443", name="Mata v. Avianca, Inc.", pin="480"
+    )
+    [f] = PinciteCheck().run(make_ctx(text.replace("151", "480"), [late], record=record))
+    assert f.kind is Kind.PINCITE_OUT_OF_RANGE and "443–466" in f.message
