@@ -48,6 +48,7 @@ class Kind(StrEnum):
     DOCUMENT_TOO_LARGE = "document-too-large"
     FABRICATED_STATUTE = "fabricated-statute"
     STATUTE_REPEALED = "statute-repealed"
+    SAME_CITATION_TWO_NAMES = "same-citation-two-names"
 
 
 #: One line per kind, for docs, hovers and ``codeDescription`` pages.
@@ -79,6 +80,7 @@ KIND_DOCS: dict[Kind, str] = {
     "no such section.",
     Kind.STATUTE_REPEALED: "The cited section was repealed, transferred, renumbered, omitted, reserved or removed; "
     "the message says where it went, when the source says.",
+    Kind.SAME_CITATION_TWO_NAMES: "The document gives one citation two spellings of a name: one of them is misspelled.",
 }
 
 #: A heading a lawyer understands, per kind: the HTML report, the Word pane (sent as each finding's
@@ -106,6 +108,7 @@ KIND_TITLE: dict[Kind, str] = {
     Kind.STATUTE_REPEALED: "Section repealed, moved or no longer in force",
     Kind.OPINION_UNAVAILABLE: "Case found, but its opinion text was not available to check quotes and pin cites",
     Kind.DOCUMENT_TOO_LARGE: "Document too large to check",
+    Kind.SAME_CITATION_TWO_NAMES: "One citation, two spellings of its name",
 }
 
 
@@ -145,6 +148,7 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
     Kind.FABRICATED_STATUTE: Severity.ERROR,
     Kind.STATUTE_REPEALED: Severity.WARNING,
+    Kind.SAME_CITATION_TWO_NAMES: Severity.WARNING,
 }
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).

@@ -18,9 +18,12 @@ from citecheck.checks.corrections import NameQuery, correct, leads_for, looks_wr
 from citecheck.checks.corrections.leads import CORRECTED_FORMS
 from citecheck.checks.existence import impossible_reason
 from citecheck.checks.non_binding import assess, without_weight
+from citecheck.checks.pin_before_first_page import redundant_pins_dropped
 from citecheck.checks.quote_location import locate_passages, not_in_cited_case
 from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
+from citecheck.checks.short_form_near_miss import near_miss_short_forms
+from citecheck.checks.two_names import two_names
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
 from citecheck.findings import Finding
@@ -237,6 +240,7 @@ def judge(
         contexts.append(ctx)
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
         found.extend(_corrected(ctx, mine, evidence, indexes))
+    found = _across_citations(extraction, found)
     found, no_case = without_weight(found, contexts)
     findings = visible(found, settings)
     if not evidence.complete:
@@ -259,6 +263,18 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _across_citations(extraction: Extraction, found: list[Finding]) -> list[Finding]:
+    """What only the whole document shows: a short form one slip from a full citation of it
+    (``checks/short_form_near_miss.py``), one citation given two names (``checks/two_names.py``); and a pin
+    before the first page left unsaid where the citation itself is shown wrong."""
+    try:
+        found = near_miss_short_forms(extraction, found)
+        return redundant_pins_dropped(found + two_names(extraction, found))
+    except Exception:  # a broken document-wide check must not hide the citations' own findings
+        log.exception("document-wide checks failed")
+        return found
 
 
 def _corrected(

@@ -173,3 +173,23 @@ class PinBeforeFirstPageCheck:
 def _replaced(pin_text: str, old: int, new: int) -> str:
     """The pin as written with the wrong page replaced (``151`` → ``451``, ``151 n.3`` → ``451 n.3``)."""
     return pin_text.replace(str(old), str(new), 1)
+
+
+#: Findings that say the citation itself is wrong: its fix replaces the whole citation, pin cite included.
+_CITATION_WRONG = frozenset(
+    {Kind.FABRICATED_CASE, Kind.IMPOSSIBLE_CITATION, Kind.WRONG_FIRST_PAGE, Kind.NAME_MISMATCH}
+)
+
+
+def redundant_pins_dropped(findings: list[Finding]) -> list[Finding]:
+    """``findings`` without this check's pin finding on a citation a source shows wrong: an invented first
+    page (``100 A.3d 22213, 1011``) puts the real pin before it, and the finding that says the citation is
+    wrong, with the fix that restores it, says all there is to say (the evaluation counted it a false alarm)."""
+    wrong = {f.citation_index for f in findings if f.kind in _CITATION_WRONG}
+    return [
+        f
+        for f in findings
+        if not (
+            f.kind is Kind.PINCITE_OUT_OF_RANGE and f.evidence.source == "draft" and f.citation_index in wrong
+        )
+    ]
