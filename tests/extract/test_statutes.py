@@ -139,7 +139,7 @@ FULL_CASES = [
     (
         "The Act, 5 U.S.C. app. 3 § 4(a), requires audits.",
         "5 U.S.C. app. 3 § 4(a)",
-        ("usc", "5a", "4"),
+        ("usc", "5a", "4", "3"),  # the act's number is kept: the appendix's acts share section numbers
         ("(a)",),
         (),
         None,
