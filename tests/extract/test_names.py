@@ -78,3 +78,39 @@ def test_capitals_in_re_and_preposition_in(text: str, name: str) -> None:
 def test_sentence_end_still_stops_the_name() -> None:
     # "Labs." is now an abbreviation, but an ordinary word ending a sentence still ends the scan
     assert _name("That was settled below. Smith v. Jones, 590 S.E.2d 792.", "590") == "Smith v. Jones"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # Markdown links around a whole citation and around a name, inline and by reference (issue 36: blog
+        # Markdown gave "Avianca, Inc.", or no name: "—" in the reports)
+        (
+            "> — [CNN](https://www.cnn.com/2023/05/27/business/chat-gpt-avianca-mata-lawyers), [Mata v. Avianca, "
+            "Inc., 678 F. Supp. 3d 443 (S.D.N.Y. 2023)](https://en.wikipedia.org/wiki/Mata_v._Avianca,_Inc.)\n",
+            "Mata v. Avianca, Inc.",
+        ),
+        (
+            "In [*Park v. Kim*](https://www.courtlistener.com/x/), 91 F.4th 610 (2d Cir. 2024), the court",
+            "Park v. Kim",
+        ),
+        (
+            "As [Stanley v. Georgia][stanley], 394 U.S. 557, 564 (1969), put it.\n\n[stanley]: https://x.y/",
+            None,
+        ),
+        # inline code (freelawproject/free.law, posts/2020/03/05/citation-depth-data.mdx)
+        (
+            'recording "full" citation references--e.g., `Bush v. Gore, 531 U.S. 98`--CourtListener is now',
+            "Bush v. Gore",
+        ),
+    ],
+)
+def test_names_inside_markdown_links_and_code(text: str, name: str | None) -> None:
+    c = next(c for c in extract_citations(text).citations if c.form is CiteForm.FULL)
+    assert c.case_name is not None
+    assert c.case_name.text == (name or "Stanley v. Georgia")
+
+
+def test_brackets_that_are_no_link_stay() -> None:
+    norm = normalise("[W]here the brief [sic] cites [2019] UKSC 12 and [a](b) is no link.")
+    assert "[W]" in norm and "[sic]" in norm and "[2019]" in norm and "[a](b)" in norm

@@ -204,3 +204,18 @@ def test_year_mismatch_says_either_the_year_or_the_citation_is_wrong() -> None:
     [f] = accusations("Doe v. Roe, 15 S.W.3d 100 (Tex. 1986).")
     assert "either the year or the citation is wrong" in f.message and "S.W.3d began in 1999" in f.message
     assert f.evidence.note and "West" in f.evidence.note  # the table row's source
+
+
+def test_docket_table_rows_are_not_foreign_citations() -> None:
+    """An MDL order's table of filings ("1662 CMO 11": docket 1662, case management order 11) was reported as
+    a non-US citation (issue 36); a number before 1990 is no neutral citation's year, and a US court's own
+    papers (CMO, ECF, PTO…) are no foreign court's code."""
+    text = (
+        "| Dkt. | Filed | Document |\n|---|---|---|\n| 1662 CMO 11 | 06/01/2020 | Case Management Order No. 11 |\n\n"
+        "See Dkt. 1662 CMO 11 (Case Management Order No. 11); 2020 CMO 12; ECF No. 1700, 2021 PTO 3.\n"
+    )
+    report = check_offline(text)
+    assert [c.text for c in report.extraction.citations] == []
+    assert report.findings == ()
+    # the foreign shapes of issue 17 are still found
+    assert [c.foreign for c in check_offline("R v. Jordan, 2016 SCC 27.").extraction.citations] == ["Canadian"]

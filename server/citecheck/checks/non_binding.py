@@ -19,6 +19,7 @@ from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Finding, Kind, make_finding
 from citecheck.jurisdiction import Assessment, Weight, court_node, weigh
 from citecheck.jurisdiction.hierarchy import reporter_court, sole_intermediate
+from citecheck.jurisdiction.new_york import new_york_court
 
 #: Words that present an authority as binding on the court ("controls", "is binding", "must follow", ...).
 CONTROLLING = re.compile(
@@ -194,6 +195,9 @@ def citation_court(ctx: CheckContext) -> str | None:
     # parallel cites of one case share a parenthetical: "307 Conn. 299, 53 A.3d 153 (2012)"
     group = sorted(_parallels(ctx.extraction.citations, full), key=lambda c: c.index != full.index)
     if full.court_text:
+        # "(2d Dep't 2010)": New York's Appellate Division, as New York names it (courts-db cannot)
+        if (ny := new_york_court(full.court_text)) is not None:
+            return ny
         # "(Ct. App. 1990)" after a state's reporter: that state's intermediate court; any other court the
         # parenthetical names but we cannot place stays unknown
         if not _BARE_APPELLATE.match(full.court_text.strip()):

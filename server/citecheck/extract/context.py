@@ -74,9 +74,22 @@ def parentheticals_after(text: str, pos: int, limit: int) -> list[Span]:
 _NUMERIC_DATE_TAIL = re.compile(r"(?:^|\s)(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{2}|\d{4})$")
 
 
+#: Texas's writ and petition history after the year: "(Tex. App.—Houston [14th Dist.] 1982, no writ)",
+#: "(Tex. App.—Dallas 2015, pet. denied)" (the court and year before it were not read: weight unknown).
+_TEXAS_HISTORY = re.compile(
+    r",\s*(?:no\s+writ|no\s+pet\.(?:\s+h\.)?|(?:writ|pet\.)\s+(?:ref'd|denied|dism'd|granted|struck|filed|"
+    r"abated|withdrawn|w\.o\.j\.|n\.r\.e\.)[^,()]*|n\.r\.e\.)\s*$",
+    re.I,
+)
+
+
 def parse_court_date(inner: str) -> CourtDate | None:
-    """``"3d Cir. 2013"`` / ``"S.D.N.Y. Mar. 3, 2020"`` / ``"1973"`` / ``"9th Cir."``; ``None`` if explanatory."""
-    inner = " ".join(inner.split())
+    """``"3d Cir. 2013"`` / ``"S.D.N.Y. Mar. 3, 2020"`` / ``"1973"`` / ``"9th Cir."``; ``None`` if explanatory.
+
+    >>> parse_court_date("Tex. App.—Houston [14th Dist.] 1982, no writ").year
+    1982
+    """
+    inner = _TEXAS_HISTORY.sub("", " ".join(inner.split()))
     n = _NUMERIC_DATE_TAIL.search(inner)
     if n is not None:
         # Louisiana public-domain style: "(La.App. 1 Cir. 12/15/95)"

@@ -31,8 +31,16 @@ _BRACKETED = re.compile(
 _PAREN_YEAR = re.compile(
     rf"\((?P<year>{_YEAR})\)\s+(?P<volume>\d{{1,3}})\s+(?P<code>{_CODE_WORD}(?:\s{_CODE_WORD})?)\s+(?P<number>\d{{1,6}})(?![\w/])"
 )
+#: Neutral citations began in the 1990s (Australia 1998, Canada 1999–2000, the UK 2001): an earlier "year"
+#: before a capitalised code is a docket entry ("1662 CMO 11": docket 1662, case management order 11).
+_NEUTRAL_YEAR = r"(?:199\d|20\d\d)"
 _NEUTRAL = re.compile(
-    rf"(?<![\w\[(/.-])(?P<year>{_YEAR})\s+(?P<code>[A-Z]{{2,8}})(?:\s{_DIVISION})?\s+(?P<number>\d{{1,6}})(?![\w/]|\.\d)"
+    rf"(?<![\w\[(/.-])(?P<year>{_NEUTRAL_YEAR})\s+(?P<code>[A-Z]{{2,8}})(?:\s{_DIVISION})?\s+(?P<number>\d{{1,6}})(?![\w/]|\.\d)"
+)
+#: A US court's own papers, numbered like a neutral citation in docket tables and record cites
+#: ("2020 CMO 11", "2019 ECF 12"): never a foreign court.
+_DOCKET_CODES = frozenset(
+    "CMO PTO ECF DE DKT DOC MDL TRO SJ MSJ MTD JA SA RE ROA TR EX EXH APP ORD OSC PI MIL CR CV".split()
 )
 
 #: Court codes → the system they belong to (for the message only; an unlisted code is "non-US").
@@ -97,8 +105,8 @@ def find_foreign(norm: str) -> list[ForeignCite]:
         out.append(ForeignCite(m.start(), m.end(), m["volume"], code, m["number"], _system(code, "paren")))
     for m in _NEUTRAL.finditer(norm):
         code = m["code"]
-        if is_known_reporter(code):
-            continue  # a US neutral citation ("2018 WI 11") or a database ("WL")
+        if is_known_reporter(code) or code in _DOCKET_CODES:
+            continue  # a US neutral citation ("2018 WI 11"), a database ("WL"), a docket entry ("2020 CMO 11")
         out.append(ForeignCite(m.start(), m.end(), m["year"], code, m["number"], _system(code, "neutral")))
     out.sort(key=lambda f: (f.start, -f.end))
     kept: list[ForeignCite] = []

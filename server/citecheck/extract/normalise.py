@@ -6,7 +6,8 @@ bugs at once: a non-breaking space inside ``410\u00a0U.S.\u00a0113`` hides the c
 regexes need literal spaces), en-dash pin ranges (``352–53``) are not parsed, and Hyperscan drops
 matches next to multi-byte characters. Line breaks inside a paragraph become spaces so that a
 hard-wrapped citation is still one citation. Markdown emphasis markers become spaces so that
-``*Mata v. Avianca, Inc.*`` reads as a plain case name (a ``*`` before a digit is a star page and stays).
+``*Mata v. Avianca, Inc.*`` reads as a plain case name (a ``*`` before a digit is a star page and stays), and
+so do Markdown links' brackets and targets (``[Park v. Kim](https://…)``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _TABLE = str.maketrans(
         **{c: "-" for c in _DASHES},
         **{c: "'" for c in _SINGLE},
         **{c: '"' for c in _DOUBLE},
+        "`": " ",  # Markdown code quotes: "`Bush v. Gore, 531 U.S. 98`" named the case "Gore"
         "\u200b": " ",  # zero-width space: keep the length, lose the character
         "\ufeff": " ",
     }
@@ -34,11 +36,26 @@ _TABLE = str.maketrans(
 _EMPHASIS = re.compile(r"\*(?!\d)|(?<!_)_{1,2}(?!_)")
 
 
+# A Markdown link around a case name or a whole citation, as blogs write them: the brackets and the target
+# go, the words stay ("[Mata v. Avianca, Inc., 678 F. Supp. 3d 443 (S.D.N.Y. 2023)](https://…)" read the
+# name as "Avianca, Inc."; "[*Park v. Kim*](https://…), 91 F.4th 610" had none; "[Mata v. Avianca][mata]"
+# a reference link). Only a bracket closed on its line and followed at once by a target: "[W]here", "[sic]"
+# and a citation's "[2019] UKSC 12" stay.
+_LINK = re.compile(r"\[(?=[^\[\]\n]{1,400}\](?:\((?:https?:|mailto:|/|#|\.)[^()\s]*\)|\[[^\[\]\n]{0,60}\]))")
+_LINK_TARGET = re.compile(r"\](?:\((?:https?:|mailto:|/|#|\.)[^()\s]*\)|\[[^\[\]\n]{0,60}\])")
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
 def normalise(text: str) -> str:
     """Return ``text`` with scanning-hostile characters replaced one for one (same length)."""
     out = text.translate(_TABLE)
+    if "](" in out or "][" in out:  # before emphasis: a target's "_" is no emphasis ("Mata_v._Avianca")
+        out = _LINK_TARGET.sub(_blank, _LINK.sub(" ", out))
     if "*" in out or "_" in out:
-        out = _EMPHASIS.sub(lambda m: " " * len(m.group()), out)
+        out = _EMPHASIS.sub(_blank, out)
     return out
 
 

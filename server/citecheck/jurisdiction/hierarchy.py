@@ -147,8 +147,17 @@ def _circuit_of(court: dict[str, Any], place: str | None) -> str | None:
     return _CIRCUIT_OF_STATE.get(place or "")
 
 
+#: Names a sentence can use where courts-db's cannot ("in New York, The Four Departments of the Appellate
+#: Division binds …").
+_NAMES = {
+    "nyappdiv": "the Appellate Division of the New York Supreme Court",
+    "nyappterm": "the Appellate Term of the New York Supreme Court",
+}
+
+
 def _classify(court: dict[str, Any]) -> CourtNode | None:
-    cid, name = str(court["id"]), str(court.get("name", ""))
+    cid = str(court["id"])
+    name = _NAMES.get(cid) or str(court.get("name", ""))
     system, ctype, level = court.get("system"), court.get("type") or "", court.get("level") or ""
     place = _place(court)
     if cid == "scotus":
@@ -287,8 +296,8 @@ def reporter_court(reporter: str | None) -> str | None:
 
     >>> reporter_court("Md."), reporter_court("Cal. App. 4th"), reporter_court("N.Y.2d"), reporter_court("F.3d")
     ('md', 'calctapp', 'ny', None)
-    >>> reporter_court("WI"), reporter_court("WI App"), reporter_court("IL App (1st)")
-    ('wis', 'wisctapp', 'illappct')
+    >>> reporter_court("WI"), reporter_court("WI App"), reporter_court("IL App (1st)"), reporter_court("A.D.3d")
+    ('wis', 'wisctapp', 'illappct', 'nyappdiv')
     """
     if not reporter:
         return None
@@ -298,6 +307,10 @@ def reporter_court(reporter: str | None) -> str | None:
     from citecheck.extract.courts import court_id
 
     base = _SERIES.sub("", reporter.strip())
+    from citecheck.jurisdiction.new_york import OFFICIAL_REPORTERS
+
+    if base in OFFICIAL_REPORTERS:  # "A.D.3d": New York's Appellate Division, which courts-db cannot name
+        return OFFICIAL_REPORTERS[base]
     for form in (base, base.replace(" App.", " Ct. App."), f"{base} Ct."):
         found = court_id(form, exact=True)
         node = court_node(found)

@@ -87,6 +87,49 @@ def _question_or_none(value: str | None) -> Question | None:
         return None
 
 
+#: Words that put a federal case in diversity (or otherwise on state law): the state's high court then
+#: binds on that state's law (Erie R.R. Co. v. Tompkins, 304 U.S. 64, 78 (1938)).
+_DIVERSITY = re.compile(
+    r"\bdiversity\s+(?:of\s+citizenship|jurisdiction|case|action|suit)\b|\b(?:sitting|sits|sit)\s+in\s+diversity\b"
+    r"|\b28\s*U\.\s?S\.\s?C\.(?:\s*A\.)?\s*§*\s*1332\b|\bErie\s+R(?:ailroad|\.\s?R\.)\s+(?:Co\.\s+)?v\.\s+Tompkins\b",
+    re.I,
+)
+
+
+def _states() -> tuple[str, ...]:
+    from citecheck.jurisdiction.hierarchy import _CIRCUIT_OF_STATE
+
+    return tuple(sorted(_CIRCUIT_OF_STATE, key=len, reverse=True))
+
+
+def diversity(text: str) -> tuple[str | None, str] | None:
+    """``(state whose law governs or None, how we know)`` when the text shows a federal case in diversity.
+
+    The state is the one whose law the text applies most often ("under Texas law", "Texas law governs",
+    "applying New York law"); None when it names none (a court of appeals then follows the highest court of
+    whichever state a cited case comes from).
+
+    >>> diversity("Jurisdiction rests on diversity of citizenship. Under Texas law, the insurer must pay.")
+    ('Texas', 'diversity jurisdiction in the text; Texas law governs')
+    >>> diversity("A federal question.") is None
+    True
+    """
+    m = _DIVERSITY.search(text)
+    if m is None:
+        return None
+    names = "|".join(re.escape(s) for s in _states())
+    counts: dict[str, int] = {}
+    for found in re.finditer(
+        rf"\b(?:under|applying|apply|applies|governed\s+by|govern(?:s|ing)?|of|interpret(?:s|ing)?)\s+({names})\s+law\b"
+        rf"|\b({names})\s+law\s+(?:governs|applies|controls)\b",
+        text,
+    ):
+        state = found.group(1) or found.group(2)
+        counts[state] = counts.get(state, 0) + 1
+    state = max(counts, key=lambda k: counts[k]) if counts else None
+    return state, "diversity jurisdiction in the text" + (f"; {state} law governs" if state else "")
+
+
 def matter_forum(text: str, *, declared: tuple[Declared, ...] = ()) -> Forum | None:
     """The forum of a document: the first declaration that names a court we know, else the caption.
 
@@ -101,16 +144,27 @@ def matter_forum(text: str, *, declared: tuple[Declared, ...] = ()) -> Forum | N
         if d.court:
             cid = resolve_court(d.court)
             if cid is not None:
-                return _forum(cid, question, d.origin, law_state)
+                return _forum(cid, question, d.origin, law_state, text)
     found = caption_court(text)
     if found is None:
         return None
-    return _forum(found[0], question, "caption", law_state)
+    return _forum(found[0], question, "caption", law_state, text)
 
 
-def _forum(court_id: str, question: Question | None, origin: str, law_state: str | None) -> Forum | None:
+def _forum(
+    court_id: str, question: Question | None, origin: str, law_state: str | None, text: str = ""
+) -> Forum | None:
+    """The forum; a federal court's question, when no one declared it, is a state-law one where the text
+    shows diversity jurisdiction (issue 36: the Texas Supreme Court was "persuasive" in a Fifth Circuit
+    diversity case on Texas law)."""
     node = court_node(court_id)
     if node is None:
         return None
+    how = None
+    if question is None and node.federal and (found := diversity(text)) is not None:
+        question, how = Question.STATE, found[1]
+        law_state = law_state or found[0]
     default = Question.FEDERAL if node.federal else Question.STATE
-    return Forum(court=node, question=question or default, origin=origin, law_state=law_state)
+    return Forum(
+        court=node, question=question or default, origin=origin, law_state=law_state, question_origin=how
+    )

@@ -55,6 +55,9 @@ class Forum:
     question: Question
     origin: str  # "config", "front matter", "document property", "caption"
     law_state: str | None = None
+    #: how the question was learnt when no one declared it: "the text: diversity jurisdiction (28 U.S.C.
+    #: § 1332)" (``matter.diversity``); None when declared or the forum's default
+    question_origin: str | None = None
 
     @property
     def name(self) -> str:
@@ -165,30 +168,49 @@ def _in_federal(node: CourtNode, forum: Forum) -> Assessment:
     circuit = f.circuit
     if forum.question is Question.STATE:
         state = forum.law_state or f.state
-        if not node.federal and node.state == state and node.tier is Tier.HIGH:
+        if not node.federal and node.tier is Tier.HIGH and (node.state == state or state is None):
+            if state is None:  # a court of appeals, whose diversity cases apply the law of any state it covers
+                return _a(
+                    Weight.BINDING,
+                    f"on a question of {node.state} law a federal court sitting in diversity follows {node.state}'s "
+                    "highest court",
+                    node,
+                )
             return _a(
                 Weight.BINDING,
                 f"on a question of {state} law a federal court follows {state}'s highest court",
                 node,
             )
+        law = f"{state} law" if state else "the governing state's law"
+        high = f"{state}'s highest court" if state else "that state's highest court"
+        if node.tier is Tier.CIRCUIT and node.id == f.id:
+            return _a(
+                Weight.BINDING,
+                f"a circuit is bound by its own earlier panels' reading of {law} until {high} decides otherwise",
+                node,
+            )
         if node.tier is Tier.CIRCUIT and node.id == circuit:
             return _a(
                 Weight.BINDING,
-                f"the {node.name} binds {f.name} on {state} law until {state}'s highest court "
-                "decides otherwise",
+                f"the {node.name} binds {f.name} on {law} until {high} decides otherwise",
                 node,
             )
-        if not node.federal and node.state == state and node.tier is Tier.INTERMEDIATE:
+        if not node.federal and state is not None and node.state == state and node.tier is Tier.INTERMEDIATE:
             return _a(
                 Weight.PERSUASIVE,
-                f"a federal court treats {state}'s intermediate courts as evidence of "
-                f"{state} law, not as binding",
+                f"a federal court treats {state}'s intermediate courts as evidence of {law}, not as binding",
+                node,
+            )
+        if not node.federal and state is None and node.tier is Tier.INTERMEDIATE:
+            return _a(
+                Weight.PERSUASIVE,
+                f"a federal court treats {node.state}'s intermediate courts as evidence of {node.state} law, "
+                "not as binding",
                 node,
             )
         return _a(
             Weight.PERSUASIVE,
-            f"on a question of {state} law only {state}'s highest court (and the "
-            "forum's own circuit) bind a federal court",
+            f"on a question of {law} only {high} (and the forum's own circuit) bind a federal court",
             node,
         )
     if node.tier is Tier.CIRCUIT:

@@ -275,7 +275,7 @@ def file_result(
 _STATUS_ORDER = (Status.PROBLEM, Status.VERIFIED, Status.CANNOT_VERIFY, Status.NOT_CHECKED)
 
 
-def _authority_key(file: FileResult, c: Citation) -> tuple | None:
+def _authority_key(file: FileResult, c: Citation, alias: dict[tuple, tuple] | None = None) -> tuple | None:
     if c.form is CiteForm.STATUTE:
         return None
     if c.form not in (CiteForm.FULL, CiteForm.UNRECOGNISED):
@@ -285,9 +285,14 @@ def _authority_key(file: FileResult, c: Citation) -> tuple | None:
         if c.form is CiteForm.STATUTE:  # an "Id." after a statute is a place of the statute
             return None
     head = file.citations[c.group] if c.group is not None and c.group < len(file.citations) else c
-    if head.key is not None:
-        return ("cite", *head.key)
-    return ("text", head.text)
+    if head.key is None:
+        return ("text", head.text)
+    key = ("cite", *head.key)
+    if alias is not None and c.key is not None:
+        # "Leon v. Martinez, 638 N.E.2d 511" alone, after "84 N.Y.2d 83, 614 N.Y.S.2d 972, 638 N.E.2d 511": the
+        # case those parallel citations named first, not a second authority (issue 36)
+        return alias.setdefault(("cite", *c.key), key)
+    return key
 
 
 def authorities(file: FileResult) -> list[Authority]:
@@ -297,10 +302,12 @@ def authorities(file: FileResult) -> list[Authority]:
     Unresolved short forms have no authority (their findings say so).
     """
     groups: dict[tuple, list[Citation]] = {}
+    alias: dict[tuple, tuple] = {}  # each full citation's key -> the authority it was first cited as
     for c in file.citations:
-        key = _authority_key(file, c)
+        key = _authority_key(file, c, alias)
         if key is not None:
             groups.setdefault(key, []).append(c)
+    groups = _merged_by_record(file, groups)
     kinds_by_index: dict[int, set[str]] = {}
     for f in file.findings:
         if f.citation_index is not None:
@@ -334,6 +341,17 @@ def authorities(file: FileResult) -> list[Authority]:
         )
     out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
     return out + statute_authorities(file, kinds_by_index)
+
+
+def _merged_by_record(file: FileResult, groups: dict[tuple, list[Citation]]) -> dict[tuple, list[Citation]]:
+    """Entries whose citations a source matched to one case (its parallel citations, cited apart) as one."""
+    by_record: dict[str, tuple] = {}
+    out: dict[tuple, list[Citation]] = {}
+    for key, cites in groups.items():
+        rid = next((r.id for c in cites if (r := file.status_of(c.index).record) is not None), None)
+        target = by_record.setdefault(rid, key) if rid is not None else key
+        out.setdefault(target, []).extend(cites)
+    return out
 
 
 def _statute_keys(file: FileResult, c: Citation) -> list[tuple[tuple[object, ...], Statute]]:
@@ -490,7 +508,9 @@ def forum_line(file: FileResult) -> str:
             "Court: not determined (no recognised caption; set `court` in citecheck.toml or `court:` in the "
             "front matter to see which authorities bind)."
         )
-    return f"Court: {file.forum.name} (from the {file.forum.origin}; {file.forum.question.value} question)."
+    forum = file.forum
+    how = f": {forum.question_origin}" if forum.question_origin else ""
+    return f"Court: {forum.name} (from the {forum.origin}; {forum.question.value} question{how})."
 
 
 #: A status as a reader says it (the Word pane's words): badges and counts in the HTML report.
