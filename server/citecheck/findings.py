@@ -171,12 +171,6 @@ SIZE_LIMIT_HINT = (
     "or the citecheck.sizeLimit setting in VS Code)."
 )
 
-DOCS_BASE_URL = "https://github.com/citecheck/citecheck/blob/main/docs/findings.md"
-
-
-def docs_url(kind: Kind | str) -> str:
-    return f"{DOCS_BASE_URL}#{kind}"
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TextEdit:

@@ -218,4 +218,6 @@ def test_docket_table_rows_are_not_foreign_citations() -> None:
     assert [c.text for c in report.extraction.citations] == []
     assert report.findings == ()
     # the foreign shapes of issue 17 are still found
-    assert [c.foreign for c in check_offline("R v. Jordan, 2016 SCC 27.").extraction.citations] == ["Canadian"]
+    assert [c.foreign for c in check_offline("R v. Jordan, 2016 SCC 27.").extraction.citations] == [
+        "Canadian"
+    ]

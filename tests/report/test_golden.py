@@ -140,9 +140,15 @@ def test_brief_html_report_in_headless_chromium(tmp_path, headless_chromium):
     savage = next(r for r in rows if r[0] == "Savage v. Parks")
     assert savage[2] == ("verified" if with_corpus else "could not verify")  # the status in words
     assert savage[3].startswith("binding")  # the weight column: D.C. Court of Appeals precedent in that court
-    assert len(savage[4].split(", ")) == 3  # cited three times: full, Id., short form
+    assert savage[4] == "line 19 (×3)"  # cited three times on line 19: full, Id., short form
     cook = next(r for r in rows if r[0] == "Cook v. Public Storage, Inc.")
-    assert cook[3].startswith("persuasive") and "Authority that does not bind this court" in cook[6]
+    assert cook[3].startswith("persuasive")
+    assert cook[6] == (
+        "Court differs from the court that decided the case (and 1 more)"
+        if with_corpus
+        else "Authority that does not bind this court"
+    )
+    assert all(";" not in r[6] and "not an accusation" not in r[6] for r in rows)  # one message per cell
     # findings under plain-English titles, no record id or database path, no Markdown asterisks
     text = tree.text_content()
     assert "This citation cannot exist" in text and "Record" not in text and ".sqlite" not in text

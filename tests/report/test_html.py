@@ -25,9 +25,12 @@ def test_html_table_of_authorities_has_each_case_once_with_places_and_status(sam
     rows = _toa_rows(doc)
     assert [r[0] for r in rows] == ["Berry v. Keith", "Savage v. Parks", "Whitfield v. Kessler"]
     berry = rows[0]
-    assert berry[1:3] == ["100 A.2d 831", "problem"] and berry[4] == "2:49, 2:80"
+    assert (
+        berry[1:3] == ["100 A.2d 831", "problem"] and berry[4] == "line 2 (×2)"
+    )  # the line, not line:column
+    assert berry[6] == "Pin cite outside the pages of the case"  # one message per cell
     # a place with a finding links to that finding's evidence
-    link = doc.xpath("//table[contains(@class,'toa')]//a[text()='2:49']")[0]
+    link = doc.xpath("//table[contains(@class,'toa')]//a[text()='line 2 (×2)']")[0]
     target = doc.get_element_by_id(link.get("href")[1:])
     assert "pincite-out-of-range" in target.text_content() and "Berry v. Keith" in target.text_content()
     assert rows[1][5] == "Savage v. Parks (1953)"
@@ -39,8 +42,9 @@ def test_html_findings_show_evidence_and_links(sample_batch):
     assert len(findings) == 2
     text = findings[0].text_content()
     assert "Page831–833" in text.replace(" ", "") and "Suggested fix" in text
-    hrefs = findings[0].xpath(".//a/@href")
-    assert any(h.endswith("#pincite-out-of-range") for h in hrefs)
+    # what the finding means travels with the report; no link to a URL the package does not declare
+    assert "What this means: The pin cite is outside the pages the case occupies." in text
+    assert not any("github.com" in h for h in findings[0].xpath(".//a/@href"))
     assert findings[0].xpath(".//mark")[0].text_content() == "836"
 
 

@@ -19,7 +19,10 @@ def test_plain_output_is_one_parsable_line_per_finding_without_colour(sample_bat
     ]
     assert "    fix: Change the pin cite to 833" in out
     assert "bad.docx: error: malformed .docx" in out
-    assert "4 citations = 2 problem + 2 verified; 2 findings = 2 errors + 0 warnings + 0 info" in out
+    assert (
+        "4 citations (1 of them a short form such as Id.): 2 with problems, 2 verified. 2 findings: 2 errors."
+        in out
+    )
 
 
 def test_tty_output_groups_findings_by_severity_in_tables(sample_batch):

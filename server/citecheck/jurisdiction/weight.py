@@ -169,7 +169,9 @@ def _in_federal(node: CourtNode, forum: Forum) -> Assessment:
     if forum.question is Question.STATE:
         state = forum.law_state or f.state
         if not node.federal and node.tier is Tier.HIGH and (node.state == state or state is None):
-            if state is None:  # a court of appeals, whose diversity cases apply the law of any state it covers
+            if (
+                state is None
+            ):  # a court of appeals, whose diversity cases apply the law of any state it covers
                 return _a(
                     Weight.BINDING,
                     f"on a question of {node.state} law a federal court sitting in diversity follows {node.state}'s "

@@ -21,9 +21,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from citecheck.findings import Finding, Fix, Kind, Severity, docs_url
+from citecheck.findings import Finding, Fix, Kind, Severity
 from citecheck.ignores import IgnoreKey
 from citecheck.lsp.positions import LineIndex, span_to_range
+from citecheck.report.help import docs_url
 
 SOURCE = "citecheck"
 CMD_IGNORE = "citecheck.ignore"
@@ -178,8 +179,8 @@ def to_diagnostic(
         range=rng,
         severity=diagnostic_severity(finding, cannot_verify),
         code=str(finding.kind),
-        code_description=types.CodeDescription(href=docs_url(finding.kind))
-        if client.code_description
+        code_description=types.CodeDescription(href=url)
+        if client.code_description and (url := docs_url(finding.kind))
         else None,
         source=SOURCE,
         message=finding.message,

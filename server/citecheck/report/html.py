@@ -9,27 +9,24 @@ from __future__ import annotations
 import re
 from html import escape
 
-from citecheck.findings import Finding, Severity, docs_url, kind_title
+from citecheck.findings import Finding, Kind, Severity, kind_title
+from citecheck.report.help import docs_url, what_it_means
 from citecheck.report.model import (
     STATUS_WORDS,
     Authority,
     BatchResult,
     FileResult,
     Status,
+    cited_at,
     cited_text,
     evidence_items,
     forum_line,
     grouped_authorities,
     notes,
+    plain_message,
 )
+from citecheck.report.summary import count, in_words, tally
 
-_SEVERITY_HEAD = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes (info)"}
-_STATUS_HEAD = {
-    Status.PROBLEM: "Citations with problems",
-    Status.CANNOT_VERIFY: "Could not be verified",
-    Status.NOT_CHECKED: "Not checked",
-    Status.VERIFIED: "Verified",
-}
 #: Markdown emphasis in a draft (``*Berry v. Keith*``, ``**No. 24-CV-0417**``, ``_Id._``): its markers
 #: are left out of the snippets, a star page (``at *3``) is not.
 _EMPHASIS = re.compile(
@@ -43,7 +40,8 @@ h1{font-size:1.6rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;padding-bot
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
 th,td{border:1px solid #ccc;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.95rem}
 th{background:#f3f3f3}
-.counts td{text-align:center;font-size:1.1rem}
+.summary{font-size:1.1rem}
+.notes td:first-child,.notes code{white-space:nowrap}
 .status,.sev{display:inline-block;padding:0 .4rem;border-radius:.25rem;font-family:sans-serif;font-size:.8rem}
 .status.problem,.sev.error{background:#fde2e1;color:#8a1111}.sev.warning{background:#fff3cd;color:#7a5200}
 .status.cannot-verify,.sev.info,.status.not-checked{background:#e3eef9;color:#1d4f80}
@@ -96,11 +94,18 @@ def _link(value: str) -> str:
     return escape(value)
 
 
+def _means(f: Finding) -> str:
+    """What the finding's kind says, in words shipped with citecheck; a link only to a URL the package declares."""
+    url = docs_url(f.kind)
+    more = f' <a href="{escape(url)}">More</a>' if url else ""
+    return (
+        f'<p class="more"><strong>What this means:</strong> {escape(what_it_means(f.kind))}{more} '
+        f'<span class="kind">({escape(f.kind.value)})</span></p>'
+    )
+
+
 def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
-    line, col = file.line_col(f.span.start)
-    page = file.page_at(f.span.start)
-    where = escape(file.location(f.span.start)) if file.places else f"line {line}, column {col}"
-    where += f", PDF page {escape(page)}" if page else ""
+    where = escape(file.place(f.span.start))
     rows = "".join(
         f"<dt>{escape(label)}</dt><dd>{_link(value)}</dd>" for label, value in evidence_items(f, plain=True)
     )
@@ -113,17 +118,51 @@ def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
         f'<div class="context">{_context(file, f)}</div>'
         + (f"<dl>{rows}</dl>" if rows else "")
         + (f"<p>Suggested fix:</p><ul>{fixes}</ul>" if fixes else "")
-        + f'<p class="more"><a href="{escape(docs_url(f.kind))}">What this finding means</a> '
-        f'<span class="kind">({escape(f.kind.value)})</span></p></div>'
+        + _means(f)
+        + "</div>"
     )
 
 
-def _authority_row(a: Authority, first_finding: dict[int, str]) -> str:
+def _notes_html(file: FileResult, rows: list[tuple[str, Finding]]) -> str:
+    """The info findings (could not be verified, not checked, not binding …) as one table, a row each: what
+    they all share is said once in the summary's notes, not under every citation (73 times in one opinion)."""
+    if not rows:
+        return ""
+    body = "".join(
+        f'<tr id="{fid}"><td>{escape(file.place(f.span.start))}</td><td><code>{escape(cited_text(file, f))}</code>'
+        f"</td><td>{escape(kind_title(f.kind))}</td><td>{escape(plain_message(f))}"
+        + "".join(f"<br>Suggested: {escape(fix.describe())}" for fix in f.fixes)
+        + "</td></tr>"
+        for fid, f in rows
+    )
+    return (
+        f"<h4>Notes ({len(rows)})</h4>"
+        '<table class="notes"><thead><tr><th>Where</th><th>Citation</th><th>Note</th><th>Detail</th></tr>'
+        f"</thead><tbody>{body}</tbody></table>"
+    )
+
+
+#: Kinds the Status column already says (a table cell says one thing).
+_STATUS_KINDS = frozenset({Kind.CANNOT_VERIFY.value, Kind.STATUTE_NOT_CHECKED.value})
+
+
+def findings_cell(kinds: tuple[str, ...], severity: dict[str, int]) -> str:
+    """One message for the table of authorities' Findings cell: the most serious finding's title, and how
+    many more there are (issue 36: "Could not be verified — not an accusation; Year differs" in one cell)."""
+    shown = sorted((k for k in kinds if k not in _STATUS_KINDS), key=lambda k: -severity.get(k, 0))
+    if not shown:
+        return ""
+    return kind_title(shown[0]) + (f" (and {len(shown) - 1} more)" if len(shown) > 1 else "")
+
+
+def _authority_row(
+    file: FileResult, a: Authority, first_finding: dict[int, str], severity: dict[str, int]
+) -> str:
     places = []
-    for p in a.places:
-        label = f"{p.line}:{p.column}"
-        anchor = first_finding.get(p.citation_index)
-        places.append(f'<a href="#{anchor}">{label}</a>' if anchor else label)
+    for label, indexes in cited_at(file, a):
+        anchor = next((first_finding[i] for i in indexes if i in first_finding), None)
+        text = escape(label) + (f" (×{len(indexes)})" if len(indexes) > 1 else "")
+        places.append(f'<a href="#{anchor}">{text}</a>' if anchor else text)
     case = a.record
     matched = (
         f"{escape(case.name)}" + (f" ({escape(case.decision_date[:4])})" if case.decision_date else "")
@@ -141,51 +180,48 @@ def _authority_row(a: Authority, first_finding: dict[int, str]) -> str:
     return (
         f"<tr><td><em>{escape(name) or '—'}</em></td><td>{escape(a.cite)}</td>"
         f"<td>{_status_badge(a.status)}</td><td>{weight}</td><td>{', '.join(places)}</td>"
-        f"<td>{matched}</td><td>{escape('; '.join(kind_title(k) for k in a.kinds))}</td></tr>"
+        f"<td>{matched}</td><td>{escape(findings_cell(a.kinds, severity))}</td></tr>"
     )
 
 
-def _file_html(file: FileResult, n: int) -> str:
+def _file_html(file: FileResult, n: int, *, several: bool = False) -> str:
     findings = file.sorted_findings()
     first_finding: dict[int, str] = {}
+    severity: dict[str, int] = {}
     for i, f in enumerate(findings):
         if f.citation_index is not None:
             first_finding.setdefault(f.citation_index, f"f{n}-{i}")
+        severity[f.kind.value] = max(severity.get(f.kind.value, 0), f.severity.rank)
     groups = []
     for group, heading, members in grouped_authorities(file):
-        rows = "".join(_authority_row(a, first_finding) for a in members)
+        rows = "".join(_authority_row(file, a, first_finding, severity) for a in members)
         groups.append(
             f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(group)}"><thead><tr>'
             "<th>Authority</th><th>Citation</th><th>Status</th><th>Weight</th>"
-            "<th>Cited at (line:column)</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
+            "<th>Cited at</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
             + rows
             + "</tbody></table>"
         )
     toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
-    body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
+    numbered = [(f"f{n}-{i}", f) for i, f in enumerate(findings)]
+    body = "".join(_finding_html(file, fid, f) for fid, f in numbered if f.severity is not Severity.INFO)
+    body += _notes_html(file, [(fid, f) for fid, f in numbered if f.severity is Severity.INFO])
     return (
         f'<section class="file"><h2>{escape(file.name)}</h2>'
-        f'<p class="forum">{escape(forum_line(file))}</p>'
+        + (f'<p class="summary">{escape(in_words(tally([file])))}</p>' if several else "")
+        + f'<p class="forum">{escape(forum_line(file))}</p>'
         f"<h3>Table of authorities</h3>{toa}"
         f"<h3>Findings ({len(findings)})</h3>{body or '<p>No findings.</p>'}</section>"
     )
 
 
 def render_html(batch: BatchResult) -> str:
-    status = batch.status_counts()
-    counts = (
-        '<table class="counts"><thead><tr><th>Files</th><th>Citations</th>'
-        + "".join(f"<th>{_SEVERITY_HEAD[s]}</th>" for s in Severity)
-        + "".join(f"<th>{escape(_STATUS_HEAD[s])}</th>" for s in Status)
-        + "</tr></thead><tbody><tr>"
-        + f"<td>{len(batch.files)}</td><td>{sum(len(f.citations) for f in batch.files)}</td>"
-        + "".join(f"<td>{batch.count(s)}</td>" for s in Severity)
-        + "".join(f"<td>{status[s.value]}</td>" for s in Status)
-        + "</tr></tbody></table>"
-    )
+    files = f"{count(len(batch.files), 'file')}: " if len(batch.files) != 1 else ""
+    counts = f'<p class="summary">{escape(files + in_words(tally(batch.files)))}</p>'
+
     errors = "".join(f"<li><strong>{escape(e.name)}</strong>: {escape(e.message)}</li>" for e in batch.errors)
     note_html = "".join(f'<p class="note">{_code(escape(x))}</p>' for x in notes(batch))
-    files = "".join(_file_html(f, i) for i, f in enumerate(batch.files))
+    files = "".join(_file_html(f, i, several=len(batch.files) > 1) for i, f in enumerate(batch.files))
     title = "Citation check: " + ", ".join(f.name for f in batch.files) if batch.files else "Citation check"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

@@ -5,71 +5,91 @@ Pure: returns a string. Table cells escape ``|`` so a case name cannot break the
 
 from __future__ import annotations
 
-from citecheck.findings import Severity
+from citecheck.findings import Severity, kind_title
+from citecheck.report.help import docs_url, what_it_means
+from citecheck.report.html import findings_cell
 from citecheck.report.model import (
+    STATUS_WORDS,
     BatchResult,
     FileResult,
-    Status,
+    cited_at,
     cited_text,
     evidence_items,
     forum_line,
     grouped_authorities,
     notes,
+    plain_message,
 )
+from citecheck.report.summary import count, in_words, tally
 
 
 def _cell(value: str) -> str:
     return " ".join(value.split()).replace("|", "\\|")
 
 
-def _file_md(file: FileResult) -> list[str]:
-    out = [f"## {file.name}", "", forum_line(file), "", "### Table of authorities"]
+def _file_md(file: FileResult, *, several: bool = False) -> list[str]:
+    out = [f"## {file.name}", ""]
+    if several:
+        out += [in_words(tally([file])), ""]
+    out += [forum_line(file), "", "### Table of authorities"]
+    findings = file.sorted_findings()
+    severity: dict[str, int] = {}
+    for f in findings:
+        severity[f.kind.value] = max(severity.get(f.kind.value, 0), f.severity.rank)
     for _weight, heading, members in grouped_authorities(file):
         out += [
             "",
             f"#### {heading}",
             "",
-            "| Authority | Citation | Status | Weight | Cited at (line:column) | Findings |",
+            "| Authority | Citation | Status | Weight | Cited at | Findings |",
             "|---|---|---|---|---|---|",
         ]
         for a in members:
-            places = ", ".join(f"{p.line}:{p.column}" for p in a.places)
+            places = ", ".join(
+                label + (f" (×{len(indexes)})" if len(indexes) > 1 else "")
+                for label, indexes in cited_at(file, a)
+            )
             why = _cell(a.weight.reason) if a.weight else ""
             out.append(
-                f"| *{_cell(a.name) or '—'}* | {_cell(a.cite)} | {a.status.value} | {why} | {places} | "
-                f"{_cell(', '.join(a.kinds))} |"
+                f"| *{_cell(a.name) or '—'}* | {_cell(a.cite)} | {STATUS_WORDS[a.status]} | {why} | {_cell(places)} | "
+                f"{_cell(findings_cell(a.kinds, severity))} |"
             )
-    findings = file.sorted_findings()
     out += ["", f"### Findings ({len(findings)})", ""]
     if not findings:
         out.append("No findings.")
-    for f in findings:
-        page = file.page_at(f.span.start)
-        where = file.location(f.span.start) + (f" (PDF page {page})" if page else "")
+    for f in (f for f in findings if f.severity is not Severity.INFO):
+        url = docs_url(f.kind)
         out.append(
-            f"- **{f.severity.value}** `{f.kind.value}` at {where} — `{_cell(cited_text(file, f))}`: "
-            f"{_cell(f.message)}"
+            f"- **{f.severity.value}** {kind_title(f.kind)} (`{f.kind.value}`) at {file.place(f.span.start)} — "
+            f"`{_cell(cited_text(file, f))}`: {_cell(f.message)}"
         )
-        for label, value in evidence_items(f):
+        for label, value in evidence_items(f, plain=True):
             out.append(f"  - {label}: {_cell(value)}")
         for fix in f.fixes:
             out.append(f"  - Suggested fix: {_cell(fix.describe())}")
+        out.append(f"  - What this means: {_cell(what_it_means(f.kind))}" + (f" ({url})" if url else ""))
+    info = [f for f in findings if f.severity is Severity.INFO]
+    if info:
+        out += [
+            "",
+            f"#### Notes ({len(info)})",
+            "",
+            "| Where | Citation | Note | Detail |",
+            "|---|---|---|---|",
+        ]
+        for f in info:
+            detail = _cell(plain_message(f)) + "".join(f" Suggested: {_cell(x.describe())}" for x in f.fixes)
+            out.append(
+                f"| {file.place(f.span.start)} | `{_cell(cited_text(file, f))}` | {_cell(kind_title(f.kind))} | "
+                f"{detail} |"
+            )
     out.append("")
     return out
 
 
 def render_markdown(batch: BatchResult) -> str:
-    status = batch.status_counts()
-    out = [
-        "# Citation check",
-        "",
-        f"{len(batch.files)} file(s), {sum(len(f.citations) for f in batch.files)} citations: "
-        + ", ".join(f"{batch.count(s)} {s.value}" for s in Severity)
-        + " findings; "
-        + ", ".join(f"{status[s.value]} {s.value}" for s in Status)
-        + ".",
-        "",
-    ]
+    files = f"{count(len(batch.files), 'file')}: " if len(batch.files) != 1 else ""
+    out = ["# Citation check", "", files + in_words(tally(batch.files)), ""]
     for note in notes(batch):
         out += [f"> {note}", ""]
     if batch.errors:
@@ -77,5 +97,5 @@ def render_markdown(batch: BatchResult) -> str:
         out += [f"- `{e.name}`: {_cell(e.message)}" for e in batch.errors]
         out.append("")
     for file in batch.files:
-        out += _file_md(file)
+        out += _file_md(file, several=len(batch.files) > 1)
     return "\n".join(out)

@@ -103,6 +103,21 @@ class FileResult:
         line, col = self.line_col(offset)
         return f"{line}:{col}"
 
+    def place(self, offset: int) -> str:
+        """Where a lawyer finds ``offset``: "page 3" in a PDF (its own page label), "paragraph 13" / "footnote 2"
+        in a .docx, else "line 21" — never the line and column of text extracted from a PDF (issue 36).
+
+        >>> FileResult(name="x", kind="pdf", text="a\nb", citations=(), findings=(), statuses=(),
+        ...            pages=((0, "1"), (2, "ii"))).place(2)
+        'page ii'
+        """
+        page = self.page_at(offset)
+        if page is not None:
+            return f"page {page}"
+        if self.places:
+            return self.location(offset)
+        return f"line {self.line_col(offset)[0]}"
+
     def page_at(self, offset: int) -> str | None:
         if not self.pages:
             return None
@@ -566,6 +581,24 @@ def _verdict(verdict: str | None, misuse: str | None) -> str | None:
     if verdict is None:
         return None
     return f"{verdict} ({misuse})" if misuse else verdict
+
+
+def cited_at(file: FileResult, a: Authority) -> list[tuple[str, list[int]]]:
+    """Where an authority is cited, as a lawyer finds it (``FileResult.place``): each place once, in order, with
+    the citations there ("line 19" ×3 for a case, its ``Id.`` and its short form on one line)."""
+    out: dict[str, list[int]] = {}
+    for p in a.places:
+        out.setdefault(file.place(file.citations[p.citation_index].span.start), []).append(p.citation_index)
+    return list(out.items())
+
+
+_NOT_A_FINDING = re.compile(r"\s*This is not a finding that (?:the case does not exist|it is wrong)\.\s*$")
+
+
+def plain_message(finding: Finding) -> str:
+    """The message without the sentence every "could not be verified" and "not checked" note ends with: a
+    report says it once, in its notes (issue 36: 3-5 lines repeated under each of 73 citations)."""
+    return _NOT_A_FINDING.sub("", finding.message) or finding.message
 
 
 def cited_text(file: FileResult, finding: Finding) -> str:

@@ -13,7 +13,8 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
-from citecheck.findings import DEFAULT_SEVERITY, KIND_DOCS, Finding, Kind, Severity, docs_url
+from citecheck.findings import DEFAULT_SEVERITY, KIND_DOCS, Finding, Kind, Severity
+from citecheck.report.help import declared_docs_url, docs_url
 from citecheck.report.model import BatchResult, FileResult, cited_text
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -86,16 +87,18 @@ def _result(file: FileResult, artifact_index: int, f: Finding) -> dict[str, Any]
 
 
 def render_sarif(batch: BatchResult) -> str:
-    rules = [
-        {
+    rules = []
+    for kind in _RULES:
+        rule: dict[str, Any] = {
             "id": kind.value,
             "name": "".join(part.capitalize() for part in kind.value.split("-")),
             "shortDescription": {"text": KIND_DOCS[kind]},
-            "helpUri": docs_url(kind),
+            "help": {"text": KIND_DOCS[kind]},
             "defaultConfiguration": {"level": _LEVEL[DEFAULT_SEVERITY[kind]]},
         }
-        for kind in _RULES
-    ]
+        if (url := docs_url(kind)) is not None:  # only a URL the package declares (issue 36)
+            rule["helpUri"] = url
+        rules.append(rule)
     artifacts = [{"location": {"uri": _uri(f.name)}, "length": len(f.text)} for f in batch.files]
     results = []
     for i, file in enumerate(batch.files):
@@ -121,7 +124,7 @@ def render_sarif(batch: BatchResult) -> str:
             "driver": {
                 "name": "citecheck",
                 "version": batch.tool_version,
-                "informationUri": "https://github.com/citecheck/citecheck",
+                **({"informationUri": url} if (url := declared_docs_url()) else {}),
                 "rules": rules,
             }
         },
