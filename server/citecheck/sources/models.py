@@ -181,6 +181,24 @@ class NameSearch:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Treatment:
+    """What a later decision did to a case, as one source records it (a treatment link's answer).
+
+    ``key`` is the citation it was asked by; ``status`` the treatment in the source's words, lower-case
+    ("overruled", "overruled in part", "abrogated", "superseded by statute", ...); ``by`` the later decision
+    as the source cites it. Sources that know more (the court, the passage) may say it in ``note``.
+    """
+
+    key: CiteKey
+    status: str
+    by: str = ""
+    year: int | None = None
+    source: str = ""  # the link that answered ("treatment-table", ...)
+    url: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Coverage:
     """What a source holds for one reporter volume (for ``corpus stats`` and honest coverage)."""
 
