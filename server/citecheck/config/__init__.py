@@ -324,8 +324,6 @@ _ALIASES: Mapping[str, str] = {
     for key in (*spec.aliases, *((spec.editor,) if spec.editor else ()))
     if key != name
 }
-#: Settings only user-level layers may set (kept for callers of the older name).
-USER_LEVEL_ONLY = frozenset(name for name, spec in SPECS.items() if spec.who is not Who.FOLDER)
 #: ``CITECHECK_*`` variables that are not settings but are read somewhere (add yours here, or users
 #: who set it are told it is unknown).
 OTHER_ENV = frozenset(
@@ -393,11 +391,6 @@ def key_warnings(data: Mapping[str, Any], where: str, layer: Layer = Layer.FOLDE
             )
             out.append(f"{where}: {shown} {why}; it is ignored (set it in {_where_instead(name)})")
     return out
-
-
-def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
-    """The "unknown setting" warnings of ``key_warnings`` alone."""
-    return [w for w in key_warnings(data, where, Layer.USER) if "unknown setting" in w]
 
 
 def _known_env() -> set[str]:

@@ -72,8 +72,6 @@ _CITE_STRING = re.compile(r"^\s*(\d{1,5})\s+([A-Za-z][\w.' ]{0,40}?)\s+(\d{1,6})
 NAME_RESULTS = 20
 #: Years either side of the draft's a name search asks CourtListener for (its year may be the slip).
 NAME_YEAR_WINDOW = 3
-#: Search results scored below this (``name_keys.name_score``) are other cases, not kept.
-NAME_MIN_SCORE = 0.8
 
 
 def _parse_wait(resp: httpx.Response, now: float) -> float | None:

@@ -102,10 +102,6 @@ class PageMap:
                 pages.append(label)
         return tuple(pages)
 
-    @property
-    def last_label(self) -> str:
-        return self.starts[-1][1] if self.starts else self.first_page
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OpinionText:
