@@ -1,5 +1,5 @@
 """What is made from the kinds table (``citecheck.findings.Kind``): docs/findings.md's table and the VS Code
-extension's enums of finding kinds (``citecheck.enabledChecks``, ``citecheck.severityOverrides``).
+extension's enums of finding kinds (``citecheck.enabledKinds``, ``citecheck.severityOverrides``).
 
 ``tests/test_findings_docs.py`` keeps both equal to the table; after adding or changing a kind, rewrite them with
 ``CITECHECK_REGEN_GOLDEN=1 python -m pytest -q tests/test_findings_docs.py``.
@@ -17,7 +17,8 @@ END = "<!-- end of kinds table -->"
 
 #: The VS Code settings whose enums are the kinds: (setting, path to the enum inside its schema).
 VSCODE_ENUMS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("citecheck.enabledChecks", ("items", "enum")),
+    ("citecheck.enabledKinds", ("items", "enum")),
+    ("citecheck.enabledChecks", ("items", "enum")),  # its former name, still read
     ("citecheck.severityOverrides", ("propertyNames", "enum")),
 )
 

@@ -197,8 +197,8 @@ class Settings:
     offline: bool = setting(
         False, parse=p.boolean, editor="offline", doc="never use the network (the CLI's `--offline`)",
     )  # fmt: skip
-    enabled_checks: frozenset[str] | None = setting(
-        parse=p.finding_kinds, aliases=("checks",), editor="enabledChecks",
+    enabled_kinds: frozenset[str] | None = setting(
+        parse=p.finding_kinds, aliases=("enabled_checks", "checks", "enabledChecks"), editor="enabledKinds",
         doc="finding kinds to report (comma-separated in the environment); unset = all", shown_default="all",
     )  # fmt: skip
     severity_overrides: Mapping[str, Severity] = setting(
@@ -309,7 +309,7 @@ class Settings:
         return bool(self.holdings and self.model_url and self.model_name)
 
     def kind_enabled(self, kind: Kind | str) -> bool:
-        return self.enabled_checks is None or str(kind) in self.enabled_checks
+        return self.enabled_kinds is None or str(kind) in self.enabled_kinds
 
     def severity_for(self, kind: Kind | str, default: Severity) -> Severity:
         return self.severity_overrides.get(str(kind), default)
