@@ -1,4 +1,5 @@
-"""Writes server/citecheck/serve/static/icons/icon-{16,32,64,80}.png: a blue square with a white check mark (no image library)."""
+"""Writes server/citecheck/serve/static/icons/icon-{16,32,64,80}.png: a blue square with a white check
+mark (no image library)."""
 
 import struct
 import zlib
