@@ -120,7 +120,7 @@ def diversity(text: str) -> tuple[str | None, str] | None:
     names = "|".join(re.escape(s) for s in _states())
     counts: dict[str, int] = {}
     for found in re.finditer(
-        rf"\b(?:under|applying|apply|applies|governed\s+by|govern(?:s|ing)?|of|interpret(?:s|ing)?)\s+({names})\s+law\b"
+        rf"\b(?i:under|applying|apply|applies|governed\s+by|govern(?:s|ing)?|of|interpret(?:s|ing)?)\s+({names})\s+law\b"
         rf"|\b({names})\s+law\s+(?:governs|applies|controls)\b",
         text,
     ):

@@ -107,7 +107,7 @@ class FileResult:
         """Where a lawyer finds ``offset``: "page 3" in a PDF (its own page label), "paragraph 13" / "footnote 2"
         in a .docx, else "line 21" — never the line and column of text extracted from a PDF (issue 36).
 
-        >>> FileResult(name="x", kind="pdf", text="a\nb", citations=(), findings=(), statuses=(),
+        >>> FileResult(name="x", kind="pdf", text="a\\nb", citations=(), findings=(), statuses=(),
         ...            pages=((0, "1"), (2, "ii"))).place(2)
         'page ii'
         """
