@@ -94,7 +94,7 @@ def _right_after(ctx: CheckContext, full: Citation, c: Citation) -> bool:
 
 
 class PinBeforeFirstPageCheck:
-    id = "pin_cite"
+    id = "pin_before_first_page"
     local = True
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
