@@ -72,6 +72,14 @@ def test_what_only_looks_like_a_pin_before_the_first_page_is_silent() -> None:
         # an "Id." that means the record, just after a case (194632.json shape)
         "See Perini Corp. v. United States, 904 F.2d 79 (1st Cir. 1990). A witness never explained the usage. "
         "Id. at 70.\n",
+        # an "Id." after a journal citation the extraction does not look for (Gallacher, Cite Unseen, 70 Alb. L.
+        # Rev. 491 (2007), in freelawproject/courtlistener's Literature folder)
+        "Ex parte Bollman, 8 U.S. 75 (1807); Wheaton v. Peters, 33 U.S. 591, 668 (1834). See John H. Langbein, "
+        "The Criminal Trial Before the Lawyers, 45 U. Chi. L. Rev. 263, 268 n.18 (1978). The Sessions Papers are "
+        "a collection of synopsized reports. Id. at 268.\n",
+        # a percentage pinpoint (AALL Citation Formats Committee, Task Force Report ¶ 65, the same folder)
+        "the citation would be Smith v. Jones, 513 N.W.2d 723, 24.3 (Iowa 1968); or Smith v. Jones, 1996 Wis 353, "
+        "24.3.\n",
     ]
     for text in texts:
         assert _pins(text) == [], text

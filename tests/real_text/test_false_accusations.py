@@ -221,3 +221,18 @@ def test_docket_table_rows_are_not_foreign_citations() -> None:
     assert [c.foreign for c in check_offline("R v. Jordan, 2016 SCC 27.").extraction.citations] == [
         "Canadian"
     ]
+
+
+def test_a_year_where_the_volume_stands_is_no_impossible_volume() -> None:
+    """Peter W. Martin, Neutral Citation (freelawproject/courtlistener's Literature folder): "the sixth opinion
+    issued by the United States Supreme Court in 1996 can be cited in medium-neutral terms as 1996 US 6" was an
+    impossible-citation error (U.S. has no volume 1996); it is a public-domain citation's shape: info."""
+    report = check_offline(
+        "Thus the sixth opinion issued by the United States Supreme Court in 1996 can be cited in medium-neutral "
+        "terms as 1996 US 6. The data elements of this citation retain their meaning in any physical format.\n"
+    )
+    [f] = report.findings
+    assert f.kind is Kind.CANNOT_VERIFY and "public-domain citation" in f.message
+    # a volume past the end of a series written as a reporter is still impossible
+    [g] = check_offline("Smith v. Jones, 1204 F.3d 15 (2d Cir. 2001).\n").findings
+    assert g.kind is Kind.IMPOSSIBLE_CITATION

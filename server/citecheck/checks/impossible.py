@@ -36,7 +36,7 @@ def impossible_reason(citation: Citation) -> str | None:
         )
     if citation.form is not CiteForm.FULL or citation.database is not None or not citation.reporter:
         return None
-    if citation.foreign:
+    if citation.foreign or year_shaped(citation):
         return None
     if citation.volume:
         reason = reporters.volume_problem(citation.reporter, citation.volume)
@@ -49,8 +49,30 @@ def impossible_reason(citation: Citation) -> str | None:
     return None
 
 
+def year_shaped(citation: Citation) -> bool:
+    """``1996 US 6``: a year where the volume stands and a court's code with no periods — a public-domain
+    citation's shape (a law review's example of one), not volume 1996 of the U.S. Reports (issue 36: an
+    impossible-citation error in Peter Martin's article on neutral citation)."""
+    written = citation.reporter_as_written or ""
+    volume = citation.volume or ""
+    return (
+        citation.form is CiteForm.FULL
+        and volume.isdigit()
+        and len(volume) == 4
+        and 1990 <= int(volume) <= 2099
+        and "." not in written
+        and written.isalpha()
+        and reporters.volume_problem(citation.reporter or "", volume) is not None
+    )
+
+
 def outside_reason(citation: Citation) -> str | None:
     """Why citecheck does not verify this citation at all (a foreign or unknown-reporter cite), or None."""
+    if year_shaped(citation):
+        return (
+            f"“{citation.text}” has the shape of a public-domain citation (a year, a court's code, a number), "
+            "not of a reporter's volume and page"
+        )
     if citation.foreign:
         article = "an" if citation.foreign[:1] in "AEIOU" else "a"
         return f"“{citation.text}” is {article} {citation.foreign} citation"

@@ -36,7 +36,7 @@ def _pages(pin: Pincite, text: str | None = None) -> list[int]:
     ]
 
 
-_NOT_A_PAGE = re.compile(r"\s*[A-Z0-9\[]")
+_NOT_A_PAGE = re.compile(r"\s*[A-Z0-9\[]|\.\d")  # "… 723, 24.3": a percentage pinpoint, not page 24
 
 
 def _noise(text: str, start: int, end: int) -> bool:
@@ -83,8 +83,20 @@ def _cited_pages(ctx: CheckContext, full: Citation, c: Citation) -> list[int]:
     return out
 
 
+#: A citation of something citecheck does not extract (a journal: "45 U. Chi. L. Rev. 263, 268 n.18"), which
+#: an "Id." after it means.
+_OTHER_SOURCE = re.compile(r"\b\d{1,4}\s+(?:[A-Z][A-Za-z.'&]*\s+){1,7}\d{1,5}\b")
+#: How far after its case an "Id." may stand and still be read as meaning it, in characters.
+_NEAR = 800
+
+
 def _right_after(ctx: CheckContext, full: Citation, c: Citation) -> bool:
-    """No other authority is cited between ``full`` (with its parallel citations) and ``c``."""
+    """No other authority is cited between ``full`` (with its parallel citations) and ``c``, which stands near it:
+    neither one the extraction found nor a journal or book it does not look for."""
+    if c.span.start - full.full_span.end > _NEAR or _OTHER_SOURCE.search(
+        ctx.text, full.full_span.end, c.span.start
+    ):
+        return False
     between = ctx.extraction.touching(full.full_span.end + 1, max(full.full_span.end + 1, c.span.start - 1))
     group = full.group if full.group is not None else full.index
     return all(

@@ -75,6 +75,8 @@ def in_words(t: Tally) -> str:
     ...     Status.CANNOT_VERIFY: 0, Status.NOT_CHECKED: 0}, findings=1, by_severity={Severity.ERROR: 1,
     ...     Severity.WARNING: 0, Severity.INFO: 0})))
     3 citations (1 of them a short form such as Id.): 1 with a problem, 2 verified. 1 finding: 1 error.
+    >>> print(in_words(Tally(citations=1, statutes=1, by_status={Status.NOT_CHECKED: 1})))
+    1 citation (a statute or regulation): 1 not checked. No findings.
     """
     if not t.citations:
         head = "No citations."
@@ -82,11 +84,15 @@ def in_words(t: Tally) -> str:
         kinds = []
         if t.short_forms:
             kinds.append(
-                f"{t.short_forms} of them {'a short form' if t.short_forms == 1 else 'short forms'} such as Id."
+                "a short form such as Id."
+                if t.citations == 1
+                else f"{t.short_forms} of them {'a short form' if t.short_forms == 1 else 'short forms'} such as Id."
             )
         if t.statutes:
             kinds.append(
-                f"{t.statutes} {'a statute or regulation' if t.statutes == 1 else 'statutes or regulations'}"
+                "a statute or regulation"
+                if t.citations == 1
+                else f"{t.statutes} {'a statute or regulation' if t.statutes == 1 else 'statutes or regulations'}"
             )
         parts = [f"{n} {_STATUS_WORDS[s][n != 1]}" for s in _STATUS_ORDER if (n := t.by_status.get(s, 0))]
         head = (
