@@ -43,7 +43,7 @@ def _summary(file: FileResult) -> str:
     """The file's counts in plain words that add up (``report.summary.in_words``), and how many of its full
     citations the citation index answered."""
     covered = index_summary(file)  # "the citation index answered 3 of 12 full citations"
-    return in_words(tally([file])) + (f" {covered[0].upper()}{covered[1:]}." if covered else "")
+    return in_words(tally([file])) + (f" Sources: {covered}." if covered else "")
 
 
 #: Info findings whose lines say only "could not be verified" / "not checked": their evidence and the
