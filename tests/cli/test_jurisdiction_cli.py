@@ -88,7 +88,11 @@ def test_example_brief_html_shows_every_weight_and_the_minnesota_case(run_cli) -
     assert re.search(
         r'class="weight persuasive">persuasive</span><br><span class="why">a court of Minnesota', html
     )
-    assert "Authority that does not bind this court</h4>" in html and "(non-binding-authority)" in html
+    # a note (info) is a row of the notes table (issue 36), with its kind's code for the settings
+    assert (
+        'Authority that does not bind this court <span class="kind">(non-binding-authority)</span></td>'
+        in html
+    )
     f = _json(run_cli("check", "--offline", "--format", "json", "examples/brief.md"))
     weights = {c["text"]: (c["weight"] or {}).get("weight") for c in f["citations"]}
     assert weights["100 A.2d 450"] == "binding" and weights["761 N.W.2d 645"] == "persuasive"

@@ -114,3 +114,19 @@ def test_names_inside_markdown_links_and_code(text: str, name: str | None) -> No
 def test_brackets_that_are_no_link_stay() -> None:
     norm = normalise("[W]here the brief [sic] cites [2019] UKSC 12 and [a](b) is no link.")
     assert "[W]" in norm and "[sic]" in norm and "[2019]" in norm and "[a](b)" in norm
+
+
+def test_a_docket_number_and_a_blank_reporter_in_either_order_are_stepped_over() -> None:
+    """A real Rule 28(j) letter (freelawproject/doctor test_assets/recap_documents/ca8_.pdf): "United States v.
+    Qin, No. 21-1832, __F.4th__, 2023 WL 128600" had no name ("—" in the reports); a docket number like a
+    neutral citation ("No. 2018 CA 1234") was a "non-US citation"."""
+    text = (
+        "the government's supplemental notice of the First Circuit's decision in United\nStates v. Qin, No. "
+        "21-1832, __F.4th__, 2023 WL 128600 (1st Cir. Jan. 9, 2023). See Ross v. Bayview Realty, LLC, No. 2018 "
+        "CA 1234, 2019 WL 1396975, at *3 (D.C. Super. Ct. Mar. 27, 2019).\n"
+    )
+    cites = extract_citations(text).citations
+    assert [(c.text, c.case_name.text if c.case_name else None) for c in cites] == [
+        ("2023 WL 128600", "United States v. Qin"),
+        ("2019 WL 1396975", "Ross v. Bayview Realty, LLC"),
+    ]

@@ -39,6 +39,8 @@ _NEUTRAL = re.compile(
 )
 #: A US court's own papers, numbered like a neutral citation in docket tables and record cites
 #: ("2020 CMO 11", "2019 ECF 12"): never a foreign court.
+#: "No. 2018 CA 1234": a docket number, however it is numbered.
+_DOCKET_BEFORE = re.compile(r"\bNos?\.\s*$")
 _DOCKET_CODES = frozenset(
     "CMO PTO ECF DE DKT DOC MDL TRO SJ MSJ MTD JA SA RE ROA TR EX EXH APP ORD OSC PI MIL CR CV".split()
 )
@@ -105,7 +107,7 @@ def find_foreign(norm: str) -> list[ForeignCite]:
         out.append(ForeignCite(m.start(), m.end(), m["volume"], code, m["number"], _system(code, "paren")))
     for m in _NEUTRAL.finditer(norm):
         code = m["code"]
-        if is_known_reporter(code) or code in _DOCKET_CODES:
+        if is_known_reporter(code) or code in _DOCKET_CODES or _DOCKET_BEFORE.search(norm, 0, m.start()):
             continue  # a US neutral citation ("2018 WI 11"), a database ("WL"), a docket entry ("2020 CMO 11")
         out.append(ForeignCite(m.start(), m.end(), m["year"], code, m["number"], _system(code, "neutral")))
     out.sort(key=lambda f: (f.start, -f.end))

@@ -67,7 +67,8 @@ _DOCKET_TAIL = re.compile(
     r",\s*(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+(?:Action\s+)?)?Nos?\.\s+[^,;()]{1,40}?(?:\s*\([A-Z.]{2,8}\))?"
     r"(?:,\s*\d[\w:-]*)*\s*,\s*$"
 )
-_BLANK_CITE_TAIL = re.compile(r",\s*[-_]{2,}\s+[A-Z][\w. ]{0,20}?\s+[-_]{2,}\s*,\s*$")
+# "--- U.S. ----", and "__F.4th__" (its underscores blanked as Markdown emphasis: two spaces or more)
+_BLANK_CITE_TAIL = re.compile(r",\s*(?:[-_]{2,}\s*|\s{2,})[A-Z][\w. ]{0,20}?(?:\s*[-_]{2,}|\s{2,})\s*,\s*$")
 _NAME_SEP = re.compile(r"\s+(?:v\.|vs\.|v)\s+")
 #: "Grutter and Regents of Univ. of Cal. v. Bakke": prose joining two cases, the name is the last one.
 #: Only a single capitalised word before "and" and a party of three words or more after it, so that
@@ -330,11 +331,16 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
     if cell >= 0:
         floor = cell + 1
     window = norm[max(floor, end - 120) : end]
-    for pattern in (_DOCKET_TAIL, _BLANK_CITE_TAIL):
-        m = pattern.search(window)
-        if m is not None:
-            end -= len(window) - m.start()
-            window = window[: m.start()]
+    virtual = 0  # the ", " put back after a step, which the text does not hold there
+    stepped = True
+    while stepped:  # either order: "Qin, No. 21-1832, __F.4th__, 2023 WL 128600" (a real 28(j) letter)
+        stepped = False
+        for pattern in (_DOCKET_TAIL, _BLANK_CITE_TAIL):
+            m = pattern.search(window)
+            if m is not None:
+                end -= len(window) - virtual - m.start()
+                window, virtual = window[: m.start()] + ", ", 2
+                stepped = True
     found = scan_name_back(norm, floor, end)
     if found is None:
         return None

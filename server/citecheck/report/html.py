@@ -130,7 +130,8 @@ def _notes_html(file: FileResult, rows: list[tuple[str, Finding]]) -> str:
         return ""
     body = "".join(
         f'<tr id="{fid}"><td>{escape(file.place(f.span.start))}</td><td><code>{escape(cited_text(file, f))}</code>'
-        f"</td><td>{escape(kind_title(f.kind))}</td><td>{escape(plain_message(f))}"
+        f'</td><td>{escape(kind_title(f.kind))} <span class="kind">({escape(f.kind.value)})</span></td>'
+        f"<td>{escape(plain_message(f))}"
         + "".join(f"<br>Suggested: {escape(fix.describe())}" for fix in f.fixes)
         + "</td></tr>"
         for fid, f in rows
