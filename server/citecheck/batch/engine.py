@@ -1,0 +1,331 @@
+"""Ray: start a local instance (or join a cluster), one worker actor per CPU, documents handed out one at
+a time, timeouts and crashes turned into error rows, and the holding judge's endpoint pool.
+
+The only module of the batch that imports Ray. A local instance binds 127.0.0.1, runs no dashboard,
+sends no usage statistics, keeps its files in a private temporary folder and is stopped at the end,
+whatever happens. On a cluster (``--ray-address``) only this job's actors are made and ended.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from citecheck import __version__
+from citecheck.batch.rows import DocOutcome, failed
+from citecheck.batch.worker import Worker
+from citecheck.config import Settings
+from citecheck.errors import CitecheckError, ConfigError
+from citecheck.ignores import IgnoreList
+
+log = logging.getLogger(__name__)
+
+INSTALL_HINT = 'citecheck batch needs Ray and pyarrow: pip install "citecheck-legal[scale]"'
+#: How often the driver looks at its workers (timeouts, progress) when none has finished.
+TICK_S = 0.25
+#: A local instance's shared-memory object store: rows are small, the documents are read by the workers.
+LOCAL_OBJECT_STORE_BYTES = 256 * 1024 * 1024
+
+
+class ScaleUnavailable(ConfigError):
+    """Ray or pyarrow is not installed (the ``[scale]`` extra)."""
+
+
+def require_scale() -> None:
+    """Raise ``ScaleUnavailable`` with the one line that says how to install what is missing."""
+    try:
+        import pyarrow  # noqa: F401
+        import ray  # noqa: F401
+    except ImportError:
+        raise ScaleUnavailable(INSTALL_HINT) from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineOptions:
+    workers: int | None = None  # None: every CPU (local) or every CPU of the cluster
+    address: str | None = None  # None: a local instance
+    timeout_s: float = 300.0  # one document, from the moment a worker takes it
+    judge_urls: tuple[str, ...] = ()  # holding checks on these endpoints (empty: none)
+    keep_ray_files: bool = False  # --debug: leave the local instance's logs
+
+
+@dataclass
+class RunStats:
+    workers: int = 0
+    started: float = 0.0  # monotonic: the first document handed out (Ray started, workers ready)
+    finished: float = 0.0
+    setup_s: float = 0.0  # starting or joining Ray and opening every worker's sources
+    worker_peak_rss: list[int] = field(default_factory=list)  # bytes, one per live worker at the end
+    restarts: int = 0  # workers replaced after a timeout or a crash
+    judge: Any = None  # the endpoint pool's PoolStats, when holding checks ran
+
+
+class _RayWorker(Worker):
+    """``Worker`` as a Ray actor: its log lines go through the redacting formatter, at warning level."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        _worker_logging()
+        super().__init__(*args, **kwargs)
+
+    def version(self) -> str:
+        return __version__
+
+    def peak_rss(self) -> int:
+        return peak_rss()
+
+
+class _PoolActor:
+    """``judges.EndpointPool`` as a Ray actor (async: every request of every worker on one loop)."""
+
+    def __init__(self, settings: Settings, urls: Sequence[str]) -> None:
+        from citecheck.batch.judges import EndpointPool
+
+        _worker_logging()
+        self.pool = EndpointPool.from_settings(settings, urls)
+
+    async def call(self, method: str, messages: Any, seconds: float, remaining: float, *args: Any) -> Any:
+        return await self.pool.call(method, messages, seconds, remaining, *args)
+
+    def cache_get(self, key: Any) -> Any:
+        return self.pool.cache_get(key)
+
+    def cache_put(self, key: Any, judgment: Any) -> None:
+        self.pool.cache_put(key, judgment)
+
+    def report(self) -> Any:
+        return self.pool.report()
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+def peak_rss() -> int:
+    """This process's peak resident memory in bytes (Linux: VmHWM; elsewhere getrusage)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
+
+
+def _worker_logging() -> None:
+    from citecheck.privacy import redact
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(redact.RedactingFormatter("citecheck worker: %(levelname)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
+    redact.register_secrets_from_env(os.environ)
+    redact.install()
+
+
+def run(
+    paths: Sequence[str],
+    settings: Settings,
+    ignores: IgnoreList | None,
+    options: EngineOptions,
+    on_outcome: Callable[[DocOutcome], None],
+    on_tick: Callable[[RunStats], None] = lambda stats: None,
+) -> RunStats:
+    """Check ``paths`` on Ray; every one of them reaches ``on_outcome`` once (checked or failed), unless
+    the run is interrupted (KeyboardInterrupt propagates after Ray is stopped)."""
+    require_scale()
+    import ray
+
+    stats = RunStats()
+    began = time.monotonic()
+    temp = _start(ray, options)
+    actors: list[Any] = []
+    pool: Any = None
+    try:
+        workers = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        stats.workers = workers
+        worker_settings = settings
+        key = ""
+        if options.judge_urls:
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            from citecheck.batch.judges import pool_id
+
+            here = ray.get_runtime_context().get_node_id()
+            pool = (
+                ray.remote(num_cpus=0, max_concurrency=1000)(_PoolActor)
+                .options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=here, soft=False))
+                .remote(settings, list(options.judge_urls))
+            )
+            key = pool_id(options.judge_urls)
+            # the API key stays in the pool, on this node; the workers never see it
+            from dataclasses import replace
+
+            worker_settings = replace(settings, model_api_key=None)
+        actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_RayWorker)
+
+        def start_worker() -> Any:
+            return actor_class.remote(worker_settings, ignores, pool, key)
+
+        actors = [start_worker() for _ in range(workers)]
+        _await_ready(ray, actors)
+        stats.setup_s = time.monotonic() - began
+        stats.started = time.monotonic()
+        _dispatch(ray, paths, actors, start_worker, options, stats, on_outcome, on_tick)
+        stats.finished = time.monotonic()
+        stats.worker_peak_rss = [r for r in _gather_quietly(ray, [a.peak_rss.remote() for a in actors]) if r]
+        if pool is not None:
+            stats.judge = _gather_quietly(ray, [pool.report.remote()])[0]
+        return stats
+    finally:
+        for a in actors:
+            _kill(ray, a)
+        if pool is not None:
+            _gather_quietly(ray, [pool.close.remote()])
+            _kill(ray, pool)
+        ray.shutdown()
+        if temp is not None and not options.keep_ray_files:
+            shutil.rmtree(temp, ignore_errors=True)
+
+
+def _start(ray: Any, options: EngineOptions) -> str | None:
+    """Join the cluster at ``options.address``, or start a private local instance; returns its folder."""
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # before Ray reads it; the cluster's own setting otherwise
+    # Ray's token authentication is on (good); its warning saying so on every run is not for a user
+    logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
+    quiet = {"log_to_driver": False, "configure_logging": True, "logging_level": logging.WARNING}
+    if options.address:
+        try:
+            ray.init(address=options.address, **quiet)
+        except Exception as exc:
+            raise ConfigError(
+                f"cannot join the Ray cluster at {options.address}: {_first_line(exc)}"
+            ) from exc
+        return None
+    temp = tempfile.mkdtemp(prefix="citecheck-ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
+    try:
+        ray.init(
+            address="local",
+            num_cpus=options.workers or os.cpu_count() or 1,
+            include_dashboard=False,
+            object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+            _node_ip_address="127.0.0.1",
+            _temp_dir=temp,
+            **quiet,
+        )
+    except Exception as exc:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise ConfigError(f"cannot start a local Ray instance: {_first_line(exc)}") from exc
+    return temp
+
+
+def _await_ready(ray: Any, actors: Sequence[Any]) -> None:
+    """Every worker has opened its sources; a worker that cannot stops the run with its reason."""
+    problems = ray.get([a.ready.remote() for a in actors])
+    for problem in problems:
+        if problem:
+            raise CitecheckError(problem)
+    versions = set(ray.get([a.version.remote() for a in actors]))
+    if versions != {__version__}:
+        raise ConfigError(
+            f"the cluster's workers run citecheck {', '.join(sorted(versions))}, this machine {__version__}: "
+            "install the same version on every node"
+        )
+
+
+def _dispatch(
+    ray: Any,
+    paths: Sequence[str],
+    actors: list[Any],
+    start_worker: Callable[[], Any],
+    options: EngineOptions,
+    stats: RunStats,
+    on_outcome: Callable[[DocOutcome], None],
+    on_tick: Callable[[RunStats], None],
+) -> None:
+    """One document per worker at a time: a worker's time on a document is its document's time, so a
+    timeout is the document's own, and a worker that dies takes only its document with it."""
+    from ray.exceptions import GetTimeoutError, RayActorError, RayTaskError
+
+    todo = deque(paths)
+    idle = deque(range(len(actors)))
+    busy: dict[Any, tuple[int, str, float]] = {}
+    while todo or busy:
+        while idle and todo:
+            i = idle.popleft()
+            path = todo.popleft()
+            busy[actors[i].check.remote(path)] = (i, path, time.monotonic())
+        done, _ = ray.wait(list(busy), num_returns=1, timeout=TICK_S)
+        if done:
+            done, _ = ray.wait(list(busy), num_returns=len(busy), timeout=0)
+        for ref in done:
+            i, path, began = busy.pop(ref)
+            try:
+                outcome = ray.get(ref)
+            except RayActorError as exc:
+                outcome = failed(path, time.monotonic() - began, _died(exc), "crashed")
+                actors[i] = _replace(ray, actors[i], start_worker, stats)
+            except (RayTaskError, GetTimeoutError) as exc:
+                outcome = failed(
+                    path, time.monotonic() - began, f"internal error: {_first_line(exc)}", "internal"
+                )
+            on_outcome(outcome)
+            idle.append(i)
+        now = time.monotonic()
+        for ref, (i, path, began) in list(busy.items()):
+            if now - began > options.timeout_s:
+                busy.pop(ref)
+                on_outcome(
+                    failed(
+                        path, now - began, f"not checked within {options.timeout_s:g} s (timeout)", "timeout"
+                    )
+                )
+                actors[i] = _replace(ray, actors[i], start_worker, stats)
+                idle.append(i)
+        on_tick(stats)
+
+
+def _replace(ray: Any, actor: Any, start_worker: Callable[[], Any], stats: RunStats) -> Any:
+    """A fresh worker in place of one that timed out or died (its sources opened anew)."""
+    _kill(ray, actor)
+    stats.restarts += 1
+    fresh = start_worker()
+    _await_ready(ray, [fresh])
+    return fresh
+
+
+def _died(exc: BaseException) -> str:
+    text = str(exc)
+    if "memory" in text.lower() or "OOM" in text:
+        return "the worker checking it ran out of memory and was stopped"
+    return "the worker checking it stopped unexpectedly (the document may be hostile)"
+
+
+def _kill(ray: Any, actor: Any) -> None:
+    try:
+        ray.kill(actor, no_restart=True)
+    except Exception as exc:  # already gone
+        log.debug("kill: %s", exc)
+
+
+def _gather_quietly(ray: Any, refs: list[Any]) -> list[Any]:
+    out = []
+    for ref in refs:
+        try:
+            out.append(ray.get(ref, timeout=30))
+        except Exception as exc:
+            log.debug("ignored: %s", exc)
+            out.append(None)
+    return out
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
