@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 INSTALL_HINT = 'citecheck batch needs Ray and pyarrow: pip install "citecheck-legal[scale]"'
 #: How often the driver looks at its workers (timeouts, progress) when none has finished.
 TICK_S = 0.25
+#: How long workers may take to start and open their sources (a large index on a network disk is slow).
+READY_TIMEOUT_S = 300.0
 #: A local instance's shared-memory object store: rows are small, the documents are read by the workers.
 LOCAL_OBJECT_STORE_BYTES = 256 * 1024 * 1024
 
@@ -149,7 +151,10 @@ def run(
     actors: list[Any] = []
     pool: Any = None
     try:
-        workers = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        workers = options.workers or max(1, cpus)
+        if workers > cpus:  # a worker that cannot be placed would wait for a CPU forever
+            raise ConfigError(f"--workers {workers}: the Ray cluster has {cpus} CPU(s) for this job")
         stats.workers = workers
         worker_settings = settings
         key = ""
@@ -195,9 +200,41 @@ def run(
             shutil.rmtree(temp, ignore_errors=True)
 
 
+def on_loopback(address: str | None) -> bool:
+    """Is the cluster on this machine (a local instance, or an address on 127.0.0.0/8 / ::1)?
+
+    >>> on_loopback(None), on_loopback("127.0.0.1:6379"), on_loopback("ray://10.0.0.5:10001")
+    (True, True, False)
+    """
+    if not address:
+        return True
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = urlsplit(address if "://" in address else f"ray://{address}").hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _keep_to_loopback(ray: Any) -> None:
+    """Ray replaces 127.0.0.1 by the machine's network address unless it is told clusters are off
+    (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``, read when Ray is imported); with it, a local instance
+    and a driver joining a cluster on this machine bind and advertise loopback only (docs/scale.md)."""
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    if constants is not None and hasattr(constants, "ENABLE_RAY_CLUSTER"):
+        constants.ENABLE_RAY_CLUSTER = False  # Ray was imported before the variable was set
+
+
 def _start(ray: Any, options: EngineOptions) -> str | None:
     """Join the cluster at ``options.address``, or start a private local instance; returns its folder."""
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # before Ray reads it; the cluster's own setting otherwise
+    if on_loopback(options.address):
+        _keep_to_loopback(ray)
     # Ray's token authentication is on (good); its warning saying so on every run is not for a user
     logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
     quiet = {"log_to_driver": False, "configure_logging": True, "logging_level": logging.WARNING}
@@ -228,7 +265,16 @@ def _start(ray: Any, options: EngineOptions) -> str | None:
 
 def _await_ready(ray: Any, actors: Sequence[Any]) -> None:
     """Every worker has opened its sources; a worker that cannot stops the run with its reason."""
-    problems = ray.get([a.ready.remote() for a in actors])
+    from ray.exceptions import GetTimeoutError, RayActorError
+
+    try:
+        problems = ray.get([a.ready.remote() for a in actors], timeout=READY_TIMEOUT_S)
+    except GetTimeoutError:
+        raise ConfigError(
+            f"the workers did not start within {READY_TIMEOUT_S:g} s (is citecheck installed on every node?)"
+        ) from None
+    except RayActorError as exc:
+        raise ConfigError(f"a worker could not start: {_first_line(exc)}") from None
     for problem in problems:
         if problem:
             raise CitecheckError(problem)

@@ -61,6 +61,7 @@ class _Endpoint:
 class PoolStats:
     requests: dict[str, int] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)
+    peak_in_flight: dict[str, int] = field(default_factory=dict)  # the most at once, per endpoint
     waited: int = 0  # requests that waited for room (backpressure)
     cache_hits: int = 0
     cache_misses: int = 0
@@ -116,6 +117,8 @@ class EndpointPool:
                 endpoint.in_flight += 1
                 endpoint.sent += 1
                 name = getattr(endpoint.client, "base_url", str(index))
+                peak = self.stats.peak_in_flight
+                peak[name] = max(peak.get(name, 0), endpoint.in_flight)
                 self.stats.requests[name] = self.stats.requests.get(name, 0) + 1
                 try:
                     value = await getattr(endpoint.client, method)(messages, deadline, *args)
@@ -149,7 +152,7 @@ class EndpointPool:
                 if not usable:
                     return None
                 up = [e for e in usable if e.down_until <= now] or usable  # all down: try one anyway
-                best = min(up, key=lambda e: e.in_flight / e.capacity)
+                best = min(up, key=lambda e: (e.in_flight / e.capacity, e.sent))  # ties: the least used
                 if best.in_flight < best.capacity:
                     return best
                 await self._freed.wait()

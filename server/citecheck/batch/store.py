@@ -94,7 +94,11 @@ class Store:
             os.close(fd)
             raise InputError(f"{self.out} is being written by another citecheck batch run") from None
         self._lock_fd = fd
-        self._check_existing()
+        try:
+            self._check_existing()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:

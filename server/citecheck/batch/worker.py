@@ -34,6 +34,9 @@ def batch_settings(settings: Settings) -> Settings:
     return replace(settings, cap_fetch=False, courtlistener_token=None)
 
 
+WARM_UP = "See Peyton v. District of Columbia, 100 A.2d 36, 38 (D.C. 1953); 42 U.S.C. § 1983.\n"
+
+
 class Worker:
     """Checks documents one at a time with sources it opened once."""
 
@@ -65,10 +68,22 @@ class Worker:
         except Exception as exc:  # the run stops with this line rather than fail every document alike
             log.exception("batch worker could not open its sources")
             self.problem = f"cannot open the sources: {type(exc).__name__}: {exc}"
+        if self.problem is None:
+            self._warm_up()
         if judges is not None and self.problem is None:
             from citecheck.batch.judges import pooled_stage
 
             self.holdings = pooled_stage(judges, judges_key, settings)
+
+    def _warm_up(self) -> None:
+        """Import and prime extraction (eyecite, reporters-db, the courts) before the first document, so
+        that a document's seconds are its own and the workers' start is counted as the start."""
+        from citecheck.pipeline import check_document
+
+        try:
+            self.loop.run_until_complete(check_document(WARM_UP, self.source, self.settings))
+        except Exception:
+            log.debug("warm-up check failed", exc_info=True)
 
     def ready(self) -> str | None:
         """None when this worker can check documents, else why not."""

@@ -181,7 +181,7 @@ class _Progress:
         self.done = self.failed = 0
         self.began: float | None = None  # the first document handed out (Ray and the workers started)
         self.tty = stream.isatty()
-        self.last = 0.0
+        self.last = time.monotonic()  # the first line after PROGRESS_EVERY_S: an early rate says little
 
     def advance(self, outcome: Any) -> None:
         self.done += 1
