@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 INSTALL_HINT = 'citecheck batch needs Ray and pyarrow: pip install "citecheck-legal[scale]"'
 #: How often the driver looks at its workers (timeouts, progress) when none has finished.
 TICK_S = 0.25
+#: Documents handed to a worker at once: the one it checks and the next (no wait for the driver between).
+DEPTH = 2
 #: How long workers may take to start and open their sources (a large index on a network disk is slow).
 READY_TIMEOUT_S = 300.0
 #: A local instance's shared-memory object store: rows are small, the documents are read by the workers.
@@ -296,46 +298,61 @@ def _dispatch(
     on_outcome: Callable[[DocOutcome], None],
     on_tick: Callable[[RunStats], None],
 ) -> None:
-    """One document per worker at a time: a worker's time on a document is its document's time, so a
-    timeout is the document's own, and a worker that dies takes only its document with it."""
+    """Each worker holds ``DEPTH`` documents: the one it checks and the next, so that it never waits for
+    the driver between two. A worker checks one document at a time, so its first document began when
+    the one before it ended: that is the time a timeout counts from. A worker that dies or times out
+    takes only that document with it; the one queued behind is handed out again."""
+    todo = deque(paths)
+    queues: list[deque[tuple[Any, str]]] = [deque() for _ in actors]
+    began: list[float] = [0.0] * len(actors)  # when the document at the head of each queue began
+    while todo or any(queues):
+        now = time.monotonic()
+        for i, queue in enumerate(queues):
+            while len(queue) < DEPTH and todo:
+                path = todo.popleft()
+                queue.append((actors[i].check.remote(path), path))
+                if len(queue) == 1:
+                    began[i] = now
+        heads = {q[0][0]: i for i, q in enumerate(queues) if q}
+        done, _ = ray.wait(list(heads), num_returns=1, timeout=TICK_S)
+        if done:
+            done, _ = ray.wait(list(heads), num_returns=len(heads), timeout=0)
+        for ref in done:
+            i = heads[ref]
+            _, path = queues[i].popleft()
+            outcome, lost = _outcome(ray, ref, path, time.monotonic() - began[i])
+            on_outcome(outcome)
+            if lost:
+                _requeue(todo, queues[i])
+                actors[i] = _replace(ray, actors[i], start_worker, stats)
+            began[i] = time.monotonic()
+        now = time.monotonic()
+        for i, queue in enumerate(queues):
+            if queue and now - began[i] > options.timeout_s:
+                _, path = queue.popleft()
+                why = f"not checked within {options.timeout_s:g} s (timeout)"
+                on_outcome(failed(path, now - began[i], why, "timeout"))
+                _requeue(todo, queue)
+                actors[i] = _replace(ray, actors[i], start_worker, stats)
+        on_tick(stats)
+
+
+def _outcome(ray: Any, ref: Any, path: str, seconds: float) -> tuple[DocOutcome, bool]:
+    """The document's outcome, and whether its worker was lost with it."""
     from ray.exceptions import GetTimeoutError, RayActorError, RayTaskError
 
-    todo = deque(paths)
-    idle = deque(range(len(actors)))
-    busy: dict[Any, tuple[int, str, float]] = {}
-    while todo or busy:
-        while idle and todo:
-            i = idle.popleft()
-            path = todo.popleft()
-            busy[actors[i].check.remote(path)] = (i, path, time.monotonic())
-        done, _ = ray.wait(list(busy), num_returns=1, timeout=TICK_S)
-        if done:
-            done, _ = ray.wait(list(busy), num_returns=len(busy), timeout=0)
-        for ref in done:
-            i, path, began = busy.pop(ref)
-            try:
-                outcome = ray.get(ref)
-            except RayActorError as exc:
-                outcome = failed(path, time.monotonic() - began, _died(exc), "crashed")
-                actors[i] = _replace(ray, actors[i], start_worker, stats)
-            except (RayTaskError, GetTimeoutError) as exc:
-                outcome = failed(
-                    path, time.monotonic() - began, f"internal error: {_first_line(exc)}", "internal"
-                )
-            on_outcome(outcome)
-            idle.append(i)
-        now = time.monotonic()
-        for ref, (i, path, began) in list(busy.items()):
-            if now - began > options.timeout_s:
-                busy.pop(ref)
-                on_outcome(
-                    failed(
-                        path, now - began, f"not checked within {options.timeout_s:g} s (timeout)", "timeout"
-                    )
-                )
-                actors[i] = _replace(ray, actors[i], start_worker, stats)
-                idle.append(i)
-        on_tick(stats)
+    try:
+        return ray.get(ref), False
+    except RayActorError as exc:
+        return failed(path, seconds, _died(exc), "crashed"), True
+    except (RayTaskError, GetTimeoutError) as exc:
+        return failed(path, seconds, f"internal error: {_first_line(exc)}", "internal"), False
+
+
+def _requeue(todo: deque[str], queue: deque[tuple[Any, str]]) -> None:
+    """Documents queued behind one that took its worker down go back to the front, in order."""
+    todo.extendleft(path for _, path in reversed(queue))
+    queue.clear()
 
 
 def _replace(ray: Any, actor: Any, start_worker: Callable[[], Any], stats: RunStats) -> Any:

@@ -248,6 +248,9 @@ def _summary(
             f"checked {len(outcomes) - len(failed)} documents, {len(failed)} failed, in {_duration(wall)} "
             f"({rate:.2f} documents/s on {stats.workers} workers; {stats.setup_s:.1f} s to start them)\n"
         )
+        if stats.worker_peak_rss:
+            mb = sorted(r / 2**20 for r in stats.worker_peak_rss)
+            err.write(f"  workers' peak memory: {mb[0]:.0f}-{mb[-1]:.0f} MB each\n")
     elif not outcomes and not interrupted:
         err.write("nothing to check\n")
     if failed:
