@@ -104,7 +104,7 @@ class LoopbackCluster:
         self._spawn(
             [sys.executable, "-c", _SECOND_NODE, "start", f"--address={self.address}",
              f"--dashboard-agent-listen-port={free_port()}", *common],
-            self.env,
+            {**self.env, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "1"},  # whatever the caller's environment says
             "node2.log",
         )  # fmt: skip
         self.wait_for_nodes(2)

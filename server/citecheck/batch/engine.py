@@ -8,13 +8,14 @@ whatever happens. On a cluster (``--ray-address``) only this job's actors are ma
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +148,19 @@ def run(
     require_scale()
     import ray
 
+    with _kept_to_loopback(ray, on_loopback(options.address)):
+        return _run(ray, paths, settings, ignores, options, on_outcome, on_tick)
+
+
+def _run(
+    ray: Any,
+    paths: Sequence[str],
+    settings: Settings,
+    ignores: IgnoreList | None,
+    options: EngineOptions,
+    on_outcome: Callable[[DocOutcome], None],
+    on_tick: Callable[[RunStats], None],
+) -> RunStats:
     stats = RunStats()
     began = time.monotonic()
     temp = _start(ray, options)
@@ -222,21 +236,36 @@ def on_loopback(address: str | None) -> bool:
         return False
 
 
-def _keep_to_loopback(ray: Any) -> None:
+_CLUSTERS = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+@contextlib.contextmanager
+def _kept_to_loopback(ray: Any, loopback: bool) -> Iterator[None]:
     """Ray replaces 127.0.0.1 by the machine's network address unless it is told clusters are off
-    (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``, read when Ray is imported); with it, a local instance
-    and a driver joining a cluster on this machine bind and advertise loopback only (docs/scale.md)."""
-    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
-    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
-    if constants is not None and hasattr(constants, "ENABLE_RAY_CLUSTER"):
-        constants.ENABLE_RAY_CLUSTER = False  # Ray was imported before the variable was set
+    (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``, read when Ray is imported; the processes it starts read
+    the variable); with it, a local instance and a driver joining a cluster on this machine bind and
+    advertise loopback only (docs/scale.md). Both are put back afterwards (a caller in the same process)."""
+    constants: Any = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    before_env, before_flag = os.environ.get(_CLUSTERS), getattr(constants, "ENABLE_RAY_CLUSTER", None)
+    if loopback:
+        os.environ[_CLUSTERS] = "0"
+        if before_flag is not None:
+            constants.ENABLE_RAY_CLUSTER = False  # Ray was imported before the variable was set
+    try:
+        yield
+    finally:
+        if loopback:
+            if before_env is None:
+                os.environ.pop(_CLUSTERS, None)
+            else:
+                os.environ[_CLUSTERS] = before_env
+            if before_flag is not None:
+                constants.ENABLE_RAY_CLUSTER = before_flag
 
 
 def _start(ray: Any, options: EngineOptions) -> str | None:
     """Join the cluster at ``options.address``, or start a private local instance; returns its folder."""
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # before Ray reads it; the cluster's own setting otherwise
-    if on_loopback(options.address):
-        _keep_to_loopback(ray)
     # Ray's token authentication is on (good); its warning saying so on every run is not for a user
     logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
     quiet = {"log_to_driver": False, "configure_logging": True, "logging_level": logging.WARNING}
