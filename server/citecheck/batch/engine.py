@@ -15,9 +15,9 @@ import shutil
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from citecheck import __version__
 from citecheck.batch.rows import DocOutcome, failed
@@ -27,6 +27,8 @@ from citecheck.errors import CitecheckError, ConfigError
 from citecheck.ignores import IgnoreList
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 INSTALL_HINT = 'citecheck batch needs Ray and pyarrow: pip install "citecheck-legal[scale]"'
 #: How often the driver looks at its workers (timeouts, progress) when none has finished.
@@ -145,15 +147,54 @@ def run(
 ) -> RunStats:
     """Check ``paths`` on Ray; every one of them reaches ``on_outcome`` once (checked or failed), unless
     the run is interrupted (KeyboardInterrupt propagates after Ray is stopped)."""
+    began = time.monotonic()
+    with ray_session(options.address, options.workers, keep_files=options.keep_ray_files) as ray:
+        return _run(ray, began, paths, settings, ignores, options, on_outcome, on_tick)
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None, cpus: int | None, *, keep_files: bool = False) -> Iterator[Any]:
+    """Ray, joined at ``address`` or started here with ``cpus`` CPUs (loopback only), and stopped (or left)
+    afterwards whatever happens; yields the ``ray`` module."""
     require_scale()
     import ray
 
-    with _kept_to_loopback(ray, on_loopback(options.address)):
-        return _run(ray, paths, settings, ignores, options, on_outcome, on_tick)
+    with _kept_to_loopback(ray, on_loopback(address)):
+        temp = _start(ray, address, cpus)
+        try:
+            yield ray
+        finally:
+            ray.shutdown()
+            if temp is not None and not keep_files:
+                shutil.rmtree(temp, ignore_errors=True)
+
+
+def cluster_cpus(ray: Any, wanted: int | None) -> int:
+    """How many one-CPU workers to start: ``wanted``, or every CPU the cluster has for this job."""
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    workers = wanted or max(1, cpus)
+    if workers > cpus:  # a worker that cannot be placed would wait for a CPU forever
+        raise ConfigError(f"--workers {workers}: the Ray cluster has {cpus} CPU(s) for this job")
+    return workers
+
+
+def map_ordered(ray: Any, fn: Callable[[_T], _R], items: Iterable[_T], workers: int) -> Iterator[_R]:
+    """``map(fn, items)`` as Ray tasks of one CPU each, results in the items' order, at most two tasks a
+    worker in flight (the items are read as results are taken: a bulk file's shards are never all in
+    memory). ``fn`` must be a module-level function (workers import it by name)."""
+    task = ray.remote(num_cpus=1, max_retries=0)(fn)
+    pending: deque[Any] = deque()
+    for item in items:
+        pending.append(task.remote(item))
+        while len(pending) >= 2 * workers:
+            yield ray.get(pending.popleft())
+    while pending:
+        yield ray.get(pending.popleft())
 
 
 def _run(
     ray: Any,
+    began: float,
     paths: Sequence[str],
     settings: Settings,
     ignores: IgnoreList | None,
@@ -162,15 +203,10 @@ def _run(
     on_tick: Callable[[RunStats], None],
 ) -> RunStats:
     stats = RunStats()
-    began = time.monotonic()
-    temp = _start(ray, options)
     actors: list[Any] = []
     pool: Any = None
     try:
-        cpus = int(ray.cluster_resources().get("CPU", 0))
-        workers = options.workers or max(1, cpus)
-        if workers > cpus:  # a worker that cannot be placed would wait for a CPU forever
-            raise ConfigError(f"--workers {workers}: the Ray cluster has {cpus} CPU(s) for this job")
+        workers = cluster_cpus(ray, options.workers)
         stats.workers = workers
         worker_settings = settings
         key = ""
@@ -211,9 +247,6 @@ def _run(
         if pool is not None:
             _gather_quietly(ray, [pool.close.remote()])
             _kill(ray, pool)
-        ray.shutdown()
-        if temp is not None and not options.keep_ray_files:
-            shutil.rmtree(temp, ignore_errors=True)
 
 
 def on_loopback(address: str | None) -> bool:
@@ -263,25 +296,25 @@ def _kept_to_loopback(ray: Any, loopback: bool) -> Iterator[None]:
                 constants.ENABLE_RAY_CLUSTER = before_flag
 
 
-def _start(ray: Any, options: EngineOptions) -> str | None:
-    """Join the cluster at ``options.address``, or start a private local instance; returns its folder."""
+def _start(ray: Any, address: str | None, cpus: int | None) -> str | None:
+    """Join the cluster at ``address``, or start a private local instance; returns its folder."""
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # before Ray reads it; the cluster's own setting otherwise
     # Ray's token authentication is on (good); its warning saying so on every run is not for a user
     logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
     quiet = {"log_to_driver": False, "configure_logging": True, "logging_level": logging.WARNING}
-    if options.address:
+    if address:
         try:
-            ray.init(address=options.address, **quiet)
+            ray.init(address=address, **quiet)
         except Exception as exc:
             raise ConfigError(
-                f"cannot join the Ray cluster at {options.address}: {_first_line(exc)}"
+                f"cannot join the Ray cluster at {address}: {_first_line(exc)}"
             ) from exc
         return None
     temp = tempfile.mkdtemp(prefix="citecheck-ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
     try:
         ray.init(
             address="local",
-            num_cpus=options.workers or os.cpu_count() or 1,
+            num_cpus=cpus or os.cpu_count() or 1,
             include_dashboard=False,
             object_store_memory=LOCAL_OBJECT_STORE_BYTES,
             _node_ip_address="127.0.0.1",
