@@ -57,6 +57,12 @@ class Worker:
         self.source: Any = None
         self.holdings: Any = None
         self.problem: str | None = None  # why this worker cannot check anything (the run stops)
+        self._offline: Any = None
+        if settings.offline:  # the guarantee of --offline, in this process too (the driver has its own)
+            from citecheck.privacy.offline import no_network
+
+            self._offline = no_network()  # held: a guard nobody refers to would be collected and lifted
+            self._offline.__enter__()
         _, second, third = gc.get_threshold()
         gc.set_threshold(max(20_000, gc.get_threshold()[0]), second, third)  # as cli.app._batch_gc
         try:
@@ -127,6 +133,9 @@ class Worker:
             self.loop.run_until_complete(shut())
         finally:
             self.loop.close()
+            if self._offline is not None:
+                self._offline.__exit__(None, None, None)
+                self._offline = None
 
 
 def _too_much(exc: BaseException) -> str:
