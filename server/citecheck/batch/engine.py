@@ -306,9 +306,7 @@ def _start(ray: Any, address: str | None, cpus: int | None) -> str | None:
         try:
             ray.init(address=address, **quiet)
         except Exception as exc:
-            raise ConfigError(
-                f"cannot join the Ray cluster at {address}: {_first_line(exc)}"
-            ) from exc
+            raise ConfigError(f"cannot join the Ray cluster at {address}: {_first_line(exc)}") from exc
         return None
     temp = tempfile.mkdtemp(prefix="citecheck-ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
     try:
