@@ -49,7 +49,7 @@ def test_diagnostic_fields_and_utf16_range() -> None:
     )
     assert d.code == "name-mismatch" and d.source == "citecheck"
     assert d.severity == types.DiagnosticSeverity.Error
-    assert d.code_description.href.endswith("#name-mismatch")
+    assert d.code_description is None  # no link to a URL the package does not declare (issue 36)
     assert d.range.start == types.Position(line=0, character=3)  # the emoji is two UTF-16 units
     assert any("Branson v. Harris" in r.message for r in d.related_information)
     assert any("Page 39" in r.message for r in d.related_information)
@@ -106,3 +106,18 @@ def test_renderer_reuses_json_while_the_position_holds() -> None:
         [moved], uri="file:///a.txt", index=LineIndex(moved_text), encoding="utf-16", version=3
     )
     assert json.loads(third.json)["range"]["start"]["character"] == 5
+
+
+def test_the_code_description_links_only_a_declared_url(monkeypatch) -> None:
+    from citecheck.report import help as report_help
+
+    monkeypatch.setattr(report_help, "declared_docs_url", lambda: "https://docs.example.org/findings")
+    d = to_diagnostic(
+        _finding(),
+        uri="file:///a.txt",
+        index=LineIndex(TEXT),
+        encoding="utf-16",
+        key=KEY,
+        client=ClientFeatures(),
+    )
+    assert d.code_description.href == "https://docs.example.org/findings#name-mismatch"
