@@ -273,3 +273,21 @@ def test_the_cli_exits_1_when_a_title_was_skipped(
     out = capsys.readouterr()
     assert "stored 1 C.F.R. titles" in out.out and "1 refused" in out.out
     assert "refused C.F.R. title 3" in out.err
+
+
+async def test_a_release_whose_title_has_no_sections_keeps_the_good_copy_and_says_so(
+    server: StatuteServer, files: StatuteFiles, tmp_path: Path
+) -> None:
+    """Issue 35 item 1: a usc42.xml with no <section> was stored as a covered title of 0 sections over the good
+    one (every 42 U.S.C. citation then fabricated-statute) and the sync ended as if all were well."""
+    with StatuteIndex(tmp_path / "statutes.sqlite") as index:
+        await _sync(index, _request(server, tmp_path, cfr=False))
+        files.release_point = "119-40"
+        files.usc = {"usc42.xml": uslm_title("42", []), "usc07.xml": files.usc["usc07.xml"]}
+        files.reset_zip()
+        stats = await _sync(index, _request(server, tmp_path, cfr=False))
+        assert stats.usc_titles == ["7"] and len(stats.refused) == 1 and "usc42.xml" in stats.refused[0]
+        assert "1 refused" in stats.summary()
+        assert index.covers("usc", "42")
+        rec = index.lookup(Key("usc", "42", "1983")).record
+        assert rec is not None and rec.edition == "119-36"  # the good copy, from the release that had it

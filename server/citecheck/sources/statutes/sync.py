@@ -210,6 +210,8 @@ async def _sync_usc(
     built = build_index(index, usc=dest, progress=progress, source_usc=url)
     stats.usc_titles += built.usc_titles
     stats.sections += built.sections
+    stats.uncovered += built.uncovered
+    stats.refused += built.refused  # a title file with no sections: not stored, and the sync says so
     stats.editions["usc"] = built.editions.get("usc", release)
     remove_download(dest)
 
