@@ -15,6 +15,7 @@ from citecheck.judge import judge
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.statutes.ecfr import parse_ecfr
 from citecheck.sources.statutes.index import StatuteIndex
+from citecheck.sources.statutes.link import StatuteLink
 from citecheck.sources.statutes.uslm import parse_uslm
 from citecheck_testing.statutes import FakeSection, ecfr_title, uslm_title
 
@@ -86,7 +87,7 @@ def _index(tmp_path: Path) -> StatuteIndex:
 
 async def _check(text: str, index: StatuteIndex):  # type: ignore[no-untyped-def]
     extraction = extract_citations(text)
-    evidence = await gather(extraction, SourceChain(statutes=index))
+    evidence = await gather(extraction, SourceChain([StatuteLink(index)]))
     return judge(extraction, evidence, Settings(offline=True))
 
 
