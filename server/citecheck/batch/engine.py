@@ -235,6 +235,7 @@ def _run(
         _await_ready(ray, actors)
         stats.setup_s = time.monotonic() - began
         stats.started = time.monotonic()
+        on_tick(stats)  # the progress line's rate counts from here, not from Ray's start
         _dispatch(ray, paths, actors, start_worker, options, stats, on_outcome, on_tick)
         stats.finished = time.monotonic()
         stats.worker_peak_rss = [r for r in _gather_quietly(ray, [a.peak_rss.remote() for a in actors]) if r]
