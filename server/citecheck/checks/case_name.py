@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
 from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
 from citecheck.extract.models import CiteForm
-from citecheck.findings import Finding, Fix, Kind, TextEdit, make_finding
+from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord
 from citecheck.spans import Span
 
@@ -43,14 +43,25 @@ class CaseNameCheck:
             return
         offset = c.case_name.span.start + draft.find(cleaned)
         record = ctx.record
+        # the page may hold decisions the source does not list (memorandum decisions, a table: #336,
+        # #339): another name there is a warning, not proof (the evidence rule, checks/existence.py)
+        shared = ctx.lookup.page_shared
+        unlisted = (
+            f" Several decisions can be printed on one page of {ctx.lookup.key.reporter}, and the source may "
+            "not list them all: if the draft's case is one of them, the citation may be right."
+            if shared
+            else ""
+        )
+        severity = Severity.WARNING if shared else None
         if record is None:  # ambiguous and the draft names none of the candidates
             names = "; ".join(describe_record(r) for r in records[:4])
             yield make_finding(
                 Kind.NAME_MISMATCH,
                 c.case_name.span,
-                f"“{cleaned}” is not any of the cases at {ctx.lookup.key}: {names}.",
+                f"“{cleaned}” is not any of the cases at {ctx.lookup.key}: {names}.{unlisted}",
                 evidence=record_evidence(ctx, draft=cleaned),
                 citation_index=c.index,
+                severity=severity,
             )
             return
         result = compare_names(cleaned, record.names)
@@ -77,7 +88,8 @@ class CaseNameCheck:
             Kind.NAME_MISMATCH,
             c.case_name.span,
             f"{cite} is {describe_record(record, cite)}, not “{cleaned}”. "
-            "Either the name or the citation is wrong.",
+            f"Either the name or the citation is wrong.{unlisted}",
+            severity=severity,
             evidence=record_evidence(ctx, draft=cleaned, passage=record.name),
             fixes=(
                 Fix(

@@ -194,6 +194,13 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
     corpus_path = Path(getattr(args, "corpus", None) or settings.corpus_path)
     index_path = Path(getattr(args, "index", None) or settings.index_path).expanduser()
     if action == "import" and getattr(args, "full_dump", False):
+        if getattr(args, "corpus", None):
+            # the index is its own file: building it at the default path while the user named another
+            # file would leave them checking against an index they never asked for (issue 32)
+            raise ConfigError(
+                "--full-dump builds the citation index, not the corpus: name its file with --index FILE, "
+                "not --corpus"
+            )
         return _build_index(args.path, index_path, full_dump=True, rebuild=False, out=out)
     if action == "import":
         return _import(args.path, corpus_path, settings, out)

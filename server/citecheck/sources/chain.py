@@ -43,6 +43,7 @@ from citecheck.sources.reporters import is_database, normalise_reporter
 if TYPE_CHECKING:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
+    from citecheck.sources.cap_ranges import CapRanges
     from citecheck.sources.index.source import IndexSource, IndexWatch
     from citecheck.sources.pacing import WorkOrder
     from citecheck.sources.statutes.index import StatuteIndex, StatuteKeyLike
@@ -79,6 +80,7 @@ class SourceChain:
         statutes: StatuteIndex | None = None,
         index_watch: IndexWatch | None = None,
         name_search_online: bool = True,
+        ranges: CapRanges | None = None,
     ) -> None:
         #: ``say_missing_text``: a case only the citation index knows raises SourceUnavailable from
         #: ``opinion`` (so quote and pin checks say they were not run); a view that answers only from
@@ -96,6 +98,8 @@ class SourceChain:
         #: the remote's name search may be asked (``settings.name_search_online``): the case name of a
         #: citation a finding calls wrong then goes to CourtListener (docs/sources.md, "Name search")
         self.name_search_online = name_search_online
+        #: CAP's page ranges as evidence for the pages the other links could not find (the evidence rule)
+        self.ranges = ranges
 
     async def watch_index(self) -> bool:
         """Take up the citation index if it appeared since this chain was opened; True if it did now."""
@@ -195,7 +199,53 @@ class SourceChain:
                 results[k] = prev or LookupResult(
                     key=k, status=LookupStatus.CANNOT_VERIFY, reason="no source covers this citation"
                 )
+        if self.ranges is not None:
+            await self._page_ranges(results)
         return {k: results[k] for k in wanted}
+
+    async def _page_ranges(self, results: dict[CiteKey, LookupResult]) -> None:
+        """CAP's page ranges as evidence (``cap_ranges``, the evidence rule): for a page no source found,
+        the CAP case it lies in and the CAP cases that begin on it; for a page that may hold decisions the
+        source does not list (``page_shared``), the others CAP lists there."""
+        assert self.ranges is not None
+        asked = [
+            k
+            for k, r in results.items()
+            if r.status in (LookupStatus.NOT_FOUND, LookupStatus.CANNOT_VERIFY)
+            or (r.status is not LookupStatus.NOT_FOUND and r.page_shared)
+        ]
+        if not asked:
+            return
+        fetch = [k for k in asked if results[k].status is not LookupStatus.CANNOT_VERIFY]
+        try:
+            found = await self.ranges.evidence(asked, fetch=fetch)
+        except Exception:  # evidence is a bonus: a failure leaves the answers as they were
+            log.exception("CAP page ranges failed")
+            return
+        for k, ev in found.items():
+            r = results[k]
+            if r.status in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS):
+                held = {x.name for x in r.records}
+                more = tuple(x for x in ev.beginning if x.name not in held)
+                if more:  # several decisions on one page (#336): the name is compared with every one
+                    results[k] = replace(r, status=LookupStatus.AMBIGUOUS, records=(*r.records, *more),
+                                         page_shared=False)  # fmt: skip
+                elif ev.beginning:
+                    results[k] = replace(r, page_shared=False)  # CAP lists no other case there
+                continue
+            if ev.beginning:
+                # CAP lists a case beginning here that the other sources lack
+                results[k] = LookupResult(
+                    key=k,
+                    status=LookupStatus.FOUND if len(ev.beginning) == 1 else LookupStatus.AMBIGUOUS,
+                    records=ev.beginning,
+                    source="cap",
+                    reason=_join(f"found in {ev.source}", r.reason),
+                    volume_complete=r.volume_complete,
+                )
+            elif ev.containing is not None and (r.containing is None or r.containing.id != ev.containing.id):
+                why = _join(r.reason, f"page ranges from {ev.source}")
+                results[k] = replace(r, containing=ev.containing, reason=why)
 
     async def opinion(self, record: CaseRecord) -> OpinionText | None:
         if self.corpus is not None:
@@ -418,7 +468,9 @@ class SourceChain:
         return " → ".join(parts) if parts else "no sources (every citation will be cannot-verify)"
 
     async def close(self) -> None:
-        for link in (self.remote, self.cap_fetcher, self.cache, self.index, self.corpus):
+        meta = self.ranges.fetcher if self.ranges is not None else None
+        own = meta if meta is not None and meta is not self.cap_fetcher else None
+        for link in (self.remote, self.cap_fetcher, own, self.cache, self.index, self.corpus):
             if link is not None:
                 try:
                     await link.close()
@@ -604,6 +656,15 @@ async def build_from_settings(
             cache=cache,
             budget_s=None if interactive else settings.cap_budget_s,
         )
+    from citecheck.sources.cap_ranges import CapRanges
+
+    # CAP's case metadata (page ranges) for the pages no source found: from an imported volume or the
+    # cache, or fetched (the metadata file alone) when CAP downloads are allowed
+    meta_fetcher = cap
+    if wants_cap and meta_fetcher is None:
+        meta_fetcher = CapFetcher(settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache,
+                                  budget_s=None if interactive else settings.cap_budget_s)  # fmt: skip
+    ranges = CapRanges(corpus=corpus, cache=cache, fetcher=meta_fetcher)
     remote = None
     off = ""
     if settings.offline:
@@ -635,6 +696,7 @@ async def build_from_settings(
         statutes=await asyncio.to_thread(_open_statutes, settings),
         index_watch=_watch_index(settings) if interactive and index is None else None,
         name_search_online=settings.name_search_online,
+        ranges=ranges,
     )
 
 

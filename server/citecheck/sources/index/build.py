@@ -39,7 +39,7 @@ from typing import Any
 from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError, SyncBusy
 from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
-from citecheck.sources.index.coverage import volume_complete
+from citecheck.sources.index.coverage import NEUTRAL_TYPE, volume_complete
 from citecheck.sources.index.lanes import LANES, IdSet, Marks, Message, case_tokens
 from citecheck.sources.index.rows import FileStats, dump_date, find_dump
 from citecheck.sources.index.schema import (
@@ -718,10 +718,18 @@ def _volumes(db: sqlite3.Connection, *, full_dump: bool) -> tuple[int, int]:
     rows: list[tuple[Any, ...]] = []
 
     def flush(
-        rep: int, vol: Any, pages: array[int], clusters: list[int], cases: int, last: int | None
+        rep: int,
+        vol: Any,
+        pages: array[int],
+        clusters: list[int],
+        cases: int,
+        last: int | None,
+        neutral: bool,
     ) -> None:
         nonlocal total, complete_n, text_ids
-        complete = volume_complete(reporters[rep], str(vol), full_dump=full_dump, cases=cases, last_date=last)
+        complete = volume_complete(
+            reporters[rep], str(vol), full_dump=full_dump, cases=cases, last_date=last, neutral=neutral
+        )
         vid = volume_id(rep, vol)
         if vid is None:
             vid, text_ids = text_ids, text_ids + 1
@@ -738,22 +746,24 @@ def _volumes(db: sqlite3.Connection, *, full_dump: bool) -> tuple[int, int]:
     clusters: list[int] = []
     cases = 0
     last: int | None = None
-    for rep, vol, page, cluster, date in db.execute(
-        "SELECT c.reporter, c.volume, c.page, c.cluster, k.date_filed FROM cites c"
+    neutral = False  # a citation of the volume is CourtListener's type 8: never complete
+    for rep, vol, page, cluster, date, typ in db.execute(
+        "SELECT c.reporter, c.volume, c.page, c.cluster, k.date_filed, c.type FROM cites c"
         " LEFT JOIN cases k ON k.id = c.cluster ORDER BY c.reporter, c.volume, c.page, c.cluster"
     ):
         if (rep, vol) != current:
             if current is not None:
-                flush(*current, pages, clusters, cases, last)
-            current, pages, clusters, cases, last = (rep, vol), array("I"), [], 0, None
+                flush(*current, pages, clusters, cases, last, neutral)
+            current, pages, clusters, cases, last, neutral = (rep, vol), array("I"), [], 0, None, False
         cases += 1
+        neutral = neutral or typ == NEUTRAL_TYPE
         if isinstance(page, int) and 0 <= page < 1 << 32:
             pages.append(page)
             clusters.append(cluster)
         if date is not None and (last is None or date > last):
             last = date
     if current is not None:
-        flush(*current, pages, clusters, cases, last)
+        flush(*current, pages, clusters, cases, last, neutral)
     if rows:
         db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?,?,?)", rows)
     return total, complete_n
