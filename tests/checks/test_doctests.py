@@ -18,6 +18,9 @@ MODULES = [
     "citecheck.checks.statute_sections",
     "citecheck.sources.statutes.records",
     "citecheck.lsp.features.hover",
+    "citecheck.sources.index.coverage",
+    "citecheck.sources.cap_ranges",
+    "citecheck.sources.name_keys",
 ]
 
 
