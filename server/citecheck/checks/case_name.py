@@ -84,6 +84,14 @@ class CaseNameCheck:
                 citation_index=c.index,
             )
             return
+        party = _shared_party(cleaned, record.names)
+        if party is not None and severity is None:
+            # one party named right, the other not: a public officer's successor substituted (Hossain v.
+            # Ashcroft, later v. Gonzales), a caption renamed on appeal — a warning, not proof
+            severity = Severity.WARNING
+            unlisted += (
+                f" The draft names one party of it ({party}); the other may have been substituted or renamed."
+            )
         yield make_finding(
             Kind.NAME_MISMATCH,
             c.case_name.span,
@@ -99,3 +107,18 @@ class CaseNameCheck:
             ),
             citation_index=c.index,
         )
+
+
+def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
+    """A party of the draft's caption that is a party of the case, by a word that identifies (not
+    ``State``, ``United States``, ``People``): the draft names the case in part. None when none is."""
+    from citecheck.sources.name_keys import GENERIC, name_tokens, parties
+
+    mine = [(p, set(name_tokens(p)) - GENERIC) for p in parties(draft)]
+    if len(mine) < 2:
+        return None
+    theirs = [set(name_tokens(p)) - GENERIC for n in record_names for p in parties(n)]
+    for written, words in mine:
+        if words and any(words == other for other in theirs if other):
+            return written
+    return None
