@@ -30,7 +30,6 @@ import hashlib
 import json
 import os
 import random
-import re
 import sys
 import tempfile
 import time
@@ -41,16 +40,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 if "PYTHONPATH" not in os.environ:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from brief import html_to_text  # noqa: E402
-from citecheck.config import Settings  # noqa: E402
-from citecheck.extract import CiteForm, extract_citations  # noqa: E402
-from citecheck.findings import Severity  # noqa: E402
-from citecheck.pipeline import check_document  # noqa: E402
-from citecheck.reporters import is_neutral, normalise_reporter  # noqa: E402
-from citecheck.sources.chain import SourceChain  # noqa: E402
-from citecheck.sources.index.build import build_from_folder  # noqa: E402
-from citecheck.sources.index.source import IndexSource  # noqa: E402
-from citecheck_testing.bulk_dump import HEADERS, copy_line  # noqa: E402
+from brief import html_to_text
+from citecheck.config import Settings
+from citecheck.extract import CiteForm, extract_citations
+from citecheck.findings import Severity
+from citecheck.pipeline import check_document
+from citecheck.reporters import is_neutral, normalise_reporter
+from citecheck.sources.chain import SourceChain
+from citecheck.sources.index.build import build_from_folder
+from citecheck.sources.index.source import IndexSource
+from citecheck_testing.bulk_dump import HEADERS, copy_line
 
 STAMP = "2026-06-01 00:00:00+00"
 
@@ -143,11 +142,15 @@ def _cite_type(reporter: str) -> int:
     for entries in reporters_db.REPORTERS.values():
         for entry in entries:
             if reporter in entry["editions"]:
-                return {"federal": 1, "state": 2, "state_regional": 3, "specialty": 4}.get(entry.get("cite_type"), 4)
+                return {"federal": 1, "state": 2, "state_regional": 3, "specialty": 4}.get(
+                    entry.get("cite_type"), 4
+                )
     return 4
 
 
-def write_dump(folder: Path, cases: list[dict], rng: random.Random, rates: dict[str, float]) -> dict[str, set]:
+def write_dump(
+    folder: Path, cases: list[dict], rng: random.Random, rates: dict[str, float]
+) -> dict[str, set]:
     """The dump, with the gaps; returns the real citation keys each gap took out or moved."""
     gaps: dict[str, set] = {"missing": set(), "regional": set(), "neutral": set(), "pagination": set()}
     clusters, citations, dockets = [], [], []

@@ -6,7 +6,6 @@ CourtListener lacks, a public officer's successor in the caption."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
