@@ -113,7 +113,7 @@ def _old_index(tmp_path: Path) -> Path:
 def test_a_dump_cut_mid_row_is_refused_and_the_old_index_answers(tmp_path: Path) -> None:
     index = _old_index(tmp_path)
     before = index.stat().st_mtime_ns
-    with pytest.raises(TruncatedFile, match="ends in the middle of row"):
+    with pytest.raises(TruncatedFile, match="the dump was cut short"):
         build_from_folder(index, _copy("truncated", tmp_path), full_dump=True)
     assert index.stat().st_mtime_ns == before and not index.with_name("ix.sqlite.new").exists()
     ix = CitationIndex(index)
@@ -126,6 +126,18 @@ def test_a_dump_cut_mid_row_is_refused_and_the_old_index_answers(tmp_path: Path)
     with pytest.raises(TruncatedFile):
         build_from_folder(tmp_path / "fresh.sqlite", tmp_path / "truncated", full_dump=True)
     assert not (tmp_path / "fresh.sqlite").exists()
+
+
+@pytest.mark.parametrize("dialect", ["default", "backtick", "backslash"])
+def test_a_file_cut_between_values_is_refused_too(dialect: str, tmp_path: Path) -> None:
+    """Cut outside a quoted value (no final newline: PostgreSQL ends every row with one)."""
+    folder = _copy(dialect, tmp_path)
+    path = next(folder.glob("opinion-clusters-*"))
+    data = path.read_bytes()
+    path.write_bytes(data[: data.rindex(b",", 0, len(data) - 2)])
+    with pytest.raises(TruncatedFile, match="ends in the middle of row"):
+        build_from_folder(tmp_path / "ix.sqlite", folder, full_dump=True)
+    assert not (tmp_path / "ix.sqlite").exists()
 
 
 def test_a_dump_cut_at_a_row_boundary_is_refused_by_its_row_count(tmp_path: Path) -> None:

@@ -112,15 +112,6 @@ class Dialect:
     escapechar: str | None
     doublequote: bool
 
-    def closed(self, raw: str) -> bool:
-        """Whether the raw text of a record closes every quote it opens (a file cut inside a quoted
-        value ends in an open one)."""
-        if self.escapechar:
-            raw = raw.replace(self.escapechar + self.escapechar, "").replace(
-                self.escapechar + self.quotechar, ""
-            )
-        return raw.count(self.quotechar) % 2 == 0
-
 
 DIALECTS = {
     d.name: d
@@ -186,18 +177,23 @@ def find_dump(folder: Path) -> dict[str, Path]:
 
 
 class _Counting(io.RawIOBase):
-    """Counts the bytes read from a plain file (the progress of a .csv)."""
+    """Counts the bytes read (the progress of a .csv) and keeps the last one (a dump that does not end
+    with a newline was cut short): per block of a megabyte, nothing per row."""
 
-    def __init__(self, raw: BinaryIO, tick: Callable[[int], None]) -> None:
+    def __init__(self, raw: BinaryIO, tick: Callable[[int], None] | None = None) -> None:
         self.raw, self.tick = raw, tick
+        self.last = b""
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, b: Any) -> int:
-        n = cast(io.RawIOBase, self.raw).readinto(b)
-        self.tick(n or 0)
-        return n or 0
+        n = cast(io.RawIOBase, self.raw).readinto(b) or 0
+        if self.tick is not None:
+            self.tick(n)
+        if n:
+            self.last = bytes(memoryview(b)[n - 1 : n])
+        return n
 
 
 class BulkReader:
@@ -218,6 +214,7 @@ class BulkReader:
         self._feeder: threading.Thread | None = None
         self._feed_error: BaseException | None = None
         self._raw: BinaryIO | None = None
+        self._ends: _Counting | None = None
 
     def __enter__(self) -> BulkReader:
         return self
@@ -245,7 +242,8 @@ class BulkReader:
         fh = self.path.open("rb")
         if not self.path.name.endswith(".bz2"):
             self._raw = fh
-            return cast(BinaryIO, io.BufferedReader(_Counting(fh, self._tick), buffer_size=1 << 20))
+            self._ends = _Counting(fh, self._tick)
+            return cast(BinaryIO, io.BufferedReader(self._ends, buffer_size=1 << 20))
         proc = subprocess.Popen(
             [sys.executable, "-I", "-c", _BUNZIP],
             stdin=subprocess.PIPE,
@@ -275,7 +273,8 @@ class BulkReader:
         self._feeder = threading.Thread(target=feed, name=f"feed-{self.path.name}", daemon=True)
         self._feeder.start()
         assert proc.stdout is not None
-        return cast(BinaryIO, proc.stdout)
+        self._ends = _Counting(cast(BinaryIO, proc.stdout))
+        return cast(BinaryIO, io.BufferedReader(self._ends, buffer_size=1 << 20))
 
     def _decoder_failure(self) -> ImportFormatError | None:
         """Why the bz2 child failed (waits for it), or None."""
@@ -297,8 +296,10 @@ class BulkReader:
         csv.field_size_limit(CSV_FIELD_LIMIT)
         text = io.TextIOWrapper(self._binary(), encoding="utf-8", newline="")
         d = self.dialect
-        record = _Record(text)
-        reader = csv.reader(record, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote)
+        # strict: the end of the file inside a quoted value is an error (a dump cut short), not a value
+        reader = csv.reader(
+            text, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
+        )
         try:
             header = next(reader)
         except StopIteration:
@@ -327,7 +328,6 @@ class BulkReader:
             for row in reader:
                 stats.rows += 1
                 last = row
-                record.next()
                 if len(row) != width:
                     stats.refuse("a field count other than the header's")
                     if stats.rows >= 1000 and stats.refused.total() == stats.rows:
@@ -347,47 +347,25 @@ class BulkReader:
                     continue
                 yield values
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
-            raise self._decoder_failure() or ImportFormatError(
-                f"{self.path}: unreadable at row {stats.rows + 1} ({exc})"
-            ) from exc
+            failure = self._decoder_failure()
+            if failure is not None:
+                raise failure from exc
+            if isinstance(exc, csv.Error) and "end of data" in str(exc):
+                raise TruncatedFile(
+                    f"{self.path}: the file ends inside a quoted value of row {stats.rows + 1} — the dump was cut "
+                    "short (CourtListener's export can publish a partial file); nothing of it was used"
+                ) from exc
+            raise ImportFormatError(f"{self.path}: unreadable at row {stats.rows + 1} ({exc})") from exc
         failure = self._decoder_failure()
         if failure is not None:
             raise failure
-        if last is not None and not record.ended(d):
+        if last is not None and self._ends is not None and self._ends.last != b"\n":
             # PostgreSQL ends every row with a newline and closes every quote: a file that does not was cut
             # short (the export's psql died and bzip2 closed the stream anyway)
             raise TruncatedFile(
                 f"{self.path}: the file ends in the middle of row {stats.rows} — the dump was cut short "
                 "(CourtListener's export can publish a partial file); nothing of it was used"
             )
-
-
-class _Record:
-    """The lines ``csv.reader`` reads, keeping those of the row being read (to see how the file ends)."""
-
-    __slots__ = ("_lines", "current", "previous")
-
-    def __init__(self, lines: Iterator[str] | io.TextIOBase) -> None:
-        self._lines = iter(lines)
-        self.current: list[str] = []
-        self.previous: list[str] = []
-
-    def __iter__(self) -> _Record:
-        return self
-
-    def __next__(self) -> str:
-        line = next(self._lines)
-        self.current.append(line)
-        return line
-
-    def next(self) -> None:
-        """A row was read: its lines become ``previous``."""
-        self.previous, self.current = self.current, []
-
-    def ended(self, dialect: Dialect) -> bool:
-        """The last row read ended as PostgreSQL ends one: a newline, every quote closed."""
-        raw = "".join(self.previous)
-        return raw.endswith("\n") and dialect.closed(raw)
 
 
 def _head(path: Path, limit: int = SNIFF_BYTES) -> str:
