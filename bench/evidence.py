@@ -113,12 +113,16 @@ def cited_cases(texts: list[tuple[str, str]]) -> list[dict]:
             groups[c.group if c.group is not None else c.index].append((key, c))
         for members in groups.values():
             first = members[0][0]
+            seen_volumes: set[tuple[str, str]] = set()
             for key, c in members:
                 union.find(key)
-                union.union(key, first)
+                # parallel citations are of other reporters; two of one volume are a pin read as a cite
+                if (key[0], key[1]) not in seen_volumes:
+                    union.union(key, first)
+                    seen_volumes.add((key[0], key[1]))
                 slot = info.setdefault(key, {})
-                if c.case_name is not None and "name" not in slot:
-                    slot["name"] = c.case_name.text
+                if c.case_name is not None:
+                    slot.setdefault("names", Counter())[c.case_name.text] += 1
                 if c.year and "year" not in slot:
                     slot["year"] = c.year
                 if c.court and "court" not in slot:
@@ -126,12 +130,21 @@ def cited_cases(texts: list[tuple[str, str]]) -> list[dict]:
     clusters: dict[tuple[str, str, str], dict] = {}
     for key in info:
         root = union.find(key)
-        case = clusters.setdefault(root, {"cites": [], "name": None, "year": None, "court": None})
+        case = clusters.setdefault(root, {"cites": [], "names": Counter(), "year": None, "court": None})
         case["cites"].append(key)
-        for field in ("name", "year", "court"):
+        case["names"].update(info[key].get("names", {}))
+        for field in ("year", "court"):
             if case[field] is None and field in info[key]:
                 case[field] = info[key][field]
-    return [c for c in clusters.values() if c["name"]]
+    out = []
+    for case in clusters.values():
+        if not case["names"]:
+            continue
+        # the name the opinions write most often (the longest of equals): what CourtListener would hold is
+        # the caption; names cut short by the extraction are rarer than the whole one
+        case["name"] = max(case["names"].items(), key=lambda kv: (kv[1], len(kv[0])))[0]
+        out.append(case)
+    return out
 
 
 def _cite_type(reporter: str) -> int:
@@ -272,7 +285,7 @@ def main() -> None:
             print(f"  {n:5d}  {kind:22s} {gap}")
     shown = [x for x in found if x[3] == "error"][: args.show]
     for name, key, kind, sev, msg in shown:
-        print(f"- {sev} {kind} {key} ({gap_keys.get(key, 'no gap')}) in {Path(name).name}: {msg[:200]}")
+        print(f"- {sev} {kind} {key} ({gap_keys.get(key, 'no gap')}) in {Path(name).name}: {msg[:400]}")
 
 
 if __name__ == "__main__":
