@@ -46,6 +46,7 @@ from citecheck.extract import CiteForm, extract_citations
 from citecheck.findings import Severity
 from citecheck.pipeline import check_document
 from citecheck.reporters import is_neutral, normalise_reporter
+from citecheck.sources.base import Unavailable
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.index.build import build_from_folder
 from citecheck.sources.index.source import IndexSource
@@ -233,7 +234,7 @@ def write_dump(
 async def check_all(index: Path, texts: list[tuple[str, str]]) -> list[tuple[str, str, str, str, str]]:
     """(opinion, citation key, kind, severity, message) of every warning and error."""
     out = []
-    chain = SourceChain(index=IndexSource.open(index), remote_off_reason="offline mode")
+    chain = SourceChain([IndexSource.open(index), Unavailable("offline mode")])
     settings = Settings(offline=True, cap_fetch=False)
     try:
         for name, text in texts:

@@ -12,6 +12,7 @@ import pytest
 from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.pipeline import check_document
+from citecheck.sources.base import Unavailable
 from citecheck.sources.cache import Cache
 from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.cap_ranges import CapRanges, evidence_at, parse_cases_metadata
@@ -78,8 +79,8 @@ def _serve_metadata(loopback) -> None:
 async def _findings(index: Path, cache_path: Path, url: str | None) -> dict[str, set[tuple[Kind, Severity]]]:
     cache = await Cache.open(cache_path)
     fetcher = CapFetcher(url) if url else None
-    chain = SourceChain(index=IndexSource.open(index), cache=cache, remote_off_reason="offline",
-                        ranges=CapRanges(cache=cache, fetcher=fetcher))  # fmt: skip
+    ranges = CapRanges(cache=cache, fetcher=fetcher)
+    chain = SourceChain([IndexSource.open(index), cache, Unavailable("offline"), ranges])
     try:
         report = await check_document(BRIEF, chain, Settings(offline=True, cap_fetch=False))
     finally:

@@ -24,17 +24,18 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from citecheck.errors import CitecheckError
-from citecheck.sources.models import CaseCite, CaseRecord, CiteKey
+from citecheck.sources.models import CaseCite, CaseRecord, CiteKey, LookupResult, LookupStatus
 from citecheck.sources.reporters import normalise_reporter
 
 if TYPE_CHECKING:
     from citecheck.sources.cache import Cache
     from citecheck.sources.cap_fetch import CapFetcher
     from citecheck.sources.corpus import CorpusSource
+    from citecheck.sources.links import Opening
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +210,12 @@ def _unpack(text: str) -> list[CapCase]:
 
 
 class CapRanges:
-    """CAP's page ranges for cited pages: from the corpus, the cache, or (``fetcher``) CAP's static site."""
+    """A link of the chain (``sources/base.py``, ``LookupReview``): CAP's page ranges for the pages no link
+    found, and for found pages that may hold decisions the source does not list (``page_shared``). From the
+    corpus's CAP volumes, the cache, or (``fetcher``) CAP's static site — the metadata file alone."""
+
+    name = "cap-ranges"
+    label = "CAP case metadata"
 
     def __init__(
         self,
@@ -217,11 +223,41 @@ class CapRanges:
         corpus: CorpusSource | None = None,
         cache: Cache | None = None,
         fetcher: CapFetcher | None = None,
+        own_fetcher: bool = False,
     ) -> None:
         self.corpus = corpus
         self.cache = cache
         self.fetcher = fetcher
+        self._own_fetcher = own_fetcher
         self._volumes: dict[tuple[str, str], list[CapCase] | None] = {}
+
+    @property
+    def local(self) -> bool:
+        """Without a fetcher it reads only this machine's files (a local view of the chain keeps it)."""
+        return self.fetcher is None
+
+    @property
+    def description(self) -> str:
+        where = f"fetched from {self.fetcher.base_url} when missing" if self.fetcher else "held here"
+        return f"CAP page ranges ({where})"
+
+    def holds(self, record: CaseRecord) -> bool:
+        return False  # the records it gives are CAP's: their text is the corpus's or CAP volumes'
+
+    async def review(self, results: dict[CiteKey, LookupResult]) -> None:
+        """CAP's page ranges as evidence (the evidence rule): for a page no link found, the CAP case it
+        lies in and the CAP cases that begin on it; for a page that may hold decisions the source does
+        not list, the others CAP lists there."""
+        asked = [
+            k
+            for k, r in results.items()
+            if r.status in (LookupStatus.NOT_FOUND, LookupStatus.CANNOT_VERIFY) or r.page_shared
+        ]
+        if not asked:
+            return
+        fetch = [k for k in asked if results[k].status is not LookupStatus.CANNOT_VERIFY]
+        for k, ev in (await self.evidence(asked, fetch=fetch)).items():
+            results[k] = _with_evidence(results[k], ev)
 
     async def evidence(
         self, keys: Sequence[CiteKey], *, fetch: Sequence[CiteKey] = ()
@@ -247,16 +283,16 @@ class CapRanges:
         """An imported CAP volume: its cases and their last pages are in the corpus."""
         if self.corpus is None:
             return None
-        corpus = self.corpus.corpus
         try:
-            if not corpus.has_volume(reporter, key.volume, "cap"):
+            if not await self.corpus.has_volume(reporter, key.volume, "cap"):
                 return None
-            found = corpus.lookup_one(CiteKey(key.volume, reporter, key.page))
+            found = (await self.corpus.lookup([CiteKey(key.volume, reporter, key.page)])).get(
+                CiteKey(key.volume, reporter, key.page)
+            )
         except CitecheckError as exc:
             log.warning("corpus unavailable for CAP page ranges: %s", exc)
             return None
-        except Exception:  # a corpus problem must not sink the check
-            log.exception("corpus lookup for CAP page ranges failed")
+        if found is None:
             return None
         beginning = tuple(r for r in found.records if r.source == "cap")
         host = found.containing if found.containing is not None and found.containing.source == "cap" else None
@@ -299,5 +335,57 @@ class CapRanges:
                 log.warning("could not keep CAP case metadata: %s", exc)
         return cases
 
+    async def close(self) -> None:
+        if self._own_fetcher and self.fetcher is not None:
+            await self.fetcher.close()
 
-__all__ = ["CapCase", "CapRanges", "PageEvidence", "evidence_at", "parse_cases_metadata"]
+
+def _with_evidence(r: LookupResult, ev: PageEvidence) -> LookupResult:
+    """The answer with what CAP says of its page."""
+    if r.status in (LookupStatus.FOUND, LookupStatus.AMBIGUOUS):
+        held = {x.name for x in r.records}
+        more = tuple(x for x in ev.beginning if x.name not in held)
+        if more:  # several decisions on one page (#336): the name is compared with every one
+            return replace(r, status=LookupStatus.AMBIGUOUS, records=(*r.records, *more), page_shared=False)
+        return replace(r, page_shared=False) if ev.beginning else r  # CAP lists no other case there
+    if ev.beginning:  # CAP lists a case beginning here that the other links lack
+        return LookupResult(
+            key=r.key,
+            status=LookupStatus.FOUND if len(ev.beginning) == 1 else LookupStatus.AMBIGUOUS,
+            records=ev.beginning,
+            source="cap",
+            reason="; ".join(x for x in (f"found in {ev.source}", r.reason) if x),
+            volume_complete=r.volume_complete,
+        )
+    if ev.containing is not None and (r.containing is None or r.containing.id != ev.containing.id):
+        reason = "; ".join(x for x in (r.reason, f"page ranges from {ev.source}") if x)
+        return replace(r, containing=ev.containing, reason=reason)
+    return r
+
+
+async def open_cap_ranges(o: Opening) -> CapRanges:
+    """CAP's page ranges: always (the corpus's CAP volumes and the cache answer offline); fetched from CAP's
+    static site only when CAP downloads are allowed (``cap_fetch``, not ``--offline``), with the CAP volume
+    download's fetcher when the chain has one (one budget for both)."""
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.cap_fetch import CapFetcher
+    from citecheck.sources.cap_volumes import CapVolumes
+    from citecheck.sources.corpus import CorpusSource
+
+    settings = o.settings
+    cache = o.find(Cache)
+    fetcher, own = None, False
+    if settings.cap_fetch and not settings.offline:
+        volumes = o.find(CapVolumes)
+        if volumes is not None:
+            fetcher = volumes.fetcher
+        else:
+            budget = None if o.interactive else settings.cap_budget_s
+            fetcher = CapFetcher(
+                settings.cap_url, timeout_s=settings.http_timeout_s, cache=cache, budget_s=budget
+            )
+            own = True
+    return CapRanges(corpus=o.find(CorpusSource), cache=cache, fetcher=fetcher, own_fetcher=own)
+
+
+__all__ = ["CapCase", "CapRanges", "PageEvidence", "evidence_at", "open_cap_ranges", "parse_cases_metadata"]

@@ -13,6 +13,7 @@ import pytest
 from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.pipeline import check_document
+from citecheck.sources.base import Unavailable
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.index.build import build_from_folder
 from citecheck.sources.index.source import IndexSource
@@ -66,7 +67,7 @@ Southern Airlines Co., 131 U.S. 30 (1889). Boone v. Vinson, 446 Cal. Rptr. 4th 1
 
 def _findings(index: Path, text: str) -> dict[str, set[tuple[Kind, Severity]]]:
     async def run() -> dict[str, set[tuple[Kind, Severity]]]:
-        chain = SourceChain(index=IndexSource.open(index), remote_off_reason="offline mode")
+        chain = SourceChain([IndexSource.open(index), Unavailable("offline mode")])
         try:
             report = await check_document(text, chain, Settings(offline=True, cap_fetch=False))
         finally:

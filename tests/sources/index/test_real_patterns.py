@@ -12,6 +12,7 @@ import pytest
 from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.pipeline import check_document
+from citecheck.sources.base import Unavailable
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.index.build import build_from_folder
 from citecheck.sources.index.source import IndexSource
@@ -49,7 +50,7 @@ def found(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[tuple[Kind,
     build_from_folder(tmp / "ix.sqlite", tmp / "dump", full_dump=True)
 
     async def run() -> dict[str, set[tuple[Kind, Severity]]]:
-        chain = SourceChain(index=IndexSource.open(tmp / "ix.sqlite"), remote_off_reason="offline mode")
+        chain = SourceChain([IndexSource.open(tmp / "ix.sqlite"), Unavailable("offline mode")])
         try:
             report = await check_document(TEXT, chain, Settings(offline=True, cap_fetch=False))
         finally:

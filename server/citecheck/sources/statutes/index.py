@@ -346,10 +346,6 @@ class StatuteIndex:
     def _delete_title(self, code: str, title: str) -> None:
         _delete_title(self._db, code, title)
 
-    def remove_title(self, code: str, title: str) -> None:
-        with self._db:
-            self._delete_title(code, normalise_title(title))
-
     def vacuum(self) -> None:
         self._db.execute("VACUUM")
 
