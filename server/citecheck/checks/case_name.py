@@ -39,8 +39,8 @@ class CaseNameCheck:
             return
         draft = c.case_name.text
         cleaned = clean_draft_name(draft)
-        if not cleaned:
-            return
+        if sum(ch.isalpha() for ch in cleaned) < 3:
+            return  # not a name (a nickname's closing 'I")' read as one): nothing to compare
         offset = c.case_name.span.start + draft.find(cleaned)
         record = ctx.record
         # the page may hold decisions the source does not list (memorandum decisions, a table: #336,
@@ -90,7 +90,8 @@ class CaseNameCheck:
             # Ashcroft, later v. Gonzales), a caption renamed on appeal — a warning, not proof
             severity = Severity.WARNING
             unlisted += (
-                f" The draft names one party of it ({party}); the other may have been substituted or renamed."
+                f" The draft names it in part ({party}): a party may have been substituted or renamed, or the "
+                "name shortened."
             )
         yield make_finding(
             Kind.NAME_MISMATCH,
@@ -109,16 +110,21 @@ class CaseNameCheck:
         )
 
 
+_ROMAN = frozenset("i ii iii iv v vi vii viii ix x".split())
+
+
 def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
-    """A party of the draft's caption that is a party of the case, by a word that identifies (not
-    ``State``, ``United States``, ``People``): the draft names the case in part. None when none is."""
+    """A party of the draft's name that shares an identifying word (four letters or more; not ``State``,
+    ``United States``, ``People``, not a roman numeral) with a party of the case: the draft names the case
+    in part (a substituted officer, a renamed caption, a nickname such as *Juda I* or *Igartúa III*, an
+    abbreviation the name keys do not fold). None when no party does."""
     from citecheck.sources.name_keys import GENERIC, name_tokens, parties
 
-    mine = [(p, set(name_tokens(p)) - GENERIC) for p in parties(draft)]
-    if len(mine) < 2:
-        return None
-    theirs = [set(name_tokens(p)) - GENERIC for n in record_names for p in parties(n)]
-    for written, words in mine:
-        if words and any(words == other for other in theirs if other):
+    def words(party: str) -> set[str]:
+        return {t for t in name_tokens(party) if len(t) >= 4 and t not in GENERIC and t not in _ROMAN}
+
+    theirs = set().union(*(words(p) for n in record_names for p in parties(n))) if record_names else set()
+    for written in parties(draft):
+        if words(written) & theirs:
             return written
     return None

@@ -61,7 +61,8 @@ Only the captions of a consolidated case. Asay v. Jones, 210 So. 3d 1 (Fla. 2016
 #: invented pages in volumes the data holds in full, and a citation that cannot exist
 INVENTED = """\
 Whitcomb v. Arundel County, 100 A.2d 420 (D.C. 1953). Smith v. Jones, 346 U.S. 915 (1953). Varghese v. China
-Southern Airlines Co., 131 U.S. 30 (1889). Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019).
+Southern Airlines Co., 131 U.S. 30 (1889). Boone v. Vinson, 446 Cal. Rptr. 4th 183 (2019). A real case at a
+page that is not its own: Savage v. Parks, 100 A.2d 540 (D.C. 1953).
 """
 
 
@@ -121,3 +122,20 @@ def test_invented_pages_are_still_flagged(index: Path) -> None:
     assert found["346 U.S. 915"] == {(Kind.FABRICATED_CASE, Severity.WARNING)}
     assert found["131 U.S. 30"] == {(Kind.FABRICATED_CASE, Severity.WARNING)}
     assert (Kind.IMPOSSIBLE_CITATION, Severity.ERROR) in found["446 Cal. Rptr. 4th 183"]
+    # the case the draft names is found at another citation of the same reporter, with the draft's year:
+    # proof that this citation is wrong (the evidence rule's part b), so an error, with the fix
+    assert found["100 A.2d 540"] == {(Kind.FABRICATED_CASE, Severity.ERROR)}
+
+
+def test_the_named_case_elsewhere_gives_the_error_its_fix(index: Path) -> None:
+    async def run():
+        chain = SourceChain([IndexSource.open(index), Unavailable("offline mode")])
+        try:
+            return await check_document(INVENTED, chain, Settings(offline=True, cap_fetch=False))
+        finally:
+            await chain.close()
+
+    report = asyncio.run(run())
+    (f,) = [f for f in report.findings if "100 A.2d 540" in f.message]
+    assert "The case the draft names is at 100 A.2d 450" in f.message
+    assert any("100 A.2d 450" in fix.title for fix in f.fixes)

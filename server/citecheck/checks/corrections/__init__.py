@@ -96,9 +96,10 @@ def _weigh_absence(
     - The case the draft names is found, and CourtListener lists no citation of it in the cited state
       reporter: its parallel citation is what the data lacks (CAP #345, #2013: regional citations of
       Maryland, New Jersey, Connecticut, New Hampshire cases) → cannot-verify (info), naming the case.
-    - The case the draft names, and only it, is found at another citation of the same reporter — not a
-      page or two away in the same volume (a pagination error of the data) — with the year the draft
-      gives, or one slip of the keyboard from the citation → an **error**: the citation is wrong.
+    - The case the draft names, and only it, is found at another citation of the same reporter one slip of
+      the keyboard from the draft's (digits swapped, one off) — not a page or two away in the same volume
+      (a pagination error of the data), and not with another year or court → an **error**: the citation is
+      wrong.
     """
     lookup = ctx.lookup
     if (
@@ -144,7 +145,10 @@ def _weigh_absence(
     same_volume = cite.volume == key.volume and cite.page.isdigit() and key.page.isdigit()
     if same_volume and abs(int(cite.page) - int(key.page)) <= 2:
         return None  # the data's own first page may be the wrong one (CAP #2115)
-    if not (best.year is True or best.near is not None):
+    if best.near is None:
+        # one slip of the keyboard from the citation (digits swapped, one off): a case of the same name and
+        # year elsewhere in the reporter may be another decision between the same parties that the data
+        # lacks the one of (bench/evidence.py: Gonzalez-Gonzalez v. United States, 244 and 257 F.3d)
         return None
 
     def proven(f: Finding) -> Finding:
