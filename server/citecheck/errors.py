@@ -52,6 +52,11 @@ class SchemaChanged(ImportFormatError):
     real sections fabricated."""
 
 
+class EmptyTitle(SchemaChanged):
+    """A U.S. Code title file with no sections at all (an eliminated appendix, court rules only, or a
+    truncated or hostile file): never stored as a title the index covers, never in place of a good copy."""
+
+
 class DiskSpaceError(CorpusError):
     pass
 

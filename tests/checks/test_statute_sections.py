@@ -89,7 +89,7 @@ async def test_an_invented_section_in_a_covered_title_is_fabricated(index: Statu
     report = await _check("See 42 U.S.C. § 1983a (creating a federal tort).", index)
     (f,) = report.findings
     assert (f.kind, f.severity) == (Kind.FABRICATED_STATUTE, Severity.ERROR)
-    assert "42 U.S.C. § 1983a does not exist" in f.message and "release point 118-200" in f.message
+    assert "42 U.S.C. § 1983a does not exist" in f.message and "release point 119-36" in f.message
     assert "nearest sections: § 1982 (Property rights of citizens), § 1983 (Civil action" in (
         f.evidence.note or ""
     )
