@@ -106,3 +106,24 @@ def test_the_source_check_does_not_say_it_twice(make_ctx) -> None:
     )
     [f] = PinciteCheck().run(make_ctx(text.replace("151", "480"), [late], record=record))
     assert f.kind is Kind.PINCITE_OUT_OF_RANGE and "443–466" in f.message
+
+
+def test_with_the_cases_record_a_short_forms_pin_is_said_once() -> None:
+    """A source's record of Mata (pages 443–466): pin_cite.py says the Id.'s pin is outside the case, with its
+    pages; this check's finding on the same citation steps aside (one warning, not two)."""
+    from citecheck.judge import SourceEvidence, judge
+    from citecheck.sources.models import CaseCite, CaseRecord, CiteKey, LookupResult, LookupStatus
+
+    mata = CaseRecord(
+        id="x:1",
+        source="index",
+        name="Mata v. Avianca, Inc.",
+        citations=(CaseCite(volume="678", reporter="F. Supp. 3d", page="443", last_page="466"),),
+    )
+    key = CiteKey("678", "F. Supp. 3d", "443")
+    found = LookupResult(key=key, status=LookupStatus.FOUND, records=(mata,), source="index")
+    report = judge(
+        extract_citations(FLETCHER), SourceEvidence(source_name="index", lookups={key: found}), Settings()
+    )
+    pins = [f for f in report.findings if f.kind is Kind.PINCITE_OUT_OF_RANGE]
+    assert len(pins) == 1 and pins[0].severity is Severity.WARNING and "443–466" in pins[0].message

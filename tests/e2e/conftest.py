@@ -22,7 +22,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from citecheck_testing import shared_corpus_or_empty
+from citecheck_testing import import_shared_corpus, shared_corpus_or_empty
 
 SERVER = [sys.executable, "-m", "citecheck.lsp", "--stdio", "--log-level", "WARNING"]
 CLIENTS = ["visual-studio-code", "neovim@v0.11.0", "emacs"]
@@ -66,9 +66,16 @@ CONFIG = ClientServerConfig(
 
 @pytest.fixture(scope="session")
 def corpus_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real corpus: the CAP 100 A.2d fixture and the CourtListener bulk sample, imported; an empty one
-    on a clone without ../shared (the tests that need the cases skip inside themselves there)."""
-    return shared_corpus_or_empty(tmp_path_factory.mktemp("corpus") / "corpus.sqlite")
+    """A real corpus: the CAP 100 A.2d fixture and the CourtListener bulk sample, imported (a test using it
+    skips, with the reason, on a clone without ../shared)."""
+    return import_shared_corpus(tmp_path_factory.mktemp("corpus") / "corpus.sqlite")
+
+
+@pytest.fixture(scope="session")
+def any_corpus_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``corpus_db``, or an empty corpus on a clone without ../shared: for the sessions of test_server.py,
+    most of whose tests need no case (those that do skip inside themselves there)."""
+    return shared_corpus_or_empty(tmp_path_factory.mktemp("any-corpus") / "corpus.sqlite")
 
 
 def init_options(corpus: Path, cache_dir: Path, **extra: Any) -> dict[str, Any]:
@@ -102,10 +109,10 @@ async def start_session(
 
 @pytest_lsp.fixture(params=CLIENTS, config=CONFIG, scope="module")
 async def client(
-    request: pytest.FixtureRequest, lsp_client: LanguageClient, corpus_db: Path, tmp_path_factory
+    request: pytest.FixtureRequest, lsp_client: LanguageClient, any_corpus_db: Path, tmp_path_factory
 ):
     cache = tmp_path_factory.mktemp("cache")
-    await start_session(lsp_client, client_capabilities(request.param), init_options(corpus_db, cache))
+    await start_session(lsp_client, client_capabilities(request.param), init_options(any_corpus_db, cache))
     lsp_client.kind = request.param  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()

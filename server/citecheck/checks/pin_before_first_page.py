@@ -196,8 +196,14 @@ _CITATION_WRONG = frozenset(
 def redundant_pins_dropped(findings: list[Finding]) -> list[Finding]:
     """``findings`` without this check's pin finding on a citation a source shows wrong: an invented first
     page (``100 A.3d 22213, 1011``) puts the real pin before it, and the finding that says the citation is
-    wrong, with the fix that restores it, says all there is to say (the evaluation counted it a false alarm)."""
+    wrong, with the fix that restores it, says all there is to say (the evaluation counted it a false alarm);
+    nor on a short form whose pin a source's record already shows outside the case (``checks/pin_cite.py``)."""
     wrong = {f.citation_index for f in findings if f.kind in _CITATION_WRONG}
+    wrong |= {
+        f.citation_index
+        for f in findings
+        if f.kind is Kind.PINCITE_OUT_OF_RANGE and f.evidence.source not in (None, "draft")
+    }
     return [
         f
         for f in findings

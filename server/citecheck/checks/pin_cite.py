@@ -85,7 +85,7 @@ class PinciteCheck:
                     f"{parallel}, which “{c.text}” does not exclude",
                 )
                 return
-            written = _written_first(ctx)
+            written = _written_first(ctx) if c.form is CiteForm.FULL else None
             if outside and written is not None and all(p < written for p in outside):
                 return  # before the first page the draft itself gives: checks/pin_before_first_page.py says so
             if outside:
