@@ -77,6 +77,9 @@ def test_what_only_looks_like_a_pin_before_the_first_page_is_silent() -> None:
         "Ex parte Bollman, 8 U.S. 75 (1807); Wheaton v. Peters, 33 U.S. 591, 668 (1834). See John H. Langbein, "
         "The Criminal Trial Before the Lawyers, 45 U. Chi. L. Rev. 263, 268 n.18 (1978). The Sessions Papers are "
         "a collection of synopsized reports. Id. at 268.\n",
+        # a public-domain citation pinned by paragraph (the same report, ¶ 55)
+        "Pinpoint citations are indicated by paragraph numbers: Jones v. Smith, 1996 Wis 235, 15 where 15 is the "
+        "15th paragraph in the case.\n",
         # a percentage pinpoint (AALL Citation Formats Committee, Task Force Report ¶ 65, the same folder)
         "the citation would be Smith v. Jones, 513 N.W.2d 723, 24.3 (Iowa 1968); or Smith v. Jones, 1996 Wis 353, "
         "24.3.\n",

@@ -119,6 +119,8 @@ class PinBeforeFirstPageCheck:
             return
         if reporters.is_neutral(full.reporter) or (c.reporter and reporters.is_neutral(c.reporter)):
             return
+        if (full.volume or "").isdigit() and len(full.volume or "") == 4 and int(full.volume or 0) >= 1900:
+            return  # a year for a volume ("1996 Wis 235, 15"): a public-domain citation, pinned by paragraph
         if c.form is CiteForm.FULL and re.search(
             r"\bat\s*$", ctx.text[max(0, pin.span.start - 6) : pin.span.start]
         ):
