@@ -75,6 +75,30 @@ def _brief(record: SectionRecord) -> str:
     return f"§ {record.section} ({heading})" if heading else f"§ {record.section}"
 
 
+#: how a section is introduced when it is marked as one: "§", "§§", "sec.", "section"
+_SECTION_MARK = re.compile(r"§|\bsecs?\b|\bsections?\b", re.IGNORECASE)
+
+
+def _unmarked(ctx: CheckContext, key: StatuteKey, where: str) -> str | None:
+    """A section number written without a section mark (``29 U.S.C    110611``) is what text from a PDF
+    looks like when the "§" was lost and a footnote number ran into the section (§ 1106, note 11): the
+    index's answer says nothing about the section the writer meant, so it is at most a warning.
+
+    >>> import re
+    >>> bool(_SECTION_MARK.search("42 U.S.C. § 1983")), bool(_SECTION_MARK.search("29 U.S.C    110611"))
+    (True, False)
+    """
+    if key.unit:
+        return None
+    span = ctx.citation.span
+    if _SECTION_MARK.search(ctx.extraction.text[span.start : span.end]):
+        return None
+    return (
+        f"{_label(key)} is not in {where}; it is written without a section sign, as text copied from a PDF "
+        'can be when the "§" was lost or a footnote number ran into the section: check the section number.'
+    )
+
+
 def _doubt(key: StatuteKey, answer: StatuteAnswer, where: str) -> str | None:
     """Why a section the index lacks may exist after all (a warning's message), or None (an error)."""
     if key.unit:
@@ -131,7 +155,7 @@ class StatuteSectionCheck:
             citation=_label(key),
             note=f"{where}; nearest sections: {near}" if near else where,
         )
-        doubt = _doubt(key, answer, where)
+        doubt = _doubt(key, answer, where) or _unmarked(ctx, key, where)
         if doubt is not None:  # the section may exist after all: say what may be wrong, never accuse
             return make_finding(
                 Kind.FABRICATED_STATUTE,

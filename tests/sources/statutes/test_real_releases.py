@@ -200,3 +200,47 @@ def test_a_title_file_with_no_sections_is_never_covered_when_there_is_no_good_co
     with StatuteIndex(tmp_path / "statutes.sqlite", readonly=True) as idx:
         assert idx.titles("usc") == []
         assert idx.lookup(StatuteKey("usc", "9", "2")).outcome is LookupOutcome.NOT_COVERED
+
+
+#: What a clone of a repository that keeps the release in Git LFS holds where ``usc42.xml`` should be (the
+#: ``usarscotus/united-states-code`` snapshot has exactly this); it sorts before ``usc50A.xml``.
+LFS_POINTER = (
+    b"version https://git-lfs.github.com/spec/v1\n"
+    b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+    b"size 98765432\n"
+)
+
+
+def test_a_file_that_is_not_xml_is_refused_and_the_other_titles_are_built(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Git LFS pointer in place of a title file stopped a ``--from`` build there: the titles sorted after
+    it (50a here) were never built. It is refused like a title with no sections, and the rest is built."""
+    folder = _release(tmp_path / "release")
+    (folder / "usc42.xml").write_bytes(LFS_POINTER)
+    code, _out, err = _sync(folder, capsys)
+    assert code == 1
+    assert "refused usc42.xml: not XML" in err
+    with StatuteIndex(tmp_path / "statutes.sqlite", readonly=True) as idx:
+        assert idx.covers("usc", "9") and not idx.covers("usc", "42")
+        assert {t.title for t in idx.titles("usc")} >= {"9", "18a"}
+        # 50a (after usc42.xml) was read too: recorded as eliminated, not checked
+        assert idx.lookup(StatuteKey("usc", "50a", "2410")).outcome is LookupOutcome.NOT_COVERED
+
+
+def test_a_title_cut_off_mid_file_keeps_the_copy_held(
+    index: StatuteIndex, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A truncated download of a title breaks off inside a section: the title is rolled back to the copy the
+    index holds (not half stored), the sync says so and exits 1."""
+    whole = real("usc09.xml")
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "usc09.xml").write_bytes(whole[: len(whole) // 2])
+    code, _out, err = _sync(cut, capsys)
+    assert code == 1 and "refused usc09.xml: broken XML" in err
+    with StatuteIndex(tmp_path / "statutes.sqlite", readonly=True) as idx:
+        full = _parse("usc09.xml")[0].sections
+        assert idx.titles("usc")[0].sections == full
+        rec = idx.lookup(StatuteKey("usc", "9", "16")).record
+        assert rec is not None

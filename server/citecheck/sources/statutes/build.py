@@ -3,7 +3,10 @@ eCFR title XML (with the versioner's versions JSON beside it, when there is one)
 
 ``sync.py`` downloads these files and calls ``build_index``; ``citecheck corpus sync --statutes
 --from FOLDER`` uses files someone already has (an air-gapped office). A U.S. Code file in a changed
-format stops the build with ``SchemaChanged`` before its title is touched; titles already stored stay.
+format (well-formed XML the parser does not know) stops the build with ``SchemaChanged`` before its title is
+touched; titles already stored stay. A file that is not XML at all, empty or cut off (``UnreadableFile``: a
+Git LFS pointer where ``usc42.xml`` should be, a truncated download) is refused, its title rolled back to the
+copy the index holds, and the other titles are still built.
 A U.S. Code title file with no sections is never stored as a title the index covers: an appendix the
 release says was eliminated (``usc50A.xml``) or that holds only court rules (``usc11a.xml``) is recorded
 as not checked, with the reason; any other (a truncated or hostile ``usc42.xml``) is refused — the
@@ -23,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
-from citecheck.errors import EmptyTitle, ImportFormatError, SchemaChanged
+from citecheck.errors import EmptyTitle, ImportFormatError, SchemaChanged, UnreadableFile
 from citecheck.sources.importing import ProgressSink
 from citecheck.sources.statutes.ecfr import parse_ecfr, section_history
 from citecheck.sources.statutes.index import StatuteIndex
@@ -129,14 +132,22 @@ def _build_usc(
     if progress is not None:
         progress.stage("U.S. Code titles", len(items))
     for name, opener in items:
-        with opener() as f:
-            title, sections = parse_uslm(f, name=name)
-            try:
-                index.replace_title(title, sections, source=source, synced_at=_now())
-                stored = True
-            except EmptyTitle:
-                _empty_title(index, title, name, source, stats)
-                stored = False
+        try:
+            with opener() as f:
+                title, sections = parse_uslm(f, name=name)
+                try:
+                    index.replace_title(title, sections, source=source, synced_at=_now())
+                    stored = True
+                except EmptyTitle:
+                    _empty_title(index, title, name, source, stats)
+                    stored = False
+        except (
+            UnreadableFile,
+            OSError,
+        ) as exc:  # this file is refused, the copy held stays; the others are built
+            why = str(exc) if str(exc).startswith(name) else f"{name}: {exc}"
+            stats.refused.append(f"{why}; the copy the index holds (if any) was kept")
+            stored = False
         if stored:
             stats.usc_titles.append(title.title)
             stats.sections += title.sections

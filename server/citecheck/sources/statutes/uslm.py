@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from lxml import etree
 
-from citecheck.errors import SchemaChanged
+from citecheck.errors import SchemaChanged, UnreadableFile
 from citecheck.sources.statutes.records import (
     APPENDIX_ACTS,
     ParsedAct,
@@ -309,9 +309,9 @@ def parse_uslm(source: str | IO[bytes], *, name: str = "") -> tuple[ParsedTitle,
     try:
         _event, root = next(events)
     except etree.XMLSyntaxError as exc:
-        raise SchemaChanged(f"{label}: not XML ({exc})") from exc
+        raise UnreadableFile(f"{label}: not XML ({exc})") from exc
     except StopIteration:
-        raise SchemaChanged(f"{label}: empty file") from None
+        raise UnreadableFile(f"{label}: empty file") from None
     ns, _, local = root.tag.rpartition("}")
     if local != "uscDoc" or ns.lstrip("{") not in USLM_NAMESPACES:
         raise SchemaChanged(
@@ -441,7 +441,7 @@ def _sections(events: Any, parsed: ParsedTitle, label: str) -> Iterator[ParsedSe
             parsed.sections += 1 + len(record.also)
             yield record
     except etree.XMLSyntaxError as exc:
-        raise SchemaChanged(f"{label}: broken XML ({exc})") from exc
+        raise UnreadableFile(f"{label}: broken XML ({exc})") from exc
     if seen_sections and not parsed.sections:
         raise SchemaChanged(
             f"{label}: {seen_sections} <section> elements but none with <num value=…> or a /us/usc "
