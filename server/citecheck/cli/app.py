@@ -445,12 +445,14 @@ def _check_documents(
     # worker processes is safe only while this process has no other threads (the cache's has one).
     from citecheck.extract.parallel import PARALLEL_FROM, extract_document
 
-    with _collector_paused():
-        extracted = {
-            i: extract_document(doc.text)
-            for i, doc in enumerate(docs)
-            if PARALLEL_FROM <= len(doc.text) <= settings.max_document_chars
-        }
+    extracted = {}
+    if any(PARALLEL_FROM <= len(doc.text) for doc in docs):  # the collector's pause costs a full collection
+        with _collector_paused():
+            extracted = {
+                i: extract_document(doc.text)
+                for i, doc in enumerate(docs)
+                if PARALLEL_FROM <= len(doc.text) <= settings.max_document_chars
+            }
 
     async def run() -> int:
         hidden = 0

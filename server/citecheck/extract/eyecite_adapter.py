@@ -76,10 +76,10 @@ def use_table_loader(loader: Callable[[], TokenTable] | None) -> None:
 def _tokenizer() -> Tokenizer:
     table = _table_loader() if _table_loader is not None else build_table()
     tokenizer = Tokenizer(table)
-    # What was loaded (reporters-db and eyecite, when imported; the table) lives as long as the process.
-    # Move it out of the cyclic collector's reach: otherwise every full collection walks it all,
-    # a 100-200 ms pause in the middle of a keystroke.
-    gc.collect()
+    # What was loaded (the table; eyecite and reporters-db when the table was read out of them) lives as
+    # long as the process. Move it out of the cyclic collector's reach: otherwise every full collection
+    # walks it all, a 100-200 ms pause in the middle of a keystroke. (No collection first: a full one
+    # cost a one-line check ~40 ms; what little garbage is frozen with it is never freed, and is small.)
     gc.freeze()
     return tokenizer
 
