@@ -85,7 +85,13 @@ class SourceEvidence:
 
 def cite_key(c: Citation) -> CiteKey | None:
     """The key a full citation is looked up by (None: nothing a source could answer)."""
-    if c.form is not CiteForm.FULL or c.database is not None or c.key is None or impossible_reason(c):
+    if (
+        c.form is not CiteForm.FULL
+        or c.database is not None
+        or c.agency
+        or c.key is None
+        or impossible_reason(c)
+    ):
         return None
     return CiteKey(*c.key)
 
@@ -353,7 +359,8 @@ def _result(
         passage=passage,
         holding=h,
         pending_until=pending,
-        weight=None if no_case else assess(ctx),  # no case, no weight (not "persuasive", not "binding")
+        # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
+        weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
         statute=section,
     )
 

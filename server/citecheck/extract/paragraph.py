@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series
 from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
@@ -29,6 +30,7 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
+from citecheck.extract.other_authorities import MASS_REGULATIONS, find_other_authorities, merge_authorities
 from citecheck.extract.paragraphs import furniture_lines
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
@@ -106,6 +108,7 @@ class _Draft:
     page: str | None = None
     database: Database | None = None
     foreign: str | None = None
+    agency: str | None = None
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None
@@ -220,20 +223,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
     norm = _scanned(text)
     n = len(norm)
-    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
-    foreign = find_foreign(norm)
-    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
-        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
-    statutes, hits = _statutes(norm, text, hits)
-    cands = find_unrecognised(
-        norm,
-        [(h.start, h.end) for h in hits]
-        + [(f.start, f.end) for f in foreign]
-        + [(m.start, m.end) for m in statutes],
-    )
-    items: list[Hit | Candidate | ForeignCite | StatuteMatch] = sorted(
-        [*hits, *cands, *foreign, *statutes], key=lambda h: h.start
-    )
+    items, hits = _items(norm, text)
     stops = frozenset(h.start for h in items)
     barriers = [h.start for h in hits if h.kind in (HitKind.OTHER, HitKind.LAW)] + [
         m.start() for m in _RECORD.finditer(norm)
@@ -253,6 +243,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
             d = _draft_for_statute(h)
         elif isinstance(h, ForeignCite):
             d = _draft_for_foreign(norm, text, h, limit, stops)
+        elif isinstance(h, AgencyCite):
+            d = _draft_for_agency(norm, text, h, limit, stops)
         else:
             d = _draft_for_unrecognised(norm, text, h, limit, stops)
         if d is None:
@@ -327,6 +319,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 page=d.page,
                 database=d.database,
                 foreign=d.foreign,
+                agency=d.agency,
                 case_name=d.case_name,
                 pincite=d.pincite,
                 court=d.court,
@@ -378,6 +371,31 @@ def extract_paragraph(text: str) -> ParagraphResult:
     )
 
 
+_Item = Hit | Candidate | ForeignCite | StatuteMatch | AgencyCite
+
+
+def _items(norm: str, text: str) -> tuple[list[_Item], list[Hit]]:
+    """Everything the paragraph cites, in order (eyecite's hits, foreign and agency cites, statutes and
+    the other authorities, unknown reporters), and the eyecite hits left once statutes took theirs."""
+    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
+    foreign = find_foreign(norm)
+    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
+        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
+    agency = [
+        a for a in find_agency_series(norm) if not any(h.start < a.end and a.start < h.end for h in hits)
+    ]
+    statutes, hits = _statutes(norm, text, hits)
+    cands = find_unrecognised(
+        norm,
+        [(h.start, h.end) for h in hits]
+        + [(f.start, f.end) for f in foreign]
+        + [(m.start, m.end) for m in statutes]
+        + [(a.start, a.end) for a in agency],
+    )
+    items: list[_Item] = sorted([*hits, *cands, *foreign, *statutes, *agency], key=lambda h: h.start)
+    return items, hits
+
+
 def _scanned(text: str) -> str:
     """The paragraph as it is read: normalised one for one, and the page furniture standing between a
     citation's parts blanked (``959⏎⏎-5-⏎5⏎⏎F.2d at 353``: a page's number is no volume)."""
@@ -427,7 +445,7 @@ def _draft_for_hit(
         return _Draft(
             hit=h, form=CiteForm.FULL, span=core, core=core, full=core, volume=h.volume, reporter=h.reporter,
             reporter_as_written=h.reporter_as_written, page=h.page, database=h.database, pincite=pin, after=after,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
         )  # fmt: skip
     if h.kind is HitKind.SHORT:
         pin_start = h.end - len(h.page or "")
@@ -448,7 +466,7 @@ def _draft_for_hit(
             hit=h, form=CiteForm.SHORT, span=span, core=core, full=span, volume=h.volume, reporter=h.reporter,
             reporter_as_written=h.reporter_as_written, database=h.database, pincite=pin, after=span.end,
             antecedent_text=name[0] if name else None,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
         )  # fmt: skip
     if h.kind is HitKind.ID:
         end = h.end
@@ -497,20 +515,24 @@ def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch]
     taken the law tokens, bare sections and ``Id.`` they cover. A statute reading that overlaps a case
     citation gives way to it."""
     laws = [LawToken(h.start, h.end, h.law or "", h.groups) for h in hits if h.kind is HitKind.LAW]
-    if not laws and "§" not in norm and not _MAY_CITE_CODE.search(norm):
+    others = find_other_authorities(norm, text)
+    if not laws and not others.found and "§" not in norm and not _MAY_CITE_CODE.search(norm):
         return [], hits
-    cases = [h for h in hits if h.kind in (HitKind.CASE, HitKind.SHORT)]
-    found = [
-        m
-        for m in find_statutes(norm, text, laws)
-        if not any(h.start < m.end and m.start < h.end for h in cases)
+    merged = merge_authorities(find_statutes(norm, text, laws), others)
+    regs = [m for m in merged if m.statute.code == MASS_REGULATIONS]
+    cases = [  # "209 CMR 18.14(3)" is a Massachusetts regulation, not Court-Martial Reports' "209 C.M.R. 18"
+        h
+        for h in hits
+        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        and not any(h.start < m.end and m.start < h.end for m in regs)
     ]
+    found = [m for m in merged if not any(h.start < m.end and m.start < h.end for h in cases)]
     if not found:
         return [], hits
     kept = [
         h
         for h in hits
-        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        if (h.kind in (HitKind.CASE, HitKind.SHORT) and h in cases)
         or not any(h.start < m.end and m.start < h.end for m in found)
     ]
     return found, kept
@@ -546,6 +568,16 @@ def _draft_for_unrecognised(norm: str, text: str, c: Candidate, limit: int, stop
     return _Draft(
         hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,
         reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,
+    )  # fmt: skip
+
+
+def _draft_for_agency(norm: str, text: str, a: AgencyCite, limit: int, stops: frozenset[int]) -> _Draft:
+    """``7 F.C.C.R. 8752``: an agency series reporters-db does not list, a full citation of its kind."""
+    core = Span(a.start, a.end)
+    pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
+    return _Draft(
+        hit=None, form=CiteForm.FULL, span=core, core=core, full=core, volume=a.volume, reporter=a.series,
+        reporter_as_written=a.written, page=a.page, pincite=pin, after=after, agency=a.agency,
     )  # fmt: skip
 
 

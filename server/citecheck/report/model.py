@@ -58,6 +58,7 @@ class Authority:
     kinds: tuple[str, ...] = ()  # finding kinds raised on any of its citations
     weight: Assessment | None = None  # its weight where the document is filed
     statute: Statute | None = None  # the section, code and title filled in, no subsections
+    agency: str | None = None  # who decided it, for an agency's decision (``361 NLRB No. 137``)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -330,6 +331,7 @@ def authorities(file: FileResult) -> list[Authority]:
                 places=tuple(places),
                 kinds=tuple(kinds),
                 weight=weight,
+                agency=head.agency,
             )
         )
     out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
@@ -438,17 +440,29 @@ def weight_of(a: Authority) -> str:
 def grouped_authorities(file: FileResult) -> list[tuple[str, str, list[Authority]]]:
     """The table of authorities as briefs group it: the cases by weight in the forum (binding,
     persuasive, unknown, no case at the citation), then statutes, then regulations; ``(group id,
-    heading, entries)``, empty groups left out. The id is a key of ``WEIGHT_GROUPS``, ``"statutes"`` or
-    ``"regulations"``."""
+    heading, entries)``, empty groups left out. The id is a key of ``WEIGHT_GROUPS``, ``"constitutions"``
+    (issue 41: the provisions of constitutions, as briefs' tables list them before statutes), ``"agency"``
+    (agency decisions: ``361 NLRB No. 137``, never among the cases),
+    ``"statutes"`` (session laws and acts' sections among them) or ``"regulations"``."""
     entries = authorities(file)
-    cases = [a for a in entries if a.statute is None]
+    cases = [a for a in entries if a.statute is None and a.agency is None]
     out = []
     for group, heading in WEIGHT_GROUPS:
         members = [a for a in cases if weight_of(a) == group]
         if members:
             out.append((group, heading, members))
-    statutes = [a for a in entries if a.statute is not None and not a.statute.regulation]
+    agency = [a for a in entries if a.statute is None and a.agency is not None]
+    if agency:
+        out.append(("agency", "Agency decisions", agency))
+    constitutions = [a for a in entries if a.statute is not None and a.statute.kind == "constitution"]
+    statutes = [
+        a
+        for a in entries
+        if a.statute is not None and not a.statute.regulation and a.statute.kind != "constitution"
+    ]
     regulations = [a for a in entries if a.statute is not None and a.statute.regulation]
+    if constitutions:
+        out.append(("constitutions", "Constitutional provisions", constitutions))
     if statutes:
         out.append(("statutes", "Statutes", statutes))
     if regulations:
@@ -476,7 +490,7 @@ def weight_summary(file: FileResult) -> str:
     once; statutes are not weighed), or "" with none."""
     counts = {g: 0 for g, _ in WEIGHT_GROUPS}
     for a in authorities(file):
-        if a.statute is None:
+        if a.statute is None and a.agency is None:  # an agency's decision is no case to weigh
             counts[weight_of(a)] += 1
     if not any(counts.values()):
         return ""
