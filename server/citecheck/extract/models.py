@@ -346,6 +346,9 @@ class Citation:
     #: who decided it, for an agency's decision series ("National Labor Relations Board": ``361 NLRB No. 137``,
     #: ``7 F.C.C.R. 8752``): reported as an agency decision, never looked up as a case (extract/agency.py)
     agency: str | None = None
+    #: an entry of the document's own table of authorities (a dot leader and pages follow it):
+    #: ``extract/tables.py`` links it to its uses in the body, where the checks speak for it
+    listed: bool = False
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None  # courts-db id ("ca3", "scotus")

@@ -36,6 +36,7 @@ from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unpar
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
+from citecheck.extract.tables import listed_at
 from citecheck.extract.unrecognised import Candidate, find_unrecognised
 from citecheck.spans import Span
 
@@ -320,6 +321,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 database=d.database,
                 foreign=d.foreign,
                 agency=d.agency,
+                listed=d.form in (CiteForm.FULL, CiteForm.STATUTE, CiteForm.UNRECOGNISED)
+                and listed_at(norm, text, d.full.end, _next_start(drafts, idx, len(norm))),
                 case_name=d.case_name,
                 pincite=d.pincite,
                 court=d.court,
@@ -394,6 +397,15 @@ def _items(norm: str, text: str) -> tuple[list[_Item], list[Hit]]:
     )
     items: list[_Item] = sorted([*hits, *cands, *foreign, *statutes, *agency], key=lambda h: h.start)
     return items, hits
+
+
+def _next_start(drafts: list[_Draft], idx: int, n: int) -> int:
+    """Where the citation after ``drafts[idx]`` starts (a parallel group's members are one entry)."""
+    group = drafts[idx].group
+    for d in drafts[idx + 1 :]:
+        if d.group != group and not d.nested:
+            return d.full.start
+    return n
 
 
 def _scanned(text: str) -> str:

@@ -239,6 +239,7 @@ def _file_json(file: FileResult) -> dict[str, Any]:
                 "status": a.status.value,
                 "case": record_json(a.record),
                 "citation_indexes": [p.citation_index for p in a.places],
+                "listed_at": [p.citation_index for p in a.places if p.listed],
                 "kinds": list(a.kinds),
                 "weight": _weight_json(a.weight),
                 "statute": statute_json(a.statute, a.statute),

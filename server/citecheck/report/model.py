@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from citecheck.checks.statute_sections import SOURCE as STATUTE_SOURCE
 from citecheck.extract.models import Citation, CiteForm, Statute, StatuteForm, resolved_statute
+from citecheck.extract.tables import table_twins
 from citecheck.findings import Finding, Severity
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Assessment, Forum, Weight
@@ -43,6 +44,7 @@ class Place:
     line: int
     column: int
     text: str
+    listed: bool = False  # an entry of the document's own table of authorities, not a use
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -137,10 +139,14 @@ class BatchResult:
         return sum(1 for f in self.files for x in f.findings if x.severity is severity)
 
     def status_counts(self) -> dict[str, int]:
+        """Citations by status; a table-of-authorities entry whose authority the body cites is counted
+        once, at its use (extract/tables.py)."""
         counts = {s.value: 0 for s in Status}
         for f in self.files:
+            twins = table_twins(f.citations)
             for st in f.statuses:
-                counts[st.status.value] += 1
+                if st.index not in twins:
+                    counts[st.status.value] += 1
         return counts
 
     def worst(self) -> Severity | None:
@@ -319,7 +325,7 @@ def authorities(file: FileResult) -> list[Authority]:
         places = []
         for c in cites:
             line, col = file.line_col(c.span.start)
-            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
+            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text, listed=c.listed))
         kinds = sorted({k for c in cites for k in kinds_by_index.get(c.index, ())})
         weight = next((w for c in fulls if (w := file.status_of(c.index).weight) is not None), None)
         out.append(
@@ -388,7 +394,7 @@ def statute_authorities(
         places = []
         for c in cites:
             line, col = file.line_col(c.span.start)
-            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
+            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text, listed=c.listed))
         out.append(
             Authority(
                 name=describe_code(s, article=False),

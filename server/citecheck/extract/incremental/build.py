@@ -218,6 +218,7 @@ def shift_citation(
         database=c.database,
         foreign=c.foreign,
         agency=c.agency,
+        listed=c.listed,
         case_name=sh.name(c.case_name),
         pincite=sh.pin(c.pincite),
         court=c.court,
