@@ -219,7 +219,9 @@ def test_a_docx_citation_cut_into_two_paragraphs_is_one(tmp_path) -> None:
     from citecheck.inputs import read_input
 
     d = docx.Document()
-    d.add_paragraph("It is common ground that subject matter jurisdiction cannot be conferred by the parties.")
+    d.add_paragraph(
+        "It is common ground that subject matter jurisdiction cannot be conferred by the parties."
+    )
     d.add_paragraph("See Espinal-Domínguez v. Puerto Rico, 352")
     d.add_paragraph("F.3d 490, 495 (1st Cir. 2003).")
     path = tmp_path / "pasted.docx"
