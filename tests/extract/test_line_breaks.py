@@ -231,3 +231,28 @@ def test_a_docx_citation_cut_into_two_paragraphs_is_one(tmp_path) -> None:
     assert (c.volume, c.reporter, c.page, c.year, c.court) == ("352", "F.3d", "490", 2003, "ca1")
     assert c.case_name is not None and c.case_name.text == "Espinal-Domínguez v. Puerto Rico"
     assert doc.text[c.span.start : c.span.end] == "352\n\nF.3d 490"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        (
+            "See Ander-\nson v. Liberty Lobby, Inc., 477 U.S. 242, 248 (1986).",
+            "Anderson v. Liberty Lobby, Inc.",
+        ),
+        (
+            "See Anderson v. Lib-\n   erty Lobby, Inc., 477 U.S. 242, 248 (1986).",
+            "Anderson v. Liberty Lobby, Inc.",
+        ),
+        (  # Calvary Chapel v. Mills (1st Cir. 2020), a hyphenated name broken at its hyphen
+            "alone.  See Espinal-\nDomínguez v. Puerto Rico, 352 F.3d 490, 495 (1st Cir. 2003).",
+            "Espinal-Domínguez v. Puerto Rico",
+        ),
+    ],
+)
+def test_a_name_hyphenated_at_a_line_end_is_read_whole(text: str, name: str) -> None:
+    """Hyphenation (item 1): before, the scan stopped at the broken word and the name lost its first
+    party ("Liberty Lobby, Inc.", a name a corpus would call the wrong case's)."""
+    (c,) = extract_citations(text).citations
+    assert c.case_name is not None and c.case_name.text == name
+    assert c.case_name.span.start == text.index(name.split("-")[0].split()[0][:4])

@@ -410,12 +410,21 @@ def _next_start(drafts: list[_Draft], idx: int, n: int) -> int:
     return n
 
 
+#: a hyphen at a line's end between letters, and the line break and indentation after it
+_HYPHENATED = re.compile(r"(?<=[A-Za-z])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[A-Za-z])")
+
+
 def _scanned(text: str) -> str:
     """The paragraph as it is read: normalised one for one, and the page furniture standing between a
     citation's parts blanked (``959⏎⏎-5-⏎5⏎⏎F.2d at 353``: a page's number is no volume)."""
     norm = normalise(text)
     for a, b in furniture_lines(text):
         norm = norm[:a] + " " * (b - a) + norm[b:]
+    if "-" in text and ("\n" in text or "\r" in text):
+        # a word hyphenated at a line's end ("Ander-⏎son v. Liberty Lobby", "Petro-⏎Lubricant") is one word
+        # for the name scanner: the break is read as more hyphens, same length
+        for m in _HYPHENATED.finditer(text):
+            norm = norm[: m.start()] + "-" * (m.end() - m.start()) + norm[m.end() :]
     return norm
 
 
