@@ -37,6 +37,7 @@ __all__ = [
     "RemoteFile",
     "check_free_space",
     "download",
+    "files_of",
     "format_bytes",
     "is_complete",
     "remove_download",
@@ -175,7 +176,10 @@ async def download(
     connection fails (the part is kept: run again to resume), DownloadError when the server's answer
     or the finished file is not the object the listing described (the part is deleted).
     """
+    from citecheck.sources.targets import check_side_files
+
     dest.parent.mkdir(parents=True, exist_ok=True)
+    check_side_files(files_of(dest), flag=f"downloading {dest.name}")  # never written through a link
     if is_complete(dest, remote):
         return DownloadResult(path=dest, size=dest.stat().st_size, fetched=0, resumed_from=0)
     part = _part(dest)
@@ -272,7 +276,12 @@ def _verify(part: Path, remote: RemoteFile, size: int, md5: hashlib._Hash | None
         )
 
 
+def files_of(dest: Path) -> tuple[Path, ...]:
+    """Every file a download of ``dest`` writes: the file, its part and their sidecars."""
+    return (dest, _sidecar(dest), _part(dest), _sidecar(_part(dest)))
+
+
 def remove_download(dest: Path) -> None:
     """Forget a downloaded file and its part (after a build that used it, or to force a fresh one)."""
-    for p in (dest, _sidecar(dest), _part(dest), _sidecar(_part(dest))):
+    for p in files_of(dest):
         p.unlink(missing_ok=True)

@@ -34,6 +34,7 @@ from citecheck.sources.download import (
     RemoteFile,
     check_free_space,
     download,
+    files_of,
     is_complete,
     remove_download,
 )
@@ -49,6 +50,7 @@ from citecheck.sources.index.build import (
 )
 from citecheck.sources.index.schema import layout_outdated
 from citecheck.sources.safe_names import inside, safe_component
+from citecheck.sources.targets import check_folder, check_side_files
 
 PREFIX = "bulk-data/"
 KINDS = ("courts", "dockets", "opinion-clusters", "citations")
@@ -74,6 +76,12 @@ class SyncResult:
     build: BuildStats
     downloaded: int  # bytes fetched by this run
     resumed: int  # bytes that were already there from an interrupted run
+
+
+def bulk_folder(index: Path) -> Path:
+    """Where a sync of ``index`` downloads: ``<index stem>-bulk/`` beside it, one folder per index (two
+    indexes in one folder shared ``bulk/`` and their syncs deleted each other's ``.part``)."""
+    return index.with_name(f"{index.stem}-bulk")
 
 
 def check_bulk_url(url: str) -> str:
@@ -177,8 +185,9 @@ async def sync(
 ) -> SyncResult:
     """Bring ``index`` up to the newest dump in the bucket (see the module docstring)."""
     base = check_bulk_url(bulk_url)
-    index = index.expanduser()
-    folder = download_dir or index.with_name("bulk")
+    index = files.check_writable(index)
+    folder = download_dir or bulk_folder(index)
+    check_folder(folder, flag="--index")
     own = client is None
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=False,
                                          headers={"User-Agent": "citecheck"})  # fmt: skip
@@ -197,6 +206,7 @@ async def sync(
                                   full_dump=True, size=files.current(index).stat().st_size), downloaded=0,
                                   resumed=0)  # fmt: skip
             paths = {k: inside(folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
+            check_side_files((f for path in paths.values() for f in files_of(path)), flag="--index")
             left = sum(
                 (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
                 for k, f in listing.files.items()
