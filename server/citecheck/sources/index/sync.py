@@ -28,7 +28,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from citecheck.errors import BadResponse, ConfigError, SourceUnavailable
+from citecheck.errors import BadResponse, ConfigError, ImportFormatError, SourceUnavailable
 from citecheck.sources.download import (
     DownloadProgress,
     RemoteFile,
@@ -37,6 +37,7 @@ from citecheck.sources.download import (
     files_of,
     is_complete,
     remove_download,
+    verified,
 )
 from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
@@ -170,6 +171,35 @@ async def list_bucket(client: httpx.AsyncClient, base_url: str) -> DumpListing:
     return newest_dump(objects, base_url)
 
 
+def _unreadable(exc: ImportFormatError, paths: dict[str, Path]) -> ImportFormatError:
+    """A download that cannot be read: deleted unless its bytes were checked against the listing's ETag.
+
+    An unchecked one (a multipart ETag with an odd part size) may have been damaged on the way: kept, every
+    later sync would reuse it and fail the same way without a request. A checked one is the bucket's own
+    file, byte for byte: fetching it again would give the same bytes, so it stays until the bucket lists
+    another version (a new ETag is downloaded afresh anyway).
+    """
+    text = str(exc)
+    named = [p for p in paths.values() if p.name in text] or list(paths.values())
+    dropped = [p for p in named if p.exists() and verified(p) is None]
+    for p in dropped:
+        remove_download(p)
+    if dropped:
+        names = ", ".join(p.name for p in dropped)
+        return ImportFormatError(
+            f"{text}; the download could not be checked against the bucket's listing, so it may have been damaged "
+            f"on the way: {names} deleted, run citecheck corpus sync again to fetch it afresh"
+        )
+    kept = [p for p in named if p.exists()]
+    if kept:
+        return ImportFormatError(
+            f"{text}; {', '.join(p.name for p in kept)} is the bucket's own file byte for byte (its checksum "
+            "matches the listing): the published dump is damaged. The old index is unchanged; a sync after "
+            "CourtListener replaces the file fetches the new one (or build from other files: corpus sync --from DIR)"
+        )
+    return exc
+
+
 async def sync(
     index: Path,
     *,
@@ -230,8 +260,12 @@ async def sync(
                 date=listing.date,
             )
             source = {"bucket": base, "etags": {k: f.etag for k, f in listing.files.items()}}
-            stats = build_index(index, dump, full_dump=True, progress=progress or NullProgress(), parallel=parallel,
-                                rebuild=rebuild, source=source, lock=False, announce=False)  # fmt: skip
+            try:
+                stats = build_index(index, dump, full_dump=True, progress=progress or NullProgress(),
+                                    parallel=parallel, rebuild=rebuild, source=source, lock=False,
+                                    announce=False)  # fmt: skip
+            except ImportFormatError as exc:
+                raise _unreadable(exc, paths) from exc
             if not keep_downloads:
                 for path in paths.values():
                     remove_download(path)

@@ -24,7 +24,7 @@ import httpx
 
 from citecheck.config import DEFAULT_ECFR_URL, DEFAULT_USCODE_URL
 from citecheck.errors import BadResponse, SchemaChanged, SourceUnavailable
-from citecheck.sources.download import DownloadProgress, RemoteFile, download, remove_download
+from citecheck.sources.download import DownloadProgress, RemoteFile, download, reading, remove_download
 from citecheck.sources.importing import ProgressSink
 from citecheck.sources.statutes.build import BuildStats, build_index, store_ecfr_title
 from citecheck.sources.statutes.ecfr import parse_titles
@@ -141,7 +141,8 @@ async def _sync_usc(
     result = await download(await _remote(client, url), dest, client=client, progress=on_bytes)
     if result.resumed_from:
         echo(f"U.S. Code: resumed the download at {result.resumed_from:,} bytes")
-    built = build_index(index, usc=dest, progress=progress, source_usc=url)
+    with reading(dest):  # an unchecked zip that fails to read is fetched afresh next time
+        built = build_index(index, usc=dest, progress=progress, source_usc=url)
     stats.usc_titles += built.usc_titles
     stats.sections += built.sections
     stats.editions["usc"] = built.editions.get("usc", release)
@@ -195,7 +196,8 @@ async def _sync_cfr(
                 client=client,
                 progress=on_bytes,
             )
-            title = store_ecfr_title(index, xml, versions=versions, edition=date, source=base)
+            with reading(xml):  # a title damaged on the way is fetched afresh next time
+                title = store_ecfr_title(index, xml, versions=versions, edition=date, source=base)
             stats.cfr_titles.append(title.title)
             stats.sections += title.sections
             stats.editions[f"cfr {title.title}"] = date
