@@ -145,7 +145,11 @@ async def _download(
         cfr=not args.usc_only,
         release=args.release,
         cfr_date=args.cfr_date,
-        cfr_titles=frozenset(str(int(t)) for t in args.cfr_title if t.isdigit()) if args.cfr_title else None,
+        cfr_titles=frozenset(
+            str(int(t)) for t in args.cfr_title if t.isascii() and t.isdigit() and len(t) <= 3
+        )
+        if args.cfr_title
+        else None,
     )
     last: dict[str, float] = {}
 

@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,7 @@ __all__ = [
     "RemoteFile",
     "check_free_space",
     "download",
+    "fetch_bounded",
     "files_of",
     "format_bytes",
     "is_complete",
@@ -417,6 +419,59 @@ def _room_left(part: Path, dest: Path, *, resumable: bool) -> None:
             else "the part was deleted; free space and run it again"
         )
     )
+
+
+async def fetch_bounded(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    limit: int,
+    what: str,
+    params: dict[str, str] | None = None,
+) -> tuple[int, bytes]:
+    """The status and body of a small answer (a listing, a download page, a JSON list), read as it arrives
+    and refused past ``limit`` bytes — unpacked bytes: a gzip-encoded answer is unpacked here, never more
+    than ``limit`` at a time (httpx unpacks each network read whole: 64 KB of gzip is 64 MB). They were read
+    whole before their size was looked at (3 GB in 8 s, issue 35). SourceUnavailable when the host cannot
+    be reached, BadResponse when the answer is too large or in an encoding not asked for."""
+    from citecheck.errors import BadResponse
+
+    def too_large() -> BadResponse:
+        return BadResponse(
+            f"{what}: {url} is larger than the {format_bytes(limit)} it may be; not the answer expected from "
+            "this service"
+        )
+
+    try:
+        async with client.stream(
+            "GET", url, params=params, headers={"Accept-Encoding": "gzip, deflate"}
+        ) as r:
+            encoding = r.headers.get("Content-Encoding", "identity").strip().lower()
+            if encoding not in ("identity", "", "gzip", "x-gzip", "deflate"):
+                raise BadResponse(
+                    f"{what}: {url} answered in the {encoding!r} encoding, which was not asked for"
+                )
+            unpack = zlib.decompressobj(47) if encoding != "identity" and encoding else None  # gzip or zlib
+            body = bytearray()
+            async for block in r.aiter_raw():
+                if unpack is None:
+                    body += block
+                else:
+                    data = block
+                    while data and len(body) <= limit:
+                        body += unpack.decompress(data, limit + 1 - len(body))
+                        data = unpack.unconsumed_tail
+                if len(body) > limit:
+                    raise too_large()
+            if unpack is not None:
+                body += unpack.flush(limit + 1 - len(body)) if len(body) <= limit else b""
+                if len(body) > limit:
+                    raise too_large()
+            return r.status_code, bytes(body)
+    except zlib.error as exc:
+        raise BadResponse(f"{what}: {url} sent a damaged {encoding} body ({exc})") from exc
+    except httpx.HTTPError as exc:
+        raise SourceUnavailable(f"{what}: {url} could not be reached ({exc.__class__.__name__})") from exc
 
 
 def _check_range(response: httpx.Response, have: int, remote: RemoteFile) -> None:

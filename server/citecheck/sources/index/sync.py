@@ -34,6 +34,7 @@ from citecheck.sources.download import (
     RemoteFile,
     check_free_space,
     download,
+    fetch_bounded,
     files_of,
     is_complete,
     remove_download,
@@ -153,16 +154,15 @@ async def list_bucket(client: httpx.AsyncClient, base_url: str) -> DumpListing:
         if token:
             params["continuation-token"] = token
         try:
-            response = await client.get(base_url, params=params)
-        except httpx.HTTPError as exc:
-            raise SourceUnavailable(
-                f"cannot reach {base_url} ({exc.__class__.__name__}); check the network"
-            ) from exc
-        if response.status_code != 200:
-            raise SourceUnavailable(f"the bucket {base_url} answered {response.status_code} to its listing")
-        if len(response.content) > MAX_LISTING_BYTES:
-            raise BadResponse(f"the bucket listing page is larger than {MAX_LISTING_BYTES} bytes")
-        page, token = parse_listing(response.content)
+            status, body = await fetch_bounded(
+                client, base_url, params=params, limit=MAX_LISTING_BYTES, what="the bucket listing"
+            )
+        except SourceUnavailable as exc:
+            raise SourceUnavailable(f"cannot reach {base_url} ({exc.__cause__.__class__.__name__}); "
+                                    "check the network") from exc  # fmt: skip
+        if status != 200:
+            raise SourceUnavailable(f"the bucket {base_url} answered {status} to its listing")
+        page, token = parse_listing(body)
         objects.extend(page)
         if token is None:
             break

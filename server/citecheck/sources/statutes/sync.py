@@ -23,8 +23,15 @@ from pathlib import Path
 import httpx
 
 from citecheck.config import DEFAULT_ECFR_URL, DEFAULT_USCODE_URL
-from citecheck.errors import BadResponse, SchemaChanged, SourceUnavailable
-from citecheck.sources.download import DownloadProgress, RemoteFile, download, reading, remove_download
+from citecheck.errors import BadResponse, SchemaChanged
+from citecheck.sources.download import (
+    DownloadProgress,
+    RemoteFile,
+    download,
+    fetch_bounded,
+    reading,
+    remove_download,
+)
 from citecheck.sources.importing import ProgressSink
 from citecheck.sources.statutes.build import BuildStats, build_index, store_ecfr_title
 from citecheck.sources.statutes.ecfr import parse_titles
@@ -60,14 +67,18 @@ def _base(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
-async def _get(client: httpx.AsyncClient, url: str, what: str) -> bytes:
-    try:
-        response = await client.get(url)
-    except httpx.HTTPError as exc:
-        raise SourceUnavailable(f"{what}: {url} could not be reached ({exc.__class__.__name__})") from exc
-    if response.status_code != 200:
-        raise BadResponse(f"{what}: {url} answered {response.status_code}")
-    return response.content
+#: The most each answer may be (decoded), read as it arrives: the real ones are ~50 KB (the download page),
+#: ~15 KB (titles.json) and a few MB (the versions of the largest title; title 42 has ~17,800).
+MAX_PAGE_BYTES = 4 << 20
+MAX_TITLES_BYTES = 4 << 20
+MAX_VERSIONS_BYTES = 64 << 20
+
+
+async def _get(client: httpx.AsyncClient, url: str, what: str, limit: int = MAX_PAGE_BYTES) -> bytes:
+    status, body = await fetch_bounded(client, url, limit=limit, what=what)
+    if status != 200:
+        raise BadResponse(f"{what}: {url} answered {status}")
+    return body
 
 
 async def _remote(client: httpx.AsyncClient, url: str) -> RemoteFile:
@@ -163,7 +174,9 @@ async def _sync_cfr(
         raise SchemaChanged(f"{request.cfr_date!r} is not a date (YYYY-MM-DD)")
     titles = [
         t
-        for t in parse_titles(await _get(client, base + "titles.json", "the eCFR titles list"))
+        for t in parse_titles(
+            await _get(client, base + "titles.json", "the eCFR titles list", MAX_TITLES_BYTES)
+        )
         if not t.reserved and (request.cfr_titles is None or t.number in request.cfr_titles)
     ]
     held = {t.title: t.edition for t in index.titles("cfr")}
@@ -172,8 +185,8 @@ async def _sync_cfr(
     if progress is not None:
         progress.stage("C.F.R. titles", len(titles))
     for t in titles:
-        if not t.number.isdigit():
-            raise SchemaChanged(f"the eCFR titles list names title {t.number!r}")
+        if not (t.number.isascii() and t.number.isdigit() and len(t.number) <= 3):  # C.F.R. titles are 1-50
+            raise SchemaChanged(f"the eCFR titles list names title {t.number[:40]!r}")
         date = request.cfr_date or t.up_to_date_as_of
         if date is None or not _DATE.fullmatch(date):
             raise SchemaChanged(f"the eCFR titles list gives title {t.number} no date ({date!r})")
@@ -185,7 +198,10 @@ async def _sync_cfr(
             versions = folder / f"versions-title-{t.number}.json"
             versions.write_bytes(
                 await _get(
-                    client, f"{base}versions/title-{t.number}.json", f"C.F.R. title {t.number} versions"
+                    client,
+                    f"{base}versions/title-{t.number}.json",
+                    f"C.F.R. title {t.number} versions",
+                    MAX_VERSIONS_BYTES,
                 )
             )
             xml = folder / f"title-{t.number}.xml"
