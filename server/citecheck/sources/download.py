@@ -68,8 +68,8 @@ FREE_SPACE_EVERY = 64 << 20
 MAX_PART_GUESSES = 6
 #: Part sizes tools use (MiB), tried first when more whole-MiB sizes would give the ETag's part count.
 _USUAL_PARTS = (8, 5, 16, 15, 64, 100, 32, 128, 256, 512, 1024)
-_MD5 = re.compile(r'^"?([0-9a-f]{32})"?$')
-_MULTIPART = re.compile(r'^"?([0-9a-f]{32})-([1-9][0-9]{0,4})"?$')
+_MD5 = re.compile(r'^"?([0-9a-f]{32})"?\Z')
+_MULTIPART = re.compile(r'^"?([0-9a-f]{32})-([1-9][0-9]{0,4})"?\Z')
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -476,7 +476,7 @@ async def fetch_bounded(
 
 def _check_range(response: httpx.Response, have: int, remote: RemoteFile) -> None:
     content_range = response.headers.get("Content-Range", "")
-    m = re.match(r"bytes (\d+)-(\d+)/(\d+|\*)", content_range)
+    m = re.fullmatch(r"bytes (\d+)-(\d+)/(\d+|\*)", content_range.strip())
     if m is None or int(m.group(1)) != have:
         raise DownloadError(
             f"{remote.url}: asked for bytes from {have}, the server sent {content_range or 'no range'}"

@@ -49,7 +49,7 @@ USED_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 #: Used columns a header may lack (read as empty): what only ranks, never identifies.
 OPTIONAL_COLUMNS = frozenset({("opinion-clusters", "citation_count")})
-FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?$")
+FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?\Z")
 #: Kept values longer than this are refused (a caption runs to a few thousand characters at most).
 MAX_FIELD = 20_000
 #: A row (every field, the header too) may not be longer than this, in characters: csv's limit is per field,

@@ -56,7 +56,8 @@ from citecheck.sources.targets import check_folder, check_side_files
 
 PREFIX = "bulk-data/"
 KINDS = ("courts", "dockets", "opinion-clusters", "citations")
-_KEY = re.compile(r"^bulk-data/((courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv\.bz2)$")
+#: ``\Z``, not ``$``: ``$`` lets a key end in a newline, which then becomes part of a URL and a file name
+_KEY = re.compile(r"^bulk-data/((courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv\.bz2)\Z")
 _S3 = "{http://s3.amazonaws.com/doc/2006-03-01/}"
 #: One listing page may not be larger than this (S3 pages of 1,000 keys are ~300 KB).
 MAX_LISTING_BYTES = 16 << 20
