@@ -39,6 +39,7 @@ from citecheck.sources.models import (
     NameSearch,
     OpinionText,
     PassageHit,
+    Treatment,
 )
 from citecheck.sources.opinion_fit import why_unfit
 from citecheck.sources.statutes.records import LookupOutcome, StatuteAnswer
@@ -74,6 +75,7 @@ async def gather(
         found = {q: names[q] for q in want.quoting if q in names}
         opinions = {**await _candidate_texts(source, found, near, opinions), **opinions}
     statutes, texts = await _statutes(source, extraction)
+    treatments = await _treatments(source, lookups)
     return SourceEvidence(
         source_name=name,
         lookups=lookups,
@@ -88,7 +90,28 @@ async def gather(
         statute_titles=frozenset(
             (k.code, k.title) for k, a in statutes.items() if a.outcome is not LookupOutcome.NOT_COVERED
         ),
+        treatments=treatments,
     )
+
+
+async def _treatments(
+    source: AuthoritySource, lookups: dict[CiteKey, LookupResult]
+) -> dict[CiteKey, tuple[Treatment, ...]]:
+    """What the treatment links say of the cited cases, asked by each key cited and every citation of the
+    cases found for it (a table may list a case by its parallel cite); a source without them: nothing."""
+    ask = getattr(source, "treatment", None)
+    if ask is None or not lookups:
+        return {}
+    keys = dict.fromkeys(lookups)
+    for r in lookups.values():
+        for rec in r.records:
+            keys.update(dict.fromkeys(c.key for c in rec.citations))
+    try:
+        found: dict[CiteKey, tuple[Treatment, ...]] = await ask(list(keys))
+    except Exception as exc:  # the chain never raises here by contract; a bug must not sink the check
+        log.exception("treatment lookup failed: %s", exc)
+        return {}
+    return found
 
 
 async def _statutes(

@@ -35,6 +35,7 @@ from citecheck.sources.models import (
     NameSearch,
     OpinionText,
     PassageHit,
+    Treatment,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
 from citecheck.visible import visible
@@ -71,6 +72,9 @@ class SourceEvidence:
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
     statute_titles: frozenset[tuple[str, str | None]] = frozenset()
+    #: what the treatment links say later courts did to the cited cases, by citation key (the key cited
+    #: and the other citations of the case found for it); only keys some link knows of
+    treatments: Mapping[CiteKey, tuple[Treatment, ...]] = field(default_factory=dict)
 
     @classmethod
     def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
