@@ -114,3 +114,18 @@ async def test_a_download_of_unknown_size_stops_at_its_bound_and_leaves_no_part(
                     RemoteFile(url=f"{bucket.base_url}big.xml"), dest, client=client, max_bytes=MIB
                 )
     assert not dest.exists() and not list(tmp_path.glob("big.xml.part*"))
+
+
+async def test_a_download_of_unknown_size_never_fills_the_disk(tmp_path: Path) -> None:
+    """Every eCFR title comes without a size: it was written until the disk was full and its ``.part``
+    kept (the disk stayed full). Now the download keeps ``SPARE_BYTES`` free and leaves no part."""
+    from citecheck.errors import DiskSpaceError
+    from citecheck_testing.disk import small_disk
+
+    with small_disk(tmp_path / "disk", 64 << 20) as disk, FakeBucket() as bucket:
+        bucket.put("title-40.xml", b"<DIV1>" + b"x" * (100 * MIB) + b"</DIV1>")
+        dest = disk / "title-40.xml"
+        async with httpx.AsyncClient() as client:
+            with pytest.raises(DiskSpaceError, match="free"):
+                await download(RemoteFile(url=f"{bucket.base_url}title-40.xml"), dest, client=client)
+        assert sorted(p.name for p in disk.iterdir()) == []
