@@ -49,6 +49,19 @@ CHILD_MEMORY = 3 << 30  # address space of a child: a run that needs 4 GB fails 
 
 
 # ------------------------------------------------------------------------------------------ helpers
+#: The child reports its own peak (VmHWM of its process image): the rusage of a forked child carries the
+#: parent's peak from before ``exec``, and a pytest process of the whole suite is hundreds of MB itself.
+_CHILD = """import sys, atexit
+def peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            sys.stderr.write("PEAK_KB=" + line.split()[1] + "\\n")
+atexit.register(peak)
+from citecheck.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def _run_cli(args: list[str], env: dict[str, str], timeout: float = 180) -> tuple[int, str, int]:
     """``citecheck ARGS`` in a child with a memory and time limit: (exit status, stderr, peak RSS in MB)."""
 
@@ -56,27 +69,22 @@ def _run_cli(args: list[str], env: dict[str, str], timeout: float = 180) -> tupl
         resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
 
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from citecheck.cli import main; sys.exit(main(sys.argv[1:]))",
-            *args,
-        ],
+        [sys.executable, "-c", _CHILD, *args],
         env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         preexec_fn=limit,
         cwd=REPO_ROOT,
     )
-    timer = threading.Timer(timeout, proc.kill)
-    timer.start()
     try:
-        err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
-        _pid, status, usage = os.wait4(proc.pid, 0)
-    finally:
-        timer.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err, usage.ru_maxrss // 1024
+        _out, raw = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _out, raw = proc.communicate()
+    lines = raw.decode("utf-8", "replace").splitlines(keepends=True)
+    peaks = [int(line[8:]) for line in lines if line.startswith("PEAK_KB=")]
+    err = "".join(line for line in lines if not line.startswith("PEAK_KB="))
+    return proc.returncode, err, (peaks[-1] // 1024 if peaks else 1 << 20)
 
 
 def _bz2_wide_row(path: Path, *, fields: int, field_mib: int, header: bool = True) -> None:
