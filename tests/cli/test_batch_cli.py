@@ -201,3 +201,74 @@ def test_holding_checks_of_all_workers_go_to_the_replicas_and_share_the_cache(
     finally:
         for ep in replicas:
             ep.close()
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux /proc): the local Ray instance this test process started."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def test_a_worker_that_dies_on_a_document_is_one_crashed_row_and_is_replaced(
+    run_cli, local_only, tmp_path, monkeypatch
+) -> None:
+    """The worker checking a long document is killed (as the kernel's OOM killer would): that document is one
+    ``crashed`` row, a new worker takes the documents queued behind it, the run finishes."""
+    import os
+    import signal
+    import threading
+
+    monkeypatch.setenv("CITECHECK_MAX_DOCUMENT_CHARS", "9000000")
+    docs = tmp_path / "filings"
+    docs.mkdir()
+    brief = (REPO_ROOT / "examples" / "brief.md").read_text(encoding="utf-8")
+    (docs / "a-huge.md").write_text((brief * (6_000_000 // len(brief) + 1))[:6_000_000], encoding="utf-8")
+    for i in range(4):
+        (docs / f"small-{i}.md").write_text(brief, encoding="utf-8")
+    killed: list[int] = []
+    stop = threading.Event()
+
+    def killer() -> None:  # the worker whose Ray task title says it is checking, once it has run a while
+        seen: dict[int, float] = {}
+        while not stop.wait(0.2) and not killed:
+            for pid in _descendants(os.getpid()):
+                try:
+                    title = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if b"ray::_RayWorker.check" in title:
+                    import time
+
+                    first = seen.setdefault(pid, time.monotonic())
+                    if time.monotonic() - first > 3:  # a small document is done long before
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
+                        return
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    try:
+        result = run_cli("batch", str(docs), "--out", str(tmp_path / "x.parquet"), "--workers", "2")
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert killed, "no worker was seen checking the long document"
+    assert result.rc == 1, result.err
+    rows = _documents(tmp_path / "x.parquet")
+    huge = rows[str(docs / "a-huge.md")]
+    assert huge["error_kind"] == "crashed", huge
+    assert "stopped unexpectedly" in huge["error"]
+    assert [rows[str(docs / f"small-{i}.md")]["error"] for i in range(4)] == [None] * 4
+    assert "1 crashed" in result.err

@@ -235,6 +235,7 @@ def _run(
         _await_ready(ray, actors)
         stats.setup_s = time.monotonic() - began
         stats.started = time.monotonic()
+        on_tick(stats)  # the progress line's rate counts from here, not from Ray's start
         _dispatch(ray, paths, actors, start_worker, options, stats, on_outcome, on_tick)
         stats.finished = time.monotonic()
         stats.worker_peak_rss = [r for r in _gather_quietly(ray, [a.peak_rss.remote() for a in actors]) if r]
@@ -425,10 +426,11 @@ def _replace(ray: Any, actor: Any, start_worker: Callable[[], Any], stats: RunSt
 
 
 def _died(exc: BaseException) -> str:
-    text = str(exc)
-    if "memory" in text.lower() or "OOM" in text:
-        return "the worker checking it ran out of memory and was stopped"
-    return "the worker checking it stopped unexpectedly (the document may be hostile)"
+    """Why a worker stopped, as far as Ray knows: its memory monitor says so when it killed it; a worker
+    killed from outside (the kernel's OOM killer) or crashed in a library looks the same from here."""
+    if "running low on memory" in str(exc) or type(exc).__name__ == "OutOfMemoryError":
+        return "the worker checking it was stopped: the machine ran low on memory"
+    return "the worker checking it stopped unexpectedly (killed, out of memory or crashed; the document may be hostile)"
 
 
 def _kill(ray: Any, actor: Any) -> None:

@@ -32,16 +32,17 @@ import re
 import shutil
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 
 from citecheck.errors import DiskSpaceError, DownloadError, ImportFormatError, SourceUnavailable
 
 __all__ = [
+    "Answer",
     "DownloadProgress",
     "DownloadResult",
     "RemoteFile",
@@ -421,15 +422,23 @@ def _room_left(part: Path, dest: Path, *, resumable: bool) -> None:
     )
 
 
+class Answer(NamedTuple):
+    """What ``fetch_bounded`` read: the status, the body (unpacked, bounded) and the headers."""
+
+    status: int
+    body: bytes
+    headers: httpx.Headers
+
+
 async def fetch_bounded(
     client: httpx.AsyncClient,
     url: str,
     *,
     limit: int,
     what: str,
-    params: dict[str, str] | None = None,
-) -> tuple[int, bytes]:
-    """The status and body of a small answer (a listing, a download page, a JSON list), read as it arrives
+    params: Mapping[str, str] | None = None,
+) -> Answer:
+    """The status, headers and body of a small answer (a listing, a download page, a JSON list), read as it arrives
     and refused past ``limit`` bytes — unpacked bytes: a gzip-encoded answer is unpacked here, never more
     than ``limit`` at a time (httpx unpacks each network read whole: 64 KB of gzip is 64 MB). They were read
     whole before their size was looked at (3 GB in 8 s, issue 35). SourceUnavailable when the host cannot
@@ -467,7 +476,7 @@ async def fetch_bounded(
                 body += unpack.flush(limit + 1 - len(body)) if len(body) <= limit else b""
                 if len(body) > limit:
                     raise too_large()
-            return r.status_code, bytes(body)
+            return Answer(r.status_code, bytes(body), r.headers)
     except zlib.error as exc:
         raise BadResponse(f"{what}: {url} sent a damaged {encoding} body ({exc})") from exc
     except httpx.HTTPError as exc:

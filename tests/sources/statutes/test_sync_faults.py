@@ -9,7 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citecheck.errors import ImportFormatError, SchemaChanged
+from citecheck.errors import ImportFormatError
+from citecheck.sources.statutes.build import BuildStats
 from citecheck.sources.statutes.index import StatuteIndex
 from citecheck.sources.statutes.sync import SyncRequest, sync_statutes
 from citecheck_testing.statutes import (
@@ -34,7 +35,7 @@ def _files() -> StatuteFiles:
     )
 
 
-async def _sync(server: StatuteServer, index: StatuteIndex, work: Path, **kw: bool) -> object:
+async def _sync(server: StatuteServer, index: StatuteIndex, work: Path, **kw: bool) -> BuildStats:
     request = SyncRequest(uscode_url=server.uscode_url, ecfr_url=server.ecfr_url, work=work, **kw)
     async with httpx.AsyncClient(timeout=10) as client:
         return await sync_statutes(index, request, client=client)
@@ -49,9 +50,9 @@ async def test_an_ecfr_title_damaged_on_the_way_is_fetched_again(tmp_path: Path)
     good = files.ecfr["17"]
     files.ecfr["17"] = good[: len(good) // 2]  # this once: the connection gave half the title
     with StatuteServer(files) as server, StatuteIndex(tmp_path / "statutes.sqlite") as index:
-        with pytest.raises(SchemaChanged, match="deleted, run the same command again to fetch it afresh"):
-            await _sync(server, index, tmp_path / "dl", usc=False)
-        assert not list((tmp_path / "dl").rglob("title-17.xml*"))
+        stats = await _sync(server, index, tmp_path / "dl", usc=False)
+        assert stats.refused and "broken XML" in stats.refused[0]  # refused, not stored
+        assert not list((tmp_path / "dl").rglob("title-17.xml*"))  # and not kept to be reused
         files.ecfr["17"] = good
         before = _asked(files, "title-17.xml")
         await _sync(server, index, tmp_path / "dl", usc=False)
