@@ -40,7 +40,7 @@ class PinciteCheck:
         pin = c.pincite
         if pin is None or pin.malformed or ctx.record is None:
             return
-        if c.form is CiteForm.FULL and c.database is not None:
+        if c.form is CiteForm.FULL and (c.database is not None or c.agency):
             return
         rec = ctx.record
         cite = ctx.case_cite()
