@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 
 from citecheck import reporters as reporter_limits
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.evaluation.dataset import (
     _PROPOSITIONS,
     CaseSample,

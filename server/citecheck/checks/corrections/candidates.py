@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from citecheck.checks.base import CheckContext
 from citecheck.checks.corrections.leads import Leads
 from citecheck.checks.corrections.near_miss import relation
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.checks.parenthetical import courts_conflict
 from citecheck.checks.quote_match import OpinionIndex, locate
 from citecheck.checks.quotes import page_of

@@ -14,7 +14,7 @@ from functools import cache
 
 from citecheck.checks.base import CheckContext
 from citecheck.checks.corrections.candidates import Candidate, _fits, _pin_pages
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.checks.parenthetical import courts_conflict
 from citecheck.findings import Evidence, Fix, TextEdit
 from citecheck.spans import Span

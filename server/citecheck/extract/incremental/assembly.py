@@ -21,7 +21,6 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from citecheck.extract.incremental.build import build_paragraph
 from citecheck.extract.incremental.lookups import (
     LookupState,
     Record,
@@ -33,6 +32,7 @@ from citecheck.extract.incremental.lookups import (
     relative,
     segs_upto,
 )
+from citecheck.extract.incremental.placing import build_paragraph
 from citecheck.extract.incremental.plan import Plan, make_plan, names_earlier_cites
 from citecheck.extract.incremental.view import DocumentExtraction
 from citecheck.extract.incremental.zone import Queries, Zone
