@@ -73,7 +73,7 @@ class LocalMemo:
 class ParagraphFindings:
     """One version's local findings, per paragraph, placed when asked for.
 
-    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then and its
+    ``entries[para]`` holds the findings as they were computed (at the paragraph's offset then and its
     first citation's index then) — a keystroke moves every paragraph after it, and a citation added
     or removed renumbers every citation after it; moving and renumbering all their findings is work
     the editor does not need: it shows them already moved. ``changes``: the paragraphs whose findings
@@ -97,14 +97,14 @@ class ParagraphFindings:
         out: list[Finding] = []
         paras = self.paragraphs
         for a, b in regions:
-            pno = max(0, bisect_left(paras, a, key=_para_end))
-            while pno < len(paras) and paras[pno][0] <= b:
-                entry = self.entries[pno]
+            para = max(0, bisect_left(paras, a, key=_para_end))
+            while para < len(paras) and paras[para][0] <= b:
+                entry = self.entries[para]
                 if entry is not None and entry.findings:
-                    d = paras[pno][0] - entry.start
-                    moved = _moved(entry.findings, d, self.firsts[pno] - entry.first)
+                    d = paras[para][0] - entry.start
+                    moved = _moved(entry.findings, d, self.firsts[para] - entry.first)
                     out.extend(f for f in moved if a <= f.span.start <= b)
-                pno += 1
+                para += 1
         return out
 
 
@@ -180,26 +180,26 @@ def paragraph_findings(
     middle: list[MemoEntry | None] = []
     fresh: dict[int, MemoEntry] = {}
     fresh_empty: list[int] = []
-    for pno in range(lo, hi):
-        plan = run.plans[pno]
+    for para in range(lo, hi):
+        plan = run.plans[para]
         if not plan:
             if plan.key not in old.empty:  # a paragraph planned again without citations: its old findings go
-                changes.append((*run.paragraphs[pno], ()))
+                changes.append((*run.paragraphs[para], ()))
             fresh_empty.append(plan.key)
             middle.append(None)
             continue
-        start, end = run.paragraphs[pno]
-        res = run.results[pno]
+        start, end = run.paragraphs[para]
+        res = run.results[para]
         hit = old.by_plan.get(plan.key)
         reads_prev = hit.reads_prev if hit is not None else uses_prev(plan)
-        prev = run.results[pno - 1] if pno and reads_prev else None
+        prev = run.results[para - 1] if para and reads_prev else None
         window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
         if hit is not None and hit.result is res and hit.prev is prev and hit.window == window:
             entry = hit  # the very same entry: taken over as computed, placed when asked for
         else:
-            mine = tuple(f for c in extraction.paragraph_citations(pno) for f in check(extraction, c))
+            mine = tuple(f for c in extraction.paragraph_citations(para) for f in check(extraction, c))
             changes.append((start, end, mine))
-            entry = MemoEntry(plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
+            entry = MemoEntry(plan, res, prev, start, window, mine, run.first_of(para), reads_prev)
         fresh[plan.key] = entry
         middle.append(entry)
     entries = [*old.entries[:lo], *middle, *old.entries[old_hi:]] if bulk is not None else middle
@@ -208,9 +208,9 @@ def paragraph_findings(
         if bulk is None or len(memo) > limits.memo_per_paragraph * n + limits.memo_slack:
             # rebuilt from what is current (drops entries of gone plans)
             memo.by_plan, memo.empty = {}, set()
-            for pno, got in enumerate(entries):
+            for para, got in enumerate(entries):
                 if got is None:
-                    memo.empty.add(run.plans[pno].key)
+                    memo.empty.add(run.plans[para].key)
                 else:
                     memo.by_plan[got.plan.key] = got
         else:
@@ -223,7 +223,7 @@ def paragraph_findings(
             run.results,
         )
         memo.entries = entries
-    return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
+    return ParagraphFindings(run.paragraphs, entries, changes, run.citations_before)
 
 
 def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding, ...]:

@@ -93,9 +93,9 @@ def uses_prev(plan: Plan) -> bool:
 
 
 def plan_statute(
-    c: Citation, st: LookupState, i: int, pno: int, nested: bool
+    c: Citation, st: LookupState, i: int, para: int, nested: bool
 ) -> tuple[int | None, Ref | None]:
-    """(group, antecedent) of a statute citation at place ``i`` of paragraph ``pno``'s plan; a full one
+    """(group, antecedent) of a statute citation at place ``i`` of paragraph ``para``'s plan; a full one
     adds its records, and what a following ``Id.`` means is updated as for cases."""
     assert c.statute is not None
     form = c.statute.form
@@ -114,10 +114,10 @@ def plan_statute(
 
 
 def make_plan(
-    text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: LookupState, pno: int
+    text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: LookupState, para: int
 ) -> tuple[Plan, int]:
     """Document order, numbering (from the paragraph's first citation) and resolution for paragraph
-    ``pno`` (no objects built), and how far back its looked-up antecedents lie."""
+    ``para`` (no objects built), and how far back its looked-up antecedents lie."""
     order: list[tuple[int, int, int]] = [(c.span.start, 0, k) for k, c in enumerate(res.citations)]
     if res.refs:
         order.extend((r.words[0][0], 1, k) for k, r in enumerate(res.refs))
@@ -133,8 +133,8 @@ def make_plan(
                 continue
             at, s, name = found
             ante = st.ref(at)
-            reach = max(reach, pno - ante[0])
-            plan.append(RefStep(k, (pno - ante[0], ante[1]), s, name))
+            reach = max(reach, para - ante.paragraph)
+            plan.append(RefStep(k, RelRef(para - ante.paragraph, ante.which), s, name))
             st.last_authority = ante
             continue
         c = res.citations[k]
@@ -147,29 +147,29 @@ def make_plan(
             group = local.get(c.group if c.group is not None else k, i)
             add_record(st, c, i, group)
             if not res.nested[k]:
-                st.last_authority = st.leader(pno, group)
+                st.last_authority = st.leader(para, group)
         elif c.form is CiteForm.STATUTE and c.statute is not None:
-            group, antecedent = plan_statute(c, st, i, pno, res.nested[k])
+            group, antecedent = plan_statute(c, st, i, para, res.nested[k])
             if antecedent is not None:
-                reach = max(reach, pno - antecedent[0])
+                reach = max(reach, para - antecedent.paragraph)
         else:
             if c.form is CiteForm.SHORT:
                 at_ = resolve_short(c, st)
                 if at_ is not None:
                     antecedent = st.ref(at_)
-                    reach = max(reach, pno - antecedent[0])
+                    reach = max(reach, para - antecedent.paragraph)
                 elif res.parallel_short and res.parallel_short[k] and plan and type(plan[-1]) is CiteStep:
-                    antecedent = absolute(plan[-1].antecedent, pno)  # the pin's parallel partner
+                    antecedent = absolute(plan[-1].antecedent, para)  # the pin's parallel partner
             elif c.form is CiteForm.SUPRA:
                 at_ = resolve_supra(c, st)
                 if at_ is not None:
                     antecedent = st.ref(at_)
-                    reach = max(reach, pno - antecedent[0])
+                    reach = max(reach, para - antecedent.paragraph)
             elif c.form is CiteForm.ID:
                 antecedent = st.last_authority
             if not res.nested[k] and c.form is not CiteForm.ID:
                 st.last_authority = antecedent
         block = bool(res.leading[k] and prev is not None and prev.block is not None)
         prop_prev = bool(res.needs_prev[k] and prev is not None)
-        plan.append(CiteStep(k, group, relative(antecedent, pno), block, prop_prev))
+        plan.append(CiteStep(k, group, relative(antecedent, para), block, prop_prev))
     return Plan(tuple(plan)), reach
