@@ -6,6 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, NamedTuple
 
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.incremental.lookups import SECTION_MARK, LookupState, Record, norm_name, suffixes
 
 if TYPE_CHECKING:
@@ -36,19 +37,19 @@ class Queries:
     __slots__ = ("by_cite", "by_short", "by_word", "of")
 
     def __init__(self) -> None:
-        #: by the result's id, with the result itself (so the id is its own, not a reused one's)
-        self.of: dict[int, tuple[ParagraphResult, Asks]] = {}
+        #: by the result itself (by identity)
+        self.of: IdentityMap[ParagraphResult, Asks] = IdentityMap()
         self.by_word: dict[str, set[int]] = {}
         self.by_short: dict[str, set[int]] = {}
         self.by_cite: dict[Cite, set[int]] = {}
 
     def get(self, res: ParagraphResult, text: str, off: int) -> Asks:
-        hit = self.of.get(id(res))
-        if hit is not None and hit[0] is res:
-            return hit[1]
+        hit = self.of.get(res)
+        if hit is not None:
+            return hit
         asks = _queries_of(res, text, off)
-        self.of[id(res)] = (res, asks)
-        key = id(res)
+        self.of[res] = asks
+        key = IdentityMap.key(res)
         for name in asks.names:
             w = name.split()
             if w:
@@ -226,7 +227,7 @@ class Zone:
         if self._hits_key != self._changed:
             hits = self._affected(results, paragraphs, text, para, pairs, loose)
             self._hits_key, self._hits = self._changed, hits
-            self._hits_at = [i for i in range(para, n) if id(results[i]) in hits] if hits else []
+            self._hits_at = [i for i in range(para, n) if IdentityMap.key(results[i]) in hits] if hits else []
         at = self._hits_at
         k = bisect_left(at, para)
         return at[k] if k < len(at) else n
@@ -245,8 +246,7 @@ class Zone:
         n = len(results)
         for i in range(para, n):  # every later paragraph's lookups are in the index (once per result)
             r = results[i]
-            hit = qs.of.get(id(r))
-            if hit is None or hit[0] is not r:
+            if r not in qs.of:
                 qs.get(r, text, paragraphs[i][0])
         keys: set[int] = set()
         for f in [*loose, *(g for pair in pairs for g in pair)]:
@@ -259,7 +259,7 @@ class Zone:
         for a, b in pairs:  # a short form of its volume: whether two cites of a page are one case (by names)
             if a.short_names != b.short_names:
                 keys |= qs.by_cite.get((a.volume, a.reporter), set())
-        return {k for k in keys if _hits(qs.of[k][1], pairs, loose)}
+        return {k for k in keys if _hits(qs.of.at(k), pairs, loose)}
 
 
 def _same_list(a: list[Record], b: list[Record]) -> bool:

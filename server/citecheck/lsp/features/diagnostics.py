@@ -35,6 +35,7 @@ from lsprotocol import types
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.incremental.memo import LocalMemo, ParagraphFindings, paragraph_findings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
@@ -229,7 +230,7 @@ class Diagnostics:
             state.schedule.reset = True
             state.screen.hold = None
             state.found.carried, state.found.report, state.found.report_version = (), None, None
-            state.found.carried_edits, state.found.carried_keys = [], {}
+            state.found.carried_edits, state.found.carried_keys = [], IdentityMap()
             self._cancel_later(state)
             self._kick(state)
 
@@ -403,7 +404,11 @@ class Diagnostics:
                     text=quick.text, extraction=extraction, findings=found, results=(), complete=False
                 )
                 state.found.report, state.found.report_version = partial, version
-                state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], {}
+                state.found.carried, state.found.carried_edits, state.found.carried_keys = (
+                    (),
+                    [],
+                    IdentityMap(),
+                )
                 state.screen.hold = None
                 self.publisher.publish(state)
         progress = Progress(self.server) if self.server.caps.progress else None
@@ -428,7 +433,7 @@ class Diagnostics:
             state.schedule.stage2_acc
         )  # a whole run: its own cost, not an earlier one's
         state.found.report, state.found.report_version = report, version
-        state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], {}
+        state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], IdentityMap()
         state.screen.hold = None
         sent = self.publisher.publish(state)
         if self.publisher.tracing():

@@ -20,6 +20,7 @@ from typing import Any
 from lsprotocol import types
 
 from citecheck.extract import Document
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.incremental.memo import LocalMemo, ParagraphFindings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding
@@ -31,7 +32,7 @@ from citecheck.results import Report
 from citecheck.spans import Span
 
 #: each finding's ignore key, by the finding object's id (the entry keeps the finding, so the id is its own)
-Keyed = dict[int, tuple[Finding, IgnoreKey]]
+Keyed = IdentityMap[Finding, IgnoreKey]
 
 
 @dataclass(eq=False)
@@ -74,9 +75,9 @@ class StageFindings:
     report: Report | None = None  # stage 2's (or 3's)
     report_version: int | None = None
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
-    carried_keys: Keyed = field(default_factory=dict)  # …their ignore keys…
+    carried_keys: Keyed = field(default_factory=IdentityMap)  # …their ignore keys…
     carried_edits: list[AppliedEdit] = field(default_factory=list)  # …and the edits since
-    key_cache: Keyed = field(default_factory=dict)  # the keys the findings on screen were shown with
+    key_cache: Keyed = field(default_factory=IdentityMap)  # the keys the findings on screen were shown with
 
 
 @dataclass(eq=False)
