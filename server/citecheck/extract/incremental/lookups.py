@@ -433,33 +433,42 @@ def resolve_short(c: Citation, st: LookupState) -> int | None:
     328" is Grutter. When the pin is below every first page, or two different cases begin on that
     page, the short form stays unresolved rather than guessed.
     """
-    fulls = st.fulls
     if c.database is not None and c.page:
-        # "Henson, 2008 WL 123456, at *2": the Westlaw number names the case; the latest full cite of it
-        listed = _candidates(st, "by_cite", (c.volume, c.reporter))
-        pool0: Iterable[int] = range(len(fulls)) if listed is None else listed
-        same_doc = [
-            p
-            for p in pool0
-            if fulls[p].volume == c.volume
-            and fulls[p].reporter == c.reporter
-            and fulls[p].page_text == c.page
-        ]
-        return same_doc[-1] if same_doc else None
+        return _same_database_cite(c, st)
     names = suffixes(c.antecedent_text) if c.antecedent_text else ()
     if names:
         named = _latest(st, names, c.volume, c.reporter, same_reporter=True)
-        if named is not None and any(n in fulls[named].padded for n in names):
+        if named is not None and any(n in st.fulls[named].padded for n in names):
             return named
-    pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
-    listed = _candidates(st, "by_cite", (c.volume, c.reporter))
-    pool: Iterable[int] = range(len(fulls)) if listed is None else listed
-    same = [p for p in pool if fulls[p].volume == c.volume and fulls[p].reporter == c.reporter]
+    same = _cites_of_volume(st, c.volume, c.reporter)
     if not same:
         return None
-    if pin is None or not pin.isdigit() or any(fulls[p].page is None for p in same):
+    pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
+    if pin is None or not pin.isdigit() or any(st.fulls[p].page is None for p in same):
         return same[-1]  # no page to go by: the latest cite of the volume, as before
-    below = [p for p in same if (fulls[p].page or 0) <= int(pin)]
+    return _case_holding_page(st, same, int(pin))
+
+
+def _cites_of_volume(st: LookupState, volume: str | None, reporter: str | None) -> list[int]:
+    """The positions of the full citations of this volume and reporter, in order."""
+    fulls = st.fulls
+    listed = _candidates(st, "by_cite", (volume, reporter))
+    pool: Iterable[int] = range(len(fulls)) if listed is None else listed
+    return [p for p in pool if fulls[p].volume == volume and fulls[p].reporter == reporter]
+
+
+def _same_database_cite(c: Citation, st: LookupState) -> int | None:
+    """ "Henson, 2008 WL 123456, at *2": the Westlaw number names the case; the latest full cite of it."""
+    same = [p for p in _cites_of_volume(st, c.volume, c.reporter) if st.fulls[p].page_text == c.page]
+    return same[-1] if same else None
+
+
+def _case_holding_page(st: LookupState, same: list[int], pin: int) -> int | None:
+    """Of the full cites ``same`` of one volume, the case whose pages can hold ``pin``: the greatest first
+    page at or below it (cases in a volume do not overlap); None when the pin is below every first page or
+    two different cases begin on that page."""
+    fulls = st.fulls
+    below = [p for p in same if (fulls[p].page or 0) <= pin]
     if not below:
         return None
     top = max(fulls[p].page or 0 for p in below)
