@@ -29,6 +29,7 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
+from citecheck.extract.paragraphs import furniture_lines
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
@@ -217,7 +218,7 @@ def _record_pin(norm: str, start: int, limit: int) -> int | None:
 @lru_cache(maxsize=256)
 def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
-    norm = normalise(text)
+    norm = _scanned(text)
     n = len(norm)
     hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
     foreign = find_foreign(norm)
@@ -375,6 +376,15 @@ def extract_paragraph(text: str) -> ParagraphResult:
             for k, d in enumerate(drafts)
         ),
     )
+
+
+def _scanned(text: str) -> str:
+    """The paragraph as it is read: normalised one for one, and the page furniture standing between a
+    citation's parts blanked (``959⏎⏎-5-⏎5⏎⏎F.2d at 353``: a page's number is no volume)."""
+    norm = normalise(text)
+    for a, b in furniture_lines(text):
+        norm = norm[:a] + " " * (b - a) + norm[b:]
+    return norm
 
 
 def _unglue_star_page(norm: str, h: Hit) -> Hit:
