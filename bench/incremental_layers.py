@@ -121,9 +121,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--words", default="30000,100000")
     ap.add_argument("--keys", type=int, default=200)
-    ap.add_argument(
-        "--variants", default="all,no-shared-index,no-zone,no-bulk-memo,whole-resplit"
-    )
+    ap.add_argument("--variants", default="all,no-shared-index,no-zone,no-bulk-memo,whole-resplit")
     args = ap.parse_args()
     for w in args.words.split(","):
         run(int(w), args.keys, args.variants.split(","))

@@ -44,7 +44,7 @@ class Candidate:
     record: CaseRecord
     cite: CaseCite | None = None  # the citation to put in the draft (chosen by ``_choose_cite``)
     name: float = 0.0  # name_keys.name_score of the draft's name against it
-    mismatch: bool = True  # checks.names.compare_names says the draft names another case
+    mismatch: bool = True  # checks.name_match.compare_names says the draft names another case
     quote: bool | None = None  # the draft's quote is in it (None: not known)
     quote_page: str | None = None  # the page the quote is on, in ``cite``'s reporter
     near: str | None = None  # how the draft's citation is one slip away from it
