@@ -399,6 +399,8 @@ async def run(args: argparse.Namespace, size: str) -> dict[str, Any]:
             f"check's result (after the debounce) p50 {statistics.median(last):.0f} ms, max {last[-1]:.0f} ms "
             f"({len(paused_source)} keys)"
         )
+    checked_while_typing = sum(1 for v in typed if v in ed.source_checked)
+    print(f"source checks published while typing: {checked_while_typing} of {len(typed)} versions")
     share = len(recomputed) / len(typed)
     rp95 = _p95(recomputed) if recomputed else float("nan")
     rp50 = statistics.median(recomputed) if recomputed else float("nan")
