@@ -628,23 +628,23 @@ def _build_parts(extraction: Extraction) -> list[range | None]:
 
 
 def _build(extraction: Extraction, part: range | None) -> float:
-    """Build the citations of ``part``'s paragraphs (in the executor); the seconds it took. The last part
-    (and ``None``) joins them all into ``extraction.citations``."""
-    t = time.perf_counter()
+    """Build the citations of ``part``'s paragraphs (in the executor); the CPU seconds it took. The last
+    part (and ``None``) joins them all into ``extraction.citations``."""
+    t = time.thread_time()
     run = getattr(extraction, "run", None)
     if part is not None and run is not None:
         for para in part:
             run.paragraph(para)
     if part is None or run is None or part.stop >= len(run.plans):
         _ = extraction.citations
-    return time.perf_counter() - t
+    return time.thread_time() - t
 
 
 def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
-    """``fn(*args)`` and the seconds it took (wall time in the executor: what a key typed meanwhile waits)."""
-    t = time.perf_counter()
+    """``fn(*args)`` and the CPU seconds it took."""
+    t = time.thread_time()
     out = fn(*args)
-    return time.perf_counter() - t, out
+    return time.thread_time() - t, out
 
 
 def _settle_heap() -> None:
