@@ -209,7 +209,13 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
     )
     links = await open_links(offline)
     try:
-        assert [type(link).__name__ for link in links] == ["CorpusSource", "Cache", "Unavailable"]
+        assert [type(link).__name__ for link in links] == [
+            "CorpusSource",
+            "Cache",
+            "Unavailable",
+            "CapRanges",
+        ]
+        assert links[-1].local  # offline: CAP's page ranges only from this machine (issue 32)
     finally:
         for link in links:
             await link.close()
@@ -222,7 +228,15 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
     links = await open_links(online, interactive=True)
     try:
         names = [type(link).__name__ for link in links]
-        assert names == ["CorpusSource", "IndexWatch", "Cache", "CapVolumes", "CourtListenerClient"]
+        assert names == [
+            "CorpusSource",
+            "IndexWatch",
+            "Cache",
+            "CapVolumes",
+            "CourtListenerClient",
+            "CapRanges",
+        ]
+        assert links[-1].fetcher is links[3].fetcher  # one CAP fetcher: one budget for both
     finally:
         for link in links:
             await link.close()

@@ -73,6 +73,9 @@ class CheckContext:
     #: a statute index covers this statute citation's code and title (its checks speak for it; set by
     #: ``judge`` from ``SourceEvidence.statute_titles``)
     statute_covered: bool = False
+    #: the cases the other full citations of this cite's parallel group resolved to (``judge``): a
+    #: parallel citation that is the named case vouches for one the source lacks (existence)
+    parallels: tuple[CaseRecord, ...] = ()
 
     @property
     def text(self) -> str:

@@ -17,7 +17,7 @@ from citecheck import reporters
 from citecheck.checks.base import CheckContext, QuoteMatch, record_evidence
 from citecheck.checks.quotes import format_pages
 from citecheck.extract.models import Citation, CiteForm, Pincite
-from citecheck.findings import Finding, Fix, Kind, TextEdit, make_finding
+from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseCite, PageMap
 
 
@@ -134,8 +134,22 @@ def _out_of_range(
     outside = [p for p in pages if p < first or (last is not None and p > last)]
     if not outside:
         return None
+    c = ctx.citation
+    parallel = _parallel_holding(c, _candidates(ctx), cite, outside)
+    if parallel is not None:
+        # "Id. at 447" after "519 U.S. 433, 117 S. Ct. 891": Id. names no reporter, and West's
+        # parallel style pins the first reporter's page (real First Circuit opinions do it
+        # throughout); page 447 of U.S. Reports is no proof against S. Ct. (issue 32)
+        return _unverifiable(
+            ctx,
+            f"page {outside[0]} is not a page of {cite}, but it may be a page of the same case's "
+            f"{parallel}, which “{c.text}” does not exclude",
+        )
     extent = _extent(first, last)
     assert ctx.record is not None
+    # which case "Id." (or supra) stands for is the extraction's reading of the text around it
+    # (a footnote's citation between, a page header): a guess, so at most a warning
+    guessed = c.form in (CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE)
     fixes = (
         (Fix(title=f"Change the pin cite to {right}", edits=(TextEdit(span=pin.span, new_text=right),)),)
         if right
@@ -145,7 +159,9 @@ def _out_of_range(
         Kind.PINCITE_OUT_OF_RANGE,
         pin.span,
         f"Pin cite {outside[0]} is outside {ctx.record.name}, {cite}, which occupies {extent}."
-        + (f" The quoted passage is on page {right}." if right else ""),
+        + (f" The quoted passage is on page {right}." if right else "")
+        + (f" (This reads “{c.text}” as {cite}: check that it refers to that case.)" if guessed else ""),
+        severity=Severity.WARNING if guessed else None,
         evidence=record_evidence(
             ctx,
             page=right,
@@ -153,7 +169,7 @@ def _out_of_range(
             note=f"case occupies {extent}",
         ),
         fixes=fixes,
-        citation_index=ctx.citation.index,
+        citation_index=c.index,
     )
 
 
@@ -203,6 +219,36 @@ def _wrong_page(
             ),
             citation_index=ctx.citation.index,
         )
+    return None
+
+
+def _candidates(ctx: CheckContext) -> tuple[CaseCite, ...]:
+    """The case's citations as the record has them, and the draft's own parallel citations of the full
+    citation a short form stands for (the record may lack one: regional parallels, CAP #345)."""
+    assert ctx.record is not None
+    out = list(ctx.record.citations)
+    full = ctx.full
+    if full is not None and full.group is not None:
+        for other in ctx.extraction.citations:
+            if other.group == full.group and other.form is CiteForm.FULL and other.volume and other.reporter:
+                if other.page:
+                    out.append(CaseCite(volume=other.volume, reporter=other.reporter, page=other.page))
+    return tuple(out)
+
+
+def _parallel_holding(
+    c: Citation, citations: tuple[CaseCite, ...], cite: CaseCite, outside: list[int]
+) -> CaseCite | None:
+    """For a citation that names no reporter of its own (``Id. at 447``), the case's other citation whose
+    pages the pin may be (from its first page on, up to its last when known), or None."""
+    if c.reporter is not None:
+        return None
+    for other in citations:
+        if other is cite or other.key == cite.key or not other.page.isdigit():
+            continue
+        last = int(other.last_page) if other.last_page and other.last_page.isdigit() else None
+        if all(int(other.page) <= p and (last is None or p <= last) for p in outside):
+            return other
     return None
 
 

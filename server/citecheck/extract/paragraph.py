@@ -35,6 +35,7 @@ from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragrap
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
 from citecheck.extract.unrecognised import Candidate, find_unrecognised
+from citecheck.reporters import is_case_reporter, reporter_variant
 from citecheck.spans import Span
 
 _COMMA = re.compile(r"\s*,\s*")
@@ -231,6 +232,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
         + [(f.start, f.end) for f in foreign]
         + [(m.start, m.end) for m in statutes],
     )
+    hits, cands = _variants_read(hits, cands)
     items: list[Hit | Candidate | ForeignCite | StatuteMatch] = sorted(
         [*hits, *cands, *foreign, *statutes], key=lambda h: h.start
     )
@@ -538,6 +540,22 @@ def _draft_for_statute(m: StatuteMatch) -> _Draft:
         after=m.after,
         statute=m.statute,
     )
+
+
+def _variants_read(hits: list[Hit], cands: list[Candidate]) -> tuple[list[Hit], list[Candidate]]:
+    """A citation-shaped string whose reporter is a real one with periods or spaces missing (``678 F.
+    Supp 3d 443``) is that reporter's citation, not an unknown reporter (issue 32)."""
+    if not cands:
+        return hits, cands
+    kept: list[Candidate] = []
+    for c in cands:
+        real = reporter_variant(c.reporter)
+        if real is None or not is_case_reporter(real):
+            kept.append(c)
+            continue
+        hits = [*hits, Hit(kind=HitKind.CASE, start=c.start, end=c.end, volume=c.volume, reporter=real,
+                           reporter_as_written=c.reporter, page=c.page)]  # fmt: skip
+    return sorted(hits, key=lambda h: h.start), kept
 
 
 def _draft_for_unrecognised(norm: str, text: str, c: Candidate, limit: int, stops: frozenset[int]) -> _Draft:

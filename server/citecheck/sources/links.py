@@ -43,6 +43,8 @@ LINKS: tuple[str, ...] = (
     "citecheck.sources.links:open_cache",  # what CourtListener answered before
     "citecheck.sources.links:open_cap_volumes",  # CAP static volumes downloaded into the corpus on demand
     "citecheck.sources.links:open_courtlistener",  # CourtListener's API, paced (or why it is off)
+    # CAP's page ranges, after every answer: the evidence a fabricated-case error needs (the evidence rule)
+    "citecheck.sources.cap_ranges:open_cap_ranges",
     "citecheck.sources.links:open_statutes",  # the statute index (`corpus sync --statutes`)
 )
 
