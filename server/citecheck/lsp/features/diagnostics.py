@@ -174,14 +174,7 @@ class Diagnostics:
         state: DocState | None = self.server.docs.get(uri)
         if state is None:
             return
-        report = report_findings(state)
-        local = {(f.kind, f.span) for f in local_shown(state, self.server.settings)} if report else set()
-        sourced = tuple(f for f in report if (f.kind, f.span) not in local)
-        if sourced:
-            state.found.carried, state.found.carried_edits = sourced, list(edits)
-            state.found.carried_keys = keys_of(sourced, state)
-        else:  # shifted lazily, once, when stage 1 next needs them
-            state.found.carried_edits.extend(edits)
+        self._carry_source_findings(state, edits)
         previous = state.version
         state.version, state.text = version, text
         state.schedule.pending.extend(edits)
@@ -192,27 +185,43 @@ class Diagnostics:
         if state.too_large or len(text) > self.server.settings.max_document_chars:
             state.schedule.published.clear()
         else:
-            # every version is answered at once: the findings on screen, moved with the edit (those the
-            # edit touched are dropped until stage 1 has looked at the new text); not sent when that is
-            # byte for byte what the client shows (stage 1 then publishes this version if it settles)
-            index = self.publisher.line_index(state)
-            if state.screen.shown_version == previous and state.screen.line_count is not None:
-                state.screen.display = state.screen.display.moved(
-                    edits, line_end_after(text, edits), index.line_count - state.screen.line_count
-                )
-            else:
-                state.screen.display = state.screen.display.moved(edits, None, 0)
-            state.screen.held = tuple(
-                h for h in (stretch(h, edits) for h in state.screen.held) if h is not None
-            )
-            if state.found.stale:
-                state.found.stale = [
-                    (x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.found.stale) if x
-                ]
-            if not self.publisher.send(state, refresh=False, immediate=True) and self.publisher.tracing():
-                how = "the client moves its diagnostics; " if self.server.caps.moves_diagnostics else ""
-                self.publisher.trace(f"didChange: {uri} v{version} unchanged on screen ({how}not published)")
+            self._answer_at_once(state, previous, edits)
         self._kick(state)
+
+    def _carry_source_findings(self, state: DocState, edits: list[AppliedEdit]) -> None:
+        """The source check's findings (not stage 1's) carried through the edit until the next source check
+        (their ignore keys with them); shifted lazily, once, when stage 1 next needs them."""
+        report = report_findings(state)
+        local = {(f.kind, f.span) for f in local_shown(state, self.server.settings)} if report else set()
+        sourced = tuple(f for f in report if (f.kind, f.span) not in local)
+        if sourced:
+            state.found.carried, state.found.carried_edits = sourced, list(edits)
+            state.found.carried_keys = keys_of(sourced, state)
+        else:
+            state.found.carried_edits.extend(edits)
+
+    def _answer_at_once(self, state: DocState, previous: int, edits: list[AppliedEdit]) -> None:
+        """Every version is answered at once: the findings on screen, moved with the edit (those the edit
+        touched are dropped until stage 1 has looked at the new text); not sent when that is byte for byte
+        what the client shows (stage 1 then publishes this version if it settles)."""
+        text = state.text
+        index = self.publisher.line_index(state)
+        if state.screen.shown_version == previous and state.screen.line_count is not None:
+            state.screen.display = state.screen.display.moved(
+                edits, line_end_after(text, edits), index.line_count - state.screen.line_count
+            )
+        else:
+            state.screen.display = state.screen.display.moved(edits, None, 0)
+        state.screen.held = tuple(h for h in (stretch(h, edits) for h in state.screen.held) if h is not None)
+        if state.found.stale:
+            state.found.stale = [
+                (x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.found.stale) if x
+            ]
+        if not self.publisher.send(state, refresh=False, immediate=True) and self.publisher.tracing():
+            how = "the client moves its diagnostics; " if self.server.caps.moves_diagnostics else ""
+            self.publisher.trace(
+                f"didChange: {state.uri} v{state.version} unchanged on screen ({how}not published)"
+            )
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
         state: DocState | None = self.server.docs.pop(uri, None)
@@ -398,38 +407,9 @@ class Diagnostics:
             state.schedule.charge(await loop.run_in_executor(self.server.executor, _build, extraction, part))
             if state.version != version:
                 return None
-        if settings.network_allowed():
-            quick = await self._check(extraction, settings, local=True, state=state)
-            if state.version != version or self.server.docs.get(state.uri) is not state:
-                return None
-            if quick is not None:
-                found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
-                partial = Report(
-                    text=quick.text, extraction=extraction, findings=found, results=(), complete=False
-                )
-                state.found.report, state.found.report_version = partial, version
-                state.found.carried, state.found.carried_edits, state.found.carried_keys = (
-                    (),
-                    [],
-                    IdentityMap(),
-                )
-                state.screen.hold = None
-                self.publisher.publish(state)
-        progress = Progress(self.server) if self.server.caps.progress else None
-        check = asyncio.ensure_future(self._gather_judge(extraction, settings, state=state))
-        try:
-            done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
-            if not done and progress is not None:
-                await progress.begin(f"Checking {len(extraction.citations)} citations")
-            checked = await check
-        finally:
-            if not check.done():
-                check.cancel()
-                # let it unwind before the caller goes on: at shutdown the cache closes next, and a
-                # lookup still running would hit a closed database
-                await asyncio.wait({check}, timeout=_UNWIND_S)
-            if progress is not None:
-                progress.end()
+        if settings.network_allowed() and not await self._local_wave(state, version, extraction, settings):
+            return None
+        checked = await self._full_wave(state, extraction, settings)
         if checked is None or state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         report, evidence = checked
@@ -456,6 +436,47 @@ class Diagnostics:
             self.run_stage3(state, version, evidence), what="holding check"
         )
         return report
+
+    async def _local_wave(
+        self, state: DocState, version: int, extraction: Extraction, settings: Settings
+    ) -> bool:
+        """``judge`` over what this machine's corpus and cache know, published at once while the network is
+        asked (its cannot-verify findings left out: the full wave says them); False when ``version`` is no
+        longer current."""
+        quick = await self._check(extraction, settings, local=True, state=state)
+        if state.version != version or self.server.docs.get(state.uri) is not state:
+            return False
+        if quick is not None:
+            found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
+            partial = Report(
+                text=quick.text, extraction=extraction, findings=found, results=(), complete=False
+            )
+            state.found.report, state.found.report_version = partial, version
+            state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], IdentityMap()
+            state.screen.hold = None
+            self.publisher.publish(state)
+        return True
+
+    async def _full_wave(
+        self, state: DocState, extraction: Extraction, settings: Settings
+    ) -> tuple[Report, SourceEvidence] | None:
+        """``gather`` and ``judge`` over every source, with ``$/progress`` when it takes a while; cancelled
+        (and let unwind) when the caller is."""
+        progress = Progress(self.server) if self.server.caps.progress else None
+        check = asyncio.ensure_future(self._gather_judge(extraction, settings, state=state))
+        try:
+            done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
+            if not done and progress is not None:
+                await progress.begin(f"Checking {len(extraction.citations)} citations")
+            return await check
+        finally:
+            if not check.done():
+                check.cancel()
+                # let it unwind before the caller goes on: at shutdown the cache closes next, and a
+                # lookup still running would hit a closed database
+                await asyncio.wait({check}, timeout=_UNWIND_S)
+            if progress is not None:
+                progress.end()
 
     # -- stage 3 --
     async def run_stage3(self, state: DocState, version: int, evidence: SourceEvidence) -> Report | None:
