@@ -124,7 +124,18 @@ def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
         return {t for t in name_tokens(party) if len(t) >= 4 and t not in GENERIC and t not in _ROMAN}
 
     theirs = set().union(*(words(p) for n in record_names for p in parties(n))) if record_names else set()
+
+    # the letters of each party: "La France" is "LaFrance", "DiazVillafane" is "Diaz-Villafane"
+    def named(party: str) -> bool:  # a party with a word that identifies (not "United States" alone)
+        return any(t not in GENERIC for t in name_tokens(party))
+
+    squashed = {_letters(p) for n in record_names for p in parties(n) if named(p)} - {""}
     for written in parties(draft):
-        if words(written) & theirs:
+        letters = _letters(written)
+        if words(written) & theirs or (named(written) and len(letters) >= 4 and letters in squashed):
             return written
     return None
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalpha())

@@ -149,7 +149,9 @@ def _out_of_range(
     assert ctx.record is not None
     # which case "Id." (or supra) stands for is the extraction's reading of the text around it
     # (a footnote's citation between, a page header): a guess, so at most a warning
-    guessed = c.form in (CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE)
+    guessed = c.form in (CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE) or _other_antecedent(
+        ctx, cite, outside
+    )
     fixes = (
         (Fix(title=f"Change the pin cite to {right}", edits=(TextEdit(span=pin.span, new_text=right),)),)
         if right
@@ -220,6 +222,21 @@ def _wrong_page(
             citation_index=ctx.citation.index,
         )
     return None
+
+
+def _other_antecedent(ctx: CheckContext, cite: CaseCite, outside: list[int]) -> bool:
+    """A short form whose pin another full citation of the same volume could hold (``ISKCON, 112 S. Ct. at
+    2708`` where the draft cites both ISKCON v. Lee, 112 S. Ct. 2701, and Lee v. ISKCON, 112 S. Ct. 2709):
+    which one it stands for was the extraction's choice."""
+    if ctx.citation.form is not CiteForm.SHORT:
+        return False
+    low = min(outside)
+    for other in ctx.extraction.citations:
+        if other.form is not CiteForm.FULL or other.volume != cite.volume or other.page == cite.page:
+            continue
+        if other.reporter == cite.reporter and other.page and other.page.isdigit() and int(other.page) <= low:
+            return True
+    return False
 
 
 def _candidates(ctx: CheckContext) -> tuple[CaseCite, ...]:

@@ -27,6 +27,14 @@ CASES = [
     Case(id=960000003, name="Hossain v. Gonzales", cites=[("381", "F.3d", "29")], date="2004-08-31", court="ca1"),
     Case(id=960000004, name="Leahy v. City of Chicago", cites=[("96", "F.3d", "228")], date="1996-09-25",
          court="ca7"),
+    Case(id=960000005, name="International Society for Krishna Consciousness, Inc. v. Lee",
+         cites=[("505", "U.S.", "672"), ("112", "S. Ct.", "2701")], date="1992-06-26", court="scotus",
+         short="ISKCON v. Lee"),
+    Case(id=960000006, name="Lee v. International Society for Krishna Consciousness, Inc.",
+         cites=[("505", "U.S.", "830"), ("112", "S. Ct.", "2709")], date="1992-06-26", court="scotus",
+         short="Lee v. ISKCON"),
+    Case(id=960000007, name="United States v. LaFrance", cites=[("879", "F.2d", "1")], date="1989-06-28",
+         court="ca1"),
 ]  # fmt: skip
 
 TEXT = """\
@@ -40,6 +48,11 @@ The agency's finding stands. Hossain v. Ashcroft, 381 F.3d 29, 31 (1st Cir. 2004
 
 A divided panel held otherwise. Leahy v. City of Chicago, 96 F.3d 228, 232 (7th Cir. 1996). The dissent
 disagreed. Id. at 212.
+
+Airports are not public fora. ISKCON v. Lee, 112 S. Ct. 2701 (1992); Lee v. ISKCON, 112 S. Ct. 2709, 2709
+(1992) (per curiam). Leafletting is another matter. See ISKCON, 112 S. Ct. at 2708.
+
+The sentence stands. United States v. La France, 879 F.2d 1, 4 (1st Cir. 1989).
 """
 
 
@@ -83,3 +96,14 @@ def test_a_pin_before_the_first_page_of_what_id_is_read_as_is_a_warning(found) -
 def test_a_caption_with_a_substituted_officer_is_a_warning(found) -> None:
     assert (Kind.NAME_MISMATCH, Severity.WARNING) in found["381 F.3d 29"]
     assert not any(sev is Severity.ERROR for fs in found.values() for _, sev in fs)
+
+
+def test_a_short_form_two_cited_cases_could_stand_for_is_a_warning(found) -> None:
+    """ "ISKCON, 112 S. Ct. at 2708": ISKCON v. Lee (2701) and Lee v. ISKCON (2709) are both cited."""
+    pins = found.get("ISKCON, 112 S. Ct. at 2708", set())
+    assert not any(sev is Severity.ERROR for _, sev in pins)
+
+
+def test_a_name_written_with_a_space_the_record_lacks_is_a_warning(found) -> None:
+    loud = {(k, sev) for k, sev in found.get("879 F.2d 1", set()) if sev is not Severity.INFO}
+    assert loud and loud <= {(Kind.NAME_MISMATCH, Severity.WARNING), (Kind.NAME_MISSPELLED, Severity.WARNING)}

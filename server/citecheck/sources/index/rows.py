@@ -58,11 +58,14 @@ USED_COLUMNS: dict[str, tuple[str, ...]] = {
 #: Used columns a header may lack (read as empty): what only ranks, never identifies, and the citation
 #: dates dumps before 2025-11-20 lack (dfbea0f09; an update then treats every citation as changed).
 OPTIONAL_COLUMNS = frozenset({("opinion-clusters", "citation_count"), ("citations", "date_modified")})
-FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?$")
+FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?\Z")
 #: Kept values longer than this are refused (a caption runs to a few thousand characters at most).
 MAX_FIELD = 20_000
+#: A row (every field, the header too) may not be longer than this, in characters: csv's limit is per field,
+#: so 30 fields just under it passed 4 GB (issue 35); a real row is a few KB, head matter included.
+MAX_ROW = 16 << 20
 #: csv's own limit: an unused column may be long (head matter), but not without bound.
-CSV_FIELD_LIMIT = 256 << 20
+CSV_FIELD_LIMIT = MAX_ROW
 #: Ids above this are refused: no CourtListener table is near it, and ids size our bitmaps.
 MAX_ID = (1 << 40) - 1
 
@@ -196,6 +199,33 @@ class _Counting(io.RawIOBase):
         return n
 
 
+class _RowTooLong(Exception):
+    pass
+
+
+class _BoundedLines:
+    """The lines of a text stream for ``csv.reader``, none longer than ``MAX_ROW`` and none adding up to
+    more within one row: ``reset()`` is called after each row (csv reads no further than the row's end)."""
+
+    def __init__(self, text: io.TextIOWrapper) -> None:
+        self.text, self.since = text, 0
+
+    def __iter__(self) -> _BoundedLines:
+        return self
+
+    def __next__(self) -> str:
+        line = self.text.readline(MAX_ROW + 1)  # never more than this in memory, however long the line
+        if not line:
+            raise StopIteration
+        self.since += len(line)
+        if self.since > MAX_ROW:
+            raise _RowTooLong
+        return line
+
+    def reset(self) -> None:
+        self.since = 0
+
+
 class BulkReader:
     """Rows of one bulk file as ``dict``-free tuples of the used columns (in ``USED_COLUMNS`` order).
 
@@ -295,10 +325,11 @@ class BulkReader:
         """The used columns of every row that passes the checks (see the module docstring)."""
         csv.field_size_limit(CSV_FIELD_LIMIT)
         text = io.TextIOWrapper(self._binary(), encoding="utf-8", newline="")
+        lines = _BoundedLines(text)  # no row longer than MAX_ROW is ever held (issue 35)
         d = self.dialect
         # strict: the end of the file inside a quoted value is an error (a dump cut short), not a value
         reader = csv.reader(
-            text, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
+            lines, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
         )
         try:
             header = next(reader)
@@ -307,10 +338,15 @@ class BulkReader:
             if failure is not None:
                 raise failure from None
             raise EmptyFile(f"{self.path}: the file is empty (no header)") from None
+        except _RowTooLong:
+            raise ImportFormatError(
+                f"{self.path}: the header is longer than {MAX_ROW:,} characters; not a CourtListener bulk file"
+            ) from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
             raise self._decoder_failure() or ImportFormatError(
                 f"{self.path}: not a CSV file ({exc})"
             ) from exc
+        lines.reset()
         used = USED_COLUMNS[self.kind]
         missing = [c for c in used if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS]
         if missing:
@@ -326,6 +362,7 @@ class BulkReader:
         last: list[str] | None = None
         try:
             for row in reader:
+                lines.reset()
                 stats.rows += 1
                 last = row
                 if len(row) != width:
@@ -346,6 +383,11 @@ class BulkReader:
                     )
                     continue
                 yield values
+        except _RowTooLong:
+            raise ImportFormatError(
+                f"{self.path}: row {stats.rows + 1} is longer than {MAX_ROW:,} characters (a real row is a few "
+                "thousand); not a CourtListener bulk file, or a damaged one"
+            ) from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
             failure = self._decoder_failure()
             if failure is not None:
