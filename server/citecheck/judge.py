@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
@@ -23,6 +23,7 @@ from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
+from citecheck.extract.tables import table_twins
 from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
@@ -85,7 +86,13 @@ class SourceEvidence:
 
 def cite_key(c: Citation) -> CiteKey | None:
     """The key a full citation is looked up by (None: nothing a source could answer)."""
-    if c.form is not CiteForm.FULL or c.database is not None or c.key is None or impossible_reason(c):
+    if (
+        c.form is not CiteForm.FULL
+        or c.database is not None
+        or c.agency
+        or c.key is None
+        or impossible_reason(c)
+    ):
         return None
     return CiteKey(*c.key)
 
@@ -192,8 +199,10 @@ def local_findings(extraction: Extraction, settings: Settings, *, filtered: bool
     last version's findings where they cannot differ. ``filtered=False`` returns the findings
     before ``visible`` (the caller filters what it shows)."""
     found: list[Finding] = []
+    twins = table_twins(extraction.citations)
     for c in extraction.citations:
-        found.extend(check_locally(extraction, c))
+        if c.index not in twins:  # a table entry whose authority the body cites speaks through its use
+            found.extend(check_locally(extraction, c))
     return visible(found, settings) if filtered else found
 
 
@@ -256,6 +265,9 @@ def judge(
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
         found.extend(_corrected(ctx, mine, evidence, indexes))
     found, no_case = without_weight(found, contexts)
+    twins = table_twins(cites)
+    if twins:  # a table-of-authorities entry whose authority the body cites: reported once, at its use
+        found = [f for f in found if f.citation_index not in twins]
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -274,6 +286,13 @@ def judge(
         _result(ctx, per.get(ctx.citation.index, ()), evidence, no_case=ctx.citation.index in no_case)
         for ctx in contexts
     )
+    if twins:  # the entry's status is its use's
+        results = tuple(
+            replace(results[twins[r.citation_index]], citation_index=r.citation_index)
+            if r.citation_index in twins
+            else r
+            for r in results
+        )
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
@@ -367,7 +386,8 @@ def _result(
         passage=passage,
         holding=h,
         pending_until=pending,
-        weight=None if no_case else assess(ctx),  # no case, no weight (not "persuasive", not "binding")
+        # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
+        weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
         statute=section,
     )
 

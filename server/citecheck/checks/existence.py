@@ -44,6 +44,13 @@ class ExistenceCheck:
         c = ctx.citation
         if c.form is not CiteForm.FULL or impossible_reason(c):
             return
+        if c.agency:
+            yield _cannot_verify(
+                ctx,
+                f"{' '.join(c.text.split())} is a decision of the {c.agency} ({c.reporter}), not a court's: "
+                "no source citecheck has covers agency decisions, so it was not looked up",
+            )
+            return
         if c.database is not None:
             yield _cannot_verify(
                 ctx,

@@ -70,7 +70,7 @@ def _checkable(ctx: CheckContext) -> tuple[Pincite, CaseCite] | None:
     c, pin = ctx.citation, ctx.citation.pincite
     if pin is None or pin.malformed or ctx.record is None:
         return None
-    if c.form is CiteForm.FULL and c.database is not None:
+    if c.form is CiteForm.FULL and (c.database is not None or c.agency):
         return None
     cite = ctx.case_cite()
     return (pin, cite) if cite is not None else None

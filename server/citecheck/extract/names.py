@@ -141,8 +141,17 @@ def _ex_parte(kept: list[re.Match[str]]) -> bool:
 
 
 def clean_name(original: str) -> str:
-    """Name text as written, without Markdown emphasis and with whitespace collapsed."""
+    """Name text as written, without Markdown emphasis and with whitespace collapsed; a word hyphenated at
+    a line's end joined (``Ander-⏎son`` → ``Anderson``; ``Petro-⏎Lubricant`` keeps its hyphen)."""
+    if "-" in original and ("\n" in original or "\r" in original):
+        original = _SOFT_BREAK.sub("", original)
+        original = _HARD_BREAK.sub("-", original)
     return _WS.sub(" ", _EMPHASIS.sub("", original)).strip().strip(",").strip()
+
+
+#: a word broken at a line's end: a lower-case continuation joins it, a capital keeps the hyphen
+_SOFT_BREAK = re.compile(r"(?<=[a-z])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[a-z])")
+_HARD_BREAK = re.compile(r"(?<=[A-Za-z])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[A-Z])")
 
 
 def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> tuple[int, int] | None:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series
 from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
@@ -29,11 +30,13 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
+from citecheck.extract.other_authorities import MASS_REGULATIONS, find_other_authorities, merge_authorities
 from citecheck.extract.paragraphs import furniture_lines
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
+from citecheck.extract.tables import listed_at
 from citecheck.extract.unrecognised import Candidate, find_unrecognised
 from citecheck.reporters import is_case_reporter, reporter_variant
 from citecheck.spans import Span
@@ -107,6 +110,7 @@ class _Draft:
     page: str | None = None
     database: Database | None = None
     foreign: str | None = None
+    agency: str | None = None
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None
@@ -221,21 +225,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
     norm = _scanned(text)
     n = len(norm)
-    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
-    foreign = find_foreign(norm)
-    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
-        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
-    statutes, hits = _statutes(norm, text, hits)
-    cands = find_unrecognised(
-        norm,
-        [(h.start, h.end) for h in hits]
-        + [(f.start, f.end) for f in foreign]
-        + [(m.start, m.end) for m in statutes],
-    )
-    hits, cands = _variants_read(hits, cands)
-    items: list[Hit | Candidate | ForeignCite | StatuteMatch] = sorted(
-        [*hits, *cands, *foreign, *statutes], key=lambda h: h.start
-    )
+    items, hits = _items(norm, text)
     stops = frozenset(h.start for h in items)
     barriers = [h.start for h in hits if h.kind in (HitKind.OTHER, HitKind.LAW)] + [
         m.start() for m in _RECORD.finditer(norm)
@@ -255,6 +245,8 @@ def extract_paragraph(text: str) -> ParagraphResult:
             d = _draft_for_statute(h)
         elif isinstance(h, ForeignCite):
             d = _draft_for_foreign(norm, text, h, limit, stops)
+        elif isinstance(h, AgencyCite):
+            d = _draft_for_agency(norm, text, h, limit, stops)
         else:
             d = _draft_for_unrecognised(norm, text, h, limit, stops)
         if d is None:
@@ -329,6 +321,9 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 page=d.page,
                 database=d.database,
                 foreign=d.foreign,
+                agency=d.agency,
+                listed=d.form in (CiteForm.FULL, CiteForm.STATUTE, CiteForm.UNRECOGNISED)
+                and listed_at(norm, text, d.full.end, _next_start(drafts, idx, len(norm))),
                 case_name=d.case_name,
                 pincite=d.pincite,
                 court=d.court,
@@ -380,12 +375,56 @@ def extract_paragraph(text: str) -> ParagraphResult:
     )
 
 
+_Item = Hit | Candidate | ForeignCite | StatuteMatch | AgencyCite
+
+
+def _items(norm: str, text: str) -> tuple[list[_Item], list[Hit]]:
+    """Everything the paragraph cites, in order (eyecite's hits, foreign and agency cites, statutes and
+    the other authorities, unknown reporters), and the eyecite hits left once statutes took theirs."""
+    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
+    foreign = find_foreign(norm)
+    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
+        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
+    agency = [
+        a for a in find_agency_series(norm) if not any(h.start < a.end and a.start < h.end for h in hits)
+    ]
+    statutes, hits = _statutes(norm, text, hits)
+    cands = find_unrecognised(
+        norm,
+        [(h.start, h.end) for h in hits]
+        + [(f.start, f.end) for f in foreign]
+        + [(m.start, m.end) for m in statutes]
+        + [(a.start, a.end) for a in agency],
+    )
+    hits, cands = _variants_read(hits, cands)
+    items: list[_Item] = sorted([*hits, *cands, *foreign, *statutes, *agency], key=lambda h: h.start)
+    return items, hits
+
+
+def _next_start(drafts: list[_Draft], idx: int, n: int) -> int:
+    """Where the citation after ``drafts[idx]`` starts (a parallel group's members are one entry)."""
+    group = drafts[idx].group
+    for d in drafts[idx + 1 :]:
+        if d.group != group and not d.nested:
+            return d.full.start
+    return n
+
+
+#: a hyphen at a line's end between letters, and the line break and indentation after it
+_HYPHENATED = re.compile(r"(?<=[A-Za-z])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[A-Za-z])")
+
+
 def _scanned(text: str) -> str:
     """The paragraph as it is read: normalised one for one, and the page furniture standing between a
     citation's parts blanked (``959⏎⏎-5-⏎5⏎⏎F.2d at 353``: a page's number is no volume)."""
     norm = normalise(text)
     for a, b in furniture_lines(text):
         norm = norm[:a] + " " * (b - a) + norm[b:]
+    if "-" in text and ("\n" in text or "\r" in text):
+        # a word hyphenated at a line's end ("Ander-⏎son v. Liberty Lobby", "Petro-⏎Lubricant") is one word
+        # for the name scanner: the break is read as more hyphens, same length
+        for m in _HYPHENATED.finditer(text):
+            norm = norm[: m.start()] + "-" * (m.end() - m.start()) + norm[m.end() :]
     return norm
 
 
@@ -429,7 +468,7 @@ def _draft_for_hit(
         return _Draft(
             hit=h, form=CiteForm.FULL, span=core, core=core, full=core, volume=h.volume, reporter=h.reporter,
             reporter_as_written=h.reporter_as_written, page=h.page, database=h.database, pincite=pin, after=after,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
         )  # fmt: skip
     if h.kind is HitKind.SHORT:
         pin_start = h.end - len(h.page or "")
@@ -450,7 +489,7 @@ def _draft_for_hit(
             hit=h, form=CiteForm.SHORT, span=span, core=core, full=span, volume=h.volume, reporter=h.reporter,
             reporter_as_written=h.reporter_as_written, database=h.database, pincite=pin, after=span.end,
             antecedent_text=name[0] if name else None,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
         )  # fmt: skip
     if h.kind is HitKind.ID:
         end = h.end
@@ -499,20 +538,24 @@ def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch]
     taken the law tokens, bare sections and ``Id.`` they cover. A statute reading that overlaps a case
     citation gives way to it."""
     laws = [LawToken(h.start, h.end, h.law or "", h.groups) for h in hits if h.kind is HitKind.LAW]
-    if not laws and "§" not in norm and not _MAY_CITE_CODE.search(norm):
+    others = find_other_authorities(norm, text)
+    if not laws and not others.found and "§" not in norm and not _MAY_CITE_CODE.search(norm):
         return [], hits
-    cases = [h for h in hits if h.kind in (HitKind.CASE, HitKind.SHORT)]
-    found = [
-        m
-        for m in find_statutes(norm, text, laws)
-        if not any(h.start < m.end and m.start < h.end for h in cases)
+    merged = merge_authorities(find_statutes(norm, text, laws), others)
+    regs = [m for m in merged if m.statute.code == MASS_REGULATIONS]
+    cases = [  # "209 CMR 18.14(3)" is a Massachusetts regulation, not Court-Martial Reports' "209 C.M.R. 18"
+        h
+        for h in hits
+        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        and not any(h.start < m.end and m.start < h.end for m in regs)
     ]
+    found = [m for m in merged if not any(h.start < m.end and m.start < h.end for h in cases)]
     if not found:
         return [], hits
     kept = [
         h
         for h in hits
-        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        if (h.kind in (HitKind.CASE, HitKind.SHORT) and h in cases)
         or not any(h.start < m.end and m.start < h.end for m in found)
     ]
     return found, kept
@@ -564,6 +607,16 @@ def _draft_for_unrecognised(norm: str, text: str, c: Candidate, limit: int, stop
     return _Draft(
         hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,
         reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,
+    )  # fmt: skip
+
+
+def _draft_for_agency(norm: str, text: str, a: AgencyCite, limit: int, stops: frozenset[int]) -> _Draft:
+    """``7 F.C.C.R. 8752``: an agency series reporters-db does not list, a full citation of its kind."""
+    core = Span(a.start, a.end)
+    pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
+    return _Draft(
+        hit=None, form=CiteForm.FULL, span=core, core=core, full=core, volume=a.volume, reporter=a.series,
+        reporter_as_written=a.written, page=a.page, pincite=pin, after=after, agency=a.agency,
     )  # fmt: skip
 
 

@@ -493,12 +493,16 @@ _ANNOTATED = re.compile(r"^(N\.Y\..*Law)\s+Ann\.$")
 
 def subject_code_name(written: str) -> str:
     """A subject-named code as ``StatuteKey.code``: initials closed up, New York's "Ann." (McKinney's
-    annotated edition) dropped, so ``N. Y. Gen. Bus. Law Ann.`` and ``N.Y. Gen. Bus. Law`` are one code.
+    annotated edition) dropped, so ``N. Y. Gen. Bus. Law Ann.`` and ``N.Y. Gen. Bus. Law`` are one code;
+    Texas's given the "Ann." the Bluebook writes, so ``Tex. Fam. Code`` and ``Texas Family Code`` are
+    ``Tex. Fam. Code Ann.`` (issue 41).
 
     >>> subject_code_name("N. Y. Gen. Bus. Law Ann.")
     'N.Y. Gen. Bus. Law'
     """
     name = _INITIALS.sub(r"\1.", " ".join(written.split()))
+    if name.startswith("Tex.") and name.endswith(" Code"):
+        return name + " Ann."  # Texas's codes as the Bluebook names them (T1): "Tex. Fam. Code Ann."
     return _ANNOTATED.sub(r"\1", name)
 
 
@@ -606,6 +610,9 @@ def _cfr_range(section: str) -> tuple[str, str] | None:
     return (m["a"], m["b"]) if m is not None else None
 
 
+_DECIMAL_END = re.compile(r"(?P<chapter>\d+[A-Z]?)\.(?P<rest>\d+)")
+
+
 def _split_range(section: str, text: str, at: int, *, federal_list: bool = False) -> tuple[str, str] | None:
     """``1331–1332`` read as one hyphenated section is a range when both ends are numbers of as many
     digits, rising, and the text has a dash that is not a hyphen there or no hyphenated section
@@ -615,6 +622,13 @@ def _split_range(section: str, text: str, at: int, *, federal_list: bool = False
     and ``31-1`` stay sections. After ``§§`` in the U.S. Code or the C.F.R. (``federal_list``) two rising
     numbers are a range whatever their lengths (``9 U.S.C. §§ 1-16``): no section of either is written so."""
     parts = section.split("-")
+    decimal = [_DECIMAL_END.fullmatch(part) for part in parts]
+    if len(parts) == 2 and decimal[0] and decimal[1] and decimal[0]["chapter"] == decimal[1]["chapter"]:
+        # "§§ 74.101–74.106" (Texas, Washington: chapter.section): a range within one chapter, rising
+        low, high = decimal[0]["rest"], decimal[1]["rest"]
+        dash = text[at + len(parts[0])] if at + len(parts[0]) < len(text) else "-"
+        if dash != "-" and len(low) == len(high) and high > low:
+            return parts[0], parts[1]
     ends = [_RANGE_END.fullmatch(part) for part in parts]
     if len(parts) != 2 or ends[0] is None or ends[1] is None:
         return None

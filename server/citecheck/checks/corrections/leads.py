@@ -82,6 +82,8 @@ def looks_wrong(c: Citation, lookup: LookupResult | None, record: CaseRecord | N
         return None
     if c.form is CiteForm.UNRECOGNISED:
         return "impossible" if impossible_reason(c) else None
+    if c.agency:
+        return None  # an agency's decision: no case-law source could correct it
     if c.database is not None:
         return "database"
     if impossible_reason(c):

@@ -340,7 +340,12 @@ def add_statute(st: LookupState, c: Citation, pos: int) -> int:
     assert s is not None
     first = len(st.fulls)
     code = (s.code, s.title)
-    for section in dict.fromkeys(normalise_section(x) for x in (s.section, *s.also, s.last_section) if x):
+    sections = list(dict.fromkeys(normalise_section(x) for x in (s.section, *s.also, s.last_section) if x))
+    if (s.kind and s.kind != "act") or not sections:
+        # a constitution's provision, a session law, a whole chapter: one record no "§ N" short form
+        # names (its "§ 1" is no section of a code), so that Id. still finds it
+        sections = [f"{s.kind or 'code'}:{s.code}:{s.title}:{s.chapter or ''}:{s.section}"]
+    for section in sections:
         st.add(
             Record(
                 pos,

@@ -217,6 +217,8 @@ def shift_citation(
         page=c.page,
         database=c.database,
         foreign=c.foreign,
+        agency=c.agency,
+        listed=c.listed,
         case_name=sh.name(c.case_name),
         pincite=sh.pin(c.pincite),
         court=c.court,
