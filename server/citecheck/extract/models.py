@@ -1,6 +1,6 @@
 """Our citation records: plain frozen values, safe to cache, serialise and send to clients.
 
-eyecite's objects never leave ``extract/eyecite_adapter.py``. Every span here is a code-point
+eyecite's objects never leave ``extract/tokenizer.py``. Every span here is a code-point
 offset into the ORIGINAL document text (not a cleaned copy).
 """
 

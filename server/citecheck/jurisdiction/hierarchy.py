@@ -210,15 +210,44 @@ def _high_court(court: dict[str, Any], cid: str, name: str, ctype: str, level: s
 
 
 @cache
-def _nodes() -> dict[str, CourtNode]:
+def _courts() -> dict[str, dict[str, Any]]:
+    """courts-db's courts by id (ids are unique there).
+
+    Read from courts-db's own ``courts.json`` as it ships: ``courts_db.courts`` is the same list with
+    each court's name regexes rendered from templates (71 passes of ``str.replace`` over the whole
+    file), a tenth of a second of every check's start, and the hierarchy reads no regex. Where that file
+    is not there or not a list of courts (another courts-db), its ``courts`` as before."""
+    import json
+    from pathlib import Path
+
     import courts_db
 
+    try:
+        with open(Path(courts_db.__file__).parent / "data" / "courts.json", encoding="utf-8") as f:
+            raw = json.load(f)
+        courts = {str(court["id"]): court for court in raw}
+        if not courts or not all(isinstance(c, dict) and "name" in c for c in courts.values()):
+            raise ValueError("not a list of courts")
+        return courts
+    except (OSError, ValueError, TypeError, KeyError):
+        return {str(court["id"]): court for court in courts_db.courts}
+
+
+@cache
+def _nodes() -> dict[str, CourtNode]:
     out: dict[str, CourtNode] = {}
-    for court in courts_db.courts:
-        node = _classify(court)
+    for court in _courts().values():
+        node = _node(str(court["id"]))
         if node is not None:
             out[node.id] = node
     return out
+
+
+@cache
+def _node(court_id: str) -> CourtNode | None:
+    """One court classified: a check that weighs a few citations classifies their courts, not all 2,809."""
+    court = _courts().get(court_id)
+    return _classify(court) if court is not None else None
 
 
 def court_node(court_id: str | None) -> CourtNode | None:
@@ -231,7 +260,7 @@ def court_node(court_id: str | None) -> CourtNode | None:
     """
     if not court_id:
         return None
-    return _nodes().get(court_id)
+    return _node(court_id)
 
 
 def high_courts(state: str) -> tuple[CourtNode, ...]:
