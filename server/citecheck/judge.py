@@ -3,7 +3,7 @@
 The second half of a check (``gather.py`` is the first): no awaits, no I/O, so the language server
 runs it on partial evidence for its local first wave and again when the network has answered, and
 the CLI runs it once. ``SourceEvidence`` is everything gathered; a later stage adds its answers as
-a field here and a check reading them (see docs/architecture.md, "Adding a stage").
+a field here and a check reading them (see docs/contributing.md, "Adding a stage or an edge").
 """
 
 from __future__ import annotations
