@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
 from citecheck.checks.impossible import impossible_reason
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord, LookupStatus

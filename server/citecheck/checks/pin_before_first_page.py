@@ -105,35 +105,93 @@ def _right_after(ctx: CheckContext, full: Citation, c: Citation) -> bool:
     )
 
 
+def _the_full(ctx: CheckContext) -> Citation | None:
+    """The full citation whose first page the pin is measured against, or None when no pin of this citation
+    can be judged so: no pin, a paragraph or database pin, a neutral or year-numbered citation (pinned by
+    paragraph), a slip opinion's ``at 2``."""
+    c, pin = ctx.citation, ctx.citation.pincite
+    if pin is None or pin.malformed or "¶" in pin.text or c.database is not None:
+        return None
+    full = c if c.form is CiteForm.FULL else ctx.full
+    if full is None or full.database is not None or full.reporter is None:
+        return None
+    if reporters.is_neutral(full.reporter) or (c.reporter and reporters.is_neutral(c.reporter)):
+        return None
+    volume = full.volume or ""
+    if volume.isdigit() and len(volume) == 4 and int(volume) >= 1900:
+        return None  # a year for a volume ("1996 Wis 235, 15"): a public-domain citation, pinned by paragraph
+    if c.form is CiteForm.FULL and _AT_BEFORE.search(ctx.text[max(0, pin.span.start - 6) : pin.span.start]):
+        return None  # "306 N.L.R.B. 83, at 2": a slip opinion's or a database's own page, not the reporter's
+    return full
+
+
+_AT_BEFORE = re.compile(r"\bat\s*$")
+
+
+def _slip_fix_of(pin: Pincite, before: int, right: int | None) -> tuple[Fix, ...]:
+    if right is None:
+        return ()
+    return (
+        Fix(
+            title=f"Change the pin cite to {right}",
+            edits=(TextEdit(span=pin.span, new_text=_replaced(pin.text, before, right)),),
+            why=f"one digit away from {before}, and a page the draft cites of this case just before",
+            confidence=Confidence.LOW,
+            preferred=False,
+        ),
+    )
+
+
+def _finding(
+    ctx: CheckContext, full: Citation, at: Citation, first: int, before: int, slip: int | None
+) -> Finding:
+    c, pin = ctx.citation, ctx.citation.pincite
+    assert pin is not None
+    cite = f"{at.volume} {at.reporter} {at.page}"
+    name = full.case_name.text if full.case_name else None
+    case = f"{name}, {cite}" if name else cite
+    sure = c.form is CiteForm.FULL
+    message = (
+        f"Pin cite {before} comes before page {first}, where {case} begins: no page of a case is "
+        "before its first page, so the pin cite or the citation is wrong."
+        if sure
+        else f"Pin cite {before} comes before page {first}, where {case} begins — the case this "
+        f"“{c.text}” refers to, as read from the text. If it refers to that case, the pin cite is wrong."
+    )
+    return make_finding(
+        Kind.PINCITE_OUT_OF_RANGE,
+        pin.span,
+        message,
+        evidence=Evidence(
+            source="draft",
+            citation=cite,
+            page=str(first),
+            note=f"the draft cites {case} as beginning at page {first}"
+            + ("" if sure else f"; “{c.text}” was read as referring to it"),
+        ),
+        citation_index=c.index,
+        severity=Severity.ERROR if sure else Severity.WARNING,
+        fixes=_slip_fix_of(pin, before, slip),
+    )
+
+
 class PinBeforeFirstPageCheck:
     id = "pin_before_first_page"
     local = True
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
-        c = ctx.citation
-        pin = c.pincite
-        if pin is None or pin.malformed or "¶" in pin.text or c.database is not None:
+        c, pin = ctx.citation, ctx.citation.pincite
+        full = _the_full(ctx)
+        if full is None or pin is None:
             return
-        full = c if c.form is CiteForm.FULL else ctx.full
-        if full is None or full.database is not None or full.reporter is None:
-            return
-        if reporters.is_neutral(full.reporter) or (c.reporter and reporters.is_neutral(c.reporter)):
-            return
-        if (full.volume or "").isdigit() and len(full.volume or "") == 4 and int(full.volume or 0) >= 1900:
-            return  # a year for a volume ("1996 Wis 235, 15"): a public-domain citation, pinned by paragraph
-        if c.form is CiteForm.FULL and re.search(
-            r"\bat\s*$", ctx.text[max(0, pin.span.start - 6) : pin.span.start]
-        ):
-            return  # "306 N.L.R.B. 83, at 2": a slip opinion's or a database's own page, not the reporter's
         pages = _pages(pin, ctx.text)
         firsts = _firsts(ctx, c, full)
         if not pages or not firsts:
             return
-        lowest = min(first for _, first in firsts)
-        before = [p for p in pages if p < lowest]
+        at, first = min(firsts, key=lambda x: x[1])
+        before = [p for p in pages if p < first]
         if not before:
             return
-        at, first = min(firsts, key=lambda x: x[1])
         cited = {p for p in _cited_pages(ctx, full, c) if p >= first}
         slip = _slip_fix(pages[0], cited) if len(pages) == 1 else None
         if c.form is not CiteForm.FULL and (slip is None or not _right_after(ctx, full, c)):
@@ -143,45 +201,7 @@ class PinBeforeFirstPageCheck:
             # the first page but this kind was such a misreading. Only a pin one digit from a page the draft
             # has just cited of the case (151 for the 451 of "449–51") says the short form means it.
             return
-        cite = f"{at.volume} {at.reporter} {at.page}"
-        name = full.case_name.text if full.case_name else None
-        case = f"{name}, {cite}" if name else cite
-        sure = c.form is CiteForm.FULL
-        message = (
-            f"Pin cite {before[0]} comes before page {first}, where {case} begins: no page of a case is "
-            "before its first page, so the pin cite or the citation is wrong."
-        )
-        if not sure:
-            message = (
-                f"Pin cite {before[0]} comes before page {first}, where {case} begins — the case this "
-                f"“{c.text}” refers to, as read from the text. If it refers to that case, the pin cite is wrong."
-            )
-        fixes: tuple[Fix, ...] = ()
-        if (right := slip) is not None:
-            fixes = (
-                Fix(
-                    title=f"Change the pin cite to {right}",
-                    edits=(TextEdit(span=pin.span, new_text=_replaced(pin.text, before[0], right)),),
-                    why=f"one digit away from {before[0]}, and a page the draft cites of this case just before",
-                    confidence=Confidence.LOW,
-                    preferred=False,
-                ),
-            )
-        yield make_finding(
-            Kind.PINCITE_OUT_OF_RANGE,
-            pin.span,
-            message,
-            evidence=Evidence(
-                source="draft",
-                citation=cite,
-                page=str(first),
-                note=f"the draft cites {case} as beginning at page {first}"
-                + ("" if sure else f"; “{c.text}” was read as referring to it"),
-            ),
-            citation_index=c.index,
-            severity=Severity.ERROR if sure else Severity.WARNING,
-            fixes=fixes,
-        )
+        yield _finding(ctx, full, at, first, before[0], slip)
 
 
 def _replaced(pin_text: str, old: int, new: int) -> str:

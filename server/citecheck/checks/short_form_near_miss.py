@@ -75,19 +75,43 @@ def _volume_and_reporter(text: str, c: Citation) -> Span | None:
     return Span(c.span.start + m.start(), c.span.start + m.end()) if m else None
 
 
+def _unresolved_short_cite(extraction: Extraction, f: Finding) -> Citation | None:
+    """The short citation naming a volume and reporter an unresolved-short-form finding is about, if any."""
+    if f.kind is not Kind.UNRESOLVED_SHORT_FORM or f.citation_index is None:
+        return None
+    c = extraction.citation(f.citation_index)
+    ok = c.form is CiteForm.SHORT and c.volume and c.reporter and c.antecedent is None
+    return c if ok else None
+
+
+def _told(extraction: Extraction, f: Finding, c: Citation, full: Citation, why: str, where: Span) -> Finding:
+    """The finding saying which full citation the short form is one slip from, with it as the fix."""
+    name = full.case_name.text if full.case_name else ""
+    cite = f"{full.volume} {full.reporter} {full.page}"
+    new = f"{full.volume} {full.reporter}"
+    line = extraction.text.count("\n", 0, full.span.start) + 1
+    return replace(
+        f,
+        message=(
+            f"“{c.text}” matches no case cited in full before it, but {name + ', ' if name else ''}{cite}, "
+            f"cited in full on line {line}, is one slip away ({why}): the short form likely means it."
+        ),
+        evidence=Evidence(source="draft", case_name=name or None, citation=cite, note=why),
+        fixes=(
+            Fix(
+                title=f"Change “{where.of(extraction.text)}” to “{new}”",
+                edits=(TextEdit(span=where, new_text=new),),
+                why=f"{why}; its name is that case's ({cite}, cited in full above)",
+                confidence=Confidence.HIGH,
+            ),
+        ),
+    )
+
+
 def near_miss_short_forms(extraction: Extraction, findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each unresolved short form that is one slip from a full citation of the document
     told so, and given that citation as a fix."""
-    todo = [
-        f
-        for f in findings
-        if f.kind is Kind.UNRESOLVED_SHORT_FORM
-        and f.citation_index is not None
-        and (c := extraction.citation(f.citation_index)).form is CiteForm.SHORT
-        and c.volume
-        and c.reporter
-        and c.antecedent is None
-    ]
+    todo = [(f, c) for f in findings if (c := _unresolved_short_cite(extraction, f)) is not None]
     if not todo:
         return list(findings)
     fulls: dict[tuple[str, str], list[Citation]] = {}
@@ -95,32 +119,9 @@ def near_miss_short_forms(extraction: Extraction, findings: Sequence[Finding]) -
         if x.form is CiteForm.FULL and x.volume and x.reporter:
             fulls.setdefault((x.volume, x.reporter), []).append(x)
     changed: dict[int, Finding] = {}
-    for f in todo:
-        assert f.citation_index is not None
-        c = extraction.citation(f.citation_index)
+    for f, c in todo:
         found = _candidates(c, fulls)
         where = _volume_and_reporter(extraction.text, c)
-        if len(found) != 1 or where is None:
-            continue
-        full, why = found[0]
-        name = full.case_name.text if full.case_name else ""
-        cite = f"{full.volume} {full.reporter} {full.page}"
-        new = f"{full.volume} {full.reporter}"
-        changed[id(f)] = replace(
-            f,
-            message=(
-                f"“{c.text}” matches no case cited in full before it, but {name + ', ' if name else ''}{cite}, "
-                f"cited in full on line {extraction.text.count(chr(10), 0, full.span.start) + 1}, is one slip away "
-                f"({why}): the short form likely means it."
-            ),
-            evidence=Evidence(source="draft", case_name=name or None, citation=cite, note=why),
-            fixes=(
-                Fix(
-                    title=f"Change “{where.of(extraction.text)}” to “{new}”",
-                    edits=(TextEdit(span=where, new_text=new),),
-                    why=f"{why}; its name is that case's ({cite}, cited in full above)",
-                    confidence=Confidence.HIGH,
-                ),
-            ),
-        )
+        if len(found) == 1 and where is not None:
+            changed[id(f)] = _told(extraction, f, c, found[0][0], found[0][1], where)
     return [changed.get(id(f), f) for f in findings]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Confidence, Evidence, Finding, Fix, Kind, TextEdit, make_finding
 

@@ -540,32 +540,12 @@ def _sections(
         section, last = rng
     also: list[str] = []
     if marks == "§§" or federal:
-        while True:
-            rm = _RANGE.match(norm, end) if marks == "§§" and last is None and not also else None
-            if rm is not None and not _code_follows(norm, rm.end("section")):
-                last, end = rm["section"], rm.end()
-                continue
-            lm = _LIST_ITEM.match(norm, end) if marks == "§§" else None
-            if lm is not None and not _code_follows(norm, lm.end("section")):
-                also.append(lm["section"])
-                end = lm.end()
-                continue
-            sl = _SUB_LIST_ITEM.match(norm, end)
-            if sl is not None and (marks == "§§" or subs):
-                end = sl.end()
-                continue
-            break
+        last, end = _more_sections(norm, end, marks, bool(subs), last, also)
     et_seq = False
     em = _ET_SEQ.match(norm, end)
     if em is not None:
         et_seq, end = True, em.end()
-    after = end
-    edition: str | None = None
-    year: int | None = None
-    ed = _EDITION.match(norm, end)
-    if ed is not None and (y := _YEAR.search(ed["edition"])) is not None:
-        edition = " ".join(text[ed.start("edition") : ed.end("edition")].split())
-        year, after = int(y.group()), ed.end()
+    edition, year, after = _edition(norm, text, end)
     statute = Statute(
         form=form,
         code=None if code is None else code.code,
@@ -583,6 +563,38 @@ def _sections(
         act=act,
     )
     return StatuteMatch(start, end, after, statute)
+
+
+def _more_sections(
+    norm: str, end: int, marks: str, subs: bool, last: str | None, also: list[str]
+) -> tuple[str | None, int]:
+    """After the first section of ``§§`` (or of a federal code): a range's end (``§§ 1331–1332``), more
+    sections of the list (appended to ``also``), and listed subsections (``(a), (b)``); the range's last
+    section and where the sections end."""
+    while True:
+        rm = _RANGE.match(norm, end) if marks == "§§" and last is None and not also else None
+        if rm is not None and not _code_follows(norm, rm.end("section")):
+            last, end = rm["section"], rm.end()
+            continue
+        lm = _LIST_ITEM.match(norm, end) if marks == "§§" else None
+        if lm is not None and not _code_follows(norm, lm.end("section")):
+            also.append(lm["section"])
+            end = lm.end()
+            continue
+        sl = _SUB_LIST_ITEM.match(norm, end)
+        if sl is not None and (marks == "§§" or subs):
+            end = sl.end()
+            continue
+        return last, end
+
+
+def _edition(norm: str, text: str, end: int) -> tuple[str | None, int | None, int]:
+    """The edition parenthetical after the sections (``(2018)``, ``(West 2020)``) as written, its year, and
+    where the citation's text ends (``end`` when there is none)."""
+    ed = _EDITION.match(norm, end)
+    if ed is not None and (y := _YEAR.search(ed["edition"])) is not None:
+        return " ".join(text[ed.start("edition") : ed.end("edition")].split()), int(y.group()), ed.end()
+    return None, None, end
 
 
 _RANGE_END = re.compile(r"(\d+)([A-Za-z]{0,3})")

@@ -304,37 +304,11 @@ def build_table(key: str = "") -> TokenTable:
     """Read every extractor out of the installed eyecite (imports it: about half a second)."""
     from eyecite import tokenizers
 
-    editions: dict[Any, int] = {}  # eyecite's Edition (equal by value, as its de-duplication is) → index
-
-    def numbered(values: Any) -> tuple[int, ...]:
-        return tuple(dict.fromkeys(editions.setdefault(e, len(editions)) for e in values))
-
-    extractors = []
-    for e in tokenizers.EXTRACTORS:
-        constructor = getattr(e.constructor, "__self__", None)
-        kind = _KIND_OF_CLASS[getattr(constructor, "__name__", "")]
-        exact = numbered(e.extra.get("exact_editions", ()))
-        variation = tuple(i for i in numbered(e.extra.get("variation_editions", ())) if i not in exact)
-        flags = int(e.flags)
-        extractors.append(
-            Extractor(e.regex, flags, tuple(e.strings), kind, bool(e.extra.get("short")), exact, variation)
-        )
-    rows = [
-        EditionRow(
-            e.short_name,
-            e.reporter.short_name,
-            e.reporter.source,
-            e.reporter.cite_type,
-            bool(e.reporter.is_scotus),
-            e.start.year if e.start else None,
-            e.end.year if e.end else None,
-        )
-        for e in editions  # in index order
-    ]
+    extractors, rows = _extractors(tokenizers.EXTRACTORS)
     strict = frozenset(i for i, e in enumerate(extractors) if _volume_first(e, tokenizers._relax_ws))
     return TokenTable(
         key=key,
-        editions=tuple(rows),
+        editions=rows,
         regexes=[e.regex for e in extractors],
         flags=[e.flags for e in extractors],
         kinds=[e.kind for e in extractors],
@@ -353,17 +327,61 @@ def build_table(key: str = "") -> TokenTable:
         unfiltered=[i for i, e in enumerate(extractors) if not e.strings],
         nominative=frozenset(tokenizers.NOMINATIVE_REPORTER_NAMES),
         volume_first=strict,
-        after_any_volume=frozenset(
-            i
-            for i, e in enumerate(extractors)
-            if _volume_prefix(e.regex) and not e.flags & _I and i not in strict
-        ),
-        required_literal={
-            i: lit
-            for i, e in enumerate(extractors)
-            if not e.strings and not e.flags & _I and (lit := _leading_literal(e.regex)) is not None
-        },
+        after_any_volume=_after_any_volume(extractors, strict),
+        required_literal=_required_literals(extractors),
     )
+
+
+def _extractors(found: Any) -> tuple[list[Extractor], tuple[EditionRow, ...]]:
+    """eyecite's extractors as rows of the table, their editions numbered in order of first use; and the
+    editions' rows, in that order."""
+    editions: dict[Any, int] = {}  # eyecite's Edition (equal by value, as its de-duplication is) → index
+
+    def numbered(values: Any) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(editions.setdefault(e, len(editions)) for e in values))
+
+    extractors = []
+    for e in found:
+        constructor = getattr(e.constructor, "__self__", None)
+        kind = _KIND_OF_CLASS[getattr(constructor, "__name__", "")]
+        exact = numbered(e.extra.get("exact_editions", ()))
+        variation = tuple(i for i in numbered(e.extra.get("variation_editions", ())) if i not in exact)
+        extractors.append(
+            Extractor(
+                e.regex, int(e.flags), tuple(e.strings), kind, bool(e.extra.get("short")), exact, variation
+            )
+        )
+    rows = tuple(
+        EditionRow(
+            e.short_name,
+            e.reporter.short_name,
+            e.reporter.source,
+            e.reporter.cite_type,
+            bool(e.reporter.is_scotus),
+            e.start.year if e.start else None,
+            e.end.year if e.end else None,
+        )
+        for e in editions  # in index order
+    )
+    return extractors, rows
+
+
+def _after_any_volume(extractors: list[Extractor], strict: frozenset[int]) -> frozenset[int]:
+    """The case-sensitive extractors whose regex begins with a volume but that are not volume-first."""
+    return frozenset(
+        i
+        for i, e in enumerate(extractors)
+        if _volume_prefix(e.regex) and not e.flags & _I and i not in strict
+    )
+
+
+def _required_literals(extractors: list[Extractor]) -> dict[int, str]:
+    """For the case-sensitive extractors that list no strings: the literal their regex must contain."""
+    return {
+        i: lit
+        for i, e in enumerate(extractors)
+        if not e.strings and not e.flags & _I and (lit := _leading_literal(e.regex)) is not None
+    }
 
 
 def _grouped(items: Iterator[tuple[str, int]]) -> list[tuple[str, list[int]]]:

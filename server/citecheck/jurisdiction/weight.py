@@ -167,54 +167,7 @@ def _in_federal(node: CourtNode, forum: Forum) -> Assessment:
         return _a(Weight.PERSUASIVE, "only the Supreme Court's own decisions bind it", node)
     circuit = f.circuit
     if forum.question is Question.STATE:
-        state = forum.law_state or f.state
-        if not node.federal and node.tier is Tier.HIGH and (node.state == state or state is None):
-            if (
-                state is None
-            ):  # a court of appeals, whose diversity cases apply the law of any state it covers
-                return _a(
-                    Weight.BINDING,
-                    f"on a question of {node.state} law a federal court sitting in diversity follows {node.state}'s "
-                    "highest court",
-                    node,
-                )
-            return _a(
-                Weight.BINDING,
-                f"on a question of {state} law a federal court follows {state}'s highest court",
-                node,
-            )
-        law = f"{state} law" if state else "the governing state's law"
-        high = f"{state}'s highest court" if state else "that state's highest court"
-        if node.tier is Tier.CIRCUIT and node.id == f.id:
-            return _a(
-                Weight.BINDING,
-                f"a circuit is bound by its own earlier panels' reading of {law} until {high} decides otherwise",
-                node,
-            )
-        if node.tier is Tier.CIRCUIT and node.id == circuit:
-            return _a(
-                Weight.BINDING,
-                f"the {node.name} binds {f.name} on {law} until {high} decides otherwise",
-                node,
-            )
-        if not node.federal and state is not None and node.state == state and node.tier is Tier.INTERMEDIATE:
-            return _a(
-                Weight.PERSUASIVE,
-                f"a federal court treats {state}'s intermediate courts as evidence of {law}, not as binding",
-                node,
-            )
-        if not node.federal and state is None and node.tier is Tier.INTERMEDIATE:
-            return _a(
-                Weight.PERSUASIVE,
-                f"a federal court treats {node.state}'s intermediate courts as evidence of {node.state} law, "
-                "not as binding",
-                node,
-            )
-        return _a(
-            Weight.PERSUASIVE,
-            f"on a question of {law} only {high} (and the forum's own circuit) bind a federal court",
-            node,
-        )
+        return _on_state_law(node, forum, circuit)
     if node.tier is Tier.CIRCUIT:
         if node.id == circuit or node.id == f.id:
             return _a(
@@ -241,6 +194,59 @@ def _in_federal(node: CourtNode, forum: Forum) -> Assessment:
         Weight.PERSUASIVE,
         "state courts do not bind federal courts on federal law (set `question = "
         '"state"` for a state-law question)',
+        node,
+    )
+
+
+def _on_state_law(node: CourtNode, forum: Forum, circuit: str | None) -> Assessment:
+    """A federal forum on a state-law question (declared, or a diversity case by its text): the high court of
+    the state whose law governs binds, the forum's circuit binds on it until that court speaks, the state's
+    intermediate courts are evidence of its law."""
+    f = forum.court
+    state = forum.law_state or f.state
+    if not node.federal and node.tier is Tier.HIGH and (node.state == state or state is None):
+        if state is None:  # a court of appeals, whose diversity cases apply the law of any state it covers
+            return _a(
+                Weight.BINDING,
+                f"on a question of {node.state} law a federal court sitting in diversity follows {node.state}'s "
+                "highest court",
+                node,
+            )
+        return _a(
+            Weight.BINDING,
+            f"on a question of {state} law a federal court follows {state}'s highest court",
+            node,
+        )
+    law = f"{state} law" if state else "the governing state's law"
+    high = f"{state}'s highest court" if state else "that state's highest court"
+    if node.tier is Tier.CIRCUIT and node.id == f.id:
+        return _a(
+            Weight.BINDING,
+            f"a circuit is bound by its own earlier panels' reading of {law} until {high} decides otherwise",
+            node,
+        )
+    if node.tier is Tier.CIRCUIT and node.id == circuit:
+        return _a(
+            Weight.BINDING,
+            f"the {node.name} binds {f.name} on {law} until {high} decides otherwise",
+            node,
+        )
+    if not node.federal and state is not None and node.state == state and node.tier is Tier.INTERMEDIATE:
+        return _a(
+            Weight.PERSUASIVE,
+            f"a federal court treats {state}'s intermediate courts as evidence of {law}, not as binding",
+            node,
+        )
+    if not node.federal and state is None and node.tier is Tier.INTERMEDIATE:
+        return _a(
+            Weight.PERSUASIVE,
+            f"a federal court treats {node.state}'s intermediate courts as evidence of {node.state} law, "
+            "not as binding",
+            node,
+        )
+    return _a(
+        Weight.PERSUASIVE,
+        f"on a question of {law} only {high} (and the forum's own circuit) bind a federal court",
         node,
     )
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from citecheck.checks.corrections.near_miss import variants
 from citecheck.checks.impossible import impossible_reason
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, NameSearch, PassageHit
 
