@@ -122,6 +122,12 @@ def _count(n: int, word: str) -> str:
 
 def render_plain(batch: BatchResult) -> str:
     """One line per finding, evidence indented below it; a summary line per file."""
+    return "\n".join(plain_lines(batch)) + "\n"
+
+
+def plain_lines(batch: BatchResult) -> list[str]:
+    """``render_plain``'s lines, without their line ends: the CLI writes them one by one (a 100,000-citation
+    report joined into one string, and that string encoded, held it three times over)."""
     lines: list[str] = []
     first = first_run_note(batch)
     if first is not None:  # said first and plainly: most citations were not checked at all
@@ -147,7 +153,7 @@ def render_plain(batch: BatchResult) -> str:
     for note in notes(batch):
         if note != first:
             lines.append(f"note: {note}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _one_line(value: str, limit: int = 300) -> str:
