@@ -25,6 +25,7 @@ from citecheck.cli import corpus as corpus_cli
 from citecheck.cli import evaluate as eval_cli
 from citecheck.cli import model as model_cli
 from citecheck.cli import serve as serve_cli
+from citecheck.cli import treatment as treatment_cli
 from citecheck.config import Settings
 from citecheck.config.files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
@@ -148,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cli.add_serve_commands(sub)
     _add_missing_common_options(sub.choices["serve"], common)
     sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
+    treatment_cli.add_treatment_commands(sub)
+    _add_missing_common_options(sub.choices["treatment"], common)
+    sub.choices["treatment"].set_defaults(_run=treatment_cli.run_treatment_command)
     model_cli.add_model_commands(sub)
     _add_missing_common_options(sub.choices["model"], common)
     sub.choices["model"].set_defaults(

@@ -57,6 +57,21 @@ def default_index_path() -> Path:
 DEFAULT_BULK_URL = "https://com-courtlistener-storage.s3-us-west-2.amazonaws.com/"
 
 
+def default_treatment_path() -> Path:
+    """Where ``citecheck treatment build`` writes the treatment table and checks read it (it may not exist)."""
+    return _data_dir() / "treatment.sqlite"
+
+
+def overruled_table_path() -> Path:
+    """The Congress.gov table of decisions overruled as ``corpus sync`` last refreshed it (the package's copy
+    is used until then)."""
+    return _data_dir() / "overruled-decisions.csv"
+
+
+#: The Constitution Annotated's table of Supreme Court decisions overruled (Library of Congress).
+DEFAULT_OVERRULED_URL = "https://constitution.congress.gov/resources/decisions-overruled/"
+
+
 def default_statutes_path() -> Path:
     """Where ``corpus sync --statutes`` builds the statute index when nobody named a file."""
     return _data_dir() / "statutes.sqlite"
@@ -180,6 +195,21 @@ class Settings:
     )  # fmt: skip
     cap_url: str = setting(
         DEFAULT_CAP_URL, parse=p.text, who=Who.USER, editor="capUrl", doc="CAP static site",
+    )  # fmt: skip
+    treatment_path: Path = setting(  # noqa: RUF009
+        parse=p.path, who=Who.USER, aliases=("treatment", "treatmentPath"), factory=default_treatment_path,
+        doc="the treatment table (cases overruled or negatively treated) `citecheck treatment build` writes and "
+        "checks read (docs/sources.md)", shown_default="user data dir `treatment.sqlite`",
+    )  # fmt: skip
+    overruled_url: str = setting(
+        DEFAULT_OVERRULED_URL, parse=p.http_url, who=Who.USER, aliases=("overruledUrl",),
+        doc="where `corpus sync` refreshes the Constitution Annotated's table of Supreme Court decisions "
+        "overruled (Congress.gov; the package ships a copy)",
+    )  # fmt: skip
+    treatment_online: bool = setting(
+        True, parse=p.boolean, who=Who.USER,
+        doc="with a CourtListener token, search the opinions citing a case for negative treatment when the "
+        "treatment data on this machine has none (only the case's CourtListener id is sent; paced, cached)",
     )  # fmt: skip
     statutes_path: Path = setting(  # noqa: RUF009
         parse=p.path, who=Who.USER, aliases=("statutes", "statutesPath"), factory=default_statutes_path,

@@ -147,8 +147,23 @@ class BulkReader:
     progress bar with an ETA. Use as a context manager: leaving it stops the decoder.
     """
 
-    def __init__(self, path: Path, kind: str, *, tick: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        kind: str,
+        *,
+        tick: Callable[[int], None] | None = None,
+        columns: tuple[str, ...] | None = None,
+        optional: frozenset[str] = frozenset(),
+        long_columns: frozenset[str] = frozenset(),
+    ) -> None:
+        """``columns`` (default ``USED_COLUMNS[kind]``): the columns to read, of any bulk file (the treatment
+        build reads parentheticals and opinions); ``optional`` of them may be missing from the header;
+        ``long_columns`` are not held to ``MAX_FIELD`` (opinion text)."""
         self.path, self.kind = path, kind
+        self.columns = columns or USED_COLUMNS[kind]
+        self.optional = optional
+        self.long_columns = long_columns
         self.stats = FileStats(name=path.name)
         self._tick = tick or (lambda n: None)
         self._proc: subprocess.Popen[bytes] | None = None
@@ -245,12 +260,17 @@ class BulkReader:
             raise self._decoder_failure() or ImportFormatError(
                 f"{self.path}: not a CSV file ({exc})"
             ) from exc
-        used = USED_COLUMNS[self.kind]
-        missing = [c for c in used if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS]
+        used = self.columns
+        missing = [
+            c
+            for c in used
+            if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS and c not in self.optional
+        ]
         if missing:
             raise ImportFormatError(
                 f"{self.path}: the header has no {', '.join(repr(c) for c in missing)} column "
-                f"(the index needs it); is this CourtListener's {self.kind} file?"
+                f"({'the index' if self.kind in USED_COLUMNS else 'citecheck'} needs it); is this CourtListener's "
+                f"{self.kind} file?"
             )
         width = len(header)
         # an optional column the header lacks is read as empty: every row gets one empty field more
@@ -271,7 +291,15 @@ class BulkReader:
                 if pad:
                     row.append("")
                 values = tuple(row[i] for i in where)
-                bad = next((v for v in values if len(v) > MAX_FIELD or "\x00" in v), None)
+                long = self.long_columns
+                bad = next(
+                    (
+                        v
+                        for c, v in zip(used, values, strict=True)
+                        if "\x00" in v or (len(v) > MAX_FIELD and c not in long)
+                    ),
+                    None,
+                )
                 if bad is not None:
                     stats.refuse(
                         "a NUL character" if "\x00" in bad else f"a field over {MAX_FIELD} characters"
