@@ -139,3 +139,57 @@ def test_bad_config_files_are_config_errors(tmp_path, content, message):
 def test_missing_explicit_config_file_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="not found"):
         read_config_file(tmp_path / "nope.toml")
+
+
+def test_a_folder_may_make_what_leaves_the_machine_only_stricter(tmp_path, caplog):
+    """Issue 35: ``offline``, ``holdings``, ``cap_fetch``, ``name_search_online`` and the CourtListener
+    allowances decide what leaves the machine; the folder's file may tighten them, never loosen what the
+    user's own settings chose — refused with a warning that names the key."""
+    user = tmp_path / "user" / "citecheck.toml"
+    user.parent.mkdir()
+    user.write_text(
+        "offline = true\nholdings = false\ncap_fetch = false\nname_search_online = false\n"
+        'courtlistener_rates = "2/min"\n'
+    )
+    folder = tmp_path / "matter"
+    folder.mkdir()
+    (folder / "citecheck.toml").write_text(
+        'offline = false\nholdings = true\ncapFetch = true\nname_search_online = true\ncourtlistener_rates = "50/min"\n'
+        "debounce_ms = 20\n"
+    )
+    settings, _ = load_settings(cwd=folder, environ={}, user_file=user)
+    assert settings.offline is True and settings.holdings is False and settings.cap_fetch is False
+    assert settings.name_search_online is False and settings.courtlistener_rates == "2/min"
+    assert settings.debounce_ms == 20  # what sends nothing is the folder's to choose
+    warned = " ".join(r.message for r in caplog.records)
+    for shown in ("offline = false", "holdings = true", 'cap_fetch ("capFetch") = true', "name_search_online = true",
+                  'courtlistener_rates = "50/min"'):  # fmt: skip
+        assert shown in warned, (shown, warned)
+    assert warned.count("may only") == 5
+    # stricter is welcome: with nothing in the user's file, the folder may turn each one off
+    user.write_text("")
+    (folder / "citecheck.toml").write_text(
+        "offline = true\nholdings = false\ncap_fetch = false\nname_search_online = false\n"
+        'courtlistener_rates = "1/min,10/hour,20/day"\n'
+    )
+    caplog.clear()
+    settings, _ = load_settings(cwd=folder, environ={}, user_file=user)
+    assert settings.offline is True and settings.holdings is False and settings.cap_fetch is False
+    assert settings.name_search_online is False and settings.courtlistener_rates == "1/min,10/hour,20/day"
+    assert not [r for r in caplog.records if "may only" in r.message]
+    # the user's own layers decide: the environment (after the folder) may loosen what the folder tightened
+    settings, _ = load_settings(cwd=folder, environ={"CITECHECK_OFFLINE": "0"}, user_file=user)
+    assert settings.offline is False
+
+
+def test_the_lsp_workspace_layer_may_make_what_leaves_the_machine_only_stricter(caplog) -> None:
+    from citecheck.lsp.server import CiteServer
+
+    server = CiteServer()
+    server.init_options = {"offline": True, "capFetch": False, "holdings": False}
+    s = server.compute_settings({"offline": False, "capFetch": True, "holdings": True, "debounceMs": 7})
+    assert (s.offline, s.cap_fetch, s.holdings, s.debounce_ms) == (True, False, False, 7)
+    assert sum("may only" in r.message for r in caplog.records) == 3
+    server.init_options = {}
+    s = server.compute_settings({"offline": True, "capFetch": False})
+    assert (s.offline, s.cap_fetch) == (True, False)

@@ -34,7 +34,10 @@ def test_every_setting_is_in_the_table_with_its_config_key_variable_and_who_may_
         row = next((r for r in rows if r.startswith(f"| `{f.name}`")), None)
         assert row is not None, f"docs/settings.md has no row for {f.name}"
         assert f"`CITECHECK_{f.name.upper()}`" in row, f"{f.name}: the environment variable is missing"
-        assert ("you only" in row) is (SPECS[f.name].who is not Who.FOLDER), f"{f.name}: who may set it"
+        assert ("you only" in row) is (SPECS[f.name].who in (Who.USER, Who.SECRET)), (
+            f"{f.name}: who may set it"
+        )
+        assert ("may only" in row) is (SPECS[f.name].who is Who.STRICTER), f"{f.name}: who may set it"
 
 
 def test_every_variable_the_docs_name_is_a_real_one():
@@ -80,3 +83,21 @@ def test_the_vscode_extension_reads_the_user_only_settings_from_user_settings_al
         "configuration"
     ]["properties"]
     assert {k.removeprefix("citecheck.") for k, v in props.items() if v.get("scope") == "machine"} == table
+
+
+def test_the_vscode_extension_launches_with_the_users_own_stricter_only_settings():
+    """clients/vscode/src/settings.ts ``STRICTER_KEYS`` (read from user settings alone for the launch
+    options, which the server treats as the user's) are the table's ``Who.STRICTER`` editor keys the
+    extension contributes: one missing there would let ``.vscode/settings.json`` loosen it (issue 35)."""
+    import json
+
+    source = (REPO_ROOT / "clients" / "vscode" / "src" / "settings.ts").read_text(encoding="utf-8")
+    match = re.search(r"STRICTER_KEYS = \[([^\]]*)\]", source)
+    assert match, "settings.ts has no STRICTER_KEYS"
+    client = set(re.findall(r"'(\w+)'", match.group(1)))
+    props = json.loads((REPO_ROOT / "clients" / "vscode" / "package.json").read_text())["contributes"][
+        "configuration"
+    ]["properties"]
+    contributed = {k.removeprefix("citecheck.") for k in props}
+    table = {s.editor for s in SPECS.values() if s.who is Who.STRICTER and s.editor}
+    assert client == table & contributed

@@ -67,3 +67,69 @@ def test_the_environment_may_name_the_endpoint(
     r = run_cli("check", str(tmp_path / "brief.md"), "--format", "json")
     assert r.rc in (0, 1), r.err
     assert any(p.endswith("/chat/completions") for p in recorder.paths)
+
+
+#: A case the corpus holds (its proposition goes to the model), one it lacks in a volume CAP publishes
+#: (a CAP download, a CourtListener lookup), and one cited with a wrong year (a name search).
+NETWORK_BRIEF = BRIEF + "See Brown v. Board of Education, 347 U.S. 483 (1954).\n"
+
+
+@pytest.mark.parametrize(
+    "user_said",
+    [
+        {"offline": "true"},
+        {"holdings": "false", "cap_fetch": "false", "name_search_online": "false"},
+    ],
+    ids=["offline", "each-switch"],
+)
+def test_a_folder_cannot_undo_what_the_user_turned_off(
+    run_cli, imported_corpus, recorder, tmp_path, monkeypatch, user_said
+) -> None:
+    """Issue 35: with ``offline = true`` (or ``holdings``/``cap_fetch``/``name_search_online = false``) in
+    the user's own settings file, a folder's citecheck.toml setting them back sent the citations and case
+    names with the token, and the proposition with the model key, without a word. A folder may only make
+    them stricter: three loopback recorders see nothing that was turned off (with only the switches off,
+    citation lookups still go: the user allowed them), and a warning names each refused key."""
+    from citecheck_testing.courtlistener import FakeCourtListener
+
+    cap = FakeEndpoint()
+    with FakeCourtListener(request_rates="", citation_rate="") as cl:
+        monkeypatch.delenv("CITECHECK_CONFIG")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_URL", cl.base_url)
+        monkeypatch.setenv("CITECHECK_TOKEN_HOSTS", "127.0.0.1")
+        monkeypatch.setenv("CITECHECK_COURTLISTENER_TOKEN", "cl-user-token-31337")
+        monkeypatch.setenv("CITECHECK_MODEL_API_KEY", KEY)
+        monkeypatch.setenv("CITECHECK_CAP_URL", cap.url)
+        user = tmp_path / "xdg" / "citecheck" / "citecheck.toml"
+        user.parent.mkdir(parents=True)
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+        mine = f'model_url = "{recorder.url}"\nmodel_name = "fake-judge"\nmodel_retries = 0\n'
+        folder = tmp_path / "matter"
+        folder.mkdir()
+        (folder / "citecheck.toml").write_text(
+            "offline = false\nholdings = true\ncap_fetch = true\nname_search_online = true\ncapFetch = true\n"
+        )
+        (folder / "brief.md").write_text(NETWORK_BRIEF)
+        monkeypatch.chdir(folder)
+        try:
+            user.write_text(mine + "".join(f"{k} = {v}\n" for k, v in user_said.items()))
+            r = run_cli("check", "brief.md", "--format", "json")
+            assert r.rc in (0, 1), r.err
+            assert recorder.paths == [] and cap.paths == [] and cl.searches == [], (
+                recorder.paths, cap.paths, cl.searches
+            )  # fmt: skip
+            if "offline" in user_said:
+                assert cl.counts.requests == 0, cl.counts
+            for key in user_said:
+                assert f"{key} = " in r.err and "may only" in r.err and "it is ignored" in r.err, r.err
+            assert KEY not in r.out + r.err and "cl-user-token-31337" not in r.out + r.err
+            # the user's own file without the "off": the folder's file sends nothing new, and all three go
+            user.write_text(mine)
+            monkeypatch.setenv("CITECHECK_CACHE_PATH", str(tmp_path / "fresh-cache.sqlite"))  # no answer kept
+            r = run_cli("check", "brief.md", "--format", "json")
+            assert r.rc in (0, 1), r.err
+            assert any(p.endswith("/chat/completions") for p in recorder.paths), (recorder.paths, r.err)
+            assert cap.paths and cl.counts.requests > 0 and cl.searches, (cap.paths, cl.counts, r.err)
+            assert "may only" not in r.err
+        finally:
+            cap.close()

@@ -36,7 +36,7 @@ async def _session(h, corpus_db: Path, tmp_path: Path, *, workspace: dict, launc
         await h.start_session(
             client,
             client_capabilities("visual-studio-code"),
-            h.init_options(corpus_db, tmp_path, offline=False, **launch),
+            h.init_options(corpus_db, tmp_path, **{"offline": False, **launch}),
         )
         uri = "file:///matter/brief.txt"
         h.open_doc(client, uri, BRIEF)
@@ -71,5 +71,27 @@ async def test_workspace_settings_cannot_send_the_draft_or_key_elsewhere(h, corp
         )
         assert any(p.endswith("/chat/completions") for p in ep.paths), ep.paths
         assert any(hd.get("authorization") == f"Bearer {KEY}" for hd in ep.headers)
+    finally:
+        ep.close()
+
+
+async def test_workspace_settings_cannot_undo_what_the_user_turned_off(h, corpus_db: Path, tmp_path: Path):
+    """Issue 35: with the holding check (or the network) turned off in the user's own launch options,
+    workspace settings saying ``holdings = true`` / ``offline = false`` sent the proposition and the key.
+    A folder may make these stricter, never looser: the recorder sees nothing."""
+    ep = FakeEndpoint()
+    ep.answer(judgment("contradicted", "credibility", "reversed-meaning"))
+    try:
+        users = {"modelUrl": ep.url, "modelName": "fake-judge"}
+        undo = {"holdings": True, "offline": False, "capFetch": True, "modelRetries": 0}
+        await _session(h, corpus_db, tmp_path, workspace=undo, launch={**users, "holdings": False})
+        await _session(h, corpus_db, tmp_path, workspace=undo, launch={**users, "offline": True})
+        assert ep.paths == [] and ep.headers == []
+        # the same launch options without the user's "off" send (so this test can fail)
+        await _session(
+            h, corpus_db, tmp_path, workspace=undo, launch=users,
+            until=lambda: any(p.endswith("/chat/completions") for p in ep.paths),
+        )  # fmt: skip
+        assert any(p.endswith("/chat/completions") for p in ep.paths), ep.paths
     finally:
         ep.close()

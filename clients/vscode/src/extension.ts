@@ -11,7 +11,7 @@ import { registerCommands, registerForwarders } from './commands';
 import { followedUri } from './follow';
 import { hostEnv, resolveServerCommand, ServerNotFound } from './launch';
 import { CitecheckServer } from './server';
-import { needsRestart, readClientSettings, SECTION, serverSettings } from './settings';
+import { folderSettings, needsRestart, readClientSettings, SECTION, serverSettings } from './settings';
 import { STALE_CHECK_MS } from './status';
 import { StatusBar } from './statusBar';
 import { TokenStore } from './token';
@@ -59,6 +59,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     {
       settings: (scopeUri) =>
         serverSettings(api.getConfiguration(SECTION, scopeUri ? api.parseUri(scopeUri) : undefined), tokens.value, pathContext()),
+      folderSettings: (scopeUri) =>
+        folderSettings(api.getConfiguration(SECTION, scopeUri ? api.parseUri(scopeUri) : undefined), pathContext()),
       onState: (state, detail) => {
         status.model.setServer(state, detail);
         status.render();

@@ -34,6 +34,9 @@ export interface ServerHooks {
   /** The user's settings for `citecheck` (scopeUri when the server names one), token included: the
    * launch options; `workspace/configuration` answers get them without the user-only keys. */
   settings(scopeUri?: string): ServerSettings;
+  /** The answer to `workspace/configuration` (the folder's layer: the workspace's values, no user-only key,
+   * no token); without it, `settings` less the user-only keys. */
+  folderSettings?(scopeUri?: string): ServerSettings;
   onState(state: ServerState, detail?: string): void;
   /** The server stopped for good (start-up failure, or too many crashes). */
   onFailed(message: string): void;
@@ -167,11 +170,16 @@ export class CitecheckServer {
   async notifyConfigurationChanged(): Promise<void> {
     const client = this.client;
     if (!client || client.state !== State.Running) return;
-    const settings = workspaceSettings(this.hooks.settings());
+    const settings = this.folderSettings();
     const key = JSON.stringify(settings);
     if (key === this.lastSentSettings) return;
     this.lastSentSettings = key;
     await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settings } });
+  }
+
+  private folderSettings(scopeUri?: string): ServerSettings {
+    const hooks = this.hooks;
+    return hooks.folderSettings ? hooks.folderSettings(scopeUri) : workspaceSettings(hooks.settings(scopeUri));
   }
 
   /** Run a server command (`workspace/executeCommand`); throws when the server is not running. */
@@ -228,7 +236,7 @@ export class CitecheckServer {
             const values: unknown[] = Array.isArray(answer) ? (answer as unknown[]) : params.items.map(() => null);
             return params.items.map((item, i) => {
               if (item.section !== SECTION) return values[i];
-              const settings = workspaceSettings(hooks.settings(item.scopeUri));
+              const settings = this.folderSettings(item.scopeUri);
               if (item.scopeUri === undefined) this.lastSentSettings = JSON.stringify(settings);
               return settings;
             });

@@ -13,6 +13,12 @@
  * read here from the *user* settings alone (`globalValue`), never from `.vscode/settings.json` of the
  * folder being checked, and `workspaceSettings` (the answer to `workspace/configuration`, which the
  * server treats as the folder's) leaves them out. Changing one restarts the server.
+ *
+ * The settings that decide whether anything leaves the machine (`STRICTER_KEYS`: `offline`, `capFetch`)
+ * go in the launch options from the user settings alone too, and in the
+ * `workspace/configuration` answer as the workspace has them (`folderSettings`): the server takes the
+ * folder's value only where it sends less (`offline` on, `capFetch` off), so `.vscode/settings.json` can
+ * make them stricter, never undo what the user turned off.
  */
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs. */
@@ -93,6 +99,12 @@ export const SERVER_SETTING_KEYS = {
  */
 export const USER_ONLY_KEYS = ['corpusPath', 'cachePath', 'courtlistenerUrl', 'capUrl', 'modelUrl'] as const;
 
+/**
+ * Settings that decide whether something leaves the machine: a folder may make them stricter, never looser
+ * (server: `config.Who.STRICTER`); the launch options carry the user's own value alone.
+ */
+export const STRICTER_KEYS = ['offline', 'capFetch'] as const;
+
 /** Settings only the client reads. */
 export const CLIENT_SETTING_KEYS = ['server.path', 'python', 'languages', 'trace.server'] as const;
 
@@ -117,10 +129,25 @@ export function readClientSettings(cfg: Configuration, ctx: PathContext = {}): C
 
 /** The server's launch options (`initializationOptions`): the user's settings, the token included. */
 export function serverSettings(config: Configuration, token: string | undefined, ctx: PathContext = {}): ServerSettings {
-  const cfg: Configuration = {
-    get: <T>(key: string) =>
-      (USER_ONLY_KEYS as readonly string[]).includes(key) ? globalValue<T>(config, key) : userValue<T>(config, key),
-  };
+  const fromUser = [...USER_ONLY_KEYS, ...STRICTER_KEYS] as readonly string[];
+  return readSettings(
+    { get: <T>(key: string) => (fromUser.includes(key) ? globalValue<T>(config, key) : userValue<T>(config, key)) },
+    config,
+    token,
+    ctx,
+  );
+}
+
+/**
+ * The answer to `workspace/configuration` (the server's folder layer): every setting as the workspace has
+ * it (so it may make `offline` and `capFetch` stricter: the server checks the direction), without
+ * the user-only keys and the token.
+ */
+export function folderSettings(config: Configuration, ctx: PathContext = {}): ServerSettings {
+  return workspaceSettings(readSettings({ get: <T>(key: string) => userValue<T>(config, key) }, config, undefined, ctx));
+}
+
+function readSettings(cfg: Configuration, config: Configuration, token: string | undefined, ctx: PathContext): ServerSettings {
   const out: ServerSettings = {};
   const corpusPath = optionalPath(cfg.get<string>('corpusPath'), ctx);
   if (corpusPath) out.corpusPath = corpusPath;

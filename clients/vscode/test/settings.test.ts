@@ -8,10 +8,12 @@ import {
   CLIENT_SETTING_KEYS,
   type Configuration,
   documentSelector,
+  folderSettings,
   needsRestart,
   readClientSettings,
   SERVER_SETTING_KEYS,
   serverSettings,
+  STRICTER_KEYS,
   USER_ONLY_KEYS,
   workspaceSettings,
 } from '../src/settings';
@@ -152,7 +154,8 @@ test('the folder being checked cannot choose a host or a file: user-only keys co
   const s = serverSettings(folderOnly, undefined);
   assert.equal(s.modelUrl, undefined);
   assert.equal(s.corpusPath, undefined);
-  assert.equal(s.offline, true); // the folder may set what chooses no host or file
+  assert.equal(s.offline, undefined); // the launch options are the user's own ...
+  assert.equal(folderSettings(folderOnly).offline, true); // ... the folder's layer may make it stricter
   const user = serverSettings(defaults({ modelUrl: 'https://gpu.firm.example/v1' }), 'tok');
   assert.equal(user.modelUrl, 'https://gpu.firm.example/v1');
   // the workspace/configuration answer (the server's folder layer) never carries them, nor the token
@@ -190,4 +193,25 @@ test('the finding kinds offered in settings are exactly the server\'s (citecheck
   const overrides = (contributed['citecheck.severityOverrides'] as { propertyNames: { enum: string[] } }).propertyNames.enum;
   assert.deepEqual([...enabled].sort(), [...kinds].sort());
   assert.deepEqual([...overrides].sort(), [...kinds].sort());
+});
+
+test('a folder cannot undo what the user turned off: offline and capFetch launch from user settings alone', () => {
+  // the user turned the network off and CAP downloads off; .vscode/settings.json
+  // of the folder being checked says the opposite (VS Code's get() gives the workspace's value)
+  const user: Record<string, unknown> = { offline: true, capFetch: false };
+  const folder: Record<string, unknown> = { offline: false, capFetch: true, modelName: 'fake-judge', debounceMs: 5 };
+  const both: Configuration = {
+    get: <T>(key: string) => (key in folder ? folder[key] : user[key]) as T | undefined,
+    inspect: <T>(key: string) => ({ globalValue: user[key] as T, workspaceValue: folder[key] as T }),
+  };
+  const launch = serverSettings(both, 'tok');
+  assert.equal(launch.offline, true);
+  assert.equal(launch.capFetch, false);
+  assert.equal(launch.modelName, 'fake-judge'); // which model at the user's endpoint: not a switch
+  assert.equal(launch.debounceMs, 5); // what sends nothing may still come from the workspace
+  // the folder's layer carries the workspace's values; the server takes them only where they send less
+  const answer = folderSettings(both);
+  assert.equal(answer.offline, false);
+  assert.equal(answer.courtlistenerToken, undefined);
+  for (const key of STRICTER_KEYS) assert.ok(key in SERVER_SETTING_KEYS, key);
 });

@@ -13,6 +13,9 @@ server: defaults → user settings file → environment → ``initializationOpti
 (``Who.USER``) comes only from the user's own layers — the user settings file, ``--config``, the
 environment, flags and the editor's launch options — never from the folder being checked (its
 ``citecheck.toml``, an editor's workspace settings); a secret (``Who.SECRET``) never from any file.
+A setting that decides *whether* something leaves the machine (``Who.STRICTER``: ``offline``,
+``holdings``, ``cap_fetch``, ``name_search_online``, the CourtListener allowances) may be set by the
+folder only in the direction that sends less: what the user turned off, the folder cannot turn back on.
 A layer that tries gets a warning naming the setting and where to set it instead.
 This module never reads files or the environment itself: callers pass the values in.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -97,6 +100,9 @@ class Who(enum.Enum):
     USER = "user"
     #: a secret: the environment, flags or the editor's secret store, never a settings file
     SECRET = "secret"
+    #: decides whether something leaves the machine: any layer may make it stricter (send less), only
+    #: the user's own layers may loosen it (``Spec.looser`` says which way is which)
+    STRICTER = "stricter"
 
 
 class Layer(enum.Enum):
@@ -110,11 +116,48 @@ class Layer(enum.Enum):
     USER = "user"
 
     def may_set(self, who: Who) -> bool:
+        """Whether this layer may set such a setting at all (a ``Who.STRICTER`` one from the folder: only
+        in the stricter direction, which ``settings_from_mapping`` checks value by value)."""
         if self is Layer.USER:
             return True
         if self is Layer.USER_FILE:
             return who is not Who.SECRET
-        return who is Who.FOLDER
+        return who in (Who.FOLDER, Who.STRICTER)
+
+
+#: ``looser(before, after)``: True when ``after`` would let more leave the machine than ``before``.
+Looser = Callable[[Any, Any], bool]
+
+
+def turns_on(before: Any, after: Any) -> bool:
+    """For a switch that sends when true (``cap_fetch``, ``holdings``): turning it on is looser."""
+    return bool(after) and not bool(before)
+
+
+def turns_off(before: Any, after: Any) -> bool:
+    """For a switch that keeps things here when true (``offline``): turning it off is looser."""
+    return bool(before) and not bool(after)
+
+
+def allows_more(which: str) -> Looser:
+    """For a request allowance (``5/min,50/hour``): looser unless every limit before is kept by one after —
+    at most as many requests in a window at least as long. Unset means CourtListener's documented
+    free-account limits (``which``: ``"request"`` or ``"citation"``), what the official host gets.
+
+    >>> looser = allows_more("request")
+    >>> looser(None, "2/min,20/hour,100/day"), looser(None, "100/min"), looser("5/min", "none")
+    (False, True, True)
+    """
+
+    def looser(before: Any, after: Any) -> bool:
+        from citecheck.sources import pacing
+
+        default = pacing.FREE_REQUEST_RATES if which == "request" else pacing.FREE_CITATION_RATE
+        old = pacing.parse_rates(default if before is None else str(before))
+        new = pacing.parse_rates(default if after is None else str(after))
+        return not all(any(n.count <= o.count and n.window_s >= o.window_s for n in new) for o in old)
+
+    return looser
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +173,9 @@ class Spec:
     editor: str | None = None
     #: the default as the docs show it (else the field's default)
     shown_default: str | None = None
+    #: ``Who.STRICTER``: which way is looser, and how the docs say what the folder may do
+    looser: Looser | None = None
+    stricter_doc: str = ""
 
 
 def setting(
@@ -142,9 +188,15 @@ def setting(
     editor: str | None = None,
     shown_default: str | None = None,
     factory: Any = None,
+    looser: Looser | None = None,
+    stricter_doc: str = "",
 ) -> Any:
-    """A ``Settings`` field with its row of the table (``factory`` for a default built per instance)."""
-    spec = Spec(parse, doc, who, aliases, editor, shown_default)
+    """A ``Settings`` field with its row of the table (``factory`` for a default built per instance).
+
+    ``looser`` (with ``who=Who.STRICTER``): which values would send more than the ones before them."""
+    if (who is Who.STRICTER) != (looser is not None):
+        raise TypeError("a Who.STRICTER setting needs looser=, and only it")
+    spec = Spec(parse, doc, who, aliases, editor, shown_default, looser, stricter_doc)
     meta = {"spec": spec}
     repr_ = who is not Who.SECRET
     if factory is not None:
@@ -185,12 +237,13 @@ class Settings:
         doc="CourtListener API base URL (where citation strings and the token go)",
     )  # fmt: skip
     name_search_online: bool = setting(
-        True, parse=p.boolean, who=Who.USER,
+        True, parse=p.boolean, who=Who.STRICTER, looser=turns_on, stricter_doc="turn it off, never on",
         doc="with a CourtListener token, ask its search API for the case name of a citation a finding calls "
         "wrong, to propose the right citation (false: names are searched on this machine only)",
     )  # fmt: skip
     cap_fetch: bool = setting(
-        True, parse=p.boolean, editor="capFetch",
+        True, parse=p.boolean, editor="capFetch", who=Who.STRICTER, looser=turns_on,
+        stricter_doc="turn it off, never on",
         doc="download Caselaw Access Project volumes the corpus lacks",
     )  # fmt: skip
     cap_url: str = setting(
@@ -207,7 +260,7 @@ class Settings:
         "overruled (Congress.gov; the package ships a copy)",
     )  # fmt: skip
     treatment_online: bool = setting(
-        True, parse=p.boolean, who=Who.USER,
+        True, parse=p.boolean, who=Who.STRICTER, looser=turns_on, stricter_doc="turn it off, never on",
         doc="with a CourtListener token, search the opinions citing a case for negative treatment when the "
         "treatment data on this machine has none (only the case's CourtListener id is sent; paced, cached)",
     )  # fmt: skip
@@ -226,6 +279,7 @@ class Settings:
     )  # fmt: skip
     offline: bool = setting(
         False, parse=p.boolean, editor="offline", doc="never use the network (the CLI's `--offline`)",
+        who=Who.STRICTER, looser=turns_off, stricter_doc="turn it on, never off",
     )  # fmt: skip
     enabled_checks: frozenset[str] | None = setting(
         parse=p.finding_kinds, aliases=("checks",), editor="enabledChecks",
@@ -281,7 +335,7 @@ class Settings:
         "small models on a CPU; needs `top_logprobs`) — docs/model-endpoint.md",
     )  # fmt: skip
     holdings: bool = setting(
-        True, parse=p.boolean,
+        True, parse=p.boolean, who=Who.STRICTER, looser=turns_on, stricter_doc="turn it off, never on",
         doc="run the holding check when a model endpoint is set (the CLI's `--no-holdings` turns it off)",
     )  # fmt: skip
     http_timeout_s: float = setting(
@@ -299,11 +353,13 @@ class Settings:
     )  # fmt: skip
     courtlistener_rates: str | None = setting(
         parse=p.rates, aliases=("courtlistenerRates",), editor="courtlistenerRates",
+        who=Who.STRICTER, looser=allows_more("request"), stricter_doc="lower it, never raise it",
         doc="request allowance, e.g. `5/min,50/hour,125/day` (docs/sources.md)",
         shown_default="the documented free-account limits",
     )  # fmt: skip
     courtlistener_citation_rate: str | None = setting(
         parse=p.rates, aliases=("courtlistenerCitationRate",), editor="courtlistenerCitationRate",
+        who=Who.STRICTER, looser=allows_more("citation"), stricter_doc="lower it, never raise it",
         doc="looked-up citations allowance, e.g. `60/min`", shown_default="documented limit",
     )  # fmt: skip
     courtlistener_budget_s: float | None = setting(
@@ -355,7 +411,9 @@ _ALIASES: Mapping[str, str] = {
     if key != name
 }
 #: Settings only user-level layers may set (kept for callers of the older name).
-USER_LEVEL_ONLY = frozenset(name for name, spec in SPECS.items() if spec.who is not Who.FOLDER)
+USER_LEVEL_ONLY = frozenset(name for name, spec in SPECS.items() if spec.who in (Who.USER, Who.SECRET))
+#: Settings a folder may set only in the stricter direction (``Who.STRICTER``).
+STRICTER_ONLY = frozenset(name for name, spec in SPECS.items() if spec.who is Who.STRICTER)
 #: ``CITECHECK_*`` variables that are not settings but are read somewhere (add yours here, or users
 #: who set it are told it is unknown).
 OTHER_ENV = frozenset(
@@ -399,13 +457,30 @@ def _where_instead(name: str) -> str:
     return f"your own settings: {user_config_path()}, {env_name(name)} or your editor's user settings"
 
 
-def key_warnings(data: Mapping[str, Any], where: str, layer: Layer = Layer.FOLDER) -> list[str]:
-    """One warning per key of a settings table that is ignored: no setting has it, or ``layer`` may not set it.
+def _loosens(name: str, value: Any, base: Settings, layer: Layer) -> bool:
+    """Whether ``value`` for ``name`` from ``layer`` would send more than ``base`` does (so it is ignored)."""
+    spec = SPECS[name]
+    if layer is not Layer.FOLDER or spec.looser is None or value is None:
+        return False
+    try:
+        parsed = parse_value(name, value)
+    except ConfigError:
+        return False  # settings_from_mapping reports a bad value as the error it is
+    return spec.looser(getattr(base, name), parsed)
+
+
+def key_warnings(
+    data: Mapping[str, Any], where: str, layer: Layer = Layer.FOLDER, base: Settings | None = None
+) -> list[str]:
+    """One warning per key of a settings table that is ignored: no setting has it, ``layer`` may not set it,
+    or (with ``base``, the settings before this layer) the folder would loosen what the user chose.
 
     >>> key_warnings({"offline": True, "http_timout": 5}, "citecheck.toml")
     ['citecheck.toml: unknown setting "http_timout" (did you mean http_timeout?); it is ignored']
     >>> key_warnings({"modelUrl": "https://x.example/v1"}, "citecheck.toml")[0].split(";")[0]
     'citecheck.toml: model_url ("modelUrl") names a host, a key or a file'
+    >>> key_warnings({"offline": False}, "citecheck.toml", base=Settings(offline=True))[0].split(";")[0]
+    'citecheck.toml: offline = false would use the network, which your own settings turned off'
     """
     names = sorted(set(SPECS) | set(_ALIASES))
     out = []
@@ -422,7 +497,32 @@ def key_warnings(data: Mapping[str, Any], where: str, layer: Layer = Layer.FOLDE
                 else "names a host, a key or a file; the folder being checked may not choose it"
             )
             out.append(f"{where}: {shown} {why}; it is ignored (set it in {_where_instead(name)})")
+        elif base is not None and _loosens(name, data[k], base, layer):
+            shown = name if k == name else f'{name} ("{k}")'
+            out.append(
+                f"{where}: {shown} = {_toml(data[k])} {_LOOSER_WHY.get(name, _LOOSER_WHY[''])}; the folder "
+                f"being checked may only {spec.stricter_doc or 'make it stricter'}; it is ignored (change it in "
+                f"{_where_instead(name)})"
+            )
     return out
+
+
+#: What a refused loosening would have done, in the warning's words.
+_LOOSER_WHY = {
+    "offline": "would use the network, which your own settings turned off",
+    "cap_fetch": "would download CAP volumes, which your own settings turned off",
+    "holdings": "would send propositions to the model endpoint, which your own settings turned off",
+    "name_search_online": "would send case names to CourtListener's search, which your own settings turned off",
+    "courtlistener_rates": "would send more requests with your token than your own settings allow",
+    "courtlistener_citation_rate": "would look up more citations with your token than your own settings allow",
+    "": "would send more than your own settings allow",
+}
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return repr(value) if not isinstance(value, str) else f'"{value}"'
 
 
 def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
@@ -475,6 +575,8 @@ def settings_from_mapping(
     ('/tmp/c.sqlite', False)
     >>> settings_from_mapping({"modelUrl": "https://x.example/v1"}).model_url is None
     True
+    >>> settings_from_mapping({"offline": False}, Settings(offline=True)).offline  # the folder cannot undo it
+    True
     """
     layer = layer or (Layer.USER if user_level else Layer.FOLDER)
     base = base or Settings()
@@ -482,8 +584,12 @@ def settings_from_mapping(
     for raw_key, value in data.items():
         name = setting_name(raw_key)
         spec = SPECS.get(name)
-        if spec is not None and value is not None and layer.may_set(spec.who):
-            changes[name] = parse_value(name, value)
+        if spec is None or value is None or not layer.may_set(spec.who):
+            continue
+        parsed = parse_value(name, value)
+        if layer is Layer.FOLDER and spec.looser is not None and spec.looser(getattr(base, name), parsed):
+            continue  # the folder may only make it stricter (key_warnings says so)
+        changes[name] = parsed
     return replace(base, **changes)
 
 

@@ -20,6 +20,7 @@ _WHO = {
     Who.FOLDER: "anyone (a folder's citecheck.toml too)",
     Who.USER: "**you only**: your settings file, `--config`, environment, flags, editor user settings",
     Who.SECRET: "**you only, never a file**: environment, flags, editor secret store",
+    Who.STRICTER: "anyone, but a folder's citecheck.toml or workspace settings may only {}",
 }
 
 
@@ -57,7 +58,8 @@ def settings_table() -> str:
         env = list(env_names(name))
         var = f"`{env[0]}`" + (f" (also {', '.join(f'`{v}`' for v in env[1:])})" if env[1:] else "")
         editor = f"`{spec.editor}`" if spec.editor else "—"
-        rows.append(f"| {key} | {var} | {editor} | {_WHO[spec.who]} | {spec.doc} | {_default(name)} |")
+        who = _WHO[spec.who].format(spec.stricter_doc)
+        rows.append(f"| {key} | {var} | {editor} | {who} | {spec.doc} | {_default(name)} |")
     return "\n".join(rows) + "\n"
 
 

@@ -7,8 +7,10 @@ the CLI and the language server resolve settings the same way:
     defaults → the user's settings file → the folder's config file (or --config) → environment → flags
 
 Each file is read as the layer it is (``citecheck.config.Layer``): the folder's own ``citecheck.toml``
-cannot set what names a host, a key or a file (it is warned about and ignored); the user's settings
-file and a file the user names (``--config``, ``CITECHECK_CONFIG``) can; no file can hold a secret.
+cannot set what names a host, a key or a file (it is warned about and ignored), nor loosen what decides
+whether something leaves the machine (``offline``, ``holdings``, ``cap_fetch``, … — ``Who.STRICTER``);
+the user's settings file and a file the user names (``--config``, ``CITECHECK_CONFIG``) can; no file can
+hold a secret.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
 
 def _apply_file(settings: Settings, path: Path, layer: Layer) -> Settings:
     table = read_config_file(path)
-    for warning in key_warnings(table, str(path), layer):
+    for warning in key_warnings(table, str(path), layer, base=settings):
         log.warning("%s", warning)
     return settings_from_mapping(table, settings, layer=layer)
 

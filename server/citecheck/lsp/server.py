@@ -118,11 +118,12 @@ class CiteServer(LanguageServer):
 
         ``initializationOptions`` are the editor's launch options, the user's own (the VS Code extension
         fills them from user settings and its secret store); ``workspace/configuration`` may come from
-        the folder (``.vscode/settings.json``), so it cannot choose a host, a key or a file to read
-        (``config.Who``): a key it may not set is ignored, with one warning in the log."""
+        the folder (``.vscode/settings.json``), so it cannot choose a host, a key or a file to read, nor
+        loosen what the user's own layers decided about sending (``offline``, ``holdings``, … —
+        ``config.Who``): a key it may not set is ignored, with one warning in the log."""
         settings = settings_from_mapping(self.init_options, self.base_settings, layer=Layer.USER)
         if workspace_section:
-            for warning in key_warnings(workspace_section, "workspace settings", Layer.FOLDER):
+            for warning in key_warnings(workspace_section, "workspace settings", Layer.FOLDER, base=settings):
                 if "unknown setting" not in warning and warning not in self._warned:
                     self._warned.add(warning)
                     log.warning("%s", warning)
