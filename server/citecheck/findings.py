@@ -48,6 +48,8 @@ class Kind(StrEnum):
     DOCUMENT_TOO_LARGE = "document-too-large"
     FABRICATED_STATUTE = "fabricated-statute"
     STATUTE_REPEALED = "statute-repealed"
+    OVERRULED = "overruled"
+    NEGATIVELY_TREATED = "negatively-treated"
 
 
 #: One line per kind, for docs, hovers and ``codeDescription`` pages.
@@ -79,6 +81,10 @@ KIND_DOCS: dict[Kind, str] = {
     "no such section.",
     Kind.STATUTE_REPEALED: "The cited section was repealed, transferred, renumbered, omitted, reserved or removed; "
     "the message says where it went, when the source says.",
+    Kind.OVERRULED: "A later decision overruled the cited case (the Congress.gov table, the treatment table or an "
+    "opinion's own words), and the draft does not say so.",
+    Kind.NEGATIVELY_TREATED: "A later decision abrogated, superseded, disapproved, receded from or overruled in part "
+    "the cited case, and the draft does not say so.",
 }
 
 #: A heading a lawyer understands, per kind: the HTML report, the Word pane (sent as each finding's
@@ -104,6 +110,8 @@ KIND_TITLE: dict[Kind, str] = {
     Kind.STATUTE_NOT_CHECKED: "Statute or regulation not checked — not an accusation",
     Kind.FABRICATED_STATUTE: "No such section in this title of the Code",
     Kind.STATUTE_REPEALED: "Section repealed, moved or no longer in force",
+    Kind.OVERRULED: "Overruled by a later decision",
+    Kind.NEGATIVELY_TREATED: "Abrogated, superseded or limited by a later decision",
     Kind.OPINION_UNAVAILABLE: "Case found, but its opinion text was not available to check quotes and pin cites",
     Kind.DOCUMENT_TOO_LARGE: "Document too large to check",
 }
@@ -145,6 +153,8 @@ DEFAULT_SEVERITY: dict[Kind, Severity] = {
     Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
     Kind.FABRICATED_STATUTE: Severity.ERROR,
     Kind.STATUTE_REPEALED: Severity.WARNING,
+    Kind.OVERRULED: Severity.WARNING,
+    Kind.NEGATIVELY_TREATED: Severity.WARNING,
 }
 
 #: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
@@ -159,7 +169,7 @@ INFO_ONLY: frozenset[Kind] = frozenset(
 )
 
 #: Kinds that may never be raised above warning: a model's reading of an opinion is never certain.
-WARNING_AT_MOST: frozenset[Kind] = frozenset({Kind.UNSUPPORTED_HOLDING})
+WARNING_AT_MOST: frozenset[Kind] = frozenset({Kind.UNSUPPORTED_HOLDING, Kind.NEGATIVELY_TREATED})
 
 #: How a user raises the size limit, wherever they met it (the CLI's error, the editors' finding).
 SIZE_LIMIT_HINT = (

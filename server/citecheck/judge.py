@@ -37,6 +37,8 @@ from citecheck.sources.models import (
     PassageHit,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
+from citecheck.treatment.acknowledge import acknowledged
+from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,10 @@ class SourceEvidence:
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
     statute_titles: frozenset[tuple[str, str | None]] = frozenset()
+    #: what the treatment links say later courts did to the cited cases, by citation key (the key cited and
+    #: every citation of the case found for it); ``treatment_sources``: the data they asked, in words
+    treatments: Mapping[CiteKey, tuple[Treatment, ...]] = field(default_factory=dict)
+    treatment_sources: tuple[str, ...] = ()
 
     @classmethod
     def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
@@ -233,6 +239,7 @@ def judge(
             statutes=statutes,
             statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
+            treatments=treatments_of(extraction, c, rec, evidence.treatments),
         )
         contexts.append(ctx)
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
@@ -276,6 +283,33 @@ def _corrected(
     except Exception:  # a broken correction must not hide the finding itself
         log.exception("corrections failed on %r", ctx.citation)
         return findings
+
+
+def treatments_of(
+    extraction: Extraction,
+    c: Citation,
+    rec: CaseRecord | None,
+    found: Mapping[CiteKey, tuple[Treatment, ...]],
+) -> tuple[Treatment, ...]:
+    """What the treatment sources said of ``c``'s case: by its key, its parallel citations' and its record's."""
+    if not found or c.form is not CiteForm.FULL:
+        return ()
+    keys: dict[CiteKey, None] = {}
+    g = c.group if c.group is not None else c.index
+    for o in extraction.citations:
+        if (
+            o.form is CiteForm.FULL
+            and (o.group if o.group is not None else o.index) == g
+            and o.key is not None
+        ):
+            keys[CiteKey(*o.key)] = None
+    if rec is not None:
+        keys.update(dict.fromkeys(cc.key for cc in rec.citations))
+    out: dict[tuple[str, str | None, str, bool], Treatment] = {}
+    for k in keys:
+        for t in found.get(k, ()):
+            out.setdefault((t.basis.value, t.treating.name if t.treating else None, t.kind.value, t.whole), t)
+    return tuple(out.values())
 
 
 def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
@@ -351,7 +385,22 @@ def _result(
         pending_until=pending,
         weight=None if no_case else assess(ctx),  # no case, no weight (not "persuasive", not "binding")
         statute=section,
+        treatment=None if no_case else _treatment_note(ctx, evidence),
     )
+
+
+def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNote | None:
+    """The citation's subsequent treatment as every edge shows it (a short form: its full citation's)."""
+    full = ctx.full
+    if full is None or full.key is None:
+        return None
+    found = (
+        ctx.treatments
+        if ctx.citation.form is CiteForm.FULL
+        else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments)
+    )
+    said = acknowledged(ctx.extraction, full) if found else None
+    return TreatmentNote(found=found, acknowledged=said, sources=evidence.treatment_sources)
 
 
 __all__ = ["SourceEvidence", "check_locally", "cite_key", "judge", "local_findings", "lookup_keys"]

@@ -21,6 +21,7 @@ from citecheck.report.model import (
     forum_line,
     grouped_authorities,
     notes,
+    treatment_summary,
 )
 
 _SEVERITY_HEAD = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes (info)"}
@@ -163,9 +164,11 @@ def _file_html(file: FileResult, n: int) -> str:
         )
     toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
     body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
+    t = treatment_summary(file)
+    treatment = f'<p class="forum">{escape(t[0].upper() + t[1:])}.</p>' if t else ""
     return (
         f'<section class="file"><h2>{escape(file.name)}</h2>'
-        f'<p class="forum">{escape(forum_line(file))}</p>'
+        f'<p class="forum">{escape(forum_line(file))}</p>{treatment}'
         f"<h3>Table of authorities</h3>{toa}"
         f"<h3>Findings ({len(findings)})</h3>{body or '<p>No findings.</p>'}</section>"
     )

@@ -483,6 +483,7 @@ _SCOPE_CLAUSE = re.compile(r"\b(?:to\s+the\s+(?:extent|degree)|insofar\s+as|in\s
 _THEREBY = re.compile(r"(?:,\s*|\b)(?:thereby|and|thus|hence)\s+(?:expressly\s+|explicitly\s+)?$", re.I)
 _PRONOUN_OBJECT = re.compile(r"[\s,]*(?:it|them|that\s+(?:case|decision|holding|opinion)|those\s+(?:cases|decisions|"
                              r"holdings)|these\s+(?:cases|decisions)|such\s+(?:cases|decisions))\b", re.I)  # fmt: skip
+_PARENS = re.compile(r"\([^()]*\)")
 _INFINITIVE = re.compile(
     r"\bto\s+(?:\w+\s+)?$", re.I
 )  # "asks us to overrule", "decline to expressly overrule"
@@ -493,12 +494,22 @@ def _hedged(before: str) -> bool:
     an infinitive (``to overrule``: what someone asks or declines, never the act)."""
     if _INFINITIVE.search(before):
         return True
-    return bool(_HEDGE.search(_SCOPE_CLAUSE.sub(" ", before)[-80:]))
+    plain = _PARENS.sub(" ", _PARENS.sub(" ", before))  # a parenthetical's words describe a case, not the cue
+    return bool(_HEDGE.search(_SCOPE_CLAUSE.sub(" ", plain)[-80:]))
 
 
 def _clause_start(text: str, sentence_start: int, at: int) -> int:
-    """Where the clause of ``at`` begins: after the last ``;`` or ``:`` before it in the sentence."""
-    cut = max(text.rfind(";", sentence_start, at), text.rfind(":", sentence_start, at))
+    """Where the clause of ``at`` begins: after the last ``;`` or ``:`` before it in the sentence that is not
+    inside a parenthetical (a parenthetical's own semicolons divide its description, not the sentence)."""
+    depth, cut = 0, -1
+    for i in range(sentence_start, at):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch in ";:" and depth == 0:
+            cut = i
     return cut + 1 if cut >= 0 else sentence_start
 
 
@@ -607,7 +618,9 @@ def _parenthetical_form(
         return _participle_form(ctx, sentence, m, make)
     paren = lead.start()
     host = [
-        mm for mm in _before(ctx, max(0, paren - _WINDOW), paren + 1) if mm.citation and mm.outer >= paren
+        mm
+        for mm in _before(ctx, max(0, paren - _WINDOW), paren + 1)
+        if mm.citation and (mm.outer >= paren or _CITATION_TAIL.fullmatch(text, mm.outer, paren))
     ]
     if not host:
         return []
@@ -635,6 +648,10 @@ def _participle_form(ctx: _Ctx, sentence: Span, m: re.Match[str], make: Make) ->
     return [make(o.target, host.target, False, "participle") for o in objs if o.target != host.target]
 
 
+#: What may follow a citation the extraction did not join to it (a line break before its pin): ", 1117 (10th Cir.) "
+_CITATION_TAIL = re.compile(
+    r"[\s,]*(?:\d+(?:[-–]\d+)?(?:\s*(?:&|and)\s*nn?\.\s*[\d-]+)?)?[\s,]*(?:\([^()]{0,60}\)\s*)*"
+)
 _PARTICIPLE_GAP = re.compile(r"\s*,\s*(?:(?:and|thereby|expressly|explicitly|partially|thus)\s+)*", re.I)
 
 
@@ -757,7 +774,7 @@ def _passive_form(
         past = None if now else _WAS.search(text, lo, m.start())
     if now is None and past is None:
         return None
-    if not m.group(0).lower().endswith(("ed", "law", "precedent")) and not kind_notgood:
+    if not m.group(0).split()[0].lower().endswith("ed") and not kind_notgood:
         return None
     found = now or past
     assert found is not None

@@ -123,4 +123,44 @@ class Treatment:
         return f"{k.value} by"
 
 
-__all__ = ["CERTAIN_BASES", "STRENGTH", "Basis", "CaseRef", "Treatment", "TreatmentKind"]
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TreatmentNote:
+    """What every edge says of one case citation's later history, finding or not.
+
+    ``found``: the treatments the data hold (the finding reports the strongest); ``acknowledged``: the words
+    with which the draft gives the history itself (then there is no finding); ``sources``: the data asked —
+    so "none found" always says *in what*: silence is never "good law"."""
+
+    found: tuple[Treatment, ...] = ()
+    acknowledged: str | None = None
+    sources: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """``overruled`` | ``negatively-treated`` | ``acknowledged`` | ``none-found`` | ``not-asked``."""
+        if self.found and self.acknowledged:
+            return "acknowledged"
+        if any(t.overruled for t in self.found):
+            return "overruled"
+        if self.found:
+            return "negatively-treated"
+        return "none-found" if self.sources else "not-asked"
+
+    def describe(self) -> str:
+        """One line for a hover or a report.
+
+        >>> TreatmentNote(sources=("the treatment table",)).describe()  # doctest: +ELLIPSIS
+        'subsequent treatment: none found in the treatment data we have (the treatment table) — not proof ...'
+        """
+        if self.found:
+            t = min(self.found, key=lambda x: (not x.overruled, STRENGTH[x.basis]))
+            by = f" by {t.treating.describe()}" if t.treating is not None else ""
+            head = f"subsequent treatment: {t.kind.value}{'' if t.whole else ' in part'}{by}"
+            return head + (f" — the draft says so (“{self.acknowledged}”)" if self.acknowledged else "")
+        if not self.sources:
+            return "subsequent treatment: not checked (no treatment data was asked)"
+        return (f"subsequent treatment: none found in the treatment data we have ({'; '.join(self.sources)}) — "
+                "not proof it is still good law")  # fmt: skip
+
+
+__all__ = ["CERTAIN_BASES", "STRENGTH", "Basis", "CaseRef", "Treatment", "TreatmentKind", "TreatmentNote"]

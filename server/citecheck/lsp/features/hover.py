@@ -153,6 +153,8 @@ def render_hover(
         weight = render_weight(result.weight)
         # the reason once: a non-binding-authority finding's message gives it
         lines.append(weight.split(" — ", 1)[0] if result.weight.reason in said else weight)
+    if result is not None and result.treatment is not None and (line := result.treatment.describe()):
+        lines.append(line[0].upper() + line[1:])  # "none found in the treatment data we have (…)" is said too
     shown_passage = result is not None and result.passage is not None and result.passage[:200] in said
     if result is not None and result.page_used and not shown_passage:
         lines.append(f"Page used: {result.page_used}")
