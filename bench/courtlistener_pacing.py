@@ -95,9 +95,7 @@ async def order_of_value(n: int, minute: float) -> bool:
         settings = Settings(cache_path=Path(tmp) / "cache.sqlite")
         for view in (WorkOrder(lambda: ranks), None):
             cache = await Cache.open(settings.cache_path)
-            async with SourceChain(
-                cache=cache, remote=client(server, minute, cache, minute * 0.9, view)
-            ) as chain:
+            async with SourceChain([cache, client(server, minute, cache, minute * 0.9, view)]) as chain:
                 rep = await check_document(text, chain, settings)
             if view is not None:
                 first = list(server.lookup_order)
@@ -144,7 +142,7 @@ async def run_checks(
         while True:
             runs += 1
             cache = await Cache.open(settings.cache_path)
-            async with SourceChain(cache=cache, remote=client(server, minute, cache, budget)) as chain:
+            async with SourceChain([cache, client(server, minute, cache, budget)]) as chain:
                 rep = await check_document(text, chain, settings)
             verified = sum(1 for r in rep.results if r.status == "verified" and r.pending_until is None)
             waiting = sum(1 for r in rep.results if r.pending_until is not None)

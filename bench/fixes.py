@@ -91,7 +91,7 @@ async def _evaluation(corpus: Path, seeds: list[int], n: int) -> None:
 
 async def _real_text(corpus: Path, extra: list[Path]) -> None:
     opinions = _opinions(extra)
-    chain = SourceChain(corpus=CorpusSource(Corpus(corpus, readonly=True)))
+    chain = SourceChain([CorpusSource(Corpus(corpus, readonly=True))])
     offered = cites = 0
     lines = []
     try:
@@ -114,7 +114,7 @@ async def _cost(corpus: Path, runs: int) -> None:
     from citecheck.checks.corrections import Wanted
 
     text = build_brief()
-    chain = SourceChain(corpus=CorpusSource(Corpus(corpus, readonly=True)))
+    chain = SourceChain([CorpusSource(Corpus(corpus, readonly=True))])
     on = (judge_module._corrected, gather_module.wanted)
     off = (_off, lambda *a: Wanted())
     times: dict[str, list[float]] = {"with corrections": [], "without": []}

@@ -210,7 +210,7 @@ def main() -> None:
             )
         )
         return
-    from citecheck.holdings.local_server import (
+    from citecheck_testing.llama_server import (
         LlamaServer,
         qwen_model_path,
         why_qwen_unavailable,

@@ -718,6 +718,7 @@ def _brief(keys: dict[str, list]) -> str:
 def bench_brief(index_path: Path, small_index: Path) -> None:
     from citecheck.config import Settings
     from citecheck.pipeline import check_document
+    from citecheck.sources.base import Unavailable
     from citecheck.sources.chain import SourceChain
     from citecheck.sources.index.source import IndexSource
 
@@ -728,7 +729,7 @@ def bench_brief(index_path: Path, small_index: Path) -> None:
         text = _brief(keys)
 
         async def once() -> tuple[float, float]:
-            chain = SourceChain(index=IndexSource.open(path), remote_off_reason="offline")
+            chain = SourceChain([IndexSource.open(path), Unavailable("offline")])
             try:
                 t0, c0 = time.perf_counter(), time.process_time()
                 report = await check_document(text, chain, settings)

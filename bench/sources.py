@@ -158,7 +158,7 @@ async def bench_lookups(tmp: Path) -> None:
         cache = await Cache.open(tmp / "cache.sqlite")
         remote = CourtListenerClient(server.base_url, "bench")
         empty = CorpusSource(Corpus(tmp / "empty.sqlite"))
-        async with SourceChain(corpus=empty, cache=cache, remote=remote) as chain:
+        async with SourceChain([empty, cache, remote]) as chain:
             for label in ("cold (empty cache)", "warm (cache)"):
                 t0 = time.perf_counter()
                 res = await chain.lookup(keys)

@@ -122,7 +122,7 @@ def test_environment_beats_file_and_flags_beat_environment(tmp_path):
     ("content", "message"),
     [
         ("corpus = [unclosed", "is not valid TOML"),
-        ('checks = ["no-such-check"]', "unknown check"),
+        ('checks = ["no-such-check"]', "unknown finding kind"),
         ("citecheck = 3", None),  # a scalar named citecheck is just an unknown key: ignored
     ],
 )

@@ -145,7 +145,7 @@ async def test_failing_source_becomes_cannot_verify() -> None:
 
 async def test_settings_filter_and_override(corpus_source) -> None:  # type: ignore[no-untyped-def]
     settings = Settings(
-        enabled_checks=frozenset({"misquote", "cannot-verify"}),
+        enabled_kinds=frozenset({"misquote", "cannot-verify"}),
         severity_overrides={"misquote": Severity.WARNING, "cannot-verify": Severity.ERROR},
     )
     report = await check_document(BRIEF, corpus_source, settings)

@@ -21,7 +21,7 @@ def test_kind_filter_override_dedupe_and_order() -> None:
         _f(Kind.CANNOT_VERIFY, 5),
     ]
     settings = Settings(
-        enabled_checks=frozenset({"year-mismatch", "misquote", "cannot-verify"}),
+        enabled_kinds=frozenset({"year-mismatch", "misquote", "cannot-verify"}),
         severity_overrides={"year-mismatch": Severity.ERROR, "cannot-verify": Severity.ERROR},
     )
     out = visible(findings, settings)
@@ -31,7 +31,7 @@ def test_kind_filter_override_dedupe_and_order() -> None:
         (Kind.YEAR_MISMATCH, 10),
     ]
     assert out[2].severity is Severity.ERROR and out[1].severity is Severity.INFO  # info-only stays info
-    assert [f.kind for f in visible(findings, Settings(enabled_checks=frozenset({"misquote"})))] == [
+    assert [f.kind for f in visible(findings, Settings(enabled_kinds=frozenset({"misquote"})))] == [
         Kind.MISQUOTE
     ]
 

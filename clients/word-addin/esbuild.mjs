@@ -1,10 +1,10 @@
-// Build script. `node esbuild.mjs pane` bundles src/taskpane.ts for the browser and copies the pane's
-// page, stylesheet, icons and the manifest into server/citecheck/serve/static/, where `citecheck serve`
-// serves them from (so `pip install` alone gives a working add-in; test/bundle.test.ts fails when the
-// committed copy is stale). `node esbuild.mjs tests` bundles each test/*.test.ts into out/test/ for
+// Build script. `node esbuild.mjs pane` bundles src/taskpane.ts for the browser into
+// server/citecheck/serve/static/taskpane.js, beside the pane's page, stylesheet, icons and manifest, which
+// live only there: `citecheck serve` serves that folder (so `pip install` alone gives a working add-in;
+// test/bundle.test.ts fails when the committed bundle is stale). `node esbuild.mjs tests` bundles each test/*.test.ts into out/test/ for
 // `node --test` (Node 20 cannot run TypeScript directly).
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,7 +14,7 @@ const outFlag = flags.find((f) => f.startsWith('--out='));
 const staticDir = outFlag ? path.resolve(outFlag.slice(6)) : path.join(here, '../../server/citecheck/serve/static');
 
 export async function buildPane(outDir) {
-  mkdirSync(path.join(outDir, 'icons'), { recursive: true });
+  mkdirSync(outDir, { recursive: true });
   await build({
     entryPoints: [path.join(here, 'src/taskpane.ts')],
     outfile: path.join(outDir, 'taskpane.js'),
@@ -25,11 +25,6 @@ export async function buildPane(outDir) {
     legalComments: 'none',
     logLevel: 'warning',
   });
-  for (const f of ['taskpane.html', 'taskpane.css']) copyFileSync(path.join(here, 'static', f), path.join(outDir, f));
-  copyFileSync(path.join(here, 'manifest.xml'), path.join(outDir, 'manifest.xml'));
-  for (const f of readdirSync(path.join(here, 'static/icons'))) {
-    copyFileSync(path.join(here, 'static/icons', f), path.join(outDir, 'icons', f));
-  }
 }
 
 const direct = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -1,4 +1,5 @@
-"""Writes static/icons/icon-{16,32,64,80}.png: a blue square with a white check mark (no image library)."""
+"""Writes server/citecheck/serve/static/icons/icon-{16,32,64,80}.png: a blue square with a white check
+mark (no image library)."""
 
 import struct
 import zlib
@@ -43,7 +44,7 @@ def png(size: int) -> bytes:
 
 
 if __name__ == "__main__":
-    out = Path(__file__).parent / "static" / "icons"
+    out = Path(__file__).parents[2] / "server" / "citecheck" / "serve" / "static" / "icons"
     out.mkdir(parents=True, exist_ok=True)
     for s in (16, 32, 64, 80):
         (out / f"icon-{s}.png").write_bytes(png(s))

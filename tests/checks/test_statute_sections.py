@@ -20,6 +20,7 @@ from citecheck.judge import judge
 from citecheck.results import Status
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.statutes.index import StatuteIndex
+from citecheck.sources.statutes.link import StatuteLink
 from citecheck.spans import Span
 from citecheck_testing.statutes import build_sample_index
 
@@ -71,7 +72,7 @@ def index(tmp_path: Path) -> StatuteIndex:
 
 async def _check(text: str, index: StatuteIndex):  # type: ignore[no-untyped-def]
     extraction = _extraction(text)
-    chain = SourceChain(statutes=index)
+    chain = SourceChain([StatuteLink(index)])
     evidence = await gather(extraction, chain)
     return judge(extraction, evidence, Settings(offline=True))
 
@@ -124,7 +125,9 @@ async def test_a_transferred_section_cited_with_et_seq_or_as_a_range_gets_no_fix
     'et seq.' (and a range's other end) and changed what the draft cites; and '§§ 1981a–1983', read as one
     section '1981a-1983', was a fabricated-statute error on a real range."""
     extraction = extract_citations("See 42 U.S.C. § 1981a et seq. and 42 U.S.C. §§ 1981a\u20131983.")
-    report = judge(extraction, await gather(extraction, SourceChain(statutes=index)), Settings(offline=True))
+    report = judge(
+        extraction, await gather(extraction, SourceChain([StatuteLink(index)])), Settings(offline=True)
+    )
     assert [f.kind for f in report.findings] == [Kind.STATUTE_REPEALED, Kind.STATUTE_REPEALED]
     assert all(f.fixes == () for f in report.findings)
 
@@ -180,7 +183,9 @@ async def test_the_quote_it_exactly_fix_keeps_the_sentences_full_stop(index: Sta
         'or other proper proceeding for damages." 42 U.S.C. § 1983.'
     )
     extraction = extract_citations(text)
-    report = judge(extraction, await gather(extraction, SourceChain(statutes=index)), Settings(offline=True))
+    report = judge(
+        extraction, await gather(extraction, SourceChain([StatuteLink(index)])), Settings(offline=True)
+    )
     (f,) = report.findings
     (edit,) = f.fixes[0].edits
     assert text[edit.span.start : edit.span.end].endswith("for damages.")

@@ -62,7 +62,10 @@ def test_usage_and_config_errors_exit_2(run_cli, tmp_path):
     cfg = tmp_path / "bad.toml"
     cfg.write_text("checks = ['no-such-kind']\n")
     r = run_cli("check", "--config", str(cfg), EXAMPLE)
-    assert r.rc == 2 and r.err.strip() == "citecheck: error: unknown check(s) in enabled_checks: no-such-kind"
+    assert (
+        r.rc == 2
+        and r.err.strip() == "citecheck: error: unknown finding kind(s) in enabled_kinds: no-such-kind"
+    )
     assert run_cli("--version").rc == 0
 
 

@@ -139,7 +139,7 @@ FULL_CASES = [
     (
         "The Act, 5 U.S.C. app. 3 § 4(a), requires audits.",
         "5 U.S.C. app. 3 § 4(a)",
-        ("usc", "5a", "4"),
+        ("usc", "5a", "4", "3"),  # the act's number is kept: the appendix's acts share section numbers
         ("(a)",),
         (),
         None,
@@ -168,7 +168,8 @@ FULL_CASES = [
         True,
         None,
     ),
-    ("40 C.F.R. Part 60.", "40 C.F.R. Part 60", ("cfr", "40", "60"), (), (), None, False, None),
+    # a part, never read as section 60 (issue 33: the index called it fabricated)
+    ("40 C.F.R. Part 60.", "40 C.F.R. Part 60", ("cfr", "40", "60", None, "part"), (), (), None, False, None),
     # state codes reporters-db knows, and the names courts write
     (
         "Fla. Stat. § 768.28(9)(a) (2020).",

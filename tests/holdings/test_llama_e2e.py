@@ -17,8 +17,8 @@ import pytest
 from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.holdings.client import ModelClient
-from citecheck.holdings.local_server import LlamaServer, why_unavailable
 from citecheck.holdings.models import Outcome, Support
+from citecheck_testing.llama_server import LlamaServer, why_unavailable
 
 from .conftest import REVERSED_BRIEF, check_with_model
 

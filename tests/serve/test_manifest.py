@@ -1,4 +1,4 @@
-"""The add-in manifest (clients/word-addin/manifest.xml) follows the rules of Office's manifest schema
+"""The add-in manifest (server/citecheck/serve/static/manifest.xml) follows the rules of Office's manifest schema
 (OfficeAppManifestV1_1 + TaskPaneAppVersionOverridesV1_0): element order, required elements, value
 formats and lengths, resource ids, HTTPS everywhere, and a "Check citations" ribbon button that
 opens the task pane.
@@ -18,7 +18,7 @@ from lxml import etree
 from citecheck.serve.app import MANIFEST_BASE, manifest_xml
 
 REPO = Path(__file__).resolve().parents[2]
-MANIFEST = REPO / "clients" / "word-addin" / "manifest.xml"
+MANIFEST = REPO / "server" / "citecheck" / "serve" / "static" / "manifest.xml"
 NS = {
     "o": "http://schemas.microsoft.com/office/appforoffice/1.1",
     "bt": "http://schemas.microsoft.com/office/officeappbasictypes/1.0",
@@ -141,7 +141,7 @@ def test_ribbon_button_check_citations_opens_the_task_pane(root) -> None:
 def test_icons_exist_and_are_pngs_of_their_size() -> None:
     import struct
 
-    icons = REPO / "clients" / "word-addin" / "static" / "icons"
+    icons = REPO / "server" / "citecheck" / "serve" / "static" / "icons"
     for size in (16, 32, 64, 80):
         data = (icons / f"icon-{size}.png").read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n"

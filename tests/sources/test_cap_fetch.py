@@ -13,6 +13,7 @@ import pytest
 from citecheck.config import Settings
 from citecheck.sources.cache import Cache
 from citecheck.sources.cap_fetch import CapFetcher
+from citecheck.sources.cap_volumes import CapVolumes
 from citecheck.sources.chain import SourceChain, open_source
 from citecheck.sources.corpus import Corpus, CorpusSource
 from citecheck.sources.models import CiteKey, LookupStatus
@@ -96,7 +97,7 @@ async def test_missing_volume_is_remembered_in_the_cache(static_cap, tmp_path: P
 async def test_chain_downloads_cited_volumes_not_yet_local(static_cap, tmp_path: Path):
     url, paths = static_cap
     corpus = CorpusSource(Corpus(tmp_path / "c.sqlite"))
-    async with SourceChain(corpus=corpus, cap_fetcher=CapFetcher(url)) as chain:
+    async with SourceChain([corpus, CapVolumes(CapFetcher(url))]) as chain:
         keys = [CiteKey("100", "A.2d", "831"), CiteKey("100", "A.2d", "600")]
         res = await chain.lookup(keys)
         assert res[keys[0]].status is LookupStatus.FOUND and res[keys[0]].record.name == "Berry v. Keith"

@@ -9,7 +9,7 @@ import pytest
 
 from citecheck.config import Settings
 from citecheck.errors import SourceUnavailable
-from citecheck.sources.base import AuthoritySource
+from citecheck.sources.base import AuthoritySource, Unavailable
 from citecheck.sources.cache import Cache
 from citecheck.sources.chain import SourceChain, open_source
 from citecheck.sources.corpus import Corpus, CorpusSource
@@ -63,7 +63,7 @@ REMOTE_REC = CaseRecord(
 
 
 async def test_chain_is_an_authority_source(real_corpus_file: Path):
-    chain = SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)))
+    chain = SourceChain([CorpusSource(Corpus(real_corpus_file))])
     assert isinstance(chain, AuthoritySource)
     await chain.close()
 
@@ -80,9 +80,7 @@ async def test_corpus_answers_first_remote_gets_only_the_rest(real_corpus_file: 
         }
     )
     cache = await Cache.open(tmp_path / "cache.sqlite")
-    async with SourceChain(
-        corpus=CorpusSource(Corpus(real_corpus_file)), cache=cache, remote=remote
-    ) as chain:
+    async with SourceChain([CorpusSource(Corpus(real_corpus_file)), cache, remote]) as chain:
         keys = [CiteKey("100", "A.2d", "36"), CiteKey("500", "F.3d", "1"), CiteKey("100", "A.2d", "500")]
         res = await chain.lookup(keys)
         assert list(res) == keys
@@ -100,7 +98,7 @@ async def test_corpus_answers_first_remote_gets_only_the_rest(real_corpus_file: 
 
 async def test_failing_remote_is_cannot_verify_never_not_found(real_corpus_file: Path):
     remote = RecordingRemote(fail=True)
-    async with SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)), remote=remote) as chain:
+    async with SourceChain([CorpusSource(Corpus(real_corpus_file)), remote]) as chain:
         k = CiteKey("999", "F.3d", "123")
         r = (await chain.lookup([k]))[k]
         assert r.status is LookupStatus.CANNOT_VERIFY
@@ -112,7 +110,7 @@ async def test_failing_remote_is_cannot_verify_never_not_found(real_corpus_file:
 
 async def test_database_cites_never_leave_the_machine():
     remote = RecordingRemote()
-    chain = SourceChain(remote=remote)
+    chain = SourceChain([remote])
     k = CiteKey("2019", "WL", "123456")
     r = (await chain.lookup([k]))[k]
     assert r.status is LookupStatus.CANNOT_VERIFY and "Westlaw/Lexis" in r.reason
@@ -120,7 +118,7 @@ async def test_database_cites_never_leave_the_machine():
 
 
 async def test_no_sources_at_all_is_cannot_verify():
-    chain = SourceChain(remote_off_reason="offline mode")
+    chain = SourceChain([Unavailable("offline mode")])
     k = CiteKey("1", "U.S.", "1")
     r = (await chain.lookup([k, k]))[k]
     assert r.status is LookupStatus.CANNOT_VERIFY and r.reason == "offline mode"
@@ -128,7 +126,7 @@ async def test_no_sources_at_all_is_cannot_verify():
 
 
 async def test_opinion_and_passage_from_corpus(real_corpus_file: Path):
-    async with SourceChain(corpus=CorpusSource(Corpus(real_corpus_file))) as chain:
+    async with SourceChain([CorpusSource(Corpus(real_corpus_file))]) as chain:
         rec = (await chain.lookup([CiteKey("100", "A.3d", "1076")]))[CiteKey("100", "A.3d", "1076")].record
         assert rec is not None and rec.name == "West v. United States"
         op = await chain.opinion(rec)
@@ -181,7 +179,7 @@ async def test_a_fresh_import_wins_over_a_cached_remote_answer(tmp_path: Path, c
     )
     corpus = Corpus(tmp_path / "c.sqlite")
     cache = await Cache.open(tmp_path / "cache.sqlite")
-    async with SourceChain(corpus=CorpusSource(corpus), cache=cache, remote=remote) as chain:
+    async with SourceChain([CorpusSource(corpus), cache, remote]) as chain:
         first = (await chain.lookup([key]))[key]
         assert first.status is LookupStatus.CANNOT_VERIFY and "not in CourtListener" in first.reason
         cached = (await chain.lookup([key]))[key]
@@ -214,7 +212,7 @@ async def test_name_search_asks_the_corpus_then_the_remote_and_merges_one_case_o
         citations=(CaseCite(volume="100", reporter="A.2d", page="450"),),  # the corpus's Savage, as a cluster
     )
     remote = NamingRemote(hits=(savage_there, REMOTE_REC))
-    chain = SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)), remote=remote)
+    chain = SourceChain([CorpusSource(Corpus(real_corpus_file)), remote])
     found = await chain.find_by_name("Savage v. Parks")
     assert [h.record.id for h in found.hits] == ["cap:8124566", "cl:77"]  # one Savage, the corpus's
     assert found.asked == ("the local corpus", "courtlistener") and found.failed is None
@@ -224,7 +222,7 @@ async def test_name_search_asks_the_corpus_then_the_remote_and_merges_one_case_o
 
 
 async def test_a_failing_name_search_is_a_note_never_an_error(real_corpus_file: Path):
-    chain = SourceChain(corpus=CorpusSource(Corpus(real_corpus_file)), remote=NamingRemote(fail=True))
+    chain = SourceChain([CorpusSource(Corpus(real_corpus_file)), NamingRemote(fail=True)])
     found = await chain.find_by_name("Berry v. Keith")
     assert [h.record.name for h in found.hits] == ["Berry v. Keith"]
     assert found.failed is not None and "courtlistener" in found.failed and "cannot connect" in found.failed

@@ -106,7 +106,7 @@ async def test_malformed_answers_are_cannot_verify_with_the_reason(fake, shape):
 @pytest.mark.parametrize("shape", sorted(MALFORMED))
 async def test_no_malformed_answer_makes_roe_v_wade_fabricated(fake, shape, tmp_path):
     fake.faults[:] = [Fault("lookup", mangle=MALFORMED[shape])]
-    async with SourceChain(remote=courtlistener(fake)) as chain:
+    async with SourceChain([courtlistener(fake)]) as chain:
         report = await check_document(BRIEF, chain, Settings(cache_path=tmp_path / "c.sqlite"))
     kinds = {f.kind for f in report.findings}
     assert Kind.FABRICATED_CASE not in kinds and Kind.WRONG_FIRST_PAGE not in kinds, (shape, report.findings)
@@ -118,6 +118,6 @@ async def test_no_malformed_answer_makes_roe_v_wade_fabricated(fake, shape, tmp_
 async def test_a_clean_404_in_a_covered_volume_is_still_an_accusation(fake, tmp_path):
     """The guard must not blunt the check: the documented not-found answer still says fabricated."""
     fake.faults[:] = [Fault("lookup", mangle=_each(lambda e: e.update(status=404, clusters=[])))]
-    async with SourceChain(remote=courtlistener(fake)) as chain:
+    async with SourceChain([courtlistener(fake)]) as chain:
         report = await check_document(BRIEF, chain, Settings(cache_path=tmp_path / "c.sqlite"))
     assert Kind.FABRICATED_CASE in {f.kind for f in report.findings}

@@ -50,7 +50,7 @@ def _client(fake: FakeCourtListener, **kw: Any) -> CourtListenerClient:
 
 async def test_an_impossible_citation_is_corrected_from_courtlistener_search(tmp_path) -> None:
     with FakeCourtListener(request_rates="100/min", named=(SAVAGE, SAVAGE_ELSEWHERE)) as fake:
-        async with SourceChain(remote=_client(fake)) as chain:
+        async with SourceChain([_client(fake)]) as chain:
             report = await check_document(BRIEF, chain, Settings(cache_path=tmp_path / "c.sqlite"))
     [f] = [x for x in report.findings if x.kind is Kind.IMPOSSIBLE_CITATION]
     [fix] = f.fixes  # the 1990 Maryland Savage is outside the years asked for
@@ -78,7 +78,7 @@ async def test_the_search_is_paced_with_every_other_request(tmp_path) -> None:
         cl = CourtListenerClient(
             fake.base_url, "t", request_rates="2/min", citation_rate="60/min", time_scale=window / 60
         )
-        async with SourceChain(remote=cl) as chain:
+        async with SourceChain([cl]) as chain:
             for _ in range(3):
                 await chain.find_by_name("Savage v. Parks", years=(1952, 1954))
                 await chain.find_by_name(f"Savage v. Parks {_}")  # another name: another request
@@ -90,13 +90,13 @@ async def test_a_bad_or_failing_search_is_a_note_never_a_fix(tmp_path) -> None:
     garbage = Fault(kind="status", status=200, body={"results": "not a list"})
     with FakeCourtListener(request_rates="100/min", named=(SAVAGE,)) as fake:
         fake.always = garbage
-        async with SourceChain(remote=_client(fake)) as chain:
+        async with SourceChain([_client(fake)]) as chain:
             found = await chain.find_by_name("Savage v. Parks")
             assert found.hits == () and found.failed and "courtlistener" in found.failed
         fake.always = Fault(
             kind="status", status=200, body={"results": [{"cluster_id": "x"}, 5, {"caseName": 1}]}
         )
-        async with SourceChain(remote=_client(fake)) as chain:
+        async with SourceChain([_client(fake)]) as chain:
             assert (
                 await chain.find_by_name("Savage v. Parks")
             ).hits == ()  # nothing usable: nothing proposed

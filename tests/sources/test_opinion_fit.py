@@ -67,7 +67,7 @@ async def _check(answer: object, tmp_path: Path):
         fake.cluster_json["100 A.3d 1004"] = _api("clusters/910000001.constructed.json")
         fake.opinion_answer = lambda cluster: (200, answer)
         client = CourtListenerClient(fake.base_url, "t", request_rates="", citation_rate="", budget_s=30)
-        async with SourceChain(remote=client) as chain:
+        async with SourceChain([client]) as chain:
             settings = Settings(cache_path=tmp_path / "cache.sqlite", cap_fetch=False)
             return await check_document(BRIEF, chain, settings)
 

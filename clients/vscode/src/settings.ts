@@ -57,7 +57,7 @@ export interface ServerSettings {
   capUrl?: string;
   offline?: boolean;
   httpTimeout?: number;
-  enabledChecks?: string[];
+  enabledKinds?: string[];
   severityOverrides?: Record<string, string>;
   languages?: string[];
   maxDocumentChars?: number;
@@ -81,7 +81,9 @@ export const SERVER_SETTING_KEYS = {
   capUrl: 'capUrl',
   offline: 'offline',
   httpTimeout: 'httpTimeout',
-  enabledChecks: 'enabledChecks',
+  enabledKinds: 'enabledKinds',
+  /** The former name of enabledKinds, read when it is unset. */
+  enabledChecks: 'enabledKinds',
   severityOverrides: 'severityOverrides',
   languages: 'languages',
   sizeLimit: 'maxDocumentChars',
@@ -169,10 +171,10 @@ function readSettings(cfg: Configuration, config: Configuration, token: string |
   if (typeof capFetch === 'boolean') out.capFetch = capFetch;
   const offline = cfg.get<unknown>('offline');
   if (typeof offline === 'boolean') out.offline = offline;
-  const checks = cfg.get<unknown>('enabledChecks');
-  // Unset or empty means "all checks": an empty list silencing everything is never what was meant.
-  if (Array.isArray(checks) && checks.length > 0) {
-    out.enabledChecks = checks.filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+  const kinds = cfg.get<unknown>('enabledKinds') ?? cfg.get<unknown>('enabledChecks');
+  // Unset or empty means "all kinds": an empty list silencing everything is never what was meant.
+  if (Array.isArray(kinds) && kinds.length > 0) {
+    out.enabledKinds = kinds.filter((c): c is string => typeof c === 'string' && c.trim() !== '');
   }
   const overrides = cfg.get<unknown>('severityOverrides');
   if (overrides && typeof overrides === 'object' && !Array.isArray(overrides)) {

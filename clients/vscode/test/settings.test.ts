@@ -69,7 +69,7 @@ test('each setting maps to the camelCase key the server accepts', () => {
       courtlistenerUrl: ' http://127.0.0.1:9/api/ ',
       capFetch: false,
       offline: true,
-      enabledChecks: ['fabricated-case', 'misquote'],
+      enabledKinds: ['fabricated-case', 'misquote'],
       severityOverrides: { 'year-mismatch': 'Error', misquote: 'bogus' },
       languages: ['markdown', 'latex', 'latex'],
       sizeLimit: 5000.7,
@@ -89,7 +89,7 @@ test('each setting maps to the camelCase key the server accepts', () => {
     courtlistenerUrl: 'http://127.0.0.1:9/api/',
     capFetch: false,
     offline: true,
-    enabledChecks: ['fabricated-case', 'misquote'],
+    enabledKinds: ['fabricated-case', 'misquote'],
     severityOverrides: { 'year-mismatch': 'error' }, // bad severities are dropped, not sent
     languages: ['markdown', 'latex'],
     maxDocumentChars: 5000,
@@ -104,8 +104,15 @@ test('each setting maps to the camelCase key the server accepts', () => {
   });
 });
 
-test('an empty enabledChecks list means all checks, not none', () => {
-  assert.equal(serverSettings(defaults({ enabledChecks: [] }), undefined).enabledChecks, undefined);
+test('an empty enabledKinds list means all kinds, not none', () => {
+  assert.equal(serverSettings(defaults({ enabledKinds: [] }), undefined).enabledKinds, undefined);
+});
+
+test('the former name enabledChecks is still read, and the new name wins', () => {
+  const only = serverSettings(defaults({ enabledChecks: ['misquote'] }), undefined);
+  assert.deepEqual(only.enabledKinds, ['misquote']);
+  const both = serverSettings(defaults({ enabledChecks: ['misquote'], enabledKinds: ['fabricated-case'] }), undefined);
+  assert.deepEqual(both.enabledKinds, ['fabricated-case']);
 });
 
 test('nonsense numbers are dropped rather than sent', () => {
@@ -189,7 +196,7 @@ test('the finding kinds offered in settings are exactly the server\'s (citecheck
     return;
   }
   const kinds = JSON.parse(r.stdout) as string[];
-  const enabled = (contributed['citecheck.enabledChecks'] as { items: { enum: string[] } }).items.enum;
+  const enabled = (contributed['citecheck.enabledKinds'] as { items: { enum: string[] } }).items.enum;
   const overrides = (contributed['citecheck.severityOverrides'] as { propertyNames: { enum: string[] } }).propertyNames.enum;
   assert.deepEqual([...enabled].sort(), [...kinds].sort());
   assert.deepEqual([...overrides].sort(), [...kinds].sort());

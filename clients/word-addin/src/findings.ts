@@ -287,7 +287,7 @@ export function parseCheckAnswer(raw: unknown): CheckAnswer {
         const fix = expect(fx, `${w}.fixes[${i}]`, { title: 'string', edits: 'array', preferred: 'boolean' });
         if (fix.why !== undefined && typeof fix.why !== 'string') throw new WireError(`${w}.fixes[${i}].why: expected string`);
         if (fix.confidence !== undefined && !CONFIDENCES.has(fix.confidence as string)) {
-          throw new WireError(`${w}.fixes[${i}].confidence: unknown confidence ${String(fix.confidence)}`);
+          throw new WireError(`${w}.fixes[${i}].confidence: unknown confidence ${typeof fix.confidence === 'string' ? fix.confidence : JSON.stringify(fix.confidence)}`);
         }
         (fix.edits as unknown[]).forEach((e, j) => {
           const edit = expect(e, `${w}.fixes[${i}].edits[${j}]`, { span: 'object', new_text: 'string', word: 'object' });

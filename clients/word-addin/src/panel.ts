@@ -3,7 +3,7 @@
 // data, not markup.
 
 import type { Controller, PaneState } from './controller';
-import type { Finding, Status } from './findings';
+import type { Finding } from './findings';
 import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, citationLabel, documentFindings, evidenceItems, findingTitle, fixNote, forumLine, groupCitations, summaryLine } from './view';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -118,7 +118,7 @@ export class Panel {
   private renderFilters(state: PaneState): void {
     const counts = state.answer?.report.summary.status;
     this.filters.textContent = '';
-    for (const s of STATUS_ORDER as Status[]) {
+    for (const s of STATUS_ORDER) {
       const label = el('label', `filter status-${s}`);
       const box = el('input');
       box.type = 'checkbox';

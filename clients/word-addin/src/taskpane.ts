@@ -41,7 +41,7 @@ function start(): void {
   void controller.watch().then(() => controller.check());
 }
 
-Office.onReady((info) => {
+void Office.onReady((info) => {
   if (info.host === Office.HostType.Word) {
     start();
   } else {

@@ -185,7 +185,11 @@ export async function watchChanges(host: WordHost, support: Support, onChange: (
   if (!support.events) return false;
   return host.run(async (ctx) => {
     const d = ctx.document;
-    const handler = async () => onChange();
+    // Office.js wants a handler that returns a promise; the change itself is handled synchronously
+    const handler = () => {
+      onChange();
+      return Promise.resolve();
+    };
     let any = false;
     for (const ev of [d.onParagraphChanged, d.onParagraphAdded, d.onParagraphDeleted]) {
       if (ev) {

@@ -8,19 +8,14 @@ import { pathToFileURL } from 'node:url';
 const here = path.resolve(__dirname, '..', '..');
 const committed = path.resolve(here, '..', '..', 'server', 'citecheck', 'serve', 'static');
 
-function files(dir: string, prefix = ''): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
-  );
-}
-
 test('the pane citecheck serve ships is the pane built from these sources', async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'citecheck-pane-'));
   const script = pathToFileURL(path.join(here, 'esbuild.mjs')).href;
   const { buildPane } = (await import(script)) as { buildPane: (dir: string) => Promise<void> };
   await buildPane(out);
-  assert.deepEqual(files(out).sort(), files(committed).sort());
-  for (const f of files(out)) {
-    assert.ok(readFileSync(path.join(out, f)).equals(readFileSync(path.join(committed, f))), `${f} is stale: run "npm run build" in clients/word-addin`);
-  }
+  assert.deepEqual(readdirSync(out), ['taskpane.js']); // the page, stylesheet, icons and manifest are not copies
+  assert.ok(
+    readFileSync(path.join(out, 'taskpane.js')).equals(readFileSync(path.join(committed, 'taskpane.js'))),
+    'taskpane.js is stale: run "npm run build" in clients/word-addin',
+  );
 });

@@ -13,14 +13,14 @@ interface Call {
   path: string;
   method: string;
   headers: Record<string, string>;
-  body: any;
+  body: { paragraphs: { text: string; part?: string }[] } | null;
 }
 
 /** A stand-in for the backend: answers /check with the sample the Python tests produced. */
 function backend(calls: Call[], fail = false): FetchLike {
   return async (url, init) => {
     if (fail) throw new TypeError('Failed to fetch');
-    calls.push({ path: url, method: init?.method ?? 'GET', headers: init?.headers ?? {}, body: init?.body ? JSON.parse(init.body) : null });
+    calls.push({ path: url, method: init?.method ?? 'GET', headers: init?.headers ?? {}, body: init?.body ? (JSON.parse(init.body) as Call['body']) : null });
     const json = url.endsWith('/check') ? sampleAnswer().raw : url.endsWith('/ignore') ? { ignored: true } : {};
     const saved = url.endsWith('/report') ? '/cases/.citecheck/reports/word-report.html' : null;
     return { ok: true, status: 200, json: async () => json, text: async () => '<html>report</html>', headers: { get: (n: string) => (n.toLowerCase() === 'x-citecheck-saved' ? saved : null) } };
@@ -50,8 +50,8 @@ test('check sends every paragraph with the token and shows progress, then the an
   assert.equal(calls.length, 1);
   assert.equal(calls[0].path, '/api/v1/check');
   assert.equal(calls[0].headers[TOKEN_HEADER], 'tok');
-  assert.equal(calls[0].body.paragraphs.length, briefParagraphs().length);
-  assert.deepEqual(calls[0].body.paragraphs[0], { text: briefParagraphs()[0], part: 'body' });
+  assert.equal(calls[0].body?.paragraphs.length, briefParagraphs().length);
+  assert.deepEqual(calls[0].body?.paragraphs[0], { text: briefParagraphs()[0], part: 'body' });
   assert.ok(renders.some((r) => r.busy && r.progress.startsWith('Checking')));
   assert.equal(c.state.busy, false);
   assert.equal(c.state.error, null);
@@ -112,7 +112,7 @@ test('a change event re-checks once, after the debounce', async () => {
   await c.check(); // waits for a running check, if any
   const checks = calls.filter((x) => x.path === '/api/v1/check');
   assert.ok(checks.length >= 2 && checks.length <= 3, `checks: ${checks.length}`);
-  assert.ok(checks[1].body.paragraphs[3].text.endsWith('Even more.'));
+  assert.ok(checks[1].body?.paragraphs[3].text.endsWith('Even more.'));
 });
 
 test('export saves the HTML report', async () => {

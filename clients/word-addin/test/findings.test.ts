@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCheckAnswer, WireError } from '../src/findings';
-import { briefParagraphs, sampleAnswer } from './sample';
+import { briefParagraphs, mangleable, sampleAnswer, type Mangle } from './sample';
 
 test('the answer the Python side produces parses as the pane’s CheckAnswer', (t) => {
   const { raw, from } = sampleAnswer();
@@ -16,8 +16,8 @@ test('the answer the Python side produces parses as the pane’s CheckAnswer', (
   for (const c of file.citations) assert.equal(paras[c.word.paragraph].slice(c.word.start, c.word.end), c.word.text);
 });
 
-function mutated(edit: (a: any) => void): unknown {
-  const copy = JSON.parse(JSON.stringify(sampleAnswer().raw));
+function mutated(edit: (a: Mangle) => void): unknown {
+  const copy = mangleable();
   edit(copy);
   return copy;
 }
@@ -27,5 +27,5 @@ test('an answer with a field renamed or missing is refused, naming the field', (
   assert.throws(() => parseCheckAnswer(mutated((a) => (a.report.files[0].findings[0].severity = 'fatal'))), WireError);
   assert.throws(() => parseCheckAnswer(mutated((a) => (a.report.files[0].citations[0].status = 'fake'))), /status/);
   assert.throws(() => parseCheckAnswer(mutated((a) => (a.api = 2))), /version 1/);
-  assert.throws(() => parseCheckAnswer(mutated((a) => delete a.report.files[0].findings[0].ignore_key.quoteHash)), /quoteHash/);
+  assert.throws(() => parseCheckAnswer(mutated((a) => delete (a.report.files[0].findings[0].ignore_key as Record<string, unknown>).quoteHash)), /quoteHash/);
 });

@@ -20,6 +20,16 @@ export function sampleAnswer(): { raw: unknown; from: string } {
   return { raw: answer, from };
 }
 
+/** The sample answer as loose JSON, for tests that break one field of it on purpose. */
+export interface Mangle {
+  api: unknown;
+  report: { files: { findings: Record<string, unknown>[]; citations: Record<string, unknown>[] }[] };
+}
+
+export function mangleable(): Mangle {
+  return JSON.parse(JSON.stringify(sampleAnswer().raw)) as Mangle;
+}
+
 /** The paragraphs the sample answer is about. */
 export function briefParagraphs(): string[] {
   return load().paragraphs;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCheckAnswer } from '../src/findings';
 import { citationLabel, commentText, evidenceItems, findingTitle, fixNote, groupCitations, STATUS_LABEL, summaryLine } from '../src/view';
-import { sampleAnswer } from './sample';
+import { sampleAnswer, type Mangle } from './sample';
 
 const answer = parseCheckAnswer(sampleAnswer().raw);
 
@@ -88,7 +88,7 @@ test('statutes are counted, titled and labelled with their code (issue 27)', () 
   assert.equal(citationLabel(s), '§ 446.070 (Ky. Rev. Stat. Ann., Kentucky)');
   const notChecked = groupCitations(parsed, new Set(['not-checked']));
   assert.ok(notChecked[0].items.some((i) => i.citation.text === 'KRS 446.070'));
-  const bad = JSON.parse(JSON.stringify(raw));
-  bad.report.files[0].citations.at(-1).statute = { form: 'short' };
+  const bad = JSON.parse(JSON.stringify(raw)) as Mangle;
+  bad.report.files[0].citations[bad.report.files[0].citations.length - 1].statute = { form: 'short' };
   assert.throws(() => parseCheckAnswer(bad), /statute/);
 });

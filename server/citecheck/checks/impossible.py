@@ -66,7 +66,7 @@ def outside_reason(citation: Citation) -> str | None:
 class ImpossibleCitationCheck:
     """An invented reporter series, an impossible volume or page; foreign and unknown cites as info."""
 
-    id = "existence"
+    id = "impossible"
     local = True
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:

@@ -13,7 +13,7 @@ from citecheck.findings import Finding, Kind, make_finding
 
 
 class MalformedPinciteCheck:
-    id = "pin_cite"
+    id = "malformed_pincite"
     local = True
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:

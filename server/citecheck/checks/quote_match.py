@@ -204,7 +204,6 @@ def exact_quote(draft: str, passage: str) -> str:
 class Located:
     start: int  # offsets into the opinion text
     end: int
-    negation_swallowed: str | None = None
 
 
 def locate(quote: str, index: OpinionIndex, *, cleaned_up: bool = False) -> Located | None:

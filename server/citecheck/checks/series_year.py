@@ -19,7 +19,7 @@ from citecheck.findings import Evidence, Finding, Kind, Severity, make_finding
 class SeriesYearCheck:
     """``15 S.W.3d 100 (Tex. 1986)``: S.W.3d began in 1999; either the year or the citation is wrong."""
 
-    id = "series-year"
+    id = "series_year"
     local = True
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:

@@ -421,7 +421,8 @@ def _check_documents(
             async with open_source(settings) as source:
                 from citecheck.cli.pacing import PacingDisplay
 
-                remote = getattr(source, "remote", None)
+                # the paced link (CourtListener): its progress and the "N of M verified" line
+                remote = next((link for link in source.links if hasattr(link, "pacer")), None)
                 with (
                     _progress(progress, len(docs)) as advance,
                     PacingDisplay(remote, sys.stderr, settings) as pacing,

@@ -281,8 +281,8 @@ class Settings:
         False, parse=p.boolean, editor="offline", doc="never use the network (the CLI's `--offline`)",
         who=Who.STRICTER, looser=turns_off, stricter_doc="turn it on, never off",
     )  # fmt: skip
-    enabled_checks: frozenset[str] | None = setting(
-        parse=p.finding_kinds, aliases=("checks",), editor="enabledChecks",
+    enabled_kinds: frozenset[str] | None = setting(
+        parse=p.finding_kinds, aliases=("enabled_checks", "checks", "enabledChecks"), editor="enabledKinds",
         doc="finding kinds to report (comma-separated in the environment); unset = all", shown_default="all",
     )  # fmt: skip
     severity_overrides: Mapping[str, Severity] = setting(
@@ -395,7 +395,7 @@ class Settings:
         return bool(self.holdings and self.model_url and self.model_name)
 
     def kind_enabled(self, kind: Kind | str) -> bool:
-        return self.enabled_checks is None or str(kind) in self.enabled_checks
+        return self.enabled_kinds is None or str(kind) in self.enabled_kinds
 
     def severity_for(self, kind: Kind | str, default: Severity) -> Severity:
         return self.severity_overrides.get(str(kind), default)
@@ -410,8 +410,6 @@ _ALIASES: Mapping[str, str] = {
     for key in (*spec.aliases, *((spec.editor,) if spec.editor else ()))
     if key != name
 }
-#: Settings only user-level layers may set (kept for callers of the older name).
-USER_LEVEL_ONLY = frozenset(name for name, spec in SPECS.items() if spec.who in (Who.USER, Who.SECRET))
 #: Settings a folder may set only in the stricter direction (``Who.STRICTER``).
 STRICTER_ONLY = frozenset(name for name, spec in SPECS.items() if spec.who is Who.STRICTER)
 #: ``CITECHECK_*`` variables that are not settings but are read somewhere (add yours here, or users
@@ -523,11 +521,6 @@ def _toml(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     return repr(value) if not isinstance(value, str) else f'"{value}"'
-
-
-def unknown_keys(data: Mapping[str, Any], where: str) -> list[str]:
-    """The "unknown setting" warnings of ``key_warnings`` alone."""
-    return [w for w in key_warnings(data, where, Layer.USER) if "unknown setting" in w]
 
 
 def _known_env() -> set[str]:

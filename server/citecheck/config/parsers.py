@@ -146,7 +146,7 @@ def finding_kinds(name: str, value: Any) -> frozenset[str] | None:
     known = {k.value for k in Kind}
     unknown = [s for s in items if s not in known]
     if unknown:
-        raise ConfigError(f"unknown check(s) in {name}: {', '.join(unknown)}")
+        raise ConfigError(f"unknown finding kind(s) in {name}: {', '.join(unknown)}")
     return frozenset(items)
 
 

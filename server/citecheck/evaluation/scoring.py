@@ -20,21 +20,8 @@ from citecheck.errors import InputError
 from citecheck.evaluation.fix_scoring import FixScores, FixTruth
 from citecheck.findings import Finding, Kind, Severity
 
-#: Our finding kinds → the evaluation category they predict.
-KIND_CATEGORY: dict[Kind, str] = {
-    Kind.FABRICATED_CASE: "nonexistent-case",
-    Kind.WRONG_FIRST_PAGE: "nonexistent-case",
-    Kind.IMPOSSIBLE_CITATION: "nonexistent-case",
-    Kind.NAME_MISMATCH: "name-mismatch",
-    Kind.NAME_MISSPELLED: "name-mismatch",
-    Kind.MISQUOTE: "misquote",
-    Kind.PINCITE_OUT_OF_RANGE: "wrong-pincite",
-    Kind.PINCITE_WRONG_PAGE: "wrong-pincite",
-    Kind.MALFORMED_PINCITE: "wrong-pincite",
-    Kind.YEAR_MISMATCH: "wrong-parenthetical",
-    Kind.COURT_MISMATCH: "wrong-parenthetical",
-    Kind.UNSUPPORTED_HOLDING: "misrepresentation",
-}
+#: Our finding kinds → the evaluation category they predict (the kinds table's ``evaluation`` column).
+KIND_CATEGORY: dict[Kind, str] = {k: k.row.evaluation for k in Kind if k.row.evaluation is not None}
 
 #: Type names as other datasets write them (lower-cased, non-letters removed) → our category.
 _TYPE_ALIASES: dict[str, str] = {

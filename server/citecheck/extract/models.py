@@ -55,19 +55,50 @@ class StatuteKey:
     ``section`` is the section without subsections (``"1983"``, ``"240.10b-5"``, ``"2000e-2"``), with
     dashes as hyphens and no spaces (``statute_key`` makes one).
 
+    ``act`` is the act of a U.S. Code appendix the citation names by its number (``"3"`` in ``5 U.S.C.
+    App. 3 § 4``: acts in one appendix share section numbers). ``unit`` says what is cited when it is
+    not a section: ``"part"`` (``section`` is the part: ``2 C.F.R. pt. 200``), ``"subpart"`` (``"404:p"``)
+    or ``"appendix"`` (``"200:ii"``, appendix II to part 200): looked up as such, never as a section.
+
     >>> str(StatuteKey("usc", "42", "1983"))
     '42 U.S.C. § 1983'
     >>> str(StatuteKey("Fla. Stat.", None, "768.28"))
     'Fla. Stat. § 768.28'
+    >>> str(StatuteKey("usc", "18a", "4", act="3")), str(StatuteKey("cfr", "2", "200:ii", unit="appendix"))
+    ('18 U.S.C. App. 3 § 4', '2 C.F.R. pt. 200, app. II')
     """
 
     code: str
     title: str | None
     section: str
+    act: str | None = None
+    unit: str = ""
 
     def __str__(self) -> str:
         name = CODE_NAMES.get(self.code, self.code)
-        return f"{self.title} {name} § {self.section}" if self.title else f"{name} § {self.section}"
+        title = self.title
+        if self.code == "usc" and title and title[-1:] == "a" and title[:-1].isdigit():
+            title = f"{title[:-1]}"
+            name = f"{name} App." + (f" {self.act}" if self.act else "")
+        if self.unit:
+            return (
+                f"{title} {name} {unit_text(self.unit, self.section)}" if title else f"{name} {self.section}"
+            )
+        return f"{title} {name} § {self.section}" if title else f"{name} § {self.section}"
+
+
+def unit_text(unit: str, number: str) -> str:
+    """A part, subpart or appendix as a citation writes it: ``pt. 200``, ``pt. 404, subpt. P``,
+    ``pt. 200, app. II`` (``number`` as ``StatuteKey.section`` holds it: ``"404:p"``).
+
+    >>> unit_text("appendix", "404:1")
+    'pt. 404, app. 1'
+    """
+    part, _, rest = number.partition(":")
+    if unit == "part" or not rest:
+        return f"pt. {part}"
+    word = "subpt." if unit == "subpart" else "app."
+    return f"pt. {part}, {word} {rest.upper()}"
 
 
 _SECTION_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"})
@@ -82,16 +113,19 @@ def normalise_section(section: str) -> str:
     return "".join(section.translate(_SECTION_DASHES).split()).rstrip(".,;:-")
 
 
-def statute_key(code: str, title: str | None, section: str) -> StatuteKey:
+def statute_key(
+    code: str, title: str | None, section: str, *, act: str | None = None, unit: str = ""
+) -> StatuteKey:
     """``StatuteKey`` with the title's leading zeros and the section's spelling normalised.
 
     >>> statute_key("usc", "042", "2000e\u20132")
-    StatuteKey(code='usc', title='42', section='2000e-2')
+    StatuteKey(code='usc', title='42', section='2000e-2', act=None, unit='')
     """
     t = title.strip() if title else None
     if t and t.isdigit():
         t = str(int(t))
-    return StatuteKey(code, t or None, normalise_section(section))
+    number = normalise_section(section).lower() if unit else normalise_section(section)
+    return StatuteKey(code, t or None, number, act or None, unit)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,7 +137,10 @@ class Statute:
     the full citation it resolves to (``Extraction.statute_of``). ``subsections`` are the pin into the
     first section (``("(a)", "(1)")``); ``last_section`` ends a range (``§§ 101–105``); ``also`` lists
     further sections (``§§ 1331, 1332``); ``edition`` is the code's edition parenthetical as written
-    (``West 2016``, ``2012 Repl.``).
+    (``West 2016``, ``2012 Repl.``). ``act`` is a U.S. Code appendix's act number (``5 U.S.C. App. 3 § 4``).
+    A citation of a C.F.R. part, subpart or appendix (``2 C.F.R. pt. 200, app. II``) has ``unit`` set
+    (``"part"``, ``"subpart"``, ``"appendix"``), the part in ``section`` (further parts in ``also``) and
+    the ``subpart`` / ``appendix`` it names.
     """
 
     form: StatuteForm
@@ -120,6 +157,10 @@ class Statute:
     edition: str | None = None
     year: int | None = None
     paged: bool = False  # cited by volume and page, not section: session laws, registers ("55 Stat. 808")
+    act: str | None = None  # a U.S. Code appendix's act number ("3" in "5 U.S.C. App. 3 § 4")
+    unit: str = ""  # "part" / "subpart" / "appendix": what is cited when it is no section
+    subpart: str | None = None
+    appendix: str | None = None
 
     @property
     def name(self) -> str | None:
@@ -129,14 +170,24 @@ class Statute:
     @property
     def key(self) -> StatuteKey | None:
         """The first section's key (None for a short form: ``Extraction.statute_of`` fills the code in)."""
-        return None if self.code is None else statute_key(self.code, self.title, self.section)
+        return None if self.code is None else self._key(self.section)
+
+    def _key(self, number: str) -> StatuteKey:
+        assert self.code is not None
+        if self.unit == "appendix" and self.appendix:
+            return statute_key(self.code, self.title, f"{number}:{self.appendix}", unit="appendix")
+        if self.unit == "subpart" and self.subpart:
+            return statute_key(self.code, self.title, f"{number}:{self.subpart}", unit="subpart")
+        if self.unit:
+            return statute_key(self.code, self.title, number, unit="part")
+        return statute_key(self.code, self.title, number, act=self.act)
 
     def keys(self) -> tuple[StatuteKey, ...]:
         """Every section named: the first, those listed, the end of a range (not what lies inside it)."""
         if self.code is None:
             return ()
         sections = (self.section, *self.also, *((self.last_section,) if self.last_section else ()))
-        return tuple(dict.fromkeys(statute_key(self.code, self.title, s) for s in sections))
+        return tuple(dict.fromkeys(self._key(s) for s in sections))
 
     def __str__(self) -> str:
         """The citation in a canonical form: ``42 U.S.C. § 1983(a)``, ``§§ 101–105``, ``et seq.``"""
@@ -146,16 +197,31 @@ class Statute:
             )
         if self.paged:
             return f"{self.title} {self.name} {self.section}" if self.title else f"{self.name} {self.section}"
+        if self.unit:
+            return self._unit_text()
         marks = "§§" if (self.also or self.last_section) else "§"
         sections = self.section + "".join(self.subsections)
         if self.also:
             sections = ", ".join((sections, *self.also))
         if self.last_section:
             sections += f"\u2013{self.last_section}"
-        head = (
-            f"{self.title} {self.name} " if self.title and self.name else f"{self.name} " if self.name else ""
-        )
-        return f"{head}{marks} {sections}" + (" et seq." if self.et_seq else "")
+        return f"{self._head()}{marks} {sections}" + (" et seq." if self.et_seq else "")
+
+    def _head(self) -> str:
+        title, name = self.title, self.name
+        if self.code == "usc" and title and title[-1:] == "a" and title[:-1].isdigit():
+            title, name = title[:-1], f"{name} App." + (f" {self.act}" if self.act else "")
+        return f"{title} {name} " if title and name else f"{name} " if name else ""
+
+    def _unit_text(self) -> str:
+        """``2 C.F.R. pt. 200``, ``pts. 60, 61``, ``20 C.F.R. pt. 404, subpt. P, app. 1``."""
+        parts = ", ".join((self.section, *self.also))
+        out = f"{self._head()}{'pts.' if self.also else 'pt.'} {parts}"
+        if self.subpart:
+            out += f", subpt. {self.subpart}"
+        if self.appendix:
+            out += f", app. {self.appendix}"
+        return out + "".join(f", {s}" for s in self.subsections)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -348,6 +414,7 @@ def resolved_statute(citation: Citation, antecedent: Citation | None) -> Statute
         jurisdiction=ante.jurisdiction,
         regulation=ante.regulation,
         title=ante.title,
+        act=ante.act,
     )
 
 

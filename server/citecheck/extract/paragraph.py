@@ -511,7 +511,9 @@ def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch]
 #: with none of these, no "§" and no eyecite law token is not read for statutes at all
 _MAY_CITE_CODE = re.compile(
     r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|KRS|K\.R\.S|RCW|ORS|MCL|M\.C\.L|NRS|N\.J\.S\.A|R\.\s?[SC]\.|CPLR|"
-    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|[Ss]ection"
+    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|[Ss]ection|"
+    r"NYCRR|N\.Y\.C\.R\.R|CCR|C\.C\.R|TAC|T\.A\.C|N\.J\.A\.C|F\.A\.C|Adm(?:in)?\.\s?Code|Pa\.\s?Code|"
+    r"Administrative Code"
 )
 
 

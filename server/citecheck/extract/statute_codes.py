@@ -157,6 +157,33 @@ _CALIFORNIA = {
     "Welf. & Inst. Code": "Cal. Welf. & Inst. Code",
 }
 _JURISDICTIONS_OF_ALIAS_CODES = {"N.Y. C.P.L.R.": "New York"}
+#: the federal codes as typed without their last full stop (``17 U.S.C § 107``)
+_FEDERAL_SPELLINGS = {"U.S.C": USC, "U. S. C": USC, "C.F.R": CFR}
+#: state administrative codes by the names their own courts and agencies write (reporters-db has the
+#: Bluebook names): name → (reporters-db code, a number before the name is its title)
+REGULATION_ALIASES: dict[str, tuple[str, bool]] = {
+    "NYCRR": ("N.Y. Comp. Codes R. & Regs.", True),
+    "N.Y.C.R.R.": ("N.Y. Comp. Codes R. & Regs.", True),
+    "N.Y. Comp. Codes R. & Regs.": ("N.Y. Comp. Codes R. & Regs.", True),
+    "CCR": ("Cal. Code Regs.", True),
+    "C.C.R.": ("Cal. Code Regs.", True),
+    "Cal. Code Regs.": ("Cal. Code Regs.", True),
+    "Cal. Code of Regs.": ("Cal. Code Regs.", True),
+    "California Code of Regulations": ("Cal. Code Regs.", True),
+    "TAC": ("Tex. Admin. Code", True),
+    "T.A.C.": ("Tex. Admin. Code", True),
+    "Tex. Admin. Code": ("Tex. Admin. Code", True),
+    "Texas Administrative Code": ("Tex. Admin. Code", True),
+    "N.J.A.C.": ("N.J. Admin. Code", False),
+    "N.J. Admin. Code": ("N.J. Admin. Code", False),
+    "F.A.C.": ("Fla. Admin. Code Ann.", False),
+    "Fla. Admin. Code": ("Fla. Admin. Code Ann.", False),
+    "Florida Administrative Code": ("Fla. Admin. Code Ann.", False),
+    "Ill. Adm. Code": ("Ill. Admin. Code", True),
+    "Ill. Admin. Code": ("Ill. Admin. Code", True),
+    "Pa. Code": ("Pa. Code", True),
+    "Pa. Admin. Code": ("Pa. Code", True),
+}
 
 
 @cache
@@ -197,6 +224,12 @@ def _table() -> dict[str, Code]:
         )
     for name, code_name in _CALIFORNIA.items():
         out.setdefault(squash(name), Code(code_name, "California"))
+    for name, code in _FEDERAL_SPELLINGS.items():
+        out.setdefault(squash(name), code)
+    for name, (code_name, numbered) in REGULATION_ALIASES.items():  # these win: they are regulations
+        base = out.get(squash(code_name))
+        jurisdiction = base.jurisdiction if base is not None else ""
+        out[squash(name)] = Code(code_name, jurisdiction, regulation=True, numbered=numbered)
     for name, code_name in _NEW_YORK.items():
         out.setdefault(squash(name), Code(code_name, "New York"))
     return out
@@ -207,7 +240,7 @@ def longest_name_words() -> int:
     """How many words the longest known code name has (how far back a lookup tries)."""
     import reporters_db
 
-    names = [*_ALIASES, *_CALIFORNIA, *_NEW_YORK]
+    names = [*_ALIASES, *_CALIFORNIA, *_NEW_YORK, *REGULATION_ALIASES]
     for key, entries in reporters_db.LAWS.items():
         for entry in entries:
             names.append(key)

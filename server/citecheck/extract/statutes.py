@@ -54,7 +54,7 @@ _TITLE_BEFORE = re.compile(
 #: ``5 U.S.C. App. §``, ``50 U.S.C. app. §``, ``46 U.S.C.app. §`` (so a First Circuit opinion prints it),
 #: ``5 U.S.C. app. 3 §`` (the appendix's act number: the Inspector General Act is app. 3); the key keeps
 #: the title's appendix, not the act
-_APPENDIX = re.compile(r"(?:\s+|(?<=\.))[Aa]pp(?:\.|endix)?(?:\s+\d{1,2})?\s*$")
+_APPENDIX = re.compile(r"(?:\s+|(?<=\.))[Aa]pp(?:\.|endix)?(?:\s+(?P<act>\d{1,2}))?\s*$")
 _NUMBER_BEFORE = re.compile(r"(?:^|(?<=[\s(\[;,]))(?:[Tt]itle\s+)?(?P<title>\d+[A-Za-z]?)\s*$")
 #: ``section 90.803(18), Florida Statutes``: a spelled-out section is a citation only with its code after it
 _SPELLED_SECTION = re.compile(r"(?<![\w.])[Ss]ection\s+(?=\d)")
@@ -72,8 +72,9 @@ _OPENERS = _SIGNALS | frozenset(
 )
 #: ``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``48 U.S.C. Section 2101``, ``40 C.F.R. Part 60``
 _FEDERAL = re.compile(
-    r"(?<![\w.])(?P<title>\d{1,3})\s*(?P<app>a|A)?\s+(?P<code>U\.\s?S\.\s?C\.(?:\s?[AS]\.)?|USCA?|USCS|C\.\s?F\.\s?R\.|CFR)"
-    r"(?P<appendix>\s+App\.)?\s*,?\s+(?:(?:[Ss]ec(?:tions?|s?\.)|[Pp]arts?|[Pp]t\.)\s*)?(?=\d)"
+    r"(?<![\w.])(?P<title>\d{1,3})\s*(?P<app>a|A)?\s+"
+    r"(?P<code>U\.\s?S\.\s?C\.(?:\s?[AS]\.)?|U\.\s?S\.\s?C(?![\w.])|USCA?|USCS|C\.\s?F\.\s?R\.?|CFR)"
+    r"(?P<appendix>\s+App\.)?\s*,?\s+(?:(?:[Ss]ec(?:tions?|s?\.))\s*|(?P<part>[Pp]arts?|[Pp]ts?\.)\s*)?(?=\d)"
 )
 #: ``KRS 446.070``, ``RCW 4.84.185``, ``N.J.S.A. 2C:11-3``, ``CPLR 3211(a)(7)``: a code name that needs no ``§``
 _BARE = re.compile(
@@ -129,7 +130,7 @@ def find_statutes(
     ones before it did not find; an overlap keeps the longer reading.
     """
     out: list[StatuteMatch] = []
-    for reader in (_section_marks, _spelled, _federal, _bare, _public_laws, _paged):
+    for reader in (_section_marks, _spelled, _federal, _bare, _state_rules, _public_laws, _paged):
         for m in reader(norm, text):
             if not _inside(out, m.start):
                 out.append(m)
@@ -166,9 +167,84 @@ def _federal(norm: str, text: str) -> Iterator[StatuteMatch]:
         code = code_named(fm["code"])
         if code is not None:
             title = fm["title"] + ("a" if fm["app"] or fm["appendix"] else "")
-            m = _sections(norm, text, fm.end(), fm.start(), StatuteForm.FULL, code, fm["code"], title, "§")
+            m = None
+            if fm["part"] and code.code == "cfr":
+                m = _cfr_parts(norm, text, fm, code, title)
+            if m is None:
+                m = _sections(
+                    norm, text, fm.end(), fm.start(), StatuteForm.FULL, code, fm["code"], title, "§"
+                )
             if m is not None:
                 yield m
+
+
+#: ``2 C.F.R. Part 200``, ``40 C.F.R. Parts 60 and 61``, ``pt. 200, app. II``, ``Part 404, Subpart P, Appendix 1``
+#: (and the appendix's own ``§ 12.05C``): parts and appendices, never read as sections
+_PART_NUMBER = re.compile(r"(?P<part>\d+[A-Za-z]?)(?![\w\-:/]|\.\w)")
+_PART_LIST = re.compile(
+    r"\s*(?:,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|or|&)\s+)(?P<part>\d+[A-Za-z]?)(?![\w\-:/]|\.\w)"
+)
+_SUBPART = re.compile(
+    r"\s*,?\s*(?:[Ss]ubpart|[Ss]ubpt\.)\s*(?P<subpart>[A-Z][A-Za-z]{0,2}(?:-\d+)?|\d+)(?!\w|\.\w)"
+)
+_PART_APPENDIX = re.compile(
+    r"\s*,?\s*(?:[Aa]ppendix|[Aa]pp\.)\s*(?P<appendix>[IVX]+|[A-Z]{1,2}(?:-\d+)?|\d+)(?![\w])"
+)
+_APPENDIX_PIN = re.compile(rf"\s*,\s*§\s*(?P<pin>\d+(?:\.\d+)?[A-Za-z]?(?:{_SUB})*)")
+
+
+def _cfr_parts(norm: str, text: str, fm: re.Match[str], code: Code, title: str) -> StatuteMatch | None:
+    """A citation of C.F.R. parts (and a subpart or appendix of one) after ``Part``/``pt.``."""
+    pm = _PART_NUMBER.match(norm, fm.end())
+    if pm is None:
+        return None
+    end = pm.end()
+    also: list[str] = []
+    while fm["part"].lower().startswith(("parts", "pts")) and (lm := _PART_LIST.match(norm, end)) is not None:
+        if _code_follows(norm, lm.end("part")):
+            break
+        also.append(lm["part"])
+        end = lm.end()
+    subpart = appendix = None
+    pins: tuple[str, ...] = ()
+    if not also and (sm := _SUBPART.match(norm, end)) is not None:
+        subpart, end = sm["subpart"], sm.end()
+    if not also and (am := _PART_APPENDIX.match(norm, end)) is not None:
+        appendix, end = am["appendix"], am.end()
+        if (pin := _APPENDIX_PIN.match(norm, end)) is not None:
+            pins, end = (f"§ {pin['pin']}",), pin.end()
+    statute = Statute(
+        form=StatuteForm.FULL,
+        code=code.code,
+        code_text=" ".join(fm["code"].split()),
+        jurisdiction=code.jurisdiction,
+        regulation=code.regulation,
+        title=title,
+        section=pm["part"],
+        also=tuple(also),
+        subsections=pins,
+        unit="appendix" if appendix else "subpart" if subpart else "part",
+        subpart=subpart,
+        appendix=appendix,
+    )
+    return _with_edition(norm, text, StatuteMatch(fm.start(), end, end, statute))
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def _code_follows(norm: str, pos: int) -> bool:
+    """A code's name right after ``pos``: the number before it is that code's title, not one more section
+    of a list (``28 U.S.C. §§ 1331, 1343, and 29 C.F.R. pt. 825``)."""
+    sp = _SPACES.match(norm, pos)
+    if sp is None:
+        return False
+    s = sp.end()
+    words = list(_TOKEN.finditer(norm, s, min(len(norm), s + 60)))
+    for k in range(min(len(words), longest_name_words()), 0, -1):
+        if code_named(norm[s : words[k - 1].end()]) is not None:
+            return True
+    return False
 
 
 def _bare(norm: str, text: str) -> Iterator[StatuteMatch]:
@@ -178,6 +254,38 @@ def _bare(norm: str, text: str) -> Iterator[StatuteMatch]:
             m = _sections(norm, text, bm.end(), bm.start(), StatuteForm.FULL, code, bm["code"], None, "§")
             if m is not None and _bare_section_ok(m.statute.section):
                 yield m
+
+
+#: state codes of rules cited without ``§`` (their own official styles): ``22 NYCRR 202.8-g``, ``2 CCR 18700``,
+#: ``35 Ill. Adm. Code 302.208``, ``16 TAC 5.1``; ``N.J.A.C. 10:49-1.1``, ``Fla. Admin. Code R. 69O-186.013``
+#: and ``Rule 64B8-9.003, F.A.C.``. Each is reported (not checked, naming the code), never dropped.
+_RULES_TITLED = re.compile(
+    r"(?<![\w.])(?P<title>\d{1,3})\s+(?P<code>NYCRR|N\.Y\.C\.R\.R\.|CCR|C\.C\.R\.|Cal\.\s?Code\s?Regs\.|"
+    r"Ill\.\s?Adm(?:in)?\.\s?Code|TAC|T\.A\.C\.|Tex\.\s?Admin\.\s?Code|Pa\.\s?Code)"
+    r"\s*,?\s+(?:(?:[Ss]ec(?:tion|\.)|[Rr]ule|[Rr]\.)\s*)?(?=\d)"
+)
+_RULES_UNTITLED = re.compile(
+    r"(?<![\w.])(?P<code>N\.J\.A\.C\.|N\.J\.\s?Admin\.\s?Code|Fla\.\s?Admin\.\s?Code(?:\s?Ann\.)?|F\.A\.C\.)"
+    r"\s*,?\s+(?:(?:[Rr]ule|[Rr]\.)\s*)?(?=\d)"
+)
+_RULE_WORD = re.compile(r"(?<![\w.])[Rr]ule\s+(?=\d)")
+
+
+def _state_rules(norm: str, text: str) -> Iterator[StatuteMatch]:
+    for rx in (_RULES_TITLED, _RULES_UNTITLED):
+        for rm in rx.finditer(norm):
+            code = code_named(rm["code"])
+            if code is None:
+                continue
+            title = rm.groupdict().get("title")
+            m = _sections(norm, text, rm.end(), rm.start(), StatuteForm.FULL, code, rm["code"], title, "§")
+            if m is not None:
+                yield m
+    for wm in _RULE_WORD.finditer(norm) if "ule" in norm else ():  # "Rule 64B8-9.003, F.A.C."
+        m = _sections(norm, text, wm.end(), wm.start(), StatuteForm.SHORT, None, None, None, "§")
+        m = _with_code_after(norm, text, m) if m is not None else None
+        if m is not None and m.statute.form is StatuteForm.FULL and m.statute.regulation:
+            yield m
 
 
 def _public_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
@@ -247,8 +355,8 @@ def _at_section_mark(norm: str, text: str, i: int) -> StatuteMatch | None:
         return None
     head = _code_before(norm, i)
     if head is not None:
-        start, code, written, title = head
-        return _sections(norm, text, j, start, StatuteForm.FULL, code, written, title, marks)
+        start, code, written, title, act = head
+        return _sections(norm, text, j, start, StatuteForm.FULL, code, written, title, marks, act=act)
     before = norm[max(0, i - 12) : i]
     idm = _ID_BEFORE.search(before)
     if idm is not None:
@@ -327,8 +435,9 @@ def _short_form_may_stand(norm: str, i: int) -> bool:
     return (b == 0 or norm[b - 1] in '.?!:;("') and word.lower() in _OPENERS
 
 
-def _code_before(norm: str, i: int) -> tuple[int, Code, str, str | None] | None:
-    """``(start, code, name as written, title)`` of the code named right before the ``§`` at ``i``."""
+def _code_before(norm: str, i: int) -> tuple[int, Code, str, str | None, str | None] | None:
+    """``(start, code, name as written, title, appendix act)`` of the code named right before the ``§``
+    at ``i`` (the act: ``3`` of ``5 U.S.C. App. 3 §``)."""
     lo = max(0, i - 120)
     seg = norm[lo:i].rstrip()
     if seg.endswith(","):
@@ -351,9 +460,11 @@ def _code_before(norm: str, i: int) -> tuple[int, Code, str, str | None] | None:
             title, start = nm["title"], nm.start()
             if seg[start:].lower().startswith("title"):
                 start = nm.start("title")
+    act = None
     if appendix is not None and title is not None and title.isdigit():
         title += "a"
-    return lo + start, code, written, title
+        act = appendix["act"]
+    return lo + start, code, written, title, act
 
 
 def _named_code(seg: str) -> tuple[int, Code, str] | None:
@@ -362,7 +473,8 @@ def _named_code(seg: str) -> tuple[int, Code, str] | None:
         sm = pattern.search(seg)
         if sm is not None:
             written = " ".join(sm.group().split())
-            return sm.start(), Code(subject_code_name(written), jurisdiction), written
+            known = code_named(written)  # "Tex. Admin. Code" is a code of rules, no subject-named code
+            return sm.start(), known or Code(subject_code_name(written), jurisdiction), written
     starts = [m.start() for m in re.finditer(r"\S+", seg)]
     for k in range(min(len(starts), longest_name_words()), 0, -1):
         s = starts[-k]
@@ -400,6 +512,8 @@ def _sections(
     written: str | None,
     title: str | None,
     marks: str,
+    *,
+    act: str | None = None,
 ) -> StatuteMatch | None:
     """Parse the sections from ``j`` (a digit) on; the citation starts at ``start``."""
     sm = _SECTION_AT.match(norm, j)
@@ -415,18 +529,20 @@ def _sections(
         subs = tuple(_SUBS.findall(subd["subs"]))
         end = subd.end()
     last: str | None = None
-    rng = _split_range(section, text, sm.start("section"))
+    federal = code is not None and code.code in ("usc", "cfr")
+    rng = _cfr_range(section) if code is not None and code.code == "cfr" else None
+    rng = rng or _split_range(section, text, sm.start("section"), federal_list=federal and marks == "§§")
     if rng is not None:
         section, last = rng
     also: list[str] = []
-    if marks == "§§" or (code is not None and code.code in ("usc", "cfr")):
+    if marks == "§§" or federal:
         while True:
             rm = _RANGE.match(norm, end) if marks == "§§" and last is None and not also else None
-            if rm is not None:
+            if rm is not None and not _code_follows(norm, rm.end("section")):
                 last, end = rm["section"], rm.end()
                 continue
             lm = _LIST_ITEM.match(norm, end) if marks == "§§" else None
-            if lm is not None:
+            if lm is not None and not _code_follows(norm, lm.end("section")):
                 also.append(lm["section"])
                 end = lm.end()
                 continue
@@ -460,6 +576,7 @@ def _sections(
         et_seq=et_seq,
         edition=edition,
         year=year,
+        act=act,
     )
     return StatuteMatch(start, end, after, statute)
 
@@ -467,19 +584,32 @@ def _sections(
 _RANGE_END = re.compile(r"(\d+)([A-Za-z]{0,3})")
 
 
-def _split_range(section: str, text: str, at: int) -> tuple[str, str] | None:
+#: ``200.317-200.327``: two sections of one C.F.R. part joined by a dash are a range (a C.F.R. section's own
+#: hyphen is never followed by its part and a dot: ``240.10b-5``, ``1.401(a)(9)-9``, ``301.7701-2``)
+_CFR_SECTION_RANGE = re.compile(r"(?P<a>(?P<part>\d+[A-Za-z]?)\.[0-9A-Za-z]+)-(?P<b>(?P=part)\.[0-9A-Za-z]+)")
+
+
+def _cfr_range(section: str) -> tuple[str, str] | None:
+    m = _CFR_SECTION_RANGE.fullmatch(section)
+    return (m["a"], m["b"]) if m is not None else None
+
+
+def _split_range(section: str, text: str, at: int, *, federal_list: bool = False) -> tuple[str, str] | None:
     """``1331–1332`` read as one hyphenated section is a range when both ends are numbers of as many
     digits, rising, and the text has a dash that is not a hyphen there or no hyphenated section
     could have that shape (``101-105``); ``22-2501`` and ``9-506`` stay sections. Either end may
     carry letters (``1981a–1983``, ``1679-1679j``); a plain section of three digits or more may end a
     range by its last digits (``1961-68`` is 1961 to 1968); ``2000e-16a``, ``2000e-16``, ``300ff-111``
-    and ``31-1`` stay sections."""
+    and ``31-1`` stay sections. After ``§§`` in the U.S. Code or the C.F.R. (``federal_list``) two rising
+    numbers are a range whatever their lengths (``9 U.S.C. §§ 1-16``): no section of either is written so."""
     parts = section.split("-")
     ends = [_RANGE_END.fullmatch(part) for part in parts]
     if len(parts) != 2 or ends[0] is None or ends[1] is None:
         return None
     a, b = parts
     (na, la), (nb, lb) = ends[0].groups(), ends[1].groups()
+    if federal_list and not la and not lb and int(nb) > int(na) and len(nb) >= len(na):
+        return a, b
     if len(na) < 3 and (text[at + len(a)] if at + len(a) < len(text) else "-") == "-":
         return None  # "§ 12-15" is as likely a hyphenated section as a range
     if len(nb) < len(na) and not la and not lb:

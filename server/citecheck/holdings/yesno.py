@@ -35,7 +35,6 @@ YESNO_VERSION = "yesno-v1"
 AGAINST_SHIFT = -0.3  # log-odds units; see the module docstring and docs/model-endpoint.md
 SUPPORT_SHIFT = 0.3
 MIN_SENTENCE_WORDS = 5  # the quote check needs at least 5 words
-TOP_LOGPROBS = 20
 
 SYSTEM = "Answer the question from the court's words only. Answer Yes or No."
 

@@ -2,8 +2,7 @@
 client units and the protocol stream exist; the core below it sees code-point spans only.
 
     __main__.py      command line (stdio only), logging to stderr (redacted), the collector tuned once
-    wiring.py        registers the handler modules and the commands
-    handlers/        one module per LSP method (METHOD, OPTIONS, handle(ls, params))
+    wiring.py        one short handler per LSP method, their registration, and the commands
     server.py        CiteServer (state, settings, errors, the one executor) and the protocol class
                      (workspace swap, ClientCaps resolved once)
     capabilities.py  ClientCaps: what the client can do (push or pull, data, progress, refresh, ...)

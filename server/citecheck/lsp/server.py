@@ -1,8 +1,8 @@
 """The citecheck language server object: per-process state (settings, the authority source, the
 ignore list, per-document state) and the protocol class that installs LSP-correct text storage.
 
-Handlers live in ``handlers/`` (one module per LSP method, registered by ``wiring.py``) and the
-behaviour in ``features/``; this module only holds things and resolves, once per client, what the
+Handlers live in ``wiring.py`` (one short function per LSP method) and the behaviour in
+``features/``; this module only holds things and resolves, once per client, what the
 client can do (``capabilities.ClientCaps``: push or pull, never both).
 """
 

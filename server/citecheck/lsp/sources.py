@@ -36,6 +36,8 @@ SOURCE_FIELDS = (
     "cap_url",
     "name_search_online",
     "statutes_path",
+    "treatment_path",
+    "treatment_online",
     "offline",
     "http_timeout_s",
     "courtlistener_rates",
@@ -99,27 +101,19 @@ class Sources:
                 await self._close()
             # interactive: no run deadline, a short wait per call; what waits is re-checked later
             self._chain = await build_from_settings(settings, interactive=True, order=self.order)
-            self._local = SourceChain(
-                corpus=self._chain.corpus,
-                index=self._chain.index,
-                cache=self._chain.cache,
-                remote_off_reason=LOCAL_ONLY_REASON,
-                say_missing_text=False,
-                statutes=self._chain.statutes,
-                index_watch=self._chain.index_watch,
-            )
+            self._local = self._chain.local_view(LOCAL_ONLY_REASON)
             self._settings = settings
-            if self._chain.index_watch is not None:
-                self._watcher = asyncio.ensure_future(self._watch_index(self._chain, self._local))
+            if self._chain.pending:
+                self._watcher = asyncio.ensure_future(self._watch_pending(self._chain))
             return self._chain
 
-    async def _watch_index(self, chain: SourceChain, local: SourceChain) -> None:
+    async def _watch_pending(self, chain: SourceChain) -> None:
         """Until the citation index exists: look for it every few seconds (a stat), even while no check
-        runs, and once it is there give it to both views and have the documents checked again."""
+        runs, and once it is there (in the chain, so in its local view too) have the documents checked
+        again."""
         try:
-            while chain.index is None:
-                if await chain.watch_index():
-                    local.index = chain.index
+            while chain.pending:
+                if await chain.take_up_pending():
                     if self.on_index is not None:
                         self.on_index()
                     return
@@ -128,7 +122,7 @@ class Sources:
             log.exception("watching for the citation index failed")
 
     async def local(self, settings: Settings) -> SourceChain:
-        """The same corpus and cache, without the CAP download or CourtListener (never closed itself)."""
+        """The chain's local view: its links on this machine, without the CAP download or CourtListener."""
         await self.get(settings)
         assert self._local is not None
         return self._local

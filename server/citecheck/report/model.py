@@ -351,6 +351,8 @@ def _statute_keys(file: FileResult, c: Citation) -> list[tuple[tuple[object, ...
     if s is None or s.code is None:
         return []
     base = replace(s, form=StatuteForm.FULL, subsections=(), also=(), et_seq=False, edition=None, year=None)
+    if s.unit:  # a C.F.R. part, subpart or appendix: one entry as cited
+        return [((s.code, s.title, s.section, str(base)), base)]
     if s.last_section:
         return [((s.code, s.title, s.section, s.last_section), base)]
     return [

@@ -1,18 +1,52 @@
-"""AuthoritySource: the one async interface every case-law source implements.
+"""The interfaces of case-law sources: ``AuthoritySource`` (what the pipeline asks) and ``Link`` with its
+capabilities (what one source of the chain may answer).
 
-Checks and the pipeline see only this protocol, never SQLite or httpx.
+The pipeline sees only ``AuthoritySource`` — the source chain, or a test double — never SQLite or httpx.
+The chain (``sources/chain.py``) is a list of links: the local corpus, the citation index, the cache, CAP
+volumes on demand, CourtListener, the statute index. A link has a ``name`` and ``close()``, and any of the
+capabilities below; for each question the chain asks the links that have that capability, in the list's
+order (``sources/links.py`` opens them from the settings). How to add one: docs/architecture.md, "Add a
+source".
+
+A link may also set these attributes (the chain reads them with a default):
+
+- ``label`` (default: ``name``): how reasons name it ("local corpus: …", "courtlistener unavailable: …").
+- ``local`` (default False): it answers from files on this machine and sends nothing anywhere. A local-only
+  view of the chain (the language server's first wave, near-miss lookups) keeps only these; passage search,
+  which sends a draft's words, asks only these.
+- ``description`` (default: ``label``): its part of ``SourceChain.describe()``; "" leaves it out.
+- ``holds(record) -> bool`` (default: ``record.source == name``): the records this link is the origin of.
+  A link that is not local has the last word on the text of a record it holds (text, None, or an error).
+- ``metadata_only`` (default False): it resolves cases but holds no text; when no link gives the text of a
+  record it holds, the chain says so (``TextNotHere``) instead of passing the quote and pin checks in silence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, NameSearch, OpinionText, PassageHit
+from citecheck.sources.models import (
+    CaseRecord,
+    CiteKey,
+    LookupResult,
+    LookupStatus,
+    NameSearch,
+    OpinionText,
+    PassageHit,
+    Treatment,
+)
+
+if TYPE_CHECKING:
+    from citecheck.sources.chain import LookupWalk
+    from citecheck.sources.statutes.index import StatuteKeyLike
+    from citecheck.sources.statutes.records import SectionRecord, StatuteAnswer
 
 
 @runtime_checkable
 class AuthoritySource(Protocol):
+    """What ``gather`` asks of its source (the chain implements it; a test may pass a double)."""
+
     name: str
 
     async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
@@ -39,28 +73,131 @@ class AuthoritySource(Protocol):
 
 
 @runtime_checkable
-class NameSource(Protocol):
-    """A source that can find cases by name (optional: ``gather`` asks only sources that have it).
+class Link(Protocol):
+    """One source of the chain. Everything else it offers is a capability (below)."""
 
-    Used to propose the right citation for a wrong one (issue 24). Only a case name and, to narrow the
-    search, a court and a range of years are given; never the draft's text.
-    """
+    name: str
+
+    async def close(self) -> None: ...
+
+
+# ---------------------------------------------------------------------------------------- capabilities
+@runtime_checkable
+class CaseLookup(Protocol):
+    """Answers citation keys. FOUND / AMBIGUOUS / NOT_FOUND (only in a volume it covers) end the walk for a
+    key; CANNOT_VERIFY adds its reason and lets the next link try. Raise a ``CitecheckError`` when the whole
+    link fails (the chain notes "<label> unavailable: …" on every key it was asked)."""
+
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]: ...
+
+
+@runtime_checkable
+class LookupStep(Protocol):
+    """A link that takes part in the lookup walk itself instead of through ``lookup`` (the CAP download
+    imports volumes into the corpus and asks it again). ``walk`` holds the answers so far and the keys left."""
+
+    async def step(self, walk: LookupWalk) -> None: ...
+
+
+@runtime_checkable
+class OpinionTexts(Protocol):
+    """The text of a case (None: not here). A local link's ``CitecheckError`` is logged and the next link
+    asked; the error of a link that is not local reaches the checks (they say the text could not be had)."""
+
+    async def opinion(self, record: CaseRecord) -> OpinionText | None: ...
+
+
+@runtime_checkable
+class PassageSearch(Protocol):
+    """Cases whose text holds a passage. Only local links are asked: the passage is the draft's words."""
+
+    async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]: ...
+
+
+@runtime_checkable
+class NameLookup(Protocol):
+    """Cases by name, to propose the citation a wrong one meant. Only a case name and, to narrow, a court
+    and years are given; a link that is not local is asked only when the caller allows it (``remote``)."""
 
     async def find_by_name(
-        self,
-        name: str,
-        *,
-        limit: int = 5,
-        court: str | None = None,
-        years: tuple[int, int] | None = None,
-        remote: bool = True,
-    ) -> NameSearch:
-        """Cases whose names fit ``name`` (party by party, abbreviations either way), best first.
+        self, name: str, *, limit: int = 5, court: str | None = None, years: tuple[int, int] | None = None
+    ) -> NameSearch: ...
 
-        ``remote`` False keeps the search on this machine (corpus, index, cache)."""
-        ...
 
-    async def lookup_local(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
-        """``lookup`` from what this machine holds only: near-miss variants of a citation are many and
-        must not spend a service's allowance."""
-        ...
+@runtime_checkable
+class StatuteLookup(Protocol):
+    """U.S. Code and C.F.R. sections. Never raises: a failure is NOT_COVERED with the reason."""
+
+    async def lookup_statutes(
+        self, keys: Sequence[StatuteKeyLike], *, as_of: str | None = None
+    ) -> dict[StatuteKeyLike, StatuteAnswer]: ...
+
+    async def statute_text(self, record: SectionRecord) -> str | None: ...
+
+
+@runtime_checkable
+class TreatmentLookup(Protocol):
+    """What later courts did to cases (overruled, …), by any of their citation keys; keys it knows nothing
+    of are left out. Raise a ``CitecheckError`` when the whole link fails (it is then skipped). Optional
+    attribute ``sources``: the data it asks, in words (a report says in what nothing was found)."""
+
+    async def treatment(self, keys: Sequence[CiteKey]) -> Mapping[CiteKey, Sequence[Treatment]]: ...
+
+
+@runtime_checkable
+class AnswerStore(Protocol):
+    """Keeps what links that are not local answered (the cache). Its lookup answers, whatever their status,
+    end the walk for their keys (a remembered "not covered" spares a request); its failures lose nothing,
+    so they are logged, never a reason on a citation."""
+
+    async def remember_lookups(self, results: Sequence[LookupResult]) -> None: ...
+
+    async def remember_opinion(self, record: CaseRecord, text: OpinionText) -> None: ...
+
+    async def clear(self) -> None: ...
+
+
+@runtime_checkable
+class PendingLink(Protocol):
+    """A link that is not there yet (the citation index before its first sync, in a long-running
+    process): ``poll()`` returns the link once it is, and the chain puts it in this one's place."""
+
+    async def poll(self) -> Link | None: ...
+
+
+class Unavailable:
+    """A source that is switched off, and why ("offline mode: CourtListener not consulted"): every key that
+    reaches it gets the reason. It stands where the source would; it is not local (a local-only view drops
+    it and says why it has only what this machine holds)."""
+
+    local = False
+
+    def __init__(self, reason: str, *, name: str = "courtlistener", what: str = "CourtListener") -> None:
+        self.name = name
+        self.reason = reason
+        self.description = f"{what} off: {reason}"
+
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        return {k: LookupResult(key=k, status=LookupStatus.CANNOT_VERIFY, reason=self.reason) for k in keys}
+
+    def holds(self, record: CaseRecord) -> bool:
+        return False
+
+    async def close(self) -> None:
+        return None
+
+
+__all__ = [
+    "AnswerStore",
+    "AuthoritySource",
+    "CaseLookup",
+    "Link",
+    "LookupStep",
+    "NameLookup",
+    "OpinionTexts",
+    "PassageSearch",
+    "PendingLink",
+    "StatuteLookup",
+    "TreatmentLookup",
+    "Unavailable",
+]

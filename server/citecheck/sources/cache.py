@@ -79,11 +79,31 @@ def _key(k: CiteKey) -> str:
 
 
 class Cache:
+    """The services' answers kept on this machine; in the source chain, the store (``base.AnswerStore``):
+    what it answers ends a lookup's walk, and it keeps what CourtListener answered."""
+
     name = "cache"
+    local = True
 
     def __init__(self, path: Path, db: aiosqlite.Connection) -> None:
         self.path = path
         self._db = db
+
+    @property
+    def description(self) -> str:
+        return f"cache ({self.path})"
+
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        return await self.get_lookups(keys)
+
+    async def opinion(self, record: CaseRecord) -> OpinionText | None:
+        return await self.get_opinion(record.id)
+
+    async def remember_lookups(self, results: Sequence[LookupResult]) -> None:
+        await self.put_lookups(results)
+
+    async def remember_opinion(self, record: CaseRecord, text: OpinionText) -> None:
+        await self.put_opinion(record, text)
 
     @classmethod
     async def open(cls, path: Path | str) -> Cache:

@@ -1,33 +1,47 @@
-"""The source chain: local corpus → citation index → cache → CAP volume download → CourtListener; and
-the statute index.
+"""The source chain: a list of links (``sources/base.py``), asked capability by capability, in order.
 
-The pipeline only ever talks to this. Each link answers what it can; a definitive answer (FOUND,
-AMBIGUOUS, or NOT_FOUND from a source that covers the volume) stops the walk; everything else
-falls through and, if nothing covers the citation, ends as CANNOT_VERIFY with every link's reason.
-A failing link (network down, corrupt file, throttled) is a reason, never a NOT_FOUND.
+``sources/links.py`` opens the links the settings ask for — local corpus → citation index → cache → CAP
+volumes on demand → CourtListener (or what says why it is off) → statute index — and the chain asks them:
 
-Statute and regulation citations are answered by the statute index alone (``lookup_statutes``):
-a local file, no network, so no order to keep.
+- **lookup**: each key walks the links until one answers it definitively (FOUND, AMBIGUOUS, or NOT_FOUND
+  from a source that covers the volume) or a store (the cache) answers it at all; everything else falls
+  through and, if nothing covers the citation, ends as CANNOT_VERIFY with every link's reason. A failing
+  link is a reason, never a NOT_FOUND. What a link that is not local answered is given to the stores.
+- **opinion text**: the links in order until one has it; a link that is not local is asked only for the
+  records it holds, and the origin of a record (CourtListener for its clusters) has the last word. A case
+  that only a metadata link resolved raises ``TextNotHere`` (the checks then say why they did not run).
+- **passage search**: local links only (the passage is the draft's words). **Name search**: every link that
+  has it (local ones only when ``remote=False``). **Statutes** and **treatment**: the links that have them.
 
-``open_source(settings)`` builds the chain the settings ask for; ``SourceChain(...)`` takes explicit
-parts, for tests and for embedding.
+``local_view(reason)`` is the same chain seen through the links on this machine (it follows the chain: a
+link taken up later is in both). ``SourceChain([...])`` takes explicit links, for tests and for embedding;
+``open_source(settings)`` builds the chain the settings ask for.
 """
 
 from __future__ import annotations
 
-import asyncio
+import inspect
 import logging
-import sqlite3
-import zlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from citecheck.config import Settings, default_corpus_path, token_refusal
-from citecheck.errors import CitecheckError, CorpusError, TextNotHere
-from citecheck.sources.base import AuthoritySource
-from citecheck.sources.corpus import CorpusSource, open_for_check
+from citecheck.config import Settings
+from citecheck.errors import CitecheckError, TextNotHere
+from citecheck.sources.base import (
+    AnswerStore,
+    CaseLookup,
+    Link,
+    LookupStep,
+    NameLookup,
+    OpinionTexts,
+    PassageSearch,
+    PendingLink,
+    StatuteLookup,
+    TreatmentLookup,
+    Unavailable,
+)
 from citecheck.sources.models import (
     CaseRecord,
     CiteKey,
@@ -37,20 +51,41 @@ from citecheck.sources.models import (
     NameSearch,
     OpinionText,
     PassageHit,
+    Treatment,
 )
 from citecheck.sources.reporters import is_database, normalise_reporter
 
 if TYPE_CHECKING:
-    from citecheck.sources.cache import Cache
-    from citecheck.sources.cap_fetch import CapFetcher
-    from citecheck.sources.index.source import IndexSource, IndexWatch
     from citecheck.sources.pacing import WorkOrder
-    from citecheck.sources.statutes.index import StatuteIndex, StatuteKeyLike
+    from citecheck.sources.statutes.index import StatuteKeyLike
     from citecheck.sources.statutes.records import SectionRecord, StatuteAnswer
 
 log = logging.getLogger(__name__)
+L = TypeVar("L")
 
 _DEFINITIVE = (LookupStatus.FOUND, LookupStatus.AMBIGUOUS, LookupStatus.NOT_FOUND)
+
+
+# ------------------------------------------------------------------------------ what a link says of itself
+def label_of(link: object) -> str:
+    """How reasons name the link ("local corpus unavailable: …")."""
+    return str(getattr(link, "label", None) or getattr(link, "name", None) or type(link).__name__)
+
+
+def is_local(link: object) -> bool:
+    """Whether the link answers from this machine and sends nothing anywhere."""
+    return bool(getattr(link, "local", False))
+
+
+def holds(link: object, record: CaseRecord) -> bool:
+    """Whether the link can give the record's text (by default: the record came from it)."""
+    own = getattr(link, "holds", None)
+    return bool(own(record)) if own is not None else record.source == getattr(link, "name", None)
+
+
+def _description(link: object) -> str:
+    text = getattr(link, "description", None)
+    return label_of(link) if text is None else str(text)
 
 
 def _join(*reasons: str) -> str:
@@ -61,225 +96,274 @@ def _join(*reasons: str) -> str:
     return "; ".join(seen)
 
 
-class SourceChain:
-    """An AuthoritySource made of optional links; see the module docstring for the order."""
+# ------------------------------------------------------------------------------ the lookup walk
+class LookupWalk:
+    """One lookup, handed to each link in turn: the keys asked, the answers that ended their walk
+    (``results``), and for the others what the links so far said (``partial``: reasons joined, the case
+    whose pages contain the cited one kept). ``fresh`` collects what links that are not local answered,
+    for the stores."""
 
-    name = "chain"
+    def __init__(self, keys: Iterable[CiteKey]) -> None:
+        self.wanted = list(dict.fromkeys(keys))
+        self.results: dict[CiteKey, LookupResult] = {}
+        self.partial: dict[CiteKey, LookupResult] = {}
+        self.fresh: list[LookupResult] = []
 
-    def __init__(
-        self,
-        *,
-        corpus: CorpusSource | None = None,
-        index: IndexSource | None = None,
-        cache: Cache | None = None,
-        cap_fetcher: CapFetcher | None = None,
-        remote: AuthoritySource | None = None,
-        remote_off_reason: str = "",
-        say_missing_text: bool = True,
-        statutes: StatuteIndex | None = None,
-        index_watch: IndexWatch | None = None,
-        name_search_online: bool = True,
-    ) -> None:
-        #: ``say_missing_text``: a case only the citation index knows raises SourceUnavailable from
-        #: ``opinion`` (so quote and pin checks say they were not run); a view that answers only from
-        #: this machine before the full chain does (the language server's first stage) passes False
-        self.say_missing_text = say_missing_text
-        self.statutes = statutes
-        self.corpus = corpus
-        self.index = index
-        self.cache = cache
-        self.cap_fetcher = cap_fetcher
-        self.remote = remote
-        self.remote_off_reason = remote_off_reason
-        #: a long-running process started before the citation index existed: it is used once it does
-        self.index_watch = index_watch
-        #: the remote's name search may be asked (``settings.name_search_online``): the case name of a
-        #: citation a finding calls wrong then goes to CourtListener (docs/sources.md, "Name search")
-        self.name_search_online = name_search_online
+    @property
+    def todo(self) -> list[CiteKey]:
+        """The keys no link has answered for good yet."""
+        return [k for k in self.wanted if k not in self.results]
 
-    async def watch_index(self) -> bool:
-        """Take up the citation index if it appeared since this chain was opened; True if it did now."""
-        if self.index is not None or self.index_watch is None:
-            return False
-        self.index = await self.index_watch.poll()
-        return self.index is not None
-
-    # ------------------------------------------------------------------ AuthoritySource
-    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:  # noqa: C901
-        await self.watch_index()
-        wanted = list(dict.fromkeys(keys))
-        results: dict[CiteKey, LookupResult] = {}
-        partial: dict[CiteKey, LookupResult] = {}  # CANNOT_VERIFY answers so far (reasons, containing)
-        todo: list[CiteKey] = []
-        for k in wanted:
+    def settle_databases(self) -> None:
+        """Westlaw/Lexis database citations: no public source covers them, none is asked."""
+        for k in self.wanted:
             if is_database(normalise_reporter(k.reporter)):
-                results[k] = LookupResult(
+                self.results[k] = LookupResult(
                     key=k,
                     status=LookupStatus.CANNOT_VERIFY,
                     reason=f"{k.reporter} is a Westlaw/Lexis database citation; no public source covers it",
                 )
-            else:
-                todo.append(k)
 
-        # The local corpus first: it is microseconds away and a fresh import must win over a cached
-        # remote answer; the cache holds only remote answers, so asking it second loses nothing.
-        todo = await self._ask_corpus(todo, results, partial)
-        # the citation index next: local, metadata only, definitive for what it holds (a NOT_FOUND only
-        # in a volume it holds in full); what it cannot verify goes on down the chain with its reason
-        todo = await self._ask_index(todo, results, partial)
-
-        if self.cache is not None and todo:
-            try:
-                cached = await self.cache.get_lookups(todo)
-            except CitecheckError as exc:
-                log.warning("lookup cache unavailable: %s", exc)
-                cached = {}
-            for k, r in cached.items():
-                prev = partial.pop(k, None)
-                if r.status is LookupStatus.CANNOT_VERIFY and prev is not None:
-                    r = replace(
-                        r, reason=_join(prev.reason, r.reason), containing=r.containing or prev.containing
-                    )
-                results[k] = r
-            todo = [k for k in todo if k not in cached]
-
-        if self.cap_fetcher is not None and todo and self.corpus is not None:
-            fetched = await self._fetch_cap(todo, partial)
-            if fetched:
-                again = [k for k in todo if (normalise_reporter(k.reporter), k.volume) in fetched]
-                rest = await self._ask_corpus(again, results, partial)
-                todo = [k for k in todo if k not in again or k in rest]
-
-        if todo:
-            if self.remote is not None:
-                try:
-                    remote = await self.remote.lookup(todo)
-                except CitecheckError as exc:
-                    for k in todo:
-                        self._note(partial, k, f"{self.remote.name} unavailable: {exc}")
-                except Exception as exc:  # a bug in one source must not sink the whole check
-                    log.exception("%s lookup failed", self.remote.name)
-                    for k in todo:
-                        self._note(partial, k, f"{self.remote.name} failed ({exc.__class__.__name__})")
-                else:
-                    fresh = {}
-                    for k in todo:
-                        answer = remote.get(k)
-                        if answer is None:
-                            self._note(partial, k, f"{self.remote.name} returned no answer")
-                            continue
-                        r = answer
-                        if r.status in _DEFINITIVE:
-                            prev = partial.get(k)
-                            if prev is not None and prev.containing is not None and r.containing is None:
-                                r = replace(r, containing=prev.containing)
-                            results[k] = fresh[k] = r
-                        else:
-                            self._note(partial, k, r.reason or f"{self.remote.name} could not verify it", r)
-                            if r.source and r.reason:
-                                # a coverage fact (e.g. 404 in a volume CourtListener holds only in part) is
-                                # worth caching briefly; a transient failure comes with source=None and is not
-                                fresh[k] = r
-                    if self.cache is not None and fresh:
-                        try:
-                            await self.cache.put_lookups(fresh.values())
-                        except CitecheckError as exc:
-                            log.warning("could not write lookup cache: %s", exc)
-            elif self.remote_off_reason:
-                for k in todo:
-                    self._note(partial, k, self.remote_off_reason)
-
-        for k in wanted:
-            if k not in results:
-                prev = partial.get(k)
-                results[k] = prev or LookupResult(
-                    key=k, status=LookupStatus.CANNOT_VERIFY, reason="no source covers this citation"
+    def settle(self, key: CiteKey, r: LookupResult) -> LookupResult:
+        """``r`` ends the key's walk; a CANNOT_VERIFY (from a store) keeps the reasons said before it, and
+        an answer that names no containing case keeps the one an earlier link knew."""
+        prev = self.partial.pop(key, None)
+        if prev is not None:
+            if r.status is LookupStatus.CANNOT_VERIFY:
+                r = replace(
+                    r, reason=_join(prev.reason, r.reason), containing=r.containing or prev.containing
                 )
-        return {k: results[k] for k in wanted}
+            elif r.containing is None and prev.containing is not None:
+                r = replace(r, containing=prev.containing)
+        self.results[key] = r
+        return r
 
+    def note(self, key: CiteKey, reason: str, r: LookupResult | None = None) -> None:
+        """The key is not settled; add ``reason`` (and what ``r`` knows) to what was said of it."""
+        prev = self.partial.get(key)
+        self.partial[key] = LookupResult(
+            key=key,
+            status=LookupStatus.CANNOT_VERIFY,
+            source=(prev.source if prev else None) or (r.source if r else None),
+            reason=_join(prev.reason if prev else "", reason),
+            containing=(prev.containing if prev else None) or (r.containing if r else None),
+            pending_until=(r.pending_until if r else None) or (prev.pending_until if prev else None),
+        )
+
+    async def ask(
+        self, link: CaseLookup, keys: Sequence[CiteKey] | None = None, *, anew: bool = False
+    ) -> None:
+        """Ask ``link`` about ``keys`` (default: those left). Definitive answers (any answer, from a store)
+        settle their keys; a CANNOT_VERIFY adds its reason — or, with ``anew``, replaces what was said
+        (the corpus asked again after a download: its new answer is the one that counts)."""
+        keys = self.todo if keys is None else list(keys)
+        if not keys:
+            return
+        label, store = label_of(link), isinstance(link, AnswerStore)
+        try:
+            answers = await link.lookup(keys)
+        except Exception as exc:  # a bug in one source must not sink the whole check
+            if not isinstance(exc, CitecheckError):
+                log.exception("%s lookup failed", label)
+            if store:  # a store only holds what others answered: losing it loses no coverage
+                log.warning("%s unavailable: %s", label, exc)
+                return
+            why = f"{label} unavailable: {exc}" if isinstance(exc, CitecheckError) else None
+            for k in keys:
+                self.note(k, why or f"{label} failed ({exc.__class__.__name__})")
+            return
+        remember = not is_local(link)
+        for k in keys:
+            r = answers.get(k)
+            if r is None:
+                if not store:
+                    self.note(k, f"{label} returned no answer")
+            elif store or r.status in _DEFINITIVE:
+                settled = self.settle(k, r)
+                if remember:
+                    self.fresh.append(settled)
+            elif anew:
+                self.partial[k] = r
+            else:
+                self.note(k, r.reason or f"{label} could not verify it", r)
+                if remember and r.source and r.reason:
+                    # a coverage fact (a 404 in a volume CourtListener holds only in part) is worth keeping
+                    # briefly; a transient failure comes with source=None and is not
+                    self.fresh.append(r)
+
+    def finish(self, fallback: str) -> dict[CiteKey, LookupResult]:
+        for k in self.wanted:
+            if k not in self.results:
+                self.results[k] = self.partial.get(k) or LookupResult(
+                    key=k, status=LookupStatus.CANNOT_VERIFY, reason=fallback
+                )
+        return {k: self.results[k] for k in self.wanted}
+
+
+# ------------------------------------------------------------------------------ the chain
+class SourceChain:
+    """An AuthoritySource made of links, asked in the order given; see the module docstring."""
+
+    name = "chain"
+
+    def __init__(self, links: Iterable[Link] = (), *, say_missing_text: bool = True) -> None:
+        #: ``say_missing_text``: a case only a metadata link resolved raises TextNotHere from ``opinion`` (so
+        #: quote and pin checks say they were not run); a view that answers only from this machine before
+        #: the full chain does (the language server's first stage) passes False
+        self.say_missing_text = say_missing_text
+        self._links: list[Link] = list(links)
+        self._parent: SourceChain | None = None
+        self._off: Unavailable | None = None
+        for link in self._links:
+            joined = getattr(link, "joined", None)
+            if joined is not None:
+                joined(self)
+
+    @property
+    def links(self) -> list[Link]:
+        """The links, in order (a local view: its chain's local links, and what says why the rest is not)."""
+        if self._parent is None:
+            return self._links
+        out: list[Link] = []
+        for link in self._parent.links:
+            if is_local(link):
+                out.append(link)
+            elif self._off is not None and self._off not in out:
+                out.append(self._off)
+        if self._off is not None and self._off not in out:
+            out.append(self._off)
+        return out
+
+    def local_view(self, reason: str) -> SourceChain:
+        """This chain through its local links only, ``reason`` standing for the others; it reports no
+        missing text (the full chain does) and closes nothing (the chain owns the links)."""
+        view = SourceChain(say_missing_text=False)
+        view._parent, view._off = self, Unavailable(reason)
+        return view
+
+    def find(self, kind: type[L]) -> L | None:
+        """The first link of this type (None when the chain has none)."""
+        return next((link for link in self.links if isinstance(link, kind)), None)
+
+    @property
+    def pending(self) -> bool:
+        """Whether a link is not there yet (the citation index before its first sync)."""
+        return any(isinstance(link, PendingLink) for link in self.links)
+
+    async def take_up_pending(self) -> bool:
+        """Put each pending link that now exists in its place; True if one was taken up now."""
+        if self._parent is not None:
+            return await self._parent.take_up_pending()
+        took = False
+        for i, link in enumerate(self._links):
+            if isinstance(link, PendingLink) and (found := await link.poll()) is not None:
+                self._links[i] = found
+                took = True
+        return took
+
+    # ------------------------------------------------------------------ lookups
+    async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        await self.take_up_pending()
+        return await self._walk(keys, self.links, fallback="no source covers this citation")
+
+    async def lookup_local(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+        """``lookup`` from the links on this machine only: no download, no request to a service (the
+        near misses of a citation are many and must not spend a service's allowance)."""
+        local = [link for link in self.links if is_local(link)]
+        return await self._walk(keys, local, fallback="not held on this machine")
+
+    async def _walk(
+        self, keys: Sequence[CiteKey], links: Sequence[Link], *, fallback: str
+    ) -> dict[CiteKey, LookupResult]:
+        walk = LookupWalk(keys)
+        walk.settle_databases()
+        for link in links:
+            if not walk.todo:
+                break
+            if isinstance(link, LookupStep):
+                await self._step(link, walk)
+            elif isinstance(link, CaseLookup):
+                await walk.ask(link)
+        if walk.fresh:
+            await self._remember_lookups(walk.fresh)
+        return walk.finish(fallback)
+
+    @staticmethod
+    async def _step(link: LookupStep, walk: LookupWalk) -> None:
+        label = label_of(link)
+        try:
+            await link.step(walk)
+        except Exception as exc:  # a bug in one source must not sink the whole check
+            if not isinstance(exc, CitecheckError):
+                log.exception("%s failed", label)
+            for k in walk.todo:
+                walk.note(k, f"{label} unavailable: {exc}")
+
+    async def _remember_lookups(self, fresh: list[LookupResult]) -> None:
+        for store in self._stores():
+            try:
+                await store.remember_lookups(fresh)
+            except CitecheckError as exc:
+                log.warning("could not write %s: %s", label_of(store), exc)
+
+    def _stores(self) -> list[AnswerStore]:
+        return [link for link in self.links if isinstance(link, AnswerStore)]
+
+    # ------------------------------------------------------------------ texts
     async def opinion(self, record: CaseRecord) -> OpinionText | None:
-        if self.corpus is not None:
-            try:
-                op = await self.corpus.opinion(record)
-                if op is not None:
-                    return op
-            except CitecheckError as exc:
-                log.warning("corpus unavailable: %s", exc)
-        if self.cache is not None:
-            try:
-                hit = await self.cache.get_opinion(record.id)
-                if hit is not None:
-                    return hit
-            except CitecheckError as exc:
-                log.warning("opinion cache unavailable: %s", exc)
-        if self.index is not None and record.source == "courtlistener" and self.cap_fetcher is not None:
-            op = await self._cap_text(record)
-            if op is not None:
-                return op
-        if self.remote is not None and record.source == "courtlistener":
+        return await self._opinion(record, self.links, say_missing=self.say_missing_text)
+
+    async def opinion_local(self, record: CaseRecord) -> OpinionText | None:
+        """The text from the links on this machine only (a candidate's text is worth no request)."""
+        return await self._opinion(record, [link for link in self.links if is_local(link)], say_missing=False)
+
+    async def _opinion(
+        self, record: CaseRecord, links: Sequence[Link], *, say_missing: bool
+    ) -> OpinionText | None:
+        for link in links:
+            if not isinstance(link, OpinionTexts):
+                continue
+            if is_local(link):
+                try:
+                    text = await link.opinion(record)
+                except CitecheckError as exc:
+                    log.warning("%s unavailable: %s", label_of(link), exc)
+                    continue
+                if text is not None:
+                    return text
+                continue
+            if not holds(link, record):
+                continue
             # a fetch that failed (or waits for the allowance) raises: the pipeline says so in an
             # opinion-unavailable finding instead of letting quote and pin checks pass unchecked
-            op = await self.remote.opinion(record)
-            if op is not None and self.cache is not None:
-                try:
-                    await self.cache.put_opinion(record, op)
-                except CitecheckError as exc:
-                    log.warning("could not write opinion cache: %s", exc)
-            return op
-        if self.index is not None and record.source == "courtlistener" and self.say_missing_text:
-            # a case the citation index resolved: the index is metadata only, so a quote or pin cite of it
-            # is not checked until its text is here; say so instead of passing in silence
-            how = self.remote_off_reason or "no source on this machine has its text"
+            text = await link.opinion(record)
+            origin = record.source == getattr(link, "name", None)
+            if text is not None and origin:
+                await self._remember_opinion(record, text)
+            if text is not None or origin:
+                return text
+        if say_missing and any(getattr(k, "metadata_only", False) and holds(k, record) for k in links):
+            # a case a metadata link resolved: a quote or pin cite of it is not checked until its text is
+            # here; say so instead of passing in silence
+            how = next((k.reason for k in links if isinstance(k, Unavailable)), "")
             raise TextNotHere(
-                f"the citation index holds no opinion text and it could not be fetched ({how}); "
+                "the citation index holds no opinion text and it could not be fetched "
+                f"({how or 'no source on this machine has its text'}); "
                 "import its volume or set a CourtListener token to check it"
             )
         return None
 
-    async def _cap_text(self, record: CaseRecord) -> OpinionText | None:
-        """Text on demand from a CAP static volume: fetch the volume of the record's citation, then read
-        the same case from the corpus (its name must agree)."""
-        from citecheck.sources.name_keys import name_score
-
-        assert self.cap_fetcher is not None
-        if self.corpus is None:
-            return None
-        for cite in record.citations:
-            reporter = normalise_reporter(cite.reporter)
-            outcome = await self.cap_fetcher.fetch_and_import([(reporter, cite.volume)], self.corpus.corpus)
-            if (reporter, cite.volume) not in outcome.imported:
-                continue
-            found = (await self.corpus.lookup([cite.key])).get(cite.key)
-            cap = found.record if found is not None else None
-            if cap is None or name_score(record.name, cap.names) < 0.5:
-                continue
-            op = await self.corpus.opinion(cap)
-            if op is not None:
-                return replace(op, case_id=record.id)
-        return None
-
-    async def opinion_local(self, record: CaseRecord) -> OpinionText | None:
-        """The text from the corpus or the cache only (a candidate's text is worth no request)."""
-        for link, what in ((self.corpus, "corpus"), (self.cache, "opinion cache")):
-            if link is None:
-                continue
+    async def _remember_opinion(self, record: CaseRecord, text: OpinionText) -> None:
+        for store in self._stores():
             try:
-                op = (
-                    await self.corpus.opinion(record)
-                    if link is self.corpus and self.corpus is not None
-                    else await self.cache.get_opinion(record.id)  # type: ignore[union-attr]
-                )
+                await store.remember_opinion(record, text)
             except CitecheckError as exc:
-                log.warning("%s unavailable: %s", what, exc)
-                continue
-            if op is not None:
-                return op
-        return None
+                log.warning("could not write %s: %s", label_of(store), exc)
 
     async def find_passage(self, passage: str, *, limit: int = 5) -> list[PassageHit]:
         hits: list[PassageHit] = []
-        for link in (self.corpus, self.cache):
-            if link is None or len(hits) >= limit:
+        for link in self.links:
+            if not isinstance(link, PassageSearch) or not is_local(link) or len(hits) >= limit:
                 continue
             try:
                 more = await link.find_passage(passage, limit=limit - len(hits))
@@ -290,6 +374,7 @@ class SourceChain:
             hits.extend(h for h in more if h.case.id not in seen)
         return hits[:limit]
 
+    # ------------------------------------------------------------------ names
     async def find_by_name(
         self,
         name: str,
@@ -299,31 +384,20 @@ class SourceChain:
         years: tuple[int, int] | None = None,
         remote: bool = True,
     ) -> NameSearch:
-        """Cases named ``name``: the local corpus, the citation index, then (``remote`` and a token)
-        CourtListener's search, paced like every request to it. A failing link is a note in ``failed``,
-        never an error. The draft's court is not a filter (it may be the slip); its years only widen."""
-        await self.watch_index()
+        """Cases named ``name`` from every link that searches names (with ``remote`` False, only those on
+        this machine), CourtListener's paced like every request to it. A failing link is a note in
+        ``failed``, never an error. The draft's court is not a filter (it may be the slip)."""
+        await self.take_up_pending()
         hits: list[NameHit] = []
         asked: list[str] = []
         failed: list[str] = []
         covering: str | None = None
-        links: list[tuple[str, object]] = []
-        if self.corpus is not None:
-            links.append(("the local corpus", self.corpus))
-        if self.index is not None:
-            links.append(("the citation index", _IndexNames(self.index)))
-        if (
-            remote
-            and self.name_search_online
-            and self.remote is not None
-            and hasattr(self.remote, "find_by_name")
-        ):
-            links.append((self.remote.name, self.remote))
-        for label, link in links:
+        for link in self.links:
+            if not isinstance(link, NameLookup) or not (remote or is_local(link)):
+                continue
+            label = label_of(link)
             try:
-                found: NameSearch = await link.find_by_name(  # type: ignore[attr-defined]
-                    name, limit=limit, court=court, years=years
-                )
+                found = await link.find_by_name(name, limit=limit, court=court, years=years)
             except CitecheckError as exc:
                 failed.append(f"{label}: {exc}")
                 continue
@@ -331,7 +405,7 @@ class SourceChain:
                 log.exception("name search in %s failed", label)
                 failed.append(f"{label} failed ({exc.__class__.__name__})")
                 continue
-            asked.append(label)
+            asked.extend(found.asked or (label,))
             hits.extend(h for h in found.hits if not any(_same_case(h.record, k.record) for k in hits))
             covering = covering or found.covering
         hits.sort(key=lambda h: -h.score)
@@ -339,93 +413,94 @@ class SourceChain:
             hits=tuple(hits[:limit]), asked=tuple(asked), covering=covering, failed="; ".join(failed) or None
         )
 
-    async def lookup_local(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
-        """``lookup`` from the corpus and the cache only: no download, no request to a service."""
-        results: dict[CiteKey, LookupResult] = {}
-        partial: dict[CiteKey, LookupResult] = {}
-        todo = await self._ask_corpus(list(dict.fromkeys(keys)), results, partial)
-        todo = await self._ask_index(todo, results, partial)
-        if self.cache is not None and todo:
-            try:
-                results.update(await self.cache.get_lookups(todo))
-            except CitecheckError as exc:
-                log.warning("lookup cache unavailable: %s", exc)
-        for k in keys:
-            if k not in results:
-                results[k] = partial.get(k) or LookupResult(
-                    key=k, status=LookupStatus.CANNOT_VERIFY, reason="not held on this machine"
-                )
-        return results
-
+    # ------------------------------------------------------------------ statutes
     async def lookup_statutes(
         self, keys: Sequence[StatuteKeyLike], *, as_of: str | None = None
     ) -> dict[StatuteKeyLike, StatuteAnswer]:
-        """Each statute or regulation key as the statute index answers it (NOT_COVERED without one).
-
-        Never raises: an index that fails is every key NOT_COVERED with the reason (never NOT_FOUND)."""
+        """Each statute or regulation key as the statute links answer it (NOT_COVERED without one); a key
+        one link does not cover is asked of the next. Never raises (the links never do)."""
         from citecheck.sources.statutes.records import LookupOutcome, StatuteAnswer
 
-        if self.statutes is None:
-            why = "no statute index (run: citecheck corpus sync --statutes)"
-            return {k: StatuteAnswer(outcome=LookupOutcome.NOT_COVERED, reason=why) for k in keys}
-        out: dict[StatuteKeyLike, StatuteAnswer] = {}
-        for k in dict.fromkeys(keys):
-            try:
-                out[k] = self.statutes.lookup(k, as_of=as_of)
-            except (CitecheckError, sqlite3.Error) as exc:
-                log.warning("statute index unavailable: %s", exc)
-                out[k] = StatuteAnswer(
-                    outcome=LookupOutcome.NOT_COVERED, reason=f"statute index unavailable: {exc}"
-                )
+        wanted = list(dict.fromkeys(keys))
+        why = "no statute index (run: citecheck corpus sync --statutes)"
+        out: dict[StatuteKeyLike, StatuteAnswer] = {
+            k: StatuteAnswer(outcome=LookupOutcome.NOT_COVERED, reason=why) for k in wanted
+        }
+        for link in self.links:
+            left = [k for k in wanted if out[k].outcome is LookupOutcome.NOT_COVERED]
+            if isinstance(link, StatuteLookup) and left:
+                out.update(await link.lookup_statutes(left, as_of=as_of))
         return out
 
     async def statute_text(self, record: SectionRecord) -> str | None:
-        """The section's text from the statute index (None when it cannot be read)."""
-        if self.statutes is None:
-            return None
-        try:
-            return self.statutes.text(record)
-        except (CitecheckError, sqlite3.Error, zlib.error) as exc:
-            log.warning("statute text unavailable: %s", exc)
-            return None
+        """The section's text from the first statute link that has it (None when none can read it)."""
+        for link in self.links:
+            if isinstance(link, StatuteLookup) and (text := await link.statute_text(record)) is not None:
+                return text
+        return None
+
+    # ------------------------------------------------------------------ treatment
+    async def treatment(self, keys: Sequence[CiteKey]) -> dict[CiteKey, tuple[Treatment, ...]]:
+        """What the treatment links say later courts did to the cases cited by ``keys`` (only keys some link
+        knows of). A failing link is logged and skipped: no treatment is never proof of good law."""
+        out: dict[CiteKey, tuple[Treatment, ...]] = {}
+        wanted = list(dict.fromkeys(keys))
+        for link in self.links:
+            if not isinstance(link, TreatmentLookup) or not wanted:
+                continue
+            try:
+                answers = await link.treatment(wanted)
+            except Exception as exc:
+                if not isinstance(exc, CitecheckError):
+                    log.exception("treatment lookup in %s failed", label_of(link))
+                else:
+                    log.warning("%s unavailable: %s", label_of(link), exc)
+                continue
+            for k, found in answers.items():
+                out[k] = (*out.get(k, ()), *found)
+        return out
 
     @property
-    def work_order(self) -> WorkOrder | None:
-        """The order of value the remote source spends its allowance in (``pacing.WorkOrder``), if paced."""
-        pacer = getattr(self.remote, "pacer", None)
-        return getattr(pacer, "order", None)
+    def treatment_sources(self) -> tuple[str, ...]:
+        """The data the treatment links ask, in words (each link's optional ``sources``): what "not found in
+        the treatment data we have" means in a report."""
+        out: list[str] = []
+        for link in self.links:
+            if isinstance(link, TreatmentLookup):
+                out.extend(getattr(link, "sources", ()) or ())
+        return tuple(dict.fromkeys(out))
 
-    async def clear_cache(self) -> None:
-        if self.cache is not None:
-            await self.cache.clear()
+    # ------------------------------------------------------------------ the chain itself
+    @property
+    def work_order(self) -> WorkOrder | None:
+        """The order of value a paced link spends its allowance in (``pacing.WorkOrder``), if one is paced."""
+        for link in self.links:
+            order = getattr(link, "work_order", None)
+            if order is not None:
+                return order  # type: ignore[no-any-return]
+        return None
+
+    async def clear_cache(self) -> bool:
+        """Empty every store; False when the chain has none."""
+        stores = self._stores()
+        for store in stores:
+            await store.clear()
+        return bool(stores)
 
     def describe(self) -> str:
-        parts = []
-        if self.corpus is not None:
-            parts.append(f"local corpus ({self.corpus.corpus.path})")
-        if self.index is not None:
-            parts.append(self.index.description)
-        if self.cache is not None:
-            parts.append(f"cache ({self.cache.path})")
-        if self.cap_fetcher is not None:
-            parts.append(f"CAP volume download ({self.cap_fetcher.base_url})")
-        if self.remote is not None:
-            parts.append(getattr(self.remote, "description", self.remote.name))
-        elif self.remote_off_reason:
-            parts.append(f"CourtListener off: {self.remote_off_reason}")
-        if self.statutes is not None:
-            parts.append(f"statute index ({self.statutes.path})")
+        parts = [text for link in self.links if (text := _description(link))]
         return " → ".join(parts) if parts else "no sources (every citation will be cannot-verify)"
 
     async def close(self) -> None:
-        for link in (self.remote, self.cap_fetcher, self.cache, self.index, self.corpus):
-            if link is not None:
-                try:
-                    await link.close()
-                except Exception as exc:  # closing must not mask the real outcome
-                    log.debug("error closing %s: %s", link, exc)
-        if self.statutes is not None:
-            self.statutes.close()
+        if self._parent is not None:  # a view: the chain owns the links
+            return
+        for link in reversed(self._links):
+            try:
+                done = link.close()
+                if inspect.isawaitable(done):
+                    await done
+            except Exception as exc:  # closing must not mask the real outcome
+                log.debug("error closing %s: %s", link, exc)
 
     async def __aenter__(self) -> SourceChain:
         return self
@@ -433,118 +508,10 @@ class SourceChain:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def _note(
-        partial: dict[CiteKey, LookupResult], key: CiteKey, reason: str, r: LookupResult | None = None
-    ) -> None:
-        prev = partial.get(key)
-        containing = (prev.containing if prev else None) or (r.containing if r else None)
-        partial[key] = LookupResult(
-            key=key,
-            status=LookupStatus.CANNOT_VERIFY,
-            source=(prev.source if prev else None) or (r.source if r else None),
-            reason=_join(prev.reason if prev else "", reason),
-            containing=containing,
-            pending_until=(r.pending_until if r else None) or (prev.pending_until if prev else None),
-        )
-
-    async def _ask_corpus(
-        self, keys: list[CiteKey], results: dict[CiteKey, LookupResult], partial: dict[CiteKey, LookupResult]
-    ) -> list[CiteKey]:
-        # the corpus's answer replaces what it said before (it is asked again after a CAP download)
-        return await self._ask_local(self.corpus, "local corpus", keys, results, partial, merge=False)
-
-    async def _ask_index(
-        self, keys: list[CiteKey], results: dict[CiteKey, LookupResult], partial: dict[CiteKey, LookupResult]
-    ) -> list[CiteKey]:
-        # the index's reason joins the corpus's ("the local corpus does not cover …; CourtListener …")
-        return await self._ask_local(self.index, "citation index", keys, results, partial, merge=True)
-
-    async def _ask_local(
-        self,
-        link: CorpusSource | IndexSource | None,
-        label: str,
-        keys: list[CiteKey],
-        results: dict[CiteKey, LookupResult],
-        partial: dict[CiteKey, LookupResult],
-        *,
-        merge: bool,
-    ) -> list[CiteKey]:
-        """Ask one local link; definitive answers go to ``results``, the rest stay to be asked further."""
-        if link is None or not keys:
-            return keys
-        try:
-            answers = await link.lookup(keys)
-        except CitecheckError as exc:
-            for k in keys:
-                self._note(partial, k, f"{label} unavailable: {exc}")
-            return keys
-        left = []
-        for k in keys:
-            r = answers[k]
-            if r.status in _DEFINITIVE:
-                results[k] = r
-                partial.pop(k, None)
-            else:
-                if merge:
-                    self._note(partial, k, r.reason, r)
-                else:
-                    partial[k] = r
-                left.append(k)
-        return left
-
-    async def _fetch_cap(
-        self, keys: list[CiteKey], partial: dict[CiteKey, LookupResult]
-    ) -> set[tuple[str, str]]:
-        assert self.cap_fetcher is not None and self.corpus is not None
-        wanted = sorted({(normalise_reporter(k.reporter), k.volume) for k in keys})
-        volumes = [(r, v) for r, v in wanted if not await self.corpus.has_volume(r, v, "cap")]
-        if not volumes:
-            return set()
-        outcome = await self.cap_fetcher.fetch_and_import(volumes, self.corpus.corpus)
-        for k in keys:
-            why = outcome.failures.get((normalise_reporter(k.reporter), k.volume))
-            if why:
-                self._note(partial, k, why)
-        return set(outcome.imported)
-
-
-#: Years either side of the draft's a name search of the citation index keeps (its year may be the slip).
-INDEX_NAME_YEARS = 5
-
-
-class _IndexNames:
-    """The citation index's ``search_names`` as a name-search link: years widened (never the court: the
-    draft's may be the slip), hits tagged with their source, and — for an index built from a full dump —
-    what it covers, so "no case of that name" can be said as information."""
-
-    def __init__(self, index: IndexSource) -> None:
-        self.index = index
-
-    async def find_by_name(
-        self, name: str, *, limit: int = 5, court: str | None = None, years: tuple[int, int] | None = None
-    ) -> NameSearch:
-        wide = (years[0] - INDEX_NAME_YEARS, years[1] + INDEX_NAME_YEARS) if years is not None else None
-        found = await self.index.search_names(name, limit=limit, years=wide)
-        if not found and wide is not None:
-            found = await self.index.search_names(name, limit=limit)
-        full = getattr(self.index.index, "full_dump", False)
-        return NameSearch(
-            hits=tuple(NameHit(record=h.record, score=h.score, source="index") for h in found),
-            asked=("the citation index",),
-            covering="the citation index built from CourtListener's bulk data" if full else None,
-        )
-
 
 def _same_case(a: CaseRecord, b: CaseRecord) -> bool:
     """One case found by two sources (a CAP record and a CourtListener cluster share a citation)."""
     return a.id == b.id or bool({c.key for c in a.citations} & {c.key for c in b.citations})
-
-
-#: How long one language-server check waits for CourtListener's allowance before it publishes what
-#: it has; the rest is re-checked in the background when the allowance returns.
-INTERACTIVE_PATIENCE_S = 2.0
 
 
 @asynccontextmanager
@@ -553,9 +520,10 @@ async def open_source(
 ) -> AsyncIterator[SourceChain]:
     """The chain the settings ask for; always usable (a missing part only narrows coverage).
 
-    ``interactive`` (the language server): no run deadline, but each call waits only briefly for
-    CourtListener's allowance. Otherwise (the CLI) the run has ``courtlistener_budget_s``. ``order``
-    ranks CourtListener work (the language server: what the user sees first)."""
+    ``interactive`` (the language server, the Word backend): no run deadline, but each call waits only
+    briefly for CourtListener's allowance, and a citation index built later is taken up. Otherwise (the
+    CLI) the run has ``courtlistener_budget_s``. ``order`` ranks CourtListener work (the language server:
+    what the user sees first)."""
     chain = await build_from_settings(settings, interactive=interactive, order=order)
     try:
         yield chain
@@ -566,109 +534,18 @@ async def open_source(
 async def build_from_settings(
     settings: Settings, *, interactive: bool = False, order: WorkOrder | None = None
 ) -> SourceChain:
-    from citecheck.sources.cache import Cache
-    from citecheck.sources.cap_fetch import CapFetcher
-    from citecheck.sources.courtlistener import CourtListenerClient
+    """``SourceChain(links)`` of every link ``sources/links.py`` opens for these settings."""
+    from citecheck.sources.links import open_links
 
-    corpus: CorpusSource | None = None
-    named = settings.corpus_path.expanduser().resolve() != default_corpus_path().resolve()
-    wants_cap = settings.cap_fetch and not settings.offline
-    read_only_why: str | None = None
-    try:
-        opened, read_only_why = await asyncio.to_thread(
-            open_for_check, settings.corpus_path, named=named, writable=wants_cap
-        )
-        corpus = CorpusSource(opened) if opened is not None else None
-    except (CorpusError, OSError) as exc:
-        if named:  # the user pointed at this corpus: running without it would hide every finding it gives
-            text = str(exc)
-            raise CorpusError(
-                text
-                if str(settings.corpus_path) in text
-                else f"cannot use the corpus {settings.corpus_path}: {text}"
-            ) from exc
-        log.warning("local corpus unavailable (%s): %s", settings.corpus_path, exc)
-    index = _open_index(settings)
-    cache: Cache | None = None
-    try:
-        cache = await Cache.open(settings.cache_path)
-    except (CorpusError, OSError) as exc:
-        log.warning("cache unavailable (%s): %s", settings.cache_path, exc)
-    cap = None
-    if wants_cap and read_only_why is not None and corpus is not None:
-        log.warning("%s", read_only_why)
-    if wants_cap and corpus is not None and read_only_why is None:
-        cap = CapFetcher(
-            settings.cap_url,
-            timeout_s=settings.http_timeout_s,
-            cache=cache,
-            budget_s=None if interactive else settings.cap_budget_s,
-        )
-    remote = None
-    off = ""
-    if settings.offline:
-        off = "offline mode: CourtListener not consulted"
-    elif not settings.courtlistener_token:
-        off = "no CourtListener token configured (set CITECHECK_COURTLISTENER_TOKEN)"
-    elif refusal := token_refusal(settings.courtlistener_url, settings.token_hosts):
-        log.warning("%s", refusal)  # never the token itself
-        off = refusal
-    else:
-        remote = CourtListenerClient(
-            settings.courtlistener_url,
-            settings.courtlistener_token,
-            timeout_s=settings.http_timeout_s,
-            request_rates=settings.courtlistener_rates,
-            citation_rate=settings.courtlistener_citation_rate,
-            budget_s=None if interactive else settings.courtlistener_budget_s,
-            patience_s=INTERACTIVE_PATIENCE_S if interactive else None,
-            store=cache,
-            order=order,
-        )
-    return SourceChain(
-        corpus=corpus,
-        index=index,
-        cache=cache,
-        cap_fetcher=cap,
-        remote=remote,
-        remote_off_reason=off,
-        statutes=await asyncio.to_thread(_open_statutes, settings),
-        index_watch=_watch_index(settings) if interactive and index is None else None,
-        name_search_online=settings.name_search_online,
-    )
+    return SourceChain(await open_links(settings, interactive=interactive, order=order))
 
 
-def _open_index(settings: Settings) -> IndexSource | None:
-    """The citation index when one was built (``corpus sync``); a broken one is a warning, not a failure."""
-    from citecheck.sources.index import files
-    from citecheck.sources.index.source import IndexSource
-
-    path = settings.index_path.expanduser()
-    if not path.exists() and not files.pending_path(path).exists():
-        return None
-    try:
-        return IndexSource.open(path)
-    except CorpusError as exc:
-        log.warning("citation index unavailable: %s", exc)
-        return None
-
-
-def _watch_index(settings: Settings) -> IndexWatch:
-    """For a long-running process without a usable index: take it up once a sync builds it."""
-    from citecheck.sources.index.source import IndexWatch
-
-    return IndexWatch(settings.index_path)
-
-
-def _open_statutes(settings: Settings) -> StatuteIndex | None:
-    """The statute index read-only, when there is one (none yet: statutes stay "not checked")."""
-    from citecheck.sources.statutes.index import StatuteIndex
-
-    path = settings.statutes_path.expanduser()
-    if not path.exists():
-        return None
-    try:
-        return StatuteIndex(path, readonly=True)
-    except CorpusError as exc:
-        log.warning("statute index unavailable: %s", exc)
-        return None
+__all__ = [
+    "LookupWalk",
+    "SourceChain",
+    "build_from_settings",
+    "holds",
+    "is_local",
+    "label_of",
+    "open_source",
+]

@@ -721,16 +721,22 @@ class Corpus:
 
 
 class CorpusSource:
-    """The corpus as an AuthoritySource.
+    """The corpus as a link of the source chain (lookup, opinion text, passage and name search).
 
     Calls run in a worker thread: a CAP volume being imported in another thread holds the corpus
     lock for a while, and the language server's event loop must never wait on it.
     """
 
     name = "corpus"
+    label = "local corpus"
+    local = True
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
+
+    @property
+    def description(self) -> str:
+        return f"local corpus ({self.corpus.path})"
 
     async def _run(self, what: str, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         try:
@@ -764,6 +770,7 @@ class CorpusSource:
         )
         return NameSearch(hits=tuple(hits), asked=("the local corpus",))
 
+    # the corpus alone is a whole source for ``gather`` too (the evaluation, tests): all of it is local
     async def lookup_local(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
         return await self.lookup(keys)
 

@@ -72,8 +72,6 @@ _CITE_STRING = re.compile(r"^\s*(\d{1,5})\s+([A-Za-z][\w.' ]{0,40}?)\s+(\d{1,6})
 NAME_RESULTS = 20
 #: Years either side of the draft's a name search asks CourtListener for (its year may be the slip).
 NAME_YEAR_WINDOW = 3
-#: Search results scored below this (``name_keys.name_score``) are other cases, not kept.
-NAME_MIN_SCORE = 0.8
 
 
 def _parse_wait(resp: httpx.Response, now: float) -> float | None:
@@ -168,10 +166,14 @@ class CourtListenerClient:
         store: PacingStore | None = None,
         pacer: Pacer | None = None,
         order: WorkOrder | None = None,
+        search_names: bool = True,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
+        #: the name search may be asked (``settings.name_search_online``): the case name of a citation a
+        #: finding calls wrong then goes to CourtListener (docs/sources.md, "Name search")
+        self.search_names = search_names
         official = is_courtlistener_host(self.base_url)
         # Our coverage table describes the real CourtListener; any other server (a firm's
         # `citecheck corpus serve`) must say per answer whether it holds the volume.
@@ -238,6 +240,11 @@ class CourtListenerClient:
     @property
     def description(self) -> str:
         return f"CourtListener ({self.base_url})"
+
+    @property
+    def work_order(self) -> WorkOrder | None:
+        """The order of value this client spends its allowance in (the chain's ``work_order``)."""
+        return self.pacer.order
 
     def _call_deadline(self) -> float | None:
         """The earlier of the run's deadline and this call's patience."""
@@ -827,6 +834,8 @@ class CourtListenerClient:
         turns it into a note)."""
         from citecheck.sources.name_keys import name_score
 
+        if not self.search_names:
+            return NameSearch()
         key = (name, years)
         cached = self._names.get(key)
         if cached is None:

@@ -10,6 +10,9 @@ import bisect
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+#: what a treatment link answers (``citecheck.treatment.models``), re-exported beside the other records
+from citecheck.treatment.models import Treatment as Treatment
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class CiteKey:
@@ -101,10 +104,6 @@ class PageMap:
             if start < off < end and label not in pages:
                 pages.append(label)
         return tuple(pages)
-
-    @property
-    def last_label(self) -> str:
-        return self.starts[-1][1] if self.starts else self.first_page
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -465,6 +465,3 @@ class Pacer:
         self.rejected_token = self.fingerprint
         self._wake()  # every waiter stops now
         await self._save()
-
-    def token_is_rejected(self) -> bool:
-        return bool(self.rejected_token) and self.rejected_token == self.fingerprint

@@ -35,7 +35,7 @@ async def check(samples_corpus: Path) -> AsyncIterator[Callable[[str], Awaitable
     from citecheck.sources.chain import SourceChain
     from citecheck.sources.corpus import Corpus, CorpusSource
 
-    chain = SourceChain(corpus=CorpusSource(Corpus(samples_corpus, readonly=True)))
+    chain = SourceChain([CorpusSource(Corpus(samples_corpus, readonly=True))])
 
     async def run(text: str) -> Report:
         return await check_document(text, chain, Settings(offline=True))

@@ -11,6 +11,7 @@ from citecheck.config import Settings
 from citecheck.findings import Finding, Kind, Severity
 from citecheck.pipeline import check_document
 from citecheck.results import Report
+from citecheck.sources.base import Unavailable
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.index.build import build_from_folder
 from citecheck.sources.index.source import IndexSource
@@ -40,7 +41,7 @@ def index_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 async def _check(index_file: Path, text: str) -> Report:
-    chain = SourceChain(index=IndexSource.open(index_file), remote_off_reason="offline mode")
+    chain = SourceChain([IndexSource.open(index_file), Unavailable("offline mode")])
     try:
         return await check_document(text, chain, Settings(offline=True, cap_fetch=False))
     finally:

@@ -12,6 +12,7 @@ from citecheck.config import Settings
 from citecheck.findings import Kind, Severity
 from citecheck.pipeline import check_document
 from citecheck.results import Status
+from citecheck.sources.base import Unavailable
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.index.build import build_from_folder
 from citecheck.sources.index.source import IndexSource
@@ -32,7 +33,7 @@ exist, or on *Greer v. Tolliver*, 410 U.S. 150 (1973). The Fourth Circuit agrees
 def _chain(tmp_path: Path, *, full_dump: bool) -> SourceChain:
     write_dump(tmp_path / "dump", closed_volume_cases(), unreferenced_dockets=20)
     build_from_folder(tmp_path / "index.sqlite", tmp_path / "dump", full_dump=full_dump)
-    return SourceChain(index=IndexSource.open(tmp_path / "index.sqlite"), remote_off_reason="offline mode")
+    return SourceChain([IndexSource.open(tmp_path / "index.sqlite"), Unavailable("offline mode")])
 
 
 async def _check(chain: SourceChain) -> dict[str, list[tuple[Kind, Severity, str]]]:

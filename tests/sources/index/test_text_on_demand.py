@@ -8,6 +8,7 @@ from pathlib import Path
 from citecheck.config import Settings
 from citecheck.findings import Kind
 from citecheck.pipeline import check_document
+from citecheck.sources.base import Unavailable
 from citecheck.sources.cache import Cache
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.courtlistener import CourtListenerClient
@@ -24,9 +25,11 @@ BRIEF = (
 
 async def _check(tmp_path: Path, fake: FakeCourtListener):
     chain = SourceChain(
-        index=IndexSource.open(tmp_path / "index.sqlite"),
-        cache=await Cache.open(tmp_path / "cache.sqlite"),
-        remote=CourtListenerClient(fake.base_url, "t", request_rates="100/min", citation_rate="60/min"),
+        [
+            IndexSource.open(tmp_path / "index.sqlite"),
+            await Cache.open(tmp_path / "cache.sqlite"),
+            CourtListenerClient(fake.base_url, "t", request_rates="100/min", citation_rate="60/min"),
+        ]
     )
     async with chain:
         return await check_document(BRIEF, chain, Settings(cache_path=tmp_path / "cache.sqlite"))
@@ -56,6 +59,7 @@ async def test_an_index_case_in_a_cap_volume_gets_its_text_from_the_volume(tmp_p
     from http.server import SimpleHTTPRequestHandler
 
     from citecheck.sources.cap_fetch import CapFetcher
+    from citecheck.sources.cap_volumes import CapVolumes
     from citecheck.sources.corpus import Corpus, CorpusSource
     from citecheck.sources.server import QuietHTTPServer
     from citecheck_testing import shared_corpus_path
@@ -82,10 +86,12 @@ async def test_an_index_case_in_a_cap_volume_gets_its_text_from_the_volume(tmp_p
     )
     try:
         chain = SourceChain(
-            corpus=CorpusSource(Corpus(tmp_path / "corpus.sqlite")),
-            index=IndexSource.open(tmp_path / "index.sqlite"),
-            cap_fetcher=CapFetcher(f"http://127.0.0.1:{httpd.server_address[1]}/"),
-            remote_off_reason="no CourtListener token",
+            [
+                CorpusSource(Corpus(tmp_path / "corpus.sqlite")),
+                IndexSource.open(tmp_path / "index.sqlite"),
+                CapVolumes(CapFetcher(f"http://127.0.0.1:{httpd.server_address[1]}/")),
+                Unavailable("no CourtListener token"),
+            ]
         )
         async with chain:
             report = await check_document(brief, chain, Settings(cache_path=tmp_path / "cache.sqlite"))

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from citecheck.config import Settings
 from citecheck.sources.chain import SourceChain, open_source
 from citecheck.sources.statutes.index import StatuteIndex
+from citecheck.sources.statutes.link import StatuteLink
 from citecheck.sources.statutes.records import LookupOutcome
 
 
@@ -50,7 +51,7 @@ async def test_no_index_means_not_covered_with_how_to_get_one(tmp_path: Path) ->
 
 
 async def test_a_broken_index_is_not_covered_never_not_found(tmp_path: Path, index_file: Path) -> None:
-    chain = SourceChain(statutes=StatuteIndex(index_file, readonly=True))
+    chain = SourceChain([StatuteLink(StatuteIndex(index_file, readonly=True))])
     with sqlite3.connect(index_file) as db:
         db.execute("DROP TABLE sections")
     (answer,) = (await chain.lookup_statutes([Key("usc", "42", "1983")])).values()

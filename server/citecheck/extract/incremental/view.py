@@ -61,10 +61,6 @@ class DocumentExtraction(Extraction):
     def __repr__(self) -> str:
         return f"DocumentExtraction({len(self.text)} chars, {self.run.after.citations} citations)"
 
-    @property
-    def paragraph_count(self) -> int:
-        return len(self.run.plans)
-
     def paragraph_citations(self, pno: int) -> tuple[Citation, ...]:
         return self.run.paragraph(pno)
 

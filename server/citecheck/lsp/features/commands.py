@@ -78,8 +78,7 @@ async def show_report(server: CiteServer, *args: Any) -> dict[str, Any]:
 
 async def clear_cache(server: CiteServer, *args: Any) -> dict[str, Any]:
     chain = await server.sources.get(server.settings)
-    cleared = chain.cache is not None
-    await chain.clear_cache()
+    cleared = await chain.clear_cache()
     if cleared:
         server.diagnostics.refresh_all()
     return {"cleared": cleared}

@@ -82,7 +82,7 @@
           const fix = expect(fx, `${w}.fixes[${i}]`, { title: "string", edits: "array", preferred: "boolean" });
           if (fix.why !== void 0 && typeof fix.why !== "string") throw new WireError(`${w}.fixes[${i}].why: expected string`);
           if (fix.confidence !== void 0 && !CONFIDENCES.has(fix.confidence)) {
-            throw new WireError(`${w}.fixes[${i}].confidence: unknown confidence ${String(fix.confidence)}`);
+            throw new WireError(`${w}.fixes[${i}].confidence: unknown confidence ${typeof fix.confidence === "string" ? fix.confidence : JSON.stringify(fix.confidence)}`);
           }
           fix.edits.forEach((e, j) => {
             const edit = expect(e, `${w}.fixes[${i}].edits[${j}]`, { span: "object", new_text: "string", word: "object" });
@@ -402,7 +402,10 @@
     if (!support.events) return false;
     return host.run(async (ctx) => {
       const d = ctx.document;
-      const handler = async () => onChange();
+      const handler = () => {
+        onChange();
+        return Promise.resolve();
+      };
       let any = false;
       for (const ev of [d.onParagraphChanged, d.onParagraphAdded, d.onParagraphDeleted]) {
         if (ev) {
@@ -714,7 +717,7 @@
     panel.render(controller.state);
     void controller.watch().then(() => controller.check());
   }
-  Office.onReady((info) => {
+  void Office.onReady((info) => {
     if (info.host === Office.HostType.Word) {
       start();
     } else {

@@ -73,7 +73,7 @@ def volume_id(reporter: int, volume: object) -> int | None:
     """The row id of an integer volume's row (None: a text volume, looked up by its key).
 
     >>> volume_id(3, 100), volume_id(3, "13301-M")
-    (12884902088, None)
+    (12884901988, None)
     """
     if isinstance(volume, int) and 0 <= volume < VOLUME_ID_LIMIT:
         return (reporter << 32) | volume

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from citecheck.errors import CorpusError
+from citecheck.sources import models
 from citecheck.sources.index import files
 from citecheck.sources.index.lookup import CitationIndex, NameHit
-from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, OpinionText, PassageHit
+from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, NameSearch, OpinionText, PassageHit
 
 #: How often a call checks for a newer index file (a stat).
 REFRESH_EVERY_S = 5.0
@@ -27,8 +28,18 @@ REFRESH_EVERY_S = 5.0
 log = logging.getLogger(__name__)
 
 
+#: Years either side of the draft's a name search of the citation index keeps (its year may be the slip).
+NAME_YEARS = 5
+
+
 class IndexSource:
+    """The citation index as a link of the source chain: lookups and the name search, no text."""
+
     name = "index"
+    label = "citation index"
+    local = True
+    #: it resolves cases but holds no text: the chain says so when no other link has a case's text
+    metadata_only = True
 
     def __init__(self, index: CitationIndex) -> None:
         self.index = index
@@ -41,6 +52,9 @@ class IndexSource:
     @property
     def description(self) -> str:
         return f"{self.index.label} ({self.index.path})"
+
+    def holds(self, record: CaseRecord) -> bool:
+        return record.source == "courtlistener"  # its records are CourtListener's clusters
 
     def _maybe_refresh(self) -> None:
         now = time.monotonic()
@@ -76,6 +90,23 @@ class IndexSource:
 
         return await asyncio.to_thread(run)
 
+    async def find_by_name(
+        self, name: str, *, limit: int = 5, court: str | None = None, years: tuple[int, int] | None = None
+    ) -> NameSearch:
+        """The chain's name search: years widened (never the court: the draft's may be the slip), hits
+        tagged with their source, and — for an index built from a full dump — what it covers, so "no case
+        of that name" can be said as information."""
+        wide = (years[0] - NAME_YEARS, years[1] + NAME_YEARS) if years is not None else None
+        found = await self.search_names(name, limit=limit, years=wide)
+        if not found and wide is not None:
+            found = await self.search_names(name, limit=limit)
+        full = getattr(self.index, "full_dump", False)
+        return NameSearch(
+            hits=tuple(models.NameHit(record=h.record, score=h.score, source="index") for h in found),
+            asked=("the citation index",),
+            covering="the citation index built from CourtListener's bulk data" if full else None,
+        )
+
     async def close(self) -> None:
         await asyncio.to_thread(self.index.close)
 
@@ -84,7 +115,14 @@ class IndexWatch:
     """Where the citation index will be, for a process that runs for hours — the language server, the
     Word backend — started before the first ``corpus sync`` (or with an index it could not read: an
     older layout, a broken file). ``poll`` looks at most every ``REFRESH_EVERY_S`` (a stat), opens the
-    index once a file is there, and tries a file that failed again only when a sync replaced it."""
+    index once a file is there, and tries a file that failed again only when a sync replaced it.
+
+    In the source chain it is a pending link: the chain puts the index in its place once ``poll`` has it."""
+
+    name = "index"
+    label = "citation index"
+    local = True
+    description = ""  # nothing to describe until it is there
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path).expanduser()
@@ -120,3 +158,6 @@ class IndexWatch:
                 self._checked = now
                 self.source = await asyncio.to_thread(self._try)
         return self.source
+
+    async def close(self) -> None:
+        return None  # the index it found belongs to the chain that took it up

@@ -346,10 +346,6 @@ class StatuteIndex:
     def _delete_title(self, code: str, title: str) -> None:
         _delete_title(self._db, code, title)
 
-    def remove_title(self, code: str, title: str) -> None:
-        with self._db:
-            self._delete_title(code, normalise_title(title))
-
     def vacuum(self) -> None:
         self._db.execute("VACUUM")
 
@@ -380,6 +376,11 @@ class StatuteIndex:
         """
         if not key.title:
             return StatuteAnswer(outcome=LookupOutcome.NOT_COVERED, reason="the citation names no title")
+        if getattr(key, "unit", ""):  # a part, subpart or appendix: never looked up as a section
+            return StatuteAnswer(
+                outcome=LookupOutcome.NOT_COVERED,
+                reason="the statute index does not hold parts and appendices",
+            )
         code, title, section = key.code, normalise_title(key.title), normalise_section(key.section)
         row = self._db.execute(
             f"SELECT {_S_COLUMNS}, t.edition FROM sections s JOIN titles t ON t.code = s.code AND t.title = s.title"

@@ -90,4 +90,16 @@ def _canonical(key: CiteKey) -> CiteKey:
     return CiteKey(key.volume, normalise_reporter(key.reporter), key.page)
 
 
-__all__ = ["TreatmentSource"]
+async def open_treatment(o: object) -> TreatmentSource:
+    """The link's opener (``sources/links.py``): always there, since the Congress.gov table ships with the
+    package; the treatment table joins it when ``treatment_path`` holds one."""
+    from citecheck.config import overruled_table_path
+    from citecheck.sources.links import Opening
+
+    assert isinstance(o, Opening)
+    return await asyncio.to_thread(
+        TreatmentSource.open, table_path=o.settings.treatment_path, refreshed=overruled_table_path()
+    )
+
+
+__all__ = ["TreatmentSource", "open_treatment"]
