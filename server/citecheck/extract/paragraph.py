@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
+from citecheck.extract.context import HISTORY, HISTORY_TO, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
@@ -689,6 +689,9 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
         # subsequent history: ", aff'd, 391 F.3d 250 (2004)"
         while True:
             hm = HISTORY.match(norm, end)
+            if hm is not None and hm.end() not in by_start:  # ", overruled on other grounds, Burks v. …, 437 U.S. 1"
+                nxt = next((d.core.start for d in drafts if end < d.core.start <= end + 200), None)
+                hm = HISTORY_TO.fullmatch(norm, end, nxt) if nxt is not None else None
             if not hm or hm.end() not in by_start:
                 break
             k = by_start[hm.end()]

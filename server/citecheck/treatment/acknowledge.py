@@ -38,9 +38,10 @@ def _group(extraction: Extraction, c: Citation) -> list[Citation]:
 def acknowledged(extraction: Extraction, citation: Citation) -> str | None:
     """The words with which the draft gives ``citation``'s negative history (None: it does not).
 
-    ``citation`` is a full citation; its parallel citations count with it, and so does a chain of history
-    it belongs to (``Roe v. Wade, 314 F. Supp. 1217, aff'd in part, rev'd in part, 410 U.S. 113 (1973),
-    overruled by …`` gives the history of 410 U.S. 113 too).
+    ``citation`` is a full citation; its parallel citations count with it. In a chain of history only what
+    follows a decision is its history: in ``Roe v. Wade, 314 F. Supp. 1217, aff'd in part, rev'd in part,
+    410 U.S. 113 (1973)`` the "rev'd" is the district court's, not the Supreme Court's, and ``…, 410 U.S. 113
+    (1973), overruled by Dobbs …`` is the Supreme Court decision's.
     """
     text = extraction.text
     members = _group(extraction, citation)
@@ -51,32 +52,12 @@ def acknowledged(extraction: Extraction, citation: Citation) -> str | None:
         for p in c.parentheticals:
             if NEGATIVE_HISTORY.match(p.text.strip()):
                 return p.text
-    host = _history_host(extraction, citation)
-    if host is not None and host is not citation:
-        found = acknowledged(extraction, host)
-        if found is not None:
-            return found
     end = max(own_end(c) for c in members)
     tail = _tail(extraction, citation, end)
     m = NEGATIVE_HISTORY.search(tail)
     if m is not None and not _hedged(tail[: m.start()]):
         return " ".join(tail[m.start() : m.start() + 80].split())
     return _in_sentence(extraction, citation, text)
-
-
-def _history_host(extraction: Extraction, citation: Citation) -> Citation | None:
-    """The citation whose subsequent history ``citation`` is part of (its full span runs over it)."""
-    for o in extraction.citations:
-        if o.index >= citation.index:
-            break
-        if (
-            o.form is CiteForm.FULL
-            and o.full_span.start < citation.span.start
-            and citation.span.end <= o.full_span.end
-        ):
-            if any(citation.text in h for h in o.history):
-                return o
-    return None
 
 
 def _tail(extraction: Extraction, citation: Citation, end: int) -> str:
