@@ -243,6 +243,7 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
             "Cache",
             "CapVolumes",
             "CourtListenerClient",
+            "TreatmentSearch",
         ]
     finally:
         for link in links:

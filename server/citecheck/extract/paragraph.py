@@ -689,7 +689,9 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
         # subsequent history: ", aff'd, 391 F.3d 250 (2004)"
         while True:
             hm = HISTORY.match(norm, end)
-            if hm is not None and hm.end() not in by_start:  # ", overruled on other grounds, Burks v. …, 437 U.S. 1"
+            if (
+                hm is not None and hm.end() not in by_start
+            ):  # ", overruled on other grounds, Burks v. …, 437 U.S. 1"
                 nxt = next((d.core.start for d in drafts if end < d.core.start <= end + 200), None)
                 hm = HISTORY_TO.fullmatch(norm, end, nxt) if nxt is not None else None
             if not hm or hm.end() not in by_start:

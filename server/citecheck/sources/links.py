@@ -44,6 +44,7 @@ LINKS: tuple[str, ...] = (
     "citecheck.sources.links:open_cache",  # what CourtListener answered before
     "citecheck.sources.links:open_cap_volumes",  # CAP static volumes downloaded into the corpus on demand
     "citecheck.sources.links:open_courtlistener",  # CourtListener's API, paced (or why it is off)
+    "citecheck.sources.treatment.online:open_treatment_search",  # its search of citing opinions, for treatment
     "citecheck.sources.links:open_statutes",  # the statute index (`corpus sync --statutes`)
 )
 
