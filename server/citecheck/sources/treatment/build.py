@@ -19,6 +19,7 @@ decoded by a child process). ``citation-map`` is not needed: a citing opinion's 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import time
@@ -276,7 +277,9 @@ def _scan_parallel(
             out.candidates.extend(part.candidates)
             out.stats.add(part.stats)
         return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawned, never forked: the reader's bz2 feeder thread is running, and a fork while a thread holds a lock
+    # leaves the child waiting on it for ever
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         pending: list[Future[ScanResult]] = []
         for shard in shards:
             pending.append(pool.submit(fn, shard))
