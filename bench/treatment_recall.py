@@ -11,9 +11,10 @@ real citations, years and courts) and every citing opinion's cluster. Then, thro
     citecheck check BRIEF --index INDEX --offline --format json      (treatment_path = TABLE)
 
 where BRIEF cites every treated case once. A statement is **found** when the check warns on its case
-(``overruled`` / ``negatively-treated``) and the table holds that opinion's own sentence for it (the finding
-quotes one of the opinions that say it). **Precision**: of the table's treatments, those a label states.
-Printed: statements and opinions found, recall by statement and by opinion, precision, the misses.
+(``overruled`` / ``negatively-treated``), quoting an opinion's sentence, and the table holds the statement (the
+same treating case); a statement several opinions make is one row quoting one of them (how many is printed).
+**Precision**: of the table's treatments, those a label states. Printed: statements and opinions found, recall
+by statement and by opinion, precision, the misses.
 
     python bench/treatment_recall.py --opinions ../scratch/ca1
 """
@@ -117,13 +118,18 @@ def main(argv: list[str] | None = None) -> int:
                   if any(x["citation_index"] == c["index"] and x["kind"] in ("overruled", "negatively-treated")
                          for x in f["findings"])}  # fmt: skip
         held = TreatmentTable(table)
-        found, missed = [], []
+        found, missed, own = [], [], 0
         for lb in truth:
             ts = held.lookup([CiteKey(*_key(lb["treated_cite"]))]).get(CiteKey(*_key(lb["treated_cite"])), ())
-            said = [
-                t for t in ts if t.quoted_from and t.quoted_from.record_id == f"cl:{cluster[lb['opinion']]}"
-            ]
-            (found if lb["treated_cite"] in warned and said else missed).append(lb)
+            here, by = f"cl:{cluster[lb['opinion']]}", lb["treating_name"]
+            held_it = [
+                t for t in ts
+                if (t.treating is None and by in ("", "SELF"))
+                or (t.treating is not None and (t.treating.name == by or (by == "SELF"
+                                                and t.treating.record_id == here)))
+            ]  # fmt: skip
+            own += any(t.quoted_from and t.quoted_from.record_id == here for t in held_it)
+            (found if lb["treated_cite"] in warned and held_it else missed).append(lb)
         rows = held.db.execute("SELECT t.cited, t.quoted_from FROM treatments t").fetchall()
         names = dict(held.db.execute("SELECT id, cite FROM cases").fetchall())
         stated = {(lb["treated_cite"], cluster[lb["opinion"]]) for lb in truth}
@@ -135,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"labelled statements  {len(truth)} in {len(opinions)} opinions")
         print(f"found                {len(found)} statements ({len(found) / len(truth):.1%}), "
               f"{len(op_found)} of {len(opinions)} opinions ({len(op_found) / len(opinions):.1%})")  # fmt: skip
+        print(f"quoting that opinion {own} of the {len(found)} (a statement several opinions make is kept once, with "
+              "the strongest one's words and how many said it)")  # fmt: skip
         print(f"precision            {right} of {len(rows)} treatments in the table are labelled statements "
               f"({right / max(1, len(rows)):.1%})")  # fmt: skip
         for lb in missed:

@@ -35,6 +35,8 @@ PARENTHETICAL_COLUMNS = ("id", "text", "described_opinion_id", "describing_opini
 #: A text longer than this is read only in its first part (a pathological row must not stall a worker).
 MAX_TEXT = 3_000_000
 MAX_QUOTE = 600
+#: A cheap first sieve over the raw field: a word stem of some cue (the cue itself is looked for in the text).
+_RAW_CUE = re.compile(r"overrul|over-rul|abrogat|disapprov|reced|supersed|good\s+law", re.I)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,10 +173,12 @@ def scan_opinions(rows: Iterable[tuple[str, ...]], columns: tuple[str, ...] = OP
             stats.refused["an opinion row without a numeric id and cluster_id"] += 1
             continue
         name, raw = best_text(row)
-        if not raw or not has_cue(raw):
+        if not raw or not _RAW_CUE.search(raw):
+            continue
+        text = opinion_text(name, raw[:MAX_TEXT]).text
+        if not has_cue(text):  # the markup may split a cue ("no <span>*255</span> longer good law")
             continue
         stats.with_cue += 1
-        text = opinion_text(name, raw[:MAX_TEXT]).text
         found = scan_text(text, opinion=oid, cluster=cluster, opinion_type=row.get("type") or None)
         stats.statements += len(found)
         result.candidates.extend(found)
