@@ -16,6 +16,7 @@ import pytest
 
 from citecheck.errors import InputError
 from citecheck.inputs import read_input
+from citecheck_testing.pdf import build_pdf
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 FOOTNOTES_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"
@@ -94,36 +95,6 @@ def build_docx(
         dst.writestr("word/endnotes.xml", _notes_xml("endnote", list(endnotes)))
     path.write_bytes(out.getvalue())
     return path
-
-
-def build_pdf(pages: list[str]) -> bytes:
-    """A minimal, valid PDF (Helvetica text, one line per page), xref offsets computed exactly."""
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    kids = []
-    for text in pages:
-        stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
-        objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream.decode('latin-1')}\nendstream")
-        content = len(objects)
-        objects.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {content} 0 R "
-            "/Resources << /Font << /F1 3 0 R >> >> >>"
-        )
-        kids.append(f"{len(objects)} 0 R")
-    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{i} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
 
 
 def test_docx_reads_body_tables_headers_footnotes_and_endnotes(tmp_path):

@@ -29,3 +29,16 @@ def test_the_download_budget_and_connect_time_are_the_programs() -> None:
     assert _said(r"cannot be reached \((\d+) s to connect\)") == cap_fetch.CONNECT_TIMEOUT_S
     # a CLI run cannot outlast the wait: the budget is shorter than the retry interval
     assert (Settings().cap_budget_s or 0) < cap_fetch.RETRY_AFTER_FAILURE_S
+
+
+def test_the_index_section_gives_the_figures_the_first_run_note_gives() -> None:
+    """Issue 32 item 6: one set of figures (sources/index/cost.py) in the README and in the report."""
+    from citecheck.sources.index.cost import SYNC_COST
+
+    text = " ".join(README.split())
+    assert "## Get the index" in README
+    assert f"downloads about {SYNC_COST.download_gb:g} GB" in text
+    lo, hi = SYNC_COST.build_minutes
+    assert f"builds in about {lo}–{hi} minutes on two cores" in text
+    assert f"needs about {SYNC_COST.disk_during_gb:g} GB of free disk while it builds" in text
+    assert f"and {SYNC_COST.disk_after_gb:g} GB afterwards" in text

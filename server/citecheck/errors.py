@@ -52,6 +52,18 @@ class SchemaChanged(ImportFormatError):
     real sections fabricated."""
 
 
+class UnreadableFile(SchemaChanged):
+    """One downloaded statute file is not XML at all, empty, or breaks off (a Git LFS pointer, a truncated
+    download): that file is refused and the copy the index holds stays, while the other titles are still
+    built. A file that is well-formed XML in a format the parser does not know is ``SchemaChanged`` itself
+    and stops the sync (every title would be read wrong)."""
+
+
+class EmptyTitle(SchemaChanged):
+    """A U.S. Code title file with no sections at all (an eliminated appendix, court rules only, or a
+    truncated or hostile file): never stored as a title the index covers, never in place of a good copy."""
+
+
 class DiskSpaceError(CorpusError):
     pass
 

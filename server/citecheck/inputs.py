@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from citecheck.errors import InputError
+from citecheck.extract.page_furniture import clean_pages, page_joint
 from citecheck.findings import SIZE_LIMIT_HINT
 
 #: Largest input file we open at all (bytes). Bigger is refused before reading.
@@ -508,7 +509,9 @@ def _quiet_pypdf() -> None:
 
 
 def _pdf_document(name: str, data: bytes) -> InputDocument:
-    """Text of every page, pages separated by a blank line, with each page's label and offset."""
+    """Text of every page less its furniture (running heads, page numbers, e-filing stamps: a citation
+    run over a page break is one again), each page joined to the next by a line break where it stops
+    mid-sentence and a blank line where it ends one, with each page's label and offset."""
     _quiet_pypdf()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -557,16 +560,21 @@ def _pdf_read(name: str, data: bytes) -> InputDocument:
             labels = list(reader.page_labels)
         except Exception:
             labels = []
-        parts: list[str] = []
+        raw = [_normalise_newlines(page.extract_text() or "").strip("\n") for page in reader.pages]
+        parts = clean_pages(raw)
         pages: list[tuple[int, str]] = []
+        chunks: list[str] = []
         offset = 0
-        for i, page in enumerate(reader.pages):
-            text = _normalise_newlines(page.extract_text() or "").strip("\n")
+        for i, text in enumerate(parts):
+            if i:
+                joint = page_joint(parts[i - 1], text)
+                chunks.append(joint)
+                offset += len(joint)
             label = labels[i] if i < len(labels) and labels[i] else str(i + 1)
             pages.append((offset, label))
-            parts.append(text)
-            offset += len(text) + 2
-        if pages and not any(part.strip() for part in parts):
+            chunks.append(text)
+            offset += len(text)
+        if pages and not any(part.strip() for part in raw):
             # a scanned filing: "0 citations" would read as "nothing wrong"; say nothing could be read
             raise InputError(
                 f"{name}: nothing could be read: the PDF has {len(pages)} page(s) but no text layer "
@@ -578,4 +586,4 @@ def _pdf_read(name: str, data: bytes) -> InputDocument:
         raise InputError(f"{name}: malformed PDF ({exc})") from exc
     except Exception as exc:  # pypdf raises assorted errors on broken files
         raise InputError(f"{name}: malformed PDF ({type(exc).__name__})") from exc
-    return InputDocument(name=name, kind="pdf", text="\n\n".join(parts), pages=tuple(pages))
+    return InputDocument(name=name, kind="pdf", text="".join(chunks), pages=tuple(pages))

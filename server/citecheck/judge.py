@@ -156,6 +156,19 @@ class _Records:
         full = full_of(self.extraction, c)
         return self.chosen.get(full.index) if full is not None else None
 
+    def parallels(self, c: Citation) -> tuple[CaseRecord, ...]:
+        """The cases the other full citations of ``c``'s parallel group resolved to."""
+        if c.form is not CiteForm.FULL or c.group is None:
+            return ()
+        return tuple(
+            rec
+            for other in self.extraction.citations
+            if other.group == c.group
+            and other.index != c.index
+            and other.form is CiteForm.FULL
+            and (rec := self.chosen.get(other.index)) is not None
+        )
+
 
 def run_checks(checks: Sequence[Check], ctx: CheckContext) -> list[Finding]:
     out: list[Finding] = []
@@ -240,6 +253,7 @@ def judge(
             statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
             treatments=treatments_of(extraction, c, rec, evidence.treatments),
+            parallels=records.parallels(c),
         )
         contexts.append(ctx)
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)

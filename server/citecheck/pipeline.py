@@ -21,6 +21,9 @@ from citecheck.visible import too_large_finding, visible
 
 if TYPE_CHECKING:
     from citecheck.holdings.stage import HoldingStage
+    from citecheck.ignores import IgnoreList
+    from citecheck.inputs import InputDocument
+    from citecheck.report.model import FileResult
 
 
 def too_large_report(text: str, settings: Settings) -> Report:
@@ -59,12 +62,54 @@ async def check_document(
     return judge(extraction, evidence, settings, declared=declared)
 
 
+async def check_input(
+    doc: InputDocument,
+    source: AuthoritySource | None,
+    settings: Settings,
+    *,
+    ignores: IgnoreList | None = None,
+    holdings: HoldingStage | None = None,
+    extraction: Extraction | None = None,
+) -> tuple[FileResult, Report, int]:
+    """One input document as every command checks it (``citecheck check`` per file, each worker of
+    ``citecheck batch``): ``check_document`` with the court its .docx properties declare, the findings
+    the ignore list dismisses left out, adapted for the reports. One function, so that a batch's
+    findings are a check's findings by construction. Returns the file's result, the full report (the
+    pacing summary reads it) and how many findings the ignore list hid."""
+    from citecheck.report.model import file_result
+
+    report = await check_document(
+        doc.text, source, settings, declared=declared_by(doc), holdings=holdings, extraction=extraction
+    )
+    hidden = 0
+    if ignores is not None and len(ignores):
+        kept = visible(report.findings, settings, ignores, extraction=report.extraction, text=doc.text)
+        hidden = len(report.findings) - len(kept)
+        shown = report.with_findings(kept)
+    else:
+        shown = report
+    return file_result(doc.name, doc.kind, doc.text, shown, doc.pages, doc.places), report, hidden
+
+
+def declared_by(doc: InputDocument) -> tuple[Declared, ...]:
+    """The matter's court as a .docx custom document property (``court``, ``question``), if set."""
+    court, question = (
+        doc.custom_property("court", "citecheck.court"),
+        doc.custom_property("question", "citecheck.question"),
+    )
+    if not court and not question:
+        return ()
+    return (Declared(court=court, question=question, origin="document property"),)
+
+
 __all__ = [
     "CitationResult",
     "Report",
     "SourceEvidence",
     "Status",
     "check_document",
+    "check_input",
+    "declared_by",
     "judge",
     "local_findings",
     "too_large_report",

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from functools import cache, lru_cache
 
 import reporters_db
@@ -175,6 +174,45 @@ def normalise_reporter(reporter: str) -> str:
     editions, variations = _tables()
     key = _squash(r)
     return editions.get(key) or variations.get(key) or r
+
+
+@lru_cache(maxsize=1)
+def _undotted() -> dict[str, str | None]:
+    """(spelling without periods or spaces → the one case edition it can be; None when several can)."""
+    out: dict[str, str | None] = {}
+
+    def add(spelling: str, edition: str) -> None:
+        key = re.sub(r"[\s.]+", "", spelling).lower()
+        if key in out and out[key] != edition:
+            out[key] = None
+        else:
+            out[key] = edition
+
+    for ed in reporters_db.EDITIONS:
+        add(ed, ed)
+    for var, eds in reporters_db.VARIATIONS_ONLY.items():
+        for ed in eds:
+            add(var, ed)
+    return out
+
+
+def reporter_variant(reporter: str) -> str | None:
+    """The case reporter a spelling with periods or spaces missing stands for, or None.
+
+    Drafts drop periods and spaces that reporters-db's variations do not list: ``F. Supp 3d`` (the
+    Mata v. Avianca sanctions opinion cites itself so), ``F.Supp 2d``, ``Fed Appx``. Read as the
+    reporter only when exactly one edition has those letters in that order; an invented series
+    (``Cal. Rptr. 4th``) has none.
+
+    >>> reporter_variant("F. Supp 3d"), reporter_variant("Fed Appx"), reporter_variant("S Ct")
+    ('F. Supp. 3d', "F. App'x", 'S. Ct.')
+    >>> reporter_variant("Cal. Rptr. 4th") is None, reporter_variant("Umbrella") is None
+    (True, True)
+    """
+    key = re.sub(r"[\s.]+", "", reporter).lower()
+    if not key:
+        return None
+    return _undotted().get(key)
 
 
 def is_case_reporter(reporter: str) -> bool:
@@ -396,32 +434,70 @@ def page_problem(reporter: str, page: str) -> str | None:
 # --- sources -------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
-def _edition_end(reporter: str) -> datetime | bool | None:
-    """End date of the edition, None if still running, False if unknown."""
-    root = reporters_db.EDITIONS.get(reporter)
-    if root is None:
+#: A volume number that is a year (``2015 Ohio 1500``, ``1992-Ohio-2``): a neutral citation's "volume".
+_YEAR_LIKE = range(1700, 2100)
+
+
+def year_like(volume: str) -> bool:
+    """A volume that is a year, as neutral citations number theirs.
+
+    >>> year_like("2015"), year_like("288"), year_like("1992-Ohio")
+    (True, False, False)
+    """
+    return volume.isdigit() and int(volume) in _YEAR_LIKE
+
+
+def neutral_volume(reporter: str, volume: str) -> bool:
+    """Whether ``volume`` of ``reporter`` may be a neutral (public-domain) citation: a neutral-only
+    reporter (``WI``), or a year-like volume of an abbreviation one of whose editions is neutral
+    (``2015 Ohio`` — Ohio Reports closed in 1851, the neutral citation runs; ``2010 Pa. Super.``).
+
+    >>> neutral_volume("Ohio", "2015"), neutral_volume("Ohio", "20"), neutral_volume("WI", "2018")
+    (True, False, True)
+    """
+    eds = _editions().get(reporter, ())
+    if not eds:
         return False
-    for rep in reporters_db.REPORTERS.get(root, ()):
-        ed = rep.get("editions", {}).get(reporter)
-        if ed is not None:
-            return ed.get("end")
-    return False
+    if all(e.cite_type == "neutral" for e in eds):
+        return True
+    return year_like(volume) and any(e.cite_type == "neutral" for e in eds)
+
+
+def state_reporter(reporter: str) -> bool:
+    """A state, state regional or neutral reporter: where CourtListener and CAP lose parallel citations
+    of state cases (regional citations of states with official reports, CAP #345, #2013).
+
+    >>> state_reporter("A.2d"), state_reporter("Md."), state_reporter("F.3d"), state_reporter("U.S.")
+    (True, True, False, False)
+    """
+    eds = _editions().get(reporter, ())
+    return bool(eds) and all(e.cite_type in ("state", "state_regional", "neutral") for e in eds)
 
 
 def courtlistener_covers(reporter: str, volume: str) -> bool:
-    """Whether CourtListener holds EVERY case of this reporter volume (so its 404 means "no such case").
+    """Whether CourtListener holds EVERY case of this reporter volume (so its absence there is evidence).
 
     Conservative on purpose: only closed series (ended before the CAP cutoff) and old U.S. Reports.
-    Audited years win over reporters-db's (``F. Supp.`` ran to 1998, not 1988).
+    Audited years win over reporters-db's (``F. Supp.`` ran to 1998, not 1988). An abbreviation several
+    reporters share is closed only if every edition that could hold the volume is: ``Ohio`` names Ohio
+    Reports (closed 1851) and the Ohio neutral citation (running), so ``2015 Ohio`` is never covered while
+    ``20 Ohio`` is; ``Conn. Super. Ct.`` and ``Ct. Cl.`` each name a running series too (issue 32). A
+    neutral volume is never covered: CourtListener lacks whole years of them (#3992, #5768).
+
+    >>> courtlistener_covers("Ohio", "2015"), courtlistener_covers("Pa. Super.", "2010")
+    (False, False)
+    >>> courtlistener_covers("Ark.", "288"), courtlistener_covers("Ct. Cl.", "100")
+    (True, False)
     """
     if reporter == "U.S.":
         return volume.isdigit() and int(volume) <= _US_COMPLETE_THROUGH
+    if neutral_volume(reporter, volume):
+        return False
     audited = SERIES_YEARS.get(reporter)
     if audited is not None:
         return audited.last is not None and audited.last <= _CAP_CUTOFF_YEAR
-    end = _edition_end(reporter)
-    return isinstance(end, datetime) and end.year <= _CAP_CUTOFF_YEAR
+    eds = [e for e in _editions().get(reporter, ()) if e.cite_type != "neutral"]
+    return bool(eds) and all(e.end is not None and e.end <= _CAP_CUTOFF_YEAR for e in eds)
 
 
 def cap_slug(reporter: str) -> str:

@@ -107,6 +107,7 @@ class Case:
     modified: str = STAMP
     cite_ids: list[int] = field(default_factory=list)
     cited: int = 0  # CourtListener's citation_count: how many opinions cite it
+    types: list[int] | None = None  # CourtListener's citation type of each of ``cites`` (default 3)
 
 
 COURTS = [
@@ -142,7 +143,8 @@ def write_dump(
                 930_000_000 + (case.id % 10_000_000) * 10 + k
             )  # stable across dumps, as CourtListener's are
             case.cite_ids.append(cite_id)
-            citations.append({"id": cite_id, "volume": vol, "reporter": rep, "page": page, "type": 3,
+            kind = case.types[k] if case.types is not None else 3
+            citations.append({"id": cite_id, "volume": vol, "reporter": rep, "page": page, "type": kind,
                               "cluster_id": case.id, "date_created": STAMP,
                               "date_modified": case.modified})  # fmt: skip
     clusters = [

@@ -17,6 +17,7 @@ import json
 import random
 import re
 import threading
+import urllib.parse
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -94,7 +95,7 @@ def uslm_title(
     sections: Sequence[FakeSection],
     *,
     heading: str = "THE PUBLIC HEALTH AND WELFARE",
-    edition: str = "118-200",
+    edition: str = "119-36",
     chapter_size: int = 50,
     namespace: str = USLM_NS,
 ) -> bytes:
@@ -269,6 +270,11 @@ TITLE_42 = [
         ),
     ),
     FakeSection(
+        number="2000e–16a",
+        heading="Protections against discrimination in compensation",
+        paragraphs=("No employee shall be discriminated against in compensation.",),
+    ),
+    FakeSection(
         number="2401",
         heading="Repealed. Pub. L. 97–35, title V, § 529, Aug. 13, 1981, 95 Stat. 480",
         status="repealed",
@@ -314,7 +320,7 @@ VERSIONS_17 = [
 
 
 def build_sample_index(folder: Path) -> Path:
-    """``folder/statutes.sqlite`` holding the sample titles 42 U.S.C. (release 118-200) and 17 C.F.R."""
+    """``folder/statutes.sqlite`` holding the sample titles 42 U.S.C. (release 119-36) and 17 C.F.R."""
     from citecheck.sources.statutes.ecfr import parse_ecfr, section_history
     from citecheck.sources.statutes.index import StatuteIndex
     from citecheck.sources.statutes.uslm import parse_uslm
@@ -447,7 +453,7 @@ def write_synthetic_ecfr(folder: Path, titles: Sequence[str], sections_per_title
 class StatuteFiles:
     """What the loopback server serves; tests change it between requests (a new release, a broken one)."""
 
-    release_point: str = "118-200"
+    release_point: str = "119-36"
     usc: dict[str, bytes] = field(default_factory=dict)  # "usc42.xml" → bytes
     ecfr: dict[str, bytes] = field(default_factory=dict)  # "40" → title XML
     ecfr_versions: dict[str, bytes] = field(default_factory=dict)  # "40" → versions JSON
@@ -455,6 +461,9 @@ class StatuteFiles:
     cut_after: int | None = None  # drop the connection after this many bytes of the zip (once)
     requests: list[tuple[str, str | None]] = field(default_factory=list)  # (path, Range header)
     full_dates: list[str] = field(default_factory=list)  # the dates /full/{date}/… was asked for
+    versions_queries: list[dict[str, str]] = field(default_factory=list)  # each versions request's query
+    versions_per_page: int = 1000  # the versioner pages at 1,000 records
+    busy: dict[str, int] = field(default_factory=dict)  # title → how many 503s its versions answer first
     _zip: bytes | None = None
 
     def zip_bytes(self) -> bytes:
@@ -489,7 +498,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         f = self.files
-        path = self.path.split("?", 1)[0]
+        path, _, query = self.path.partition("?")
         f.requests.append((path, self.headers.get("Range")))
         rp = f.release_point
         major, _, minor = rp.partition("-")
@@ -511,16 +520,40 @@ class _Handler(BaseHTTPRequestHandler):
             if m.group(1) == "titles.json":
                 return self._send(f.ecfr_titles, "application/json")
             if m.group(2):
-                body = f.ecfr_versions.get(m.group(2))
-                if body is None:
-                    return self._send(b'{"error":"not found"}', "application/json", 404)
-                return self._send(body, "application/json")
+                return self._versions(m.group(2), dict(urllib.parse.parse_qsl(query)))
             f.full_dates.append(m.group(3))
             body = f.ecfr.get(m.group(4))
             if body is None:
                 return self._send(b"<error>not found</error>", "application/xml", 404)
             return self._send(body, "application/xml")
         self._send(b"not found", "text/plain", 404)
+
+    def _versions(self, title: str, params: dict[str, str]) -> None:
+        """``/versions/title-N.json`` as the versioner answers it: an issue date is required (400 without),
+        the rows issued on or before ``issue_date[lte]``, 1,000 a page, 503 while the title is processed."""
+        f = self.files
+        f.versions_queries.append(params)
+        if f.busy.get(title, 0) > 0:
+            f.busy[title] -= 1
+            body = json.dumps({"message": f"Title {title} currently unavailable"}).encode()
+            return self._send(body, "application/json", 503, {"Retry-After": "0"})
+        raw = f.ecfr_versions.get(title)
+        if raw is None:
+            return self._send(b'{"error":"not found"}', "application/json", 404)
+        if not any(k.startswith("issue_date") for k in params):
+            body = b'{"errors":"Bad parameters: An issue_date parameter must be provided."}'
+            return self._send(body, "application/json", 400)
+        doc = json.loads(raw)
+        rows = doc.get("content_versions", [])
+        if "issue_date[lte]" in params:
+            rows = [r for r in rows if str(r.get("issue_date", "")) <= params["issue_date[lte]"]]
+        per = f.versions_per_page
+        pages = max(1, -(-len(rows) // per))
+        page = int(params.get("page", "1") or "1")
+        meta = dict(doc.get("meta") or {})
+        meta.update(page=str(page), per_page=str(per), total_pages=str(pages), result_count=str(len(rows)))
+        out = {"content_versions": rows[(page - 1) * per : page * per], "meta": meta}
+        return self._send(json.dumps(out).encode(), "application/json")
 
     def _send_zip(self, data: bytes) -> None:
         f = self.files

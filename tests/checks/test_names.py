@@ -97,3 +97,18 @@ ONE_SHARED_PARTY = [
 )
 def test_one_shared_party_is_a_mismatch_but_forms_of_the_same_name_match(draft, names, verdict) -> None:
     assert compare_names(draft, names).verdict.value == verdict
+
+
+ASAY = (
+    "Mark James ASAY, Appellant, v. STATE of Florida, Appellee; Mark James Asay, Petitioner, v. Julie L. "
+    "Jones, etc., Respondent"
+)
+
+
+@pytest.mark.parametrize(
+    ("draft", "verdict"),
+    [("Asay v. State", M), ("Asay v. Jones", M), ("Asay v. Smith", X), ("Smith v. State", X)],
+)
+def test_a_consolidated_caption_in_the_record_matches_on_any_caption(draft: str, verdict) -> None:
+    """Issue 32: CourtListener's name of Asay v. State joins two captions with ';' (was a mismatch)."""
+    assert compare_names(draft, [ASAY]).verdict is verdict

@@ -89,7 +89,7 @@ async def test_an_invented_section_in_a_covered_title_is_fabricated(index: Statu
     report = await _check("See 42 U.S.C. § 1983a (creating a federal tort).", index)
     (f,) = report.findings
     assert (f.kind, f.severity) == (Kind.FABRICATED_STATUTE, Severity.ERROR)
-    assert "42 U.S.C. § 1983a does not exist" in f.message and "release point 118-200" in f.message
+    assert "42 U.S.C. § 1983a does not exist" in f.message and "release point 119-36" in f.message
     assert "nearest sections: § 1982 (Property rights of citizens), § 1983 (Civil action" in (
         f.evidence.note or ""
     )
@@ -204,3 +204,22 @@ async def test_without_an_index_nothing_is_accused(tmp_path: Path) -> None:
     report = judge(extraction, evidence, Settings(offline=True))
     assert not any(f.kind is Kind.FABRICATED_STATUTE for f in report.findings)
     assert report.result(0).status is Status.NOT_CHECKED  # type: ignore[union-attr]
+
+
+async def test_a_section_written_without_a_section_sign_is_never_called_fabricated(
+    index: StatuteIndex,
+) -> None:
+    """PDF text where the "§" was lost and a footnote number ran into the section ("29 U.S.C    110611" in a
+    real First Circuit opinion: § 1106, note 11) reads as a section the title lacks: a warning that says the
+    number may be garbled, never an error; the same number written with "§" is still an error."""
+    for text, severity in (
+        ("Relief lies under 42 U.S.C    198311 against state actors.", Severity.WARNING),
+        ("Relief lies under 42 U.S.C. § 198311 against state actors.", Severity.ERROR),
+    ):
+        extraction = extract_citations(text)
+        evidence = await gather(extraction, SourceChain([StatuteLink(index)]))
+        report = judge(extraction, evidence, Settings(offline=True))
+        (f,) = [f for f in report.findings if f.kind is Kind.FABRICATED_STATUTE]
+        assert f.severity is severity, text
+        if severity is Severity.WARNING:
+            assert "without a section sign" in f.message

@@ -64,7 +64,7 @@ def test_with_the_statute_index(
     first = report["files"][0]["citations"][0]
     assert first["status"] == "verified"
     assert first["section"]["heading"] == "Civil action for deprivation of rights"
-    assert first["section"]["edition"] == "118-200" and first["section"]["status"] == "current"
+    assert first["section"]["edition"] == "119-36" and first["section"]["status"] == "current"
     assert ("fabricated-statute", "error") in cites["42 U.S.C. § 1983a"]
     assert ("impossible-citation", "error") in cites["55 U.S.C. § 101"]
     assert ("statute-repealed", "warning") in cites["42 U.S.C. § 1984"]

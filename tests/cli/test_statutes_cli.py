@@ -41,7 +41,7 @@ def _release(folder: Path) -> Path:
             heading="CRIMES",
         ),
     }
-    (folder / "xml_uscAll@118-200.zip").write_bytes(release_zip(usc))
+    (folder / "xml_uscAll@119-36.zip").write_bytes(release_zip(usc))
     (folder / "ecfr").mkdir()
     (folder / "ecfr" / "title-17.xml").write_bytes(
         ecfr_title(
@@ -74,10 +74,10 @@ def test_sync_from_a_folder_then_status(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["--offline", "corpus", "sync", "--statutes", "--from", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "stored 2 U.S. Code titles, 1 C.F.R. titles (3 sections)" in out
-    assert "usc: 118-200" in out and "cfr 17: 2024-01-03" in out
+    assert "usc: 119-36" in out and "cfr 17: 2024-01-03" in out
     assert main(["corpus", "status"]) == 0
     out = capsys.readouterr().out
-    assert "U.S. Code: 2 titles, 2 sections; edition 118-200" in out and "titles: 18, 42" in out
+    assert "U.S. Code: 2 titles, 2 sections; edition 119-36" in out and "titles: 18, 42" in out
     assert "C.F.R.: 1 titles, 1 sections; edition 2024-01-03" in out
     assert main(["corpus", "status", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

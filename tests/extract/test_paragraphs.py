@@ -1,5 +1,6 @@
 import pytest
 
+from citecheck.extract import extract_citations
 from citecheck.extract.paragraphs import MAX_PARAGRAPH, split_paragraphs
 
 
@@ -108,13 +109,39 @@ def test_a_wrapped_line_and_the_next_are_one_paragraph(text: str) -> None:
     assert _texts(text) == [text]
 
 
-def test_a_page_number_line_is_never_joined_to() -> None:
-    text = "The court so held in a long sentence that ends in 442 U.S.\n\n-12-\n\n560, as it did."
-    assert _texts(text) == [
-        "The court so held in a long sentence that ends in 442 U.S.",
+def test_a_page_number_line_is_joined_to_only_inside_a_citation() -> None:
+    """A page's number between two paragraphs stays apart; between the parts of a citation (issue 41:
+    page furniture between them) the parts are one paragraph and the number is not read as a volume.
+    Before, ``442 U.S.⏎⏎-12-⏎⏎560`` was three paragraphs and the citation lost."""
+    apart = "The court so held in a long sentence that ends the paragraph.\n\n-12-\n\nThe next one."
+    assert _texts(apart) == [
+        "The court so held in a long sentence that ends the paragraph.",
         "-12-",
-        "560, as it did.",
+        "The next one.",
     ]
+    text = "The court so held in a long sentence that ends in 442 U.S.\n\n-12-\n\n560, as it did."
+    assert _texts(text) == [text]
+    (cite,) = extract_citations(text).citations
+    assert (cite.volume, cite.reporter, cite.page) == ("442", "U.S.", "560")
+
+
+def test_page_furniture_between_a_short_forms_parts() -> None:
+    """Real First Circuit text as CourtListener serves it (194496, 194542): the page's number twice
+    between the volume and the reporter. Read as a paragraph end it lost the short form; read whole it
+    must not make ``5 F.2d at 353`` of the page number."""
+    text = (
+        "governs the accrual period.   See, e.g., Rivera-Muriente, 959\n"
+        "                                                        \n\n"
+        "                             -5-\n"
+        "                              5\n\n"
+        "F.2d  at 353.  Under federal  law, a plaintiff's   1983 cause"
+    )
+    assert len(_texts(text)) == 1
+    (cite,) = [c for c in extract_citations(text).citations if c.volume]
+    assert (cite.volume, cite.reporter, cite.antecedent_text) == ("959", "F.2d", "Rivera-Muriente")
+    text = "cf. Chambers, 111\n                      \n\n                 15\n\nS. Ct. at 2136 (allowing use)"
+    (cite,) = [c for c in extract_citations(text).citations if c.volume]
+    assert (cite.volume, cite.reporter) == ("111", "S. Ct.")
 
 
 def test_a_line_ending_in_a_comma_goes_on_after_blank_lines() -> None:

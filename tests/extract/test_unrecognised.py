@@ -113,3 +113,29 @@ def test_invented_series_after_a_quote_as_a_brief_writes_it() -> None:
 )
 def test_page_abbreviation_is_still_no_reporter(text: str) -> None:
     assert _unrec(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "reporter"),
+    [
+        # the Mata v. Avianca sanctions opinion cites itself so (issue 32): one period missing
+        ("Mata v. Avianca, Inc., 678 F. Supp 3d 443, 448 (S.D.N.Y. 2023).", "F. Supp. 3d"),
+        ("Smith v. Jones, 123 F. Supp 2d 456 (D. Md. 2000).", "F. Supp. 2d"),
+        ("Smith v. Jones, 123 Fed Appx 456 (3d Cir. 2005).", "F. App'x"),
+        ("Smith v. Jones, 123 F.Supp.3d 456 (S.D.N.Y. 2016).", "F. Supp. 3d"),
+        ("Smith v. Jones, 123 Fed. Appx. 456 (3d Cir. 2005).", "F. App'x"),
+        ("Roe v. Wade, 93 S.Ct. 705 (1973).", "S. Ct."),
+    ],
+)
+def test_a_real_reporter_with_periods_or_spaces_missing_is_that_reporter(text: str, reporter: str) -> None:
+    from citecheck.checks.impossible import impossible_reason
+
+    (c,) = extract_citations(text).citations
+    assert c.form is CiteForm.FULL and c.reporter == reporter
+    assert impossible_reason(c) is None
+    assert c.case_name is not None and c.year is not None
+
+
+def test_an_invented_series_is_still_not_a_variant() -> None:
+    (c,) = _unrec("See Boone v. Vinson, 446 Cal. Rptr. 4th 183, 190 (2019).")
+    assert c.reporter == "Cal. Rptr. 4th"

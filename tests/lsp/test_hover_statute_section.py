@@ -14,7 +14,7 @@ S1983 = SectionRecord(
     title="42",
     section="1983",
     heading="Civil action for deprivation of rights",
-    edition="118-200",
+    edition="119-36",
     url="https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title42-section1983",
 )
 STATUTE = Statute(form=StatuteForm.FULL, code="usc", title="42", section="1983")
@@ -24,7 +24,7 @@ def test_a_verified_section_shows_its_heading_and_edition() -> None:
     result = CitationResult(citation_index=0, status=Status.VERIFIED, basis=Status.VERIFIED, statute=S1983)
     text = render_hover("42 U.S.C. § 1983", result, [], None, statute=STATUTE, written=STATUTE)
     assert (
-        "**42 U.S.C. § 1983** — Civil action for deprivation of rights (U.S. Code, release point 118-200)"
+        "**42 U.S.C. § 1983** — Civil action for deprivation of rights (U.S. Code, release point 119-36)"
         in text
     )
     assert "[open](https://uscode.house.gov/" in text

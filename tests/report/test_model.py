@@ -59,6 +59,24 @@ def test_cannot_verify_note_explains_how_to_enable_verification_and_accuses_nobo
     fr = file_result("a.md", "markdown", text, report)
     assert fr.status_of(0).status is Status.CANNOT_VERIFY
     (note,) = notes(BatchResult(files=(fr,)))
-    assert "1 citation could not be verified" in note
+    # one citation of one: most of the document, so the first-run note (issue 32 item 6)
+    assert note.startswith("Most citations could not be checked: 1 of 1 case citations.")
+    assert "`citecheck corpus sync`" in note
     assert "citecheck corpus import" in note and "CITECHECK_COURTLISTENER_TOKEN" in note
     assert "fabricat" not in note
+
+
+def test_when_few_citations_are_unverified_the_note_is_the_plain_count(sample_batch):
+    (note,) = notes(BatchResult(files=(replace_statuses(sample_batch.files[0]),)))
+    assert note.startswith("1 citation could not be verified") and "Most citations" not in note
+
+
+def replace_statuses(fr):
+    """``fr`` with its first citation cannot-verify and the others verified."""
+    from dataclasses import replace as dc_replace
+
+    statuses = tuple(
+        dc_replace(st, status=Status.CANNOT_VERIFY if i == 0 else Status.VERIFIED)
+        for i, st in enumerate(fr.statuses)
+    )
+    return dc_replace(fr, statuses=statuses)

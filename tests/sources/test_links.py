@@ -223,7 +223,9 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
             "TreatmentSource",
             "Cache",
             "Unavailable",
+            "CapRanges",
         ]
+        assert links[-1].local  # offline: CAP's page ranges only from this machine (issue 32)
     finally:
         for link in links:
             await link.close()
@@ -244,7 +246,9 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
             "CapVolumes",
             "CourtListenerClient",
             "TreatmentSearch",
+            "CapRanges",
         ]
+        assert links[-1].fetcher is links[4].fetcher  # one CAP fetcher: one budget for both
     finally:
         for link in links:
             await link.close()

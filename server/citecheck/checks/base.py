@@ -77,6 +77,9 @@ class CheckContext:
     #: what later courts did to the cited case (the treatment sources' answers for its citation, its parallel
     #: citations and the matched record's citations): ``checks/treatment.py``
     treatments: tuple[Treatment, ...] = ()
+    #: the cases the other full citations of this cite's parallel group resolved to (``judge``): a
+    #: parallel citation that is the named case vouches for one the source lacks (existence)
+    parallels: tuple[CaseRecord, ...] = ()
 
     @property
     def text(self) -> str:

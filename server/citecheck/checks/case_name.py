@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
 from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
 from citecheck.extract.models import CiteForm
-from citecheck.findings import Finding, Fix, Kind, TextEdit, make_finding
+from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord
 from citecheck.spans import Span
 
@@ -39,18 +39,29 @@ class CaseNameCheck:
             return
         draft = c.case_name.text
         cleaned = clean_draft_name(draft)
-        if not cleaned:
-            return
+        if sum(ch.isalpha() for ch in cleaned) < 3:
+            return  # not a name (a nickname's closing 'I")' read as one): nothing to compare
         offset = c.case_name.span.start + draft.find(cleaned)
         record = ctx.record
+        # the page may hold decisions the source does not list (memorandum decisions, a table: #336,
+        # #339): another name there is a warning, not proof (the evidence rule, checks/existence.py)
+        shared = ctx.lookup.page_shared
+        unlisted = (
+            f" Several decisions can be printed on one page of {ctx.lookup.key.reporter}, and the source may "
+            "not list them all: if the draft's case is one of them, the citation may be right."
+            if shared
+            else ""
+        )
+        severity = Severity.WARNING if shared else None
         if record is None:  # ambiguous and the draft names none of the candidates
             names = "; ".join(describe_record(r) for r in records[:4])
             yield make_finding(
                 Kind.NAME_MISMATCH,
                 c.case_name.span,
-                f"“{cleaned}” is not any of the cases at {ctx.lookup.key}: {names}.",
+                f"“{cleaned}” is not any of the cases at {ctx.lookup.key}: {names}.{unlisted}",
                 evidence=record_evidence(ctx, draft=cleaned),
                 citation_index=c.index,
+                severity=severity,
             )
             return
         result = compare_names(cleaned, record.names)
@@ -73,11 +84,21 @@ class CaseNameCheck:
                 citation_index=c.index,
             )
             return
+        party = _shared_party(cleaned, record.names)
+        if party is not None and severity is None:
+            # one party named right, the other not: a public officer's successor substituted (Hossain v.
+            # Ashcroft, later v. Gonzales), a caption renamed on appeal — a warning, not proof
+            severity = Severity.WARNING
+            unlisted += (
+                f" The draft names it in part ({party}): a party may have been substituted or renamed, or the "
+                "name shortened."
+            )
         yield make_finding(
             Kind.NAME_MISMATCH,
             c.case_name.span,
             f"{cite} is {describe_record(record, cite)}, not “{cleaned}”. "
-            "Either the name or the citation is wrong.",
+            f"Either the name or the citation is wrong.{unlisted}",
+            severity=severity,
             evidence=record_evidence(ctx, draft=cleaned, passage=record.name),
             fixes=(
                 Fix(
@@ -87,3 +108,34 @@ class CaseNameCheck:
             ),
             citation_index=c.index,
         )
+
+
+_ROMAN = frozenset("i ii iii iv v vi vii viii ix x".split())
+
+
+def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
+    """A party of the draft's name that shares an identifying word (four letters or more; not ``State``,
+    ``United States``, ``People``, not a roman numeral) with a party of the case: the draft names the case
+    in part (a substituted officer, a renamed caption, a nickname such as *Juda I* or *Igartúa III*, an
+    abbreviation the name keys do not fold). None when no party does."""
+    from citecheck.sources.name_keys import GENERIC, name_tokens, parties
+
+    def words(party: str) -> set[str]:
+        return {t for t in name_tokens(party) if len(t) >= 4 and t not in GENERIC and t not in _ROMAN}
+
+    theirs = set().union(*(words(p) for n in record_names for p in parties(n))) if record_names else set()
+
+    # the letters of each party: "La France" is "LaFrance", "DiazVillafane" is "Diaz-Villafane"
+    def named(party: str) -> bool:  # a party with a word that identifies (not "United States" alone)
+        return any(t not in GENERIC for t in name_tokens(party))
+
+    squashed = {_letters(p) for n in record_names for p in parties(n) if named(p)} - {""}
+    for written in parties(draft):
+        letters = _letters(written)
+        if words(written) & theirs or (named(written) and len(letters) >= 4 and letters in squashed):
+            return written
+    return None
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalpha())

@@ -2,9 +2,22 @@
 
 Impossible citations (judged without a lookup) are ``checks/impossible.py``.
 
-Domain rule: only ``LookupStatus.NOT_FOUND`` (a source that covers the volume has no case there) may
-become ``fabricated-case``. Westlaw/Lexis cites, uncovered volumes and failing sources are
-``cannot-verify`` (info): "we could not check" is never an accusation.
+**The evidence rule** (docs/findings.md, "The evidence rule"; issue 32) — the one place it is decided how
+sure a finding that a case does not exist may be:
+
+- an **error** needs positive evidence: (a) the cited page lies *strictly inside* a case whose first and
+  last pages come from CAP's case metadata (an imported CAP volume, or the volume's ``CasesMetadata.json``)
+  and the draft does not name that case; (b) the case the draft names is found at another citation (the
+  corrections' name search: ``checks/corrections``, which raises the finding to an error with the fix);
+  (c) the citation cannot exist (``checks/impossible.py``);
+- **absence** from a source's data alone — no case begins at the page in a volume the source holds "in
+  full" (CourtListener's, CAP's) — is at most a **warning**, "likely fabricated", with the cases around
+  the page as evidence: those data have known holes (missing neutral and regional citations, table
+  dispositions, several decisions on one page, pagination errors);
+- where a **parallel citation** of the same cite resolves to the case the draft names, there is no
+  finding at all (CourtListener lacks the other citation, not the case);
+- everything a source cannot cover is ``cannot-verify`` (info): "we could not check" is never an
+  accusation.
 """
 
 from __future__ import annotations
@@ -16,7 +29,7 @@ from citecheck.checks.base import CheckContext, describe_record, record_evidence
 from citecheck.checks.impossible import impossible_reason
 from citecheck.checks.names import NameVerdict, compare_names
 from citecheck.extract.models import Citation, CiteForm
-from citecheck.findings import Evidence, Finding, Fix, Kind, TextEdit, make_finding
+from citecheck.findings import Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord, LookupStatus
 from citecheck.spans import Span
 
@@ -42,17 +55,20 @@ class ExistenceCheck:
             why = "no case-law source is configured" if ctx.source_name is None else "it was not looked up"
             yield _cannot_verify(ctx, f"{c.cite_string or c.text} was not checked: {why}")
             return
+        if lookup.status is not LookupStatus.FOUND and lookup.status is not LookupStatus.AMBIGUOUS:
+            if parallel_confirms(ctx) is not None:
+                return  # the same cite's parallel citation is the named case: the source lacks this one
         if (
             lookup.containing is not None
             and lookup.status is not LookupStatus.FOUND
             and _strictly_inside(ctx)
         ):
-            yield _middle_of(ctx)
+            yield _middle_of(ctx, proven=range_from_cap(lookup.containing))
             return
         if lookup.status is LookupStatus.FOUND and ctx.record is not None and _found_by_inner_page(ctx):
             # a source that resolves a page inside a case (star-pagination fallback) found the case,
-            # but no case begins at the cited page
-            yield _middle_of(replace(ctx, lookup=replace(lookup, containing=ctx.record)))
+            # but no case begins at the cited page: its marker test is a substring match, no proof
+            yield _middle_of(replace(ctx, lookup=replace(lookup, containing=ctx.record)), proven=False)
             return
         if lookup.status is LookupStatus.AMBIGUOUS and ctx.record is None and c.case_name is None:
             names = "; ".join(describe_record(r) for r in lookup.records[:4])
@@ -98,42 +114,61 @@ def _cannot_verify(ctx: CheckContext, message: str) -> Finding:
 
 
 def _not_found(ctx: CheckContext) -> Iterator[Finding]:
+    """Nothing begins at the page in a volume the source holds in full: absence, so a warning at most."""
     c, lookup = ctx.citation, ctx.lookup
     assert lookup is not None
     source = _source_label(ctx)
-    page = c.page or ""
-    if (
-        lookup.volume_complete
-        and lookup.volume_last_page
-        and page.isdigit()
-        and lookup.volume_last_page.isdigit()
-        and int(page) > int(lookup.volume_last_page)
-    ):
-        reason = f"volume {lookup.key.volume} of {lookup.key.reporter} ends at page {lookup.volume_last_page}"
-        yield make_finding(
-            Kind.IMPOSSIBLE_CITATION,
-            c.span,
-            f"Impossible citation: {reason}, so nothing begins at {lookup.key} ({source}).",
-            evidence=Evidence(source=source, citation=str(lookup.key), note=reason),
-            citation_index=c.index,
-        )
-        return
     named = _named_neighbour(ctx)
     if named is not None:
         yield _named_elsewhere(ctx, named)
         return
     if lookup.containing is not None:
-        yield _middle_of(ctx)
+        yield _middle_of(ctx, proven=False)
         return
-    covered = f" ({lookup.reason})" if lookup.reason else ""
+    page = c.page or ""
+    last = lookup.volume_last_page or ""
+    if lookup.volume_complete and page.isdigit() and last.isdigit() and int(page) > int(last):
+        why = f"its last case of {lookup.key.volume} {lookup.key.reporter} ends at page {last}"
+    else:
+        why = lookup.reason or "it holds this volume and has no case there"
     yield make_finding(
         Kind.FABRICATED_CASE,
         c.span,
-        f"No case begins at {lookup.key}: {source} covers this volume{covered} and has no case there. "
-        "The citation appears to be fabricated.",
+        f"No case begins at {lookup.key} in {source} ({why}). The citation is likely fabricated; "
+        "absence from the data is not proof, so check it.",
         evidence=Evidence(source=source, citation=str(lookup.key), note=lookup.reason or None),
         citation_index=c.index,
+        severity=Severity.WARNING,
     )
+
+
+def range_from_cap(record: CaseRecord) -> bool:
+    """The record's first and last pages are CAP's (an imported CAP volume, CAP's case metadata): the
+    only page ranges a fabricated-case *error* may rest on (a range derived from star pagination, or a
+    service's star-pagination fallback, is a substring match on page markers)."""
+    return record.source == "cap"
+
+
+def parallel_confirms(ctx: CheckContext) -> CaseRecord | None:
+    """The case a parallel citation of the same cite resolved to, when it is the case the draft names
+    (or the draft names none): ``State ex rel. Fenley v. Ohio Historical Society, 64 Ohio St. 3d 509,
+    1992-Ohio-2`` is that case whether or not CourtListener lists its neutral citation."""
+    name = _group_name(ctx)
+    for rec in ctx.parallels:
+        if name is None or compare_names(name, rec.names).verdict is not NameVerdict.MISMATCH:
+            return rec
+    return None
+
+
+def _group_name(ctx: CheckContext) -> str | None:
+    c = ctx.citation
+    if c.case_name is not None:
+        return c.case_name.text
+    group = c.group if c.group is not None else c.index
+    for other in ctx.extraction.citations:
+        if other.group == group and other.case_name is not None:
+            return other.case_name.text
+    return None
 
 
 def _named_neighbour(ctx: CheckContext) -> CaseRecord | None:
@@ -166,14 +201,16 @@ def _named_elsewhere(ctx: CheckContext, rec: CaseRecord) -> Finding:
                 edits=(TextEdit(span=page_span, new_text=cite.page),),
             ),
         )
+    # a warning: the source's first pages have errors of their own (CAP #2115), so the draft may be right
     return make_finding(
         Kind.WRONG_FIRST_PAGE,
         c.span,
         f"{describe_record(rec, cite)} is a real case, but it begins at page {first}, not {lookup.key.page}, "
-        f"according to {_source_label(ctx)}; no case begins at {lookup.key}.",
+        f"according to {_source_label(ctx)}; no case begins at {lookup.key} there.",
         evidence=record_evidence(_with_record(ctx, rec), page=first, note=lookup.reason or None),
         fixes=fixes,
         citation_index=c.index,
+        severity=Severity.WARNING,
     )
 
 
@@ -203,7 +240,9 @@ def _found_by_inner_page(ctx: CheckContext) -> bool:
     return all(x.page.isdigit() and int(x.page) < int(key.page) for x in same)
 
 
-def _middle_of(ctx: CheckContext) -> Finding:
+def _middle_of(ctx: CheckContext, *, proven: bool) -> Finding:
+    """The cited page lies inside another case. ``proven``: its pages are CAP's and the page is strictly
+    between them (an error); otherwise the same words at warning level (the evidence rule)."""
     c, lookup = ctx.citation, ctx.lookup
     assert lookup is not None and lookup.containing is not None
     source = _source_label(ctx)
@@ -245,6 +284,8 @@ def _middle_of(ctx: CheckContext) -> Finding:
                     edits=tuple(edits),
                 ),
             )
+    if not proven:
+        message = message.replace("appears to be fabricated", "is likely fabricated")
     return make_finding(
         kind,
         c.span,
@@ -252,6 +293,7 @@ def _middle_of(ctx: CheckContext) -> Finding:
         evidence=record_evidence(_with_record(ctx, host), page=lookup.key.page, note=lookup.reason or None),
         fixes=fixes if c.pincite is None else (),
         citation_index=c.index,
+        severity=Severity.ERROR if proven else Severity.WARNING,
     )
 
 
@@ -269,4 +311,4 @@ def _page_span(c: Citation) -> Span | None:
     return Span(c.span.start + pos, c.span.start + pos + len(c.page))
 
 
-__all__ = ["ExistenceCheck", "impossible_reason"]
+__all__ = ["ExistenceCheck", "impossible_reason", "parallel_confirms", "range_from_cap"]

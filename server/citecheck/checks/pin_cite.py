@@ -17,7 +17,8 @@ from citecheck import reporters
 from citecheck.checks.base import CheckContext, record_evidence
 from citecheck.checks.quotes import format_pages
 from citecheck.extract.models import Citation, CiteForm, Pincite
-from citecheck.findings import Finding, Fix, Kind, TextEdit, make_finding
+from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
+from citecheck.sources.models import CaseCite
 
 
 def _numeric_pages(pin: Pincite) -> list[int]:
@@ -73,15 +74,37 @@ class PinciteCheck:
         last = max(lasts) if lasts else None
         if first is not None and pages:
             outside = [p for p in pages if p < first or (last is not None and p > last)]
+            parallel = _parallel_holding(c, _candidates(ctx), cite, outside) if outside else None
+            if parallel is not None:
+                # "Id. at 447" after "519 U.S. 433, 117 S. Ct. 891": Id. names no reporter, and West's
+                # parallel style pins the first reporter's page (real First Circuit opinions do it
+                # throughout); page 447 of U.S. Reports is no proof against S. Ct. (issue 32)
+                yield _unverifiable(
+                    ctx,
+                    f"page {outside[0]} is not a page of {cite}, but it may be a page of the same case's "
+                    f"{parallel}, which “{c.text}” does not exclude",
+                )
+                return
             if outside:
                 extent = f"pages {first}–{last}" if last is not None and last != first else f"page {first}"
                 if last is None:
                     extent = f"page {first} onward"
+                # which case "Id." (or supra) stands for is the extraction's reading of the text around it
+                # (a footnote's citation between, a page header): a guess, so at most a warning
+                guessed = c.form in (CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE) or _other_antecedent(
+                    ctx, cite, outside
+                )
                 yield make_finding(
                     Kind.PINCITE_OUT_OF_RANGE,
                     pin.span,
                     f"Pin cite {outside[0]} is outside {rec.name}, {cite}, which occupies {extent}."
-                    + (f" The quoted passage is on page {right}." if right else ""),
+                    + (f" The quoted passage is on page {right}." if right else "")
+                    + (
+                        f" (This reads “{c.text}” as {cite}: check that it refers to that case.)"
+                        if guessed
+                        else ""
+                    ),
+                    severity=Severity.WARNING if guessed else None,
                     evidence=record_evidence(
                         ctx,
                         page=right,
@@ -134,6 +157,51 @@ class PinciteCheck:
                 citation_index=c.index,
             )
             return
+
+
+def _other_antecedent(ctx: CheckContext, cite: CaseCite, outside: list[int]) -> bool:
+    """A short form whose pin another full citation of the same volume could hold (``ISKCON, 112 S. Ct. at
+    2708`` where the draft cites both ISKCON v. Lee, 112 S. Ct. 2701, and Lee v. ISKCON, 112 S. Ct. 2709):
+    which one it stands for was the extraction's choice."""
+    if ctx.citation.form is not CiteForm.SHORT:
+        return False
+    low = min(outside)
+    for other in ctx.extraction.citations:
+        if other.form is not CiteForm.FULL or other.volume != cite.volume or other.page == cite.page:
+            continue
+        if other.reporter == cite.reporter and other.page and other.page.isdigit() and int(other.page) <= low:
+            return True
+    return False
+
+
+def _candidates(ctx: CheckContext) -> tuple[CaseCite, ...]:
+    """The case's citations as the record has them, and the draft's own parallel citations of the full
+    citation a short form stands for (the record may lack one: regional parallels, CAP #345)."""
+    assert ctx.record is not None
+    out = list(ctx.record.citations)
+    full = ctx.full
+    if full is not None and full.group is not None:
+        for other in ctx.extraction.citations:
+            if other.group == full.group and other.form is CiteForm.FULL and other.volume and other.reporter:
+                if other.page:
+                    out.append(CaseCite(volume=other.volume, reporter=other.reporter, page=other.page))
+    return tuple(out)
+
+
+def _parallel_holding(
+    c: Citation, citations: tuple[CaseCite, ...], cite: CaseCite, outside: list[int]
+) -> CaseCite | None:
+    """For a citation that names no reporter of its own (``Id. at 447``), the case's other citation whose
+    pages the pin may be (from its first page on, up to its last when known), or None."""
+    if c.reporter is not None:
+        return None
+    for other in citations:
+        if other is cite or other.key == cite.key or not other.page.isdigit():
+            continue
+        last = int(other.last_page) if other.last_page and other.last_page.isdigit() else None
+        if all(int(other.page) <= p and (last is None or p <= last) for p in outside):
+            return other
+    return None
 
 
 def _unverifiable(ctx: CheckContext, why: str) -> Finding:

@@ -3,10 +3,14 @@ repealed or moved, and quotations compared with the section's text. Pure: the an
 
 Only a title the index holds whole can make a section ``fabricated-statute`` (an error), and only
 when no section of the title begins with the cited number and a parenthesis (``§ 1.401(a)(9)-9``
-read as § 1.401): then it is a warning to check the number. A title the index does not hold is
-not checked here (the offline checks say so). A repealed, transferred, renumbered, omitted,
-reserved, expired or removed section is a warning naming where it went, when the source says.
-Quotations use the opinions' matcher (``quote_match``) on the section's text.
+read as § 1.401), no other act of an appendix has it, and no newer edition than the one the index
+holds is known (a newer U.S. Code release point; a brief dated after a C.F.R. edition): then it is a
+warning that says which edition was used. A C.F.R. part, subpart or appendix the index lacks is a
+warning. A title the index does not hold is not checked here (the offline checks say so). A repealed,
+transferred, renumbered, omitted, reserved, expired or removed section is a warning naming the
+release and where it went, when the source says; a fix cites the destination only when the index
+shows it in force. A number several sections bear (two acts of one appendix) has no heading, status
+or quotation verdict. Quotations use the opinions' matcher (``quote_match``) on the section's text.
 """
 
 from __future__ import annotations
@@ -32,6 +36,14 @@ __all__ = ["StatuteSectionCheck", "brief_date", "edition_label"]
 
 SOURCE = "statute index"
 
+#: what the index says of a destination, after the message's "transferred to X"
+_MOVED_STATE = {
+    "current": "",
+    "": "",
+    "missing": ", which that release does not hold (it may have moved again)",
+    "unchecked": "",
+}
+
 _STATUS_WORDS = {
     SectionStatus.REPEALED: "was repealed",
     SectionStatus.TRANSFERRED: "was transferred",
@@ -51,12 +63,67 @@ def edition_label(code: str, edition: str) -> str:
 
 
 def _label(key: StatuteKey) -> str:
-    return f"{key.title} {CODES.get(key.code, key.code)} § {key.section}"
+    return (
+        str(key)
+        if key.unit or (key.title or "").endswith("a")
+        else f"{key.title} {CODES.get(key.code, key.code)} § {key.section}"
+    )
 
 
 def _brief(record: SectionRecord) -> str:
     heading = record.heading if len(record.heading) <= 70 else record.heading[:67] + "…"
     return f"§ {record.section} ({heading})" if heading else f"§ {record.section}"
+
+
+#: how a section is introduced when it is marked as one: "§", "§§", "sec.", "section"
+_SECTION_MARK = re.compile(r"§|\bsecs?\b|\bsections?\b", re.IGNORECASE)
+
+
+def _unmarked(ctx: CheckContext, key: StatuteKey, where: str) -> str | None:
+    """A section number written without a section mark (``29 U.S.C    110611``) is what text from a PDF
+    looks like when the "§" was lost and a footnote number ran into the section (§ 1106, note 11): the
+    index's answer says nothing about the section the writer meant, so it is at most a warning.
+
+    >>> import re
+    >>> bool(_SECTION_MARK.search("42 U.S.C. § 1983")), bool(_SECTION_MARK.search("29 U.S.C    110611"))
+    (True, False)
+    """
+    if key.unit:
+        return None
+    span = ctx.citation.span
+    if _SECTION_MARK.search(ctx.extraction.text[span.start : span.end]):
+        return None
+    return (
+        f"{_label(key)} is not in {where}; it is written without a section sign, as text copied from a PDF "
+        'can be when the "§" was lost or a footnote number ran into the section: check the section number.'
+    )
+
+
+def _doubt(key: StatuteKey, answer: StatuteAnswer, where: str) -> str | None:
+    """Why a section the index lacks may exist after all (a warning's message), or None (an error)."""
+    if key.unit:
+        return f"{_label(key)} is not in {where}: check the {key.unit}'s number."
+    if answer.newer:
+        newer = (
+            f"release point {answer.newer} is newer"
+            if key.code == "usc"
+            else f"the brief is dated {answer.newer}"
+        )
+        return (
+            f"{_label(key)} is not in {where}, the edition the statute index holds, but {newer}: the section may "
+            "have been enacted since. Sync the current edition (`citecheck corpus sync --statutes`) to check it."
+        )
+    if answer.similar and any(r.act for r in answer.similar):
+        acts = ", ".join(
+            f"App. {r.act_number} ({r.act_name})" if r.act_number else r.act_name or "another act"
+            for r in answer.similar
+        )
+        reason = answer.reason[:1].upper() + answer.reason[1:]
+        return f"{reason}, but {acts} of the appendix has a § {key.section}: check the act's number."
+    if answer.similar:
+        like = ", ".join(_brief(r) for r in answer.similar)
+        return f"Title {key.title} of {where} has no § {key.section}, but it has {like}: check the section number."
+    return None
 
 
 class StatuteSectionCheck:
@@ -73,6 +140,8 @@ class StatuteSectionCheck:
             elif answer.record is not None and answer.record.status is not SectionStatus.CURRENT:
                 yield self._gone(ctx, key, answer.record)
         first = ctx.statutes[0][1].record
+        if first is not None and first.ambiguous:
+            return  # several sections bear the number: no one text to compare a quotation with
         if first is not None and first.status is SectionStatus.CURRENT and ctx.statute_text and c.quotes:
             for m in match_quotes(c, opinion_index(ctx.statute_text)):
                 if m is not None and not m.exact:
@@ -86,13 +155,12 @@ class StatuteSectionCheck:
             citation=_label(key),
             note=f"{where}; nearest sections: {near}" if near else where,
         )
-        title = f"title {key.title} of {where}"
-        if answer.similar:
-            like = ", ".join(_brief(r) for r in answer.similar)
+        doubt = _doubt(key, answer, where) or _unmarked(ctx, key, where)
+        if doubt is not None:  # the section may exist after all: say what may be wrong, never accuse
             return make_finding(
                 Kind.FABRICATED_STATUTE,
                 ctx.citation.span,
-                f"{title[0].upper()}{title[1:]} has no § {key.section}, but it has {like}: check the section number.",
+                doubt,
                 evidence=evidence,
                 citation_index=ctx.citation.index,
                 severity=Severity.WARNING,
@@ -101,7 +169,7 @@ class StatuteSectionCheck:
         return make_finding(
             Kind.FABRICATED_STATUTE,
             ctx.citation.span,
-            f"{_label(key)} does not exist: {title} has no such section.{after}",
+            f"{_label(key)} does not exist: title {key.title} of {where} has no such section.{after}",
             evidence=evidence,
             citation_index=ctx.citation.index,
         )
@@ -117,10 +185,11 @@ class StatuteSectionCheck:
                 f" to {record.moved_to}"
                 if record.status is SectionStatus.TRANSFERRED
                 else f" as {record.moved_to}"
-            )
+            ) + _MOVED_STATE.get(record.moved_state, f", since {record.moved_state} itself")
             statute = c.statute
             if (
-                statute is not None
+                record.moved_checked
+                and statute is not None
                 and statute.code is not None
                 and not statute.subsections
                 and not statute.also
@@ -134,6 +203,8 @@ class StatuteSectionCheck:
                     ),
                 )
         heading = f" ({record.heading})" if record.heading and record.heading.lower() not in words else ""
+        if moved and record.heading.lower().startswith(("renumbered", "transferred")):
+            heading = ""  # "Renumbered § 474": the destination already says it
         return make_finding(
             Kind.STATUTE_REPEALED,
             c.span,

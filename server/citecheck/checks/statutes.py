@@ -113,6 +113,14 @@ def not_checked_reason(citation: Citation, statute: Statute | None, index_says: 
         return "its code is not named here and no earlier citation of this section names it"
     what = "regulations" if statute.regulation else "statutes"
     code = describe_code(statute)
+    if (
+        statute.code in _TITLES
+        and index_says
+        and not index_says.startswith(("the statute index", "statute index"))
+    ):
+        return (
+            f"{index_says}, so the section was not looked up"  # the index holds the title: it has no sections
+        )
     if statute.code in _TITLES and index_says:
         return f"{index_says} (`citecheck corpus sync --statutes` syncs every title), so the section was not looked up"
     if statute.code in _TITLES:
@@ -146,7 +154,8 @@ class StatuteNotCheckedCheck:
                 a.reason
                 for _, a in ctx.statutes
                 if a.outcome is LookupOutcome.NOT_COVERED
-                and a.reason.startswith(("the statute index", "statute index"))
+                and a.reason
+                and not a.reason.startswith(("no statute index", "the citation names no title"))
             ),
             "",
         )

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from citecheck import __version__
+from citecheck.cli import batch as batch_cli
 from citecheck.cli import corpus as corpus_cli
 from citecheck.cli import evaluate as eval_cli
 from citecheck.cli import model as model_cli
@@ -34,8 +35,7 @@ from citecheck.ignores import IgnoreList
 from citecheck.ignores.file import find_ignore_file, read_ignore_list
 from citecheck.inputs import InputDocument, read_input
 from citecheck.privacy import redact
-from citecheck.report.model import BatchResult, FileError, FileResult, file_result
-from citecheck.visible import visible
+from citecheck.report.model import BatchResult, FileError, FileResult
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     treatment_cli.add_treatment_commands(sub)
     _add_missing_common_options(sub.choices["treatment"], common)
     sub.choices["treatment"].set_defaults(_run=treatment_cli.run_treatment_command)
+    batch_cli.add_batch_commands(sub)
+    _add_missing_common_options(sub.choices["batch"], common)
+    sub.choices["batch"].set_defaults(_run=batch_cli.run_batch_command)
     model_cli.add_model_commands(sub)
     _add_missing_common_options(sub.choices["model"], common)
     sub.choices["model"].set_defaults(
@@ -396,7 +399,7 @@ def _check_documents(
     if not docs:
         return [], "", 0
     from citecheck.holdings.stage import HoldingStage
-    from citecheck.pipeline import check_document
+    from citecheck.pipeline import check_input
     from citecheck.sources.chain import open_source
 
     # The coroutine fills ``results`` and returns only a count: on Python 3.11, asyncio.run's SIGINT handling
@@ -429,28 +432,17 @@ def _check_documents(
                 ):
                     for i, doc in enumerate(docs):
                         advance(doc.name, 0)
-                        report = await check_document(
-                            doc.text,
+                        file, report, hid = await check_input(
+                            doc,
                             source,
                             settings,
-                            declared=_declared(doc),
+                            ignores=ignores,
                             holdings=holdings,
                             extraction=extracted.pop(i, None),
                         )
                         reports.append(report)
-                        if len(ignores):
-                            kept = visible(
-                                report.findings,
-                                settings,
-                                ignores,
-                                extraction=report.extraction,
-                                text=doc.text,
-                            )
-                            hidden += len(report.findings) - len(kept)
-                            report = report.with_findings(kept)
-                        results.append(
-                            file_result(doc.name, doc.kind, doc.text, report, doc.pages, doc.places)
-                        )
+                        hidden += hid
+                        results.append(file)
                         advance(doc.name, 1)
                 pacing.summary(reports)  # after the bars are gone, so nothing draws over it
         finally:
@@ -482,19 +474,6 @@ def _collector_paused() -> Iterator[None]:
         if enabled:
             gc.enable()
     gc.freeze()
-
-
-def _declared(doc: InputDocument) -> tuple:
-    """The matter's court as a .docx custom document property (``court``, ``question``), if set."""
-    from citecheck.jurisdiction import Declared
-
-    court, question = (
-        doc.custom_property("court", "citecheck.court"),
-        doc.custom_property("question", "citecheck.question"),
-    )
-    if not court and not question:
-        return ()
-    return (Declared(court=court, question=question, origin="document property"),)
 
 
 def _describe_sources(settings: Settings) -> str:

@@ -194,6 +194,13 @@ def run_corpus_command(args: argparse.Namespace, settings: Settings, *, out: Tex
     corpus_path = Path(getattr(args, "corpus", None) or settings.corpus_path)
     index_path = Path(getattr(args, "index", None) or settings.index_path).expanduser()
     if action == "import" and getattr(args, "full_dump", False):
+        if getattr(args, "corpus", None):
+            # the index is its own file: building it at the default path while the user named another
+            # file would leave them checking against an index they never asked for (issue 32)
+            raise ConfigError(
+                "--full-dump builds the citation index, not the corpus: name its file with --index FILE, "
+                "not --corpus"
+            )
         return _build_index(args.path, index_path, full_dump=True, rebuild=False, out=out)
     if action == "import":
         return _import(args.path, corpus_path, settings, out)
@@ -316,6 +323,13 @@ def _build_index(folder: Path, index_path: Path, *, full_dump: bool, rebuild: bo
     return 0
 
 
+_DIALECT_NAMES = {
+    "default": "plain CSV (dumps before July 2023)",
+    "doubled": "every value quoted, quotes doubled (July 2023 to July 2024)",
+    "backtick": "values in backticks (August 2024 to January 2025)",
+}
+
+
 def _print_build(stats: BuildStats, index_path: Path, out: TextIO) -> None:
     from citecheck.sources.download import format_bytes
 
@@ -333,6 +347,12 @@ def _print_build(stats: BuildStats, index_path: Path, out: TextIO) -> None:
     )
     if stats.rebuilt:
         out.write(f"the index was built again from nothing: {stats.rebuilt}\n")
+    if stats.dialect and stats.dialect != "backslash":
+        out.write(
+            f"read in CourtListener's older CSV dialect: {_DIALECT_NAMES.get(stats.dialect, stats.dialect)}\n"
+        )
+    for note in stats.notes:
+        out.write(f"note: {note}\n")
     if stats.waiting:
         out.write(
             f"{index_path} is open in another program (a language server or the Word backend), so the new index "
@@ -370,6 +390,8 @@ async def _sync(args: argparse.Namespace, index_path: Path, settings: Settings, 
     if result.downloaded or result.resumed:
         resumed = f" (resumed after {format_bytes(result.resumed)})" if result.resumed else ""
         out.write(f"downloaded {format_bytes(result.downloaded)} of the {result.date} dump{resumed}\n")
+    for note in result.notes:
+        out.write(f"note: {note}\n")
     _print_build(result.build, index_path, out)
     await _refresh_overruled(settings, out)
     return 0

@@ -81,7 +81,16 @@ def run_statute_sync(args: argparse.Namespace, settings: Settings, out: TextIO) 
     out.write(f"stored {stats.summary()}\n")
     for what, edition in sorted(stats.editions.items()):
         out.write(f"  {what}: {edition}\n")
+    for line in stats.uncovered:
+        out.write(f"  not checked: {line}\n")
+    for line in stats.refused:
+        _echo(f"refused {line}")
     out.write(f"statute index: {path}\n")
+    if stats.refused:  # not as if all were well: a title was not stored (docs/sources.md, "Faults")
+        _echo(
+            f"{len(stats.refused)} file(s) refused; the titles above were stored, the refused ones were not"
+        )
+        return 1
     return 0
 
 
@@ -174,6 +183,8 @@ def statute_status(
                 "edition": t.edition,
                 "sections": t.sections,
                 "synced_at": t.synced_at,
+                "covered": t.covered,
+                "note": t.note,
             }
             for t in titles
         ]
@@ -185,11 +196,15 @@ def statute_status(
         if not mine:
             out.write(f"  {label}: not synced (its sections are not checked)\n")
             continue
-        editions = sorted({t.edition for t in mine})
-        shown = ", ".join(t.title for t in mine)
+        held = [t for t in mine if t.covered]
+        editions = sorted({t.edition for t in held})
+        shown = ", ".join(t.title for t in held)
         out.write(
-            f"  {label}: {len(mine)} titles, {sum(t.sections for t in mine):,} sections; edition "
+            f"  {label}: {len(held)} titles, {sum(t.sections for t in held):,} sections; edition "
             f"{', '.join(editions[:3])}{' …' if len(editions) > 3 else ''}; synced {max(t.synced_at for t in mine)}\n"
             f"    titles: {shown}\n"
         )
+        for t in mine:
+            if not t.covered:
+                out.write(f"    not checked: {t.label} ({t.note[:120]})\n")
     return 0

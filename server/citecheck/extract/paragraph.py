@@ -29,11 +29,13 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
+from citecheck.extract.paragraphs import furniture_lines
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
 from citecheck.extract.unrecognised import Candidate, find_unrecognised
+from citecheck.reporters import is_case_reporter, reporter_variant
 from citecheck.spans import Span
 
 _COMMA = re.compile(r"\s*,\s*")
@@ -217,7 +219,7 @@ def _record_pin(norm: str, start: int, limit: int) -> int | None:
 @lru_cache(maxsize=256)
 def extract_paragraph(text: str) -> ParagraphResult:
     """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
-    norm = normalise(text)
+    norm = _scanned(text)
     n = len(norm)
     hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
     foreign = find_foreign(norm)
@@ -230,6 +232,7 @@ def extract_paragraph(text: str) -> ParagraphResult:
         + [(f.start, f.end) for f in foreign]
         + [(m.start, m.end) for m in statutes],
     )
+    hits, cands = _variants_read(hits, cands)
     items: list[Hit | Candidate | ForeignCite | StatuteMatch] = sorted(
         [*hits, *cands, *foreign, *statutes], key=lambda h: h.start
     )
@@ -375,6 +378,15 @@ def extract_paragraph(text: str) -> ParagraphResult:
             for k, d in enumerate(drafts)
         ),
     )
+
+
+def _scanned(text: str) -> str:
+    """The paragraph as it is read: normalised one for one, and the page furniture standing between a
+    citation's parts blanked (``959⏎⏎-5-⏎5⏎⏎F.2d at 353``: a page's number is no volume)."""
+    norm = normalise(text)
+    for a, b in furniture_lines(text):
+        norm = norm[:a] + " " * (b - a) + norm[b:]
+    return norm
 
 
 def _unglue_star_page(norm: str, h: Hit) -> Hit:
@@ -528,6 +540,22 @@ def _draft_for_statute(m: StatuteMatch) -> _Draft:
         after=m.after,
         statute=m.statute,
     )
+
+
+def _variants_read(hits: list[Hit], cands: list[Candidate]) -> tuple[list[Hit], list[Candidate]]:
+    """A citation-shaped string whose reporter is a real one with periods or spaces missing (``678 F.
+    Supp 3d 443``) is that reporter's citation, not an unknown reporter (issue 32)."""
+    if not cands:
+        return hits, cands
+    kept: list[Candidate] = []
+    for c in cands:
+        real = reporter_variant(c.reporter)
+        if real is None or not is_case_reporter(real):
+            kept.append(c)
+            continue
+        hits = [*hits, Hit(kind=HitKind.CASE, start=c.start, end=c.end, volume=c.volume, reporter=real,
+                           reporter_as_written=c.reporter, page=c.page)]  # fmt: skip
+    return sorted(hits, key=lambda h: h.start), kept
 
 
 def _draft_for_unrecognised(norm: str, text: str, c: Candidate, limit: int, stops: frozenset[int]) -> _Draft:

@@ -87,7 +87,7 @@ _BARE = re.compile(
 #: (a law cited whole: the number is the section). eyecite's own pattern reads ``Pub. L. No. 77-352, 55
 #: Stat. 808`` as section 55.
 _PUBLIC_LAW = re.compile(
-    r"(?<![\w.])(?:Pub\.\s?L\.|Public\s+Law|P\.\s?L\.)\s*(?:No\.\s*)?(?P<law>\d{1,3}-\d{1,5})"
+    r"(?<![\w.])(?:Pub\.\s*L\.|Public\s+Law|P\.\s?L\.)\s*(?:No\.\s*)?(?P<law>\d{1,3}-\d{1,5})"
     r"(?:,?\s*(?:§|[Ss]ec\.|[Ss]ection)\s*(?=\d))?"
 )
 PUBLIC_LAW = Code("Pub. L.", "United States")

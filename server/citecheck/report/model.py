@@ -197,11 +197,51 @@ def statute_count(file: FileResult) -> int:
     return sum(1 for c in file.citations if c.form is CiteForm.STATUTE)
 
 
+def first_run_note(batch: BatchResult) -> str | None:
+    """When most case citations could not be verified (a fresh install, no index): said first and plainly —
+    the check proves nothing about them — with the one command that changes it and what it costs
+    (``sources/index/cost.py``). None otherwise."""
+    from citecheck.sources.index.cost import SYNC_COST
+
+    total = unverified = 0
+    for f in batch.files:
+        for c in f.citations:
+            if c.form is CiteForm.STATUTE:
+                continue
+            st = f.status_of(c.index).status
+            if st in (Status.VERIFIED, Status.PROBLEM, Status.CANNOT_VERIFY):
+                total += 1
+                unverified += st is Status.CANNOT_VERIFY
+    if not total or unverified * 2 <= total:
+        return None
+    text = (
+        f"Most citations could not be checked: {unverified} of {total} case citations. This check proves "
+        "nothing about them — not that they are right, not that they are wrong."
+    )
+    if "citation index" in batch.sources:
+        return text + " The sources this run has do not cover them (see each citation's note)."
+    other = (
+        "let citecheck download CAP volumes (run without --offline)"
+        if batch.offline
+        else "let citecheck download CAP volumes"
+    )
+    return text + (
+        " To check them on this machine, build the index of every reported US case once: `citecheck corpus "
+        f"sync` — it {SYNC_COST.describe()}; after that the check works offline. (Or import a corpus with "
+        f"`citecheck corpus import PATH`, {other}, or set CITECHECK_COURTLISTENER_TOKEN to look them up on "
+        "CourtListener.)"
+    )
+
+
 def notes(batch: BatchResult) -> list[str]:
-    """Plain-language notes every format prints after the findings (never accusations)."""
+    """Plain-language notes every format prints after the findings (never accusations); a first-run note
+    (``first_run_note``) comes first."""
     out: list[str] = []
     unverified = batch.status_counts()[Status.CANNOT_VERIFY.value]
-    if unverified:
+    first = first_run_note(batch)
+    if first is not None:
+        out.append(first)
+    elif unverified:
         out.append(
             f"{unverified} citation{'s' if unverified != 1 else ''} could not be verified: no source "
             f"available to this run covers {'them' if unverified != 1 else 'it'}. This is not a finding "

@@ -15,6 +15,7 @@ from citecheck.report.model import (
     Status,
     cited_text,
     evidence_items,
+    first_run_note,
     forum_line,
     index_summary,
     notes,
@@ -123,6 +124,9 @@ def _count(n: int, word: str) -> str:
 def render_plain(batch: BatchResult) -> str:
     """One line per finding, evidence indented below it; a summary line per file."""
     lines: list[str] = []
+    first = first_run_note(batch)
+    if first is not None:  # said first and plainly: most citations were not checked at all
+        lines.append(f"note: {first}")
     for file in batch.files:
         for f in file.sorted_findings():
             where = file.location(f.span.start)
@@ -144,7 +148,8 @@ def render_plain(batch: BatchResult) -> str:
     for err in batch.errors:
         lines.append(f"{err.name}: error: {err.message}")
     for note in notes(batch):
-        lines.append(f"note: {note}")
+        if note != first:
+            lines.append(f"note: {note}")
     return "\n".join(lines) + "\n"
 
 
@@ -168,6 +173,10 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
         color_system="standard" if color else None,
         highlight=False,
     )
+    first = first_run_note(batch)
+    if first is not None:  # said first and plainly: most citations were not checked at all
+        console.print(Text("note: ", style="bold yellow") + Text(first))
+        console.print()
     for file in batch.files:
         console.print(Text(file.name, style="bold"), Text(" — " + _summary(file)))
         if note := _unverified_note(file):
@@ -212,7 +221,8 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
     for err in batch.errors:
         console.print(Text(f"{err.name}: error: {err.message}", style="bold red"))
     for note in notes(batch):
-        console.print(Text("note: ", style="bold") + Text(note))
+        if note != first:
+            console.print(Text("note: ", style="bold") + Text(note))
     return buf.getvalue()
 
 

@@ -100,6 +100,16 @@ class LookupStep(Protocol):
 
 
 @runtime_checkable
+class LookupReview(Protocol):
+    """A link that looks at a lookup's answers once the walk is over and may add evidence to them (CAP's
+    page ranges, ``sources/cap_ranges.py``: the case a page lies in, the cases that begin on it). It sees
+    every answer, settled or not, and replaces those it has something to add to; it must not raise for one
+    key (a failure is logged and the answers stay as they were)."""
+
+    async def review(self, results: dict[CiteKey, LookupResult]) -> None: ...
+
+
+@runtime_checkable
 class OpinionTexts(Protocol):
     """The text of a case (None: not here). A local link's ``CitecheckError`` is logged and the next link
     asked; the error of a link that is not local reaches the checks (they say the text could not be had)."""
@@ -192,6 +202,7 @@ __all__ = [
     "AuthoritySource",
     "CaseLookup",
     "Link",
+    "LookupReview",
     "LookupStep",
     "NameLookup",
     "OpinionTexts",

@@ -62,6 +62,8 @@ CREATE TABLE IF NOT EXISTS pending_lookups (key TEXT PRIMARY KEY, position INTEG
 CREATE TABLE IF NOT EXISTS missing_volumes (reporter TEXT NOT NULL, volume TEXT NOT NULL, reason TEXT,
     expires REAL NOT NULL, PRIMARY KEY (reporter, volume));
 CREATE TABLE IF NOT EXISTS treatment_searches (key TEXT PRIMARY KEY, result TEXT NOT NULL, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS cap_cases (reporter TEXT NOT NULL, volume TEXT NOT NULL, cases TEXT NOT NULL,
+    stored REAL NOT NULL, PRIMARY KEY (reporter, volume));
 """
 
 
@@ -365,6 +367,30 @@ class Cache:
             (key, json.dumps(result), now + POSITIVE_TTL_S),
         )
         await self._db.commit()
+
+    # ------------------------------------------------------------------ CAP case metadata (cap_ranges.py)
+    async def get_cap_cases(self, reporter: str, volume: str) -> str | None:
+        """A volume's page ranges as ``cap_ranges`` packed them; kept for good (CAP is frozen)."""
+        try:
+            async with self._db.execute(
+                "SELECT cases FROM cap_cases WHERE reporter = ? AND volume = ?", (reporter, volume)
+            ) as cur:
+                row = await cur.fetchone()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache read failed: {exc}") from exc
+        return str(row[0]) if row else None
+
+    async def put_cap_cases(
+        self, reporter: str, volume: str, packed: str, *, now: float | None = None
+    ) -> None:
+        try:
+            await self._db.execute(
+                "INSERT OR REPLACE INTO cap_cases (reporter, volume, cases, stored) VALUES (?,?,?,?)",
+                (reporter, volume, packed, time.time() if now is None else now),
+            )
+            await self._db.commit()
+        except sqlite3.Error as exc:
+            raise CorpusError(f"cache write failed: {exc}") from exc
 
     # ------------------------------------------------------------------ pacing (sources/pacing.py)
     async def load_pacing(self, scope: str) -> dict | None:

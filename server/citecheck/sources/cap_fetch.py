@@ -155,6 +155,45 @@ class CapFetcher:
         await asyncio.gather(*(one(n) for n in names))
         return folder
 
+    async def cases_metadata(self, reporter: str, volume: str) -> bytes | None:
+        """A volume's ``CasesMetadata.json`` alone (the page ranges ``cap_ranges`` needs), or None when CAP
+        has no such volume or it is not to be tried now (a reason is logged). Obeys the same rules as a
+        volume download: the run's budget, the site's recent failures, volumes known to be missing."""
+        label = f"{volume} {reporter}"
+        skip = self._skip_reason(reporter, volume)
+        if skip is None and self.cache is not None:
+            skip = await self.cache.volume_missing(reporter, volume)
+        left = self._time_left()
+        if skip is None and left is not None and left <= 0:
+            skip = f"this run's {self.budget_s:g} s for CAP downloads (cap_budget_s) was used up"
+        if skip is not None:
+            log.info("CAP case metadata of %s not fetched: %s", label, skip)
+            return None
+        try:
+            safe_component(volume, "volume")
+        except ImportFormatError:
+            return None
+        url = self.volume_url(reporter, volume) + "CasesMetadata.json"
+        try:
+            async with asyncio.timeout(left):
+                return await self._get(url)
+        except TimeoutError:
+            log.info("CAP case metadata of %s: this run's time for CAP downloads ran out", label)
+        except FileNotFoundError:
+            reason = f"CAP has no volume {label}"
+            self._missing[(reporter, volume)] = reason
+            if self.cache is not None:
+                await self.cache.put_volume_missing(reporter, volume, reason)
+        except SourceError as exc:
+            self._recent_failures[(reporter, volume)] = (
+                time.monotonic(),
+                f"CAP download of {label} failed: {exc}",
+            )
+            if isinstance(exc, SourceUnavailable) and ("cannot reach" in str(exc) or "timed out" in str(exc)):
+                self._recent_failures[("*", "*")] = (time.monotonic(), f"CAP site unreachable: {exc}")
+            log.info("CAP case metadata of %s not fetched: %s", label, exc)
+        return None
+
     def _time_left(self) -> float | None:
         if self.budget_s is None:
             return None

@@ -33,6 +33,7 @@ from citecheck.sources.base import (
     AnswerStore,
     CaseLookup,
     Link,
+    LookupReview,
     LookupStep,
     NameLookup,
     OpinionTexts,
@@ -286,7 +287,14 @@ class SourceChain:
                 await walk.ask(link)
         if walk.fresh:
             await self._remember_lookups(walk.fresh)
-        return walk.finish(fallback)
+        results = walk.finish(fallback)
+        for link in links:
+            if isinstance(link, LookupReview):
+                try:
+                    await link.review(results)
+                except Exception:  # evidence is a bonus: a failure leaves the answers as they were
+                    log.exception("%s failed", label_of(link))
+        return results
 
     @staticmethod
     async def _step(link: LookupStep, walk: LookupWalk) -> None:

@@ -45,6 +45,8 @@ LINKS: tuple[str, ...] = (
     "citecheck.sources.links:open_cap_volumes",  # CAP static volumes downloaded into the corpus on demand
     "citecheck.sources.links:open_courtlistener",  # CourtListener's API, paced (or why it is off)
     "citecheck.sources.treatment.online:open_treatment_search",  # its search of citing opinions, for treatment
+    # CAP's page ranges, after every answer: the evidence a fabricated-case error needs (the evidence rule)
+    "citecheck.sources.cap_ranges:open_cap_ranges",
     "citecheck.sources.links:open_statutes",  # the statute index (`corpus sync --statutes`)
 )
 

@@ -141,6 +141,10 @@ class LookupResult:
     pending_until: float | None = None  # not asked yet: the service's allowance returns then (epoch s)
     #: NOT_FOUND in a volume held in full: the cases that begin just before and just after the page
     neighbours: tuple[CaseRecord, ...] = ()
+    #: FOUND, but the page may hold other decisions the source does not list (the case found ends on it
+    #: or the next page, as memorandum decisions and table dispositions do): another name there is not
+    #: proof of a wrong citation
+    page_shared: bool = False
 
     @property
     def record(self) -> CaseRecord | None:

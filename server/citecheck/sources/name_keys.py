@@ -285,14 +285,29 @@ def split_parties(name: str) -> list[tuple[str, int]]:
     return parts
 
 
+_CAPTION_V = re.compile(r"\sv(?:s)?\.?\s", re.IGNORECASE)
+
+
 def name_variants(record_names: Sequence[str]) -> list[str]:
-    """Record names plus any parenthetical alternative ("X v. Y (In re Z)" → "In re Z")."""
+    """Record names plus any parenthetical alternative ("X v. Y (In re Z)" → "In re Z") and each caption
+    of a consolidated one ("A, Appellant, v. B, Appellee; A, Petitioner, v. C" → each of the two: the
+    draft names the case when it names either, issue 32).
+
+    >>> name_variants(["Mark James ASAY, Appellant, v. STATE of Florida; Mark James Asay v. Julie L. Jones"])[1:]
+    ['Mark James ASAY, Appellant, v. STATE of Florida', 'Mark James Asay v. Julie L. Jones']
+    """
     out: list[str] = []
     for n in record_names:
         if not n:
             continue
-        out.append(_PAREN.sub(" ", n))
+        whole = _PAREN.sub(" ", n)
+        out.append(whole)
         out.extend(m.group(1) for m in _PAREN.finditer(n) if len(m.group(1)) > 6)
+        if ";" in whole:
+            parts = [p.strip() for p in whole.split(";")]
+            captions = [p for p in parts if _CAPTION_V.search(p)]
+            if len(captions) > 1:
+                out.extend(captions)
     return list(dict.fromkeys(out))
 
 
@@ -325,7 +340,7 @@ def _captions(name: str) -> tuple[str, ...]:
     out: list[str] = []
     for variant in name_variants([name]):
         out.extend(c for c in variant.split(";") if c.strip())
-    return tuple(out)
+    return tuple(dict.fromkeys(out))
 
 
 def _party_keys(party: str) -> tuple[str, ...]:

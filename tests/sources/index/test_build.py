@@ -321,7 +321,9 @@ def test_an_update_applies_what_changed_and_equals_a_fresh_build(tmp_path: Path)
     }  # the gone case's, the old 12 F.4th 130
     build_from_folder(tmp_path / "fresh.sqlite", tmp_path / "new", full_dump=True)
     assert tables(index) == tables(tmp_path / "fresh.sqlite")
-    assert index_status(index, "100 A.2d 60") is LookupStatus.NOT_FOUND
+    # the gone case was the volume's last: its page is now past the last case the index holds (issue 32:
+    # the volume may hold more than CourtListener lists, so that is cannot-verify, not not-found)
+    assert index_status(index, "100 A.2d 60") is LookupStatus.CANNOT_VERIFY
     assert index_status(index, "100 A.2d 52") is LookupStatus.FOUND
 
 

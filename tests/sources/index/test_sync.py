@@ -203,3 +203,28 @@ async def test_a_full_disk_during_the_build_rolls_back(
     with pytest.raises(DiskSpaceError, match="rolled back"):
         await sync(index, bulk_url=bucket.base_url, rebuild=True)
     assert index.read_bytes() == before and not list(tmp_path.glob("index.sqlite.new*"))
+
+
+async def test_an_empty_file_in_the_newest_dump_falls_back_to_the_previous_dumps(tmp_path: Path) -> None:
+    """Issue 32: the export runs without pipefail, so a failed table is published as an empty bz2 stream
+    (the courts file of July 2023, #2863). An empty courts file is replaced by the last good one; a dump
+    whose citations file is empty is passed over for the one before it."""
+    import bz2
+
+    with FakeBucket() as b:
+        publish(b, tmp_path / "pub", "2026-03-31", unreferenced_dockets=3)
+        publish(b, tmp_path / "pub", "2026-06-30", unreferenced_dockets=3)
+        b.put("bulk-data/courts-2026-06-30.csv.bz2", bz2.compress(b""))
+        index = tmp_path / "index.sqlite"
+        result = await sync(index, bulk_url=b.base_url)
+        assert result.date == "2026-06-30"
+        assert any("courts file is empty" in n and "courts-2026-03-31.csv.bz2" in n for n in result.notes)
+        assert any(path.endswith("courts-2026-03-31.csv.bz2") for path, _ in b.requests)
+        assert read_meta(index)["courts"] == "5"  # the four named courts, and scotus from the dockets
+        assert index_status(index, "100 A.2d 36") is LookupStatus.FOUND
+
+        publish(b, tmp_path / "pub", "2026-09-30", unreferenced_dockets=3)
+        b.put("bulk-data/citations-2026-09-30.csv.bz2", bz2.compress(b""))
+        again = await sync(index, bulk_url=b.base_url)
+        assert again.date == "2026-06-30" and again.build.mode == "unchanged"
+        assert any("2026-09-30 dump's citations file is empty" in n for n in again.notes)

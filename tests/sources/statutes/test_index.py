@@ -38,7 +38,7 @@ def test_found_with_heading_text_and_url(index_file: Path) -> None:
         rec = answer.record
         assert answer.outcome is LookupOutcome.FOUND and rec is not None
         assert rec.heading == "Civil action for deprivation of rights"
-        assert rec.status is SectionStatus.CURRENT and rec.edition == "118-200"
+        assert rec.status is SectionStatus.CURRENT and rec.edition == "119-36"
         assert rec.citation == "42 U.S.C. § 1983" and "title42-section1983" in (rec.url or "")
         assert idx.text(rec) == S1983
 
@@ -104,7 +104,7 @@ def test_a_parse_error_half_way_keeps_the_old_title(index_file: Path, usc42: byt
         with pytest.raises(SchemaChanged):
             idx.replace_title(title, sections, source="test")
         assert idx.lookup(Key("usc", "42", "1983")).outcome is LookupOutcome.FOUND
-        assert idx.titles("usc")[0].sections == 8  # as before the failed sync
+        assert idx.titles("usc")[0].sections == 9  # as before the failed sync
 
 
 def test_another_database_or_a_newer_schema_is_refused(tmp_path: Path, index_file: Path) -> None:

@@ -171,7 +171,7 @@ def test_the_shapes_of_a_real_release(ns: str) -> None:
     secs = {s.section: s for s in it}
     assert (title.title, title.edition, title.heading) == ("16", "119-102not101", "CONSERVATION")
     assert set(secs) == {"10", "18f-1", "19", "19jj-1"}  # the quoted Act's "SEC. 5." is not the Code's
-    assert secs["10"].also == ("10a",) and secs["10"].status is SectionStatus.REPEALED
+    assert secs["10"].also == (("10a", None),) and secs["10"].status is SectionStatus.REPEALED
     assert (secs["19"].range_last, secs["19"].status) == ("19c", SectionStatus.REPEALED)
     assert secs["18f-1"].moved_to == "54 U.S.C. § 102501 note"
     live = secs["19jj-1"]

@@ -12,7 +12,7 @@ wrong case. See docs/findings.md, "Fixes".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from citecheck.checks.base import CheckContext, describe_record
@@ -20,8 +20,9 @@ from citecheck.checks.corrections.candidates import MAX_OFFERED, Candidate, gath
 from citecheck.checks.corrections.edits import whole_fix
 from citecheck.checks.corrections.leads import Leads, NameQuery, Wanted, leads_for, looks_wrong, wanted
 from citecheck.checks.quote_match import OpinionIndex
-from citecheck.findings import Confidence, Finding, Fix, Kind
-from citecheck.sources.models import OpinionText
+from citecheck.findings import Confidence, Finding, Fix, Kind, Severity, make_finding
+from citecheck.reporters import state_reporter
+from citecheck.sources.models import LookupStatus, OpinionText
 
 #: Findings that say the citation is wrong, in the order one of them carries the corrections.
 PRIMARY = (
@@ -86,6 +87,80 @@ def _decision(ctx: CheckContext, best: Candidate) -> str:
     return ""
 
 
+def _weigh_absence(
+    ctx: CheckContext, primary: Finding, found: Sequence[Candidate], message: str
+) -> Callable[[Finding], Finding] | None:
+    """The evidence rule's part (b) (``checks/existence.py``): what the name search says of a citation only
+    *absent* from a source's data (a fabricated-case warning).
+
+    - The case the draft names is found, and CourtListener lists no citation of it in the cited state
+      reporter: its parallel citation is what the data lacks (CAP #345, #2013: regional citations of
+      Maryland, New Jersey, Connecticut, New Hampshire cases) → cannot-verify (info), naming the case.
+    - The case the draft names, and only it, is found at another citation of the same reporter one slip of
+      the keyboard from the draft's (digits swapped, one off) — not a page or two away in the same volume
+      (a pagination error of the data), and not with another year or court → an **error**: the citation is
+      wrong.
+    """
+    lookup = ctx.lookup
+    if (
+        primary.kind is not Kind.FABRICATED_CASE
+        or primary.severity is not Severity.WARNING
+        or lookup is None
+        or lookup.status is not LookupStatus.NOT_FOUND
+        or ctx.citation.case_name is None
+    ):
+        return None
+    key = lookup.key
+    named = [x for x in found if x.matches and x.year is not False and x.court is not False]
+    if not named:
+        return None
+    lacking = [x for x in named if x.record.cite_for(key.reporter) is None]
+    if lacking and state_reporter(key.reporter):
+        rec = lacking[0].record
+        if rec.jurisdiction not in (None, "United States"):
+            why = (
+                f"{describe_record(rec)} is the case the draft names, and the source lists no {key.reporter} "
+                f"citation of it (CourtListener and CAP lack many regional citations of state cases), so "
+                f"{key} may be its parallel citation; it could not be verified"
+            )
+
+            def unverified(f: Finding) -> Finding:
+                return make_finding(
+                    Kind.CANNOT_VERIFY,
+                    f.span,
+                    why + ". This is not a finding that the case does not exist.",
+                    evidence=f.evidence,
+                    fixes=f.fixes,
+                    citation_index=f.citation_index,
+                )
+
+            return unverified
+        return None
+    if len(named) != 1:
+        return None
+    best = named[0]
+    cite = best.record.cite_for(key.reporter)
+    if cite is None or best.at_cite:
+        return None
+    same_volume = cite.volume == key.volume and cite.page.isdigit() and key.page.isdigit()
+    if same_volume and abs(int(cite.page) - int(key.page)) <= 2:
+        return None  # the data's own first page may be the wrong one (CAP #2115)
+    if best.near is None:
+        # one slip of the keyboard from the citation (digits swapped, one off): a case of the same name and
+        # year elsewhere in the reporter may be another decision between the same parties that the data
+        # lacks the one of (bench/evidence.py: Gonzalez-Gonzalez v. United States, 244 and 257 F.3d)
+        return None
+
+    def proven(f: Finding) -> Finding:
+        return replace(
+            f,
+            severity=Severity.ERROR,
+            message=message.rstrip() + f" The case the draft names is at {cite}: the citation is wrong.",
+        )
+
+    return proven
+
+
 def correct(
     ctx: CheckContext,
     findings: list[Finding],
@@ -127,10 +202,13 @@ def correct(
             "decisions exist only in the databases)."
         )
     elsewhere = bool(cands) and not cands[0].at_cite and cands[0].confidence is not Confidence.LOW
+    weighed = _weigh_absence(ctx, primary, found, message)
     out = []
     for f in findings:
         if f is primary:
             f = replace(f, fixes=tuple(fixes), message=message)
+            if weighed is not None:
+                f = weighed(f)
         elif elsewhere and f.citation_index == c.index and f.kind in _AGAINST_CITED and f.fixes:
             f = replace(f, fixes=tuple(fixes))
         out.append(f)

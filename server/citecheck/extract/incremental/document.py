@@ -16,7 +16,7 @@ from citecheck.extract.incremental.thresholds import active
 from citecheck.extract.incremental.view import DocumentExtraction
 from citecheck.extract.models import Extraction
 from citecheck.extract.paragraph import ParagraphResult, extract_paragraph
-from citecheck.extract.paragraphs import _BLANK, split_paragraphs
+from citecheck.extract.paragraphs import _BLANK, furniture_only, split_paragraphs
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,6 +134,17 @@ class Document:
         j = bisect_right(paras, b + 4, key=_start) - 1  # last paragraph starting near or before it
         lo = max(min(i, n - 1) - 1, 0)
         hi = min(max(j, i) + 1, n - 1)
+        # a blank line's reading looks past page furniture to the first real line either side: a margin
+        # paragraph that is nothing but furniture (a page's number) is no margin, take the next one too
+        for _ in range(_FURNITURE_MARGIN):
+            if lo > 0 and furniture_only(old_text, *paras[lo]):
+                lo -= 1
+            elif hi < n - 1 and furniture_only(old_text, *paras[hi]):
+                hi += 1
+            else:
+                break
+        else:
+            return False
         r0 = paras[lo][0] if lo > 0 else 0
         r1 = paras[hi][1] if hi < n - 1 else len(old_text)
         if not (r0 <= a and b <= r1):
@@ -145,13 +156,14 @@ class Document:
             return False
         text = self._text
         old = {old_text[s:e]: r for (s, e), r in zip(paras[lo : hi + 1], results[lo : hi + 1], strict=True)}
-        region = [(s + r0, e + r0) for s, e in split_paragraphs(text[r0 : r1 + d])]
+        region = split_paragraphs(text, r0, r1 + d)
         self._paragraphs = paras[:lo] + region + [(s + d, e + d) for s, e in paras[hi + 1 :]]
         self._results = results[:lo] + [_result(text[s:e], old) for s, e in region] + results[hi + 1 :]
         return True
 
 
 _NEAR = 64
+_FURNITURE_MARGIN = 8
 
 
 def _made_by(old: str, e: object, new: str) -> bool:

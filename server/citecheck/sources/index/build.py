@@ -39,9 +39,9 @@ from typing import Any
 from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError, SyncBusy
 from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
-from citecheck.sources.index.coverage import volume_complete
+from citecheck.sources.index.coverage import NEUTRAL_TYPE, volume_complete
 from citecheck.sources.index.lanes import LANES, IdSet, Marks, Message, case_tokens
-from citecheck.sources.index.rows import FileStats, dump_date, find_dump
+from citecheck.sources.index.rows import FileStats, dump_date, dump_dialect, find_dump
 from citecheck.sources.index.schema import (
     CITE_SEP,
     FIELD_SEP,
@@ -152,6 +152,10 @@ class BuildStats:
     waiting: bool = False
     #: why an existing index was built again from nothing instead of updated (its layout)
     rebuilt: str | None = None
+    #: the CSV dialect the files were read in (``rows.DIALECTS``)
+    dialect: str | None = None
+    #: what the build did about a file that was not as it should be (an empty courts file: #2863)
+    notes: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------- lock
@@ -308,6 +312,7 @@ class _Writer:
         self.changed_cites: dict[int, tuple[Any, ...]] = {}
         self.stats: list[FileStats] = []
         self.marks: dict[str, str] = {}
+        self.empty: set[str] = set()
 
     def court(self, cid: str | None) -> int | None:
         if not cid:
@@ -350,6 +355,8 @@ class _Writer:
             self.seen[table] = ids
         elif tag == "stats":
             self.stats.append(payload)
+        elif tag == "empty":
+            self.empty.add(payload)
 
     def _courts(self, rows: list[tuple[Any, ...]]) -> None:
         from citecheck.sources.bulk_import import court_place
@@ -461,7 +468,8 @@ def _build_locked(
             progress.stage("copying the index to update it", None)
             shutil.copyfile(existing, new)
         stats = _write(new, dump, full_dump=full_dump, update=update, old=old, progress=progress,
-                       parallel=parallel, source=source)  # fmt: skip
+                       parallel=parallel, source=source, previous=existing if old else None,
+                       check_counts=not rebuild)  # fmt: skip
         _fsync(new)
         in_place = files.swap_in(new, index)  # atomic: readers see the old index or the new one, never a mix
         for side in (index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm")):
@@ -564,11 +572,14 @@ def _write(
     progress: ProgressSink,
     parallel: bool | None,
     source: dict[str, Any],
+    previous: Path | None = None,
+    check_counts: bool = True,
 ) -> BuildStats:
     marks = _marks(path, old) if update else None
+    dialect = dump_dialect(dump.kinds(), dump.date)
     lanes = [
-        ("cases", (dump.clusters, dump.dockets, marks)),
-        ("cites", (dump.courts, dump.citations, marks)),
+        ("cases", (dump.clusters, dump.dockets, marks, dialect)),
+        ("cites", (dump.courts, dump.citations, marks, dialect)),
     ]
     if parallel is None:
         parallel = dump.size() >= PARALLEL_FROM_BYTES
@@ -582,6 +593,9 @@ def _write(
                 progress.advance(payload)
             else:
                 writer.apply(tag, payload)
+        notes = _check_files(dump, writer, old, full_dump=full_dump, check_counts=check_counts)
+        if "courts" in writer.empty:
+            notes.append(_courts_from_previous(db, writer, previous, dump))
         deleted = _sweep(db, writer) if update else {}
         progress.stage("joining the cases with their dockets and citations", None)
         dockets = _assemble(db, update=update, deleted=deleted)
@@ -597,8 +611,9 @@ def _write(
             "courts": db.execute("SELECT count(*) FROM courts").fetchone()[0],
         }
         refused = {f"{s.name}: {why}": n for s in writer.stats for why, n in s.refused.items()}
+        extra = {"dialect": dialect, "notes": json.dumps(notes)}
         _write_meta(db, dump, full_dump=full_dump, counts=counts, volumes=(volumes, complete), refused=refused,
-                    source=source, old=old, update=update)  # fmt: skip
+                    source=source, old=old, update=update, extra=extra)  # fmt: skip
         db.execute("COMMIT")
         db.execute("DETACH DATABASE stage")
         db.execute("PRAGMA journal_mode=WAL")  # readers open it immutable; any later writer gets WAL
@@ -618,7 +633,69 @@ def _write(
         rows=sum(s.rows for s in writer.stats),
         dump_date=dump.date,
         full_dump=full_dump,
+        dialect=dialect,
+        notes=tuple(notes),
     )
+
+
+#: A full dump whose cases or citations fall below this share of the last build's is refused: a file cut
+#: short at a row boundary reads as well-formed (the export runs without ``pipefail``).
+MIN_SHARE_OF_LAST = 0.8
+
+
+def _check_files(
+    dump: DumpFiles, writer: _Writer, old: dict[str, str], *, full_dump: bool, check_counts: bool
+) -> list[str]:
+    """Refuse a dump that cannot be whole (the old index stays): no case or citation at all, or far fewer
+    than the last full build held. Returns notes for what is kept instead (nothing yet)."""
+    kept = {s.name: s.kept for s in writer.stats}
+    counts = {
+        "cases": kept.get(dump.clusters.name, 0),
+        "citations": kept.get(dump.citations.name, 0),
+    }
+    for what, path in (("cases", dump.clusters), ("citations", dump.citations)):
+        if full_dump and counts[what] == 0:
+            raise ImportFormatError(
+                f"{path}: a full dump with no {what}: the file is empty or not CourtListener's; the old index "
+                "is unchanged"
+            )
+    if not (check_counts and full_dump and old.get("full_dump") == "1"):
+        return []
+    for what, path in (("cases", dump.clusters), ("citations", dump.citations)):
+        before = int(old.get(what, "0") or 0)
+        if before and counts[what] < MIN_SHARE_OF_LAST * before:
+            raise ImportFormatError(
+                f"{path} holds {counts[what]:,} {what} where the index built from the "
+                f"{old.get('dump_date') or 'last'} dump holds {before:,}: the file looks cut short "
+                "(CourtListener's export can publish a partial file), so it was not used and the old index "
+                "is unchanged. If the dump really is smaller, build from it anyway with --rebuild"
+            )
+    return []
+
+
+def _courts_from_previous(
+    db: sqlite3.Connection, writer: _Writer, previous: Path | None, dump: DumpFiles
+) -> str:
+    """The courts file is empty (#2863): keep the previous index's courts, if there is one."""
+    name = dump.courts.name if dump.courts is not None else "the courts file"
+    if previous is None or not previous.is_file():
+        return f"{name} is empty (as CourtListener once published it); cases have their court ids but no court names"
+    src = sqlite3.connect(f"file:{previous}?mode=ro&immutable=1", uri=True)
+    try:
+        rows = src.execute(
+            "SELECT id, name, short_name, citation_string, jurisdiction, place FROM courts"
+        ).fetchall()
+    except sqlite3.Error:
+        rows = []
+    finally:
+        src.close()
+    for cid, full, short, cite, jurisdiction, place in rows:
+        idx = writer.court(cid)
+        db.execute(
+            "UPDATE courts SET name=?, short_name=?, citation_string=?, jurisdiction=?, place=? WHERE idx=?",
+            (full, short, cite, jurisdiction, place, idx),
+        )
+    return f"{name} is empty (as CourtListener once published it): kept the {len(rows)} courts of the previous index"
 
 
 def _sweep(db: sqlite3.Connection, writer: _Writer) -> dict[str, int]:
@@ -718,10 +795,18 @@ def _volumes(db: sqlite3.Connection, *, full_dump: bool) -> tuple[int, int]:
     rows: list[tuple[Any, ...]] = []
 
     def flush(
-        rep: int, vol: Any, pages: array[int], clusters: list[int], cases: int, last: int | None
+        rep: int,
+        vol: Any,
+        pages: array[int],
+        clusters: list[int],
+        cases: int,
+        last: int | None,
+        neutral: bool,
     ) -> None:
         nonlocal total, complete_n, text_ids
-        complete = volume_complete(reporters[rep], str(vol), full_dump=full_dump, cases=cases, last_date=last)
+        complete = volume_complete(
+            reporters[rep], str(vol), full_dump=full_dump, cases=cases, last_date=last, neutral=neutral
+        )
         vid = volume_id(rep, vol)
         if vid is None:
             vid, text_ids = text_ids, text_ids + 1
@@ -738,22 +823,24 @@ def _volumes(db: sqlite3.Connection, *, full_dump: bool) -> tuple[int, int]:
     clusters: list[int] = []
     cases = 0
     last: int | None = None
-    for rep, vol, page, cluster, date in db.execute(
-        "SELECT c.reporter, c.volume, c.page, c.cluster, k.date_filed FROM cites c"
+    neutral = False  # a citation of the volume is CourtListener's type 8: never complete
+    for rep, vol, page, cluster, date, typ in db.execute(
+        "SELECT c.reporter, c.volume, c.page, c.cluster, k.date_filed, c.type FROM cites c"
         " LEFT JOIN cases k ON k.id = c.cluster ORDER BY c.reporter, c.volume, c.page, c.cluster"
     ):
         if (rep, vol) != current:
             if current is not None:
-                flush(*current, pages, clusters, cases, last)
-            current, pages, clusters, cases, last = (rep, vol), array("I"), [], 0, None
+                flush(*current, pages, clusters, cases, last, neutral)
+            current, pages, clusters, cases, last, neutral = (rep, vol), array("I"), [], 0, None, False
         cases += 1
+        neutral = neutral or typ == NEUTRAL_TYPE
         if isinstance(page, int) and 0 <= page < 1 << 32:
             pages.append(page)
             clusters.append(cluster)
         if date is not None and (last is None or date > last):
             last = date
     if current is not None:
-        flush(*current, pages, clusters, cases, last)
+        flush(*current, pages, clusters, cases, last, neutral)
     if rows:
         db.executemany("INSERT INTO volumes VALUES (?,?,?,?,?,?,?,?)", rows)
     return total, complete_n
@@ -794,6 +881,7 @@ def _write_meta(
     source: dict[str, Any],
     old: dict[str, str],
     update: bool,
+    extra: dict[str, str] | None = None,
 ) -> None:
     marks = {
         "mark_clusters": _max_mark(dump.clusters, old.get("mark_clusters", "")),
@@ -814,6 +902,7 @@ def _write_meta(
         "complete_volumes": str(volumes[1]),
         **{k: str(v) for k, v in counts.items()},
         **marks,
+        **(extra or {}),
     }
     db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(meta.items()))
 

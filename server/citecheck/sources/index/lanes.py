@@ -10,7 +10,9 @@ while the parent writes SQLite; small builds run them in turn in the parent. A l
 - ``("tick", n)``: n more bytes of input read (compressed bytes for a .bz2), for the progress bar;
 - ``("court" | "case" | "docket" | "cite", [row, ...])``: a batch of kept rows (see ``_*_row``);
 - ``("seen", (table, IdSet))``: every id the file holds (updates: what is gone was deleted);
-- ``("stats", FileStats)``: rows read, kept and refused by reason, for one file.
+- ``("stats", FileStats)``: rows read, kept and refused by reason, for one file;
+- ``("empty", kind)``: that file holds nothing (the courts file was published empty once, #2863): the
+  build keeps what the previous index had of it.
 
 In an update (``marks`` given) only rows modified at or after the previous build's newest
 ``date_modified`` are sent; dockets also when a changed cluster refers to them.
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citecheck.sources.index.rows import BulkReader, parse_id
+from citecheck.sources.index.rows import BulkReader, EmptyFile, parse_id
 from citecheck.sources.index.schema import STATUS_CODE, tier, tier_key
 from citecheck.sources.name_keys import name_tokens
 from citecheck.sources.reporters import normalise_reporter
@@ -166,14 +168,16 @@ def case_tokens(name: str, short: str | None, full: str | None, cited: int | Non
     return " ".join(keys)
 
 
-def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Iterator[Message]:
+def cases_lane(
+    clusters: Path, dockets: Path | None, marks: Marks | None, dialect: str = "backslash"
+) -> Iterator[Message]:
     """Clusters, then the dockets they refer to (see the module docstring)."""
     ticks = _Ticks()
     referenced = IdSet()
     wanted = IdSet()  # dockets of changed clusters (an update must send them even if unchanged)
     seen = IdSet() if marks is not None else None
     batch = _Batcher("case")
-    with BulkReader(clusters, "opinion-clusters", tick=ticks) as reader:
+    with BulkReader(clusters, "opinion-clusters", tick=ticks, dialect=dialect) as reader:
         for values in reader.rows():
             row = _case_row(values)
             if isinstance(row, str):
@@ -185,7 +189,8 @@ def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Ite
                 referenced.add(docket)
             if seen is not None:
                 seen.add(cid)
-                if values[7] < marks.clusters and cid in marks.known_cases:  # type: ignore[union-attr]
+                # a row without a date counts as changed
+                if values[7] and values[7] < marks.clusters and cid in marks.known_cases:  # type: ignore[union-attr]
                     continue
                 if docket is not None:
                     wanted.add(docket)
@@ -200,7 +205,7 @@ def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Ite
     if dockets is None:
         return
     batch = _Batcher("docket")
-    with BulkReader(dockets, "dockets", tick=ticks) as reader:
+    with BulkReader(dockets, "dockets", tick=ticks, dialect=dialect) as reader:
         for did_s, court, number, modified in reader.rows():
             did = parse_id(did_s)
             if did is None:
@@ -210,6 +215,7 @@ def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Ite
                 continue  # a docket no case refers to (most RECAP dockets): dropped, never stored
             if (
                 marks is not None
+                and modified
                 and modified < marks.dockets
                 and did not in wanted
                 and did in marks.known_dockets
@@ -226,12 +232,10 @@ def cases_lane(clusters: Path, dockets: Path | None, marks: Marks | None) -> Ite
         yield ("stats", reader.stats)
 
 
-def cites_lane(courts: Path | None, citations: Path, marks: Marks | None) -> Iterator[Message]:
-    """Courts, then citations (see the module docstring)."""
-    ticks = _Ticks()
-    if courts is not None:
-        with BulkReader(courts, "courts", tick=ticks) as reader:
-            rows = []
+def _courts(courts: Path, ticks: _Ticks, dialect: str) -> Iterator[Message]:
+    with BulkReader(courts, "courts", tick=ticks, dialect=dialect) as reader:
+        rows = []
+        try:
             for cid, full_name, short_name, citation_string, jurisdiction in reader.rows():
                 if not re.fullmatch(r"[a-z0-9_.-]{1,40}", cid):
                     reader.stats.refuse("a court id that is not one")
@@ -246,13 +250,27 @@ def cites_lane(courts: Path | None, citations: Path, marks: Marks | None) -> Ite
                         jurisdiction or None,
                     )
                 )
-            yield ("court", rows)
-            yield ("tick", ticks.take())
-            yield ("stats", reader.stats)
+        except EmptyFile:
+            yield ("empty", "courts")
+            return
+        if not rows:
+            yield ("empty", "courts")
+        yield ("court", rows)
+        yield ("tick", ticks.take())
+        yield ("stats", reader.stats)
+
+
+def cites_lane(
+    courts: Path | None, citations: Path, marks: Marks | None, dialect: str = "backslash"
+) -> Iterator[Message]:
+    """Courts, then citations (see the module docstring)."""
+    ticks = _Ticks()
+    if courts is not None:
+        yield from _courts(courts, ticks, dialect)
     reporters: dict[str, str] = {}
     seen = IdSet() if marks is not None else None
     batch = _Batcher("cite")
-    with BulkReader(citations, "citations", tick=ticks) as reader:
+    with BulkReader(citations, "citations", tick=ticks, dialect=dialect) as reader:
         for cite_s, volume_s, reporter_s, page_s, type_s, cluster_s, modified in reader.rows():
             cite_id, cluster = parse_id(cite_s), parse_id(cluster_s)
             if cite_id is None or cluster is None:
@@ -273,7 +291,8 @@ def cites_lane(courts: Path | None, citations: Path, marks: Marks | None) -> Ite
             reader.stats.kept += 1
             if seen is not None:
                 seen.add(cite_id)
-                if modified < marks.citations and cite_id in marks.known_cites:  # type: ignore[union-attr]
+                # a dump without citation dates (before 2025-11-20): every row counts as changed
+                if modified and modified < marks.citations and cite_id in marks.known_cites:  # type: ignore[union-attr]
                     continue
             typ = int(type_s) if type_s.isascii() and type_s.isdigit() and len(type_s) < 4 else None
             if (full := batch.add((reporter, volume, page, cluster, cite_id, typ))) is not None:

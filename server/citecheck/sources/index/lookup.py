@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 from citecheck.errors import CorpusError
 from citecheck.sources.index import files
-from citecheck.sources.index.coverage import incomplete_reason
+from citecheck.sources.index.coverage import incomplete_reason, volume_complete
 from citecheck.sources.index.lanes import key_part
 from citecheck.sources.index.schema import (
     CITE_SEP,
@@ -76,6 +76,8 @@ class _Volume(NamedTuple):
     last_date: int | None
     pages: array[int]  # sorted first pages (one per case that begins there)
     clusters: array[int]  # the case beginning at each of ``pages``
+    neutral: bool  # the build found a neutral citation (type 8) in it, or another reason the rule of
+    # this citecheck gives no longer holds for the flag the build stored
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -376,7 +378,11 @@ class CitationIndex:
             pages.frombytes(row[3])
             clusters: array[int] = array("I" if len(row[4]) == 4 * len(pages) else "Q")
             clusters.frombytes(row[4])
-            info = _Volume(row[0], bool(row[1]), row[2], pages, clusters)
+            # the stored flag is the build's rule; this citecheck's rule is applied again (an index built
+            # before issue 32 called neutral volumes like ``2015 Ohio`` complete)
+            name = self._reporter_names.get(rep, "")
+            now = volume_complete(name, str(vol), full_dump=self.full_dump, cases=row[0], last_date=row[2])
+            info = _Volume(row[0], bool(row[1]) and now, row[2], pages, clusters, now and not row[1])
         if len(self._volumes) >= _VOLUME_CACHE:
             self._volumes.clear()
         self._volumes[(rep, vol)] = info
@@ -395,6 +401,7 @@ class CitationIndex:
             source=SOURCE,
             reason=f"found in {self.label}",
             volume_complete=complete,
+            page_shared=vol is not None and _short_page(vol.pages, probe[2]),
         )
 
     def _absent(
@@ -420,28 +427,57 @@ class CitationIndex:
             return self._cannot(key, f"the citation index has no case in {label}")
         cases, complete, last_date = vol.cases, vol.complete, vol.last_date
         page = probe[2]
-        near = self._describe_near(page, before, after, neighbours, complete=complete)
+        near = self._describe_near(page, before, after, neighbours, complete=False)
         if not complete:
-            why = incomplete_reason(
-                reporter, str(key.volume), full_dump=self.full_dump, cases=cases, last_date=last_date
-            )
+            why = incomplete_reason(reporter, str(key.volume), full_dump=self.full_dump, cases=cases,
+                                    last_date=last_date, neutral=vol.neutral)  # fmt: skip
             return self._cannot(key, f"{why}{near}")
-        host = neighbours.get(before) if before is not None and after is not None else None
+        # a complete volume; still, only a page between two cases the index holds is a claim it can make
+        if not isinstance(page, int):
+            return self._cannot(
+                key,
+                f"page {key.page} is not a page number the index can place (roman-numeral pages — a volume's "
+                f"front matter, the appendix of 131 U.S. — are not in its page order){near}",
+            )
+        if after is None:
+            return self._cannot(
+                key,
+                f"page {key.page} comes after the last case the index holds in {label}; the volume may hold "
+                f"more than CourtListener lists{near}",
+            )
+        table = self._table_near(vol, before, after, neighbours)
+        if table:
+            return self._cannot(key, f"page {key.page} of {label} lies among {table}{near}")
         reason = (
-            f"no case begins at page {key.page} of {label}, which {self.label} holds in full "
-            f"({cases} cases){near}"
+            f"CourtListener's data holds {cases} cases of {label} and none begins at page {key.page}{near}"
         )
         return LookupResult(
             key=key,
             status=LookupStatus.NOT_FOUND,
             source=SOURCE,
             reason=reason,
-            containing=host,
             volume_complete=True,
             neighbours=tuple(
                 r for p in (before, after) if p is not None and (r := neighbours.get(p)) is not None
             ),
         )
+
+    @staticmethod
+    def _table_near(
+        vol: _Volume, before: int | None, after: int | None, neighbours: dict[int, CaseRecord]
+    ) -> str | None:
+        """Whether the page lies in a table of decisions (several decisions begin on one page next to it,
+        or the cases around it are unpublished dispositions): CourtListener holds tables in part (#339)."""
+        pages = vol.pages
+        for p in (before, after):
+            if p is None:
+                continue
+            if bisect.bisect_right(pages, p) - bisect.bisect_left(pages, p) > 1:
+                return f"decisions printed several to a page (a table or memorandum decisions) at page {p}"
+            rec = neighbours.get(p)
+            if rec is not None and rec.status in ("Unpublished", "Separate"):
+                return f"unpublished dispositions ({rec.name} at page {p} is one)"
+        return None
 
     @staticmethod
     def _describe_near(
@@ -662,6 +698,19 @@ class CitationIndex:
             return None
         info = self._volume(rep, vol)
         return (info.cases, info.complete) if info else None
+
+
+def _short_page(pages: array[int], page: Any) -> bool:
+    """Whether the case(s) beginning at ``page`` may share it with decisions the index lacks: several
+    begin there, or the next case begins on the same or the next page (a memorandum decision, an order,
+    a table disposition — #336: several U.S. cases printed on 346 U.S. 906)."""
+    if not isinstance(page, int):
+        return False
+    i = bisect.bisect_left(pages, page)
+    j = bisect.bisect_right(pages, page)
+    if j - i > 1:
+        return True
+    return j < len(pages) and pages[j] <= page + 1
 
 
 @lru_cache(maxsize=4096)

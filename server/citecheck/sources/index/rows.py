@@ -1,7 +1,15 @@
 """Stream the rows the index keeps from CourtListener bulk files (plain ``.csv`` or ``.csv.bz2``).
 
-The dumps are PostgreSQL ``COPY … CSV … ESCAPE '\\' FORCE_QUOTE *`` output (every value quoted,
-quotes escaped with a backslash and never doubled, newlines inside fields). A ``.bz2`` file is
+The dumps are PostgreSQL ``COPY … CSV`` output (newlines inside fields), in one of the four dialects
+CourtListener has published (``scripts/make_bulk_data.sh``'s history; issue 32): the default CSV (until
+2023-07: quoted when needed, quotes doubled), ``FORCE_QUOTE *`` with doubled quotes (2023-07 → 2024-07,
+and proposed again in PR #6707), backtick quotes (2024-08 → 2025-01) and ``ESCAPE '\\'`` (since
+2025-01-23: every value quoted, quotes escaped with a backslash). ``sniff`` reads a file's first
+megabytes and tells which (``dump_dialect`` decides for all the files of a dump together: the clusters
+file, full of quoted HTML, is decisive where the citations file may not be). A file that ends mid-row —
+the export runs under ``set -e`` without ``pipefail``, so a dump cut short is published as well-formed
+bz2 — is refused (``TruncatedFile``); an empty file is ``EmptyFile`` (the courts file was published empty
+once, #2863: the build keeps the previous index's courts). A ``.bz2`` file is
 decoded by a child process (libbz2 through ``python -I -c``) fed by a thread of ours, so the
 decompression of one file runs on one core while this process parses on the other; nothing is
 decompressed to disk and no file is held in memory. A truncated or corrupt stream ends in an
@@ -47,8 +55,9 @@ USED_COLUMNS: dict[str, tuple[str, ...]] = {
     ),
     "citations": ("id", "volume", "reporter", "page", "type", "cluster_id", "date_modified"),
 }
-#: Used columns a header may lack (read as empty): what only ranks, never identifies.
-OPTIONAL_COLUMNS = frozenset({("opinion-clusters", "citation_count")})
+#: Used columns a header may lack (read as empty): what only ranks, never identifies, and the citation
+#: dates dumps before 2025-11-20 lack (dfbea0f09; an update then treats every citation as changed).
+OPTIONAL_COLUMNS = frozenset({("opinion-clusters", "citation_count"), ("citations", "date_modified")})
 FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?$")
 #: Kept values longer than this are refused (a caption runs to a few thousand characters at most).
 MAX_FIELD = 20_000
@@ -84,6 +93,48 @@ if fed or total == 0:
     sys.stderr.write(f"truncated bz2 file: the stream stops after {total} bytes, before its end")
     sys.exit(3)
 """
+
+
+class TruncatedFile(ImportFormatError):
+    """The file ends mid-row: the dump was cut short (the old index stays)."""
+
+
+class EmptyFile(ImportFormatError):
+    """The file holds nothing, not even its header."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """How one of CourtListener's CSV dialects is read (``csv.reader`` parameters)."""
+
+    name: str
+    quotechar: str
+    escapechar: str | None
+    doublequote: bool
+
+
+DIALECTS = {
+    d.name: d
+    for d in (
+        Dialect("backslash", '"', "\\", False),  # ESCAPE '\', FORCE_QUOTE * (since 2025-01-23)
+        Dialect("doubled", '"', None, True),  # FORCE_QUOTE * (2023-07 → 2024-07), and the default CSV
+        Dialect("default", '"', None, True),  # until 2023-07: quoted only when needed, quotes doubled
+        Dialect("backtick", "`", None, True),  # QUOTE '`', FORCE_QUOTE * (2024-08 → 2025-01)
+    )
+}
+#: The dialect a dump of this date was written in when its files cannot tell (no quote in the sample).
+_DIALECT_SINCE = (("2025-01-23", "backslash"), ("2024-08-01", "backtick"), ("2023-07-07", "doubled"))
+#: How much of a file ``sniff`` reads (decompressed).
+SNIFF_BYTES = 4 << 20
+_BACKSLASH_MARK = re.compile(r'\\["\\]')
+_DOUBLED_MARK = re.compile(r'[^,\n\\]""|""[^,\n]')
+
+
+def dialect_for_date(date: str | None) -> str:
+    for since, name in _DIALECT_SINCE:
+        if date and date >= since:
+            return name
+    return "default" if date else "backslash"
 
 
 @dataclass
@@ -126,18 +177,23 @@ def find_dump(folder: Path) -> dict[str, Path]:
 
 
 class _Counting(io.RawIOBase):
-    """Counts the bytes read from a plain file (the progress of a .csv)."""
+    """Counts the bytes read (the progress of a .csv) and keeps the last one (a dump that does not end
+    with a newline was cut short): per block of a megabyte, nothing per row."""
 
-    def __init__(self, raw: BinaryIO, tick: Callable[[int], None]) -> None:
+    def __init__(self, raw: BinaryIO, tick: Callable[[int], None] | None = None) -> None:
         self.raw, self.tick = raw, tick
+        self.last = b""
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, b: Any) -> int:
-        n = cast(io.RawIOBase, self.raw).readinto(b)
-        self.tick(n or 0)
-        return n or 0
+        n = cast(io.RawIOBase, self.raw).readinto(b) or 0
+        if self.tick is not None:
+            self.tick(n)
+        if n:
+            self.last = bytes(memoryview(b)[n - 1 : n])
+        return n
 
 
 class BulkReader:
@@ -153,6 +209,7 @@ class BulkReader:
         kind: str,
         *,
         tick: Callable[[int], None] | None = None,
+        dialect: str = "backslash",
         columns: tuple[str, ...] | None = None,
         optional: frozenset[str] = frozenset(),
         long_columns: frozenset[str] = frozenset(),
@@ -161,6 +218,7 @@ class BulkReader:
         build reads parentheticals and opinions); ``optional`` of them may be missing from the header;
         ``long_columns`` are not held to ``MAX_FIELD`` (opinion text)."""
         self.path, self.kind = path, kind
+        self.dialect = DIALECTS[dialect]
         self.columns = columns or USED_COLUMNS[kind]
         self.optional = optional
         self.long_columns = long_columns
@@ -170,6 +228,7 @@ class BulkReader:
         self._feeder: threading.Thread | None = None
         self._feed_error: BaseException | None = None
         self._raw: BinaryIO | None = None
+        self._ends: _Counting | None = None
 
     def __enter__(self) -> BulkReader:
         return self
@@ -197,7 +256,8 @@ class BulkReader:
         fh = self.path.open("rb")
         if not self.path.name.endswith(".bz2"):
             self._raw = fh
-            return cast(BinaryIO, io.BufferedReader(_Counting(fh, self._tick), buffer_size=1 << 20))
+            self._ends = _Counting(fh, self._tick)
+            return cast(BinaryIO, io.BufferedReader(self._ends, buffer_size=1 << 20))
         proc = subprocess.Popen(
             [sys.executable, "-I", "-c", _BUNZIP],
             stdin=subprocess.PIPE,
@@ -227,7 +287,8 @@ class BulkReader:
         self._feeder = threading.Thread(target=feed, name=f"feed-{self.path.name}", daemon=True)
         self._feeder.start()
         assert proc.stdout is not None
-        return cast(BinaryIO, proc.stdout)
+        self._ends = _Counting(cast(BinaryIO, proc.stdout))
+        return cast(BinaryIO, io.BufferedReader(self._ends, buffer_size=1 << 20))
 
     def _decoder_failure(self) -> ImportFormatError | None:
         """Why the bz2 child failed (waits for it), or None."""
@@ -248,14 +309,18 @@ class BulkReader:
         """The used columns of every row that passes the checks (see the module docstring)."""
         csv.field_size_limit(CSV_FIELD_LIMIT)
         text = io.TextIOWrapper(self._binary(), encoding="utf-8", newline="")
-        reader = csv.reader(text, quotechar='"', escapechar="\\", doublequote=False)
+        d = self.dialect
+        # strict: the end of the file inside a quoted value is an error (a dump cut short), not a value
+        reader = csv.reader(
+            text, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
+        )
         try:
             header = next(reader)
         except StopIteration:
             failure = self._decoder_failure()
             if failure is not None:
                 raise failure from None
-            raise ImportFormatError(f"{self.path}: the file is empty (no header)") from None
+            raise EmptyFile(f"{self.path}: the file is empty (no header)") from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
             raise self._decoder_failure() or ImportFormatError(
                 f"{self.path}: not a CSV file ({exc})"
@@ -277,15 +342,17 @@ class BulkReader:
         pad = any(c not in header for c in used)
         where = [header.index(c) if c in header else width for c in used]
         stats = self.stats
+        last: list[str] | None = None
         try:
             for row in reader:
                 stats.rows += 1
+                last = row
                 if len(row) != width:
                     stats.refuse("a field count other than the header's")
                     if stats.rows >= 1000 and stats.refused.total() == stats.rows:
                         raise ImportFormatError(
-                            f"{self.path}: no row has the header's {width} fields; is it CourtListener's "
-                            "backslash-escaped CSV dialect?"
+                            f"{self.path}: no row has the header's {width} fields; it is not in the "
+                            f"{d.name} dialect of CourtListener's CSV"
                         )
                     continue
                 if pad:
@@ -307,12 +374,123 @@ class BulkReader:
                     continue
                 yield values
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
-            raise self._decoder_failure() or ImportFormatError(
-                f"{self.path}: unreadable at row {stats.rows + 1} ({exc})"
-            ) from exc
+            failure = self._decoder_failure()
+            if failure is not None:
+                raise failure from exc
+            if isinstance(exc, csv.Error) and "end of data" in str(exc):
+                raise TruncatedFile(
+                    f"{self.path}: the file ends inside a quoted value of row {stats.rows + 1} — the dump was cut "
+                    "short (CourtListener's export can publish a partial file); nothing of it was used"
+                ) from exc
+            raise ImportFormatError(f"{self.path}: unreadable at row {stats.rows + 1} ({exc})") from exc
         failure = self._decoder_failure()
         if failure is not None:
             raise failure
+        if last is not None and self._ends is not None and self._ends.last != b"\n":
+            # PostgreSQL ends every row with a newline and closes every quote: a file that does not was cut
+            # short (the export's psql died and bzip2 closed the stream anyway)
+            raise TruncatedFile(
+                f"{self.path}: the file ends in the middle of row {stats.rows} — the dump was cut short "
+                "(CourtListener's export can publish a partial file); nothing of it was used"
+            )
+
+
+def _head(path: Path, limit: int = SNIFF_BYTES) -> str:
+    """The first ``limit`` bytes of the file, decompressed (a .bz2), as text."""
+    import bz2
+
+    with path.open("rb") as fh:
+        if not path.name.endswith(".bz2"):
+            data = fh.read(limit)
+        else:
+            out, dec = bytearray(), bz2.BZ2Decompressor()
+            while len(out) < limit:
+                block = fh.read(1 << 16)
+                if not block:
+                    break
+                try:
+                    out += dec.decompress(block, max_length=limit - len(out))
+                except (OSError, EOFError):
+                    break  # the build's decoder says what is wrong with it
+                if dec.eof:
+                    break
+            data = bytes(out)
+    return data.decode("utf-8", "replace")
+
+
+def sniff(path: Path) -> tuple[str | None, bool]:
+    """(dialect, decisive) of one bulk file from its first megabytes; (None, False) when it holds no row.
+
+    Decisive when the sample shows it: values in backticks; backslash-escaped quotes and backslashes; or
+    doubled quotes inside values. Otherwise (no quote inside any value, as in most citations files) the
+    dialects read the sample alike: the first row says whether values are quoted only when needed (the
+    default CSV) and the rest is not decisive. Each guess is checked: a dialect whose reading of the
+    sample gives a row of another width than the header is not the file's.
+    """
+    text = _head(path)
+    header, _, body = text.partition("\n")
+    if not body.strip():
+        return None, False
+    width = len(next(csv.reader([header])))
+    if body.startswith("`"):
+        candidates = ["backtick"]
+        decisive = True
+    else:
+        backslash = len(_BACKSLASH_MARK.findall(body))
+        doubled = len(_DOUBLED_MARK.findall(body))
+        quoted = body.startswith('"')
+        plain = "doubled" if quoted else "default"
+        if backslash and not doubled:
+            candidates, decisive = ["backslash", plain], True
+        elif doubled and not backslash:
+            candidates, decisive = [plain, "backslash"], True
+        elif backslash or doubled:
+            candidates = ["backslash", plain] if backslash > doubled else [plain, "backslash"]
+            decisive = max(backslash, doubled) >= 10 * min(backslash, doubled)
+        else:
+            candidates, decisive = (["backslash", plain] if quoted else ["default"]), not quoted
+    shares = {name: _reads(body, width, DIALECTS[name]) for name in candidates}
+    best = max(candidates, key=lambda n: shares[n])  # the first of equals: the evidence's order
+    # a few bad rows are refused one by one later; a wrong dialect breaks most: then no guess is sure, and
+    # the reader says what is wrong (a missing column, rows of another width)
+    return best, decisive and shares[best] >= 0.9
+
+
+def _reads(body: str, width: int, d: Dialect) -> float:
+    """The share of the sample's whole rows that have ``width`` fields in dialect ``d`` (its last row may
+    be cut where the sample ends)."""
+    try:
+        rows = list(csv.reader(io.StringIO(body, newline=""), quotechar=d.quotechar, escapechar=d.escapechar,
+                               doublequote=d.doublequote))  # fmt: skip
+    except csv.Error:
+        return 0.0
+    whole = rows[:-1] if len(body) >= SNIFF_BYTES - 4 and len(rows) > 1 else rows
+    return sum(len(r) == width for r in whole) / len(whole) if whole else 0.0
+
+
+def dump_dialect(paths: dict[str, Path], date: str | None = None) -> str:
+    """The dialect of a dump: what its files show (they must agree), else what its date says."""
+    decided: dict[str, str] = {}
+    guesses: dict[str, str] = {}
+    for kind, path in paths.items():
+        name, decisive = sniff(path)
+        if name is None:
+            continue
+        (decided if decisive else guesses)[kind] = name
+    readers = {n if n != "default" else "doubled" for n in decided.values()}
+    if len(readers) > 1:
+        shown = ", ".join(f"{paths[k].name}: {n}" for k, n in decided.items())
+        raise ImportFormatError(
+            f"the files of this dump are in different CSV dialects ({shown}); use one dump's files"
+        )
+    if decided:
+        chosen = next(iter(decided.values()))
+        return "doubled" if chosen == "default" and any(g == "doubled" for g in guesses.values()) else chosen
+    if guesses:
+        plain = {g for g in guesses.values()} - {"backslash"}
+        if plain == {"default"}:
+            return "default"
+    return dialect_for_date(date)
 
 
 def parse_id(value: str) -> int | None:

@@ -66,6 +66,8 @@ class DumpListing:
     date: str
     files: dict[str, RemoteFile]
     names: dict[str, str]  # kind → file name
+    #: what was taken from an older dump instead, and why (an empty file of the newest)
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +76,7 @@ class SyncResult:
     build: BuildStats
     downloaded: int  # bytes fetched by this run
     resumed: int  # bytes that were already there from an interrupted run
+    notes: tuple[str, ...] = ()  # files taken from an older dump (``DumpListing.notes``)
 
 
 def check_bulk_url(url: str) -> str:
@@ -110,29 +113,59 @@ def parse_listing(body: bytes) -> tuple[list[tuple[str, int | None, str | None]]
     return out, token or None
 
 
+#: A listed file this small holds nothing (an empty bz2 stream is 14 bytes): the export failed for it.
+EMPTY_FILE_BYTES = 64
+
+
 def newest_dump(objects: list[tuple[str, int | None, str | None]], base_url: str) -> DumpListing:
-    """The newest date with all four files; BadResponse when the listing has none."""
+    """The newest date with all four files; BadResponse when the listing has none.
+
+    An empty file was published once (the courts file, #2863; the export runs without ``pipefail``): an
+    empty courts file is replaced by the newest earlier one (courts change little), and a dump whose
+    cases, dockets or citations file is empty is passed over for the one before it."""
     by_date: dict[str, dict[str, tuple[str, int | None, str | None]]] = {}
     for key, size, etag in objects:
         m = _KEY.match(key)
         if m:
             by_date.setdefault(m.group(3), {})[m.group(2)] = (m.group(1), size, etag)
+
+    def empty(entry: tuple[str, int | None, str | None]) -> bool:
+        return entry[1] is not None and entry[1] <= EMPTY_FILE_BYTES
+
+    notes: list[str] = []
     for date in sorted(by_date, reverse=True):
-        kinds = by_date[date]
-        if all(k in kinds for k in KINDS):
-            return DumpListing(
-                date=date,
-                files={
-                    k: RemoteFile(
-                        url=f"{base_url}{PREFIX}{quote(kinds[k][0])}", size=kinds[k][1], etag=kinds[k][2]
-                    )
-                    for k in KINDS
-                },
-                names={k: kinds[k][0] for k in KINDS},
-            )
+        kinds = dict(by_date[date])
+        if not all(k in kinds for k in KINDS):
+            continue
+        hollow = [k for k in KINDS if k != "courts" and empty(kinds[k])]
+        if hollow:
+            notes.append(f"the {date} dump's {', '.join(hollow)} file is empty: used an older dump")
+            continue
+        if empty(kinds["courts"]):
+            older = next(
+                (by_date[d]["courts"] for d in sorted(by_date, reverse=True)
+                 if d < date and "courts" in by_date[d] and not empty(by_date[d]["courts"])),
+                None,
+            )  # fmt: skip
+            if older is None:
+                notes.append(f"the {date} dump's courts file is empty and no older one is listed")
+                continue
+            notes.append(f"the {date} dump's courts file is empty (as in #2863): used {older[0]}")
+            kinds["courts"] = older
+        return DumpListing(
+            date=date,
+            files={
+                k: RemoteFile(
+                    url=f"{base_url}{PREFIX}{quote(kinds[k][0])}", size=kinds[k][1], etag=kinds[k][2]
+                )
+                for k in KINDS
+            },
+            names={k: kinds[k][0] for k in KINDS},
+            notes=tuple(notes),
+        )
     raise BadResponse(
         "the bucket lists no complete dump (courts, dockets, opinion-clusters and citations of one date) "
-        f"under {PREFIX}"
+        f"under {PREFIX}" + (f" ({'; '.join(notes)})" if notes else "")
     )
 
 
@@ -195,7 +228,7 @@ async def sync(
             elif not rebuild and old.get("dump_date") == listing.date and old.get("full_dump") == "1":
                 return SyncResult(date=listing.date, build=BuildStats(mode="unchanged", dump_date=listing.date,
                                   full_dump=True, size=files.current(index).stat().st_size), downloaded=0,
-                                  resumed=0)  # fmt: skip
+                                  resumed=0, notes=listing.notes)  # fmt: skip
             paths = {k: inside(folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
             left = sum(
                 (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
@@ -225,7 +258,8 @@ async def sync(
             if not keep_downloads:
                 for path in paths.values():
                     remove_download(path)
-            return SyncResult(date=listing.date, build=stats, downloaded=fetched, resumed=resumed)
+            return SyncResult(date=listing.date, build=stats, downloaded=fetched, resumed=resumed,
+                              notes=listing.notes)  # fmt: skip
     finally:
         if own:
             await client.aclose()

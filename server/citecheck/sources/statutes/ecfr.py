@@ -25,6 +25,7 @@ from citecheck.errors import SchemaChanged
 from citecheck.sources.statutes.records import (
     ParsedSection,
     ParsedTitle,
+    ParsedUnit,
     SectionStatus,
     normalise_section,
     normalise_title,
@@ -95,8 +96,15 @@ def _read_section(div: Any) -> ParsedSection | None:
     )
 
 
-def parse_ecfr(source: str | IO[bytes], *, name: str = "") -> tuple[ParsedTitle, Iterator[ParsedSection]]:
-    """Read the root now (a wrong format fails at once), the sections as the iterator is consumed."""
+def parse_ecfr(
+    source: str | IO[bytes], *, name: str = "", expected_title: str | None = None
+) -> tuple[ParsedTitle, Iterator[ParsedSection]]:
+    """Read the root now (a wrong format fails at once), the sections as the iterator is consumed.
+
+    The title is the file's own: govinfo's header (``<IDNO TYPE="title">``) or its ``DIV1``'s ``NODE``
+    (``"3:1"``: title 3, volume 1 — a bulk file's ``DIV1 @N`` is the *volume*, and a title may have several),
+    the versioner's ``DIV1 @N``. ``expected_title`` (the title asked for, or named by the file name) must
+    agree: a mismatch is ``SchemaChanged``, never a title stored under another number."""
     label = name or (source if isinstance(source, str) else getattr(source, "name", "eCFR file"))
     events = etree.iterparse(
         source, events=("start", "end"), huge_tree=True, resolve_entities=False, no_network=True
@@ -113,46 +121,144 @@ def parse_ecfr(source: str | IO[bytes], *, name: str = "") -> tuple[ParsedTitle,
             f"<{root.tag}>: the eCFR format may have changed; the statute index was not updated"
         )
     parsed = ParsedTitle(code="cfr")
+    reader = _TitleReader(parsed, label, bulk=root.tag == "DLPSTEXTCLASS", expected=expected_title)
     if root.tag == "DIV1":
-        parsed.title = normalise_title(root.get("N") or "")
-    return parsed, _sections(events, parsed, label)
+        reader.volume(root)
+    return parsed, reader.sections(events)
 
 
-def _sections(events: Any, parsed: ParsedTitle, label: str) -> Iterator[ParsedSection]:
-    divs = 0
-    try:
-        for event, elem in events:
-            tag = elem.tag
-            if event == "start":
-                if tag == "DIV1" and elem.get("TYPE") == "TITLE" and not parsed.title:
-                    parsed.title = normalise_title(elem.get("N") or "")
-                continue
-            if tag == "AMDDATE" and elem.text and not parsed.edition:
-                parsed.edition = _clean(elem.text)
-            elif tag == "HEAD" and not parsed.heading and elem.getparent() is not None:
-                if elem.getparent().tag == "DIV1":
-                    parsed.heading = _clean("".join(elem.itertext()))
-            if tag != "DIV8" or elem.get("TYPE") != "SECTION":
-                continue
-            divs += 1
-            record = _read_section(elem)
-            elem.clear(keep_tail=False)
-            parent = elem.getparent()
-            if parent is not None:
-                while elem.getprevious() is not None:
-                    del parent[0]
-            if record is not None:
-                parsed.sections += 1
-                yield record
-    except etree.XMLSyntaxError as exc:
-        raise SchemaChanged(f"{label}: broken XML ({exc})") from exc
-    if not parsed.title:
-        raise SchemaChanged(f'{label}: no <DIV1 TYPE="TITLE" N=…>: the eCFR format may have changed')
-    if not parsed.sections:
-        raise SchemaChanged(
-            f'{label}: title {parsed.title} has {divs} <DIV8 TYPE="SECTION"> with a section number: '
-            "the eCFR format may have changed; the statute index was not updated"
-        )
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_AMDDATE = re.compile(r"([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})")
+_NODE_TITLE = re.compile(r"^(\d+):")
+_HEAD_TITLE = re.compile(r"^\s*Title\s+(\d+)\b", re.I)
+_APPENDIX_LABEL = re.compile(r"\bAppendix\s+(?P<label>[IVX]+|[A-Z]{1,2}(?:-\d+)?|\d+)(?![\w])")
+_PART_RANGE = re.compile(r"^(?P<a>\d+[a-z]?)\s*(?:-|–|to|through)\s*(?P<b>\d+[a-z]?)$", re.I)
+
+
+def iso_date(text: str) -> str:
+    """``"March 17, 2015"`` → ``"2015-03-17"`` (govinfo's ``AMDDATE``); text that is no date is kept.
+
+    >>> iso_date("March 17, 2015"), iso_date("Jan. 3, 2024"), iso_date("2024-01-03")
+    ('2015-03-17', '2024-01-03', '2024-01-03')
+    """
+    m = _AMDDATE.search(text)
+    if m is None or m.group(1).lower()[:3] not in _MONTHS:
+        return _clean(text)
+    return f"{int(m.group(3)):04d}-{_MONTHS[m.group(1).lower()[:3]]:02d}-{int(m.group(2)):02d}"
+
+
+class _TitleReader:
+    """The title, its parts, subparts and appendices, and its sections, as the file streams by."""
+
+    def __init__(self, parsed: ParsedTitle, label: str, *, bulk: bool, expected: str | None) -> None:
+        self.parsed, self.label, self.bulk = parsed, label, bulk
+        self.expected = normalise_title(expected) if expected else None
+        self.part = ""
+
+    def _title(self, number: str, where: str) -> None:
+        number = normalise_title(number)
+        if not number:
+            return
+        if self.parsed.title and number != self.parsed.title:
+            raise SchemaChanged(
+                f"{self.label}: {where} says title {number}, the file's title is {self.parsed.title}: "
+                "the statute index was not updated"
+            )
+        if self.expected is not None and number != self.expected:
+            raise SchemaChanged(
+                f"{self.label}: the file holds title {number}, not title {self.expected} as asked: "
+                "the statute index was not updated"
+            )
+        self.parsed.title = number
+
+    def volume(self, div1: Any) -> None:
+        """A ``DIV1 TYPE="TITLE"``: govinfo's ``NODE="3:1"`` names the title (``N`` is the volume); the
+        versioner's ``N`` is the title."""
+        node = _NODE_TITLE.match(div1.get("NODE") or "")
+        if node is not None:
+            self._title(node.group(1), f'<DIV1 NODE="{div1.get("NODE")}">')
+        elif not self.bulk:
+            self._title(div1.get("N") or "", f'<DIV1 N="{div1.get("N")}">')
+
+    def _head(self, elem: Any) -> None:
+        parent = elem.getparent()
+        if parent is None:
+            return
+        text = _clean("".join(elem.itertext()))
+        kind = parent.get("TYPE")
+        if parent.tag == "DIV1" and not self.parsed.heading:
+            self.parsed.heading = text
+            if not self.parsed.title and (m := _HEAD_TITLE.match(text)) is not None:
+                self._title(m.group(1), f"the heading {text!r}")
+        elif kind == "PART":
+            self._unit_part(parent, text)
+        elif kind == "SUBPART" and self.part:
+            sub = normalise_section(parent.get("N") or "")
+            if sub:
+                self.parsed.units.append(
+                    ParsedUnit(kind="subpart", number=f"{self.part}:{sub}", heading=text)
+                )
+        elif kind == "APPENDIX":
+            label = _APPENDIX_LABEL.search(parent.get("N") or "") or _APPENDIX_LABEL.search(text)
+            part = re.search(r"\bPart\s+(\d+[a-z]?)\b", text, re.I)
+            owner = part.group(1) if part is not None else self.part
+            if label is not None and owner:
+                number = f"{normalise_section(owner)}:{label.group('label').lower()}"
+                self.parsed.units.append(ParsedUnit(kind="appendix", number=number, heading=text))
+
+    def _unit_part(self, div: Any, heading: str) -> None:
+        n = normalise_section(div.get("N") or "")
+        reserved = "reserved" in heading.lower()
+        m = _PART_RANGE.match(n)
+        self.part = m.group("a") if m else n
+        if n:
+            last = m.group("b") if m else None
+            self.parsed.units.append(
+                ParsedUnit(kind="part", number=self.part, heading=heading, reserved=reserved, last=last)
+            )
+
+    def _end(self, elem: Any) -> None:
+        tag = elem.tag
+        if tag == "IDNO" and (elem.get("TYPE") or "").lower() == "title" and elem.text and elem.text.strip():
+            self._title(elem.text, '<IDNO TYPE="title">')
+        elif tag == "AMDDATE" and elem.text and not self.parsed.edition:
+            self.parsed.edition = iso_date(elem.text)
+        elif tag == "HEAD":
+            self._head(elem)
+
+    def sections(self, events: Any) -> Iterator[ParsedSection]:
+        parsed, divs = self.parsed, 0
+        try:
+            for event, elem in events:
+                if event == "start":
+                    if elem.tag == "DIV1" and elem.get("TYPE") == "TITLE":
+                        self.volume(elem)
+                    continue
+                if elem.tag != "DIV8" or elem.get("TYPE") != "SECTION":
+                    self._end(elem)
+                    continue
+                divs += 1
+                record = _read_section(elem)
+                elem.clear(keep_tail=False)
+                parent = elem.getparent()
+                if parent is not None:
+                    while elem.getprevious() is not None:
+                        del parent[0]
+                if record is not None:
+                    parsed.sections += 1
+                    yield record
+        except etree.XMLSyntaxError as exc:
+            raise SchemaChanged(f"{self.label}: broken XML ({exc})") from exc
+        if not parsed.title:
+            raise SchemaChanged(
+                f'{self.label}: no title number (<IDNO TYPE="title">, a DIV1 NODE or N): the eCFR format may '
+                "have changed"
+            )
+        if not parsed.sections:
+            raise SchemaChanged(
+                f'{self.label}: title {parsed.title} has {divs} <DIV8 TYPE="SECTION"> with a section number: '
+                "the eCFR format may have changed; the statute index was not updated"
+            )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -203,8 +309,10 @@ def section_history(
                 continue
             ident = normalise_section(str(r["identifier"]))
             out.setdefault(ident, []).append(
-                VersionEntry(
-                    date=str(r["date"]), removed=bool(r.get("removed")), name=str(r.get("name") or "")
+                VersionEntry(  # "date" is deprecated (it equals amendment_date): read it only without one
+                    date=str(r.get("amendment_date") or r["date"]),
+                    removed=bool(r.get("removed")),
+                    name=str(r.get("name") or ""),
                 )
             )
     except (ValueError, KeyError, TypeError) as exc:

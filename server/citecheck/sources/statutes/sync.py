@@ -4,8 +4,13 @@ U.S. Code: the OLRC's download page names the current release point; its ``xml_u
 (≈100 MB) is fetched with ``sources/download.py`` (streamed to a ``.part``, resumed with HTTP Range
 after an interruption, size and ETag checked) and read title by title without unpacking. C.F.R.: the
 eCFR versioner's ``titles.json`` gives each title's latest complete date (or ``--cfr-date`` picks
-the edition nearest a brief's date); per title its ``versions`` JSON (the history of every section)
-and its ``full/{date}/title-N.xml``, each stored as soon as it arrives and then deleted.
+the edition nearest a brief's date); per title its ``versions`` JSON (the history of every section:
+``issue_date[lte]`` the edition's date, as the API requires, every page of 1,000 records, each
+version's ``amendment_date``) and its ``full/{date}/title-N.xml``, each stored as soon as it arrives
+and then deleted. A title the versioner is processing answers 503: it is asked again after its
+``Retry-After`` (a few times, each wait bounded); a title that still fails, or whose file is another
+title's or unreadable, is skipped with a line saying so, the others are built, and the summary counts
+the titles really stored (``BuildStats.refused``: the command then exits 1).
 
 Only the release id and title numbers from those answers enter a URL or a file name, and only after
 they match a strict pattern: a hostile page cannot choose a path or a host. Nothing of a brief is
@@ -15,15 +20,17 @@ titles stored before it stay.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
 from citecheck.config import DEFAULT_ECFR_URL, DEFAULT_USCODE_URL
-from citecheck.errors import BadResponse, SchemaChanged, SourceUnavailable
+from citecheck.errors import BadResponse, CitecheckError, SchemaChanged, SourceUnavailable
 from citecheck.sources.download import DownloadProgress, RemoteFile, download, remove_download
 from citecheck.sources.importing import ProgressSink
 from citecheck.sources.statutes.build import BuildStats, build_index, store_ecfr_title
@@ -39,6 +46,11 @@ _RELEASE_LINK = re.compile(
 )
 _RELEASE_ID = re.compile(r"(\d{2,3})-(\d{1,4}[a-z0-9]{0,12})")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+#: a title the versioner is processing answers 503 with ``Retry-After``: how many times it is asked again
+RETRIES_503 = 3
+#: the versioner pages ``versions/title-N.json`` at 1,000 records; a title's versions in more pages than
+#: this are refused (title 40, the largest, has about 40)
+MAX_VERSION_PAGES = 400
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,6 +63,7 @@ class SyncRequest:
     release: str | None = None  # "118-200"; None = the current one
     cfr_date: str | None = None  # ISO date of the C.F.R. edition; None = each title's latest
     cfr_titles: frozenset[str] | None = None  # None = all
+    retry_wait_s: float = 120.0  # the longest Retry-After honoured (a 503 while a title is processed)
 
 
 Echo = Callable[[str], None]
@@ -60,14 +73,67 @@ def _base(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
-async def _get(client: httpx.AsyncClient, url: str, what: str) -> bytes:
-    try:
-        response = await client.get(url)
-    except httpx.HTTPError as exc:
-        raise SourceUnavailable(f"{what}: {url} could not be reached ({exc.__class__.__name__})") from exc
-    if response.status_code != 200:
-        raise BadResponse(f"{what}: {url} answered {response.status_code}")
-    return response.content
+async def _get(
+    client: httpx.AsyncClient,
+    url: str,
+    what: str,
+    *,
+    params: Mapping[str, str] | None = None,
+    retry_wait_s: float = 0.0,
+) -> bytes:
+    """One answer; a 503 (the versioner processing a title) is asked again after its ``Retry-After``
+    (at most ``retry_wait_s`` each time, ``RETRIES_503`` times) when ``retry_wait_s`` allows waiting."""
+    for attempt in range(RETRIES_503 + 1):
+        try:
+            response = await client.get(url, params=params)
+        except httpx.HTTPError as exc:
+            raise SourceUnavailable(f"{what}: {url} could not be reached ({exc.__class__.__name__})") from exc
+        if response.status_code == 503 and retry_wait_s > 0 and attempt < RETRIES_503:
+            await asyncio.sleep(_retry_after(response, retry_wait_s))
+            continue
+        if response.status_code == 503:
+            raise SourceUnavailable(
+                f"{what}: {url} answered 503 (the title is being processed; sync again later)"
+            )
+        if response.status_code != 200:
+            raise BadResponse(f"{what}: {url} answered {response.status_code}")
+        return response.content
+    raise SourceUnavailable(f"{what}: {url} answered 503")  # not reached
+
+
+def _retry_after(response: httpx.Response, cap: float) -> float:
+    value = response.headers.get("Retry-After", "")
+    seconds = float(value) if re.fullmatch(r"\d{1,6}(?:\.\d+)?", value.strip()) else cap / 4
+    return max(0.0, min(seconds, cap))
+
+
+async def _versions(client: httpx.AsyncClient, base: str, number: str, date: str, wait: float) -> bytes:
+    """Every page of ``versions/title-N.json`` issued up to ``date``, as one document."""
+    rows: list[object] = []
+    url, what = f"{base}versions/title-{number}.json", f"C.F.R. title {number} versions"
+    for page in range(1, MAX_VERSION_PAGES + 1):
+        body = await _get(
+            client, url, what, params={"issue_date[lte]": date, "page": str(page)}, retry_wait_s=wait
+        )
+        try:
+            doc = json.loads(body)
+            got = doc["content_versions"]
+            meta = doc.get("meta") or {}
+            total = int(str(meta.get("total_pages") or 1))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise SchemaChanged(
+                f"{what}: not the eCFR versions list ({exc.__class__.__name__}: {exc})"
+            ) from exc
+        if not isinstance(got, list):
+            raise SchemaChanged(f"{what}: not the eCFR versions list (content_versions is no list)")
+        rows.extend(got)
+        if page >= total:
+            break
+    else:
+        raise SchemaChanged(f"{what}: more than {MAX_VERSION_PAGES} pages of versions")
+    return json.dumps(
+        {"content_versions": rows, "meta": {"title": number, "issue_date": {"lte": date}}}
+    ).encode()
 
 
 async def _remote(client: httpx.AsyncClient, url: str) -> RemoteFile:
@@ -144,6 +210,8 @@ async def _sync_usc(
     built = build_index(index, usc=dest, progress=progress, source_usc=url)
     stats.usc_titles += built.usc_titles
     stats.sections += built.sections
+    stats.uncovered += built.uncovered
+    stats.refused += built.refused  # a title file with no sections: not stored, and the sync says so
     stats.editions["usc"] = built.editions.get("usc", release)
     remove_download(dest)
 
@@ -162,7 +230,11 @@ async def _sync_cfr(
         raise SchemaChanged(f"{request.cfr_date!r} is not a date (YYYY-MM-DD)")
     titles = [
         t
-        for t in parse_titles(await _get(client, base + "titles.json", "the eCFR titles list"))
+        for t in parse_titles(
+            await _get(
+                client, base + "titles.json", "the eCFR titles list", retry_wait_s=request.retry_wait_s
+            )
+        )
         if not t.reserved and (request.cfr_titles is None or t.number in request.cfr_titles)
     ]
     held = {t.title: t.edition for t in index.titles("cfr")}
@@ -181,25 +253,41 @@ async def _sync_cfr(
         if held.get(t.number) == date:
             echo(f"C.F.R. title {t.number}: the {date} edition is already in the index")
         else:
-            versions = folder / f"versions-title-{t.number}.json"
-            versions.write_bytes(
-                await _get(
-                    client, f"{base}versions/title-{t.number}.json", f"C.F.R. title {t.number} versions"
-                )
-            )
-            xml = folder / f"title-{t.number}.xml"
-            echo(f"C.F.R. title {t.number}: downloading the {date} edition")
-            await download(
-                RemoteFile(url=f"{base}full/{date}/title-{t.number}.xml"),
-                xml,
-                client=client,
-                progress=on_bytes,
-            )
-            title = store_ecfr_title(index, xml, versions=versions, edition=date, source=base)
-            stats.cfr_titles.append(title.title)
-            stats.sections += title.sections
-            stats.editions[f"cfr {title.title}"] = date
-            remove_download(xml)
-            versions.unlink(missing_ok=True)
+            try:
+                await _sync_cfr_title(index, request, client, echo, on_bytes, stats, t.number, date, folder)
+            except (CitecheckError, OSError) as exc:  # this title is skipped; the others are built
+                echo(f"C.F.R. title {t.number}: skipped, not stored ({exc})")
+                stats.refused.append(f"C.F.R. title {t.number}: {exc}")
         if progress is not None:
             progress.advance()
+
+
+async def _sync_cfr_title(
+    index: StatuteIndex,
+    request: SyncRequest,
+    client: httpx.AsyncClient,
+    echo: Echo,
+    on_bytes: Callable[[DownloadProgress], None] | None,
+    stats: BuildStats,
+    number: str,
+    date: str,
+    folder: Path,
+) -> None:
+    base = _base(request.ecfr_url)
+    versions = folder / f"versions-title-{number}.json"
+    versions.write_bytes(await _versions(client, base, number, date, request.retry_wait_s))
+    xml = folder / f"title-{number}.xml"
+    echo(f"C.F.R. title {number}: downloading the {date} edition")
+    await download(
+        RemoteFile(url=f"{base}full/{date}/title-{number}.xml"), xml, client=client, progress=on_bytes
+    )
+    try:
+        title = store_ecfr_title(
+            index, xml, versions=versions, edition=date, source=base, expected_title=number
+        )
+    finally:
+        remove_download(xml)
+        versions.unlink(missing_ok=True)
+    stats.cfr_titles.append(title.title)
+    stats.sections += title.sections
+    stats.editions[f"cfr {title.title}"] = date

@@ -22,11 +22,14 @@ from typing import IO, Any
 
 from lxml import etree
 
-from citecheck.errors import SchemaChanged
+from citecheck.errors import SchemaChanged, UnreadableFile
 from citecheck.sources.statutes.records import (
+    APPENDIX_ACTS,
+    ParsedAct,
     ParsedSection,
     ParsedTitle,
     SectionStatus,
+    appendix_label,
     normalise_section,
     normalise_title,
 )
@@ -64,16 +67,31 @@ _STATUS_WORDS = {
 _HEADING_STATUS = re.compile(
     r"^\W*(repealed|transferred|renumbered|omitted|reserved|vacant|expired|terminated)\b", re.I
 )
+#: where a section went: "Renumbered § 478a", "was transferred to section 316a of Title 43", "Renumbered §§ 601
+#: to 610", "were transferred to sections 1201 to 1203, respectively, of former Title 49", "is set out as a note
+#: under section 1001 of this title" (a section sign has no word boundary before it: ``\b§`` never matched)
+_SEC = r"\d[\w\u2010-\u2015\-]*"
 _MOVED = re.compile(
-    r"\b(?:transferred|renumbered|redesignated|reclassified)\b(?P<gap>[^.;]{0,80}?)\b(?:section|§)\s*"
-    r"(?P<sec>\d[\w\u2010-\u2015\-]*)"
-    r"(?:\s+of\s+(?:(?P<this>this title)|title\s+(?P<title>\d+[A-Za-z]?)))?",
+    r"\b(?:transferred|renumbered|redesignated|reclassified)\b(?P<gap>[^.;]{0,80}?)(?:\bsections?\b\.?|§§?)\s*"
+    rf"(?P<sec>{_SEC})(?:\s+(?:to|through)\s+(?P<last>{_SEC}))?"
+    r"(?P<resp>,?\s+respectively,?)?"
+    r"(?:,?\s+of\s+(?:(?P<this>this title)|(?P<app>this Appendix)|"
+    r"(?P<former>former\s+)?title\s+(?P<title>\d+[A-Za-z]?)))?",
     re.I,
 )
+#: the section a note speaks of: "Section 471a, act Mar. 4, 1927, …", "Sections 44 to 46 were …"
+_NOTE_SUBJECT = re.compile(rf"^Sections?\s+(?P<sec>{_SEC})(?:\s+(?:to|through)\s+(?P<last>{_SEC}))?\b")
 _RANGE = re.compile(
     r"§§\s*(?P<a>[\w\u2010-\u2015\-.]+?)\s*(?P<sep>\bto\b|\bthrough\b|,|\band\b)\s*(?P<b>[\w\u2010-\u2015\-.]+?)[.\]]*\s*$"
 )
-_IDENT = re.compile(r"^/us/usc/t(?P<title>\w+?)/s(?P<section>[^/]+)$")
+#: ``<num value="451 to 460, 471 to 483">``: one element for several sections and ranges
+_VALUE_PIECE = re.compile(r"\s*(?P<a>[^,\s]+)(?:\s+(?:to|through)\s+(?P<b>[^,\s]+))?\s*(?:,|$)")
+_ELIMINATED = re.compile(r"\[ELIMINATED\]|has been eliminated", re.I)
+_PL = re.compile(r"/us/pl/(\d+)/(\d+)")
+_IDENT = re.compile(r"^/us/usc/t(?P<title>\w+?)(?:/[^/]+)*?/s(?P<section>[^/]+)$")
+_ACT_IDENT = re.compile(r"^/us/usc/t\w+?/(?P<act>.+)$")
+#: what an appendix holds besides its acts (the heading, notes and table of contents)
+_NOT_ACTS = frozenset(("num", "heading", "note", "notes", "toc", "layout", "sourceCredit"))
 _TITLE_IDENT = re.compile(r"^/us/usc/t(?P<title>\w+)$")
 
 
@@ -129,49 +147,138 @@ def _status(elem: Any, heading: str, num_text: str) -> SectionStatus:
     return SectionStatus.CURRENT
 
 
-def _moved_to(text: str, title: str) -> str | None:
+def _place(m: re.Match[str], title: str) -> str | None:
+    """The title a destination is in: "this title" in an appendix is the title it is the appendix of
+    ("5a" → "5"), "this Appendix" the appendix; None for a former title (no longer a place to cite)."""
+    if m.group("former"):
+        return None
+    if m.group("title"):
+        return normalise_title(m.group("title"))
+    if m.group("app"):
+        return title
+    base, _ = appendix_label(title)
+    return base
+
+
+def _cite(where: str, section: str, note: str = "") -> str:
+    base, appendix = appendix_label(where)
+    return f"{base} U.S.C.{' App.' if appendix else ''} § {normalise_section(section)}{note}"
+
+
+def _numbers(first: str, last: str) -> list[str] | None:
+    """``181`` to ``190`` → every number between; None unless both are plain numbers, rising."""
+    a, b = normalise_section(first), normalise_section(last)
+    if not (a.isdigit() and b.isdigit()) or int(b) < int(a) or int(b) - int(a) > 2000:
+        return None
+    return [str(n) for n in range(int(a), int(b) + 1)]
+
+
+def _moves_in(text: str, sources: list[str], title: str) -> dict[str, str]:
+    """Where the sections ``sources`` (an element's first section, or a range's) went, as ``text`` says.
+
+    One destination for one source; a range to a range of as many plain numbers, in order ("§§ 181 to
+    190 … renumbered §§ 601 to 610", "… respectively"): the one at the same place. Anything else —
+    a range to one section, a former title — gives no destination (a guess would be a wrong fix)."""
     m = _MOVED.search(text)
     if m is None:
-        return None
-    where = normalise_title(m.group("title")) if m.group("title") else title
-    note = " note" if "as a note" in m.group("gap").lower() else ""
-    return f"{where} U.S.C. § {normalise_section(m.group('sec'))}{note}"
+        return {}
+    where = _place(m, title)
+    if where is None:
+        return {}
+    note = " note" if "note" in m.group("gap").lower() else ""
+    if m.group("last"):
+        targets = _numbers(m.group("sec"), m.group("last"))
+        if targets is None or len(targets) != len(sources):
+            return {}
+        return {s: _cite(where, t) for s, t in zip(sources, targets, strict=True)}
+    if len(sources) != 1:
+        return {}
+    return {sources[0]: _cite(where, m.group("sec"), note)}
 
 
-def _notes_text(elem: Any) -> str:
-    parts = []
+def _note_paragraphs(elem: Any) -> list[str]:
+    out = []
     for child in elem:
         if _local(child.tag) in ("notes", "note"):
-            parts.append(" ".join(child.itertext()))
-    return _clean(" ".join(parts))
+            for p in child.iter():
+                if _local(p.tag) == "p":
+                    out.append(_clean("".join(p.itertext())))
+    return out
 
 
-def _read_section(elem: Any, title: str) -> ParsedSection | None:
+def _destinations(
+    section: str, ranges: list[tuple[str, str | None]], heading: str, elem: Any, title: str
+) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """``(moved_to, moves)``: where a transferred or renumbered element went — one section's destination,
+    or, for an element that stands for a range, each section's own (from the heading or the notes, which
+    say it section by section: "Section 471a, … was transferred to section 316a of Title 43")."""
+    first, last = ranges[0]
+    whole = [first] if last is None and len(ranges) == 1 else None
+    if whole is None and len(ranges) == 1 and last is not None:
+        whole = _numbers(first, last)
+    found: dict[str, str] = {}
+    if whole is not None:
+        found.update(_moves_in(heading, whole, title))
+    for para in _note_paragraphs(elem):
+        subject = _NOTE_SUBJECT.match(para)
+        if subject is None:
+            if whole == [first] and para.lower().startswith(("section,", "section was", "this section")):
+                found.update({k: v for k, v in _moves_in(para, whole, title).items() if k not in found})
+            continue
+        src = normalise_section(subject.group("sec"))
+        sources = [src] if subject.group("last") is None else _numbers(src, subject.group("last"))
+        if sources:
+            for k, v in _moves_in(para, sources, title).items():
+                found.setdefault(k, v)
+    if not found and whole == [first]:  # the heading or notes name no section: read them as before
+        found.update(
+            _moves_in(heading, whole, title) or _moves_in(" ".join(_note_paragraphs(elem)), whole, title)
+        )
+    found = {k: v for k, v in found.items() if v.removesuffix(" note") != _cite(title, k)}  # never itself
+    if len(ranges) == 1 and last is None:
+        return found.get(section), ()
+    return None, tuple(sorted(found.items()))
+
+
+def _ranges(value: str, num_text: str) -> list[tuple[str, str | None]]:
+    """The sections one element stands for: ``"1983"``, ``"2401 to 2408"``, ``"11, 12"``, ``"451 to 460,
+    471 to 483"`` (from ``num/@value``; from the printed number when the value gives only the first)."""
+    if " to " in value or " through " in value or "," in value:
+        out: list[tuple[str, str | None]] = []
+        for piece in _VALUE_PIECE.finditer(value):
+            a = normalise_section(piece.group("a"))
+            b = normalise_section(piece.group("b")) if piece.group("b") else None
+            if a:
+                out.append((a, b if b != a else None))
+        if out:
+            return out
+    first = normalise_section(value)
+    r = _RANGE.search(num_text)
+    if r is not None:
+        a, b = normalise_section(r.group("a")), normalise_section(r.group("b"))
+        if r.group("sep") in (",", "and"):
+            return [(a, None), (b, None)]
+        return [(a, b if b != a else None)]
+    return [(first, None)]
+
+
+def _read_section(elem: Any, title: str, act: str = "") -> ParsedSection | None:
     num = next((c for c in elem if _local(c.tag) == "num"), None)
     heading_el = next((c for c in elem if _local(c.tag) == "heading"), None)
-    value = num.get("value") if num is not None else None
-    ident = elem.get("identifier") or ""
-    m = _IDENT.match(ident)
-    if not value and m is None:
+    value = (num.get("value") if num is not None else None) or ""
+    m = _IDENT.match(elem.get("identifier") or "")
+    if not value.strip() and m is None:
         return None
-    section = normalise_section(value or (m.group("section") if m is not None else ""))
     num_text = _clean("".join(num.itertext())) if num is not None else ""
+    ranges = _ranges(value or (m.group("section") if m is not None else ""), num_text)
+    section, range_last = ranges[0]
     heading = _clean("".join(heading_el.itertext())) if heading_el is not None else ""
     heading = heading.rstrip("]").strip()
     status = _status(elem, heading, num_text)
-    moved = None
+    moved: str | None = None
+    moves: tuple[tuple[str, str], ...] = ()
     if status in (SectionStatus.TRANSFERRED, SectionStatus.RENUMBERED):
-        moved = _moved_to(heading, title) or _moved_to(_notes_text(elem), title)
-    range_last = None
-    also: tuple[str, ...] = ()
-    r = _RANGE.search(num_text)
-    if r is not None:
-        first, last = normalise_section(r.group("a")), normalise_section(r.group("b"))
-        if r.group("sep") in (",", "and"):
-            also = (last,)
-        elif last != first:
-            range_last = last
-        section = first
+        moved, moves = _destinations(section, ranges, heading, elem, title)
     return ParsedSection(
         section=section,
         heading=heading,
@@ -179,7 +286,9 @@ def _read_section(elem: Any, title: str) -> ParsedSection | None:
         text=section_text(elem) if status is SectionStatus.CURRENT else "",
         moved_to=moved,
         range_last=range_last,
-        also=also,
+        also=tuple(ranges[1:]),
+        act=act,
+        moves=moves,
     )
 
 
@@ -200,9 +309,9 @@ def parse_uslm(source: str | IO[bytes], *, name: str = "") -> tuple[ParsedTitle,
     try:
         _event, root = next(events)
     except etree.XMLSyntaxError as exc:
-        raise SchemaChanged(f"{label}: not XML ({exc})") from exc
+        raise UnreadableFile(f"{label}: not XML ({exc})") from exc
     except StopIteration:
-        raise SchemaChanged(f"{label}: empty file") from None
+        raise UnreadableFile(f"{label}: empty file") from None
     ns, _, local = root.tag.rpartition("}")
     if local != "uscDoc" or ns.lstrip("{") not in USLM_NAMESPACES:
         raise SchemaChanged(
@@ -215,32 +324,112 @@ def parse_uslm(source: str | IO[bytes], *, name: str = "") -> tuple[ParsedTitle,
     return parsed, _sections(events, parsed, label)
 
 
+_SMALL_WORDS = frozenset("a an and as at by for in of on or the to".split())
+
+
+def _title_case(heading: str) -> str:
+    """``INTERSTATE AGREEMENT ON DETAINERS`` → ``Interstate Agreement on Detainers`` (the act's name as cited).
+
+    >>> _title_case("INSPECTOR GENERAL ACT OF 1978")
+    'Inspector General Act of 1978'
+    """
+    words = heading.lower().split()
+    return " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
+class _Appendix:
+    """What the reader knows of a title appendix's acts while it streams (``5a``: the Federal Advisory
+    Committee Act, the Inspector General Act, …): the act each section belongs to."""
+
+    def __init__(self, parsed: ParsedTitle) -> None:
+        self.parsed = parsed
+        self.toc: list[str | None] = []  # the appendix's table of contents: each item's public law
+        self.count = 0
+        self.current = ""  # the key of the act being read
+        self.element: Any = None
+
+    def table_of_contents(self, toc: Any) -> None:
+        for item in toc.iter():
+            if _local(item.tag) != "tocItem":
+                continue
+            law = next(
+                (m for r in item.iter() if _local(r.tag) == "ref" and (m := _PL.search(r.get("href") or ""))),
+                None,
+            )
+            self.toc.append(f"pl/{law.group(1)}/{law.group(2)}" if law else None)
+
+    def begin(self, elem: Any) -> None:
+        """An act (or other division) of the appendix begins: its key from its identifier
+        (``/us/usc/t18a/pl/96/456``), else from the table of contents' item at its place."""
+        self.count += 1
+        m = _ACT_IDENT.match(elem.get("identifier") or "")
+        from_toc = self.toc[self.count - 1] if self.count <= len(self.toc) else None
+        self.current = m.group("act") if m else from_toc or f"item{self.count}"
+        self.element = elem
+        number = next(
+            (n for (t, n), k in APPENDIX_ACTS.items() if t == self.parsed.title and k == self.current), ""
+        )
+        self.parsed.acts[self.current] = ParsedAct(key=self.current, number=number, name="")
+
+    def heading(self, elem: Any) -> None:
+        act = self.parsed.acts.get(self.current)
+        if act is not None and not act.name and elem.getparent() is self.element:
+            name = _clean("".join(elem.itertext()))
+            self.parsed.acts[self.current] = ParsedAct(key=act.key, number=act.number, name=_title_case(name))
+
+
+def _metadata(name: str, elem: Any, stack: list[str], parsed: ParsedTitle, appendix: _Appendix) -> None:
+    """What an element that ended says of the title: its number, edition, heading, an appendix's acts."""
+    if name == "docNumber" and not parsed.title and elem.text:
+        parsed.title = normalise_title(elem.text)
+    elif name == "docPublicationName" and elem.text:
+        parsed.edition = elem.text.strip().removeprefix("Online@").removeprefix("Online")
+    elif name == "heading" and stack == ["appendix"]:
+        head = _clean("".join(elem.itertext()))
+        parsed.heading = parsed.heading or head
+        if _ELIMINATED.search(head) and not parsed.eliminated:
+            parsed.eliminated = head
+    elif name == "heading" and not parsed.heading and _local(elem.getparent().tag) == "title":
+        parsed.heading = _clean("".join(elem.itertext()))
+    elif name == "heading" and len(stack) == 2 and stack[0] == "appendix":
+        appendix.heading(elem)
+    elif name == "toc" and stack == ["appendix"]:
+        appendix.table_of_contents(elem)
+    elif name == "title" and not parsed.title:
+        if m := _TITLE_IDENT.match(elem.get("identifier") or ""):
+            parsed.title = normalise_title(m.group("title"))
+    elif (
+        name in ("note", "notes") and stack == ["appendix"] and "has been eliminated" not in parsed.eliminated
+    ):
+        if _ELIMINATED.search(text := _clean("".join(elem.itertext()))):
+            parsed.eliminated = text  # "Title 50, Appendix, … has been eliminated. For disposition …"
+
+
 def _sections(events: Any, parsed: ParsedTitle, label: str) -> Iterator[ParsedSection]:
     depth_quoted = 0
     seen_sections = 0
+    stack: list[str] = []  # the open elements below the root
+    appendix = _Appendix(parsed)
     try:
         for event, elem in events:
             name = _local(elem.tag)
             if event == "start":
-                if name in _QUOTED:
-                    depth_quoted += 1
+                if stack == ["appendix"] and name not in _NOT_ACTS:
+                    appendix.begin(elem)
+                parsed.appendix = parsed.appendix or (name == "appendix" and not stack)
+                stack.append(name)
+                depth_quoted += name in _QUOTED
                 continue
+            if not stack:
+                continue  # the root's end (its start was read by parse_uslm)
+            stack.pop()
             if name in _QUOTED:
                 depth_quoted -= 1
-                continue
-            if name == "docNumber" and not parsed.title and elem.text:
-                parsed.title = normalise_title(elem.text)
-            elif name == "docPublicationName" and elem.text:
-                parsed.edition = elem.text.strip().removeprefix("Online@")
-            elif name == "heading" and not parsed.heading and _local(elem.getparent().tag) == "title":
-                parsed.heading = _clean("".join(elem.itertext()))
-            elif name == "title" and not parsed.title:
-                if m := _TITLE_IDENT.match(elem.get("identifier") or ""):
-                    parsed.title = normalise_title(m.group("title"))
             if name != "section" or depth_quoted:
+                _metadata(name, elem, stack, parsed, appendix)
                 continue
             seen_sections += 1
-            record = _read_section(elem, parsed.title)
+            record = _read_section(elem, parsed.title, appendix.current if stack[:1] == ["appendix"] else "")
             # drop what was read: the section, and every earlier sibling (chapters keep their headings)
             elem.clear(keep_tail=False)
             parent = elem.getparent()
@@ -252,7 +441,7 @@ def _sections(events: Any, parsed: ParsedTitle, label: str) -> Iterator[ParsedSe
             parsed.sections += 1 + len(record.also)
             yield record
     except etree.XMLSyntaxError as exc:
-        raise SchemaChanged(f"{label}: broken XML ({exc})") from exc
+        raise UnreadableFile(f"{label}: broken XML ({exc})") from exc
     if seen_sections and not parsed.sections:
         raise SchemaChanged(
             f"{label}: {seen_sections} <section> elements but none with <num value=…> or a /us/usc "

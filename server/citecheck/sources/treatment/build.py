@@ -33,7 +33,7 @@ from pathlib import Path
 from citecheck.errors import CorpusError, ImportFormatError
 from citecheck.jurisdiction.hierarchy import Tier, court_node
 from citecheck.sources.index.lookup import CitationIndex
-from citecheck.sources.index.rows import BulkReader
+from citecheck.sources.index.rows import BulkReader, dump_dialect
 from citecheck.sources.models import CaseRecord, LookupStatus
 from citecheck.sources.treatment.scan import (
     OPINION_COLUMNS,
@@ -251,7 +251,11 @@ def resolve(
 # ---------------------------------------------------------------------------------------- reading
 def _rows(path: Path, kind: str, columns: tuple[str, ...], *, optional: frozenset[str],
           long: frozenset[str], tick: Callable[[int], None] | None) -> Iterator[tuple[str, ...]]:  # fmt: skip
-    with BulkReader(path, kind, tick=tick, columns=columns, optional=optional, long_columns=long) as reader:
+    """The rows of one file in its own CSV dialect (``index/rows.py``'s sniffing: the dumps' four dialects)."""
+    m = _FILE.match(path.name)
+    dialect = dump_dialect({kind: path}, m.group(2) if m else None)
+    with BulkReader(path, kind, tick=tick, dialect=dialect, columns=columns, optional=optional,
+                    long_columns=long) as reader:  # fmt: skip
         yield from reader.rows()
 
 
