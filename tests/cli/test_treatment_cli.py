@@ -109,3 +109,43 @@ def test_corpus_sync_refreshes_the_table_of_decisions_overruled(run_cli, cli_hom
         monkeypatch.setenv("CITECHECK_BULK_URL", bucket.base_url)
         again = run_cli("corpus", "sync")
     assert again.rc == 0 and "was not refreshed" in again.err
+
+
+def test_build_then_check_quotes_the_overruling_opinions_own_sentence(run_cli, cli_home: Path, tmp_path: Path,
+                                                                     monkeypatch) -> None:  # fmt: skip
+    """Issue 37's "from text": CourtListener-format opinions rows holding a real opinion's words, an index that
+    holds both cases; ``treatment build DIR --index FILE`` then ``check --index FILE`` warns on the case and
+    quotes the opinion. The words: United States v. Holloway, 630 F.3d 252 (1st Cir. 2011), as CourtListener
+    serves it (chansooligans/Federal-Appellate-Court-Opinions-Text-Analysis @ 27f7f91, 183309.json)."""
+    cases = [
+        Case(id=11, name="United States v. Mangos", cites=[("134", "F.3d", "460")], date="1998-02-02", court="ca1"),
+        Case(id=12, name="United States v. Holloway", cites=[("630", "F.3d", "252")], date="2011-01-05", court="ca1"),
+    ]  # fmt: skip
+    write_dump(tmp_path / "dump", cases, courts=COURTS)
+    words = (
+        "<p>United States v. Mangos, 134 F.3d 460 (1st Cir. 1998).</p><p>After doing so, we agree that Mangos's "
+        'rule that the boilerplate charging language of assault and battery alone establishes a violent felony is no '
+        '<span class="star-pagination">*255</span> longer good law.<sup>[2]</sup> It follows that further analysis '
+        "is ordinarily required in the district courts.</p>"
+    )  # fmt: skip
+    with open_dump_file(tmp_path / "bulk", "opinions", "2026-06-30", compress=True) as out:
+        write_table(out, "opinions", [{"id": 183309, "type": "010combined", "html_with_citations": words,
+                                       "cluster_id": 12}])  # fmt: skip
+    index, table = tmp_path / "index.sqlite", tmp_path / "treatment.sqlite"
+    assert (
+        run_cli("corpus", "sync", "--from", str(tmp_path / "dump"), "--index", str(index), "--offline").rc
+        == 0
+    )
+    built = run_cli("treatment", "build", str(tmp_path / "bulk"), "--index", str(index), "--out", str(table))
+    assert built.rc == 0 and "1 treatments" in built.out, built.out + built.err
+    brief = tmp_path / "brief.md"
+    brief.write_text("Assault is a violent felony. United States v. Mangos, 134 F.3d 460 (1st Cir. 1998).\n")
+    monkeypatch.setenv("CITECHECK_TREATMENT_PATH", str(table))
+    checked = run_cli("check", str(brief), "--index", str(index), "--offline", "--format", "json")
+    data = json.loads(checked.out)
+    (f,) = [x for x in data["files"][0]["findings"] if x["kind"] in ("overruled", "negatively-treated")]
+    assert f["kind"] == "negatively-treated" and f["severity"] == "warning"
+    assert "United States v. Holloway" in f["message"]
+    assert "is no longer good law" in f["evidence"]["passage"] and "Mangos's rule" in f["evidence"]["passage"]
+    (cite,) = [c for c in data["files"][0]["citations"] if c["cite"] == "134 F.3d 460"]
+    assert cite["treatment"]["status"] == "negatively-treated" and cite["treatment"]["sources"]
