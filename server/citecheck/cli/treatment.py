@@ -39,6 +39,10 @@ def add_treatment_commands(subparsers: Any) -> None:
     build.add_argument("--workers", type=int, metavar="N", help="scanning processes (default: cores - 1)")
     build.add_argument("--json", action="store_true", help="print the build's figures as JSON")
     build.add_argument(
+        "--confirm", action="store_true",
+        help="ask the model endpoint (model_url, model_name) about the sentences read from their shape only",
+    )  # fmt: skip
+    build.add_argument(
         "--keep-downloads", action="store_true", help="keep the files downloaded from the bucket"
     )
     status = sub.add_parser("status", help="what the treatment data on this machine holds")
@@ -93,7 +97,12 @@ def _build(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
         _echo(f"listing {settings.bulk_url} for the newest parentheticals and opinions files")
         _date, downloaded = asyncio.run(fetch_treatment_files(settings.bulk_url, folder))
         path = folder
-    stats = build_treatment(path, index_path=index, out=table, workers=args.workers, stage=_echo)
+    if args.confirm and not (settings.model_url and settings.model_name):
+        raise ConfigError(
+            "--confirm needs the model endpoint: set model_url and model_name (docs/model-endpoint.md)"
+        )
+    stats = build_treatment(path, index_path=index, out=table, workers=args.workers, stage=_echo,
+                            confirm_with=settings if args.confirm else None)  # fmt: skip
     if downloaded and not args.keep_downloads:
         for p in downloaded.values():
             remove_download(p)
@@ -109,6 +118,10 @@ def _build(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
     refused = stats.refused + stats.scan.refused
     for why, n in refused.most_common():
         out.write(f"  refused {n:,}: {why}\n")
+    if stats.confirmed:
+        c = stats.confirmed
+        out.write(f"  the model was asked about {c.get('asked', 0)} sentences: {c.get('confirmed', 0)} confirmed, "
+                  f"{c.get('rejected', 0)} rejected, {c.get('unanswered', 0)} unanswered (kept)\n")  # fmt: skip
     out.write(f"  {stats.seconds:.1f} s ({stats.cpu_seconds:.1f} s of CPU)\n")
     return 0
 

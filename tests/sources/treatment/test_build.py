@@ -193,3 +193,41 @@ def test_the_shared_real_opinions(tmp_path: Path) -> None:
         "State v. Burlison"
     ]
     assert stats.scan.opinions == 34 and json.dumps(stats.as_dict())
+
+
+def test_confirm_asks_the_model_about_the_sentences_read_from_their_shape(tmp_path: Path) -> None:
+    """``--confirm``: a statement read from a sentence's shape (a case as the subject) goes to the model endpoint
+    (a loopback one here) as one yes-or-no question; a "no" drops it; a history phrase is not asked about."""
+
+    from citecheck.config import Settings
+    from citecheck_testing.model_endpoint import FakeEndpoint, logprob_answer
+
+    cases = [
+        *CASES,
+        Case(id=701, name="Commissioner v. Wilcox", cites=[("327", "U.S.", "404")], date="1946-03-11", court="scotus"),
+        Case(id=702, name="James v. United States", cites=[("366", "U.S.", "213")], date="1961-05-15", court="scotus"),
+    ]  # fmt: skip
+    write_dump(tmp_path / "dump", cases, courts=COURTS)
+    build_from_folder(tmp_path / "index.sqlite", tmp_path / "dump", full_dump=True)
+    james = (  # CA1 195181.json: the James Court overruled Wilcox (a court as the subject: read from its shape)
+        "Commissioner v. Wilcox, 327 U.S. 404 (1946); James v. United States, 366 U.S. 213 (1961). The James Court, "
+        "confronting the seeming anomaly created by Wilcox and Rutkin, overruled Wilcox and flatly rejected the "
+        "taxpayer's contention."
+    )  # fmt: skip
+    rows = [_opinion_row(*OPINIONS[0]), _opinion_row(305, 201, "010combined", james)]
+    with open_dump_file(tmp_path / "bulk", "opinions", "2026-06-30", compress=False) as out:
+        write_table(out, "opinions", rows)
+    ep = FakeEndpoint().answer_by(lambda body: logprob_answer(0.1, 0.9))  # always "No"
+    try:
+        settings = Settings(model_url=ep.url, model_name="fake-judge")
+        stats = build_treatment(tmp_path / "bulk", index_path=tmp_path / "index.sqlite", out=tmp_path / "t.sqlite",
+                                workers=0, confirm_with=settings)  # fmt: skip
+        asked = [m["content"] for r in ep.chat_requests for m in r["messages"] if m["role"] == "user"]
+    finally:
+        ep.close()
+    assert stats.confirmed == {"asked": 1, "rejected": 1}
+    assert len(asked) == 1 and "Wilcox" in asked[0] and "James" in asked[0]
+    table = TreatmentTable(tmp_path / "t.sqlite")
+    assert table.lookup([CiteKey("327", "U.S.", "404")]) == {}  # rejected
+    assert table.lookup([CiteKey("431", "F.3d", "36")])  # the history phrase, not asked about
+    table.close()

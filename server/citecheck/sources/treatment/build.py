@@ -19,6 +19,7 @@ decoded by a child process). ``citation-map`` is not needed: a citing opinion's 
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import re
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from citecheck.config import Settings
 from citecheck.errors import CorpusError, ImportFormatError
 from citecheck.jurisdiction.hierarchy import Tier, court_node
 from citecheck.sources.index.lookup import CitationIndex
@@ -90,6 +92,9 @@ class BuildStats:
     size: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    confirmed: dict[str, int] = field(
+        default_factory=dict
+    )  # --confirm: asked, confirmed, rejected, unanswered
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -105,6 +110,7 @@ class BuildStats:
             "size_bytes": self.size,
             "seconds": round(self.seconds, 2),
             "cpu_seconds": round(self.cpu_seconds, 2),
+            "model": self.confirmed,
         }
 
 
@@ -318,6 +324,7 @@ def build_treatment(
     workers: int | None = None,
     tick: Callable[[int], None] | None = None,
     stage: Callable[[str], None] | None = None,
+    confirm_with: Settings | None = None,
 ) -> BuildStats:
     """Build the treatment table ``out`` from the bulk files at ``path`` (see the module docstring)."""
     started, cpu0 = time.monotonic(), _cpu()
@@ -361,6 +368,12 @@ def build_treatment(
             )
         stats.scan = scanned.stats
         stats.candidates = len(scanned.candidates)
+        if confirm_with is not None:
+            from citecheck.sources.treatment.confirm import confirm
+
+            say("asking the model endpoint about the sentences read from their shape")
+            scanned.candidates, asked = asyncio.run(confirm(scanned.candidates, confirm_with))
+            stats.confirmed = dict(asked)
         say(f"resolving {stats.candidates} statements through {index_path.name}")
         rows_out, cases, refused = resolve(scanned.candidates, index, opinion_cluster)
         stats.refused.update(refused)

@@ -35,6 +35,9 @@ PARENTHETICAL_COLUMNS = ("id", "text", "described_opinion_id", "describing_opini
 #: A text longer than this is read only in its first part (a pathological row must not stall a worker).
 MAX_TEXT = 3_000_000
 MAX_QUOTE = 600
+#: Reading rules that infer who did it from a sentence's shape (a subject, a past tense, a participle, no
+#: named case): ``treatment build --confirm`` asks the model endpoint about these.
+AMBIGUOUS_FORMS = frozenset({"reported", "subject", "court-past", "self-past", "participle"})
 #: A cheap first sieve over the raw field: a word stem of some cue (the cue itself is looked for in the text).
 _RAW_CUE = re.compile(r"overrul|over-rul|abrogat|disapprov|reced|supersed|good\s+law", re.I)
 
@@ -66,6 +69,12 @@ class Candidate:
     opinion: int  # the opinion the words are in
     target_opinion: int | None = None  # a parenthetical's described opinion, when it is the target
     actor_opinion: int | None = None  # a parenthetical's described opinion, when it is the actor
+    form: str = "parenthetical"  # the reading rule (``language.Statement.form``); see ``AMBIGUOUS_FORMS``
+
+    @property
+    def ambiguous(self) -> bool:
+        """Read by a rule that infers more than a history phrase or "we overrule" says: worth a model's look."""
+        return self.form in AMBIGUOUS_FORMS
 
 
 @dataclass
@@ -148,6 +157,7 @@ def scan_text(
                 quote=quote_of(text, st.sentence.start, st.sentence.end, st.cue.start),
                 cluster=cluster,
                 opinion=opinion,
+                form=st.form,
             )
         )
     return out
