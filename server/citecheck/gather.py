@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from citecheck.checks.corrections import NameQuery, Wanted, wanted
 from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
@@ -172,9 +172,20 @@ async def _corrections(
         except Exception as exc:
             if not isinstance(exc, CitecheckError):
                 log.exception("near-miss lookup failed")
-            found = {}
+            found = await _one_by_one(local, want.variants)  # one bad key must not lose the others' fixes
         near = {k: r for k, r in found.items() if r.records}
     return names, near
+
+
+async def _one_by_one(local: Callable[..., Awaitable[Any]], keys: Any) -> dict[CiteKey, LookupResult]:
+    """The near misses looked up one key at a time, after the batch failed: every key that can be answered is."""
+    out: dict[CiteKey, LookupResult] = {}
+    for key in keys:
+        try:
+            out.update(await local([key]))
+        except Exception:  # logged once above, for the batch
+            continue
+    return out
 
 
 async def _candidate_texts(

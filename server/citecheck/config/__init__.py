@@ -223,7 +223,7 @@ class Settings:
         shown_default="user data dir `index.sqlite`",
     )  # fmt: skip
     bulk_url: str = setting(
-        DEFAULT_BULK_URL, parse=p.folder_url, who=Who.USER, aliases=("bulkUrl",),
+        DEFAULT_BULK_URL, parse=p.https_folder_url, who=Who.USER, aliases=("bulkUrl",),
         doc="where `corpus sync` lists and downloads CourtListener's bulk files (https; http only to this machine)",
     )  # fmt: skip
     courtlistener_token: str | None = setting(
@@ -270,12 +270,13 @@ class Settings:
         "and checks read", shown_default="user data dir `statutes.sqlite`",
     )  # fmt: skip
     uscode_url: str = setting(
-        DEFAULT_USCODE_URL, parse=p.http_url, who=Who.USER,
-        doc="the OLRC's U.S. Code download pages (`download.shtml`, `releasepoints/…`)",
+        DEFAULT_USCODE_URL, parse=p.https_folder_url, who=Who.USER,
+        doc="the OLRC's U.S. Code download pages (`download.shtml`, `releasepoints/…`; https, http only to this "
+        "machine)",
     )  # fmt: skip
     ecfr_url: str = setting(
-        DEFAULT_ECFR_URL, parse=p.http_url, who=Who.USER,
-        doc="the eCFR versioner API (`titles.json`, `versions/`, `full/`)",
+        DEFAULT_ECFR_URL, parse=p.https_folder_url, who=Who.USER,
+        doc="the eCFR versioner API (`titles.json`, `versions/`, `full/`; https, http only to this machine)",
     )  # fmt: skip
     offline: bool = setting(
         False, parse=p.boolean, editor="offline", doc="never use the network (the CLI's `--offline`)",

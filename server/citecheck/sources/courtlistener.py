@@ -367,7 +367,13 @@ class CourtListenerClient:
         )
         if resp.status_code == 404:
             return None
-        if resp.status_code >= 400:
+        if 300 <= resp.status_code < 400:  # never followed (the token would go along): no answer at all
+            where = resp.headers.get("Location", "")[:120]
+            raise BadResponse(
+                f"CourtListener answered HTTP {resp.status_code} (a redirect{f' to {where}' if where else ''}) to "
+                f"{path}; it is not followed and its body is not an answer"
+            )
+        if not 200 <= resp.status_code < 300:
             raise BadResponse(
                 f"CourtListener answered HTTP {resp.status_code} to {path}: {resp.text[:200]!r}"
             )

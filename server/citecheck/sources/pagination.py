@@ -236,7 +236,7 @@ def join_texts(parts: Iterable[ParsedText]) -> ParsedText:
 
 
 def _num(label: str) -> int | None:
-    return int(label) if label.isdigit() else None
+    return int(label) if label.isascii() and label.isdigit() else None
 
 
 def derived_last_page(first_page: str, labels: Sequence[str]) -> str | None:

@@ -85,15 +85,12 @@ def volume_complete(
     >>> volume_complete("A.2d", "100", full_dump=True, cases=180, last_date=19531201, neutral=True)
     False
     """
-    if not full_dump or cases < MIN_CASES or reporter in PARALLEL_ONLY or neutral:
-        return False
-    if neutral_volume(reporter, volume):
-        return False
-    if last_date is not None and last_date > CAP_CUTOFF:
-        return False
-    if courtlistener_covers(reporter, volume):
-        return True
-    return reporter in CAP_SCANNED_RUNNING and last_date is not None and last_date <= RUNNING_CUTOFF
+    return (
+        incomplete_reason(
+            reporter, volume, full_dump=full_dump, cases=cases, last_date=last_date, neutral=neutral
+        )
+        is None
+    )
 
 
 def incomplete_reason(
@@ -104,8 +101,8 @@ def incomplete_reason(
     cases: int,
     last_date: int | None,
     neutral: bool = False,
-) -> str:
-    """Why a volume is not complete, for the cannot-verify message."""
+) -> str | None:
+    """Why a volume is not complete, for the cannot-verify message; None when it is (the one rule)."""
     label = f"{volume} {reporter}"
     if not full_dump:
         return f"the index was built from a partial import, so it does not hold all of {label}"
@@ -118,10 +115,11 @@ def incomplete_reason(
         return f"CourtListener holds {reporter} only as parallel citations of other reporters' cases"
     if last_date is not None and last_date > CAP_CUTOFF:
         return f"{label} has cases decided after CourtListener's CAP intake, so it may hold only part of it"
-    if not courtlistener_covers(reporter, volume) and not (
-        reporter in CAP_SCANNED_RUNNING and last_date is not None and last_date <= RUNNING_CUTOFF
-    ):
+    scanned_whole = reporter in CAP_SCANNED_RUNNING and last_date is not None and last_date <= RUNNING_CUTOFF
+    if not courtlistener_covers(reporter, volume) and not scanned_whole:
         return (
             f"CourtListener does not hold every case of {reporter} (a running series or one it holds in part)"
         )
-    return f"the index holds only {cases} case(s) of {label}"
+    if cases < MIN_CASES:
+        return f"the index holds only {cases} case(s) of {label}"
+    return None

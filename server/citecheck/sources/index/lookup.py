@@ -431,7 +431,7 @@ class CitationIndex:
         if not complete:
             why = incomplete_reason(reporter, str(key.volume), full_dump=self.full_dump, cases=cases,
                                     last_date=last_date, neutral=vol.neutral)  # fmt: skip
-            return self._cannot(key, f"{why}{near}")
+            return self._cannot(key, f"{why or f'the index does not hold all of {label}'}{near}")
         # a complete volume; still, only a page between two cases the index holds is a claim it can make
         if not isinstance(page, int):
             return self._cannot(

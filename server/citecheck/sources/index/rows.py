@@ -58,11 +58,17 @@ USED_COLUMNS: dict[str, tuple[str, ...]] = {
 #: Used columns a header may lack (read as empty): what only ranks, never identifies, and the citation
 #: dates dumps before 2025-11-20 lack (dfbea0f09; an update then treats every citation as changed).
 OPTIONAL_COLUMNS = frozenset({("opinion-clusters", "citation_count"), ("citations", "date_modified")})
-FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?$")
+FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?\Z")
 #: Kept values longer than this are refused (a caption runs to a few thousand characters at most).
 MAX_FIELD = 20_000
+#: A row (every field, the header too) may not be longer than this, in characters: csv's limit is per field,
+#: so 30 fields just under it passed 4 GB (issue 35); a real row is a few KB, head matter included.
+MAX_ROW = 16 << 20
+#: The same bound for a file whose ``long_columns`` are opinion text (the treatment build's opinions file): a
+#: long opinion is a few MB in each of its five text formats, so its row may pass ``MAX_ROW``.
+MAX_LONG_ROW = 128 << 20
 #: csv's own limit: an unused column may be long (head matter), but not without bound.
-CSV_FIELD_LIMIT = 256 << 20
+CSV_FIELD_LIMIT = MAX_ROW
 #: Ids above this are refused: no CourtListener table is near it, and ids size our bitmaps.
 MAX_ID = (1 << 40) - 1
 
@@ -196,6 +202,33 @@ class _Counting(io.RawIOBase):
         return n
 
 
+class _RowTooLong(Exception):
+    pass
+
+
+class _BoundedLines:
+    """The lines of a text stream for ``csv.reader``, none longer than ``MAX_ROW`` and none adding up to
+    more within one row: ``reset()`` is called after each row (csv reads no further than the row's end)."""
+
+    def __init__(self, text: io.TextIOWrapper, limit: int = MAX_ROW) -> None:
+        self.text, self.since, self.limit = text, 0, limit
+
+    def __iter__(self) -> _BoundedLines:
+        return self
+
+    def __next__(self) -> str:
+        line = self.text.readline(self.limit + 1)  # never more than this in memory, however long the line
+        if not line:
+            raise StopIteration
+        self.since += len(line)
+        if self.since > self.limit:
+            raise _RowTooLong
+        return line
+
+    def reset(self) -> None:
+        self.since = 0
+
+
 class BulkReader:
     """Rows of one bulk file as ``dict``-free tuples of the used columns (in ``USED_COLUMNS`` order).
 
@@ -216,12 +249,14 @@ class BulkReader:
     ) -> None:
         """``columns`` (default ``USED_COLUMNS[kind]``): the columns to read, of any bulk file (the treatment
         build reads parentheticals and opinions); ``optional`` of them may be missing from the header;
-        ``long_columns`` are not held to ``MAX_FIELD`` (opinion text)."""
+        ``long_columns`` are not held to ``MAX_FIELD`` (opinion text), and their rows are held to
+        ``MAX_LONG_ROW`` instead of ``MAX_ROW``."""
         self.path, self.kind = path, kind
         self.dialect = DIALECTS[dialect]
         self.columns = columns or USED_COLUMNS[kind]
         self.optional = optional
         self.long_columns = long_columns
+        self.max_row = MAX_LONG_ROW if long_columns else MAX_ROW
         self.stats = FileStats(name=path.name)
         self._tick = tick or (lambda n: None)
         self._proc: subprocess.Popen[bytes] | None = None
@@ -307,12 +342,13 @@ class BulkReader:
 
     def rows(self) -> Iterator[tuple[str, ...]]:
         """The used columns of every row that passes the checks (see the module docstring)."""
-        csv.field_size_limit(CSV_FIELD_LIMIT)
+        csv.field_size_limit(max(CSV_FIELD_LIMIT, self.max_row))
         text = io.TextIOWrapper(self._binary(), encoding="utf-8", newline="")
+        lines = _BoundedLines(text, self.max_row)  # no row longer than the bound is ever held (issue 35)
         d = self.dialect
         # strict: the end of the file inside a quoted value is an error (a dump cut short), not a value
         reader = csv.reader(
-            text, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
+            lines, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
         )
         try:
             header = next(reader)
@@ -321,10 +357,15 @@ class BulkReader:
             if failure is not None:
                 raise failure from None
             raise EmptyFile(f"{self.path}: the file is empty (no header)") from None
+        except _RowTooLong:
+            raise ImportFormatError(
+                f"{self.path}: the header is longer than {self.max_row:,} characters; not a CourtListener bulk file"
+            ) from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
             raise self._decoder_failure() or ImportFormatError(
                 f"{self.path}: not a CSV file ({exc})"
             ) from exc
+        lines.reset()
         used = self.columns
         missing = [
             c
@@ -345,6 +386,7 @@ class BulkReader:
         last: list[str] | None = None
         try:
             for row in reader:
+                lines.reset()
                 stats.rows += 1
                 last = row
                 if len(row) != width:
@@ -373,6 +415,11 @@ class BulkReader:
                     )
                     continue
                 yield values
+        except _RowTooLong:
+            raise ImportFormatError(
+                f"{self.path}: row {stats.rows + 1} is longer than {self.max_row:,} characters (a real row is a few "
+                "thousand); not a CourtListener bulk file, or a damaged one"
+            ) from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
             failure = self._decoder_failure()
             if failure is not None:
