@@ -151,6 +151,21 @@ def test_shards_scan_to_the_same_candidates() -> None:
     assert whole == parts and len(whole) == 3
 
 
+def test_an_opinion_row_longer_than_an_index_row_is_read(tmp_path: Path) -> None:
+    """A long opinion fills five text columns (a few MB each): its row may pass the 16 MiB that holds the index's
+    files (issue 35); the opinions file is held to 128 MiB instead, and the opinion after it is still read."""
+    write_dump(tmp_path / "dump", CASES, courts=COURTS)
+    build_from_folder(tmp_path / "index.sqlite", tmp_path / "dump", full_dump=True)
+    long = _opinion_row(305, 201, "010combined", "The statute applies. " * 10)
+    long["html_with_citations"] = "<p>" + "The statute applies. " * (1 << 20) + "</p>"  # 21 MiB
+    rows = [long, _opinion_row(*OPINIONS[1])]
+    with open_dump_file(tmp_path / "bulk", "opinions", "2026-06-30", compress=False) as out:
+        write_table(out, "opinions", rows)
+    stats = build_treatment(tmp_path / "bulk", index_path=tmp_path / "index.sqlite",
+                            out=tmp_path / "treatment.sqlite", workers=0)  # fmt: skip
+    assert stats.scan.opinions == 2 and stats.treatments == 1
+
+
 def test_the_files_are_found_by_name(tmp_path: Path) -> None:
     (tmp_path / "opinions-2025-12-02.csv.bz2").write_bytes(b"")
     (tmp_path / "opinions-2026-06-30.csv.bz2").write_bytes(b"")
