@@ -169,8 +169,14 @@ def test_sentences_do_not_end_inside_citations_or_after_abbreviations() -> None:
         ),
         ("chevron has been overruled.", False),  # reported, not this court's act
         ("as a result, the davis court overruled the holding in sablatura and dismissed the appeal.", False),
-        # a point of error: why the rule over whole opinions needs a case as the object
-        ("this assignment of error is accordingly overruled.", True),
+        # a point of error or an objection is no precedent (LegalBench's two false positives before)
+        ("this assignment of error is accordingly overruled.", False),
+        (
+            "we overrule appellants' first point of error to the extent appellants challenge the legal sufficiency "
+            "of the evidence of causation.",
+            False,
+        ),
+        ("the state's objection is overruled.", False),
     ],
 )
 def test_one_sentence_read_alone(sentence: str, expected: bool) -> None:

@@ -818,6 +818,16 @@ def _coordinated_before(ctx: _Ctx, lo: int, at: int) -> list[Mention]:
     return list(reversed(out))
 
 
+#: What a court overrules that is no precedent: a party's point of error or objection, as the cue's subject
+#: ("this assignment of error is accordingly overruled") or its object ("we overrule appellants' first point of
+#: error", "overrule the motion").
+_PROCEDURAL = r"(?:(?:points?|assignments?|grounds?|issues?|specifications?)\s+of\s+error|objections?"
+_PROCEDURAL_SUBJECT = re.compile(_PROCEDURAL + r")\s+(?:\w+\s+){0,3}$", re.I)
+_PROCEDURAL_OBJECT = re.compile(
+    r"(?:\S+\s+){0,4}?" + _PROCEDURAL + r"|motions?|exceptions?|pleas?|demurrers?)\b", re.I
+)
+
+
 def states_own_overruling(sentence: str) -> bool:
     """Does one sentence, read alone, say that its own court overrules (disapproves, recedes from …) something?
 
@@ -843,6 +853,8 @@ def states_own_overruling(sentence: str) -> bool:
             continue
         verb = m.group(0).split()[0]
         rest = sentence[m.end() :].strip(" .,;")
+        if _PROCEDURAL_SUBJECT.search(before) or _PROCEDURAL_OBJECT.match(rest):
+            continue  # "we overrule appellants' first point of error", "this assignment of error is overruled"
         if (
             verb.lower().endswith("ing")
             and _THEREBY.search(before)
