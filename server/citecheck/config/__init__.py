@@ -14,8 +14,8 @@ server: defaults → user settings file → environment → ``initializationOpti
 environment, flags and the editor's launch options — never from the folder being checked (its
 ``citecheck.toml``, an editor's workspace settings); a secret (``Who.SECRET``) never from any file.
 A setting that decides *whether* something leaves the machine (``Who.STRICTER``: ``offline``,
-``holdings``, ``cap_fetch``, ``name_search_online``, the CourtListener allowances) may be set by the
-folder only in the direction that sends less: what the user turned off, the folder cannot turn back on.
+``holdings``, ``cap_fetch``, ``name_search_online``, ``treatment_online``, the CourtListener allowances) may
+be set by the folder only in the direction that sends less: what the user turned off, the folder cannot turn back on.
 A layer that tries gets a warning naming the setting and where to set it instead.
 This module never reads files or the environment itself: callers pass the values in.
 """
@@ -262,7 +262,7 @@ class Settings:
     treatment_online: bool = setting(
         True, parse=p.boolean, who=Who.STRICTER, looser=turns_on, stricter_doc="turn it off, never on",
         doc="with a CourtListener token, search the opinions citing a case for negative treatment when the "
-        "treatment data on this machine has none (only the case's CourtListener id is sent; paced, cached)",
+        "treatment data on this machine has none (only the citation, e.g. `410 U.S. 113`, is sent; paced, cached)",
     )  # fmt: skip
     statutes_path: Path = setting(  # noqa: RUF009
         parse=p.path, who=Who.USER, aliases=("statutes", "statutesPath"), factory=default_statutes_path,
@@ -512,6 +512,8 @@ _LOOSER_WHY = {
     "cap_fetch": "would download CAP volumes, which your own settings turned off",
     "holdings": "would send propositions to the model endpoint, which your own settings turned off",
     "name_search_online": "would send case names to CourtListener's search, which your own settings turned off",
+    "treatment_online": "would send citations to CourtListener's search for their treatment, which your own "
+    "settings turned off",
     "courtlistener_rates": "would send more requests with your token than your own settings allow",
     "courtlistener_citation_rate": "would look up more citations with your token than your own settings allow",
     "": "would send more than your own settings allow",

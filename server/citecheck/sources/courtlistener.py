@@ -868,9 +868,15 @@ class CourtListenerClient:
 
     async def search_citing(self, cite: str, *, limit: int = 20) -> list[dict[str, Any]]:
         """Opinions citing ``cite`` whose words hold a cue of negative treatment: the v4 search API (``type=o``,
-        highlighted snippets), paced like every request. Only the citation string and fixed words are sent.
+        highlighted snippets), paced like every request, and only while the allowance has room to spare
+        (``Pacer.spare``: never waiting, never more than half of a window — ``Deferred`` otherwise). Only the
+        citation string and fixed words are sent.
         Each result: ``{"cluster_id", "caseName", "citation", "court_id", "dateFiled", "absolute_url",
         "snippets"}``, hostile values dropped (``sources/treatment/online.py`` reads them)."""
+        if not await self.pacer.spare():
+            raise Deferred(
+                "the treatment search leaves the allowance to the lookups", until=self.pacer.clock()
+            )
         query = f'"{cite}" AND (overruled OR overruling OR abrogated OR superseded OR disapproved OR receded)'
         params = {"type": "o", "q": query, "highlight": "on", "order_by": "dateFiled desc"}
         data = await self._json("GET", "search/", params=params, deadline=self._call_deadline())

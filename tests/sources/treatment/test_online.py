@@ -29,9 +29,9 @@ BRIEF = (
 )
 
 
-def _settings(fake: FakeCourtListener, tmp_path: Path, **kw: object) -> Settings:
+def _settings(fake: FakeCourtListener, tmp_path: Path, rates: str = "100/min", **kw: object) -> Settings:
     return Settings(
-        courtlistener_token="t" * 40, courtlistener_url=fake.base_url, courtlistener_rates="100/min",
+        courtlistener_token="t" * 40, courtlistener_url=fake.base_url, courtlistener_rates=rates,
         cache_path=tmp_path / "cache.sqlite", corpus_path=tmp_path / "corpus.sqlite", cap_fetch=False,
         token_hosts=frozenset({"127.0.0.1"}),
         **kw,  # type: ignore[arg-type]
@@ -64,3 +64,28 @@ async def test_off_or_offline_nothing_is_searched(tmp_path: Path) -> None:
         assert not any("q" in q for q in fake.searches)
         await _check(_settings(fake, tmp_path, offline=True))
         assert not any("q" in q for q in fake.searches)
+
+
+async def test_the_search_takes_only_what_the_lookups_leave_to_spare(tmp_path: Path) -> None:
+    """With 6 requests a minute, the searches never take the room the next document's lookups need: at most
+    half of a window, never a wait (before, the second document's searches took the rest of the minute and
+    the third document's lookup waited for the next one). Each document costs a lookup and a name search
+    (the loopback service knows none of the cases); the first document's treatment search finds the window
+    at 2 of 6 and goes, the second's at 5 and does not."""
+    from citecheck.sources.courtlistener import CourtListenerClient
+
+    briefs = [BRIEF] + [
+        f"---\ncourt: ca7\n---\nSee Alpha v. Beta, {400 + i} F.3d 1 (7th Cir. 2000); Gamma v. Delta, {500 + i} "
+        "F.3d 1 (7th Cir. 2000).\n"
+        for i in range(2)
+    ]
+    with FakeCourtListener(request_rates="6/min", citing=(CITING,)) as fake:
+        settings = _settings(fake, tmp_path, rates="6/min")
+        async with open_source(settings) as chain:
+            for text in briefs:
+                await check_document(text, chain, settings)
+            pacer = chain.find(CourtListenerClient).pacer
+        searched = [q["q"][0] for q in fake.searches if "q" in q]
+    assert pacer.waited_s == 0 and fake.counts.throttled == 0
+    assert len(fake.lookup_order) == 5  # every citation of the three documents looked up, none waiting
+    assert len(searched) == 1 and '"665 F.2d 778"' in searched[0]  # the first document's, in a quiet window

@@ -3,11 +3,13 @@
 For a cited case the treatment data on this machine say nothing of, with a CourtListener token and
 ``treatment_online`` on: one search per citation (``CourtListenerClient.search_citing``: the citation string
 and fixed words, nothing of the draft), paced by ``sources/pacing.py`` like every request to CourtListener,
-its answer kept in the cache for 30 days. The snippets are read by ``treatment/language.py``; a statement
-counts only when its treated case is the searched citation. What a search snippet says is read by a rule
-from a fragment: the basis is ``courtlistener-search`` — a warning at most. At most ``MAX_SEARCHES``
-citations a document, in the order they are cited; the allowance running out ends the searching, silently
-(no treatment is never proof of good law, and never an error).
+its answer kept in the cache for 30 days. It is the allowance's last claim: a search goes only when it
+needs no wait and leaves at least half of every request window (``Pacer.spare``) to the lookups that verify
+citations — which come first in a check, and the next document's after it. The snippets are read by
+``treatment/language.py``; a statement counts only when its treated case is the searched citation. What a
+search snippet says is read by a rule from a fragment: the basis is ``courtlistener-search`` — a warning at
+most. At most ``MAX_SEARCHES`` citations a document, in the order they are cited; the allowance running out
+ends the searching, silently (no treatment is never proof of good law, and never an error).
 """
 
 from __future__ import annotations
