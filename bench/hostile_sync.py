@@ -33,7 +33,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 from citecheck_testing.bulk_bucket import FakeBucket, multipart_etag
 from citecheck_testing.bulk_dump import closed_volume_cases, write_dump
 from citecheck_testing.statutes import TITLE_17_CFR, ecfr_title, titles_json, versions_json

@@ -53,7 +53,7 @@ FORBIDDEN = (
     "citecheck.sources.chain",
     "citecheck.sources.courtlistener",
     "citecheck.sources.cap_fetch",
-    "citecheck.sources.server",
+    "citecheck.sources.corpus_server",
 )
 
 

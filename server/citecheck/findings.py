@@ -91,8 +91,8 @@ class Kind(StrEnum):
             evaluation="nonexistent-case",
             doc=(
                 "The citation cannot exist: unknown reporter, series not yet published in the cited year,"
-                " a page past the end of a complete volume, or a U.S. Code / C.F.R. title that does not "
-                "exist."
+                " a page past the end of a complete volume, a U.S. Code / C.F.R. title that does not "
+                "exist, or a provision the U.S. Constitution does not have."
             ),
         ),
     )

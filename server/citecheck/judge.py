@@ -3,14 +3,14 @@
 The second half of a check (``gather.py`` is the first): no awaits, no I/O, so the language server
 runs it on partial evidence for its local first wave and again when the network has answered, and
 the CLI runs it once. ``SourceEvidence`` is everything gathered; a later stage adds its answers as
-a field here and a check reading them (see docs/architecture.md, "Adding a stage").
+a field here and a check reading them (see docs/contributing.md, "Adding a stage or an edge").
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
@@ -23,6 +23,7 @@ from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
+from citecheck.extract.tables import table_twins
 from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
@@ -87,7 +88,13 @@ class SourceEvidence:
 
 def cite_key(c: Citation) -> CiteKey | None:
     """The key a full citation is looked up by (None: nothing a source could answer)."""
-    if c.form is not CiteForm.FULL or c.database is not None or c.key is None or impossible_reason(c):
+    if (
+        c.form is not CiteForm.FULL
+        or c.database is not None
+        or c.agency
+        or c.key is None
+        or impossible_reason(c)
+    ):
         return None
     return CiteKey(*c.key)
 
@@ -145,7 +152,12 @@ class _Records:
         self.extraction = extraction
         self.keys: dict[int, CiteKey] = {}
         self.chosen: dict[int, CaseRecord] = {}
+        #: each parallel group's full citations, in document order (``parallels`` was a scan of every
+        #: citation per citation: 12 of 16 s of judging 10,000 citations, quadratic)
+        self.groups: dict[int, list[int]] = {}
         for c in extraction.citations:
+            if c.form is CiteForm.FULL and c.group is not None:
+                self.groups.setdefault(c.group, []).append(c.index)
             if (k := cite_key(c)) is None:
                 continue
             self.keys[c.index] = k
@@ -162,11 +174,8 @@ class _Records:
             return ()
         return tuple(
             rec
-            for other in self.extraction.citations
-            if other.group == c.group
-            and other.index != c.index
-            and other.form is CiteForm.FULL
-            and (rec := self.chosen.get(other.index)) is not None
+            for other in self.groups.get(c.group, ())
+            if other != c.index and (rec := self.chosen.get(other)) is not None
         )
 
 
@@ -194,8 +203,10 @@ def local_findings(extraction: Extraction, settings: Settings, *, filtered: bool
     last version's findings where they cannot differ. ``filtered=False`` returns the findings
     before ``visible`` (the caller filters what it shows)."""
     found: list[Finding] = []
+    twins = table_twins(extraction.citations)
     for c in extraction.citations:
-        found.extend(check_locally(extraction, c))
+        if c.index not in twins:  # a table entry whose authority the body cites speaks through its use
+            found.extend(check_locally(extraction, c))
     return visible(found, settings) if filtered else found
 
 
@@ -259,6 +270,9 @@ def judge(
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
         found.extend(_corrected(ctx, mine, evidence, indexes))
     found, no_case = without_weight(found, contexts)
+    twins = table_twins(cites)
+    if twins:  # a table-of-authorities entry whose authority the body cites: reported once, at its use
+        found = [f for f in found if f.citation_index not in twins]
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -277,6 +291,13 @@ def judge(
         _result(ctx, per.get(ctx.citation.index, ()), evidence, no_case=ctx.citation.index in no_case)
         for ctx in contexts
     )
+    if twins:  # the entry's status is its use's
+        results = tuple(
+            replace(results[twins[r.citation_index]], citation_index=r.citation_index)
+            if r.citation_index in twins
+            else r
+            for r in results
+        )
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
@@ -369,15 +390,8 @@ def _elsewhere(
 def _result(
     ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence, *, no_case: bool = False
 ) -> CitationResult:
-    page = passage = None
-    for m in (*ctx.quote_matches, ctx.proposition_match):
-        if m is not None and m.passage:
-            passage = m.passage
-            page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
-            break
+    page, passage = _passage_used(ctx)
     h = ctx.holding
-    if passage is None and h is not None and h.verified and h.quote_text:
-        passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
     section = next(
         (a.record for _k, a in ctx.statutes if a.outcome is LookupOutcome.FOUND and a.record is not None),
         None,
@@ -397,10 +411,23 @@ def _result(
         passage=passage,
         holding=h,
         pending_until=pending,
-        weight=None if no_case else assess(ctx),  # no case, no weight (not "persuasive", not "binding")
+        # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
+        weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
         statute=section,
         treatment=None if no_case else _treatment_note(ctx, evidence),
     )
+
+
+def _passage_used(ctx: CheckContext) -> tuple[str | None, str | None]:
+    """The page and the opinion's words the citation was compared with: a quote's or the proposition's match,
+    or failing those the words where the holding judge's quote was found."""
+    for m in (*ctx.quote_matches, ctx.proposition_match):
+        if m is not None and m.passage:
+            return page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end), m.passage
+    h = ctx.holding
+    if h is not None and h.verified and h.quote_text:
+        return h.quote_page, h.quote_text
+    return None, None
 
 
 def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNote | None:

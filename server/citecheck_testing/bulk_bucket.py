@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from xml.sax.saxutils import escape
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 
 def multipart_etag(data: bytes, part_size: int) -> str:

@@ -35,8 +35,8 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from citecheck.sources.corpus_server import QuietHTTPServer, find_cites
 from citecheck.sources.pacing import parse_rates
-from citecheck.sources.server import QuietHTTPServer, find_cites
 
 PREFIX = "/api/rest/v4/"
 

@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 USLM_NS = "http://xml.house.gov/schemas/uslm/1.0"
 

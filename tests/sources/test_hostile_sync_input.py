@@ -28,8 +28,8 @@ import httpx
 import pytest
 
 from citecheck.errors import BadResponse, SchemaChanged
+from citecheck.sources.corpus_server import QuietHTTPServer
 from citecheck.sources.index.sync import list_bucket
-from citecheck.sources.server import QuietHTTPServer
 from citecheck.sources.statutes.index import StatuteIndex
 from citecheck.sources.statutes.sync import SyncRequest, sync_statutes
 from citecheck_testing import REPO_ROOT

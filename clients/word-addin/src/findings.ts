@@ -146,6 +146,8 @@ export interface Citation {
   case_name: string | null;
   cite: string | null;
   database: string | null;
+  /** Who decided it, for an agency's decision series (docs/report-json.md, "Citation"); absent from older servers. */
+  agency?: string | null;
   pincite: string | null;
   court: string | null;
   year: number | null;
@@ -189,6 +191,11 @@ export interface StatuteInfo {
   section: string;
   subsections: string[];
   resolved: string | null;
+  /** constitution, session law, act, chapter, title: what is cited when it is no code's section (absent from older servers). */
+  kind?: string | null;
+  chapter?: string | null;
+  act_name?: string | null;
+  act_section?: string | null;
 }
 
 export interface FileReport {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from citecheck.checks.base import Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import CaseNameCheck
+from citecheck.checks.constitutions import ConstitutionCheck
 from citecheck.checks.existence import ExistenceCheck
 from citecheck.checks.holding import HoldingCheck
 from citecheck.checks.impossible import ImpossibleCitationCheck
@@ -29,6 +30,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     SeriesYearCheck(),
     UnresolvedShortFormCheck(),
     StatuteTitleCheck(),
+    ConstitutionCheck(),
     MalformedPinciteCheck(),
     ExistenceCheck(),
     CaseNameCheck(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.extract.models import CiteForm
 from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord

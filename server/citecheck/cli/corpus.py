@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from citecheck.cli.statutes import add_statute_arguments, run_statute_sync, statute_status
+from citecheck.cli.corpus_statutes import add_statute_arguments, run_statute_sync, statute_status
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
 from citecheck.sources.importing import ImportStats
@@ -423,7 +423,7 @@ async def _refresh_overruled(settings: Settings, out: TextIO) -> None:
 def _status(
     index_path: Path, corpus_path: Path, settings: Settings, args: argparse.Namespace, out: TextIO
 ) -> int:
-    """The citation index, the statute index (cli/statutes.py) and the corpus, in one report."""
+    """The citation index, the statute index (cli/corpus_statutes.py) and the corpus, in one report."""
     import io
 
     as_json = bool(args.json)
@@ -587,7 +587,7 @@ def _stats(corpus_path: Path, as_json: bool, out: TextIO) -> int:
 def _serve(
     corpus_path: Path, host: str, port: int, *, token: str | None = None, allow_hosts: Sequence[str] = ()
 ) -> int:
-    from citecheck.sources.server import CorpusServer, is_loopback
+    from citecheck.sources.corpus_server import CorpusServer, is_loopback
 
     try:
         server = CorpusServer(corpus_path, host=host, port=port, token=token, allow_hosts=allow_hosts)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecheck import reporters as reporter_limits
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.checks.quote_match import NEGATIONS, normalise_word
 from citecheck.checks.quotes import format_pages
 from citecheck.sources.models import CaseCite, CaseRecord, OpinionText, PageMap

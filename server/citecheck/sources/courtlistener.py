@@ -883,27 +883,32 @@ class CourtListenerClient:
         results = data.get("results") if isinstance(data, dict) else None
         if data is not None and not isinstance(results, list):
             raise BadResponse("CourtListener's search did not answer with a list of results")
-        out: list[dict[str, Any]] = []
-        for r in (results or [])[:limit]:
-            if not isinstance(r, dict):
-                continue
-            found = [o.get("snippet") for o in r.get("opinions") or [] if isinstance(o, dict)] + [
-                r.get("snippet")
-            ]
-            snippets = [x[:5000] for x in found if isinstance(x, str) and x.strip()]
-            rec = self._record_from_result(r)
-            if snippets:
-                out.append({
-                    "cluster_id": r.get("cluster_id") if isinstance(r.get("cluster_id"), int) else None,
-                    "caseName": _text(r.get("caseName"))[:500],
-                    "citation": [str(c)[:60] for c in (r.get("citation") or [])[:12] if isinstance(c, str)]
-                    if isinstance(r.get("citation"), list) else [],
-                    "court_id": _text(r.get("court_id"))[:40] or None,
-                    "dateFiled": _text(r.get("dateFiled"))[:10] or None,
-                    "absolute_url": rec.url if rec is not None else None,
-                    "snippets": snippets,
-                })  # fmt: skip
-        return out
+        rows = (self._citing_row(r) for r in (results or [])[:limit])
+        return [row for row in rows if row is not None]
+
+    def _citing_row(self, r: Any) -> dict[str, Any] | None:
+        """One search result as ``search_citing`` gives it, or None (not an object, or no snippet)."""
+        if not isinstance(r, dict):
+            return None
+        found = [o.get("snippet") for o in r.get("opinions") or [] if isinstance(o, dict)] + [
+            r.get("snippet")
+        ]
+        snippets = [x[:5000] for x in found if isinstance(x, str) and x.strip()]
+        if not snippets:
+            return None
+        rec = self._record_from_result(r)
+        raw = r.get("citation")
+        return {
+            "cluster_id": r.get("cluster_id") if isinstance(r.get("cluster_id"), int) else None,
+            "caseName": _text(r.get("caseName"))[:500],
+            "citation": [str(c)[:60] for c in raw[:12] if isinstance(c, str)]
+            if isinstance(raw, list)
+            else [],
+            "court_id": _text(r.get("court_id"))[:40] or None,
+            "dateFiled": _text(r.get("dateFiled"))[:10] or None,
+            "absolute_url": rec.url if rec is not None else None,
+            "snippets": snippets,
+        }
 
     def _record_from_result(self, r: Any) -> CaseRecord | None:
         """A CaseRecord from one search result (hostile data: only well-formed strings are kept)."""

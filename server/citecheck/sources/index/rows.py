@@ -350,8 +350,41 @@ class BulkReader:
         reader = csv.reader(
             lines, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
         )
+        header = self._header(reader)
+        lines.reset()
+        width, pad, where = self._columns(header)
+        stats = self.stats
+        last: list[str] | None = None
         try:
-            header = next(reader)
+            for row in reader:
+                lines.reset()
+                stats.rows += 1
+                last = row
+                values = self._values(row, width, pad, where)
+                if values is not None:
+                    yield values
+        except _RowTooLong:
+            raise ImportFormatError(
+                f"{self.path}: row {stats.rows + 1} is longer than {self.max_row:,} characters (a real row is a few "
+                "thousand); not a CourtListener bulk file, or a damaged one"
+            ) from None
+        except (csv.Error, UnicodeDecodeError, OSError) as exc:
+            raise self._unreadable(exc) from exc
+        failure = self._decoder_failure()
+        if failure is not None:
+            raise failure
+        if last is not None and self._ends is not None and self._ends.last != b"\n":
+            # PostgreSQL ends every row with a newline and closes every quote: a file that does not was cut
+            # short (the export's psql died and bzip2 closed the stream anyway)
+            raise TruncatedFile(
+                f"{self.path}: the file ends in the middle of row {stats.rows} — the dump was cut short "
+                "(CourtListener's export can publish a partial file); nothing of it was used"
+            )
+
+    def _header(self, reader: Iterator[list[str]]) -> list[str]:
+        """The header row, or the error that says why there is none a bulk file would have."""
+        try:
+            return next(reader)
         except StopIteration:
             failure = self._decoder_failure()
             if failure is not None:
@@ -365,7 +398,10 @@ class BulkReader:
             raise self._decoder_failure() or ImportFormatError(
                 f"{self.path}: not a CSV file ({exc})"
             ) from exc
-        lines.reset()
+
+    def _columns(self, header: list[str]) -> tuple[int, bool, list[int]]:
+        """The header's width, whether a row needs an empty field added (an optional column it lacks), and
+        where each used column is; an error when a column the index needs is missing."""
         used = self.columns
         missing = [
             c
@@ -381,65 +417,50 @@ class BulkReader:
         width = len(header)
         # an optional column the header lacks is read as empty: every row gets one empty field more
         pad = any(c not in header for c in used)
-        where = [header.index(c) if c in header else width for c in used]
+        return width, pad, [header.index(c) if c in header else width for c in used]
+
+    def _values(self, row: list[str], width: int, pad: bool, where: list[int]) -> tuple[str, ...] | None:
+        """The used columns of a row, or None when it is refused (counted in ``stats``); an error when no row
+        so far has had the header's width (the file is in another dialect)."""
         stats = self.stats
-        last: list[str] | None = None
-        try:
-            for row in reader:
-                lines.reset()
-                stats.rows += 1
-                last = row
-                if len(row) != width:
-                    stats.refuse("a field count other than the header's")
-                    if stats.rows >= 1000 and stats.refused.total() == stats.rows:
-                        raise ImportFormatError(
-                            f"{self.path}: no row has the header's {width} fields; it is not in the "
-                            f"{d.name} dialect of CourtListener's CSV"
-                        )
-                    continue
-                if pad:
-                    row.append("")
-                values = tuple(row[i] for i in where)
-                long = self.long_columns
-                bad = next(
-                    (
-                        v
-                        for c, v in zip(used, values, strict=True)
-                        if "\x00" in v or (len(v) > MAX_FIELD and c not in long)
-                    ),
-                    None,
+        if len(row) != width:
+            stats.refuse("a field count other than the header's")
+            if stats.rows >= 1000 and stats.refused.total() == stats.rows:
+                raise ImportFormatError(
+                    f"{self.path}: no row has the header's {width} fields; it is not in the "
+                    f"{self.dialect.name} dialect of CourtListener's CSV"
                 )
-                if bad is not None:
-                    stats.refuse(
-                        "a NUL character" if "\x00" in bad else f"a field over {MAX_FIELD} characters"
-                    )
-                    continue
-                yield values
-        except _RowTooLong:
-            raise ImportFormatError(
-                f"{self.path}: row {stats.rows + 1} is longer than {self.max_row:,} characters (a real row is a few "
-                "thousand); not a CourtListener bulk file, or a damaged one"
-            ) from None
-        except (csv.Error, UnicodeDecodeError, OSError) as exc:
-            failure = self._decoder_failure()
-            if failure is not None:
-                raise failure from exc
-            if isinstance(exc, csv.Error) and "end of data" in str(exc):
-                raise TruncatedFile(
-                    f"{self.path}: the file ends inside a quoted value of row {stats.rows + 1} — the dump was cut "
-                    "short (CourtListener's export can publish a partial file); nothing of it was used"
-                ) from exc
-            raise ImportFormatError(f"{self.path}: unreadable at row {stats.rows + 1} ({exc})") from exc
+            return None
+        if pad:
+            row.append("")
+        values = tuple(row[i] for i in where)
+        long = self.long_columns
+        bad = next(
+            (
+                v
+                for c, v in zip(self.columns, values, strict=True)
+                if "\x00" in v or (len(v) > MAX_FIELD and c not in long)
+            ),
+            None,
+        )
+        if bad is not None:
+            stats.refuse("a NUL character" if "\x00" in bad else f"a field over {MAX_FIELD} characters")
+            return None
+        return values
+
+    def _unreadable(self, exc: Exception) -> Exception:
+        """The error for a file that could not be read to its end: the decoder's (a damaged .bz2), a dump cut
+        short inside a quoted value, or an unreadable row."""
         failure = self._decoder_failure()
         if failure is not None:
-            raise failure
-        if last is not None and self._ends is not None and self._ends.last != b"\n":
-            # PostgreSQL ends every row with a newline and closes every quote: a file that does not was cut
-            # short (the export's psql died and bzip2 closed the stream anyway)
-            raise TruncatedFile(
-                f"{self.path}: the file ends in the middle of row {stats.rows} — the dump was cut short "
-                "(CourtListener's export can publish a partial file); nothing of it was used"
+            return failure
+        row = self.stats.rows + 1
+        if isinstance(exc, csv.Error) and "end of data" in str(exc):
+            return TruncatedFile(
+                f"{self.path}: the file ends inside a quoted value of row {row} — the dump was cut "
+                "short (CourtListener's export can publish a partial file); nothing of it was used"
             )
+        return ImportFormatError(f"{self.path}: unreadable at row {row} ({exc})")
 
 
 def _head(path: Path, limit: int = SNIFF_BYTES) -> str:
