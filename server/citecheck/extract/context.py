@@ -33,6 +33,9 @@ HISTORY = re.compile(
     r"withdrawn|amended|remanded|on\s+remand|on\s+reh'g|petition\s+for\s+cert\.\s+filed|dismissed)"
     r"[^;()\"]{0,120}?),\s*"
 )
+#: The same phrase running on to a citation whose case name comes first (``, overruled on other grounds,
+#: Burks v. United States, 437 U.S. 1``): matched whole up to that citation, never past a ``;``.
+HISTORY_TO = re.compile(HISTORY.pattern.replace("{0,120}?),", "{0,160}),"))
 
 
 @dataclass(frozen=True, slots=True)
