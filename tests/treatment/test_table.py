@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from citecheck.errors import SourceUnavailable
-from citecheck.sources.models import CiteKey
 from citecheck.sources.corpus_server import QuietHTTPServer
+from citecheck.sources.models import CiteKey
 from citecheck.sources.treatment.congress import load_table, parse_page, refresh, shipped_text
 from citecheck.treatment.models import Basis, TreatmentKind
 from citecheck.treatment.table import parse_csv, parse_decision, records_from_html, to_csv
