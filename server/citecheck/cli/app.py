@@ -93,7 +93,7 @@ def _common_options() -> _Parser:
 
 #: The commands besides ``check``, each in its own module (imported only when that command is run, or
 #: for ``--help``: ``citecheck serve``'s module alone brings in the web server).
-_COMMANDS = ("corpus", "eval", "serve", "batch", "model")
+_COMMANDS = ("corpus", "eval", "serve", "treatment", "batch", "model")
 #: Common options that take a value (skipped when looking for the command's name in argv).
 _VALUED = ("--config", "--corpus", "--index")
 
@@ -178,6 +178,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         serve_cli.add_serve_commands(sub)
         _add_missing_common_options(sub.choices["serve"], common)
         sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
+    if "treatment" in wanted:
+        from citecheck.cli import treatment as treatment_cli
+
+        treatment_cli.add_treatment_commands(sub)
+        _add_missing_common_options(sub.choices["treatment"], common)
+        sub.choices["treatment"].set_defaults(_run=treatment_cli.run_treatment_command)
     if "batch" in wanted:
         from citecheck.cli import batch as batch_cli
 
@@ -343,18 +349,27 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
         offline=settings.offline,
         ignored=hidden,
     )
+    # Reports are written as they are produced, a piece at a time, never as one string: a
+    # 100,000-citation report held whole (and its joined and encoded copies) took hundreds of megabytes.
     if args.format == "text":
-        from citecheck.report.text import render_text
+        from citecheck.report.text import plain_lines, render_text
 
         tty = args.output is None and sys.stdout.isatty()
         # on stdout the errors were just said on stderr; a report file keeps them
         shown = replace(batch, errors=()) if args.output is None else batch
-        out = render_text(shown, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
-        _write(lambda stream: stream.write(out), args.output, sys.stdout)
+        if tty:
+            out = render_text(shown, tty=tty, width=_width(), color="NO_COLOR" not in os.environ)
+            _write(lambda stream: stream.write(out), args.output, sys.stdout)
+        else:
+            _write(lambda stream: _write_lines(stream, plain_lines(shown)), args.output, sys.stdout)
     elif args.format == "json":  # streamed: a large brief's report as one string took a gigabyte
         from citecheck.report.json import write_json
 
         _write(lambda stream: write_json(batch, stream), args.output, sys.stdout)
+    elif args.format == "html":
+        from citecheck.report.html import iter_html
+
+        _write(lambda stream: stream.writelines(iter_html(batch)), args.output, sys.stdout)
     else:
         from citecheck.report import FORMATS
 
@@ -373,6 +388,14 @@ def _exit_for(batch: BatchResult, fail_on: str) -> int:
     threshold = Severity(fail_on).rank
     worst = batch.worst()
     return EXIT_FINDINGS if worst is not None and worst.rank >= threshold else EXIT_OK
+
+
+def _write_lines(stream: TextIO, lines: list[str]) -> None:
+    """``render_plain``'s text, line by line (each line let go once written)."""
+    for i, line in enumerate(lines):
+        stream.write(line)
+        stream.write("\n")
+        lines[i] = ""
 
 
 def _width() -> int:

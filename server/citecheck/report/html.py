@@ -7,6 +7,7 @@ browser with no network. Every string from the document or a source is escaped. 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from html import escape
 
 from citecheck.findings import Finding, Kind, Severity, kind_title
@@ -24,6 +25,7 @@ from citecheck.report.model import (
     grouped_authorities,
     notes,
     plain_message,
+    treatment_summary,
 )
 from citecheck.report.summary import count, in_words, tally
 
@@ -123,24 +125,26 @@ def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
     )
 
 
-def _notes_html(file: FileResult, rows: list[tuple[str, Finding]]) -> str:
+def _notes_html(file: FileResult, rows: list[tuple[str, Finding]]) -> Iterator[str]:
     """The info findings (could not be verified, not checked, not binding …) as one table, a row each: what
-    they all share is said once in the summary's notes, not under every citation (73 times in one opinion)."""
+    they all share is said once in the summary's notes, not under every citation (73 times in one opinion).
+    In pieces, a row each, like the rest of the report."""
     if not rows:
-        return ""
-    body = "".join(
-        f'<tr id="{fid}"><td>{escape(file.place(f.span.start))}</td><td><code>{escape(cited_text(file, f))}</code>'
-        f'</td><td>{escape(kind_title(f.kind))} <span class="kind">({escape(f.kind.value)})</span></td>'
-        f"<td>{escape(plain_message(f))}"
-        + "".join(f"<br>Suggested: {escape(fix.describe())}" for fix in f.fixes)
-        + "</td></tr>"
-        for fid, f in rows
-    )
-    return (
+        return
+    yield (
         f"<h4>Notes ({len(rows)})</h4>"
         '<table class="notes"><thead><tr><th>Where</th><th>Citation</th><th>Note</th><th>Detail</th></tr>'
-        f"</thead><tbody>{body}</tbody></table>"
+        "</thead><tbody>"
     )
+    for fid, f in rows:
+        yield (
+            f'<tr id="{fid}"><td>{escape(file.place(f.span.start))}</td><td><code>{escape(cited_text(file, f))}'
+            f'</code></td><td>{escape(kind_title(f.kind))} <span class="kind">({escape(f.kind.value)})</span></td>'
+            f"<td>{escape(plain_message(f))}"
+            + "".join(f"<br>Suggested: {escape(fix.describe())}" for fix in f.fixes)
+            + "</td></tr>"
+        )
+    yield "</tbody></table>"
 
 
 #: Kinds the Status column already says (a table cell says one thing).
@@ -185,7 +189,8 @@ def _authority_row(
     )
 
 
-def _file_html(file: FileResult, n: int, *, several: bool = False) -> str:
+def _file_html(file: FileResult, n: int, *, several: bool = False) -> Iterator[str]:
+    """One file's section, in pieces (each error's or warning's one piece, the notes one more)."""
     findings = file.sorted_findings()
     first_finding: dict[int, str] = {}
     severity: dict[str, int] = {}
@@ -204,27 +209,36 @@ def _file_html(file: FileResult, n: int, *, several: bool = False) -> str:
             + "</tbody></table>"
         )
     toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
-    numbered = [(f"f{n}-{i}", f) for i, f in enumerate(findings)]
-    body = "".join(_finding_html(file, fid, f) for fid, f in numbered if f.severity is not Severity.INFO)
-    body += _notes_html(file, [(fid, f) for fid, f in numbered if f.severity is Severity.INFO])
-    return (
+    t = treatment_summary(file)
+    treatment = f'<p class="forum">{escape(t[0].upper() + t[1:])}.</p>' if t else ""
+    yield (
         f'<section class="file"><h2>{escape(file.name)}</h2>'
         + (f'<p class="summary">{escape(in_words(tally([file])))}</p>' if several else "")
-        + f'<p class="forum">{escape(forum_line(file))}</p>'
+        + f'<p class="forum">{escape(forum_line(file))}</p>{treatment}'
         f"<h3>Table of authorities</h3>{toa}"
-        f"<h3>Findings ({len(findings)})</h3>{body or '<p>No findings.</p>'}</section>"
+        f"<h3>Findings ({len(findings)})</h3>"
     )
+    numbered = [(f"f{n}-{i}", f) for i, f in enumerate(findings)]
+    for fid, f in numbered:
+        if f.severity is not Severity.INFO:
+            yield _finding_html(file, fid, f)
+    yield from _notes_html(file, [(fid, f) for fid, f in numbered if f.severity is Severity.INFO])
+    yield "</section>" if findings else "<p>No findings.</p></section>"
 
 
 def render_html(batch: BatchResult) -> str:
+    return "".join(iter_html(batch))
+
+
+def iter_html(batch: BatchResult) -> Iterator[str]:
+    """``render_html``'s text in pieces, in order: the CLI writes each as it comes (a 100,000-citation
+    report as one string was built from copies of copies: a gigabyte at its peak)."""
     files = f"{count(len(batch.files), 'file')}: " if len(batch.files) != 1 else ""
     counts = f'<p class="summary">{escape(files + in_words(tally(batch.files)))}</p>'
-
     errors = "".join(f"<li><strong>{escape(e.name)}</strong>: {escape(e.message)}</li>" for e in batch.errors)
     note_html = "".join(f'<p class="note">{_code(escape(x))}</p>' for x in notes(batch))
-    files = "".join(_file_html(f, i, several=len(batch.files) > 1) for i, f in enumerate(batch.files))
     title = "Citation check: " + ", ".join(f.name for f in batch.files) if batch.files else "Citation check"
-    return (
+    yield (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{escape(title)}</h1>"
@@ -233,6 +247,7 @@ def render_html(batch: BatchResult) -> str:
         + ("</p>" if not batch.offline else " — offline</p>")
         + f"<h2>Summary</h2>{counts}{note_html}"
         + (f"<h2>Files that could not be read</h2><ul>{errors}</ul>" if errors else "")
-        + files
-        + "</body></html>\n"
     )
+    for i, f in enumerate(batch.files):
+        yield from _file_html(f, i, several=len(batch.files) > 1)
+    yield "</body></html>\n"

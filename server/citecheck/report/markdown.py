@@ -19,6 +19,7 @@ from citecheck.report.model import (
     grouped_authorities,
     notes,
     plain_message,
+    treatment_summary,
 )
 from citecheck.report.summary import count, in_words, tally
 
@@ -81,7 +82,10 @@ def _file_md(file: FileResult, *, several: bool = False) -> list[str]:
     out = [f"## {file.name}", ""]
     if several:
         out += [in_words(tally([file])), ""]
-    out += [forum_line(file), "", "### Table of authorities"]
+    out += [forum_line(file), ""]
+    if treatment := treatment_summary(file):
+        out += [treatment[0].upper() + treatment[1:] + ".", ""]
+    out.append("### Table of authorities")
     findings = file.sorted_findings()
     severity: dict[str, int] = {}
     for f in findings:

@@ -19,6 +19,7 @@ from citecheck.report.model import (
     index_summary,
     notes,
     plain_message,
+    treatment_summary,
     weight_summary,
 )
 from citecheck.report.summary import in_words, tally
@@ -59,6 +60,12 @@ def _jurisdiction(file: FileResult) -> str:
 
 def render_plain(batch: BatchResult) -> str:
     """One line per finding, evidence indented below it; a summary line per file."""
+    return "\n".join(plain_lines(batch)) + "\n"
+
+
+def plain_lines(batch: BatchResult) -> list[str]:
+    """``render_plain``'s lines, without their line ends: the CLI writes them one by one (a 100,000-citation
+    report joined into one string, and that string encoded, held it three times over)."""
     lines: list[str] = []
     first = first_run_note(batch)
     if first is not None:  # said first and plainly: most citations were not checked at all
@@ -79,12 +86,14 @@ def render_plain(batch: BatchResult) -> str:
                 lines.append(f"    fix: {_one_line(fix.describe())}")
         lines.append(f"{file.name}: {_summary(file)}")
         lines.append(f"{file.name}: {_jurisdiction(file)}")
+        if treatment := treatment_summary(file):
+            lines.append(f"{file.name}: {treatment}")
     for err in batch.errors:
         lines.append(f"{err.name}: error: {err.message}")
     for note in notes(batch):
         if note != first:
             lines.append(f"note: {note}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _one_line(value: str, limit: int = 300) -> str:
@@ -114,6 +123,8 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
     for file in batch.files:
         console.print(Text(file.name, style="bold"), Text(" — " + _summary(file)))
         console.print(Text(_jurisdiction(file), style="dim"))
+        if treatment := treatment_summary(file):
+            console.print(Text(treatment, style="dim"))
         for severity in Severity:
             group = [f for f in file.sorted_findings() if f.severity is severity]
             if not group:
