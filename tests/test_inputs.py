@@ -175,6 +175,39 @@ def test_pdf_without_a_text_layer_says_nothing_could_be_read(tmp_path):
         read_input(str(tmp_path / "scan.pdf"))
 
 
+def test_a_scan_with_a_stamp_on_each_page_says_nothing_could_be_read(tmp_path):
+    """Issue 36: a Texas motion filed as a scan, a clerk's "A CERTIFIED COPY ATTEST" stamp the only text on
+    its three pages (81 letters each), came out "No citations. No findings."; so did a HeinOnline scan of
+    a law-review article ("HeinOnline -- 77 Law. Libr. J. 543 1984-1985" over each page's picture)."""
+    stamp = [
+        "322-744538-23",
+        "A CERTIFIED COPY",
+        "ATTEST: THOMAS A. WILDER, DISTRICT CLERK",
+        "TARRANT COUNTY, TEXAS",
+    ]
+    (tmp_path / "motion.pdf").write_bytes(build_pdf([stamp, stamp, stamp], scanned={0, 1, 2}))
+    with pytest.raises(InputError, match=r"nothing could be read.*3 page.*beyond a stamp or a header line"):
+        read_input(str(tmp_path / "motion.pdf"))
+    hein = [f"HeinOnline -- 77 Law. Libr. J. {p} 1984-1985" for p in (543, 544)]
+    (tmp_path / "article.pdf").write_bytes(build_pdf(hein, scanned={0, 1}))
+    with pytest.raises(InputError, match="nothing could be read"):
+        read_input(str(tmp_path / "article.pdf"))
+
+
+def test_scanned_pages_among_typed_ones_are_named(tmp_path):
+    """A Tennessee decision with its last five pages scanned (issue 36's round): the typed pages are read,
+    the scanned ones are listed by label so the report can say they were not checked. A page with little
+    text and no image (a short order, a blank separator) is not a scan."""
+    typed = "The employee relies on Savage v. Parks, 100 A.2d 450 (D.C. 1953), and on the statute. " * 3
+    pages = [typed, "SO ORDERED.", typed, "HeinOnline -- 75 Cal. L. Rev. 28 1987", ""]
+    (tmp_path / "decision.pdf").write_bytes(build_pdf(pages, scanned={3, 4}))
+    doc = read_input(str(tmp_path / "decision.pdf"))
+    assert doc.unread_pages == ("4", "5")
+    assert "100 A.2d 450" in doc.text and "SO ORDERED." in doc.text
+    (tmp_path / "typed.pdf").write_bytes(build_pdf([typed, "SO ORDERED."]))
+    assert read_input(str(tmp_path / "typed.pdf")).unread_pages == ()
+
+
 def test_stdin_is_read_and_sniffed():
     doc = read_input("-", stdin=io.BytesIO(b"See 100 A.2d 450."))
     assert (doc.name, doc.kind, doc.text) == ("<stdin>", "text", "See 100 A.2d 450.")

@@ -19,7 +19,7 @@ import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from citecheck.errors import InputError
 from citecheck.extract.page_furniture import clean_pages, page_joint
@@ -56,6 +56,9 @@ class InputDocument:
     #: line:column in text we assembled from the package means nothing to someone reading in Word.
     places: tuple[tuple[int, str], ...] = ()
     properties: tuple[tuple[str, str], ...] = ()  # .docx custom document properties (name lower-cased, value)
+    #: PDF pages that are an image with little or no text (a scan: ``_unread_page``), by label: nothing on
+    #: them was checked, and the report says so ("No citations" alone would read as "nothing wrong")
+    unread_pages: tuple[str, ...] = ()
 
     def custom_property(self, *names: str) -> str | None:
         """The first of ``names`` set as a custom document property (``court``, ``citecheck.court``)."""
@@ -538,6 +541,26 @@ def _sniffed_pdf(head: bytes) -> bool:
     return at == 0 or (at > 0 and re.search(rb"\d+ \d+ obj\b", head[at:]) is not None)
 
 
+#: A page with fewer letters than this and an image is a scan: a clerk's "A CERTIFIED COPY ATTEST" stamp
+#: (81 letters on each page of a Texas motion), HeinOnline's "HeinOnline -- 77 Law. Libr. J. 543 1984-1985"
+#: (18) or an ECF header (about 60) over a picture of the page. A typed page of a filing has a thousand.
+_SCAN_LETTERS = 100
+
+
+def _unread_page(page: Any, text: str) -> bool:
+    """Whether a page is an image with little or no text over it: its words, if any, were never read."""
+    if sum(c.isalpha() for c in text) >= _SCAN_LETTERS:
+        return False
+    try:
+        resources = page.get("/Resources")
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        if xobjects is None:
+            return False
+        return any(x.get_object().get("/Subtype") == "/Image" for x in xobjects.get_object().values())
+    except Exception:  # a malformed resource dictionary: not known to be a scan
+        return False
+
+
 def _pdf_read(name: str, data: bytes) -> InputDocument:
     import pypdf
     from pypdf.errors import PdfReadError
@@ -574,11 +597,19 @@ def _pdf_read(name: str, data: bytes) -> InputDocument:
             pages.append((offset, label))
             chunks.append(text)
             offset += len(text)
-        if pages and not any(part.strip() for part in raw):
-            # a scanned filing: "0 citations" would read as "nothing wrong"; say nothing could be read
+        unread = tuple(
+            label
+            for (_, label), page, text in zip(pages, reader.pages, raw, strict=False)
+            if _unread_page(page, text)
+        )
+        bare = not any(part.strip() for part in raw)
+        if pages and (bare or len(unread) == len(pages)):
+            # a scanned filing (bare, or with a stamp or a database's header line on each page): "0 citations"
+            # would read as "nothing wrong"; say nothing could be read
             raise InputError(
                 f"{name}: nothing could be read: the PDF has {len(pages)} page(s) but no text layer "
-                "(a scanned document?); run it through OCR first"
+                + ("" if bare else "beyond a stamp or a header line on each page ")
+                + "(a scanned document?); run it through OCR first"
             )
     except InputError:
         raise
@@ -586,4 +617,4 @@ def _pdf_read(name: str, data: bytes) -> InputDocument:
         raise InputError(f"{name}: malformed PDF ({exc})") from exc
     except Exception as exc:  # pypdf raises assorted errors on broken files
         raise InputError(f"{name}: malformed PDF ({type(exc).__name__})") from exc
-    return InputDocument(name=name, kind="pdf", text="".join(chunks), pages=tuple(pages))
+    return InputDocument(name=name, kind="pdf", text="".join(chunks), pages=tuple(pages), unread_pages=unread)

@@ -88,7 +88,11 @@ async def check_input(
         shown = report.with_findings(kept)
     else:
         shown = report
-    return file_result(doc.name, doc.kind, doc.text, shown, doc.pages, doc.places), report, hidden
+    return (
+        file_result(doc.name, doc.kind, doc.text, shown, doc.pages, doc.places, doc.unread_pages),
+        report,
+        hidden,
+    )
 
 
 def declared_by(doc: InputDocument) -> tuple[Declared, ...]:

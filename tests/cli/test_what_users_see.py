@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -153,3 +154,23 @@ def test_pdf_findings_say_the_page_in_every_report_a_lawyer_reads(run_cli, tmp_p
     md = run_cli("check", "--offline", "--format", "markdown", str(pdf)).out
     assert "(`impossible-citation`) at page 2 —" in md and "| page 1 |" in md
     assert not re.search(r"\| \d+:\d+ \|", md)
+
+
+def test_scanned_pages_are_said_in_every_format(run_cli, tmp_path):
+    """Issue 36: "No citations. No findings." for a PDF whose pages are scans reads as "nothing wrong"; each
+    report says which pages were not read, and what to do."""
+    typed = "The court relied on Savage v. Parks, 100 A.2d 450 (D.C. 1953). " * 4
+    pdf = tmp_path / "filing.pdf"
+    pdf.write_bytes(build_pdf([typed, "", "", "", typed, ""], scanned={1, 2, 3, 5}))
+    said = (
+        "Pages 2–4, 6 of the PDF are images with little or no text (scanned?): nothing on them was checked."
+    )
+    for fmt in ("text", "markdown", "html"):
+        r = run_cli("check", "--offline", "--format", fmt, str(pdf))
+        assert r.rc == 0 and said in r.out.replace("&#x27;", "'"), (fmt, r.out)
+    r = run_cli("check", "--offline", "--format", "json", str(pdf))
+    assert json.loads(r.out)["files"][0]["unread_pages"] == ["2", "3", "4", "6"]
+    typed_only = tmp_path / "typed.pdf"
+    typed_only.write_bytes(build_pdf([typed]))
+    r = run_cli("check", "--offline", str(typed_only))
+    assert "scanned?" not in r.out

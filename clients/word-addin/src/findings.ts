@@ -203,6 +203,8 @@ export interface FileReport {
   kind: string;
   characters: number;
   forum: Forum | null;
+  /** PDF pages that are scans, not read (always [] for the Word document the pane sends) */
+  unread_pages?: string[];
   citations: Citation[];
   findings: Finding[];
   authorities: unknown[];

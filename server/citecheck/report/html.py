@@ -26,6 +26,7 @@ from citecheck.report.model import (
     notes,
     plain_message,
     treatment_summary,
+    unread_note,
 )
 from citecheck.report.summary import count, in_words, tally
 
@@ -214,6 +215,11 @@ def _file_html(file: FileResult, n: int, *, several: bool = False) -> Iterator[s
     yield (
         f'<section class="file"><h2>{escape(file.name)}</h2>'
         + (f'<p class="summary">{escape(in_words(tally([file])))}</p>' if several else "")
+        + (
+            f'<p class="unread"><strong>{escape(unread)}</strong></p>'
+            if (unread := unread_note(file))
+            else ""
+        )
         + f'<p class="forum">{escape(forum_line(file))}</p>{treatment}'
         f"<h3>Table of authorities</h3>{toa}"
         f"<h3>Findings ({len(findings)})</h3>"

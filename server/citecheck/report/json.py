@@ -260,6 +260,7 @@ def _file_json(file: FileResult) -> dict[str, Any]:
         "kind": file.kind,
         "characters": len(file.text),
         "forum": _forum_json(file.forum),
+        "unread_pages": list(file.unread_pages),
         "citations": _Lazy(_citations_json(file), plain=True),
         "findings": _Lazy((finding_json(file, f) for f in file.sorted_findings()), plain=True),
         "authorities": [

@@ -20,6 +20,7 @@ from citecheck.report.model import (
     notes,
     plain_message,
     treatment_summary,
+    unread_note,
 )
 from citecheck.report.summary import count, in_words, tally
 
@@ -82,6 +83,8 @@ def _file_md(file: FileResult, *, several: bool = False) -> list[str]:
     out = [f"## {file.name}", ""]
     if several:
         out += [in_words(tally([file])), ""]
+    if unread := unread_note(file):
+        out += [f"**{unread}**", ""]
     out += [forum_line(file), ""]
     if treatment := treatment_summary(file):
         out += [treatment[0].upper() + treatment[1:] + ".", ""]

@@ -79,6 +79,7 @@ class FileResult:
     pages: tuple[tuple[int, str], ...] = ()  # PDF page starts (offset, label)
     places: tuple[tuple[int, str], ...] = ()  # .docx block starts (offset, "paragraph 13" / "footnote 2")
     forum: Forum | None = None  # the court the document is filed in, when known
+    unread_pages: tuple[str, ...] = ()  # PDF pages that are a scan, by label: nothing on them was checked
     _line_starts: tuple[int, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
@@ -304,6 +305,7 @@ def file_result(
     report: Report,
     pages: tuple[tuple[int, str], ...] = (),
     places: tuple[tuple[int, str], ...] = (),
+    unread_pages: tuple[str, ...] = (),
 ) -> FileResult:
     """Adapt a ``Report`` to a FileResult (statuses are the report's, decided by ``results.status_for``)."""
     statuses = []
@@ -337,6 +339,40 @@ def file_result(
         pages=pages,
         places=places,
         forum=report.forum,
+        unread_pages=unread_pages,
+    )
+
+
+def page_ranges(labels: tuple[str, ...]) -> str:
+    """``("3", "7", "8", "9")`` → ``"3, 7–9"``: runs of numbered pages as ranges, other labels as they are.
+
+    >>> page_ranges(("3", "7", "8", "9", "ii"))
+    '3, 7–9, ii'
+    """
+    out: list[str] = []
+    run: list[int] = []
+    for label in (*labels, ""):
+        if label.isdigit() and (not run or int(label) == run[-1] + 1):
+            run.append(int(label))
+            continue
+        if run:
+            out.append(str(run[0]) if len(run) == 1 else f"{run[0]}–{run[-1]}")
+        run = [int(label)] if label.isdigit() else []
+        if label and not label.isdigit():
+            out.append(label)
+    return ", ".join(out)
+
+
+def unread_note(file: FileResult) -> str:
+    """What was not read of a PDF with scanned pages, and what to do ("" when every page had text): without
+    it a scanned exhibit, or a brief's scanned pages, would pass as "no citations, no findings"."""
+    n = len(file.unread_pages)
+    if not n:
+        return ""
+    return (
+        f"{'Page' if n == 1 else 'Pages'} {page_ranges(file.unread_pages)} of the PDF "
+        f"{'is an image' if n == 1 else 'are images'} with little or no text (scanned?): nothing on "
+        f"{'it' if n == 1 else 'them'} was checked. Run the PDF through OCR to check {'it' if n == 1 else 'them'}."
     )
 
 

@@ -20,6 +20,7 @@ from citecheck.report.model import (
     notes,
     plain_message,
     treatment_summary,
+    unread_note,
     weight_summary,
 )
 from citecheck.report.summary import in_words, tally
@@ -45,7 +46,12 @@ def _summary(file: FileResult) -> str:
     """The file's counts in plain words that add up (``report.summary.in_words``), and how many of its full
     citations the citation index answered."""
     covered = index_summary(file)  # "the citation index answered 3 of 12 full citations"
-    return in_words(tally([file])) + (f" Sources: {covered}." if covered else "")
+    unread = unread_note(file)  # scanned pages: "No citations" must not read as "nothing wrong"
+    return (
+        in_words(tally([file]))
+        + (f" Sources: {covered}." if covered else "")
+        + (f" {unread}" if unread else "")
+    )
 
 
 #: Info findings whose lines say only "could not be verified" / "not checked": their evidence and the
