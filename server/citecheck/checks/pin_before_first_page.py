@@ -12,15 +12,47 @@ a U.S. page). Star pages, paragraph pins, neutral and database citations are lef
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
 from citecheck import reporters
 from citecheck.checks.base import CheckContext
-from citecheck.extract.models import Citation, CiteForm, Pincite
+from citecheck.extract.models import Citation, CiteForm, Extraction, Pincite
 from citecheck.findings import Confidence, Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
 
 #: How far around a full citation its parallel citations are looked for (they stand side by side).
 _PARALLEL_REACH = 300
+
+
+class _Spans:
+    """A document's citations ordered by where their full span starts: ``Extraction.touching`` scans every
+    citation, and this check asks it twice per citation (a 100,000-citation brief: 10^10 steps, hours;
+    issue 40's huge-report test never finished). Answers what ``touching`` answers, in logarithmic time."""
+
+    def __init__(self, extraction: Extraction) -> None:
+        self.extraction = extraction
+        self.order = sorted(extraction.citations, key=lambda c: c.full_span.start)
+        self.starts = [c.full_span.start for c in self.order]
+        self.reach = max((c.full_span.end - c.full_span.start for c in self.order), default=0)
+
+    def touching(self, start: int, end: int) -> list[Citation]:
+        lo, hi = bisect_left(self.starts, start - self.reach), bisect_right(self.starts, end)
+        return sorted((c for c in self.order[lo:hi] if start <= c.full_span.end), key=lambda c: c.index)
+
+
+_last_spans: _Spans | None = None  # the document being checked (the checks run citation by citation)
+
+
+def _touching(extraction: Extraction, start: int, end: int) -> list[Citation]:
+    """``extraction.touching(start, end)``; for a whole document's extraction through ``_Spans``, built once
+    per document. An incremental one (the editor's) answers from the paragraphs it looks at already."""
+    global _last_spans
+    if type(extraction) is not Extraction:
+        return extraction.touching(start, end)
+    spans = _last_spans
+    if spans is None or spans.extraction is not extraction:
+        spans = _last_spans = _Spans(extraction)
+    return spans.touching(start, end)
 
 
 def _pages(pin: Pincite, text: str | None = None) -> list[int]:
@@ -51,8 +83,8 @@ def _firsts(ctx: CheckContext, c: Citation, full: Citation) -> list[tuple[Citati
     if c.form is CiteForm.FULL:
         return [(c, int(c.page))] if c.page and c.page.isdigit() else []
     group = full.group if full.group is not None else full.index
-    around = ctx.extraction.touching(
-        max(0, full.span.start - _PARALLEL_REACH), full.full_span.end + _PARALLEL_REACH
+    around = _touching(
+        ctx.extraction, max(0, full.span.start - _PARALLEL_REACH), full.full_span.end + _PARALLEL_REACH
     )
     members = [x for x in around if x.form is CiteForm.FULL and (x.group or x.index) == group] or [full]
     if c.form is not CiteForm.ID and c.reporter:
@@ -77,7 +109,7 @@ def _cited_pages(ctx: CheckContext, full: Citation, c: Citation) -> list[int]:
     """The pages the draft cites of the case elsewhere before ``c`` (its full citation's pin and the
     short forms in between)."""
     out = [p for x in (full,) if x.pincite for p in _pages(x.pincite)]
-    for x in ctx.extraction.touching(full.full_span.end, c.span.start):
+    for x in _touching(ctx.extraction, full.full_span.end, c.span.start):
         if x.index != c.index and x.antecedent == full.index and x.pincite:
             out.extend(_pages(x.pincite))
     return out
@@ -97,7 +129,7 @@ def _right_after(ctx: CheckContext, full: Citation, c: Citation) -> bool:
         ctx.text, full.full_span.end, c.span.start
     ):
         return False
-    between = ctx.extraction.touching(full.full_span.end + 1, max(full.full_span.end + 1, c.span.start - 1))
+    between = _touching(ctx.extraction, full.full_span.end + 1, max(full.full_span.end + 1, c.span.start - 1))
     group = full.group if full.group is not None else full.index
     return all(
         x.index == c.index or x.index == full.index or (x.group if x.group is not None else x.index) == group
