@@ -208,6 +208,28 @@ def test_scanned_pages_among_typed_ones_are_named(tmp_path):
     assert read_input(str(tmp_path / "typed.pdf")).unread_pages == ()
 
 
+def test_an_empty_pdf_and_a_wordperfect_file_say_what_they_are(tmp_path):
+    """Issue 36's round: freelawproject/doctor's test_assets/empty.pdf (0 bytes) was "not a PDF (no %PDF
+    header in its first 1024 bytes)", and CourtListener's opinion_wpd.wpd (a WordPerfect opinion) "looks like
+    a binary file, not text"."""
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    with pytest.raises(InputError, match=r"empty\.pdf: the file is empty \(0 bytes\)$"):
+        read_input(str(tmp_path / "empty.pdf"))
+    (tmp_path / "empty.docx").write_bytes(b"")
+    with pytest.raises(InputError, match="the file is empty"):
+        read_input(str(tmp_path / "empty.docx"))
+    assert read_input(str(_write(tmp_path / "empty.md", b""))).text == ""  # an empty draft: nothing to check
+    # the first bytes of a WordPerfect 6+ document: the magic, the offset of the text, product and file type
+    (tmp_path / "opinion.wpd").write_bytes(b"\xffWPC\x16\x0f\x00\x00\x01\x0a\x02\x01" + b"\x00" * 64)
+    with pytest.raises(InputError, match=r"WordPerfect files are not supported; save it as \.docx or PDF"):
+        read_input(str(tmp_path / "opinion.wpd"))
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
 def test_stdin_is_read_and_sniffed():
     doc = read_input("-", stdin=io.BytesIO(b"See 100 A.2d 450."))
     assert (doc.name, doc.kind, doc.text) == ("<stdin>", "text", "See 100 A.2d 450.")

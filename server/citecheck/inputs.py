@@ -234,6 +234,8 @@ def _sniff(data: bytes, suffix: str) -> str:
 
 
 def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocument:
+    if not data and kind in ("pdf", "docx"):  # "not a PDF (no %PDF header …)" sent users looking for a header
+        raise InputError(f"{name}: the file is empty (0 bytes)")
     if kind == "doc":
         raise InputError(f"{name}: old binary Word .doc files are not supported; save it as .docx")
     if kind == "docx":
@@ -253,7 +255,13 @@ def _read_bytes(name: str, kind: str, data: bytes, max_chars: int) -> InputDocum
     return doc
 
 
+#: WordPerfect's document header (``\xffWPC``): courts and agencies still publish .wpd opinions
+_WORDPERFECT_MAGIC = b"\xffWPC"
+
+
 def _refuse_binary(name: str, data: bytes) -> None:
+    if data.startswith(_WORDPERFECT_MAGIC):
+        raise InputError(f"{name}: WordPerfect files are not supported; save it as .docx or PDF")
     if data.startswith(_OLE_MAGIC):
         raise InputError(f"{name}: this is a Word/OLE binary file (encrypted .docx or .doc), not text")
     if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
