@@ -24,6 +24,7 @@ CORE = [
     "visible.py",
     "ignores/__init__.py",
     "judge.py",
+    "treatment",
 ]
 
 #: Modules the core may not import, directly or inside a function.

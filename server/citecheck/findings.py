@@ -275,6 +275,25 @@ class Kind(StrEnum):
             ),
         ),
     )
+    OVERRULED = (
+        "overruled",
+        KindRow(
+            title="Overruled by a later decision",
+            severity=Severity.WARNING,
+            doc="A later decision overruled the cited case (the Congress.gov table, the treatment table or an "
+            "opinion's own words), and the draft does not say so.",
+        ),
+    )
+    NEGATIVELY_TREATED = (
+        "negatively-treated",
+        KindRow(
+            title="Abrogated, superseded or limited by a later decision",
+            severity=Severity.WARNING,
+            at_most=Severity.WARNING,
+            doc="A later decision abrogated, superseded, disapproved, receded from or overruled in part the cited "
+            "case, and the draft does not say so.",
+        ),
+    )
 
 
 #: The lookups of the kinds table, by kind.

@@ -36,9 +36,10 @@ from citecheck.sources.models import (
     NameSearch,
     OpinionText,
     PassageHit,
-    Treatment,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
+from citecheck.treatment.acknowledge import acknowledged
+from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -73,9 +74,10 @@ class SourceEvidence:
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
     statute_titles: frozenset[tuple[str, str | None]] = frozenset()
-    #: what the treatment links say later courts did to the cited cases, by citation key (the key cited
-    #: and the other citations of the case found for it); only keys some link knows of
+    #: what the treatment links say later courts did to the cited cases, by citation key (the key cited and
+    #: every citation of the case found for it); ``treatment_sources``: the data they asked, in words
     treatments: Mapping[CiteKey, tuple[Treatment, ...]] = field(default_factory=dict)
+    treatment_sources: tuple[str, ...] = ()
 
     @classmethod
     def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
@@ -261,6 +263,7 @@ def judge(
             statutes=statutes,
             statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
+            treatments=treatments_of(extraction, c, rec, evidence.treatments),
             parallels=records.parallels(c),
         )
         contexts.append(ctx)
@@ -317,6 +320,33 @@ def _corrected(
         return findings
 
 
+def treatments_of(
+    extraction: Extraction,
+    c: Citation,
+    rec: CaseRecord | None,
+    found: Mapping[CiteKey, tuple[Treatment, ...]],
+) -> tuple[Treatment, ...]:
+    """What the treatment sources said of ``c``'s case: by its key, its parallel citations' and its record's."""
+    if not found or c.form is not CiteForm.FULL:
+        return ()
+    keys: dict[CiteKey, None] = {}
+    g = c.group if c.group is not None else c.index
+    for o in extraction.citations:
+        if (
+            o.form is CiteForm.FULL
+            and (o.group if o.group is not None else o.index) == g
+            and o.key is not None
+        ):
+            keys[CiteKey(*o.key)] = None
+    if rec is not None:
+        keys.update(dict.fromkeys(cc.key for cc in rec.citations))
+    out: dict[tuple[str, str | None, str, bool], Treatment] = {}
+    for k in keys:
+        for t in found.get(k, ()):
+            out.setdefault((t.basis.value, t.treating.name if t.treating else None, t.kind.value, t.whole), t)
+    return tuple(out.values())
+
+
 def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
     if not titles or c.form is not CiteForm.STATUTE:
         return False
@@ -360,15 +390,8 @@ def _elsewhere(
 def _result(
     ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence, *, no_case: bool = False
 ) -> CitationResult:
-    page = passage = None
-    for m in (*ctx.quote_matches, ctx.proposition_match):
-        if m is not None and m.passage:
-            passage = m.passage
-            page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
-            break
+    page, passage = _passage_used(ctx)
     h = ctx.holding
-    if passage is None and h is not None and h.verified and h.quote_text:
-        passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
     section = next(
         (a.record for _k, a in ctx.statutes if a.outcome is LookupOutcome.FOUND and a.record is not None),
         None,
@@ -391,7 +414,34 @@ def _result(
         # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
         weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
         statute=section,
+        treatment=None if no_case else _treatment_note(ctx, evidence),
     )
+
+
+def _passage_used(ctx: CheckContext) -> tuple[str | None, str | None]:
+    """The page and the opinion's words the citation was compared with: a quote's or the proposition's match,
+    or failing those the words where the holding judge's quote was found."""
+    for m in (*ctx.quote_matches, ctx.proposition_match):
+        if m is not None and m.passage:
+            return page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end), m.passage
+    h = ctx.holding
+    if h is not None and h.verified and h.quote_text:
+        return h.quote_page, h.quote_text
+    return None, None
+
+
+def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNote | None:
+    """The citation's subsequent treatment as every edge shows it (a short form: its full citation's)."""
+    full = ctx.full
+    if full is None or full.key is None:
+        return None
+    found = (
+        ctx.treatments
+        if ctx.citation.form is CiteForm.FULL
+        else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments)
+    )
+    said = acknowledged(ctx.extraction, full) if found else None
+    return TreatmentNote(found=found, acknowledged=said, sources=evidence.treatment_sources)
 
 
 __all__ = ["SourceEvidence", "check_locally", "cite_key", "judge", "local_findings", "lookup_keys"]

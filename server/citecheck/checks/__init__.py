@@ -23,6 +23,7 @@ from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck
 from citecheck.checks.statute_sections import StatuteSectionCheck
 from citecheck.checks.statutes import StatuteNotCheckedCheck, StatuteTitleCheck
+from citecheck.checks.treatment import TreatmentCheck
 
 ALL_CHECKS: tuple[Check, ...] = (
     ImpossibleCitationCheck(),
@@ -41,6 +42,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     HoldingCheck(),
     StatuteSectionCheck(),
     StatuteNotCheckedCheck(),
+    TreatmentCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)

@@ -93,7 +93,7 @@ def _common_options() -> _Parser:
 
 #: The commands besides ``check``, each in its own module (imported only when that command is run, or
 #: for ``--help``: ``citecheck serve``'s module alone brings in the web server).
-_COMMANDS = ("corpus", "eval", "serve", "batch", "model")
+_COMMANDS = ("corpus", "eval", "serve", "treatment", "batch", "model")
 #: Common options that take a value (skipped when looking for the command's name in argv).
 _VALUED = ("--config", "--corpus", "--index")
 
@@ -178,6 +178,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         serve_cli.add_serve_commands(sub)
         _add_missing_common_options(sub.choices["serve"], common)
         sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
+    if "treatment" in wanted:
+        from citecheck.cli import treatment as treatment_cli
+
+        treatment_cli.add_treatment_commands(sub)
+        _add_missing_common_options(sub.choices["treatment"], common)
+        sub.choices["treatment"].set_defaults(_run=treatment_cli.run_treatment_command)
     if "batch" in wanted:
         from citecheck.cli import batch as batch_cli
 

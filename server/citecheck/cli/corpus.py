@@ -393,7 +393,31 @@ async def _sync(args: argparse.Namespace, index_path: Path, settings: Settings, 
     for note in result.notes:
         out.write(f"note: {note}\n")
     _print_build(result.build, index_path, out)
+    await _refresh_overruled(settings, out)
     return 0
+
+
+async def _refresh_overruled(settings: Settings, out: TextIO) -> None:
+    """The Congress.gov table of decisions overruled, refreshed with every sync; a failure is a warning (the
+    copy shipped with citecheck, or the last refresh, stays in use)."""
+    from citecheck.config import overruled_table_path
+    from citecheck.errors import CitecheckError
+    from citecheck.sources.treatment.congress import refresh
+
+    try:
+        done = await refresh(
+            settings.overruled_url, overruled_table_path(), timeout_s=settings.http_timeout_s
+        )
+    except CitecheckError as exc:
+        sys.stderr.write(f"citecheck: warning: the table of decisions overruled was not refreshed: {exc}\n")
+        return
+    if done.kept:
+        out.write(f"table of Supreme Court decisions overruled: {done.pairs} decisions (from {done.url})\n")
+    else:
+        sys.stderr.write(
+            f"citecheck: warning: {done.url} read as only {done.pairs} overruled decisions, fewer than the copy "
+            "citecheck ships; kept the copy in use\n"
+        )
 
 
 def _status(

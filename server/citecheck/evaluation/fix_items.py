@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from citecheck import reporters as reporter_limits
 from citecheck.checks.name_match import NameVerdict, compare_names
@@ -115,40 +115,80 @@ def _other_series(reporter: str) -> str | None:
 
 def _invented(u: _Usable, p: _Passage, how: str, rng: random.Random) -> str | None:
     """The citation core ``how`` makes of ``u``'s (None when it cannot be made for this case)."""
+    make = _INVENT.get(how)
+    return make(u, p, rng) if make is not None else None
+
+
+def _series(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    fake = _next_series(u.cite.reporter)
+    return f"{u.cite.volume} {fake} {u.cite.page}" if fake else None
+
+
+def _volume_past_end(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    rep = u.cite.reporter
+    if rep not in reporter_limits.MAX_VOLUME:
+        return None
+    return f"{reporter_limits.MAX_VOLUME[rep] + rng.randint(1, 400)} {rep} {u.cite.page}"
+
+
+def _page_past_end(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    if not reporter_limits.page_problem(u.cite.reporter, "99999"):
+        return None
+    return f"{u.cite.volume} {u.cite.reporter} {rng.randint(20000, 89999)}"
+
+
+def _pin_as_first_page(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    vol, rep = u.cite.volume, u.cite.reporter
+    inner = [pg for pg in p.pages if pg.isdigit() and u.first < int(pg) <= u.last]
+    if inner:
+        return f"{vol} {rep} {inner[0]}"
+    return f"{vol} {rep} {rng.randint(u.first + 1, u.last)}" if u.last > u.first else None
+
+
+def _volume_digit(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    return f"{_digit_off(u.cite.volume, rng)} {u.cite.reporter} {u.cite.page}"
+
+
+def _page_digit(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    return f"{u.cite.volume} {u.cite.reporter} {_digit_off(u.cite.page, rng)}"
+
+
+def _transposed_digits(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
     vol, rep, page = u.cite.volume, u.cite.reporter, u.cite.page
-    if how == "series":
-        fake = _next_series(rep)
-        return f"{vol} {fake} {page}" if fake else None
-    if how == "volume-past-end" and rep in reporter_limits.MAX_VOLUME:
-        return f"{reporter_limits.MAX_VOLUME[rep] + rng.randint(1, 400)} {rep} {page}"
-    if how == "page-past-end" and reporter_limits.page_problem(rep, "99999"):
-        return f"{vol} {rep} {rng.randint(20000, 89999)}"
-    if how == "pin-as-first-page":
-        inner = [pg for pg in p.pages if pg.isdigit() and u.first < int(pg) <= u.last]
-        if inner:
-            return f"{vol} {rep} {inner[0]}"
-        return f"{vol} {rep} {rng.randint(u.first + 1, u.last)}" if u.last > u.first else None
-    if how == "volume-digit":
-        return f"{_digit_off(vol, rng)} {rep} {page}"
-    if how == "page-digit":
-        return f"{vol} {rep} {_digit_off(page, rng)}"
-    if how == "transposed":
-        parts = ["volume", "page"]
-        rng.shuffle(parts)
-        for part in parts:
-            t = _transposed(vol if part == "volume" else page, rng)
-            if t is not None:
-                return f"{t} {rep} {page}" if part == "volume" else f"{vol} {rep} {t}"
-        return None
-    if how == "other-series":
-        other = _other_series(rep)
-        return f"{vol} {other} {page}" if other else None
-    if how == "parallel-page":
-        for c in u.record.citations:
-            if c.reporter != rep and c.page.isdigit() and c.page != page:
-                return f"{vol} {rep} {c.page}"
-        return None
+    parts = ["volume", "page"]
+    rng.shuffle(parts)
+    for part in parts:
+        t = _transposed(vol if part == "volume" else page, rng)
+        if t is not None:
+            return f"{t} {rep} {page}" if part == "volume" else f"{vol} {rep} {t}"
     return None
+
+
+def _in_other_series(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    other = _other_series(u.cite.reporter)
+    return f"{u.cite.volume} {other} {u.cite.page}" if other else None
+
+
+def _parallel_page(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    rep, page = u.cite.reporter, u.cite.page
+    for c in u.record.citations:
+        if c.reporter != rep and c.page.isdigit() and c.page != page:
+            return f"{u.cite.volume} {rep} {c.page}"
+    return None
+
+
+#: How each way of inventing (``INVENTIONS``) makes a citation no case has from a real one.
+_INVENT: dict[str, Callable[[_Usable, _Passage, random.Random], str | None]] = {
+    "series": _series,
+    "volume-past-end": _volume_past_end,
+    "page-past-end": _page_past_end,
+    "pin-as-first-page": _pin_as_first_page,
+    "volume-digit": _volume_digit,
+    "page-digit": _page_digit,
+    "transposed": _transposed_digits,
+    "other-series": _in_other_series,
+    "parallel-page": _parallel_page,
+}
 
 
 #: Share of fix-kind excerpts that state a proposition instead of quoting (``"quoted": false``).

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series
-from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
+from citecheck.extract.context import HISTORY, HISTORY_TO, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
@@ -792,6 +792,18 @@ def _georgia_parallel(norm: str, d: _Draft, parens: list[Span], drafts: list[_Dr
     return parens
 
 
+def _history_phrase(
+    norm: str, end: int, by_start: dict[int, int], drafts: list[_Draft]
+) -> re.Match[str] | None:
+    """The subsequent-history phrase at ``end`` (", aff'd, "), or one that runs up to the next citation with
+    the treating case's name in it (", overruled on other grounds, Burks v. …, 437 U.S. 1")."""
+    hm = HISTORY.match(norm, end)
+    if hm is not None and hm.end() not in by_start:
+        nxt = next((d.core.start for d in drafts if end < d.core.start <= end + 200), None)
+        hm = HISTORY_TO.fullmatch(norm, end, nxt) if nxt is not None else None
+    return hm
+
+
 def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
     """Parallel cites share a group and the last member's parentheticals; history extends the span."""
     by_start = {d.core.start: i for i, d in enumerate(drafts)}
@@ -840,7 +852,7 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
         end = last.paren_end
         # subsequent history: ", aff'd, 391 F.3d 250 (2004)"
         while True:
-            hm = HISTORY.match(norm, end)
+            hm = _history_phrase(norm, end, by_start, drafts)
             if not hm or hm.end() not in by_start:
                 break
             k = by_start[hm.end()]

@@ -22,6 +22,7 @@ from citecheck.report.model import (
     forum_line,
     grouped_authorities,
     notes,
+    treatment_summary,
 )
 
 _SEVERITY_HEAD = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes (info)"}
@@ -164,9 +165,11 @@ def _file_html(file: FileResult, n: int) -> Iterator[str]:
             + "</tbody></table>"
         )
     toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
+    t = treatment_summary(file)
+    treatment = f'<p class="forum">{escape(t[0].upper() + t[1:])}.</p>' if t else ""
     yield (
         f'<section class="file"><h2>{escape(file.name)}</h2>'
-        f'<p class="forum">{escape(forum_line(file))}</p>'
+        f'<p class="forum">{escape(forum_line(file))}</p>{treatment}'
         f"<h3>Table of authorities</h3>{toa}"
         f"<h3>Findings ({len(findings)})</h3>"
     )

@@ -24,6 +24,7 @@ from citecheck.results import Status
 from citecheck.sources.models import CaseRecord
 from citecheck.sources.statutes.records import SectionRecord
 from citecheck.spans import Span
+from citecheck.treatment.models import TreatmentNote
 
 
 def _optional_orjson() -> Any:
@@ -224,7 +225,33 @@ def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
             "weight": _weight_json(st.weight),
             "statute": statute_json(c.statute, statute_of(file, c)),
             "section": section_json(st.statute),
+            "treatment": treatment_json(st.treatment),
         }
+
+
+def treatment_json(note: TreatmentNote | None) -> dict[str, Any] | None:
+    """A case citation's subsequent treatment: what the data hold, the draft's own words, and the data asked."""
+    if note is None:
+        return None
+    return {
+        "status": note.status,
+        "acknowledged": note.acknowledged,
+        "sources": list(note.sources),
+        "treatments": [
+            {
+                "kind": t.kind.value,
+                "whole": t.whole,
+                "by": t.treating.describe() if t.treating else None,
+                "by_court": t.treating.court if t.treating else None,
+                "basis": t.basis.value,
+                "quote": t.quote,
+                "quoted_from": t.quoted_from.describe() if t.quoted_from else None,
+                "source": t.source,
+                "url": t.url,
+            }
+            for t in note.found
+        ],
+    }
 
 
 def _file_json(file: FileResult) -> dict[str, Any]:

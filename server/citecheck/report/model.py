@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from citecheck.checks.statute_sections import SOURCE as STATUTE_SOURCE
@@ -20,6 +21,7 @@ from citecheck.jurisdiction import Assessment, Forum, Weight
 from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
 from citecheck.sources.statutes.records import SectionRecord
+from citecheck.treatment.models import TreatmentNote
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,6 +36,9 @@ class CitationStatus:
     weight: Assessment | None = None  # binding / persuasive / unknown in the forum; None: not a case citation
     source: str | None = None  # which source answered its lookup ("corpus", "index", "courtlistener", ...)
     statute: SectionRecord | None = None  # the section a statute citation matched in the statute index
+    treatment: TreatmentNote | None = (
+        None  # subsequent treatment, and the data asked (None: no case citation)
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -304,6 +309,7 @@ def file_result(
                 weight=r.weight,
                 source=r.lookup.source if r.lookup is not None else None,
                 statute=r.statute,
+                treatment=r.treatment,
             )
         )
     return FileResult(
@@ -529,6 +535,26 @@ def index_summary(file: FileResult) -> str:
     return (
         f"the citation index answered {answered} of {len(full)} full citation{'s' if len(full) != 1 else ''}"
     )
+
+
+def treatment_summary(file: FileResult) -> str:
+    """``"subsequent treatment: 1 case overruled, 1 negatively treated; 11 not found in the treatment data we have
+    (…)"``: what the data said of the document's cases, and in what they were looked for ("" when none asked)."""
+    by_case: dict[tuple[str, ...], TreatmentNote] = {}
+    for c in file.citations:
+        note = file.status_of(c.index).treatment
+        if note is not None and c.form is CiteForm.FULL and c.key is not None:
+            by_case.setdefault(tuple(c.key), note)
+    notes = list(by_case.values())
+    if not notes or not any(n.sources for n in notes):
+        return ""
+    counts = Counter(n.status for n in notes)
+    parts = [f"{counts[s]} {label}" for s, label in (("overruled", "overruled"), ("negatively-treated",
+             "negatively treated"), ("acknowledged", "with the history given in the draft")) if counts[s]]  # fmt: skip
+    sources = next(n.sources for n in notes if n.sources)
+    head = f"{', '.join(parts)}; " if parts else ""
+    return (f"subsequent treatment: {head}{counts['none-found']} not found in the treatment data we have "
+            f"({'; '.join(sources)}) — not proof they are still good law")  # fmt: skip
 
 
 def weight_summary(file: FileResult) -> str:

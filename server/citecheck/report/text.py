@@ -20,6 +20,7 @@ from citecheck.report.model import (
     index_summary,
     notes,
     statute_count,
+    treatment_summary,
     weight_summary,
 )
 
@@ -148,6 +149,8 @@ def plain_lines(batch: BatchResult) -> list[str]:
         if note := _unverified_note(file):
             lines.append(f"{file.name}: {note}")
         lines.append(f"{file.name}: {_jurisdiction(file)}")
+        if treatment := treatment_summary(file):
+            lines.append(f"{file.name}: {treatment}")
     for err in batch.errors:
         lines.append(f"{err.name}: error: {err.message}")
     for note in notes(batch):
@@ -185,6 +188,8 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
         if note := _unverified_note(file):
             console.print(Text(f"  ({note})", style="dim"))
         console.print(Text(_jurisdiction(file), style="dim"))
+        if treatment := treatment_summary(file):
+            console.print(Text(treatment, style="dim"))
         for severity in Severity:
             group = [f for f in file.sorted_findings() if f.severity is severity]
             if not group:

@@ -40,9 +40,11 @@ L = TypeVar("L")
 LINKS: tuple[str, ...] = (
     "citecheck.sources.links:open_corpus",  # the local corpus (CAP and CourtListener imports, SQLite + FTS5)
     "citecheck.sources.links:open_index",  # the citation index (`corpus sync`: every reported case, metadata)
+    "citecheck.sources.treatment.source:open_treatment",  # later treatment: the Congress.gov table, the treatment table
     "citecheck.sources.links:open_cache",  # what CourtListener answered before
     "citecheck.sources.links:open_cap_volumes",  # CAP static volumes downloaded into the corpus on demand
     "citecheck.sources.links:open_courtlistener",  # CourtListener's API, paced (or why it is off)
+    "citecheck.sources.treatment.online:open_treatment_search",  # its search of citing opinions, for treatment
     # CAP's page ranges, after every answer: the evidence a fabricated-case error needs (the evidence rule)
     "citecheck.sources.cap_ranges:open_cap_ranges",
     "citecheck.sources.links:open_statutes",  # the statute index (`corpus sync --statutes`)

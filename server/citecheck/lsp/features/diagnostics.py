@@ -617,8 +617,8 @@ class Diagnostics:
         for r in report.results:
             reason = r.reason
             if (
-                reason and r.status is Status.CANNOT_VERIFY and r.pending_until is None
-            ):  # waiting: see $/progress
+                reason and r.basis is Status.CANNOT_VERIFY and r.pending_until is None
+            ):  # waiting: see $/progress; a finding on it (overruled, …) does not make the failure verified
                 reasons[reason] = reasons.get(reason, 0) + 1
         for reason, count in reasons.items():
             if reason in self.logged_reasons or len(self.logged_reasons) > 500:

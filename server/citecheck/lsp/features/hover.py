@@ -179,8 +179,8 @@ def matched_line(record: CaseRecord) -> str:
 
 def _result_lines(result: CitationResult, said: str) -> list[str]:
     """What the sources said of the citation — the case matched, the section, the model's judgment, its
-    weight here, the page and passage compared, the reason — each once: what the diagnostics shown in the same
-    popup already ``said`` is left out."""
+    weight here, what later courts did to it, the page and passage compared, the reason — each once: what the
+    diagnostics shown in the same popup already ``said`` is left out."""
     lines = []
     if result.record is not None:
         lines.append(matched_line(result.record))
@@ -194,6 +194,8 @@ def _result_lines(result: CitationResult, said: str) -> list[str]:
         weight = render_weight(result.weight)
         # the reason once: a non-binding-authority finding's message gives it
         lines.append(weight.split(" — ", 1)[0] if result.weight.reason in said else weight)
+    if result.treatment is not None and (line := result.treatment.describe()):
+        lines.append(line[0].upper() + line[1:])  # "none found in the treatment data we have (…)" is said too
     shown_passage = result.passage is not None and result.passage[:200] in said
     if result.page_used and not shown_passage:
         lines.append(f"Page used: {result.page_used}")

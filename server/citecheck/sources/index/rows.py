@@ -64,6 +64,9 @@ MAX_FIELD = 20_000
 #: A row (every field, the header too) may not be longer than this, in characters: csv's limit is per field,
 #: so 30 fields just under it passed 4 GB (issue 35); a real row is a few KB, head matter included.
 MAX_ROW = 16 << 20
+#: The same bound for a file whose ``long_columns`` are opinion text (the treatment build's opinions file): a
+#: long opinion is a few MB in each of its five text formats, so its row may pass ``MAX_ROW``.
+MAX_LONG_ROW = 128 << 20
 #: csv's own limit: an unused column may be long (head matter), but not without bound.
 CSV_FIELD_LIMIT = MAX_ROW
 #: Ids above this are refused: no CourtListener table is near it, and ids size our bitmaps.
@@ -207,18 +210,18 @@ class _BoundedLines:
     """The lines of a text stream for ``csv.reader``, none longer than ``MAX_ROW`` and none adding up to
     more within one row: ``reset()`` is called after each row (csv reads no further than the row's end)."""
 
-    def __init__(self, text: io.TextIOWrapper) -> None:
-        self.text, self.since = text, 0
+    def __init__(self, text: io.TextIOWrapper, limit: int = MAX_ROW) -> None:
+        self.text, self.since, self.limit = text, 0, limit
 
     def __iter__(self) -> _BoundedLines:
         return self
 
     def __next__(self) -> str:
-        line = self.text.readline(MAX_ROW + 1)  # never more than this in memory, however long the line
+        line = self.text.readline(self.limit + 1)  # never more than this in memory, however long the line
         if not line:
             raise StopIteration
         self.since += len(line)
-        if self.since > MAX_ROW:
+        if self.since > self.limit:
             raise _RowTooLong
         return line
 
@@ -234,10 +237,26 @@ class BulkReader:
     """
 
     def __init__(
-        self, path: Path, kind: str, *, tick: Callable[[int], None] | None = None, dialect: str = "backslash"
+        self,
+        path: Path,
+        kind: str,
+        *,
+        tick: Callable[[int], None] | None = None,
+        dialect: str = "backslash",
+        columns: tuple[str, ...] | None = None,
+        optional: frozenset[str] = frozenset(),
+        long_columns: frozenset[str] = frozenset(),
     ) -> None:
+        """``columns`` (default ``USED_COLUMNS[kind]``): the columns to read, of any bulk file (the treatment
+        build reads parentheticals and opinions); ``optional`` of them may be missing from the header;
+        ``long_columns`` are not held to ``MAX_FIELD`` (opinion text), and their rows are held to
+        ``MAX_LONG_ROW`` instead of ``MAX_ROW``."""
         self.path, self.kind = path, kind
         self.dialect = DIALECTS[dialect]
+        self.columns = columns or USED_COLUMNS[kind]
+        self.optional = optional
+        self.long_columns = long_columns
+        self.max_row = MAX_LONG_ROW if long_columns else MAX_ROW
         self.stats = FileStats(name=path.name)
         self._tick = tick or (lambda n: None)
         self._proc: subprocess.Popen[bytes] | None = None
@@ -323,9 +342,9 @@ class BulkReader:
 
     def rows(self) -> Iterator[tuple[str, ...]]:
         """The used columns of every row that passes the checks (see the module docstring)."""
-        csv.field_size_limit(CSV_FIELD_LIMIT)
+        csv.field_size_limit(max(CSV_FIELD_LIMIT, self.max_row))
         text = io.TextIOWrapper(self._binary(), encoding="utf-8", newline="")
-        lines = _BoundedLines(text)  # no row longer than MAX_ROW is ever held (issue 35)
+        lines = _BoundedLines(text, self.max_row)  # no row longer than the bound is ever held (issue 35)
         d = self.dialect
         # strict: the end of the file inside a quoted value is an error (a dump cut short), not a value
         reader = csv.reader(
@@ -346,7 +365,7 @@ class BulkReader:
                     yield values
         except _RowTooLong:
             raise ImportFormatError(
-                f"{self.path}: row {stats.rows + 1} is longer than {MAX_ROW:,} characters (a real row is a few "
+                f"{self.path}: row {stats.rows + 1} is longer than {self.max_row:,} characters (a real row is a few "
                 "thousand); not a CourtListener bulk file, or a damaged one"
             ) from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
@@ -373,7 +392,7 @@ class BulkReader:
             raise EmptyFile(f"{self.path}: the file is empty (no header)") from None
         except _RowTooLong:
             raise ImportFormatError(
-                f"{self.path}: the header is longer than {MAX_ROW:,} characters; not a CourtListener bulk file"
+                f"{self.path}: the header is longer than {self.max_row:,} characters; not a CourtListener bulk file"
             ) from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
             raise self._decoder_failure() or ImportFormatError(
@@ -383,12 +402,17 @@ class BulkReader:
     def _columns(self, header: list[str]) -> tuple[int, bool, list[int]]:
         """The header's width, whether a row needs an empty field added (an optional column it lacks), and
         where each used column is; an error when a column the index needs is missing."""
-        used = USED_COLUMNS[self.kind]
-        missing = [c for c in used if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS]
+        used = self.columns
+        missing = [
+            c
+            for c in used
+            if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS and c not in self.optional
+        ]
         if missing:
             raise ImportFormatError(
                 f"{self.path}: the header has no {', '.join(repr(c) for c in missing)} column "
-                f"(the index needs it); is this CourtListener's {self.kind} file?"
+                f"({'the index' if self.kind in USED_COLUMNS else 'citecheck'} needs it); is this CourtListener's "
+                f"{self.kind} file?"
             )
         width = len(header)
         # an optional column the header lacks is read as empty: every row gets one empty field more
@@ -410,7 +434,15 @@ class BulkReader:
         if pad:
             row.append("")
         values = tuple(row[i] for i in where)
-        bad = next((v for v in values if len(v) > MAX_FIELD or "\x00" in v), None)
+        long = self.long_columns
+        bad = next(
+            (
+                v
+                for c, v in zip(self.columns, values, strict=True)
+                if "\x00" in v or (len(v) > MAX_FIELD and c not in long)
+            ),
+            None,
+        )
         if bad is not None:
             stats.refuse("a NUL character" if "\x00" in bad else f"a field over {MAX_FIELD} characters")
             return None
