@@ -87,3 +87,15 @@ def test_unknown_court_or_forum() -> None:
     assert weigh(None, forum("nysd")).weight is U
     assert weigh("21806", forum("nysd")).weight is U
     assert weigh("ca2", None).weight is U
+
+
+def test_another_circuit_is_said_the_right_way_round() -> None:
+    """Issue 36's round (a 28(j) letter in the Eighth Circuit citing the First): the reason read "Court of
+    Appeals for the Eighth Circuit is not within the Court of Appeals for the First Circuit"."""
+    first, eighth = court_node("ca1"), court_node("ca8")
+    assert first is not None and eighth is not None
+    a = weigh("ca1", forum("ca8"))
+    assert a.weight is P
+    assert a.reason == f"the {first.name} does not bind the {eighth.name}: one circuit binds no other"
+    district = weigh("ca1", forum("mnd"))  # a district court outside the circuit: as before
+    assert district.weight is P and "is not within the" in district.reason

@@ -180,6 +180,12 @@ def _in_federal(node: CourtNode, forum: Forum) -> Assessment:
             )
         if node.id == "cafc" and f.tier is Tier.DISTRICT:
             return _a(Weight.UNKNOWN, "the Federal Circuit binds district courts on patent law only", node)
+        if f.tier is Tier.CIRCUIT:  # "the Eighth Circuit is not within the First Circuit" read backwards
+            return _a(
+                Weight.PERSUASIVE,
+                f"the {node.name} does not bind the {f.name}: one circuit binds no other",
+                node,
+            )
         return _a(Weight.PERSUASIVE, f"{f.name} is not within the {node.name}", node)
     if node.tier in (Tier.DISTRICT, Tier.BANKRUPTCY):
         return _a(
