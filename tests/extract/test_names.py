@@ -130,3 +130,19 @@ def test_a_docket_number_and_a_blank_reporter_in_either_order_are_stepped_over()
         ("2023 WL 128600", "United States v. Qin"),
         ("2019 WL 1396975", "Ross v. Bayview Realty, LLC"),
     ]
+
+
+def test_a_banks_charter_after_a_comma_keeps_the_name() -> None:
+    """A Texas motion (chuckdustin12/LEGAL_DESTROYER, '06.23.24 Objection to Title IV'): "First Heights Bank,
+    FSB v. Marom" came out "FSB v. Marom"."""
+    text = (
+        "objection at the time of rendition.” In re D.S., 76 S.W.3d 512 (Tex. App. 2002); see \nFirst Heights "
+        "Bank, FSB v. Marom, 934 S.W.2d 843 (Tex.App.-Houston [14th Dist.] \n1996, no writ); Home Sav. Bank, "
+        "F.S.B. v. Gomez, 100 S.W.3d 1 (Tex. 2003).\n"
+    )
+    cites = extract_citations(text).citations
+    assert [c.case_name.text if c.case_name else None for c in cites] == [
+        "In re D.S.",
+        "First Heights Bank, FSB v. Marom",
+        "Home Sav. Bank, F.S.B. v. Gomez",
+    ]

@@ -28,6 +28,7 @@ SIGNALS = frozenset(
 CORPORATE = frozenset(
     (
         "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. s.c. plc pllc "
+        "fsb f.s.b. ssb s.s.b. "  # a bank's charter: "First Heights Bank, FSB v. Marom" (a Texas motion)
         "et jr. sr. ii iii iv"
     ).split()
 )
