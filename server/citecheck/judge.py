@@ -331,7 +331,13 @@ def treatments_of(
         return ()
     keys: dict[CiteKey, None] = {}
     g = c.group if c.group is not None else c.index
-    for o in extraction.citations:
+    # the group's members follow its first citation (index ``g``) in its paragraph: read from there,
+    # not every citation of the document per citation (quadratic in a long brief; issue 40)
+    cites = extraction.citations
+    for at in range(max(g, 0), len(cites)):
+        o = cites[at]
+        if o.paragraph > c.paragraph:
+            break
         if (
             o.form is CiteForm.FULL
             and (o.group if o.group is not None else o.index) == g
