@@ -38,7 +38,6 @@ from citecheck.sources.models import (
     PassageHit,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
-from citecheck.treatment.acknowledge import acknowledged
 from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
@@ -446,7 +445,11 @@ def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNot
         if ctx.citation.form is CiteForm.FULL
         else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments)
     )
-    said = acknowledged(ctx.extraction, full) if found else None
+    said = None
+    if found:  # imported here: a document that cites no treated case need not compile its regexes
+        from citecheck.treatment.acknowledge import acknowledged
+
+        said = acknowledged(ctx.extraction, full)
     return TreatmentNote(found=found, acknowledged=said, sources=evidence.treatment_sources)
 
 
