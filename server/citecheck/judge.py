@@ -38,7 +38,6 @@ from citecheck.sources.models import (
     PassageHit,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
-from citecheck.treatment.acknowledge import acknowledged
 from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
@@ -155,15 +154,9 @@ class _Records:
         #: each parallel group's full citations, in document order (``parallels`` was a scan of every
         #: citation per citation: 12 of 16 s of judging 10,000 citations, quadratic)
         self.groups: dict[int, list[int]] = {}
-        #: each group's citation keys, by its first citation (a citation outside a group: by its own index),
-        #: for the treatment sources' answers (``treatments_of`` scanned every citation per citation)
-        self.group_keys: dict[int, dict[CiteKey, None]] = {}
         for c in extraction.citations:
             if c.form is CiteForm.FULL and c.group is not None:
                 self.groups.setdefault(c.group, []).append(c.index)
-            if c.form is CiteForm.FULL and c.key is not None:
-                g = c.group if c.group is not None else c.index
-                self.group_keys.setdefault(g, {})[CiteKey(*c.key)] = None
             if (k := cite_key(c)) is None:
                 continue
             self.keys[c.index] = k
@@ -269,7 +262,7 @@ def judge(
             statutes=statutes,
             statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
-            treatments=treatments_of(extraction, c, rec, evidence.treatments, records.group_keys),
+            treatments=treatments_of(extraction, c, rec, evidence.treatments),
             parallels=records.parallels(c),
         )
         contexts.append(ctx)
@@ -294,13 +287,7 @@ def judge(
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
     results = tuple(
-        _result(
-            ctx,
-            per.get(ctx.citation.index, ()),
-            evidence,
-            no_case=ctx.citation.index in no_case,
-            records=records,
-        )
+        _result(ctx, per.get(ctx.citation.index, ()), evidence, no_case=ctx.citation.index in no_case)
         for ctx in contexts
     )
     if twins:  # the entry's status is its use's
@@ -337,23 +324,25 @@ def treatments_of(
     c: Citation,
     rec: CaseRecord | None,
     found: Mapping[CiteKey, tuple[Treatment, ...]],
-    group_keys: Mapping[int, dict[CiteKey, None]] | None = None,
 ) -> tuple[Treatment, ...]:
-    """What the treatment sources said of ``c``'s case: by its key, its parallel citations' and its record's.
-    ``group_keys``: the keys of each group (``_Records.group_keys``), else found by a scan of the citations."""
+    """What the treatment sources said of ``c``'s case: by its key, its parallel citations' and its record's."""
     if not found or c.form is not CiteForm.FULL:
         return ()
+    keys: dict[CiteKey, None] = {}
     g = c.group if c.group is not None else c.index
-    if group_keys is not None:
-        keys = dict(group_keys.get(g, {}))
-    else:
-        keys = {
-            CiteKey(*o.key): None
-            for o in extraction.citations
-            if o.form is CiteForm.FULL
+    # the group's members follow its first citation (index ``g``) in its paragraph: read from there,
+    # not every citation of the document per citation (quadratic in a long brief; issue 40)
+    cites = extraction.citations
+    for at in range(max(g, 0), len(cites)):
+        o = cites[at]
+        if o.paragraph > c.paragraph:
+            break
+        if (
+            o.form is CiteForm.FULL
             and (o.group if o.group is not None else o.index) == g
             and o.key is not None
-        }
+        ):
+            keys[CiteKey(*o.key)] = None
     if rec is not None:
         keys.update(dict.fromkeys(cc.key for cc in rec.citations))
     out: dict[tuple[str, str | None, str, bool], Treatment] = {}
@@ -404,12 +393,7 @@ def _elsewhere(
 
 
 def _result(
-    ctx: CheckContext,
-    findings: Sequence[Finding],
-    evidence: SourceEvidence,
-    *,
-    no_case: bool = False,
-    records: _Records | None = None,
+    ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence, *, no_case: bool = False
 ) -> CitationResult:
     page, passage = _passage_used(ctx)
     h = ctx.holding
@@ -435,7 +419,7 @@ def _result(
         # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
         weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
         statute=section,
-        treatment=None if no_case else _treatment_note(ctx, evidence, records),
+        treatment=None if no_case else _treatment_note(ctx, evidence),
     )
 
 
@@ -451,9 +435,7 @@ def _passage_used(ctx: CheckContext) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _treatment_note(
-    ctx: CheckContext, evidence: SourceEvidence, records: _Records | None = None
-) -> TreatmentNote | None:
+def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNote | None:
     """The citation's subsequent treatment as every edge shows it (a short form: its full citation's)."""
     full = ctx.full
     if full is None or full.key is None:
@@ -461,11 +443,13 @@ def _treatment_note(
     found = (
         ctx.treatments
         if ctx.citation.form is CiteForm.FULL
-        else treatments_of(
-            ctx.extraction, full, ctx.record, evidence.treatments, records.group_keys if records else None
-        )
+        else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments)
     )
-    said = acknowledged(ctx.extraction, full) if found else None
+    said = None
+    if found:  # imported here: a document that cites no treated case need not compile its regexes
+        from citecheck.treatment.acknowledge import acknowledged
+
+        said = acknowledged(ctx.extraction, full)
     return TreatmentNote(found=found, acknowledged=said, sources=evidence.treatment_sources)
 
 

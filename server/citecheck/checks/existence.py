@@ -167,6 +167,8 @@ def parallel_confirms(ctx: CheckContext) -> CaseRecord | None:
     """The case a parallel citation of the same cite resolved to, when it is the case the draft names
     (or the draft names none): ``State ex rel. Fenley v. Ohio Historical Society, 64 Ohio St. 3d 509,
     1992-Ohio-2`` is that case whether or not CourtListener lists its neutral citation."""
+    if not ctx.parallels:
+        return None
     name = _group_name(ctx)
     for rec in ctx.parallels:
         if name is None or compare_names(name, rec.names).verdict is not NameVerdict.MISMATCH:
@@ -179,7 +181,14 @@ def _group_name(ctx: CheckContext) -> str | None:
     if c.case_name is not None:
         return c.case_name.text
     group = c.group if c.group is not None else c.index
-    for other in ctx.extraction.citations:
+    # A group's members follow its first citation, whose index ``group`` is, in the same paragraph
+    # (``extract/incremental/plan.py``): read from there, not the whole document per citation — that
+    # was quadratic, 28 of 38 s of judging 18,106 citations (issue 40).
+    cites = ctx.extraction.citations
+    for at in range(max(group, 0), len(cites)):
+        other = cites[at]
+        if other.paragraph > c.paragraph:
+            break
         if other.group == group and other.case_name is not None:
             return other.case_name.text
     return None
