@@ -234,6 +234,38 @@ def _unreadable(exc: ImportFormatError, paths: dict[str, Path]) -> ImportFormatE
     return exc
 
 
+def _held_already(
+    index: Path, old: dict[str, str], listing: DumpListing, progress: ProgressSink | None
+) -> SyncResult | None:
+    """The answer when the index (its ``meta``: ``old``) already holds the newest full dump and its layout is
+    current; None to build (an outdated layout is said now: the downloads may take a while)."""
+    outdated = layout_outdated(old)
+    if outdated is not None:
+        (progress or NullProgress()).stage(
+            f"the citation index {index} {outdated}: building it again from the {listing.date} dump", None
+        )
+        return None
+    if old.get("dump_date") != listing.date or old.get("full_dump") != "1":
+        return None
+    return SyncResult(date=listing.date, build=BuildStats(mode="unchanged", dump_date=listing.date,
+                      full_dump=True, size=files.current(index).stat().st_size), downloaded=0,
+                      resumed=0, notes=listing.notes)  # fmt: skip
+
+
+def _check_room(index: Path, folder: Path, listing: DumpListing, paths: dict[str, Path]) -> None:
+    """Raises DiskSpaceError unless the downloads left, the new index and the old one fit."""
+    left = sum(
+        (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
+        for k, f in listing.files.items()
+    )
+    sizes = {k: f.size or 0 for k, f in listing.files.items()}
+    check_free_space(
+        folder,
+        left + estimate_index_bytes(sizes) + (index.stat().st_size if index.exists() else 0),
+        f"syncing the {listing.date} dump",
+    )
+
+
 async def sync(
     index: Path,
     *,
@@ -258,29 +290,12 @@ async def sync(
     try:
         with BuildLock(index):
             listing = await list_bucket(client, base)
-            old = read_meta(files.current(index))
-            outdated = layout_outdated(old)
-            if outdated is not None and not rebuild:  # said now: the downloads may take a while
-                (progress or NullProgress()).stage(
-                    f"the citation index {index} {outdated}: building it again from the {listing.date} dump",
-                    None,
-                )
-            elif not rebuild and old.get("dump_date") == listing.date and old.get("full_dump") == "1":
-                return SyncResult(date=listing.date, build=BuildStats(mode="unchanged", dump_date=listing.date,
-                                  full_dump=True, size=files.current(index).stat().st_size), downloaded=0,
-                                  resumed=0, notes=listing.notes)  # fmt: skip
+            old = read_meta(files.current(index))  # a finished build waiting at .next is promoted first
+            if not rebuild and (held := _held_already(index, old, listing, progress)) is not None:
+                return held
             paths = {k: inside(folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
             check_side_files((f for path in paths.values() for f in files_of(path)), flag="--index")
-            left = sum(
-                (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
-                for k, f in listing.files.items()
-            )
-            sizes = {k: f.size or 0 for k, f in listing.files.items()}
-            check_free_space(
-                folder,
-                left + estimate_index_bytes(sizes) + (index.stat().st_size if index.exists() else 0),
-                f"syncing the {listing.date} dump",
-            )
+            _check_room(index, folder, listing, paths)
             fetched = resumed = 0
             for kind in KINDS:
                 result = await download(listing.files[kind], paths[kind], client=client, progress=on_download)
