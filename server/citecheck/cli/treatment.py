@@ -36,7 +36,17 @@ def add_treatment_commands(subparsers: Any) -> None:
         "without it, the newest files are downloaded from the bucket (bulk_url; the opinions file is ~50 GB)",
     )  # fmt: skip
     build.add_argument("--out", type=Path, metavar="FILE", help="table to write (default: treatment_path)")
-    build.add_argument("--workers", type=int, metavar="N", help="scanning processes (default: cores - 1)")
+    build.add_argument(
+        "--workers", type=int, metavar="N",
+        help="scanning processes (default: cores - 1); with --ray, Ray workers (default: every CPU of Ray)",
+    )  # fmt: skip
+    build.add_argument(
+        "--ray", action="store_true",
+        help="scan on a local Ray instance of --workers CPUs (the [scale] extra; docs/scale.md)",
+    )  # fmt: skip
+    build.add_argument(
+        "--ray-address", metavar="ADDR", help="scan on the Ray cluster at ADDR (docs/scale.md); implies --ray"
+    )
     build.add_argument("--json", action="store_true", help="print the build's figures as JSON")
     build.add_argument(
         "--confirm", action="store_true",
@@ -82,8 +92,14 @@ def _build(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
 
     table = _table_path(args, settings)
     index = Path(getattr(args, "index", None) or settings.index_path).expanduser()
-    if args.workers is not None and args.workers < 0:
-        raise ConfigError("--workers must be 0 or more")
+    ray = args.ray or args.ray_address is not None
+    if args.workers is not None and args.workers < (1 if ray else 0):
+        raise ConfigError("--workers must be 1 or more with --ray" if ray else "--workers must be 0 or more")
+    if ray:  # before any download: say how to install Ray
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise ConfigError('treatment build --ray needs Ray: pip install "citecheck-legal[scale]"')
     downloaded: dict[str, Path] = {}
     path = args.path
     if path is None:
@@ -101,8 +117,15 @@ def _build(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
         raise ConfigError(
             "--confirm needs the model endpoint: set model_url and model_name (docs/model-endpoint.md)"
         )
-    stats = build_treatment(path, index_path=index, out=table, workers=args.workers, stage=_echo,
-                            confirm_with=settings if args.confirm else None)  # fmt: skip
+    confirm_with = settings if args.confirm else None
+    if ray:
+        from citecheck.batch.treatment import build_on_ray
+
+        stats = build_on_ray(path, index_path=index, out=table, address=args.ray_address, workers=args.workers,
+                             stage=_echo, confirm_with=confirm_with)  # fmt: skip
+    else:
+        stats = build_treatment(path, index_path=index, out=table, workers=args.workers, stage=_echo,
+                                confirm_with=confirm_with)  # fmt: skip
     if downloaded and not args.keep_downloads:
         for p in downloaded.values():
             remove_download(p)
