@@ -134,7 +134,7 @@ def ray_runs(work: Path, counts: list[int], runs: int) -> None:
 
     from citecheck.batch.treatment import build_on_ray
 
-    seen: dict[int, list[tuple[float, float, float, float, float]]] = {n: [] for n in counts}
+    seen: dict[int, list[tuple[float, float, float, float, float, float]]] = {n: [] for n in counts}
     tables: set[bytes] = set()
     print(f"load average      {_load()} (before)")
     for r in range(runs):
@@ -145,14 +145,19 @@ def ray_runs(work: Path, counts: list[int], runs: int) -> None:
             whole = time.monotonic() - t0
             m = stats.scan.opinions
             seen[n].append((m / stats.seconds, m / whole, whole - stats.seconds, stats.cpu_seconds,
-                            m / max(stats.cpu_seconds, 1e-9)))  # fmt: skip
+                            m / max(stats.cpu_seconds, 1e-9), stats.worker_cpu_seconds or 0.0))  # fmt: skip
             tables.add(_rows_of(work / f"ray{n}.sqlite"))
             print(f"  run {r + 1}, {n} worker(s): {m / stats.seconds:,.1f} opinions/s (build), "
-                  f"{m / whole:,.1f} (whole), {stats.cpu_seconds:.1f} s CPU", flush=True)  # fmt: skip
-    print(" workers  opinions/s (build)  opinions/s (whole)  Ray start s  CPU s  opinions/CPU-s")
+                  f"{m / whole:,.1f} (whole), {stats.cpu_seconds:.1f} s CPU of which the scan tasks "
+                  f"{stats.worker_cpu_seconds or 0:.1f} s; load {_load()}", flush=True)  # fmt: skip
+    print(
+        " workers  opinions/s (build)  opinions/s (whole)  Ray start s  CPU s  scan tasks' CPU s  opinions/CPU-s"
+    )
     for n in counts:
-        rate, whole, start, cpu, per_cpu = (median(x[i] for x in seen[n]) for i in range(5))
-        print(f" {n:7d}  {rate:18,.1f}  {whole:18,.1f}  {start:11.1f}  {cpu:5.1f}  {per_cpu:14,.1f}")
+        rate, whole, start, cpu, per_cpu, tasks = (median(x[i] for x in seen[n]) for i in range(6))
+        print(
+            f" {n:7d}  {rate:18,.1f}  {whole:18,.1f}  {start:11.1f}  {cpu:5.1f}  {tasks:17.1f}  {per_cpu:14,.1f}"
+        )
     if len(counts) == 2:
         a, b = (median(x[0] for x in seen[n]) for n in counts)
         print(

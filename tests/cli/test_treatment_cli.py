@@ -163,11 +163,12 @@ def test_build_with_ray_reports_what_the_build_here_reports(run_cli, cli_home: P
     on_ray = run_cli(*common, "--out", str(tmp_path / "ray.sqlite"), "--ray", "--workers", "2")
     assert here.rc == 0 and on_ray.rc == 0, on_ray.err
     assert "scanning on Ray: 2 workers" in on_ray.err and "Traceback" not in on_ray.err
-    timing = {"table", "seconds", "cpu_seconds", "size_bytes"}
+    timing = {"table", "seconds", "cpu_seconds", "worker_cpu_seconds", "size_bytes"}
     a, b = json.loads(here.out), json.loads(on_ray.out)
     assert a["treatments"] == 1 and {k: v for k, v in a.items() if k not in timing} == {
         k: v for k, v in b.items() if k not in timing
     }
     assert b["size_bytes"] == a["size_bytes"]  # the same rows, the same pages
+    assert "worker_cpu_seconds" not in a and b["worker_cpu_seconds"] >= 0
     zero = run_cli(*common, "--ray", "--workers", "0")
     assert zero.rc == 2 and "--workers must be 1 or more with --ray" in zero.err

@@ -14,8 +14,10 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from citecheck import __version__
 from citecheck.batch.engine import cluster_cpus, map_ordered, ray_session
 from citecheck.config import Settings
+from citecheck.errors import ConfigError
 from citecheck.sources.treatment.build import BuildStats, build_treatment
 from citecheck.sources.treatment.scan import ScanResult
 
@@ -23,13 +25,14 @@ Shard = list[tuple[str, ...]]
 ScanFn = Callable[[Shard], ScanResult]
 
 
-def scan_shard(job: tuple[ScanFn, Shard]) -> tuple[ScanResult, float]:
-    """One Ray task: a shard scanned, and the CPU seconds it took on its worker (the driver's clock does not
-    see a worker's time, and the build's opinions per CPU-second must count it)."""
+def scan_shard(job: tuple[ScanFn, Shard]) -> tuple[ScanResult, float, str]:
+    """One Ray task: a shard scanned, the CPU seconds it took on its worker (the driver's clock does not see
+    a worker's time, and the build's opinions per CPU-second must count it) and the worker's citecheck version
+    (another version may read the words otherwise: the table would not be the one a build here writes)."""
     fn, shard = job
     began = time.process_time()
     result = fn(shard)
-    return result, time.process_time() - began
+    return result, time.process_time() - began, __version__
 
 
 def build_on_ray(
@@ -53,7 +56,12 @@ def build_on_ray(
         def scan(shards: Iterable[Shard], fn: ScanFn) -> ScanResult:
             nonlocal remote_cpu
             result = ScanResult()
-            for part, cpu in map_ordered(ray, scan_shard, ((fn, shard) for shard in shards), n):
+            for part, cpu, version in map_ordered(ray, scan_shard, ((fn, shard) for shard in shards), n):
+                if version != __version__:
+                    raise ConfigError(
+                        f"a worker of the Ray cluster runs citecheck {version}, this machine {__version__}: "
+                        "install the same version on every node"
+                    )
                 result.candidates.extend(part.candidates)
                 result.stats.add(part.stats)
                 remote_cpu += cpu
@@ -63,6 +71,7 @@ def build_on_ray(
             path, index_path=index_path, out=out, stage=stage, confirm_with=confirm_with, scanner=scan
         )
     stats.cpu_seconds += remote_cpu
+    stats.worker_cpu_seconds = remote_cpu
     return stats
 
 

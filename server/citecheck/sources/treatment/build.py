@@ -92,6 +92,7 @@ class BuildStats:
     size: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    worker_cpu_seconds: float | None = None  # on Ray: the scan tasks' CPU seconds (in cpu_seconds too)
     confirmed: dict[str, int] = field(
         default_factory=dict
     )  # --confirm: asked, confirmed, rejected, unanswered
@@ -110,6 +111,11 @@ class BuildStats:
             "size_bytes": self.size,
             "seconds": round(self.seconds, 2),
             "cpu_seconds": round(self.cpu_seconds, 2),
+            **(
+                {}
+                if self.worker_cpu_seconds is None
+                else {"worker_cpu_seconds": round(self.worker_cpu_seconds, 2)}
+            ),
             "model": self.confirmed,
         }
 
