@@ -156,14 +156,16 @@ class TreatmentSearch:
 
 async def open_treatment_search(o: object) -> TreatmentSearch | None:
     """The link's opener (``sources/links.py``): with CourtListener on (a token, not offline) and
-    ``treatment_online``."""
-    from citecheck.sources.cache import Cache
-    from citecheck.sources.courtlistener import CourtListenerClient
+    ``treatment_online``. Offline it imports nothing (the HTTP client is a tenth of a second of a check's start:
+    tests/startup/test_check_imports.py)."""
     from citecheck.sources.links import Opening
 
     assert isinstance(o, Opening)
     if o.settings.offline or not o.settings.treatment_online:
         return None
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.courtlistener import CourtListenerClient
+
     client = o.find(CourtListenerClient)
     if client is None:
         return None
