@@ -84,6 +84,11 @@ class CaseNameCheck:
                 citation_index=c.index,
             )
             return
+        if severity is None and not _captioned(cleaned):
+            # a name of a word or two with no "v." is a short reference, often what is left of a caption the
+            # extraction cut ("Hosps.", "Puerto Rico", "HUD"): not proof that the citation is another case's
+            severity = Severity.WARNING
+            unlisted += " The draft's name is a short reference, not a caption: check which case it means."
         party = _shared_party(cleaned, record.names)
         if party is not None and severity is None:
             # one party named right, the other not: a public officer's successor substituted (Hossain v.
@@ -139,3 +144,11 @@ def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
 
 def _letters(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalpha())
+
+
+def _captioned(name: str) -> bool:
+    """A caption (``A v. B``, ``In re A``, ``Ex parte A``), or a name of three words or more."""
+    lowered = f" {name.lower()} "
+    if " v. " in lowered or " vs. " in lowered or " v " in lowered:
+        return True
+    return lowered.startswith((" in re ", " ex parte ")) or len(name.split()) >= 3
