@@ -13,7 +13,6 @@ Variants are ``Thresholds`` settings and switches that turn one layer off:
   no-shared-index   every run indexes its own records (``patch_limit=-1``): no index borrowed from the run before
   no-zone           every paragraph after one planned again is planned again (``zone_records=0``)
   no-bulk-memo      the memo looks at every paragraph (its slices before and after the edit not taken over)
-  no-built-reuse    no citation objects taken over from the run before (built again when asked)
   whole-resplit     every edit re-splits the whole text (``local_edits=0``)
 
     python bench/incremental_layers.py [--words 30000,100000] [--keys 200] [--variants all,no-zone,...]
@@ -37,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from brief import build_brief
 from citecheck.extract import Document, Edit
-from citecheck.extract.incremental import assembly, memo
+from citecheck.extract.incremental import memo
 from citecheck.extract.incremental.memo import LocalMemo, paragraph_findings
 from citecheck.extract.incremental.thresholds import DEFAULT, using
 from citecheck.judge import check_locally
@@ -64,13 +63,6 @@ def _variant(name: str) -> Iterator[None]:
             yield
         finally:
             memo._bulk_range = real
-    elif name == "no-built-reuse":
-        real_tail = assembly._tail_built
-        assembly._tail_built = lambda prior, paragraphs, results, pno, end: [None] * (end - pno)  # type: ignore[assignment]
-        try:
-            yield
-        finally:
-            assembly._tail_built = real_tail
     else:
         raise SystemExit(f"unknown variant {name!r}")
 
@@ -129,9 +121,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--words", default="30000,100000")
     ap.add_argument("--keys", type=int, default=200)
-    ap.add_argument(
-        "--variants", default="all,no-shared-index,no-zone,no-bulk-memo,no-built-reuse,whole-resplit"
-    )
+    ap.add_argument("--variants", default="all,no-shared-index,no-zone,no-bulk-memo,whole-resplit")
     args = ap.parse_args()
     for w in args.words.split(","):
         run(int(w), args.keys, args.variants.split(","))

@@ -27,10 +27,10 @@ from pathlib import Path
 from citecheck.sources.cache import Cache
 from citecheck.sources.chain import SourceChain
 from citecheck.sources.corpus import Corpus, CorpusSource
+from citecheck.sources.corpus_server import CorpusServer
 from citecheck.sources.courtlistener import CourtListenerClient
 from citecheck.sources.importing import import_path
 from citecheck.sources.models import CiteKey
-from citecheck.sources.server import CorpusServer
 from citecheck_testing import SHARED_CORPUS
 
 ID_COLUMNS = {

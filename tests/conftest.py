@@ -22,6 +22,9 @@ def _no_user_settings_file(tmp_path_factory, monkeypatch) -> None:
     waited for a citation to be looked up online hung, because the user's index answered it."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+    # `corpus sync` refreshes the Congress.gov table of decisions overruled: never from a test (loopback port 9
+    # refuses at once; a test of the refresh names its own loopback server)
+    monkeypatch.setenv("CITECHECK_OVERRULED_URL", "http://127.0.0.1:9/decisions-overruled/")
 
 
 @pytest.fixture(params=["default", "tiny"])

@@ -24,6 +24,7 @@ CORE = [
     "visible.py",
     "ignores/__init__.py",
     "judge.py",
+    "treatment",
 ]
 
 #: Modules the core may not import, directly or inside a function.
@@ -52,7 +53,7 @@ FORBIDDEN = (
     "citecheck.sources.chain",
     "citecheck.sources.courtlistener",
     "citecheck.sources.cap_fetch",
-    "citecheck.sources.server",
+    "citecheck.sources.corpus_server",
 )
 
 

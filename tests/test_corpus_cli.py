@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from citecheck.cli import main
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 from citecheck_testing import shared_corpus_path
 
 

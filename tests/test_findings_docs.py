@@ -73,7 +73,10 @@ def test_the_lookups_are_the_table() -> None:
     assert set(KIND_TITLE) == set(KIND_DOCS) == set(DEFAULT_SEVERITY) == set(Kind)
     assert all(kind_title(k) == k.row.title != k.value for k in Kind)
     assert INFO_ONLY == {k for k in Kind if k.row.at_most is Severity.INFO}
-    assert Kind.CANNOT_VERIFY in INFO_ONLY and WARNING_AT_MOST == {Kind.UNSUPPORTED_HOLDING}
+    assert Kind.CANNOT_VERIFY in INFO_ONLY and WARNING_AT_MOST == {
+        Kind.UNSUPPORTED_HOLDING,
+        Kind.NEGATIVELY_TREATED,
+    }
     # the evaluation counts each kind for its row's category, and only for categories it knows
     assert KIND_CATEGORY == {k: k.row.evaluation for k in Kind if k.row.evaluation}
     assert set(KIND_CATEGORY.values()) <= set(_TYPE_ALIASES.values())

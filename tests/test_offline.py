@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 
 from citecheck.privacy.offline import NetworkBlocked, no_network
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 
 @pytest.fixture

@@ -91,8 +91,8 @@ class Kind(StrEnum):
             evaluation="nonexistent-case",
             doc=(
                 "The citation cannot exist: unknown reporter, series not yet published in the cited year,"
-                " a page past the end of a complete volume, or a U.S. Code / C.F.R. title that does not "
-                "exist."
+                " a page past the end of a complete volume, a U.S. Code / C.F.R. title that does not "
+                "exist, or a provision the U.S. Constitution does not have."
             ),
         ),
     )
@@ -273,6 +273,25 @@ class Kind(StrEnum):
                 "The cited section was repealed, transferred, renumbered, omitted, reserved or removed; "
                 "the message says where it went, when the source says."
             ),
+        ),
+    )
+    OVERRULED = (
+        "overruled",
+        KindRow(
+            title="Overruled by a later decision",
+            severity=Severity.WARNING,
+            doc="A later decision overruled the cited case (the Congress.gov table, the treatment table or an "
+            "opinion's own words), and the draft does not say so.",
+        ),
+    )
+    NEGATIVELY_TREATED = (
+        "negatively-treated",
+        KindRow(
+            title="Abrogated, superseded or limited by a later decision",
+            severity=Severity.WARNING,
+            at_most=Severity.WARNING,
+            doc="A later decision abrogated, superseded, disapproved, receded from or overruled in part the cited "
+            "case, and the draft does not say so.",
         ),
     )
 

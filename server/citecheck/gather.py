@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from citecheck.checks.corrections import NameQuery, Wanted, wanted
 from citecheck.checks.quote_location import locate_passages, search_fragments, wants_search_elsewhere
@@ -39,10 +39,10 @@ from citecheck.sources.models import (
     NameSearch,
     OpinionText,
     PassageHit,
-    Treatment,
 )
 from citecheck.sources.opinion_fit import why_unfit
 from citecheck.sources.statutes.records import LookupOutcome, StatuteAnswer
+from citecheck.treatment.models import Treatment
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -75,7 +75,7 @@ async def gather(
         found = {q: names[q] for q in want.quoting if q in names}
         opinions = {**await _candidate_texts(source, found, near, opinions), **opinions}
     statutes, texts = await _statutes(source, extraction)
-    treatments = await _treatments(source, lookups)
+    treatments, treatment_sources = await _treatments(source, lookups)
     return SourceEvidence(
         source_name=name,
         lookups=lookups,
@@ -91,27 +91,28 @@ async def gather(
             (k.code, k.title) for k, a in statutes.items() if a.outcome is not LookupOutcome.NOT_COVERED
         ),
         treatments=treatments,
+        treatment_sources=treatment_sources,
     )
 
 
 async def _treatments(
     source: AuthoritySource, lookups: dict[CiteKey, LookupResult]
-) -> dict[CiteKey, tuple[Treatment, ...]]:
-    """What the treatment links say of the cited cases, asked by each key cited and every citation of the
+) -> tuple[dict[CiteKey, tuple[Treatment, ...]], tuple[str, ...]]:
+    """What the treatment sources say of the cited cases, asked by each key cited and every citation of the
     cases found for it (a table may list a case by its parallel cite); a source without them: nothing."""
     ask = getattr(source, "treatment", None)
     if ask is None or not lookups:
-        return {}
+        return {}, ()
     keys = dict.fromkeys(lookups)
     for r in lookups.values():
         for rec in r.records:
             keys.update(dict.fromkeys(c.key for c in rec.citations))
     try:
         found: dict[CiteKey, tuple[Treatment, ...]] = await ask(list(keys))
-    except Exception as exc:  # the chain never raises here by contract; a bug must not sink the check
+    except Exception as exc:  # never proof of good law, never a reason to lose the check
         log.exception("treatment lookup failed: %s", exc)
-        return {}
-    return found
+        return {}, ()
+    return found, tuple(getattr(source, "treatment_sources", ()) or ())
 
 
 async def _statutes(
@@ -171,9 +172,20 @@ async def _corrections(
         except Exception as exc:
             if not isinstance(exc, CitecheckError):
                 log.exception("near-miss lookup failed")
-            found = {}
+            found = await _one_by_one(local, want.variants)  # one bad key must not lose the others' fixes
         near = {k: r for k, r in found.items() if r.records}
     return names, near
+
+
+async def _one_by_one(local: Callable[..., Awaitable[Any]], keys: Any) -> dict[CiteKey, LookupResult]:
+    """The near misses looked up one key at a time, after the batch failed: every key that can be answered is."""
+    out: dict[CiteKey, LookupResult] = {}
+    for key in keys:
+        try:
+            out.update(await local([key]))
+        except Exception:  # logged once above, for the batch
+            continue
+    return out
 
 
 async def _candidate_texts(

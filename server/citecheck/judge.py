@@ -3,14 +3,14 @@
 The second half of a check (``gather.py`` is the first): no awaits, no I/O, so the language server
 runs it on partial evidence for its local first wave and again when the network has answered, and
 the CLI runs it once. ``SourceEvidence`` is everything gathered; a later stage adds its answers as
-a field here and a check reading them (see docs/architecture.md, "Adding a stage").
+a field here and a check reading them (see docs/contributing.md, "Adding a stage or an edge").
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
@@ -23,6 +23,7 @@ from citecheck.checks.quote_match import OpinionIndex, opinion_index
 from citecheck.checks.quotes import page_of
 from citecheck.config import Settings
 from citecheck.extract.models import Citation, CiteForm, Extraction, StatuteKey
+from citecheck.extract.tables import table_twins
 from citecheck.findings import Finding
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Declared, Forum, matter_forum
@@ -35,9 +36,10 @@ from citecheck.sources.models import (
     NameSearch,
     OpinionText,
     PassageHit,
-    Treatment,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
+from citecheck.treatment.acknowledge import acknowledged
+from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
@@ -72,9 +74,10 @@ class SourceEvidence:
     #: ``(code, title)`` of each title a statute index covers (``title`` None: the whole code): statute
     #: citations there are the index's to check, not "statute-not-checked"
     statute_titles: frozenset[tuple[str, str | None]] = frozenset()
-    #: what the treatment links say later courts did to the cited cases, by citation key (the key cited
-    #: and the other citations of the case found for it); only keys some link knows of
+    #: what the treatment links say later courts did to the cited cases, by citation key (the key cited and
+    #: every citation of the case found for it); ``treatment_sources``: the data they asked, in words
     treatments: Mapping[CiteKey, tuple[Treatment, ...]] = field(default_factory=dict)
+    treatment_sources: tuple[str, ...] = ()
 
     @classmethod
     def failed(cls, keys: Sequence[CiteKey], source_name: str, reason: str) -> SourceEvidence:
@@ -85,7 +88,13 @@ class SourceEvidence:
 
 def cite_key(c: Citation) -> CiteKey | None:
     """The key a full citation is looked up by (None: nothing a source could answer)."""
-    if c.form is not CiteForm.FULL or c.database is not None or c.key is None or impossible_reason(c):
+    if (
+        c.form is not CiteForm.FULL
+        or c.database is not None
+        or c.agency
+        or c.key is None
+        or impossible_reason(c)
+    ):
         return None
     return CiteKey(*c.key)
 
@@ -143,7 +152,12 @@ class _Records:
         self.extraction = extraction
         self.keys: dict[int, CiteKey] = {}
         self.chosen: dict[int, CaseRecord] = {}
+        #: each parallel group's full citations, in document order (``parallels`` was a scan of every
+        #: citation per citation: 12 of 16 s of judging 10,000 citations, quadratic)
+        self.groups: dict[int, list[int]] = {}
         for c in extraction.citations:
+            if c.form is CiteForm.FULL and c.group is not None:
+                self.groups.setdefault(c.group, []).append(c.index)
             if (k := cite_key(c)) is None:
                 continue
             self.keys[c.index] = k
@@ -160,11 +174,8 @@ class _Records:
             return ()
         return tuple(
             rec
-            for other in self.extraction.citations
-            if other.group == c.group
-            and other.index != c.index
-            and other.form is CiteForm.FULL
-            and (rec := self.chosen.get(other.index)) is not None
+            for other in self.groups.get(c.group, ())
+            if other != c.index and (rec := self.chosen.get(other)) is not None
         )
 
 
@@ -192,8 +203,10 @@ def local_findings(extraction: Extraction, settings: Settings, *, filtered: bool
     last version's findings where they cannot differ. ``filtered=False`` returns the findings
     before ``visible`` (the caller filters what it shows)."""
     found: list[Finding] = []
+    twins = table_twins(extraction.citations)
     for c in extraction.citations:
-        found.extend(check_locally(extraction, c))
+        if c.index not in twins:  # a table entry whose authority the body cites speaks through its use
+            found.extend(check_locally(extraction, c))
     return visible(found, settings) if filtered else found
 
 
@@ -250,12 +263,16 @@ def judge(
             statutes=statutes,
             statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
+            treatments=treatments_of(extraction, c, rec, evidence.treatments),
             parallels=records.parallels(c),
         )
         contexts.append(ctx)
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
         found.extend(_corrected(ctx, mine, evidence, indexes))
     found, no_case = without_weight(found, contexts)
+    twins = table_twins(cites)
+    if twins:  # a table-of-authorities entry whose authority the body cites: reported once, at its use
+        found = [f for f in found if f.citation_index not in twins]
     findings = visible(found, settings)
     if not evidence.complete:
         return Report(
@@ -274,6 +291,13 @@ def judge(
         _result(ctx, per.get(ctx.citation.index, ()), evidence, no_case=ctx.citation.index in no_case)
         for ctx in contexts
     )
+    if twins:  # the entry's status is its use's
+        results = tuple(
+            replace(results[twins[r.citation_index]], citation_index=r.citation_index)
+            if r.citation_index in twins
+            else r
+            for r in results
+        )
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
@@ -294,6 +318,33 @@ def _corrected(
     except Exception:  # a broken correction must not hide the finding itself
         log.exception("corrections failed on %r", ctx.citation)
         return findings
+
+
+def treatments_of(
+    extraction: Extraction,
+    c: Citation,
+    rec: CaseRecord | None,
+    found: Mapping[CiteKey, tuple[Treatment, ...]],
+) -> tuple[Treatment, ...]:
+    """What the treatment sources said of ``c``'s case: by its key, its parallel citations' and its record's."""
+    if not found or c.form is not CiteForm.FULL:
+        return ()
+    keys: dict[CiteKey, None] = {}
+    g = c.group if c.group is not None else c.index
+    for o in extraction.citations:
+        if (
+            o.form is CiteForm.FULL
+            and (o.group if o.group is not None else o.index) == g
+            and o.key is not None
+        ):
+            keys[CiteKey(*o.key)] = None
+    if rec is not None:
+        keys.update(dict.fromkeys(cc.key for cc in rec.citations))
+    out: dict[tuple[str, str | None, str, bool], Treatment] = {}
+    for k in keys:
+        for t in found.get(k, ()):
+            out.setdefault((t.basis.value, t.treating.name if t.treating else None, t.kind.value, t.whole), t)
+    return tuple(out.values())
 
 
 def _statute_covered(extraction: Extraction, c: Citation, titles: frozenset[tuple[str, str | None]]) -> bool:
@@ -339,15 +390,8 @@ def _elsewhere(
 def _result(
     ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence, *, no_case: bool = False
 ) -> CitationResult:
-    page = passage = None
-    for m in (*ctx.quote_matches, ctx.proposition_match):
-        if m is not None and m.passage:
-            passage = m.passage
-            page = page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end)
-            break
+    page, passage = _passage_used(ctx)
     h = ctx.holding
-    if passage is None and h is not None and h.verified and h.quote_text:
-        passage, page = h.quote_text, h.quote_page  # the opinion's words where the judge's quote was found
     section = next(
         (a.record for _k, a in ctx.statutes if a.outcome is LookupOutcome.FOUND and a.record is not None),
         None,
@@ -367,9 +411,37 @@ def _result(
         passage=passage,
         holding=h,
         pending_until=pending,
-        weight=None if no_case else assess(ctx),  # no case, no weight (not "persuasive", not "binding")
+        # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
+        weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
         statute=section,
+        treatment=None if no_case else _treatment_note(ctx, evidence),
     )
+
+
+def _passage_used(ctx: CheckContext) -> tuple[str | None, str | None]:
+    """The page and the opinion's words the citation was compared with: a quote's or the proposition's match,
+    or failing those the words where the holding judge's quote was found."""
+    for m in (*ctx.quote_matches, ctx.proposition_match):
+        if m is not None and m.passage:
+            return page_of(ctx.opinion, ctx.reporter, ctx.volume, m.start, m.end), m.passage
+    h = ctx.holding
+    if h is not None and h.verified and h.quote_text:
+        return h.quote_page, h.quote_text
+    return None, None
+
+
+def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNote | None:
+    """The citation's subsequent treatment as every edge shows it (a short form: its full citation's)."""
+    full = ctx.full
+    if full is None or full.key is None:
+        return None
+    found = (
+        ctx.treatments
+        if ctx.citation.form is CiteForm.FULL
+        else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments)
+    )
+    said = acknowledged(ctx.extraction, full) if found else None
+    return TreatmentNote(found=found, acknowledged=said, sources=evidence.treatment_sources)
 
 
 __all__ = ["SourceEvidence", "check_locally", "cite_key", "judge", "local_findings", "lookup_keys"]

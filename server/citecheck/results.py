@@ -19,6 +19,7 @@ from citecheck.findings import Finding, Severity
 from citecheck.jurisdiction.weight import Assessment, Forum
 from citecheck.sources.models import CaseRecord, LookupResult
 from citecheck.sources.statutes.records import SectionRecord
+from citecheck.treatment.models import TreatmentNote
 
 if TYPE_CHECKING:  # the holdings package imports the checks, which import this module
     from citecheck.holdings.models import HoldingResult
@@ -85,6 +86,8 @@ class CitationResult:
         None  # binding / persuasive / unknown where the document is filed (None: no case)
     )
     statute: SectionRecord | None = None  # the section a statute or regulation citation matched
+    #: what later courts did to the cited case, and in which data we looked (None: not a case citation)
+    treatment: TreatmentNote | None = None
 
     @property
     def reason(self) -> str:

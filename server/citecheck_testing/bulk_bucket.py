@@ -8,7 +8,11 @@ If-Range names another version). Faults are scripted per object:
 - ``drop_after[key] = n``: the next GET sends the headers of the whole answer, then only ``n`` body
   bytes, and closes the connection (a dropped download);
 - ``ignore_range = True``: every GET answers 200 with the whole object (a server without Range);
-- ``wrong_length[key] = n``: the listing says ``n`` bytes (a listing that does not match the object).
+- ``wrong_length[key] = n``: the listing says ``n`` bytes (a listing that does not match the object);
+- ``damage_once[key] = i``: the next GET sends the object with byte ``i`` changed (damaged on the way;
+  the listing and the stored object stay right).
+
+``multipart_etag(data, part_size)`` is the ETag S3 gives a multipart upload of ``data``.
 
 It binds 127.0.0.1 only; ``requests`` records (path, Range header) of every request.
 """
@@ -24,7 +28,14 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from xml.sax.saxutils import escape
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
+
+
+def multipart_etag(data: bytes, part_size: int) -> str:
+    """The ETag S3 gives ``data`` uploaded in parts of ``part_size`` bytes: the MD5 of the parts' MD5s, ``-N``."""
+    parts = [data[i : i + part_size] for i in range(0, len(data), part_size)] or [b""]
+    joined = b"".join(hashlib.md5(part).digest() for part in parts)
+    return f'"{hashlib.md5(joined).hexdigest()}-{len(parts)}"'
 
 
 @dataclass
@@ -40,6 +51,7 @@ class FakeBucket:
     objects: dict[str, _Object] = field(default_factory=dict)
     drop_after: dict[str, int] = field(default_factory=dict)
     wrong_length: dict[str, int] = field(default_factory=dict)
+    damage_once: dict[str, int] = field(default_factory=dict)
     ignore_range: bool = False
     listing_status: int = 200
     requests: list[tuple[str, str | None]] = field(default_factory=list)
@@ -121,6 +133,10 @@ class FakeBucket:
                 h.end_headers()
                 return
         body = obj.data[start:]
+        damaged = self.damage_once.pop(key, None)
+        if damaged is not None and 0 <= damaged - start < len(body):
+            at = damaged - start
+            body = body[:at] + bytes([body[at] ^ 0x55]) + body[at + 1 :]
         h.send_response(206 if start else 200)
         h.send_header("ETag", obj.etag)
         h.send_header("Accept-Ranges", "bytes")

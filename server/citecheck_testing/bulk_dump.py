@@ -41,6 +41,13 @@ HEADERS: dict[str, tuple[str, ...]] = {
         "filepath_json_harvard filepath_pdf_harvard docket_id arguments headmatter".split()
     ),
     "citations": tuple("id volume reporter page type cluster_id date_created date_modified".split()),
+    # the treatment build's files (citecheck treatment build): scripts/make_bulk_data.sh's columns
+    "opinions": tuple(
+        "id date_created date_modified author_str per_curiam joined_by_str type sha1 page_count download_url "
+        "local_path plain_text html html_lawbox html_columbia html_anon_2020 xml_harvard xml_scan "
+        "html_with_citations extracted_by_ocr author_id cluster_id".split()
+    ),
+    "parentheticals": tuple("id text score described_opinion_id describing_opinion_id group_id".split()),
 }
 STAMP = "2024-03-28 13:25:40+00"
 

@@ -15,7 +15,8 @@ Every citation is a case (all named ``case_name``) unless listed in ``missing`` 
 star pagination) and dockets are served for the cases it has answered. ``search/`` (v4, ``type=o``) finds the
 cases of ``named`` (search-result objects as the v4 API returns them: ``cluster_id``, ``caseName``,
 ``caseNameFull``, ``citation`` strings, ``court_id``, ``dateFiled``, ``absolute_url``) whose ``caseName`` holds
-every word of ``case_name``, within ``filed_after``/``filed_before``; ``searches`` records each query's
+every word of ``case_name``, within ``filed_after``/``filed_before``; a full-text query (``q=``) finds the results
+of ``citing`` whose snippets hold its quoted phrase (the treatment search); ``searches`` records each query's
 parameters (what left the client). ``time_scale`` shrinks the
 windows (``1/60``: a minute lasts one second). Faults are scripted per request: ``faults`` is a
 queue consumed one per request, ``always`` applies to every request. It binds 127.0.0.1 only.
@@ -34,8 +35,8 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from citecheck.sources.corpus_server import QuietHTTPServer, find_cites
 from citecheck.sources.pacing import parse_rates
-from citecheck.sources.server import QuietHTTPServer, find_cites
 
 PREFIX = "/api/rest/v4/"
 
@@ -79,6 +80,7 @@ class FakeCourtListener:
         token: str | None = None,
         case_name: str = "Alpha v. Beta",
         named: tuple[dict[str, Any], ...] = (),
+        citing: tuple[dict[str, Any], ...] = (),
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.request_rates = parse_rates(request_rates, time_scale=time_scale)
@@ -89,6 +91,8 @@ class FakeCourtListener:
         self.token = token
         self.case_name = case_name
         self.named = named
+        #: search results of a full-text query (``q=``): those whose snippets hold its first quoted phrase
+        self.citing = citing
         self.searches: list[dict[str, list[str]]] = []
         self.clock = clock
         self.faults: list[Fault] = []
@@ -282,6 +286,14 @@ class FakeCourtListener:
             self.searches.append(q)
         if (q.get("type") or ["o"])[0] != "o":
             return 400, {"detail": "only type=o is modelled"}
+        if q.get("q"):
+            phrase = re.search(r'"([^"]+)"', q["q"][0])
+            wanted = phrase.group(1) if phrase else q["q"][0]
+            hits = [
+                r for r in self.citing
+                if any(wanted in re.sub(r"<[^>]+>", "", str(o.get("snippet", ""))) for o in r.get("opinions", ()))
+            ]  # fmt: skip
+            return 200, {"count": len(hits), "next": None, "previous": None, "results": hits[:20]}
         words = re.findall(r"\w+", (q.get("case_name") or [""])[0].lower())
         after, before = (q.get("filed_after") or [""])[0], (q.get("filed_before") or ["9999"])[0]
         results = [

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 
 @dataclass

@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 USLM_NS = "http://xml.house.gov/schemas/uslm/1.0"
 
@@ -464,6 +464,7 @@ class StatuteFiles:
     versions_queries: list[dict[str, str]] = field(default_factory=list)  # each versions request's query
     versions_per_page: int = 1000  # the versioner pages at 1,000 records
     busy: dict[str, int] = field(default_factory=dict)  # title → how many 503s its versions answer first
+    versions_raw: dict[str, bytes] = field(default_factory=dict)  # title → bytes sent as they are (hostile)
     _zip: bytes | None = None
 
     def zip_bytes(self) -> bytes:
@@ -537,6 +538,8 @@ class _Handler(BaseHTTPRequestHandler):
             f.busy[title] -= 1
             body = json.dumps({"message": f"Title {title} currently unavailable"}).encode()
             return self._send(body, "application/json", 503, {"Retry-After": "0"})
+        if title in f.versions_raw:
+            return self._send(f.versions_raw[title], "application/json")
         raw = f.ecfr_versions.get(title)
         if raw is None:
             return self._send(b'{"error":"not found"}', "application/json", 404)

@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from citecheck.batch.judges import EndpointPool, pool_id
-from citecheck.holdings.cache import JudgmentCache
 from citecheck.holdings.client import ModelClient
+from citecheck.holdings.judgment_cache import JudgmentCache
 from citecheck.holdings.models import Judgment, Misuse, Support
 from citecheck_testing.model_endpoint import FakeEndpoint, Step, judgment
 

@@ -126,3 +126,36 @@ def test_repeated_passage_may_be_cited_at_any_of_its_pages(make_ctx) -> None:
         c = make_citation(text, "10 A.3d 100", pin=pin, quotes=(quote,))
         found = list(PinciteCheck().run(make_ctx(text, [c], record=record, opinion=opinion)))
         assert bool(found) is wrong, (pin, found)
+
+
+# ---- the named steps of PinciteCheck.run -------------------------------------------------------------------
+def test_the_case_runs_to_the_larger_of_its_last_page_and_its_last_page_label() -> None:
+    from citecheck.checks.pin_cite import _case_pages
+    from citecheck.sources.models import CaseCite, PageMap
+
+    cite = CaseCite(volume="100", reporter="A.2d", page="36", last_page="37")
+    labels = PageMap(reporter="A.2d", volume="100", first_page="36", starts=((10, "37"), (90, "38")))
+    assert _case_pages(cite, None) == (36, 37)
+    assert _case_pages(cite, labels) == (36, 38)  # a labelled page 38 proves the case runs that far
+    assert _case_pages(CaseCite(volume="1", reporter="WL", page="*3"), None) == (None, None)
+
+
+def test_why_a_pin_cite_cannot_be_checked(make_ctx, cap_case) -> None:
+    from citecheck.checks.pin_cite import _SAID_ELSEWHERE, _why_unverifiable
+
+    record, opinion = cap_case("0036-01")
+    text = "Peyton v. District of Columbia, 100 A.2d 36, 37 (D.C. 1953)."
+    c = make_citation(text, "100 A.2d 36", name="Peyton v. District of Columbia", pin="37")
+    pin, cite = c.pincite, record.cite_for("A.2d")
+    assert pin is not None and cite is not None
+    pm = opinion.page_map("A.2d")
+    assert _why_unverifiable(make_ctx(text, [c], record=record, opinion=opinion), pin, cite, pm) == ""
+    assert "no page map" in _why_unverifiable(
+        make_ctx(text, [c], record=record, opinion=opinion), pin, cite, None
+    )
+    assert (
+        _why_unverifiable(make_ctx(text, [c], record=record), pin, cite, None)
+        == "the opinion text is not available"
+    )
+    waiting = replace(make_ctx(text, [c], record=record), opinion_unavailable="waiting for the allowance")
+    assert _why_unverifiable(waiting, pin, cite, None) == _SAID_ELSEWHERE

@@ -78,14 +78,20 @@ NETWORK_BRIEF = BRIEF + "See Brown v. Board of Education, 347 U.S. 483 (1954).\n
     "user_said",
     [
         {"offline": "true"},
-        {"holdings": "false", "cap_fetch": "false", "name_search_online": "false"},
+        {
+            "holdings": "false",
+            "cap_fetch": "false",
+            "name_search_online": "false",
+            "treatment_online": "false",
+        },
     ],
     ids=["offline", "each-switch"],
 )
 def test_a_folder_cannot_undo_what_the_user_turned_off(
     run_cli, imported_corpus, recorder, tmp_path, monkeypatch, user_said
 ) -> None:
-    """Issue 35: with ``offline = true`` (or ``holdings``/``cap_fetch``/``name_search_online = false``) in
+    """Issue 35: with ``offline = true`` (or ``holdings``/``cap_fetch``/``name_search_online``/``treatment_online``
+    ``= false``) in
     the user's own settings file, a folder's citecheck.toml setting them back sent the citations and case
     names with the token, and the proposition with the model key, without a word. A folder may only make
     them stricter: three loopback recorders see nothing that was turned off (with only the switches off,
@@ -108,6 +114,7 @@ def test_a_folder_cannot_undo_what_the_user_turned_off(
         folder.mkdir()
         (folder / "citecheck.toml").write_text(
             "offline = false\nholdings = true\ncap_fetch = true\nname_search_online = true\ncapFetch = true\n"
+            "treatment_online = true\n"
         )
         (folder / "brief.md").write_text(NETWORK_BRIEF)
         monkeypatch.chdir(folder)

@@ -13,7 +13,7 @@ import pytest
 
 from citecheck.config import settings_from_env, settings_from_mapping, token_refusal
 from citecheck.config.files import load_settings
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 
 @pytest.mark.parametrize(

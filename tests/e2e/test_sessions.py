@@ -13,7 +13,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import client_capabilities
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 TEXT = (
     "Wrong court: Berry v. Keith, 100 A.2d 831 (2d Cir. 1953).\n"

@@ -105,7 +105,7 @@ def test_reference_requires_an_earlier_party_name() -> None:
 def test_fast_shift_builds_the_same_objects_as_the_constructors() -> None:
     import dataclasses
 
-    from citecheck.extract.incremental.build import shift_citation
+    from citecheck.extract.incremental.placing import shift_citation
     from citecheck.spans import Span
 
     text = (

@@ -51,11 +51,62 @@ def test_faster_extractor_selection_finds_exactly_what_eyecite_finds(bulk_opinio
 
 
 def _tokens(tokenizer, text: str, *, narrow: bool) -> list[tuple]:
+    """Our table tokenizer's tokens, as comparable tuples (editions by name, sorted: eyecite merges two
+    regexes' editions in its extractor set's order, which changes with the hash seed)."""
+    from citecheck.extract.tokenizer import TokenKind
+
+    names = {
+        TokenKind.CITATION: "CitationToken",
+        TokenKind.ID: "IdToken",
+        TokenKind.SUPRA: "SupraToken",
+        TokenKind.PARAGRAPH: "ParagraphToken",
+        TokenKind.STOP_WORD: "StopWordToken",
+        TokenKind.PLACEHOLDER: "PlaceholderCitationToken",
+        TokenKind.SECTION: "SectionToken",
+    }
+    rows = tokenizer.table.editions
     tokenizer.narrow = narrow
     try:
-        _, tokens = tokenizer.tokenize(text)
+        tokens = tokenizer.tokenize(text)
     finally:
         tokenizer.narrow = True
+    return [
+        (
+            names[t.kind],
+            t.start,
+            t.end,
+            text[t.start : t.end],
+            sorted(t.groups.items()),
+            sorted(rows[i].short_name for i in t.exact),
+            sorted(rows[i].short_name for i in t.variation),
+            t.short if t.kind is TokenKind.CITATION else None,
+        )
+        for t in tokens
+    ]
+
+
+def _stock():
+    """eyecite's own ``AhocorasickTokenizer``, trying its extractors in one fixed order: those with no
+    strings first, then as its prefilter finds them. (It keeps them in a set, whose order changes with
+    the hash seed; where two regexes match the same span with different groups, the first tried wins.)"""
+    from eyecite.tokenizers import EXTRACTORS, AhocorasickTokenizer, _strip_ws
+
+    class Ordered(AhocorasickTokenizer):
+        def get_extractors(self, text):
+            stripped = _strip_ws(text)
+            found = {id(e): e for e in EXTRACTORS if not e.strings}
+            for _, extractors in self.case_sensitive_filter.iter(stripped):
+                found.update((id(e), e) for e in extractors)
+            for _, extractors in self.case_insensitive_filter.iter(stripped.lower()):
+                found.update((id(e), e) for e in extractors)
+            return list(found.values())
+
+    return Ordered()
+
+
+def _stock_tokens(stock, text: str) -> list[tuple]:
+    """eyecite's own tokenizer's tokens, in the same tuples."""
+    _, tokens = stock.tokenize(text)
     return [
         (
             type(t).__name__,
@@ -63,8 +114,8 @@ def _tokens(tokenizer, text: str, *, narrow: bool) -> list[tuple]:
             t.end,
             t.data,
             sorted(getattr(t, "groups", {}).items()),
-            [e.short_name for e in getattr(t, "exact_editions", ())],
-            [e.short_name for e in getattr(t, "variation_editions", ())],
+            sorted(e.short_name for e in getattr(t, "exact_editions", ())),
+            sorted(e.short_name for e in getattr(t, "variation_editions", ())),
             getattr(t, "short", None),
         )
         for _, t in tokens
@@ -86,10 +137,11 @@ _EDGE_CASES = (
 def test_narrow_prefilter_gives_eyecites_tokens_on_edge_cases() -> None:
     from citecheck.extract.eyecite_adapter import _tokenizer
 
-    tokenizer = _tokenizer()
+    tokenizer, stock = _tokenizer(), _stock()
     for text in _EDGE_CASES:
         norm = normalise(text)
-        assert _tokens(tokenizer, norm, narrow=True) == _tokens(tokenizer, norm, narrow=False), text
+        ours = _tokens(tokenizer, norm, narrow=True)
+        assert ours == _tokens(tokenizer, norm, narrow=False) == _stock_tokens(stock, norm), text
     assert _tokens(tokenizer, normalise(_EDGE_CASES[0]), narrow=True)  # it does find citations
 
 
@@ -100,7 +152,7 @@ def test_narrow_prefilter_gives_eyecites_tokens_on_real_opinions(bulk_opinions, 
     from citecheck.extract.eyecite_adapter import _tokenizer
     from citecheck.extract.paragraphs import split_paragraphs
 
-    tokenizer = _tokenizer()
+    tokenizer, stock = _tokenizer(), _stock()
     found = 0
     for text in (*bulk_opinions, *cap_opinions):
         for start, end in split_paragraphs(text):
@@ -108,7 +160,7 @@ def test_narrow_prefilter_gives_eyecites_tokens_on_real_opinions(bulk_opinions, 
             if not norm.strip():
                 continue
             narrow = _tokens(tokenizer, norm, narrow=True)
-            assert narrow == _tokens(tokenizer, norm, narrow=False), norm[:300]
+            assert narrow == _tokens(tokenizer, norm, narrow=False) == _stock_tokens(stock, norm), norm[:300]
             found += len(narrow)
     assert found > 1_000
 
@@ -130,12 +182,12 @@ def test_narrow_prefilter_gives_eyecites_tokens_on_the_bench_brief() -> None:
     finally:
         sys.path.pop(0)
     text = build_brief(words=30_000, citations=1_000)
-    tokenizer = _tokenizer()
+    tokenizer, stock = _tokenizer(), _stock()
     found = 0
     for start, end in split_paragraphs(text):
         norm = normalise(text[start:end])
         narrow = _tokens(tokenizer, norm, narrow=True)
-        assert narrow == _tokens(tokenizer, norm, narrow=False), norm[:300]
+        assert narrow == _tokens(tokenizer, norm, narrow=False) == _stock_tokens(stock, norm), norm[:300]
         found += len(narrow)
     assert found > 1_000
 

@@ -208,3 +208,51 @@ def test_rewrapped_at_random_finds_the_same_cites_incrementally(excerpt: str, da
     doc = Document(prefix + excerpt)
     doc.apply_edits([Edit(start=len(prefix), end=len(prefix) + len(excerpt), new_text=wrapped)])
     assert _print(doc.extraction) == _print(extract_citations(text))
+
+
+def test_a_docx_citation_cut_into_two_paragraphs_is_one(tmp_path) -> None:
+    """Text pasted into Word from a PDF keeps the PDF's line ends as paragraph marks: the .docx reader
+    joins Word's paragraphs with a blank line, so the citation's parts are two paragraphs of text; the
+    blank line between a volume and its reporter and page goes on (item 1, ".docx")."""
+    import docx
+
+    from citecheck.inputs import read_input
+
+    d = docx.Document()
+    d.add_paragraph(
+        "It is common ground that subject matter jurisdiction cannot be conferred by the parties."
+    )
+    d.add_paragraph("See Espinal-Domínguez v. Puerto Rico, 352")
+    d.add_paragraph("F.3d 490, 495 (1st Cir. 2003).")
+    path = tmp_path / "pasted.docx"
+    d.save(str(path))
+    doc = read_input(str(path))
+    (c,) = [c for c in extract_citations(doc.text).citations if c.volume]
+    assert (c.volume, c.reporter, c.page, c.year, c.court) == ("352", "F.3d", "490", 2003, "ca1")
+    assert c.case_name is not None and c.case_name.text == "Espinal-Domínguez v. Puerto Rico"
+    assert doc.text[c.span.start : c.span.end] == "352\n\nF.3d 490"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        (
+            "See Ander-\nson v. Liberty Lobby, Inc., 477 U.S. 242, 248 (1986).",
+            "Anderson v. Liberty Lobby, Inc.",
+        ),
+        (
+            "See Anderson v. Lib-\n   erty Lobby, Inc., 477 U.S. 242, 248 (1986).",
+            "Anderson v. Liberty Lobby, Inc.",
+        ),
+        (  # Calvary Chapel v. Mills (1st Cir. 2020), a hyphenated name broken at its hyphen
+            "alone.  See Espinal-\nDomínguez v. Puerto Rico, 352 F.3d 490, 495 (1st Cir. 2003).",
+            "Espinal-Domínguez v. Puerto Rico",
+        ),
+    ],
+)
+def test_a_name_hyphenated_at_a_line_end_is_read_whole(text: str, name: str) -> None:
+    """Hyphenation (item 1): before, the scan stopped at the broken word and the name lost its first
+    party ("Liberty Lobby, Inc.", a name a corpus would call the wrong case's)."""
+    (c,) = extract_citations(text).citations
+    assert c.case_name is not None and c.case_name.text == name
+    assert c.case_name.span.start == text.index(name.split("-")[0].split()[0][:4])

@@ -102,6 +102,19 @@ def test_subsequent_history() -> None:
     assert later.year == 2004 and later.case_name is None
 
 
+def test_subsequent_history_naming_the_later_case() -> None:
+    """A history phrase before a case name (issue 37): as a First Circuit opinion writes it (chansooligans/
+    Federal-Appellate-Court-Opinions-Text-Analysis @ 27f7f91, 194759.json). Before, the phrase was not read."""
+    text = (
+        "Yates v. United States, 354 U.S. 298, 334 (1957), overruled on other grounds, Burks v. United States, "
+        "437 U.S. 1 (1978); see also United States v. Medina, 761 F.2d 12, 15 (1st Cir. 1985)."
+    )
+    yates, burks, medina = _cites(text)
+    assert yates.history == ("overruled on other grounds, Burks v. United States, 437 U.S. 1",)
+    assert yates.full_span.end == text.index(";") and burks.case_name.text == "Burks v. United States"
+    assert medina.history == () and not medina.full_span.start < yates.full_span.end
+
+
 def test_full_date_and_databases() -> None:
     wl, lexis = _cites(
         "Smith v. Jones, 2019 WL 1396975, at *2 (S.D.N.Y. Mar. 27, 2019); "

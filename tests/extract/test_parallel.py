@@ -74,7 +74,9 @@ def test_short_documents_and_one_cpu_stay_in_this_process(monkeypatch) -> None:
     def no_pool(*a, **k):
         raise AssertionError("no pool for this document")
 
-    monkeypatch.setattr(parallel_extract.multiprocessing, "get_context", no_pool)
+    import multiprocessing  # imported by extract/parallel.py only when a document is long enough
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_pool)
     text = "See Roe v. Wade, 410 U.S. 113 (1973).\n\nId. at 116."
     assert extract_document(text, workers=4) == extract_citations(text)
     monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10)

@@ -362,7 +362,11 @@ def test_full_statute_citations(text, written, key, subs, also, last, et_seq, ed
     ],
 )
 def test_sections_of_other_things_are_not_statute_citations(text: str) -> None:
-    assert [c for c in extract_citations(text).citations if c.form is CiteForm.STATUTE] == []
+    # a constitution's provision is a citation of its own kind since issue 41, never a code's section
+    cites = [c for c in extract_citations(text).citations if c.form is CiteForm.STATUTE]
+    assert [c for c in cites if c.statute is None or c.statute.kind != "constitution"] == []
+    if text.startswith("U.S. Const."):
+        assert [str(c.statute) for c in cites] == ["U.S. Const. art. I, § 8, cl. 3"]
 
 
 def test_short_forms_resolve_to_the_full_citation_of_their_section() -> None:

@@ -128,3 +128,21 @@ def test_unknown_ids_have_no_node() -> None:
 )
 def test_official_reporters_imply_their_court(reporter, court) -> None:
     assert reporter_court(reporter) == court
+
+
+def test_the_courts_read_from_courts_db_file_are_its_courts() -> None:
+    """The hierarchy reads courts-db's courts.json as shipped (its ``courts`` renders every court's name
+    regexes first, a tenth of a second of a check's start): every court classifies as from ``courts``,
+    one at a time (``court_node``) as all together."""
+    import courts_db
+
+    from citecheck.jurisdiction import hierarchy
+
+    expected = {}
+    for court in courts_db.courts:
+        node = hierarchy._classify(court)
+        if node is not None:
+            expected[node.id] = node
+    assert hierarchy._nodes() == expected
+    assert len(expected) > 2_000
+    assert all(court_node(cid) == node for cid, node in expected.items())

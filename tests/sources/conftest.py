@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from citecheck.sources.corpus import Corpus
+from citecheck.sources.corpus_server import QuietHTTPServer
 from citecheck.sources.importing import import_path
-from citecheck.sources.server import QuietHTTPServer
 from citecheck_testing import shared_corpus_path
 
 

@@ -16,8 +16,8 @@ from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.cap_volumes import CapVolumes
 from citecheck.sources.chain import SourceChain, open_source
 from citecheck.sources.corpus import Corpus, CorpusSource
+from citecheck.sources.corpus_server import QuietHTTPServer
 from citecheck.sources.models import CiteKey, LookupStatus
-from citecheck.sources.server import QuietHTTPServer
 from citecheck_testing import shared_corpus_path
 
 

@@ -107,7 +107,7 @@ def test_candidates_sharing_both_parties_come_first() -> None:
 def test_a_government_party_weighs_little_and_the_name_check_decides(real_corpus: Corpus) -> None:
     # "State v. Brown" scores 0.9 against Commonwealth v. Brown (short name "Brown"): the search returns it,
     # ranked by that score; corrections never treat it as named (compare_names: another case)
-    from citecheck.checks.names import NameVerdict, compare_names
+    from citecheck.checks.name_match import NameVerdict, compare_names
 
     [hit] = real_corpus.find_by_name("State v. Brown")
     assert hit.record.name == "Commonwealth v. Brown" and hit.score < 1.0

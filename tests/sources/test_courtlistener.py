@@ -17,6 +17,7 @@ import pytest
 from citecheck.errors import AuthenticationError, RateLimited, SourceUnavailable
 from citecheck.sources.cap_import import import_cap_volume
 from citecheck.sources.corpus import Corpus
+from citecheck.sources.corpus_server import CorpusServer
 from citecheck.sources.courtlistener import (
     MAX_CITES_PER_REQUEST,
     MAX_TEXT_CHARS,
@@ -24,7 +25,6 @@ from citecheck.sources.courtlistener import (
     batches,
 )
 from citecheck.sources.models import CaseRecord, CiteKey, LookupStatus
-from citecheck.sources.server import CorpusServer
 from citecheck_testing import shared_corpus_path
 
 

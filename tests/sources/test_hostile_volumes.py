@@ -14,7 +14,7 @@ from citecheck.errors import ImportFormatError
 from citecheck.sources.cap_fetch import CapFetcher
 from citecheck.sources.cap_import import import_cap_volume
 from citecheck.sources.corpus import Corpus
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 
 
 def _case(i: int, file_name: str, case_id: object) -> dict:

@@ -33,6 +33,7 @@ from citecheck.sources.models import (
     OpinionText,
     Treatment,
 )
+from citecheck.treatment.models import Basis, CaseRef, TreatmentKind
 
 ROE = CiteKey("410", "U.S.", "113")
 ROE_REC = CaseRecord(
@@ -65,7 +66,14 @@ class Table:
             return {}
         return {
             key: (
-                Treatment(key=key, status="overruled", by="Dobbs v. Jackson Women's Health Org.", year=2022),
+                Treatment(
+                    cited=CaseRef(name="Roe v. Wade", citation="410 U.S. 113", year=1973),
+                    treating=CaseRef(
+                        name="Dobbs v. Jackson Women's Health Org.", citation="597 U.S. 215", year=2022
+                    ),
+                    kind=TreatmentKind.OVERRULED,
+                    basis=Basis.TABLE,
+                ),
             )
         }
 
@@ -138,7 +146,7 @@ async def test_a_new_source_is_one_link_in_the_list_and_reaches_the_evidence() -
     evidence = await gather(extraction, chain)
     # asked by the key cited and the case's parallel cite, which is the one the table lists
     assert set(table.asked) == {ROE, CiteKey("93", "S. Ct.", "705")}
-    assert [t.status for t in evidence.treatments[CiteKey("93", "S. Ct.", "705")]] == ["overruled"]
+    assert [t.kind.value for t in evidence.treatments[CiteKey("93", "S. Ct.", "705")]] == ["overruled"]
     # the local view has it too, without being told
     assert await chain.local_view("waiting").treatment([CiteKey("93", "S. Ct.", "705")])
     # a failing one is skipped: no treatment is never proof of anything, and never an error
@@ -209,8 +217,10 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
     )
     links = await open_links(offline)
     try:
+        # the treatment link is always there: the Congress.gov table ships with the package
         assert [type(link).__name__ for link in links] == [
             "CorpusSource",
+            "TreatmentSource",
             "Cache",
             "Unavailable",
             "CapRanges",
@@ -231,12 +241,14 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
         assert names == [
             "CorpusSource",
             "IndexWatch",
+            "TreatmentSource",
             "Cache",
             "CapVolumes",
             "CourtListenerClient",
+            "TreatmentSearch",
             "CapRanges",
         ]
-        assert links[-1].fetcher is links[3].fetcher  # one CAP fetcher: one budget for both
+        assert links[-1].fetcher is links[4].fetcher  # one CAP fetcher: one budget for both
     finally:
         for link in links:
             await link.close()

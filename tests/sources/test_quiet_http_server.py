@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from citecheck.sources.server import QuietHTTPServer
+from citecheck.sources.corpus_server import QuietHTTPServer
 from citecheck_testing.courtlistener import FakeCourtListener
 
 
@@ -58,7 +58,7 @@ def test_a_failing_handler_is_logged_not_printed(
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        with caplog.at_level(logging.DEBUG, logger="citecheck.sources.server"):
+        with caplog.at_level(logging.DEBUG, logger="citecheck.sources.corpus_server"):
             before = threading.active_count()
             with socket.create_connection(("127.0.0.1", httpd.server_address[1])) as sock:
                 sock.sendall(b"GET / HTTP/1.0\r\n\r\n")

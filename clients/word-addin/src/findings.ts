@@ -94,12 +94,22 @@ export interface CaseRecord {
   url: string | null;
 }
 
+const TREATMENTS = new Set(['overruled', 'negatively-treated', 'acknowledged', 'none-found', 'not-asked']);
+
 /** How much a cited decision counts in the forum (server/citecheck/jurisdiction/weight.py). */
 export interface Weight {
   weight: 'binding' | 'persuasive' | 'unknown';
   reason: string;
   court: string | null;
   court_name: string | null;
+}
+
+/** What later courts did to a cited case, and the data asked (docs/report-json.md, "Treatment"). */
+export interface TreatmentInfo {
+  status: 'overruled' | 'negatively-treated' | 'acknowledged' | 'none-found' | 'not-asked';
+  acknowledged: string | null;
+  sources: string[];
+  treatments: { kind: string; whole: boolean; by: string | null; basis: string; quote: string | null; url: string | null }[];
 }
 
 /** The holding judge's result for a citation's proposition (docs/report-json.md, "Holding"). */
@@ -136,6 +146,8 @@ export interface Citation {
   case_name: string | null;
   cite: string | null;
   database: string | null;
+  /** Who decided it, for an agency's decision series (docs/report-json.md, "Citation"); absent from older servers. */
+  agency?: string | null;
   pincite: string | null;
   court: string | null;
   year: number | null;
@@ -152,6 +164,8 @@ export interface Citation {
   statute?: StatuteInfo | null;
   /** The section a U.S.C./C.F.R. citation matched in the statute index (docs/report-json.md, "Section"); absent from older servers. */
   section?: SectionInfo | null;
+  /** Subsequent treatment (overruled, …) and the data asked; absent from older servers. */
+  treatment?: TreatmentInfo | null;
   word: WordPlace;
 }
 
@@ -177,6 +191,11 @@ export interface StatuteInfo {
   section: string;
   subsections: string[];
   resolved: string | null;
+  /** constitution, session law, act, chapter, title: what is cited when it is no code's section (absent from older servers). */
+  kind?: string | null;
+  chapter?: string | null;
+  act_name?: string | null;
+  act_section?: string | null;
 }
 
 export interface FileReport {
@@ -265,6 +284,10 @@ export function parseCheckAnswer(raw: unknown): CheckAnswer {
       });
       if (cit.statute !== undefined && cit.statute !== null) {
         expect(cit.statute, `${w}.statute`, { form: 'string', code: 'string?', section: 'string', regulation: 'boolean', resolved: 'string?' });
+      }
+      if (cit.treatment !== undefined && cit.treatment !== null) {
+        const tr = expect(cit.treatment, `${w}.treatment`, { status: 'string', sources: 'array', treatments: 'array' });
+        if (!TREATMENTS.has(tr.status as string)) throw new WireError(`${w}.treatment.status: unknown status ${String(tr.status)}`);
       }
       if (cit.weight !== null) {
         const wt = expect(cit.weight, `${w}.weight`, { weight: 'string', reason: 'string' });

@@ -4,7 +4,7 @@
 
 import type { Controller, PaneState } from './controller';
 import type { Finding } from './findings';
-import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, citationLabel, documentFindings, evidenceItems, findingTitle, fixNote, forumLine, groupCitations, summaryLine } from './view';
+import { STATUS_LABEL, STATUS_ORDER, STATUS_SHORT, citationLabel, documentFindings, evidenceItems, findingTitle, fixNote, forumLine, groupCitations, summaryLine, treatmentLine } from './view';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -105,6 +105,8 @@ export class Panel {
           item.append(weight);
         }
         if (citation.status === 'cannot-verify' && citation.reason) item.append(el('p', 'reason', citation.reason));
+        const later = treatmentLine(citation);
+        if (later) item.append(el('p', 'reason', later));
         if (citation.statute?.resolved && citation.statute.form !== 'full') item.append(el('p', 'reason', `Stands for ${citation.statute.resolved}.`));
         for (const f of findings) item.append(this.finding(f));
         list.append(item);

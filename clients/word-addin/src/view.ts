@@ -138,3 +138,13 @@ export function fixNote(fix: Fix): string {
   if (!fix.preferred) note += `${note ? ' ' : ''}(one of several candidates: check it before applying)`;
   return note;
 }
+
+/** Subsequent treatment in words: silence is never "good law", so "none found" says in what data. */
+export function treatmentLine(citation: Citation): string {
+  const t = citation.treatment;
+  if (!t || t.status === 'not-asked') return '';
+  if (t.status === 'none-found') return `Subsequent treatment: none found in the treatment data we have (${t.sources.join('; ')}) — not proof it is still good law.`;
+  if (t.status === 'acknowledged') return `Subsequent treatment: the draft gives it (“${t.acknowledged ?? ''}”).`;
+  const first = t.treatments[0];
+  return first ? `Subsequent treatment: ${first.kind}${first.whole ? '' : ' in part'}${first.by ? ` by ${first.by}` : ''}.` : '';
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCheckAnswer } from '../src/findings';
-import { citationLabel, commentText, evidenceItems, findingTitle, fixNote, groupCitations, STATUS_LABEL, summaryLine } from '../src/view';
+import { citationLabel, commentText, evidenceItems, findingTitle, fixNote, groupCitations, STATUS_LABEL, summaryLine, treatmentLine } from '../src/view';
 import { sampleAnswer, type Mangle } from './sample';
 
 const answer = parseCheckAnswer(sampleAnswer().raw);
@@ -91,4 +91,14 @@ test('statutes are counted, titled and labelled with their code (issue 27)', () 
   const bad = JSON.parse(JSON.stringify(raw)) as Mangle;
   bad.report.files[0].citations[bad.report.files[0].citations.length - 1].statute = { form: 'short' };
   assert.throws(() => parseCheckAnswer(bad), /statute/);
+});
+
+test('a case citation says what later courts did to it, and where nothing was found says in what', () => {
+  const c = answer.report.files[0].citations[0];
+  const none = { ...c, treatment: { status: 'none-found' as const, acknowledged: null, sources: ['the table'], treatments: [] } };
+  assert.match(treatmentLine(none), /none found in the treatment data we have \(the table\) — not proof it is still good law/);
+  const overruled = { ...c, treatment: { status: 'overruled' as const, acknowledged: null, sources: ['the table'],
+    treatments: [{ kind: 'overruled', whole: true, by: 'Lawrence v. Texas, 539 U.S. 558 (2003)', basis: 'congress-table', quote: null, url: null }] } };
+  assert.equal(treatmentLine(overruled), 'Subsequent treatment: overruled by Lawrence v. Texas, 539 U.S. 558 (2003).');
+  assert.equal(treatmentLine({ ...c, treatment: undefined }), '');
 });

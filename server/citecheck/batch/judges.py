@@ -82,7 +82,7 @@ class EndpointPool:
 
     @classmethod
     def from_settings(cls, settings: Settings, urls: Sequence[str]) -> EndpointPool:
-        from citecheck.holdings.cache import JudgmentCache
+        from citecheck.holdings.judgment_cache import JudgmentCache
         from citecheck.holdings.stage import judgment_cache_path
 
         clients = [
@@ -182,7 +182,7 @@ class EndpointPool:
 
 
 class PooledCompleter:
-    """A worker's ``Completer`` (``holdings.judge``): every request goes to the shared pool."""
+    """A worker's ``Completer`` (``holdings.judging``): every request goes to the shared pool."""
 
     def __init__(self, pool: Any, model: str, base_url: str) -> None:
         self.pool = pool  # a Ray actor handle of EndpointPool

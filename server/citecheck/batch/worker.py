@@ -75,6 +75,9 @@ class Worker:
             log.exception("batch worker could not open its sources")
             self.problem = f"cannot open the sources: {type(exc).__name__}: {exc}"
         if self.problem is None:
+            from citecheck.startup import tokenizer_cache
+
+            tokenizer_cache.install()  # the tokenizer from its cache file, as the CLI's own process
             self._warm_up()
         if judges is not None and self.problem is None:
             from citecheck.batch.judges import pooled_stage

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from citecheck.checks.base import Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import CaseNameCheck
+from citecheck.checks.constitutions import ConstitutionCheck
 from citecheck.checks.existence import ExistenceCheck
 from citecheck.checks.holding import HoldingCheck
 from citecheck.checks.impossible import ImpossibleCitationCheck
@@ -22,12 +23,14 @@ from citecheck.checks.series_year import SeriesYearCheck
 from citecheck.checks.short_form import UnresolvedShortFormCheck
 from citecheck.checks.statute_sections import StatuteSectionCheck
 from citecheck.checks.statutes import StatuteNotCheckedCheck, StatuteTitleCheck
+from citecheck.checks.treatment import TreatmentCheck
 
 ALL_CHECKS: tuple[Check, ...] = (
     ImpossibleCitationCheck(),
     SeriesYearCheck(),
     UnresolvedShortFormCheck(),
     StatuteTitleCheck(),
+    ConstitutionCheck(),
     MalformedPinciteCheck(),
     ExistenceCheck(),
     CaseNameCheck(),
@@ -39,6 +42,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     HoldingCheck(),
     StatuteSectionCheck(),
     StatuteNotCheckedCheck(),
+    TreatmentCheck(),
 )
 
 LOCAL_CHECKS: tuple[Check, ...] = tuple(c for c in ALL_CHECKS if c.local)

@@ -15,6 +15,7 @@ from citecheck.findings import Evidence, Finding
 from citecheck.jurisdiction.weight import Forum
 from citecheck.sources.models import CaseCite, CaseRecord, LookupResult, OpinionText, PassageHit
 from citecheck.sources.statutes.records import StatuteAnswer
+from citecheck.treatment.models import Treatment
 
 if TYPE_CHECKING:  # the holdings package imports the checks' quote matcher
     from citecheck.holdings.models import HoldingResult
@@ -73,6 +74,9 @@ class CheckContext:
     #: a statute index covers this statute citation's code and title (its checks speak for it; set by
     #: ``judge`` from ``SourceEvidence.statute_titles``)
     statute_covered: bool = False
+    #: what later courts did to the cited case (the treatment sources' answers for its citation, its parallel
+    #: citations and the matched record's citations): ``checks/treatment.py``
+    treatments: tuple[Treatment, ...] = ()
     #: the cases the other full citations of this cite's parallel group resolved to (``judge``): a
     #: parallel citation that is the named case vouches for one the source lacks (existence)
     parallels: tuple[CaseRecord, ...] = ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.extract.models import CiteForm
 from citecheck.findings import Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord
@@ -84,20 +84,10 @@ class CaseNameCheck:
                 citation_index=c.index,
             )
             return
-        if severity is None and not _captioned(cleaned):
-            # a name of a word or two with no "v." is a short reference, often what is left of a caption the
-            # extraction cut ("Hosps.", "Puerto Rico", "HUD"): not proof that the citation is another case's
-            severity = Severity.WARNING
-            unlisted += " The draft's name is a short reference, not a caption: check which case it means."
-        party = _shared_party(cleaned, record.names)
-        if party is not None and severity is None:
-            # one party named right, the other not: a public officer's successor substituted (Hossain v.
-            # Ashcroft, later v. Gonzales), a caption renamed on appeal — a warning, not proof
-            severity = Severity.WARNING
-            unlisted += (
-                f" The draft names it in part ({party}): a party may have been substituted or renamed, or the "
-                "name shortened."
-            )
+        if severity is None:
+            doubt = _doubt(cleaned, record)
+            severity = Severity.WARNING if doubt else None
+            unlisted += doubt
         yield make_finding(
             Kind.NAME_MISMATCH,
             c.case_name.span,
@@ -113,6 +103,23 @@ class CaseNameCheck:
             ),
             citation_index=c.index,
         )
+
+
+def _doubt(cleaned: str, record: CaseRecord) -> str:
+    """Why another name than the case's is no proof that the citation is another case's ("": it is)."""
+    if not _captioned(cleaned):
+        # a name of a word or two with no "v." is a short reference, often what is left of a caption the
+        # extraction cut ("Hosps.", "Puerto Rico", "HUD")
+        return " The draft's name is a short reference, not a caption: check which case it means."
+    party = _shared_party(cleaned, record.names)
+    if party is not None:
+        # one party named right, the other not: a public officer's successor substituted (Hossain v.
+        # Ashcroft, later v. Gonzales), a caption renamed on appeal
+        return (
+            f" The draft names it in part ({party}): a party may have been substituted or renamed, or the "
+            "name shortened."
+        )
+    return ""
 
 
 _ROMAN = frozenset("i ii iii iv v vi vii viii ix x".split())

@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
 from citecheck.checks.impossible import impossible_reason
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.sources.models import CaseRecord, LookupStatus
@@ -43,6 +43,13 @@ class ExistenceCheck:
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
         c = ctx.citation
         if c.form is not CiteForm.FULL or impossible_reason(c):
+            return
+        if c.agency:
+            yield _cannot_verify(
+                ctx,
+                f"{' '.join(c.text.split())} is a decision of the {c.agency} ({c.reporter}), not a court's: "
+                "no source citecheck has covers agency decisions, so it was not looked up",
+            )
             return
         if c.database is not None:
             yield _cannot_verify(

@@ -36,6 +36,8 @@ def impossible_reason(citation: Citation) -> str | None:
         )
     if citation.form is not CiteForm.FULL or citation.database is not None or not citation.reporter:
         return None
+    if citation.agency:  # an agency's series: its volumes are not in the reporter tables' ranges
+        return None
     if citation.foreign:
         return None
     if citation.volume:

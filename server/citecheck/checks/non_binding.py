@@ -266,8 +266,8 @@ class NonBindingAuthorityCheck:
     local = False
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
-        if ctx.forum is None or ctx.full is None:
-            return
+        if ctx.forum is None or ctx.full is None or ctx.full.agency:
+            return  # an agency's decision binds no court as precedent does; it is not weighed here
         if not _keyword_near(ctx.text, ctx.citation.full_span.start, ctx.citation.full_span.end):
             return  # cheap: most citations have no such word anywhere near them
         phrase = controlling_phrase(*_claim(ctx))

@@ -355,27 +355,16 @@ class _Matcher:
             ends.update(k for k in range(t, min(limit, t + 1) + 1))
         return sorted(ends)
 
-    def _match(self, i: int, t: int) -> int | None:  # noqa: C901
+    def _match(self, i: int, t: int) -> int | None:
+        # the word cases stay here, not in a method of their own: each level of a match is a frame of
+        # ``match`` and one of this, and a long quotation goes hundreds of levels deep (the recursion limit)
         items, toks = self.items, self.toks
         if i == len(items):
             return t
         item = items[i]
         n = len(toks)
         if isinstance(item, _Gap | _Alteration):
-            limit = min(n, t + item.max_words)
-            scanned = t  # tokens t..scanned-1 have been checked for a negation
-            for k in self._gap_ends(i + 1, t, limit):
-                if isinstance(item, _Gap):
-                    while scanned < k:
-                        if toks[scanned] in NEGATIONS:
-                            if not self.allow_negation:
-                                return None
-                            self.swallowed = self.swallowed or toks[scanned]
-                        scanned += 1
-                r = self.match(i + 1, k)
-                if r is not None:
-                    return r
-            return None
+            return self._gap(i, t, item)
         if t >= n:
             # the quote may end with a footnote marker the opinion does not repeat
             return t if _is_marker_item(item) and i == len(items) - 1 else None
@@ -402,16 +391,40 @@ class _Matcher:
             r = self.match(i + 1, t)  # footnote marker in the draft
             if r is not None:
                 return r
-        if self.cleaned_up and i > 0:
-            limit = min(n, t + MAX_CITATION_RUN)
-            for k in range(t + 1, limit + 1):
-                run = toks[t:k]
-                if any(x in NEGATIONS for x in run):
-                    break
-                if any(x.isdigit() or x in ("v", "id", "see") for x in run):
-                    r = self.match(i, k)
-                    if r is not None:
-                        return r
+        return self._cited_run(i, t) if self.cleaned_up and i > 0 else None
+
+    def _gap(self, i: int, t: int, item: _Gap | _Alteration) -> int | None:
+        """An ellipsis (or an alteration) at item ``i``: the rest matched after each place it may end; an
+        ellipsis may not leave out a negation (unless allowed, when the first one it swallows is kept)."""
+        toks = self.toks
+        limit = min(len(toks), t + item.max_words)
+        scanned = t  # tokens t..scanned-1 have been checked for a negation
+        for k in self._gap_ends(i + 1, t, limit):
+            if isinstance(item, _Gap):
+                while scanned < k:
+                    if toks[scanned] in NEGATIONS:
+                        if not self.allow_negation:
+                            return None
+                        self.swallowed = self.swallowed or toks[scanned]
+                    scanned += 1
+            r = self.match(i + 1, k)
+            if r is not None:
+                return r
+        return None
+
+    def _cited_run(self, i: int, t: int) -> int | None:
+        """(cleaned up) A citation the quotation left out, in the opinion before item ``i``: a short run
+        of tokens holding a number, "v", "id" or "see", and no negation."""
+        toks = self.toks
+        limit = min(len(toks), t + MAX_CITATION_RUN)
+        for k in range(t + 1, limit + 1):
+            run = toks[t:k]
+            if any(x in NEGATIONS for x in run):
+                break
+            if any(x.isdigit() or x in ("v", "id", "see") for x in run):
+                r = self.match(i, k)
+                if r is not None:
+                    return r
         return None
 
 

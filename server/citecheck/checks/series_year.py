@@ -24,7 +24,9 @@ class SeriesYearCheck:
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
         c = ctx.citation
-        if c.form is not CiteForm.FULL or c.database is not None or c.foreign or not c.reporter or not c.year:
+        if c.form is not CiteForm.FULL or c.database is not None or c.foreign or c.agency:
+            return
+        if not c.reporter or not c.year:
             return
         if impossible_reason(c):
             return  # already an impossible citation; one finding is enough

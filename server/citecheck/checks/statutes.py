@@ -22,8 +22,10 @@ The title lists, and why each bound is certain:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from citecheck.checks.base import CheckContext
+from citecheck.extract.constitutions import us_provision_problem
 from citecheck.extract.models import Citation, CiteForm, Statute, StatuteForm
 from citecheck.findings import Evidence, Finding, Kind, make_finding
 from citecheck.sources.statutes.records import LookupOutcome
@@ -93,6 +95,19 @@ def describe_code(statute: Statute, *, article: bool = True) -> str:
     >>> describe_code(Statute(form=StatuteForm.FULL, code="usc", section="1"), article=False)
     'U.S. Code'
     """
+    if statute.kind == "act" and statute.code == "act":
+        return (
+            f"{statute.act_name} (an act the text does not name)"
+            if statute.act_name == "the Act"
+            else (f"the {statute.act_name}" if article else f"{statute.act_name}")
+        )
+    if statute.kind == "constitution" and statute.code == "Const.":
+        return "a constitution the text does not name"
+    if statute.kind == "session law" and not statute.jurisdiction:
+        return f"{statute.code_text or statute.name} (session laws; the state is not named)"
+    if statute.kind == "act" and statute.act_name:
+        code = describe_code(replace(statute, kind="", act_name=None, act_section=None), article=article)
+        return f"{code} ({statute.act_name})"
     known = _TITLES.get(statute.code or "")
     if known is not None:
         return f"the {known[2]}" if article else known[2]
@@ -111,7 +126,7 @@ def not_checked_reason(citation: Citation, statute: Statute | None, index_says: 
         if citation.statute is not None and citation.statute.form is StatuteForm.ID:
             return "it refers to the authority cited before it, which is not a statute citecheck could name"
         return "its code is not named here and no earlier citation of this section names it"
-    what = "regulations" if statute.regulation else "statutes"
+    what = _WHAT.get(statute.kind, "regulations" if statute.regulation else "statutes")
     code = describe_code(statute)
     if (
         statute.code in _TITLES
@@ -131,6 +146,16 @@ def not_checked_reason(citation: Citation, statute: Statute | None, index_says: 
     return f"citecheck has no source for {code}; {what} there are not checked"
 
 
+#: what citecheck does not check, by ``Statute.kind``
+_WHAT = {
+    "constitution": "constitutional provisions",
+    "session law": "session laws",
+    "act": "sections of acts",
+    "chapter": "statutes",
+    "title": "statutes",
+}
+
+
 class StatuteNotCheckedCheck:
     """Every statute citation no source covers, as information naming the code: never silent.
 
@@ -147,7 +172,7 @@ class StatuteNotCheckedCheck:
         statute = ctx.extraction.statute_of(c)
         if statute is not None and c.statute.form is not StatuteForm.FULL:
             return  # its full citation carries the finding
-        if statute is not None and title_problem(statute) is not None:
+        if statute is not None and (title_problem(statute) is not None or us_provision_problem(statute)):
             return  # impossible already says more
         said = next(
             (

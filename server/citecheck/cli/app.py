@@ -21,11 +21,6 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from citecheck import __version__
-from citecheck.cli import batch as batch_cli
-from citecheck.cli import corpus as corpus_cli
-from citecheck.cli import evaluate as eval_cli
-from citecheck.cli import model as model_cli
-from citecheck.cli import serve as serve_cli
 from citecheck.config import Settings
 from citecheck.config.files import load_settings
 from citecheck.errors import CitecheckError, ConfigError, InputError
@@ -96,7 +91,30 @@ def _common_options() -> _Parser:
     return p
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The commands besides ``check``, each in its own module (imported only when that command is run, or
+#: for ``--help``: ``citecheck serve``'s module alone brings in the web server).
+_COMMANDS = ("corpus", "eval", "serve", "treatment", "batch", "model")
+#: Common options that take a value (skipped when looking for the command's name in argv).
+_VALUED = ("--config", "--corpus", "--index")
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option or an option's value)."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in _VALUED:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command`` (``check``, ``corpus``, …) only that command's part of
+    it, so that a check imports nothing of the others (the Word backend's web server, Ray, the
+    evaluation). Any other word builds it all, for argparse's own message."""
     common = _common_options()
     parser = _Parser(
         prog="citecheck",
@@ -136,26 +154,50 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip the holding checks on the model endpoint (they run when model_url is set)",
     )
     check.set_defaults(_run=_run_check)
+    if command == "check":
+        return parser
 
-    corpus_cli.add_corpus_commands(sub)
-    _add_missing_common_options(sub.choices["corpus"], common)
-    sub.choices["corpus"].set_defaults(_run=corpus_cli.run_corpus_command)
-    eval_cli.add_eval_commands(sub)
-    _add_missing_common_options(sub.choices["eval"], common)
-    sub.choices["eval"].set_defaults(
-        _run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings))
-    )
-    serve_cli.add_serve_commands(sub)
-    _add_missing_common_options(sub.choices["serve"], common)
-    sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
-    batch_cli.add_batch_commands(sub)
-    _add_missing_common_options(sub.choices["batch"], common)
-    sub.choices["batch"].set_defaults(_run=batch_cli.run_batch_command)
-    model_cli.add_model_commands(sub)
-    _add_missing_common_options(sub.choices["model"], common)
-    sub.choices["model"].set_defaults(
-        _run=lambda args, settings: asyncio.run(model_cli.run_model_command(args, settings))
-    )
+    wanted = _COMMANDS if command not in _COMMANDS else (command,)
+    if "corpus" in wanted:
+        from citecheck.cli import corpus as corpus_cli
+
+        corpus_cli.add_corpus_commands(sub)
+        _add_missing_common_options(sub.choices["corpus"], common)
+        sub.choices["corpus"].set_defaults(_run=corpus_cli.run_corpus_command)
+    if "eval" in wanted:
+        from citecheck.cli import evaluate as eval_cli
+
+        eval_cli.add_eval_commands(sub)
+        _add_missing_common_options(sub.choices["eval"], common)
+        sub.choices["eval"].set_defaults(
+            _run=lambda args, settings: asyncio.run(eval_cli.run_eval_command(args, settings))
+        )
+    if "serve" in wanted:
+        from citecheck.cli import serve as serve_cli
+
+        serve_cli.add_serve_commands(sub)
+        _add_missing_common_options(sub.choices["serve"], common)
+        sub.choices["serve"].set_defaults(_run=serve_cli.run_serve_command)
+    if "treatment" in wanted:
+        from citecheck.cli import treatment as treatment_cli
+
+        treatment_cli.add_treatment_commands(sub)
+        _add_missing_common_options(sub.choices["treatment"], common)
+        sub.choices["treatment"].set_defaults(_run=treatment_cli.run_treatment_command)
+    if "batch" in wanted:
+        from citecheck.cli import batch as batch_cli
+
+        batch_cli.add_batch_commands(sub)
+        _add_missing_common_options(sub.choices["batch"], common)
+        sub.choices["batch"].set_defaults(_run=batch_cli.run_batch_command)
+    if "model" in wanted:
+        from citecheck.cli import model as model_cli
+
+        model_cli.add_model_commands(sub)
+        _add_missing_common_options(sub.choices["model"], common)
+        sub.choices["model"].set_defaults(
+            _run=lambda args, settings: asyncio.run(model_cli.run_model_command(args, settings))
+        )
     return parser
 
 
@@ -187,7 +229,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("citecheck.sources.cap_fetch").setLevel(logging.INFO)
     redact.register_secrets_from_env(os.environ)
     redact.install()
-    parser = build_parser()
+    from citecheck.startup import tokenizer_cache
+
+    tokenizer_cache.install()  # a paragraph is tokenized from the cached table: no eyecite import
+    parser = build_parser(_command_in(argv))
     try:
         args = parser.parse_args(argv)
     except _UsageError as exc:
@@ -259,10 +304,6 @@ def _skip_exit_collections() -> None:
 
 
 def _run_check(args: argparse.Namespace, settings: Settings) -> int:
-    from citecheck.report import FORMATS
-    from citecheck.report.json import write_json
-    from citecheck.report.text import render_text
-
     _batch_gc()
 
     corpus_flag = getattr(args, "corpus", None)
@@ -308,15 +349,30 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
         offline=settings.offline,
         ignored=hidden,
     )
+    # Reports are written as they are produced, a piece at a time, never as one string: a
+    # 100,000-citation report held whole (and its joined and encoded copies) took hundreds of megabytes.
     if args.format == "text":
+        from citecheck.report.text import plain_lines, render_text
+
         tty = args.output is None and sys.stdout.isatty()
         # on stdout the errors were just said on stderr; a report file keeps them
         shown = replace(batch, errors=()) if args.output is None else batch
-        out = render_text(shown, tty=tty, width=_width(), color=tty and "NO_COLOR" not in os.environ)
-        _write(lambda stream: stream.write(out), args.output, sys.stdout)
+        if tty:
+            out = render_text(shown, tty=tty, width=_width(), color="NO_COLOR" not in os.environ)
+            _write(lambda stream: stream.write(out), args.output, sys.stdout)
+        else:
+            _write(lambda stream: _write_lines(stream, plain_lines(shown)), args.output, sys.stdout)
     elif args.format == "json":  # streamed: a large brief's report as one string took a gigabyte
+        from citecheck.report.json import write_json
+
         _write(lambda stream: write_json(batch, stream), args.output, sys.stdout)
+    elif args.format == "html":
+        from citecheck.report.html import iter_html
+
+        _write(lambda stream: stream.writelines(iter_html(batch)), args.output, sys.stdout)
     else:
+        from citecheck.report import FORMATS
+
         out = FORMATS[args.format](batch)
         _write(lambda stream: stream.write(out), args.output, sys.stdout)
     if getattr(args, "exiting", False):
@@ -332,6 +388,14 @@ def _exit_for(batch: BatchResult, fail_on: str) -> int:
     threshold = Severity(fail_on).rank
     worst = batch.worst()
     return EXIT_FINDINGS if worst is not None and worst.rank >= threshold else EXIT_OK
+
+
+def _write_lines(stream: TextIO, lines: list[str]) -> None:
+    """``render_plain``'s text, line by line (each line let go once written)."""
+    for i, line in enumerate(lines):
+        stream.write(line)
+        stream.write("\n")
+        lines[i] = ""
 
 
 def _width() -> int:
@@ -394,7 +458,6 @@ def _check_documents(
     """
     if not docs:
         return [], "", 0
-    from citecheck.holdings.stage import HoldingStage
     from citecheck.pipeline import check_input
     from citecheck.sources.chain import open_source
 
@@ -405,17 +468,23 @@ def _check_documents(
     # worker processes is safe only while this process has no other threads (the cache's has one).
     from citecheck.extract.parallel import PARALLEL_FROM, extract_document
 
-    with _collector_paused():
-        extracted = {
-            i: extract_document(doc.text)
-            for i, doc in enumerate(docs)
-            if PARALLEL_FROM <= len(doc.text) <= settings.max_document_chars
-        }
+    extracted = {}
+    if any(PARALLEL_FROM <= len(doc.text) for doc in docs):  # the collector's pause costs a full collection
+        with _collector_paused():
+            extracted = {
+                i: extract_document(doc.text)
+                for i, doc in enumerate(docs)
+                if PARALLEL_FROM <= len(doc.text) <= settings.max_document_chars
+            }
 
     async def run() -> int:
         hidden = 0
         reports = []
-        holdings = HoldingStage.from_settings(settings)
+        holdings = None
+        if settings.holdings_enabled() and not settings.offline:  # the model client: only when it is used
+            from citecheck.holdings.stage import HoldingStage
+
+            holdings = HoldingStage.from_settings(settings)
         try:
             async with open_source(settings) as source:
                 from citecheck.cli.pacing import PacingDisplay

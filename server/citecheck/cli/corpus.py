@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from citecheck.cli.statutes import add_statute_arguments, run_statute_sync, statute_status
+from citecheck.cli.corpus_statutes import add_statute_arguments, run_statute_sync, statute_status
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
 from citecheck.sources.importing import ImportStats
@@ -393,13 +393,37 @@ async def _sync(args: argparse.Namespace, index_path: Path, settings: Settings, 
     for note in result.notes:
         out.write(f"note: {note}\n")
     _print_build(result.build, index_path, out)
+    await _refresh_overruled(settings, out)
     return 0
+
+
+async def _refresh_overruled(settings: Settings, out: TextIO) -> None:
+    """The Congress.gov table of decisions overruled, refreshed with every sync; a failure is a warning (the
+    copy shipped with citecheck, or the last refresh, stays in use)."""
+    from citecheck.config import overruled_table_path
+    from citecheck.errors import CitecheckError
+    from citecheck.sources.treatment.congress import refresh
+
+    try:
+        done = await refresh(
+            settings.overruled_url, overruled_table_path(), timeout_s=settings.http_timeout_s
+        )
+    except CitecheckError as exc:
+        sys.stderr.write(f"citecheck: warning: the table of decisions overruled was not refreshed: {exc}\n")
+        return
+    if done.kept:
+        out.write(f"table of Supreme Court decisions overruled: {done.pairs} decisions (from {done.url})\n")
+    else:
+        sys.stderr.write(
+            f"citecheck: warning: {done.url} read as only {done.pairs} overruled decisions, fewer than the copy "
+            "citecheck ships; kept the copy in use\n"
+        )
 
 
 def _status(
     index_path: Path, corpus_path: Path, settings: Settings, args: argparse.Namespace, out: TextIO
 ) -> int:
-    """The citation index, the statute index (cli/statutes.py) and the corpus, in one report."""
+    """The citation index, the statute index (cli/corpus_statutes.py) and the corpus, in one report."""
     import io
 
     as_json = bool(args.json)
@@ -563,7 +587,7 @@ def _stats(corpus_path: Path, as_json: bool, out: TextIO) -> int:
 def _serve(
     corpus_path: Path, host: str, port: int, *, token: str | None = None, allow_hosts: Sequence[str] = ()
 ) -> int:
-    from citecheck.sources.server import CorpusServer, is_loopback
+    from citecheck.sources.corpus_server import CorpusServer, is_loopback
 
     try:
         server = CorpusServer(corpus_path, host=host, port=port, token=token, allow_hosts=allow_hosts)

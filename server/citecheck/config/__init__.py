@@ -14,8 +14,8 @@ server: defaults → user settings file → environment → ``initializationOpti
 environment, flags and the editor's launch options — never from the folder being checked (its
 ``citecheck.toml``, an editor's workspace settings); a secret (``Who.SECRET``) never from any file.
 A setting that decides *whether* something leaves the machine (``Who.STRICTER``: ``offline``,
-``holdings``, ``cap_fetch``, ``name_search_online``, the CourtListener allowances) may be set by the
-folder only in the direction that sends less: what the user turned off, the folder cannot turn back on.
+``holdings``, ``cap_fetch``, ``name_search_online``, ``treatment_online``, the CourtListener allowances) may
+be set by the folder only in the direction that sends less: what the user turned off, the folder cannot turn back on.
 A layer that tries gets a warning naming the setting and where to set it instead.
 This module never reads files or the environment itself: callers pass the values in.
 """
@@ -58,6 +58,21 @@ def default_index_path() -> Path:
 
 #: CourtListener's public bucket of bulk data (its listing names the dated files).
 DEFAULT_BULK_URL = "https://com-courtlistener-storage.s3-us-west-2.amazonaws.com/"
+
+
+def default_treatment_path() -> Path:
+    """Where ``citecheck treatment build`` writes the treatment table and checks read it (it may not exist)."""
+    return _data_dir() / "treatment.sqlite"
+
+
+def overruled_table_path() -> Path:
+    """The Congress.gov table of decisions overruled as ``corpus sync`` last refreshed it (the package's copy
+    is used until then)."""
+    return _data_dir() / "overruled-decisions.csv"
+
+
+#: The Constitution Annotated's table of Supreme Court decisions overruled (Library of Congress).
+DEFAULT_OVERRULED_URL = "https://constitution.congress.gov/resources/decisions-overruled/"
 
 
 def default_statutes_path() -> Path:
@@ -208,7 +223,7 @@ class Settings:
         shown_default="user data dir `index.sqlite`",
     )  # fmt: skip
     bulk_url: str = setting(
-        DEFAULT_BULK_URL, parse=p.folder_url, who=Who.USER, aliases=("bulkUrl",),
+        DEFAULT_BULK_URL, parse=p.https_folder_url, who=Who.USER, aliases=("bulkUrl",),
         doc="where `corpus sync` lists and downloads CourtListener's bulk files (https; http only to this machine)",
     )  # fmt: skip
     courtlistener_token: str | None = setting(
@@ -234,18 +249,34 @@ class Settings:
     cap_url: str = setting(
         DEFAULT_CAP_URL, parse=p.text, who=Who.USER, editor="capUrl", doc="CAP static site",
     )  # fmt: skip
+    treatment_path: Path = setting(  # noqa: RUF009
+        parse=p.path, who=Who.USER, aliases=("treatment", "treatmentPath"), factory=default_treatment_path,
+        doc="the treatment table (cases overruled or negatively treated) `citecheck treatment build` writes and "
+        "checks read (docs/sources.md)", shown_default="user data dir `treatment.sqlite`",
+    )  # fmt: skip
+    overruled_url: str = setting(
+        DEFAULT_OVERRULED_URL, parse=p.http_url, who=Who.USER, aliases=("overruledUrl",),
+        doc="where `corpus sync` refreshes the Constitution Annotated's table of Supreme Court decisions "
+        "overruled (Congress.gov; the package ships a copy)",
+    )  # fmt: skip
+    treatment_online: bool = setting(
+        True, parse=p.boolean, who=Who.STRICTER, looser=turns_on, stricter_doc="turn it off, never on",
+        doc="with a CourtListener token, search the opinions citing a case for negative treatment when the "
+        "treatment data on this machine has none (only the citation, e.g. `410 U.S. 113`, is sent; paced, cached)",
+    )  # fmt: skip
     statutes_path: Path = setting(  # noqa: RUF009
         parse=p.path, who=Who.USER, aliases=("statutes", "statutesPath"), factory=default_statutes_path,
         doc="the statute index (U.S. Code and C.F.R. sections) that `citecheck corpus sync --statutes` builds "
         "and checks read", shown_default="user data dir `statutes.sqlite`",
     )  # fmt: skip
     uscode_url: str = setting(
-        DEFAULT_USCODE_URL, parse=p.http_url, who=Who.USER,
-        doc="the OLRC's U.S. Code download pages (`download.shtml`, `releasepoints/…`)",
+        DEFAULT_USCODE_URL, parse=p.https_folder_url, who=Who.USER,
+        doc="the OLRC's U.S. Code download pages (`download.shtml`, `releasepoints/…`; https, http only to this "
+        "machine)",
     )  # fmt: skip
     ecfr_url: str = setting(
-        DEFAULT_ECFR_URL, parse=p.http_url, who=Who.USER,
-        doc="the eCFR versioner API (`titles.json`, `versions/`, `full/`)",
+        DEFAULT_ECFR_URL, parse=p.https_folder_url, who=Who.USER,
+        doc="the eCFR versioner API (`titles.json`, `versions/`, `full/`; https, http only to this machine)",
     )  # fmt: skip
     offline: bool = setting(
         False, parse=p.boolean, editor="offline", doc="never use the network (the CLI's `--offline`)",
@@ -481,6 +512,8 @@ _LOOSER_WHY = {
     "cap_fetch": "would download CAP volumes, which your own settings turned off",
     "holdings": "would send propositions to the model endpoint, which your own settings turned off",
     "name_search_online": "would send case names to CourtListener's search, which your own settings turned off",
+    "treatment_online": "would send citations to CourtListener's search for their treatment, which your own "
+    "settings turned off",
     "courtlistener_rates": "would send more requests with your token than your own settings allow",
     "courtlistener_citation_rate": "would look up more citations with your token than your own settings allow",
     "": "would send more than your own settings allow",

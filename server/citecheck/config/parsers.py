@@ -123,6 +123,39 @@ def folder_url(name: str, value: Any) -> str:
     return url if url.endswith("/") else url + "/"
 
 
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def https_folder_url(name: str, value: Any) -> str:
+    """An https URL of a folder (``/`` at its end), or plain http to this machine only: what a sync
+    downloads from a service on the internet must not be readable or changeable on the way.
+
+    >>> https_folder_url("uscode_url", "https://uscode.house.gov/download")
+    'https://uscode.house.gov/download/'
+    >>> https_folder_url("uscode_url", "http://127.0.0.1:8000/download/")
+    'http://127.0.0.1:8000/download/'
+    """
+    from urllib.parse import urlsplit
+
+    url = folder_url(name, value)
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError as exc:
+        raise ConfigError(f"{name} is not a valid URL: {url!r}") from exc
+    if host and (parts.scheme.lower() == "https" or _loopback(host)):
+        return url
+    raise ConfigError(f"{name} must be an https URL (http only to this machine), not {url!r}")
+
+
 def _items(value: Any) -> Iterable[str]:
     raw = value.split(",") if isinstance(value, str) else list(value)
     return [str(s).strip() for s in raw if str(s).strip()]

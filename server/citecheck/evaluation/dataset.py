@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecheck import reporters as reporter_limits
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.checks.quote_match import NEGATIONS, normalise_word
 from citecheck.checks.quotes import format_pages
 from citecheck.sources.models import CaseCite, CaseRecord, OpinionText, PageMap
@@ -384,6 +384,23 @@ def make_dataset(
     ]
 
 
+def _nonexistent(u: _Usable, v: int, rng: random.Random) -> str | None:
+    """A citation of ``u``'s no case can have, the ``v``-th way round (the next that works on ``u``): a series
+    that does not exist, a volume past the series' last, a page no volume reaches, a page inside ``u``."""
+    cite = u.cite
+    for attempt in range(4):
+        which = (v + attempt) % 4
+        if which == 0 and (fake := _next_series(cite.reporter)):
+            return f"{cite.volume} {fake} {cite.page}"
+        if which == 1 and cite.reporter in reporter_limits.MAX_VOLUME:
+            return f"{reporter_limits.MAX_VOLUME[cite.reporter] + rng.randint(1, 400)} {cite.reporter} {cite.page}"
+        if which == 2 and reporter_limits.page_problem(cite.reporter, "99999"):
+            return f"{cite.volume} {cite.reporter} {rng.randint(20000, 89999)}"
+        if which == 3 and u.last - u.first >= 2:
+            return f"{cite.volume} {cite.reporter} {rng.randint(u.first + 1, u.last - 1)}"
+    return None
+
+
 def _inject(
     u: _Usable,
     p: _Passage,
@@ -394,22 +411,7 @@ def _inject(
 ) -> dict[str, object] | None:
     if kind == "nonexistent-case":
         v = variants["nonexistent-case"] = variants["nonexistent-case"] + 1
-        core = None
-        for attempt in range(4):
-            which = (v + attempt) % 4
-            if which == 0 and (fake := _next_series(u.cite.reporter)):
-                core = f"{u.cite.volume} {fake} {u.cite.page}"
-            elif which == 1 and u.cite.reporter in reporter_limits.MAX_VOLUME:
-                core = (
-                    f"{reporter_limits.MAX_VOLUME[u.cite.reporter] + rng.randint(1, 400)} "
-                    f"{u.cite.reporter} {u.cite.page}"
-                )
-            elif which == 2 and reporter_limits.page_problem(u.cite.reporter, "99999"):
-                core = f"{u.cite.volume} {u.cite.reporter} {rng.randint(20000, 89999)}"
-            elif which == 3 and u.last - u.first >= 2:
-                core = f"{u.cite.volume} {u.cite.reporter} {rng.randint(u.first + 1, u.last - 1)}"
-            if core:
-                break
+        core = _nonexistent(u, v, rng)
         if core is None:
             return None
         text, core = _excerpt(u, p, rng, cite_core=core)

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from citecheck import reporters as reporter_limits
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.evaluation.dataset import (
     _PROPOSITIONS,
     CaseSample,
@@ -115,40 +115,80 @@ def _other_series(reporter: str) -> str | None:
 
 def _invented(u: _Usable, p: _Passage, how: str, rng: random.Random) -> str | None:
     """The citation core ``how`` makes of ``u``'s (None when it cannot be made for this case)."""
+    make = _INVENT.get(how)
+    return make(u, p, rng) if make is not None else None
+
+
+def _series(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    fake = _next_series(u.cite.reporter)
+    return f"{u.cite.volume} {fake} {u.cite.page}" if fake else None
+
+
+def _volume_past_end(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    rep = u.cite.reporter
+    if rep not in reporter_limits.MAX_VOLUME:
+        return None
+    return f"{reporter_limits.MAX_VOLUME[rep] + rng.randint(1, 400)} {rep} {u.cite.page}"
+
+
+def _page_past_end(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    if not reporter_limits.page_problem(u.cite.reporter, "99999"):
+        return None
+    return f"{u.cite.volume} {u.cite.reporter} {rng.randint(20000, 89999)}"
+
+
+def _pin_as_first_page(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    vol, rep = u.cite.volume, u.cite.reporter
+    inner = [pg for pg in p.pages if pg.isdigit() and u.first < int(pg) <= u.last]
+    if inner:
+        return f"{vol} {rep} {inner[0]}"
+    return f"{vol} {rep} {rng.randint(u.first + 1, u.last)}" if u.last > u.first else None
+
+
+def _volume_digit(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    return f"{_digit_off(u.cite.volume, rng)} {u.cite.reporter} {u.cite.page}"
+
+
+def _page_digit(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    return f"{u.cite.volume} {u.cite.reporter} {_digit_off(u.cite.page, rng)}"
+
+
+def _transposed_digits(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
     vol, rep, page = u.cite.volume, u.cite.reporter, u.cite.page
-    if how == "series":
-        fake = _next_series(rep)
-        return f"{vol} {fake} {page}" if fake else None
-    if how == "volume-past-end" and rep in reporter_limits.MAX_VOLUME:
-        return f"{reporter_limits.MAX_VOLUME[rep] + rng.randint(1, 400)} {rep} {page}"
-    if how == "page-past-end" and reporter_limits.page_problem(rep, "99999"):
-        return f"{vol} {rep} {rng.randint(20000, 89999)}"
-    if how == "pin-as-first-page":
-        inner = [pg for pg in p.pages if pg.isdigit() and u.first < int(pg) <= u.last]
-        if inner:
-            return f"{vol} {rep} {inner[0]}"
-        return f"{vol} {rep} {rng.randint(u.first + 1, u.last)}" if u.last > u.first else None
-    if how == "volume-digit":
-        return f"{_digit_off(vol, rng)} {rep} {page}"
-    if how == "page-digit":
-        return f"{vol} {rep} {_digit_off(page, rng)}"
-    if how == "transposed":
-        parts = ["volume", "page"]
-        rng.shuffle(parts)
-        for part in parts:
-            t = _transposed(vol if part == "volume" else page, rng)
-            if t is not None:
-                return f"{t} {rep} {page}" if part == "volume" else f"{vol} {rep} {t}"
-        return None
-    if how == "other-series":
-        other = _other_series(rep)
-        return f"{vol} {other} {page}" if other else None
-    if how == "parallel-page":
-        for c in u.record.citations:
-            if c.reporter != rep and c.page.isdigit() and c.page != page:
-                return f"{vol} {rep} {c.page}"
-        return None
+    parts = ["volume", "page"]
+    rng.shuffle(parts)
+    for part in parts:
+        t = _transposed(vol if part == "volume" else page, rng)
+        if t is not None:
+            return f"{t} {rep} {page}" if part == "volume" else f"{vol} {rep} {t}"
     return None
+
+
+def _in_other_series(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    other = _other_series(u.cite.reporter)
+    return f"{u.cite.volume} {other} {u.cite.page}" if other else None
+
+
+def _parallel_page(u: _Usable, p: _Passage, rng: random.Random) -> str | None:
+    rep, page = u.cite.reporter, u.cite.page
+    for c in u.record.citations:
+        if c.reporter != rep and c.page.isdigit() and c.page != page:
+            return f"{u.cite.volume} {rep} {c.page}"
+    return None
+
+
+#: How each way of inventing (``INVENTIONS``) makes a citation no case has from a real one.
+_INVENT: dict[str, Callable[[_Usable, _Passage, random.Random], str | None]] = {
+    "series": _series,
+    "volume-past-end": _volume_past_end,
+    "page-past-end": _page_past_end,
+    "pin-as-first-page": _pin_as_first_page,
+    "volume-digit": _volume_digit,
+    "page-digit": _page_digit,
+    "transposed": _transposed_digits,
+    "other-series": _in_other_series,
+    "parallel-page": _parallel_page,
+}
 
 
 #: Share of fix-kind excerpts that state a proposition instead of quoting (``"quoted": false``).
@@ -192,80 +232,23 @@ def make_fix_dataset(
     seed: int = 0,
 ) -> list[dict[str, object]]:
     """``n`` excerpts of the kinds in the module docstring, shares as in ``_SHARES``; reproducible."""
-    rng = random.Random(seed)
     usable = [u for s in samples if (u := _usable(s)) is not None]
     if len(usable) < 2:
         return []
-    held = {str(c) for u in usable for c in u.record.citations} | {
-        str(c) for s in samples for c in s.record.citations
-    }
+    maker = _Maker(random.Random(seed), samples, usable, real_cases)
     kinds = [k for k, share in _SHARES for _ in range(max(1, round(n * share)))]
     if not real_cases:
         kinds = [k for k in kinds if k not in ("unknown-case", "uncovered")]
     out: list[dict[str, object]] = []
-    inventions = 0
     i = 0
     while len(out) < n and i < n * 20:
         kind = kinds[i % len(kinds)]
         u = usable[(i * 7 + seed) % len(usable)]
-        meant: _Usable | None = u  # the case the row's citation stands for (None: none of ours)
         i += 1
-        p = rng.choice(u.passages)
-        row: dict[str, object] | None = None
-        quoted = rng.random() >= UNQUOTED_SHARE
-        court = rng.random() < 0.5
-        if kind == "invented-citation":
-            for attempt in range(len(INVENTIONS)):
-                how = INVENTIONS[(inventions + attempt) % len(INVENTIONS)]
-                core = _invented(u, p, how, rng)
-                if core is not None and core not in held and core != _cite(u):
-                    inventions += 1
-                    text, core = _written(u, p, rng, quoted=quoted, court=court, cite_core=core)
-                    row = {"text": text, "hallucinations": {core: "nonexistent-case"}, "invention": how}
-                    break
-        elif kind in ("wrong-citation", "wrong-name"):
-            others = [
-                o
-                for o in usable
-                if o.record.id != u.record.id
-                and compare_names(o.name, u.record.names).verdict is NameVerdict.MISMATCH
-                and compare_names(u.name, o.record.names).verdict is NameVerdict.MISMATCH
-            ]
-            if others:
-                o = rng.choice(others)
-                if kind == "wrong-name":
-                    text, _ = _written(u, p, rng, quoted=quoted, court=court, name=o.name)
-                    row = {"text": text, "hallucinations": {o.name: "name-mismatch"}}
-                else:
-                    year = rng.choice((u.year, o.year))
-                    text, _ = _written(u, p, rng, quoted=quoted, court=court, cite_core=_cite(o))
-                    text = text.replace(f" {u.year}).", f" {year}).").replace(f"({u.year}).", f"({year}).")
-                    row = {"text": text, "hallucinations": {u.name: "name-mismatch"}}
-        elif kind == "unknown-case":
-            rc = rng.choice(real_cases)
-            unrelated = all(
-                compare_names(rc.name, s.record.names).verdict is NameVerdict.MISMATCH for s in samples
-            )
-            if unrelated and u.last - u.first >= 2:
-                core = f"{u.cite.volume} {u.cite.reporter} {rng.randint(u.first + 1, u.last - 1)}"
-                text = f"{rng.choice(_PROPOSITIONS)} {rc.name}, {core} ({rc.year})."
-                row = {"text": text, "hallucinations": {core: "nonexistent-case"}}
-                meant = None  # no case of ours is the one meant
-        elif kind == "clean":
-            text, _ = _excerpt(u, p, rng)
-            row = {"text": text, "hallucinations": {}}
-            meant = None
-        elif kind == "uncovered":
-            rc = rng.choice(real_cases)
-            row = {
-                "text": f"{rng.choice(_PROPOSITIONS)} {rc.name}, {rc.citation} ({rc.year}).",
-                "hallucinations": {},
-            }
-            meant = None
-        if row is None:
+        made = maker.row(kind, u)
+        if made is None:
             continue
-        if kind in FIX_KINDS:
-            row["quoted"] = quoted
+        row, meant = made
         row.update(
             id=f"fx{len(out):04d}",
             injected=kind if kind in FIX_KINDS or kind == "unknown-case" else None,
@@ -273,9 +256,105 @@ def make_fix_dataset(
             fix=_truth(kind, meant),
         )
         out.append(row)
-    rng.shuffle(out)
+    maker.rng.shuffle(out)
     keys = ("id", "text", "hallucinations", "injected", "case", "fix", "invention", "quoted")
     return [{k: r[k] for k in keys if k in r} for r in out]
+
+
+#: A made row, and the case of ours its citation stands for (None: none of ours).
+_Made = tuple[dict[str, object], "_Usable | None"] | None
+
+
+class _Maker:
+    """The rows of ``make_fix_dataset``, one kind each, drawing from one random stream in a fixed order (the
+    dataset is reproducible from its seed)."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        samples: Sequence[CaseSample],
+        usable: list[_Usable],
+        real_cases: Sequence[RealCase],
+    ) -> None:
+        self.rng, self.samples, self.usable, self.real_cases = rng, samples, usable, real_cases
+        #: every citation the corpus holds: an invented one must be none of them
+        self.held = {str(c) for x in usable for c in x.record.citations} | {
+            str(c) for x in samples for c in x.record.citations
+        }
+        self.inventions = 0  # rows invented so far: the next one takes the next way of inventing
+
+    def row(self, kind: str, u: _Usable) -> _Made:
+        """A row of ``kind`` built on ``u`` (None: ``u`` cannot make one)."""
+        rng = self.rng
+        p = rng.choice(u.passages)
+        quoted = rng.random() >= UNQUOTED_SHARE
+        court = rng.random() < 0.5
+        made: _Made = None
+        if kind == "invented-citation":
+            made = self._invented(u, p, quoted, court)
+        elif kind in ("wrong-citation", "wrong-name"):
+            made = self._wrong(kind, u, p, quoted, court)
+        elif kind == "unknown-case":
+            made = self._unknown_case(u)
+        elif kind == "clean":
+            made = {"text": _excerpt(u, p, rng)[0], "hallucinations": {}}, None
+        elif kind == "uncovered":
+            rc = rng.choice(self.real_cases)
+            made = (
+                {
+                    "text": f"{rng.choice(_PROPOSITIONS)} {rc.name}, {rc.citation} ({rc.year}).",
+                    "hallucinations": {},
+                },
+                None,
+            )
+        if made is not None and kind in FIX_KINDS:
+            made[0]["quoted"] = quoted
+        return made
+
+    def _invented(self, u: _Usable, p: _Passage, quoted: bool, court: bool) -> _Made:
+        """A citation no case has, made one of the ``INVENTIONS`` ways (the next that works on ``u``)."""
+        for attempt in range(len(INVENTIONS)):
+            how = INVENTIONS[(self.inventions + attempt) % len(INVENTIONS)]
+            core = _invented(u, p, how, self.rng)
+            if core is not None and core not in self.held and core != _cite(u):
+                self.inventions += 1
+                text, core = _written(u, p, self.rng, quoted=quoted, court=court, cite_core=core)
+                return {"text": text, "hallucinations": {core: "nonexistent-case"}, "invention": how}, u
+        return None
+
+    def _wrong(self, kind: str, u: _Usable, p: _Passage, quoted: bool, court: bool) -> _Made:
+        """``u``'s passage under another case's name, or another case's citation under ``u``'s name."""
+        others = [
+            o
+            for o in self.usable
+            if o.record.id != u.record.id
+            and compare_names(o.name, u.record.names).verdict is NameVerdict.MISMATCH
+            and compare_names(u.name, o.record.names).verdict is NameVerdict.MISMATCH
+        ]
+        if not others:
+            return None
+        rng = self.rng
+        o = rng.choice(others)
+        if kind == "wrong-name":
+            text, _ = _written(u, p, rng, quoted=quoted, court=court, name=o.name)
+            return {"text": text, "hallucinations": {o.name: "name-mismatch"}}, u
+        year = rng.choice((u.year, o.year))
+        text, _ = _written(u, p, rng, quoted=quoted, court=court, cite_core=_cite(o))
+        text = text.replace(f" {u.year}).", f" {year}).").replace(f"({u.year}).", f"({year}).")
+        return {"text": text, "hallucinations": {u.name: "name-mismatch"}}, u
+
+    def _unknown_case(self, u: _Usable) -> _Made:
+        """A real case none of ours is, cited at a page inside ``u`` (no case of ours is the one meant)."""
+        rng = self.rng
+        rc = rng.choice(self.real_cases)
+        unrelated = all(
+            compare_names(rc.name, s.record.names).verdict is NameVerdict.MISMATCH for s in self.samples
+        )
+        if not (unrelated and u.last - u.first >= 2):
+            return None
+        core = f"{u.cite.volume} {u.cite.reporter} {rng.randint(u.first + 1, u.last - 1)}"
+        text = f"{rng.choice(_PROPOSITIONS)} {rc.name}, {core} ({rc.year})."
+        return {"text": text, "hallucinations": {core: "nonexistent-case"}}, None
 
 
 __all__ = ["CONTROL_KINDS", "FIX_KINDS", "INVENTIONS", "make_fix_dataset"]

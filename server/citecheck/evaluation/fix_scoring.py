@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from citecheck.checks.names import NameVerdict, compare_names
+from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.extract.models import CiteForm, Extraction
 from citecheck.findings import Finding, Fix, Kind
 from citecheck.spans import Span

@@ -4,7 +4,8 @@
     extract_citations(text) -> Extraction
     doc = Document(text); doc.apply_edits([Edit(start=..., end=..., new_text=...)]) -> Extraction
 
-Pure: no I/O. Only ``eyecite_adapter.py`` imports eyecite. See docs/extraction.md for the rules.
+Pure: no I/O. Only ``tokenizer.py`` imports eyecite (to read its extractors into a table). See
+docs/extraction.md for the rules.
 """
 
 from citecheck.extract.incremental.document import Document, Edit, extract_citations

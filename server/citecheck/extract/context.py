@@ -33,6 +33,9 @@ HISTORY = re.compile(
     r"withdrawn|amended|remanded|on\s+remand|on\s+reh'g|petition\s+for\s+cert\.\s+filed|dismissed)"
     r"[^;()\"]{0,120}?),\s*"
 )
+#: The same phrase running on to a citation whose case name comes first (``, overruled on other grounds,
+#: Burks v. United States, 437 U.S. 1``): matched whole up to that citation, never past a ``;``.
+HISTORY_TO = re.compile(HISTORY.pattern.replace("{0,120}?),", "{0,160}),"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,34 +82,43 @@ def parse_court_date(inner: str) -> CourtDate | None:
     inner = " ".join(inner.split())
     n = _NUMERIC_DATE_TAIL.search(inner)
     if n is not None:
-        # Louisiana public-domain style: "(La.App. 1 Cir. 12/15/95)"
-        yy = int(n["year"])
-        year = yy if yy >= 100 else (1900 + yy if yy > 30 else 2000 + yy)
-        court_text = inner[: n.start()].strip().rstrip(",").strip() or None
-        if court_text is not None and (len(court_text) > 60 or not _court_like(court_text)):
-            return None
-        month, day = int(n["month"]), int(n["day"])
-        date = f"{year:04d}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else None
-        return CourtDate(court_text, court_id(court_text) if court_text else None, year, date)
+        return _numeric_dated(inner, n)
     m = _DATE_TAIL.search(inner)
     if m:
-        court_text = _DATE_WORDS.sub(" ", inner[: m.start()]).strip().rstrip(",").strip() or None
-        if court_text is not None:
-            court_text = " ".join(court_text.split())
-        if court_text is not None and (len(court_text) > 60 or not _court_like(court_text)):
-            return None
-        year = int(m["year"])
-        date = None
-        if m["month"] and m["day"]:
-            month = _MONTHS[m["month"][:3].lower()]
-            day = int(m["day"])
-            if 1 <= day <= 31:
-                date = f"{year:04d}-{month:02d}-{day:02d}"
-        return CourtDate(court_text, court_id(court_text) if court_text else None, year, date)
+        return _dated(inner, m)
     found = court_id(inner, exact=True)
     if found is not None:
         return CourtDate(inner, found, None, None)
     return None
+
+
+def _numeric_dated(inner: str, n: re.Match[str]) -> CourtDate | None:
+    """Louisiana public-domain style: "(La.App. 1 Cir. 12/15/95)" — a court, then a numeric date."""
+    yy = int(n["year"])
+    year = yy if yy >= 100 else (1900 + yy if yy > 30 else 2000 + yy)
+    court_text = inner[: n.start()].strip().rstrip(",").strip() or None
+    if court_text is not None and (len(court_text) > 60 or not _court_like(court_text)):
+        return None
+    month, day = int(n["month"]), int(n["day"])
+    date = f"{year:04d}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else None
+    return CourtDate(court_text, court_id(court_text) if court_text else None, year, date)
+
+
+def _dated(inner: str, m: re.Match[str]) -> CourtDate | None:
+    """A court (or none) then a year, with its month and day when written ("S.D.N.Y. Mar. 3, 2020")."""
+    court_text = _DATE_WORDS.sub(" ", inner[: m.start()]).strip().rstrip(",").strip() or None
+    if court_text is not None:
+        court_text = " ".join(court_text.split())
+    if court_text is not None and (len(court_text) > 60 or not _court_like(court_text)):
+        return None
+    year = int(m["year"])
+    date = None
+    if m["month"] and m["day"]:
+        month = _MONTHS[m["month"][:3].lower()]
+        day = int(m["day"])
+        if 1 <= day <= 31:
+            date = f"{year:04d}-{month:02d}-{day:02d}"
+    return CourtDate(court_text, court_id(court_text) if court_text else None, year, date)
 
 
 def _court_like(text: str) -> bool:

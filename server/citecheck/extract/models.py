@@ -1,6 +1,6 @@
 """Our citation records: plain frozen values, safe to cache, serialise and send to clients.
 
-eyecite's objects never leave ``extract/eyecite_adapter.py``. Every span here is a code-point
+eyecite's objects never leave ``extract/tokenizer.py``. Every span here is a code-point
 offset into the ORIGINAL document text (not a cleaned copy).
 """
 
@@ -161,6 +161,16 @@ class Statute:
     unit: str = ""  # "part" / "subpart" / "appendix": what is cited when it is no section
     subpart: str | None = None
     appendix: str | None = None
+    #: what kind of authority when it is no code's section: ``"constitution"`` (``title`` the article or
+    #: amendment, ``art. I`` / ``amend. XIV``; ``section`` its section, "" when none; clauses in
+    #: ``subsections``), ``"session law"`` (``title`` the year, ``chapter`` the chapter: ``2020 Mass. Acts
+    #: ch. 65, § 3(b)``), ``"act"`` (a named act's section, ``act_name`` § ``act_section``, classified to the
+    #: U.S. Code section in ``code``/``title``/``section`` where OLRC's tables say where it is), ``"chapter"``
+    #: (a code's whole chapter: ``chapter 7.105 RCW``, the chapter in ``section``), ``"title"`` (``Title 51 RCW``)
+    kind: str = ""
+    chapter: str | None = None
+    act_name: str | None = None
+    act_section: str | None = None
 
     @property
     def name(self) -> str | None:
@@ -174,6 +184,10 @@ class Statute:
 
     def _key(self, number: str) -> StatuteKey:
         assert self.code is not None
+        if self.kind == "session law":  # one year's laws hold many chapters: "2021, ch. 215"
+            return statute_key(self.code, f"{self.title}, ch. {self.chapter}", number)
+        if self.kind in ("chapter", "title"):
+            return statute_key(self.code, f"{self.kind} {number}", "")
         if self.unit == "appendix" and self.appendix:
             return statute_key(self.code, self.title, f"{number}:{self.appendix}", unit="appendix")
         if self.unit == "subpart" and self.subpart:
@@ -191,6 +205,8 @@ class Statute:
 
     def __str__(self) -> str:
         """The citation in a canonical form: ``42 U.S.C. § 1983(a)``, ``§§ 101–105``, ``et seq.``"""
+        if self.kind:
+            return _kind_text(self)
         if self.code == "Pub. L.":
             return (
                 f"Pub. L. No. {self.title}, § {self.section}" if self.title else f"Pub. L. No. {self.section}"
@@ -222,6 +238,33 @@ class Statute:
         if self.appendix:
             out += f", app. {self.appendix}"
         return out + "".join(f", {s}" for s in self.subsections)
+
+
+def _kind_text(s: Statute) -> str:
+    """A constitution's provision, a session law, a named act's section or a code's chapter in its
+    normal form: ``U.S. Const. art. I, § 9, cl. 3``, ``2020 Mass. Acts ch. 65, § 3(b)``, ``Sherman Act § 1
+    (15 U.S.C. § 1)``, ``Wash. Rev. Code ch. 7.105``."""
+    subs = "".join(s.subsections)
+    if s.kind == "constitution":
+        out = f"{s.name or 'Const.'} {s.title}" if s.title else f"{s.name or 'Const.'}"
+        if s.section:
+            out += f", § {s.section}"
+        return out + "".join(f", {c}" for c in s.subsections)
+    if s.kind == "session law":
+        head = f"{s.title} {s.name}" if s.title else f"{s.name}"
+        out = f"{head} ch. {s.chapter}" if s.chapter else head
+        return out + (f", § {s.section}{subs}" if s.section else "")
+    if s.kind == "chapter":
+        return f"{s.name} ch. {s.section}"
+    if s.kind == "title":
+        return f"{s.name} tit. {s.section}"
+    if s.kind == "act":
+        act = f"{s.act_name} § {s.act_section}" if s.act_section else f"{s.act_name}"
+        if s.code is None or s.code == "act":
+            return act
+        inner = replace(s, kind="", act_name=None, act_section=None)
+        return f"{act} ({inner})"
+    return f"{s.name} § {s.section}{subs}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -300,6 +343,12 @@ class Citation:
     page: str | None = None  # first page (None for "585 U.S. ___")
     database: Database | None = None  # WL / LEXIS cites
     foreign: str | None = None  # "Canadian neutral", "UK neutral", …: outside what citecheck verifies
+    #: who decided it, for an agency's decision series ("National Labor Relations Board": ``361 NLRB No. 137``,
+    #: ``7 F.C.C.R. 8752``): reported as an agency decision, never looked up as a case (extract/agency.py)
+    agency: str | None = None
+    #: an entry of the document's own table of authorities (a dot leader and pages follow it):
+    #: ``extract/tables.py`` links it to its uses in the body, where the checks speak for it
+    listed: bool = False
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None  # courts-db id ("ca3", "scotus")
@@ -407,6 +456,11 @@ def resolved_statute(citation: Citation, antecedent: Citation | None) -> Statute
         return None
     if own is None:  # a bare "Id." after a statute
         return replace(ante, form=StatuteForm.ID) if citation.form is CiteForm.ID else None
+    if ante.kind == "act":  # "Id. § 2" after "section 1 of the Sherman Act": the act's § 2, not placed
+        return replace(
+            own, code="act", code_text=ante.code_text, jurisdiction=None, kind="act", act_name=ante.act_name,
+            act_section=own.section + "".join(own.subsections),
+        )  # fmt: skip
     return replace(
         own,
         code=ante.code,
@@ -415,6 +469,8 @@ def resolved_statute(citation: Citation, antecedent: Citation | None) -> Statute
         regulation=ante.regulation,
         title=ante.title,
         act=ante.act,
+        kind=ante.kind,
+        chapter=ante.chapter,
     )
 
 

@@ -141,14 +141,30 @@ def _ex_parte(kept: list[re.Match[str]]) -> bool:
 
 
 def clean_name(original: str) -> str:
-    """Name text as written, without Markdown emphasis and with whitespace collapsed."""
+    """Name text as written, without Markdown emphasis and with whitespace collapsed; a word hyphenated at
+    a line's end joined (``Ander-⏎son`` → ``Anderson``; ``Petro-⏎Lubricant`` keeps its hyphen)."""
+    if "-" in original and ("\n" in original or "\r" in original):
+        original = _SOFT_BREAK.sub("", original)
+        original = _HARD_BREAK.sub("-", original)
     return _WS.sub(" ", _EMPHASIS.sub("", original)).strip().strip(",").strip()
 
 
-def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> tuple[int, int] | None:  # noqa: C901
+#: a word broken at a line's end: a lower-case continuation joins it, a capital keeps the hyphen
+_SOFT_BREAK = re.compile(r"(?<=[a-z])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[a-z])")
+_HARD_BREAK = re.compile(r"(?<=[A-Za-z])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[A-Z])")
+
+
+def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> tuple[int, int] | None:
     """The span ``[start, end')`` of a name that ends at or just before ``end`` (spaces/comma skipped).
 
-    ``floor`` bounds the scan (previous citation, paragraph start).
+    ``floor`` bounds the scan (previous citation, paragraph start). Words are read backwards from the end
+    (``_read_back``: each word kept, or the end of the name), then the connectors and numbers that cannot
+    open or close a name are dropped (``_trim``).
+
+    >>> text = "As held in Smith v. Jones, 100 A.2d 1"
+    >>> start, stop = scan_name_back(text, 0, text.index(", 100"))
+    >>> text[start:stop]
+    'Smith v. Jones'
     """
     stop = end
     while stop > floor and norm[stop - 1] in " ,":
@@ -158,17 +174,34 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     words = list(_WORD.finditer(norm, max(floor, stop - 400), stop))
     if words and words[0].start() < floor:
         words = words[1:]
+    kept = _read_back(words, max_words)
+    _trim(kept)
+    if not kept:
+        return None
+    start = kept[-1].start()
+    if norm[start] == "(":
+        start += 1
+    stop_at = kept[0].end()
+    while stop_at > start and norm[stop_at - 1] in ",":
+        stop_at -= 1
+    if not any(ch.isalpha() for ch in norm[start:stop_at]):
+        return None
+    return start, stop_at
+
+
+#: What ``_word_back`` says of a word read backwards: it is the name's, and reading goes on; it is the
+#: name's first word; or the name ended after it (the word is not the name's).
+_GO_ON, _FIRST, _ENDED = 0, 1, 2
+
+
+def _read_back(words: list[re.Match[str]], max_words: int) -> list[re.Match[str]]:
+    """The name's words, last first: ``words`` read backwards until one ends the name (``_word_back``)."""
     kept: list[re.Match[str]] = []
     k = len(words)
-    while k > 0:
+    while k > 0 and len(kept) < max_words:
         k -= 1
-        w = words[k]
-        tok = w.group()
-        low = tok.lower()
-        right = kept[-1].group() if kept else None
+        tok = words[k].group()
         tok_core = tok.rstrip(",") if not kept else tok
-        if len(kept) >= max_words:
-            break
         if tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
             opened = _name_parenthetical(words, k)
             if (
@@ -177,55 +210,77 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
                 kept.extend(reversed(words[opened : k + 1]))
                 k = opened
                 continue
-        if tok_core[-1:] in ';:!?"' or tok_core.endswith(").") or tok_core.endswith("),"):
+        said = _word_back(words, k, kept, tok_core)
+        if said != _ENDED:
+            kept.append(words[k])
+        if said != _GO_ON:
             break
-        before_suffix = False
-        if tok_core.endswith(",") and kept:
-            place = len(kept) == 1 and right is not None and right.rstrip(",") in _STATES
-            title = right is not None and right.rstrip(",") in _TITLES
-            if right is None or (right.lower().rstrip(",") not in CORPORATE and not place and not title):
-                break  # a comma ends the name, except before "Inc.", a closing place, an official's title
-            tok_core = tok_core[:-1]
-            before_suffix = True  # "Testing Labs., Inc.": the word before a suffix belongs to the name
-        right_low = right.lower() if right is not None else None
-        if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re") and low != "with":
-            break  # ("with" of "compare … with" is also a name's connector: "Citizens with Disabilities")
-        first = tok_core[:1]
-        if _CAMEL.match(tok_core) and not _camel_prose(tok_core):
-            first = "E"  # "eBay Inc. v. MercExchange", "eBay, supra": a lower-case brand is a name's word
-        if first.islower() or first in "&":
-            if tok_core.lower() in CONNECTORS:
-                kept.append(w)
-                continue
-            break
-        if first == "(" and tok_core[1:2].isupper() and tok_core.lower() not in SIGNALS:
-            kept.append(
-                w
-            )  # "(Delaney v. Superior Court (1990) 50 Cal.3d 785": the name opens the parenthesis
-            break
-        if first == "(" or first == ")":
-            break
-        if tok_core in ("Ex", "EX") and right_low == "rel.":
-            kept.append(w)  # "State Ex Rel. Smith": a connector in capitals
-            continue
-        if tok_core in ("In", "IN", "Ex", "EX"):
-            if right_low in ("re", "parte", "rel."):  # "In re", and "IN RE" in all-capitals captions
-                kept.append(w)
-            break
-        if (
-            kept
-            and tok_core.endswith(".")
-            and not before_suffix
-            and not _is_abbreviation(tok_core)
-            and not _abbreviated_here(words, k, kept)
-        ):
-            # "Court. Smith v. Jones": a sentence ended there
-            break
-        if not (first.isupper() or first.isdigit() or first in "'"):
-            break
-        kept.append(w)
-    # drop connectors that cannot open or close a name ("of", "and"), keep "In re"/"Ex parte" and a
-    # capitalised particle or article that opens one ("Van Ness", "De La Cruz", "The Paquete Habana")
+    return kept
+
+
+def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str) -> int:
+    """Whether ``words[k]``, read backwards before the name's words ``kept`` (last first), is the name's
+    (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
+    low = words[k].group().lower()
+    right = kept[-1].group() if kept else None
+    if tok_core[-1:] in ';:!?"' or tok_core.endswith(").") or tok_core.endswith("),"):
+        return _ENDED
+    before_suffix = False
+    if tok_core.endswith(",") and kept:
+        if not _comma_inside_name(right, len(kept)):
+            return _ENDED  # a comma ends the name, except before "Inc.", a closing place, an official's title
+        tok_core = tok_core[:-1]
+        before_suffix = True  # "Testing Labs., Inc.": the word before a suffix belongs to the name
+    right_low = right.lower() if right is not None else None
+    if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re") and low != "with":
+        return _ENDED  # ("with" of "compare … with" is also a name's connector: "Citizens with Disabilities")
+    first = tok_core[:1]
+    if _CAMEL.match(tok_core) and not _camel_prose(tok_core):
+        first = "E"  # "eBay Inc. v. MercExchange", "eBay, supra": a lower-case brand is a name's word
+    said = _by_shape(tok_core, first, right_low)
+    if said is not None:
+        return said
+    if kept and tok_core.endswith(".") and not before_suffix and _sentence_ended(words, k, kept, tok_core):
+        return _ENDED  # "Court. Smith v. Jones": a sentence ended there
+    return _GO_ON if first.isupper() or first.isdigit() or first in "'" else _ENDED
+
+
+def _by_shape(tok_core: str, first: str, right_low: str | None) -> int | None:
+    """What the word's shape alone says (None: nothing yet): a lower-case connector goes on and any other
+    lower-case word ends the name; a parenthesis ends it, unless a name opens it; "In re", "Ex parte" and
+    "Ex rel." open or continue one."""
+    if first.islower() or first in "&":
+        return _GO_ON if tok_core.lower() in CONNECTORS else _ENDED
+    if first == "(" and tok_core[1:2].isupper() and tok_core.lower() not in SIGNALS:
+        return _FIRST  # "(Delaney v. Superior Court (1990) 50 Cal.3d 785": the name opens the parenthesis
+    if first == "(" or first == ")":
+        return _ENDED
+    if tok_core in ("Ex", "EX") and right_low == "rel.":
+        return _GO_ON  # "State Ex Rel. Smith": a connector in capitals
+    if tok_core in ("In", "IN", "Ex", "EX"):
+        # "In re", and "IN RE" in all-capitals captions
+        return _FIRST if right_low in ("re", "parte", "rel.") else _ENDED
+    return None
+
+
+def _comma_inside_name(right: str | None, kept: int) -> bool:
+    """A comma before the word ``right`` is inside a name: before a corporate suffix ("Inc."), a place that
+    closes the name (its only word so far), or an official's title ("Smith v. Jones, Attorney General")."""
+    if right is None:
+        return False
+    word = right.rstrip(",")
+    return right.lower().rstrip(",") in CORPORATE or (kept == 1 and word in _STATES) or word in _TITLES
+
+
+def _sentence_ended(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str) -> bool:
+    """A capitalised word ending in a period is a sentence's end, not an abbreviation inside the name."""
+    return not _is_abbreviation(tok_core) and not _abbreviated_here(words, k, kept)
+
+
+def _trim(kept: list[re.Match[str]]) -> None:
+    """Drop (in place) the words that cannot close or open a name: connectors at either end ("of", "and"),
+    except "In re"/"Ex parte" and a capitalised particle or article that opens one ("Van Ness", "De La
+    Cruz", "The Paquete Habana"); a number, or a sentence's opening word ("Then"), at its start."""
     while kept and _loose_connector(kept[-1].group()) and not _ex_parte(kept):
         kept.pop()
     while kept and kept[0].group().lower().rstrip(",") in CONNECTORS and kept[0].group() != "v.":
@@ -236,18 +291,6 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
         or (len(kept) > 1 and kept[-1].group() in _SENTENCE_OPENERS)
     ):
         kept.pop()  # a name does not start with a number ("100 A.3d 1004, 153 ..."), a connector or "Then"
-    if not kept:
-        return None
-    start = kept[-1].start()
-    if norm[start] == "(":
-        start += 1
-    last = kept[0]
-    stop_at = last.end()
-    while stop_at > start and norm[stop_at - 1] in ",":
-        stop_at -= 1
-    if not any(ch.isalpha() for ch in norm[start:stop_at]):
-        return None
-    return start, stop_at
 
 
 def _camel_prose(word: str) -> bool:

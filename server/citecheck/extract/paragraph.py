@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citecheck.extract.context import HISTORY, parentheticals_after, parse_court_date
+from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series
+from citecheck.extract.context import HISTORY, HISTORY_TO, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
 from citecheck.extract.foreign import ForeignCite, find_foreign
@@ -29,11 +30,13 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.names import CONNECTORS, SIGNALS, case_name_at, short_name_at
 from citecheck.extract.normalise import citation_text, normalise
+from citecheck.extract.other_authorities import MASS_REGULATIONS, find_other_authorities, merge_authorities
 from citecheck.extract.paragraphs import furniture_lines
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
+from citecheck.extract.tables import listed_at
 from citecheck.extract.unrecognised import Candidate, find_unrecognised
 from citecheck.reporters import is_case_reporter, reporter_variant
 from citecheck.spans import Span
@@ -107,6 +110,7 @@ class _Draft:
     page: str | None = None
     database: Database | None = None
     foreign: str | None = None
+    agency: str | None = None
     case_name: CaseName | None = None
     pincite: Pincite | None = None
     court: str | None = None
@@ -218,31 +222,56 @@ def _record_pin(norm: str, start: int, limit: int) -> int | None:
 
 @lru_cache(maxsize=256)
 def extract_paragraph(text: str) -> ParagraphResult:
-    """Extract one paragraph (``text`` exactly as in the document; offsets relative to it)."""
+    """Extract one paragraph (``text`` exactly as in the document; offsets relative to it).
+
+    The passes, in order: what the paragraph cites (``_items``) → a draft per citation (``_drafts``) →
+    the tails, groups and history, names and parallel short names filled in → spans finalised and nested
+    citations marked → the sentences, quotations and block quote (``_Layout``) → the citations with their
+    quotations and propositions (``_citations``) → the ``Name at N`` references.
+    """
     norm = _scanned(text)
-    n = len(norm)
-    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
-    foreign = find_foreign(norm)
-    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
-        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
-    statutes, hits = _statutes(norm, text, hits)
-    cands = find_unrecognised(
-        norm,
-        [(h.start, h.end) for h in hits]
-        + [(f.start, f.end) for f in foreign]
-        + [(m.start, m.end) for m in statutes],
-    )
-    hits, cands = _variants_read(hits, cands)
-    items: list[Hit | Candidate | ForeignCite | StatuteMatch] = sorted(
-        [*hits, *cands, *foreign, *statutes], key=lambda h: h.start
-    )
+    items, hits = _items(norm, text)
     stops = frozenset(h.start for h in items)
     barriers = [h.start for h in hits if h.kind in (HitKind.OTHER, HitKind.LAW)] + [
         m.start() for m in _RECORD.finditer(norm)
     ]
+    drafts = _drafts(norm, text, items, stops)
+    _attach_tails(norm, text, drafts)
+    _group_and_history(norm, text, drafts)
+    _reporters_by_year(drafts)
+    _names(norm, text, drafts)
+    _parallel_short_names(norm, drafts)
+    _finalise_spans(drafts)
+    layout = _Layout.of(norm, text, drafts)
+    made = _Citations(norm, text, drafts, layout, barriers)
+    refs = _reference_candidates(norm, text, drafts, layout.sents, stops)
+    return ParagraphResult(
+        citations=tuple(made.citations),
+        nested=tuple(d.nested for d in drafts),
+        leading=tuple(made.leading),
+        needs_prev=tuple(made.needs_prev),
+        barrier_before=tuple(made.barrier_before),
+        barrier_at_end=any(b >= made.last_main_end for b in barriers),
+        block=layout.block,
+        last_sentence=layout.last_sentence(),
+        refs=refs,
+        ref_props=tuple(_ref_context(r, layout.sents, layout.only, layout.quotes, drafts) for r in refs),
+        parallel_short=tuple(
+            k > 0
+            and d.form is CiteForm.SHORT
+            and drafts[k - 1].form in (CiteForm.SHORT, CiteForm.ID)
+            and _COMMA.fullmatch(norm, drafts[k - 1].span.end, d.span.start) is not None
+            for k, d in enumerate(drafts)
+        ),
+    )
 
+
+def _drafts(norm: str, text: str, items: list[_Item], stops: frozenset[int]) -> list[_Draft]:
+    """A draft per citation the items make, in order (eyecite's other law tokens make none, but a
+    citation's name is not read back past them)."""
     drafts: list[_Draft] = []
     prev_end = 0
+    n = len(norm)
     for i, h in enumerate(items):
         limit = items[i + 1].start if i + 1 < len(items) else n
         if isinstance(h, Hit):
@@ -255,20 +284,19 @@ def extract_paragraph(text: str) -> ParagraphResult:
             d = _draft_for_statute(h)
         elif isinstance(h, ForeignCite):
             d = _draft_for_foreign(norm, text, h, limit, stops)
+        elif isinstance(h, AgencyCite):
+            d = _draft_for_agency(norm, text, h, limit, stops)
         else:
             d = _draft_for_unrecognised(norm, text, h, limit, stops)
         if d is None:
             continue
         drafts.append(d)
         prev_end = max(prev_end, d.after)
+    return drafts
 
-    _attach_tails(norm, text, drafts)
-    _group_and_history(norm, text, drafts)
-    _reporters_by_year(drafts)
-    _names(norm, text, drafts)
-    _parallel_short_names(norm, drafts)
 
-    # finalise spans; nested = inside another citation's full span
+def _finalise_spans(drafts: list[_Draft]) -> None:
+    """Each full span covers its citation; a citation inside another group's full span is nested."""
     for d in drafts:
         d.full = d.full.union(d.span)
     for d in drafts:
@@ -277,107 +305,184 @@ def extract_paragraph(text: str) -> ParagraphResult:
                 d.nested = True
                 break
 
-    protected = [(d.full.start, d.full.end) for d in drafts]
-    quotes = find_quotes(norm, text)
-    # a quotation of two sentences is one: its inner periods end nothing (its last one may)
-    sents = sentence_spans(norm, protected + [_inner(q) for q in quotes])
-    only = [_only_citations(norm, s, protected) for s in sents]
-    sent_objs = [Span(a, b) for a, b in sents]  # shared by the citations of one sentence
-    block = block_quote(text, 0, n) if is_block_paragraph(text) else None
 
-    citations: list[Citation] = []
-    leading: list[bool] = []
-    needs_prev: list[bool] = []
-    barrier_before: list[bool] = []
-    last_main_end = 0
-    not_lead_from = len(norm) + 1
-    for idx, d in enumerate(drafts):
-        si = _sentence_of(sents, d.span.start)
+@dataclass(slots=True)
+class _Layout:
+    """The paragraph's sentences (``only``: made of citations alone), its quotations, and its block quote."""
+
+    sents: list[tuple[int, int]]
+    only: list[bool]
+    spans: list[Span]  # the sentences as spans, shared by the citations of one sentence
+    quotes: list[Quote]
+    block: Quote | None
+
+    @classmethod
+    def of(cls, norm: str, text: str, drafts: list[_Draft]) -> _Layout:
+        protected = [(d.full.start, d.full.end) for d in drafts]
+        quotes = find_quotes(norm, text)
+        # a quotation of two sentences is one: its inner periods end nothing (its last one may)
+        sents = sentence_spans(norm, protected + [_inner(q) for q in quotes])
+        only = [_only_citations(norm, s, protected) for s in sents]
+        block = block_quote(text, 0, len(norm)) if is_block_paragraph(text) else None
+        return cls(sents, only, [Span(a, b) for a, b in sents], quotes, block)
+
+    def last_sentence(self) -> Span | None:
+        """The last sentence that is not citations alone (what a citation opening the next paragraph may be
+        offered for)."""
+        for i in range(len(self.sents) - 1, -1, -1):
+            if not self.only[i]:
+                return Span(*self.sents[i])
+        return None
+
+
+class _Citations:
+    """The paragraph's citations made from the drafts, with what the plan needs of each: whether only
+    signals and punctuation come before it (``leading``), whether its proposition is the paragraph before's
+    (``needs_prev``), whether a barrier stands between it and the citation before (``barrier_before``)."""
+
+    __slots__ = ("barrier_before", "citations", "last_main_end", "leading", "needs_prev", "not_lead_from")
+
+    def __init__(
+        self, norm: str, text: str, drafts: list[_Draft], layout: _Layout, barriers: list[int]
+    ) -> None:
+        self.citations: list[Citation] = []
+        self.leading: list[bool] = []
+        self.needs_prev: list[bool] = []
+        self.barrier_before: list[bool] = []
+        self.last_main_end = 0
+        #: once a prefix of the paragraph has words, every longer one has (checking each prefix again
+        #: was quadratic in long paragraphs)
+        self.not_lead_from = len(norm) + 1
+        for idx, d in enumerate(drafts):
+            self._add(norm, text, drafts, idx, d, layout, barriers)
+
+    def _add(
+        self,
+        norm: str,
+        text: str,
+        drafts: list[_Draft],
+        idx: int,
+        d: _Draft,
+        layout: _Layout,
+        barriers: list[int],
+    ) -> None:
+        si = _sentence_of(layout.sents, d.span.start)
         prop_i = si
-        while prop_i is not None and prop_i >= 0 and only[prop_i]:
+        while prop_i is not None and prop_i >= 0 and layout.only[prop_i]:
             prop_i -= 1
-        np = prop_i is not None and prop_i < 0
-        prop = None if (prop_i is None or prop_i < 0) else sent_objs[prop_i]
-        qs = _quotes_for(norm, d, drafts, quotes, sents, si, prop_i)
-        if (
-            block is not None
-            and si is not None
-            and only[si]
-            and si == len(sents) - 1
-            and idx == _first_in_sentence(drafts, sents, si)
-        ):
-            bq = block_quote(text, 0, sents[si][0])
+        prop = None if (prop_i is None or prop_i < 0) else layout.spans[prop_i]
+        qs = _quotes_for(norm, d, drafts, layout.quotes, layout.sents, si, prop_i)
+        if _follows_block(layout, drafts, idx, si):
+            assert si is not None
+            bq = block_quote(text, 0, layout.sents[si][0])
             if bq is not None:
                 qs = (bq, *qs)
-        # only signals and punctuation before it in the paragraph; once a longer prefix has words,
-        # every later citation's has too (checking each prefix again was quadratic in long paragraphs)
-        lead = d.full.start < not_lead_from and not _LEADING_JUNK.sub(
+        lead = d.full.start < self.not_lead_from and not _LEADING_JUNK.sub(
             "", _strip_signals(norm[: d.full.start])
         )
         if not lead:
-            not_lead_from = min(not_lead_from, max(d.full.start, 1))
-        citations.append(
-            Citation(
-                index=idx,
-                form=d.form,
-                span=d.span,
-                full_span=d.full,
-                text=citation_text(text[d.span.start : d.span.end]),
-                volume=d.volume,
-                reporter=d.reporter,
-                reporter_as_written=d.reporter_as_written,
-                page=d.page,
-                database=d.database,
-                foreign=d.foreign,
-                case_name=d.case_name,
-                pincite=d.pincite,
-                court=d.court,
-                court_text=d.court_text,
-                year=d.year,
-                date=d.date,
-                date_span=d.date_span,
-                parentheticals=tuple(d.parens),
-                history=tuple(d.history),
-                quotes=qs,
-                proposition=None if prop is None else text[prop.start : prop.end],
-                proposition_span=prop,
-                group=d.group,
-                antecedent_text=d.antecedent_text,
-                statute=d.statute,
-            )
-        )
-        leading.append(lead)
-        needs_prev.append(np)
-        lo = last_main_end
-        barrier_before.append(any(lo <= b < d.span.start for b in barriers))
+            self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
+        self.citations.append(_citation(norm, text, drafts, idx, d, qs, prop))
+        self.leading.append(lead)
+        self.needs_prev.append(prop_i is not None and prop_i < 0)
+        lo = self.last_main_end
+        self.barrier_before.append(any(lo <= b < d.span.start for b in barriers))
         if not d.nested:
-            last_main_end = d.full.end
-    last_sentence = None
-    for i in range(len(sents) - 1, -1, -1):
-        if not only[i]:
-            last_sentence = Span(*sents[i])
-            break
-    refs = _reference_candidates(norm, text, drafts, sents, stops)
-    ref_props = tuple(_ref_context(r, sents, only, quotes, drafts) for r in refs)
-    return ParagraphResult(
-        citations=tuple(citations),
-        nested=tuple(d.nested for d in drafts),
-        leading=tuple(leading),
-        needs_prev=tuple(needs_prev),
-        barrier_before=tuple(barrier_before),
-        barrier_at_end=any(b >= last_main_end for b in barriers),
-        block=block,
-        last_sentence=last_sentence,
-        refs=refs,
-        ref_props=ref_props,
-        parallel_short=tuple(
-            k > 0
-            and d.form is CiteForm.SHORT
-            and drafts[k - 1].form in (CiteForm.SHORT, CiteForm.ID)
-            and _COMMA.fullmatch(norm, drafts[k - 1].span.end, d.span.start) is not None
-            for k, d in enumerate(drafts)
-        ),
+            self.last_main_end = d.full.end
+
+
+def _follows_block(layout: _Layout, drafts: list[_Draft], idx: int, si: int | None) -> bool:
+    """The citation is the first of the paragraph's last sentence, a sentence of citations alone after a
+    block quote: the block quote is one of its quotations."""
+    return (
+        layout.block is not None
+        and si is not None
+        and layout.only[si]
+        and si == len(layout.sents) - 1
+        and idx == _first_in_sentence(drafts, layout.sents, si)
     )
+
+
+def _citation(
+    norm: str,
+    text: str,
+    drafts: list[_Draft],
+    idx: int,
+    d: _Draft,
+    quotes: tuple[Quote, ...],
+    prop: Span | None,
+) -> Citation:
+    """The citation a draft makes (its offsets the paragraph's)."""
+    return Citation(
+        index=idx,
+        form=d.form,
+        span=d.span,
+        full_span=d.full,
+        text=citation_text(text[d.span.start : d.span.end]),
+        volume=d.volume,
+        reporter=d.reporter,
+        reporter_as_written=d.reporter_as_written,
+        page=d.page,
+        database=d.database,
+        foreign=d.foreign,
+        agency=d.agency,
+        listed=d.form in (CiteForm.FULL, CiteForm.STATUTE, CiteForm.UNRECOGNISED)
+        and listed_at(norm, text, d.full.end, _next_start(drafts, idx, len(norm))),
+        case_name=d.case_name,
+        pincite=d.pincite,
+        court=d.court,
+        court_text=d.court_text,
+        year=d.year,
+        date=d.date,
+        date_span=d.date_span,
+        parentheticals=tuple(d.parens),
+        history=tuple(d.history),
+        quotes=quotes,
+        proposition=None if prop is None else text[prop.start : prop.end],
+        proposition_span=prop,
+        group=d.group,
+        antecedent_text=d.antecedent_text,
+        statute=d.statute,
+    )
+
+
+_Item = Hit | Candidate | ForeignCite | StatuteMatch | AgencyCite
+
+
+def _items(norm: str, text: str) -> tuple[list[_Item], list[Hit]]:
+    """Everything the paragraph cites, in order (eyecite's hits, foreign and agency cites, statutes and
+    the other authorities, unknown reporters), and the eyecite hits left once statutes took theirs."""
+    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
+    foreign = find_foreign(norm)
+    if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
+        hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
+    agency = [
+        a for a in find_agency_series(norm) if not any(h.start < a.end and a.start < h.end for h in hits)
+    ]
+    statutes, hits = _statutes(norm, text, hits)
+    cands = find_unrecognised(
+        norm,
+        [(h.start, h.end) for h in hits]
+        + [(f.start, f.end) for f in foreign]
+        + [(m.start, m.end) for m in statutes]
+        + [(a.start, a.end) for a in agency],
+    )
+    hits, cands = _variants_read(hits, cands)
+    items: list[_Item] = sorted([*hits, *cands, *foreign, *statutes, *agency], key=lambda h: h.start)
+    return items, hits
+
+
+def _next_start(drafts: list[_Draft], idx: int, n: int) -> int:
+    """Where the citation after ``drafts[idx]`` starts (a parallel group's members are one entry)."""
+    group = drafts[idx].group
+    for d in drafts[idx + 1 :]:
+        if d.group != group and not d.nested:
+            return d.full.start
+    return n
+
+
+#: a hyphen at a line's end between letters, and the line break and indentation after it
+_HYPHENATED = re.compile(r"(?<=[A-Za-z])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[A-Za-z])")
 
 
 def _scanned(text: str) -> str:
@@ -386,6 +491,11 @@ def _scanned(text: str) -> str:
     norm = normalise(text)
     for a, b in furniture_lines(text):
         norm = norm[:a] + " " * (b - a) + norm[b:]
+    if "-" in text and ("\n" in text or "\r" in text):
+        # a word hyphenated at a line's end ("Ander-⏎son v. Liberty Lobby", "Petro-⏎Lubricant") is one word
+        # for the name scanner: the break is read as more hyphens, same length
+        for m in _HYPHENATED.finditer(text):
+            norm = norm[: m.start()] + "-" * (m.end() - m.start()) + norm[m.end() :]
     return norm
 
 
@@ -429,7 +539,7 @@ def _draft_for_hit(
         return _Draft(
             hit=h, form=CiteForm.FULL, span=core, core=core, full=core, volume=h.volume, reporter=h.reporter,
             reporter_as_written=h.reporter_as_written, page=h.page, database=h.database, pincite=pin, after=after,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
         )  # fmt: skip
     if h.kind is HitKind.SHORT:
         pin_start = h.end - len(h.page or "")
@@ -450,7 +560,7 @@ def _draft_for_hit(
             hit=h, form=CiteForm.SHORT, span=span, core=core, full=span, volume=h.volume, reporter=h.reporter,
             reporter_as_written=h.reporter_as_written, database=h.database, pincite=pin, after=span.end,
             antecedent_text=name[0] if name else None,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None,
+            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
         )  # fmt: skip
     if h.kind is HitKind.ID:
         end = h.end
@@ -499,20 +609,24 @@ def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch]
     taken the law tokens, bare sections and ``Id.`` they cover. A statute reading that overlaps a case
     citation gives way to it."""
     laws = [LawToken(h.start, h.end, h.law or "", h.groups) for h in hits if h.kind is HitKind.LAW]
-    if not laws and "§" not in norm and not _MAY_CITE_CODE.search(norm):
+    others = find_other_authorities(norm, text)
+    if not laws and not others.found and "§" not in norm and not _MAY_CITE_CODE.search(norm):
         return [], hits
-    cases = [h for h in hits if h.kind in (HitKind.CASE, HitKind.SHORT)]
-    found = [
-        m
-        for m in find_statutes(norm, text, laws)
-        if not any(h.start < m.end and m.start < h.end for h in cases)
+    merged = merge_authorities(find_statutes(norm, text, laws), others)
+    regs = [m for m in merged if m.statute.code == MASS_REGULATIONS]
+    cases = [  # "209 CMR 18.14(3)" is a Massachusetts regulation, not Court-Martial Reports' "209 C.M.R. 18"
+        h
+        for h in hits
+        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        and not any(h.start < m.end and m.start < h.end for m in regs)
     ]
+    found = [m for m in merged if not any(h.start < m.end and m.start < h.end for h in cases)]
     if not found:
         return [], hits
     kept = [
         h
         for h in hits
-        if h.kind in (HitKind.CASE, HitKind.SHORT)
+        if (h.kind in (HitKind.CASE, HitKind.SHORT) and h in cases)
         or not any(h.start < m.end and m.start < h.end for m in found)
     ]
     return found, kept
@@ -564,6 +678,16 @@ def _draft_for_unrecognised(norm: str, text: str, c: Candidate, limit: int, stop
     return _Draft(
         hit=None, form=CiteForm.UNRECOGNISED, span=core, core=core, full=core, volume=c.volume,
         reporter=c.reporter, reporter_as_written=c.reporter, page=c.page, pincite=pin, after=after,
+    )  # fmt: skip
+
+
+def _draft_for_agency(norm: str, text: str, a: AgencyCite, limit: int, stops: frozenset[int]) -> _Draft:
+    """``7 F.C.C.R. 8752``: an agency series reporters-db does not list, a full citation of its kind."""
+    core = Span(a.start, a.end)
+    pin, after = _pin(norm, text, core.end, limit, stops, need_at=False)
+    return _Draft(
+        hit=None, form=CiteForm.FULL, span=core, core=core, full=core, volume=a.volume, reporter=a.series,
+        reporter_as_written=a.written, page=a.page, pincite=pin, after=after, agency=a.agency,
     )  # fmt: skip
 
 
@@ -668,6 +792,18 @@ def _georgia_parallel(norm: str, d: _Draft, parens: list[Span], drafts: list[_Dr
     return parens
 
 
+def _history_phrase(
+    norm: str, end: int, by_start: dict[int, int], drafts: list[_Draft]
+) -> re.Match[str] | None:
+    """The subsequent-history phrase at ``end`` (", aff'd, "), or one that runs up to the next citation with
+    the treating case's name in it (", overruled on other grounds, Burks v. …, 437 U.S. 1")."""
+    hm = HISTORY.match(norm, end)
+    if hm is not None and hm.end() not in by_start:
+        nxt = next((d.core.start for d in drafts if end < d.core.start <= end + 200), None)
+        hm = HISTORY_TO.fullmatch(norm, end, nxt) if nxt is not None else None
+    return hm
+
+
 def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
     """Parallel cites share a group and the last member's parentheticals; history extends the span."""
     by_start = {d.core.start: i for i, d in enumerate(drafts)}
@@ -716,7 +852,7 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
         end = last.paren_end
         # subsequent history: ", aff'd, 391 F.3d 250 (2004)"
         while True:
-            hm = HISTORY.match(norm, end)
+            hm = _history_phrase(norm, end, by_start, drafts)
             if not hm or hm.end() not in by_start:
                 break
             k = by_start[hm.end()]

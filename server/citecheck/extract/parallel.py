@@ -29,12 +29,10 @@ import dataclasses
 import gc
 import io
 import logging
-import multiprocessing
 import os
 import pickle
 import time
-from multiprocessing.connection import Connection, wait
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from citecheck.extract.incremental.assembly import Assembler
 from citecheck.extract.incremental.document import extract_citations
@@ -50,6 +48,9 @@ from citecheck.extract.models import (
 from citecheck.extract.paragraph import ParagraphResult, RefCandidate, extract_paragraph
 from citecheck.extract.paragraphs import split_paragraphs
 from citecheck.spans import Span
+
+if TYPE_CHECKING:  # multiprocessing is imported when a document is long enough to need it
+    from multiprocessing.connection import Connection
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,12 @@ def _claim(counter: Any, total: int) -> int | None:
     return int(k)
 
 
+def _multiprocessing() -> Any:
+    import multiprocessing
+
+    return multiprocessing
+
+
 def _worker(conn: Connection, counter: Any, chunks: list[list[tuple[int, int]]]) -> None:
     """In a forked worker: take chunks until none is left, sending ``(k, results)`` for each; an
     exception is sent as ``(-1, message)`` (this process logs it and extracts the rest itself) rather
@@ -142,7 +149,7 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
         not isinstance(text, str)
         or len(text) < PARALLEL_FROM
         or count < 2
-        or "fork" not in multiprocessing.get_all_start_methods()
+        or "fork" not in _multiprocessing().get_all_start_methods()
     ):
         return extract_citations(text)
     paragraphs = split_paragraphs(text)
@@ -158,7 +165,7 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
     procs: list[Any] = []
     conns: list[Connection] = []
     try:
-        ctx = multiprocessing.get_context("fork")
+        ctx = _multiprocessing().get_context("fork")
         counter = ctx.Value("i", 0)
         for _ in range(count - 1):
             receive, send = ctx.Pipe(duplex=False)
@@ -226,6 +233,8 @@ def _assemble_ready(
 def _receive(conns: list[Connection], done: list[list[ParagraphResult] | None], *, timeout: float) -> bool:
     """Take in what the workers have sent (waiting up to ``timeout`` for something); a worker that has
     finished or failed is dropped from ``conns``. False when nothing came within ``timeout``."""
+    from multiprocessing.connection import wait
+
     ready = wait(conns, timeout)
     for ready_one in ready:
         conn = cast(Connection, ready_one)  # ``wait`` answers with the connections it was given

@@ -30,6 +30,44 @@ def expand_range_end(first: str, last: str) -> str:
     return last
 
 
+def _pin_page(text: str, m: re.Match[str]) -> tuple[PinPage, str | None]:
+    """One page, range or footnote of a pin cite; and why it is malformed (a range that runs backwards)."""
+    first, last = m["first"], m["last"]
+    malformed = None
+    if last is not None:
+        last = expand_range_end(first, last)
+        if int(last) < int(first):
+            malformed = f"range {text[m.start() : m.end()]!r} ends before it starts"
+    fn = re.split(r"\s?(?:-|&|,)\s?", m["fn"])[0] if m["fn"] else None
+    star = bool(m["star"] or m["star2"])
+    return PinPage(first=first, last=last, footnote=fn, star=star, span=Span(m.start(), m.end())), malformed
+
+
+def _dash_ends_pin(text: str, original: str, d: re.Match[str], limit: int) -> bool:
+    """The dash after a page is punctuation, not a range without its end: "at 500—is" (an em dash), "at
+    695--was" and "at 190-might" (a hyphen glued to a word); or a range cut by a line or page break ("at
+    59–⏎ Cite as: …": its end is lost in page furniture)."""
+    dash = text.index("-", d.start(), d.end())
+    return (
+        original[dash] == _EM_DASH or _dash_as_punctuation(text, dash) or _broken_line(original, dash, limit)
+    )
+
+
+def _next_page_at(text: str, end: int, limit: int, stops: frozenset[int]) -> int | None:
+    """Where the pin cite's next page begins after a separator ("352, 355"), or None: "352, 93 S. Ct. 705" is
+    a parallel citation (a stop), and "352, 2d ed." is no page."""
+    sep = _SEP.match(text, end, limit)
+    if not sep:
+        return None
+    nxt = _ELEM.match(text, sep.end(), limit)
+    if not nxt or sep.end() in stops or nxt.start("first") in stops:
+        return None
+    after = text[nxt.end() : nxt.end() + 2]
+    if after[:1].isalpha() or after[:2].strip()[:1].isalpha():
+        return None
+    return sep.end()
+
+
 def parse_pincite(
     text: str, start: int, limit: int, *, original: str, stops: frozenset[int] = frozenset()
 ) -> tuple[Pincite | None, int]:
@@ -43,50 +81,24 @@ def parse_pincite(
     malformed: str | None = None
     pos = start
     end = start
-    while pos < limit:
-        if pos in stops:
-            break
+    while pos < limit and pos not in stops:
         m = _ELEM.match(text, pos, limit)
         if not m or (m.start("first") in stops):
             break
-        first, last = m["first"], m["last"]
-        star = bool(m["star"] or m["star2"])
-        if last is not None:
-            last = expand_range_end(first, last)
-            if int(last) < int(first):
-                malformed = f"range {text[m.start() : m.end()]!r} ends before it starts"
-        fn = None
-        if m["fn"]:
-            fn = re.split(r"\s?(?:-|&|,)\s?", m["fn"])[0]
-        parts.append(PinPage(first=first, last=last, footnote=fn, star=star, span=Span(m.start(), m.end())))
+        part, bad = _pin_page(text, m)
+        parts.append(part)
+        malformed = bad or malformed
         end = m.end()
         d = _DANGLING_RANGE.match(text, end, limit)
-        if last is None and d is not None and m["fn"] is None:
-            dash = text.index("-", d.start(), d.end())
-            if (
-                original[dash] == _EM_DASH
-                or _dash_as_punctuation(text, dash)
-                or _broken_line(original, dash, limit)
-            ):
-                # "at 500—is": an em dash is punctuation after the pin, never a range (so are "--" and a
-                # hyphen glued to a word: "at 695--was", "at 190-might"); "at 59–⏎ Cite as: …" is a
-                # range cut by a line or page break (its end is lost in page furniture)
-                break
-            malformed = f"range {text[m.start() : d.end()].strip()!r} has no end"
-            end = d.end()
+        if part.last is None and d is not None and m["fn"] is None:
+            if not _dash_ends_pin(text, original, d, limit):
+                malformed = f"range {text[m.start() : d.end()].strip()!r} has no end"
+                end = d.end()
             break
-        sep = _SEP.match(text, end, limit)
-        if not sep:
+        nxt = _next_page_at(text, end, limit, stops)
+        if nxt is None:
             break
-        nxt = _ELEM.match(text, sep.end(), limit)
-        if not nxt or sep.end() in stops or nxt.start("first") in stops:
-            break
-        # "352, 355" continues the list; "352, 93 S. Ct. 705" does not (the stop check above), and
-        # "352, 2d ed." is not a page.
-        after = text[nxt.end() : nxt.end() + 2]
-        if after[:1].isalpha() or after[:2].strip()[:1].isalpha():
-            break
-        pos = sep.end()
+        pos = nxt
     if not parts:
         return None, start
     return (

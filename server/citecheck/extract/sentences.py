@@ -18,15 +18,31 @@ _NOT_ENDING = frozenset(
 )
 
 
-def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``[(start, end), ...]`` covering the paragraph, trimmed of surrounding whitespace."""
+def _outermost(protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The protected extents sorted, nested and overlapping ones merged into the outermost.
+
+    >>> _outermost([(10, 20), (0, 5), (12, 15), (18, 25)])
+    [(0, 5), (10, 25)]
+    """
     merged: list[tuple[int, int]] = []
-    for a, b in sorted(protected):  # nested citations: keep only the outermost extents
+    for a, b in sorted(protected):
         if merged and a < merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], b))
         else:
             merged.append((a, b))
-    protected = merged
+    return merged
+
+
+def _after_abbreviation(norm: str, end: int) -> bool:
+    """The period ending at ``end`` closes an abbreviation (or a word that never ends a sentence)."""
+    word = _PRIOR_WORD.search(norm, max(0, end - 80), end)
+    core = (word.group() if word else "").rstrip("\"')]")
+    return core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(")."))
+
+
+def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``[(start, end), ...]`` covering the paragraph, trimmed of surrounding whitespace."""
+    protected = _outermost(protected)
     starts = [p[0] for p in protected]
     cuts: list[int] = []
     for m in _END.finditer(norm):
@@ -36,11 +52,8 @@ def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[in
         if inside and dot != protected[i][1] - 1:
             continue  # a period inside a citation ("U.S.", "v.") ends nothing
         # a citation's own final period ("Id.") may end the sentence; elsewhere skip abbreviations
-        if norm[dot] == "." and not inside:
-            word = _PRIOR_WORD.search(norm, max(0, m.end() - 80), m.end())
-            core = (word.group() if word else "").rstrip("\"')]")
-            if core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(").")):
-                continue
+        if norm[dot] == "." and not inside and _after_abbreviation(norm, m.end()):
+            continue
         cuts.append(m.end())
     spans: list[tuple[int, int]] = []
     pos = 0

@@ -51,6 +51,7 @@ SUBJECT_KEYS = frozenset({"Cal. Code", "N.Y. Law", "Tex. Code Ann."})
 _ALIASES: dict[str, tuple[str, bool]] = {
     "U.S.C.S.": ("usc", True),
     "USCS": ("usc", True),
+    "USCA": ("usc", True),  # "15 USCA Sec. 1692c(c)" (a Massachusetts legal-aid letter)
     "U.S. Code": ("usc", True),
     "KRS": ("Ky. Rev. Stat. Ann.", False),
     "K.R.S.": ("Ky. Rev. Stat. Ann.", False),
@@ -245,7 +246,9 @@ def longest_name_words() -> int:
         for entry in entries:
             names.append(key)
             names.extend(entry.get("variations", {}))
-    return max(len(n.split()) for n in names)
+    from citecheck.extract.state_code_names import longest_words
+
+    return max(max(len(n.split()) for n in names), longest_words() + 1)
 
 
 #: Bluebook abbreviations of the states, for a code whose state is spelled out (``WISCONSIN STAT.``)
@@ -279,7 +282,25 @@ def code_named(name: str) -> Code | None:
         state = _STATES.get(first.lower())
         if state is not None and rest:
             got = table.get(squash(f"{state} {rest}"))
+    if got is None:
+        got = _spelled(name)
     return got
+
+
+def _spelled(name: str) -> Code | None:
+    """A state's code written out (``Texas Family Code``, ``TEX. INS. CODE``, ``New York Insurance Law``):
+    ``state_code_names``, issue 41."""
+    from citecheck.extract.state_code_names import new_york_law, spelled_code
+
+    spelled = spelled_code(name)
+    if spelled is not None:
+        return Code(spelled[0], spelled[1])
+    rest = new_york_law(name)
+    if rest is not None:
+        known = _table().get(squash(rest))
+        if known is not None and known.jurisdiction == "New York":
+            return known
+    return None
 
 
 #: Codes named by a subject between fixed words (``Cal. Civ. Proc. Code``, ``N.Y. Gen. Bus. Law``,

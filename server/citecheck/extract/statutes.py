@@ -493,12 +493,16 @@ _ANNOTATED = re.compile(r"^(N\.Y\..*Law)\s+Ann\.$")
 
 def subject_code_name(written: str) -> str:
     """A subject-named code as ``StatuteKey.code``: initials closed up, New York's "Ann." (McKinney's
-    annotated edition) dropped, so ``N. Y. Gen. Bus. Law Ann.`` and ``N.Y. Gen. Bus. Law`` are one code.
+    annotated edition) dropped, so ``N. Y. Gen. Bus. Law Ann.`` and ``N.Y. Gen. Bus. Law`` are one code;
+    Texas's given the "Ann." the Bluebook writes, so ``Tex. Fam. Code`` and ``Texas Family Code`` are
+    ``Tex. Fam. Code Ann.`` (issue 41).
 
     >>> subject_code_name("N. Y. Gen. Bus. Law Ann.")
     'N.Y. Gen. Bus. Law'
     """
     name = _INITIALS.sub(r"\1.", " ".join(written.split()))
+    if name.startswith("Tex.") and name.endswith(" Code"):
+        return name + " Ann."  # Texas's codes as the Bluebook names them (T1): "Tex. Fam. Code Ann."
     return _ANNOTATED.sub(r"\1", name)
 
 
@@ -536,32 +540,12 @@ def _sections(
         section, last = rng
     also: list[str] = []
     if marks == "§§" or federal:
-        while True:
-            rm = _RANGE.match(norm, end) if marks == "§§" and last is None and not also else None
-            if rm is not None and not _code_follows(norm, rm.end("section")):
-                last, end = rm["section"], rm.end()
-                continue
-            lm = _LIST_ITEM.match(norm, end) if marks == "§§" else None
-            if lm is not None and not _code_follows(norm, lm.end("section")):
-                also.append(lm["section"])
-                end = lm.end()
-                continue
-            sl = _SUB_LIST_ITEM.match(norm, end)
-            if sl is not None and (marks == "§§" or subs):
-                end = sl.end()
-                continue
-            break
+        last, end = _more_sections(norm, end, marks, bool(subs), last, also)
     et_seq = False
     em = _ET_SEQ.match(norm, end)
     if em is not None:
         et_seq, end = True, em.end()
-    after = end
-    edition: str | None = None
-    year: int | None = None
-    ed = _EDITION.match(norm, end)
-    if ed is not None and (y := _YEAR.search(ed["edition"])) is not None:
-        edition = " ".join(text[ed.start("edition") : ed.end("edition")].split())
-        year, after = int(y.group()), ed.end()
+    edition, year, after = _edition(norm, text, end)
     statute = Statute(
         form=form,
         code=None if code is None else code.code,
@@ -581,6 +565,38 @@ def _sections(
     return StatuteMatch(start, end, after, statute)
 
 
+def _more_sections(
+    norm: str, end: int, marks: str, subs: bool, last: str | None, also: list[str]
+) -> tuple[str | None, int]:
+    """After the first section of ``§§`` (or of a federal code): a range's end (``§§ 1331–1332``), more
+    sections of the list (appended to ``also``), and listed subsections (``(a), (b)``); the range's last
+    section and where the sections end."""
+    while True:
+        rm = _RANGE.match(norm, end) if marks == "§§" and last is None and not also else None
+        if rm is not None and not _code_follows(norm, rm.end("section")):
+            last, end = rm["section"], rm.end()
+            continue
+        lm = _LIST_ITEM.match(norm, end) if marks == "§§" else None
+        if lm is not None and not _code_follows(norm, lm.end("section")):
+            also.append(lm["section"])
+            end = lm.end()
+            continue
+        sl = _SUB_LIST_ITEM.match(norm, end)
+        if sl is not None and (marks == "§§" or subs):
+            end = sl.end()
+            continue
+        return last, end
+
+
+def _edition(norm: str, text: str, end: int) -> tuple[str | None, int | None, int]:
+    """The edition parenthetical after the sections (``(2018)``, ``(West 2020)``) as written, its year, and
+    where the citation's text ends (``end`` when there is none)."""
+    ed = _EDITION.match(norm, end)
+    if ed is not None and (y := _YEAR.search(ed["edition"])) is not None:
+        return " ".join(text[ed.start("edition") : ed.end("edition")].split()), int(y.group()), ed.end()
+    return None, None, end
+
+
 _RANGE_END = re.compile(r"(\d+)([A-Za-z]{0,3})")
 
 
@@ -594,6 +610,9 @@ def _cfr_range(section: str) -> tuple[str, str] | None:
     return (m["a"], m["b"]) if m is not None else None
 
 
+_DECIMAL_END = re.compile(r"(?P<chapter>\d+[A-Z]?)\.(?P<rest>\d+)")
+
+
 def _split_range(section: str, text: str, at: int, *, federal_list: bool = False) -> tuple[str, str] | None:
     """``1331–1332`` read as one hyphenated section is a range when both ends are numbers of as many
     digits, rising, and the text has a dash that is not a hyphen there or no hyphenated section
@@ -603,6 +622,13 @@ def _split_range(section: str, text: str, at: int, *, federal_list: bool = False
     and ``31-1`` stay sections. After ``§§`` in the U.S. Code or the C.F.R. (``federal_list``) two rising
     numbers are a range whatever their lengths (``9 U.S.C. §§ 1-16``): no section of either is written so."""
     parts = section.split("-")
+    decimal = [_DECIMAL_END.fullmatch(part) for part in parts]
+    if len(parts) == 2 and decimal[0] and decimal[1] and decimal[0]["chapter"] == decimal[1]["chapter"]:
+        # "§§ 74.101–74.106" (Texas, Washington: chapter.section): a range within one chapter, rising
+        low, high = decimal[0]["rest"], decimal[1]["rest"]
+        dash = text[at + len(parts[0])] if at + len(parts[0]) < len(text) else "-"
+        if dash != "-" and len(low) == len(high) and high > low:
+            return parts[0], parts[1]
     ends = [_RANGE_END.fullmatch(part) for part in parts]
     if len(parts) != 2 or ends[0] is None or ends[1] is None:
         return None

@@ -22,7 +22,7 @@ _EXPORTS = {
     "HoldingResult": "citecheck.holdings.models",
     "HoldingStage": "citecheck.holdings.stage",
     "Judgment": "citecheck.holdings.models",
-    "JudgmentCache": "citecheck.holdings.cache",
+    "JudgmentCache": "citecheck.holdings.judgment_cache",
     "Misuse": "citecheck.holdings.models",
     "ModelClient": "citecheck.holdings.client",
     "Outcome": "citecheck.holdings.models",
@@ -30,7 +30,7 @@ _EXPORTS = {
     "Support": "citecheck.holdings.models",
     "claims_for": "citecheck.holdings.claims",
     "holding_findings": "citecheck.holdings.verdicts",
-    "judge_claims": "citecheck.holdings.judge",
+    "judge_claims": "citecheck.holdings.judging",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -17,10 +17,10 @@ from pathlib import Path
 from citecheck.config import Settings
 from citecheck.errors import CitecheckError
 from citecheck.extract.models import Extraction
-from citecheck.holdings.cache import JudgmentCache
 from citecheck.holdings.claims import claims_for
 from citecheck.holdings.client import Deadline, ModelClient
-from citecheck.holdings.judge import Completer, judge_claims
+from citecheck.holdings.judging import Completer, judge_claims
+from citecheck.holdings.judgment_cache import JudgmentCache
 from citecheck.holdings.models import Claim, HoldingResult
 from citecheck.judge import SourceEvidence, _Records
 from citecheck.sources.base import AuthoritySource

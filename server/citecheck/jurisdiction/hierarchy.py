@@ -154,41 +154,38 @@ def _classify(court: dict[str, Any]) -> CourtNode | None:
     if cid == "scotus":
         return CourtNode(id=cid, name=name, tier=Tier.SUPREME)
     if system == "federal":
-        if _CIRCUIT_ID.match(cid):
-            return CourtNode(id=cid, name=name, tier=Tier.CIRCUIT, circuit=cid)
-        if ctype == "bankruptcy":
-            return CourtNode(
-                id=cid, name=name, tier=Tier.BANKRUPTCY, state=place, circuit=_circuit_of(court, place)
-            )
-        district = (
-            "District Court" in name and court.get("parent") in (None, "usdistct") and cid != "usdistct"
-        )
-        if district and ctype in ("trial", "appellate") and place not in (None, "United States"):
-            return CourtNode(
-                id=cid, name=name, tier=Tier.DISTRICT, state=place, circuit=_circuit_of(court, place)
-            )
-        return CourtNode(
-            id=cid,
-            name=name,
-            tier=Tier.FEDERAL_OTHER,
-            state=None,
-            circuit="cafc" if court.get("appeal_to") == "cafc" or cid in _REVIEWED_BY_CAFC else None,
-        )
+        return _federal_node(court, cid, name, ctype, place)
     if system != "state" or place is None:
         return None
-    if cid in _HIGH_COURTS_EXTRA or (
-        cid not in _NOT_HIGH
-        and ctype == "appellate"
-        and _active(court)
-        and (
-            level == "colr"
-            or (
-                re.search(r"\bSupreme\b", name)
-                and not _AGENCY_WORDS.search(name)
-                and not _APPEAL_WORDS.search(name)
-            )
+    return _state_node(court, cid, name, ctype, level, place)
+
+
+def _federal_node(court: dict[str, Any], cid: str, name: str, ctype: str, place: str | None) -> CourtNode:
+    """A federal court: a circuit, a bankruptcy court, a district court of a state, or another (the
+    Federal Circuit reviews some of those)."""
+    if _CIRCUIT_ID.match(cid):
+        return CourtNode(id=cid, name=name, tier=Tier.CIRCUIT, circuit=cid)
+    if ctype == "bankruptcy":
+        return CourtNode(
+            id=cid, name=name, tier=Tier.BANKRUPTCY, state=place, circuit=_circuit_of(court, place)
         )
-    ):
+    district = "District Court" in name and court.get("parent") in (None, "usdistct") and cid != "usdistct"
+    if district and ctype in ("trial", "appellate") and place not in (None, "United States"):
+        return CourtNode(
+            id=cid, name=name, tier=Tier.DISTRICT, state=place, circuit=_circuit_of(court, place)
+        )
+    return CourtNode(
+        id=cid,
+        name=name,
+        tier=Tier.FEDERAL_OTHER,
+        state=None,
+        circuit="cafc" if court.get("appeal_to") == "cafc" or cid in _REVIEWED_BY_CAFC else None,
+    )
+
+
+def _state_node(court: dict[str, Any], cid: str, name: str, ctype: str, level: str, place: str) -> CourtNode:
+    """A state court: its court of last resort, an intermediate appellate court, a trial court, or another."""
+    if _high_court(court, cid, name, ctype, level):
         return CourtNode(id=cid, name=name, tier=Tier.HIGH, state=place)
     if ctype == "appellate" or (level == "iac" and _APPEAL_WORDS.search(name)):
         intermediate = (level == "iac" or _APPEAL_WORDS.search(name)) and not _AGENCY_WORDS.search(name)
@@ -200,16 +197,57 @@ def _classify(court: dict[str, Any]) -> CourtNode | None:
     return CourtNode(id=cid, name=name, tier=Tier.STATE_OTHER, state=place)
 
 
+def _high_court(court: dict[str, Any], cid: str, name: str, ctype: str, level: str) -> bool:
+    """A state's court of last resort: courts-db's "colr" level, or an active appellate court named Supreme
+    that is no agency or appeals court (and the listed exceptions either way)."""
+    if cid in _HIGH_COURTS_EXTRA:
+        return True
+    if cid in _NOT_HIGH or ctype != "appellate" or not _active(court):
+        return False
+    return level == "colr" or bool(
+        re.search(r"\bSupreme\b", name) and not _AGENCY_WORDS.search(name) and not _APPEAL_WORDS.search(name)
+    )
+
+
 @cache
-def _nodes() -> dict[str, CourtNode]:
+def _courts() -> dict[str, dict[str, Any]]:
+    """courts-db's courts by id (ids are unique there).
+
+    Read from courts-db's own ``courts.json`` as it ships: ``courts_db.courts`` is the same list with
+    each court's name regexes rendered from templates (71 passes of ``str.replace`` over the whole
+    file), a tenth of a second of every check's start, and the hierarchy reads no regex. Where that file
+    is not there or not a list of courts (another courts-db), its ``courts`` as before."""
+    import json
+    from pathlib import Path
+
     import courts_db
 
+    try:
+        with open(Path(courts_db.__file__).parent / "data" / "courts.json", encoding="utf-8") as f:
+            raw = json.load(f)
+        courts = {str(court["id"]): court for court in raw}
+        if not courts or not all(isinstance(c, dict) and "name" in c for c in courts.values()):
+            raise ValueError("not a list of courts")
+        return courts
+    except (OSError, ValueError, TypeError, KeyError):
+        return {str(court["id"]): court for court in courts_db.courts}
+
+
+@cache
+def _nodes() -> dict[str, CourtNode]:
     out: dict[str, CourtNode] = {}
-    for court in courts_db.courts:
-        node = _classify(court)
+    for court in _courts().values():
+        node = _node(str(court["id"]))
         if node is not None:
             out[node.id] = node
     return out
+
+
+@cache
+def _node(court_id: str) -> CourtNode | None:
+    """One court classified: a check that weighs a few citations classifies their courts, not all 2,809."""
+    court = _courts().get(court_id)
+    return _classify(court) if court is not None else None
 
 
 def court_node(court_id: str | None) -> CourtNode | None:
@@ -222,7 +260,7 @@ def court_node(court_id: str | None) -> CourtNode | None:
     """
     if not court_id:
         return None
-    return _nodes().get(court_id)
+    return _node(court_id)
 
 
 def high_courts(state: str) -> tuple[CourtNode, ...]:

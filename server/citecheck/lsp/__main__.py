@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     redact.install()  # InitializeParams and configuration answers carry the token: mask every line
     from citecheck.lsp import log_filters
     from citecheck.lsp.wiring import create_server
+    from citecheck.startup import tokenizer_cache
+
+    tokenizer_cache.install()  # the tokenizer from its cache file: no eyecite import before the first answer
 
     log_filters.install()
 

@@ -111,23 +111,9 @@ def related_lines(finding: Finding) -> list[str]:
     actually matched; a citation that could not be verified or cannot exist matched nothing. The
     editor shows these lines under the message, so none repeats what the message says."""
     ev = finding.evidence
-    parts = []
-    if ev.record_id is not None or ev.case_name:
-        case = ", ".join(p for p in (ev.case_name, ev.citation) if p)
-        when = " ".join(p for p in (ev.court, ev.date) if p)
-        parts.append(
-            f"Matched: {case}"
-            + (f" ({when})" if when else "")
-            + (f", source: {ev.source}" if ev.source else "")
-        )
-    elif finding.kind is Kind.CANNOT_VERIFY:
+    if ev.record_id is None and not ev.case_name and finding.kind is Kind.CANNOT_VERIFY:
         return []  # the message says why; there is no record and no passage to show
-    elif finding.kind is Kind.IMPOSSIBLE_CITATION and ev.note and ev.note not in finding.message:
-        parts.append(f"Why it cannot exist: {ev.note}" + (f" (per {ev.source})" if ev.source else ""))
-    elif finding.kind is Kind.FABRICATED_CASE and ev.citation:
-        parts.append(
-            f"Looked up {ev.citation}" + (f" in {ev.source}" if ev.source else "") + ": no case begins there"
-        )
+    parts = [line] if (line := _what_was_looked_up(finding)) else []
     if ev.passage:
         passage = ev.passage if len(ev.passage) <= 300 else ev.passage[:297] + "…"
         parts.append((f"Page {ev.page}: " if ev.page else "Passage: ") + f"“{passage}”")
@@ -141,6 +127,26 @@ def related_lines(finding: Finding) -> list[str]:
         parts.append(note)  # said once: what the message already carries is not repeated
     parts.extend(f"Possible fix: {fix.describe()}" for fix in finding.fixes if fix.why)
     return parts
+
+
+def _what_was_looked_up(finding: Finding) -> str | None:
+    """The record a source matched; else why a citation cannot exist, or where nothing begins."""
+    ev = finding.evidence
+    if ev.record_id is not None or ev.case_name:
+        case = ", ".join(p for p in (ev.case_name, ev.citation) if p)
+        when = " ".join(p for p in (ev.court, ev.date) if p)
+        return (
+            f"Matched: {case}"
+            + (f" ({when})" if when else "")
+            + (f", source: {ev.source}" if ev.source else "")
+        )
+    if finding.kind is Kind.IMPOSSIBLE_CITATION and ev.note and ev.note not in finding.message:
+        return f"Why it cannot exist: {ev.note}" + (f" (per {ev.source})" if ev.source else "")
+    if finding.kind is Kind.FABRICATED_CASE and ev.citation:
+        return (
+            f"Looked up {ev.citation}" + (f" in {ev.source}" if ev.source else "") + ": no case begins there"
+        )
+    return None
 
 
 def diagnostic_severity(finding: Finding, cannot_verify: str = "hint") -> types.DiagnosticSeverity:

@@ -36,6 +36,8 @@ SOURCE_FIELDS = (
     "cap_url",
     "name_search_online",
     "statutes_path",
+    "treatment_path",
+    "treatment_online",
     "offline",
     "http_timeout_s",
     "courtlistener_rates",

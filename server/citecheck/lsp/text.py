@@ -172,67 +172,126 @@ def batch_edits(
     orders, ranges outside the text, and changes that could join a ``\r`` and a ``\n`` into one
     line break (the line count would no longer be the sum of the parts).
     """
-    text = index.text
-    original: list[tuple[int, int, str]] = []
-    applied: list[AppliedEdit] = []
-    order: str | None = None
-    prev_start: tuple[int, int] | None = None  # previous change's start, current coordinates
-    prev_end_cur: tuple[int, int] | None = None  # end of its inserted text, current coordinates
-    prev_end_orig: tuple[int, int] | None = None  # end of its range, original coordinates
-    line_delta = char_delta = 0
+    batch = _Batch(index, encoding)
     for ch in changes:
+        if not batch.add(ch):
+            return None
+    if _joins_touching(index.text, batch.original):
+        return None
+    if batch.order == "desc":
+        # text order for the one-pass rebuild: two insertions at one place were made last-first
+        batch.original.reverse()
+    return batch.applied, batch.original
+
+
+class _Batch:
+    """``batch_edits`` one change at a time: the changes so far in original offsets and as applied, the order
+    they come in, and where the last one left the coordinates."""
+
+    __slots__ = (
+        "applied",
+        "char_delta",
+        "encoding",
+        "index",
+        "line_delta",
+        "order",
+        "original",
+        "prev_end_cur",
+        "prev_end_orig",
+        "prev_start",
+    )
+
+    def __init__(self, index: LineIndex, encoding: str) -> None:
+        self.index, self.encoding = index, encoding
+        self.original: list[tuple[int, int, str]] = []
+        self.applied: list[AppliedEdit] = []
+        self.order: str | None = None  # "desc" (each change before the last) or "asc" (after its end)
+        self.prev_start: tuple[int, int] | None = None  # previous change's start, current coordinates
+        self.prev_end_cur: tuple[int, int] | None = None  # end of its inserted text, current coordinates
+        self.prev_end_orig: tuple[int, int] | None = None  # end of its range, original coordinates
+        self.line_delta = self.char_delta = 0
+
+    def add(self, ch: types.TextDocumentContentChangePartial) -> bool:
+        """Take the next change; False when the batch cannot be mapped without re-indexing."""
         s, e = ch.range.start, ch.range.end
         start, end = (s.line, s.character), (e.line, e.character)
         if start > end or s.line < 0 or s.character < 0:
-            return None
-        if prev_start is None or (order in (None, "desc") and end <= prev_start):
-            order = order or ("desc" if prev_start is not None else None)
-            o_start, o_end = start, end
-        elif order in (None, "asc") and prev_end_cur is not None and start >= prev_end_cur:
-            order = "asc"
-            assert prev_end_orig is not None
+            return False
+        placed = self._in_original(start, end)
+        if placed is None:
+            return False
+        o_start, o_end = placed
+        offsets = self._offsets(o_start, o_end)
+        if offsets is None or self._out_of_order(*offsets) or _joins_crlf(self.index.text, *offsets, ch.text):
+            return False
+        a, b = offsets
+        self.original.append((a, b, ch.text))
+        shift = self.char_delta if self.order == "asc" else 0
+        self.applied.append(AppliedEdit(start=a + shift, end=b + shift, new_text=ch.text))
+        self.char_delta += len(ch.text) - (b - a)
+        new_end = _end_after(s, ch.text, self.encoding)
+        self.line_delta += (new_end[0] - s.line) - (o_end[0] - o_start[0])
+        self.prev_start, self.prev_end_cur, self.prev_end_orig = start, new_end, o_end
+        return True
 
-            o_start = _to_original(start, prev_end_cur, prev_end_orig, line_delta)
-            o_end = _to_original(end, prev_end_cur, prev_end_orig, line_delta)
-        else:
-            return None
+    def _in_original(
+        self, start: tuple[int, int], end: tuple[int, int]
+    ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The change's range in the original text's coordinates, when it comes in an order we map: before
+        the previous change (as they were), or after its end (moved back through the changes so far)."""
+        if self.prev_start is None or (self.order in (None, "desc") and end <= self.prev_start):
+            self.order = self.order or ("desc" if self.prev_start is not None else None)
+            return start, end
+        if self.order in (None, "asc") and self.prev_end_cur is not None and start >= self.prev_end_cur:
+            self.order = "asc"
+            assert self.prev_end_orig is not None
+            back = (self.prev_end_cur, self.prev_end_orig, self.line_delta)
+            return _to_original(start, *back), _to_original(end, *back)
+        return None
+
+    def _offsets(self, o_start: tuple[int, int], o_end: tuple[int, int]) -> tuple[int, int] | None:
+        """Code-point offsets of the range, when both ends are exact: not clamped past a line's end nor
+        inside a character (the next change's coordinates could not be mapped through this one)."""
+        index, encoding = self.index, self.encoding
         if o_end[0] >= index.line_count:
             return None
         a = index.offset_of(o_start[0], o_start[1], encoding)
         b = index.offset_of(o_end[0], o_end[1], encoding)
         if not (_exact(index, o_start, a, encoding) and _exact(index, o_end, b, encoding)):
-            # clamped (past a line's end) or inside a character: the next change's coordinates
-            # cannot be mapped through this one
             return None
-        if original and order == "asc" and a < original[-1][1]:
-            return None
-        if original and order == "desc" and b > original[-1][0]:
-            return None
-        before = text[a - 1] if a > 0 else ""
-        after = text[b] if b < len(text) else ""
-        first = ch.text[:1] or after
-        last = ch.text[-1:] or before
-        if (before == "\r" and first == "\n") or (last == "\r" and after == "\n"):
-            return None
-        original.append((a, b, ch.text))
-        shift = char_delta if order == "asc" else 0
-        applied.append(AppliedEdit(start=a + shift, end=b + shift, new_text=ch.text))
-        char_delta += len(ch.text) - (b - a)
-        new_end = _end_after(s, ch.text, encoding)
-        line_delta += (new_end[0] - s.line) - (o_end[0] - o_start[0])
-        prev_start, prev_end_cur, prev_end_orig = start, new_end, o_end
-    # two touching edits could join a \r and a \n between them
-    spans = sorted(original)
-    for (a1, b1, t1), (a2, b2, t2) in itertools.pairwise(spans):
+        return a, b
+
+    def _out_of_order(self, a: int, b: int) -> bool:
+        """The offsets break the order the coordinates came in (overlapping an earlier change)."""
+        if not self.original:
+            return False
+        if self.order == "asc":
+            return a < self.original[-1][1]
+        return self.order == "desc" and b > self.original[-1][0]
+
+
+def _joins_crlf(text: str, a: int, b: int, new: str) -> bool:
+    r"""Replacing ``text[a:b]`` with ``new`` would put a ``\r`` and a ``\n`` side by side (one line break).
+
+    >>> _joins_crlf("x\r\ny", 2, 2, "z"), _joins_crlf("x\ry", 1, 1, "\n"), _joins_crlf("x\r", 2, 2, "\n")
+    (False, False, True)
+    """
+    before = text[a - 1] if a > 0 else ""
+    after = text[b] if b < len(text) else ""
+    first = new[:1] or after
+    last = new[-1:] or before
+    return (before == "\r" and first == "\n") or (last == "\r" and after == "\n")
+
+
+def _joins_touching(text: str, original: list[tuple[int, int, str]]) -> bool:
+    r"""Two touching changes could join a ``\r`` and a ``\n`` between them (or are two empty ones at a place)."""
+    for (a1, b1, t1), (a2, b2, t2) in itertools.pairwise(sorted(original)):
         if b1 == a2:
             left = t1[-1:] or (text[a1 - 1] if a1 > 0 else "")
             right = t2[:1] or (text[b2] if b2 < len(text) else "")
             if (left == "\r" and right == "\n") or (not t1 and not t2):
-                return None
-    if order == "desc":
-        # text order for the one-pass rebuild: two insertions at one place were made last-first
-        original.reverse()
-    return applied, original
+                return True
+    return False
 
 
 class LspWorkspace(Workspace):

@@ -18,7 +18,7 @@ from pygls.uris import to_fs_path
 
 from citecheck.errors import ConfigError
 from citecheck.ignores.file import IgnoreStore
-from citecheck.lsp.features import code_actions, commands
+from citecheck.lsp.features import code_actions, commands, warmup
 from citecheck.lsp.features import hover as hovers
 from citecheck.lsp.features.configuration import apply_workspace_configuration, section_of
 from citecheck.lsp.features.visible_ranges import VISIBLE_RANGES_NOTIFICATION, BadParams
@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 
 def initialize(ls: CiteServer, params: types.InitializeParams) -> None:
-    """Settings from initializationOptions, the workspace's ignore list, the trace level.
+    """Settings from initializationOptions, the workspace's ignore list, the trace level; the warm-up
+    starts (``features/warmup.py``).
 
     pygls keeps the trace level ``$/setTrace`` sets (``protocol.trace``) but not the one ``initialize`` asks
     for; it is taken here (``$/logTrace`` says which versions were checked and which publishes were skipped,
@@ -45,10 +46,12 @@ def initialize(ls: CiteServer, params: types.InitializeParams) -> None:
     elif params.root_uri:
         root = to_fs_path(params.root_uri) or root
     ls.ignores = IgnoreStore.for_root(root)
+    warmup.start_warming(ls)
 
 
 async def initialized(ls: CiteServer, params: types.InitializedParams) -> None:
-    """Register for configuration changes when the client allows it, then read them."""
+    """Register for configuration changes when the client allows it, then read them; then open the
+    sources (``features/warmup.py``: ready before the first document's check needs them)."""
     if ls.caps.dynamic_configuration:
         registration = types.Registration(
             id="citecheck-config", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION
@@ -58,6 +61,7 @@ async def initialized(ls: CiteServer, params: types.InitializedParams) -> None:
         except Exception as exc:
             log.warning("could not register for configuration changes: %s", exc)
     await ls.guarded("configuration", apply_workspace_configuration)(ls)
+    ls.spawn(warmup.open_sources(ls), what="opening the sources")
 
 
 async def did_change_configuration(ls: CiteServer, params: types.DidChangeConfigurationParams) -> None:

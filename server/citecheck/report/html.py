@@ -7,6 +7,7 @@ browser with no network. Every string from the document or a source is escaped. 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from html import escape
 
 from citecheck.findings import Finding, Severity, docs_url, kind_title
@@ -21,6 +22,7 @@ from citecheck.report.model import (
     forum_line,
     grouped_authorities,
     notes,
+    treatment_summary,
 )
 
 _SEVERITY_HEAD = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes (info)"}
@@ -145,7 +147,8 @@ def _authority_row(a: Authority, first_finding: dict[int, str]) -> str:
     )
 
 
-def _file_html(file: FileResult, n: int) -> str:
+def _file_html(file: FileResult, n: int) -> Iterator[str]:
+    """One file's section, in pieces (each finding's one piece)."""
     findings = file.sorted_findings()
     first_finding: dict[int, str] = {}
     for i, f in enumerate(findings):
@@ -162,16 +165,26 @@ def _file_html(file: FileResult, n: int) -> str:
             + "</tbody></table>"
         )
     toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
-    body = "".join(_finding_html(file, f"f{n}-{i}", f) for i, f in enumerate(findings))
-    return (
+    t = treatment_summary(file)
+    treatment = f'<p class="forum">{escape(t[0].upper() + t[1:])}.</p>' if t else ""
+    yield (
         f'<section class="file"><h2>{escape(file.name)}</h2>'
-        f'<p class="forum">{escape(forum_line(file))}</p>'
+        f'<p class="forum">{escape(forum_line(file))}</p>{treatment}'
         f"<h3>Table of authorities</h3>{toa}"
-        f"<h3>Findings ({len(findings)})</h3>{body or '<p>No findings.</p>'}</section>"
+        f"<h3>Findings ({len(findings)})</h3>"
     )
+    for i, f in enumerate(findings):
+        yield _finding_html(file, f"f{n}-{i}", f)
+    yield "</section>" if findings else "<p>No findings.</p></section>"
 
 
 def render_html(batch: BatchResult) -> str:
+    return "".join(iter_html(batch))
+
+
+def iter_html(batch: BatchResult) -> Iterator[str]:
+    """``render_html``'s text in pieces, in order: the CLI writes each as it comes (a 100,000-citation
+    report as one string was built from copies of copies: a gigabyte at its peak)."""
     status = batch.status_counts()
     counts = (
         '<table class="counts"><thead><tr><th>Files</th><th>Citations</th>'
@@ -185,9 +198,8 @@ def render_html(batch: BatchResult) -> str:
     )
     errors = "".join(f"<li><strong>{escape(e.name)}</strong>: {escape(e.message)}</li>" for e in batch.errors)
     note_html = "".join(f'<p class="note">{_code(escape(x))}</p>' for x in notes(batch))
-    files = "".join(_file_html(f, i) for i, f in enumerate(batch.files))
     title = "Citation check: " + ", ".join(f.name for f in batch.files) if batch.files else "Citation check"
-    return (
+    yield (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{escape(title)}</h1>"
@@ -196,6 +208,7 @@ def render_html(batch: BatchResult) -> str:
         + ("</p>" if not batch.offline else " — offline</p>")
         + f"<h2>Summary</h2>{counts}{note_html}"
         + (f"<h2>Files that could not be read</h2><ul>{errors}</ul>" if errors else "")
-        + files
-        + "</body></html>\n"
     )
+    for i, f in enumerate(batch.files):
+        yield from _file_html(f, i)
+    yield "</body></html>\n"

@@ -24,6 +24,7 @@ from citecheck.results import Status
 from citecheck.sources.models import CaseRecord
 from citecheck.sources.statutes.records import SectionRecord
 from citecheck.spans import Span
+from citecheck.treatment.models import TreatmentNote
 
 
 def _optional_orjson() -> Any:
@@ -164,6 +165,10 @@ def statute_json(written: Statute | None, resolved: Statute | None) -> dict[str,
         "unit": written.unit or None,
         "subpart": written.subpart,
         "appendix": written.appendix,
+        "kind": s.kind or None,
+        "chapter": s.chapter,
+        "act_name": s.act_name,
+        "act_section": s.act_section,
         "edition": written.edition,
         "year": written.year,
         "keys": [str(k) for k in s.keys()] if resolved is not None else [],
@@ -205,6 +210,7 @@ def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
             "case_name": c.case_name.text if c.case_name else None,
             "cite": c.cite_string,
             "database": value[database] if database else None,
+            "agency": c.agency,
             "pincite": c.pincite.text if c.pincite else None,
             "court": c.court,
             "year": c.year,
@@ -219,7 +225,33 @@ def _citations_json(file: FileResult) -> Iterator[dict[str, Any]]:
             "weight": _weight_json(st.weight),
             "statute": statute_json(c.statute, statute_of(file, c)),
             "section": section_json(st.statute),
+            "treatment": treatment_json(st.treatment),
         }
+
+
+def treatment_json(note: TreatmentNote | None) -> dict[str, Any] | None:
+    """A case citation's subsequent treatment: what the data hold, the draft's own words, and the data asked."""
+    if note is None:
+        return None
+    return {
+        "status": note.status,
+        "acknowledged": note.acknowledged,
+        "sources": list(note.sources),
+        "treatments": [
+            {
+                "kind": t.kind.value,
+                "whole": t.whole,
+                "by": t.treating.describe() if t.treating else None,
+                "by_court": t.treating.court if t.treating else None,
+                "basis": t.basis.value,
+                "quote": t.quote,
+                "quoted_from": t.quoted_from.describe() if t.quoted_from else None,
+                "source": t.source,
+                "url": t.url,
+            }
+            for t in note.found
+        ],
+    }
 
 
 def _file_json(file: FileResult) -> dict[str, Any]:
@@ -237,6 +269,7 @@ def _file_json(file: FileResult) -> dict[str, Any]:
                 "status": a.status.value,
                 "case": record_json(a.record),
                 "citation_indexes": [p.citation_index for p in a.places],
+                "listed_at": [p.citation_index for p in a.places if p.listed],
                 "kinds": list(a.kinds),
                 "weight": _weight_json(a.weight),
                 "statute": statute_json(a.statute, a.statute),

@@ -15,6 +15,7 @@ from citecheck.report.model import (
     forum_line,
     grouped_authorities,
     notes,
+    treatment_summary,
 )
 
 
@@ -23,7 +24,10 @@ def _cell(value: str) -> str:
 
 
 def _file_md(file: FileResult) -> list[str]:
-    out = [f"## {file.name}", "", forum_line(file), "", "### Table of authorities"]
+    out = [f"## {file.name}", "", forum_line(file), ""]
+    if treatment := treatment_summary(file):
+        out += [treatment[0].upper() + treatment[1:] + ".", ""]
+    out.append("### Table of authorities")
     for _weight, heading, members in grouped_authorities(file):
         out += [
             "",

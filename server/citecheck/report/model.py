@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from citecheck.checks.statute_sections import SOURCE as STATUTE_SOURCE
 from citecheck.extract.models import Citation, CiteForm, Statute, StatuteForm, resolved_statute
+from citecheck.extract.tables import table_twins
 from citecheck.findings import Finding, Severity
 from citecheck.holdings.models import HoldingResult
 from citecheck.jurisdiction import Assessment, Forum, Weight
 from citecheck.results import Report, Status
 from citecheck.sources.models import CaseRecord
 from citecheck.sources.statutes.records import SectionRecord
+from citecheck.treatment.models import TreatmentNote
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -33,6 +36,9 @@ class CitationStatus:
     weight: Assessment | None = None  # binding / persuasive / unknown in the forum; None: not a case citation
     source: str | None = None  # which source answered its lookup ("corpus", "index", "courtlistener", ...)
     statute: SectionRecord | None = None  # the section a statute citation matched in the statute index
+    treatment: TreatmentNote | None = (
+        None  # subsequent treatment, and the data asked (None: no case citation)
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,6 +49,7 @@ class Place:
     line: int
     column: int
     text: str
+    listed: bool = False  # an entry of the document's own table of authorities, not a use
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,6 +65,7 @@ class Authority:
     kinds: tuple[str, ...] = ()  # finding kinds raised on any of its citations
     weight: Assessment | None = None  # its weight where the document is filed
     statute: Statute | None = None  # the section, code and title filled in, no subsections
+    agency: str | None = None  # who decided it, for an agency's decision (``361 NLRB No. 137``)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -136,10 +144,14 @@ class BatchResult:
         return sum(1 for f in self.files for x in f.findings if x.severity is severity)
 
     def status_counts(self) -> dict[str, int]:
+        """Citations by status; a table-of-authorities entry whose authority the body cites is counted
+        once, at its use (extract/tables.py)."""
         counts = {s.value: 0 for s in Status}
         for f in self.files:
+            twins = table_twins(f.citations)
             for st in f.statuses:
-                counts[st.status.value] += 1
+                if st.index not in twins:
+                    counts[st.status.value] += 1
         return counts
 
     def worst(self) -> Severity | None:
@@ -297,6 +309,7 @@ def file_result(
                 weight=r.weight,
                 source=r.lookup.source if r.lookup is not None else None,
                 statute=r.statute,
+                treatment=r.treatment,
             )
         )
     return FileResult(
@@ -358,7 +371,7 @@ def authorities(file: FileResult) -> list[Authority]:
         places = []
         for c in cites:
             line, col = file.line_col(c.span.start)
-            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
+            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text, listed=c.listed))
         kinds = sorted({k for c in cites for k in kinds_by_index.get(c.index, ())})
         weight = next((w for c in fulls if (w := file.status_of(c.index).weight) is not None), None)
         out.append(
@@ -370,6 +383,7 @@ def authorities(file: FileResult) -> list[Authority]:
                 places=tuple(places),
                 kinds=tuple(kinds),
                 weight=weight,
+                agency=head.agency,
             )
         )
     out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
@@ -426,7 +440,7 @@ def statute_authorities(
         places = []
         for c in cites:
             line, col = file.line_col(c.span.start)
-            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text))
+            places.append(Place(citation_index=c.index, line=line, column=col, text=c.text, listed=c.listed))
         out.append(
             Authority(
                 name=describe_code(s, article=False),
@@ -478,17 +492,29 @@ def weight_of(a: Authority) -> str:
 def grouped_authorities(file: FileResult) -> list[tuple[str, str, list[Authority]]]:
     """The table of authorities as briefs group it: the cases by weight in the forum (binding,
     persuasive, unknown, no case at the citation), then statutes, then regulations; ``(group id,
-    heading, entries)``, empty groups left out. The id is a key of ``WEIGHT_GROUPS``, ``"statutes"`` or
-    ``"regulations"``."""
+    heading, entries)``, empty groups left out. The id is a key of ``WEIGHT_GROUPS``, ``"constitutions"``
+    (issue 41: the provisions of constitutions, as briefs' tables list them before statutes), ``"agency"``
+    (agency decisions: ``361 NLRB No. 137``, never among the cases),
+    ``"statutes"`` (session laws and acts' sections among them) or ``"regulations"``."""
     entries = authorities(file)
-    cases = [a for a in entries if a.statute is None]
+    cases = [a for a in entries if a.statute is None and a.agency is None]
     out = []
     for group, heading in WEIGHT_GROUPS:
         members = [a for a in cases if weight_of(a) == group]
         if members:
             out.append((group, heading, members))
-    statutes = [a for a in entries if a.statute is not None and not a.statute.regulation]
+    agency = [a for a in entries if a.statute is None and a.agency is not None]
+    if agency:
+        out.append(("agency", "Agency decisions", agency))
+    constitutions = [a for a in entries if a.statute is not None and a.statute.kind == "constitution"]
+    statutes = [
+        a
+        for a in entries
+        if a.statute is not None and not a.statute.regulation and a.statute.kind != "constitution"
+    ]
     regulations = [a for a in entries if a.statute is not None and a.statute.regulation]
+    if constitutions:
+        out.append(("constitutions", "Constitutional provisions", constitutions))
     if statutes:
         out.append(("statutes", "Statutes", statutes))
     if regulations:
@@ -511,12 +537,32 @@ def index_summary(file: FileResult) -> str:
     )
 
 
+def treatment_summary(file: FileResult) -> str:
+    """``"subsequent treatment: 1 case overruled, 1 negatively treated; 11 not found in the treatment data we have
+    (…)"``: what the data said of the document's cases, and in what they were looked for ("" when none asked)."""
+    by_case: dict[tuple[str, ...], TreatmentNote] = {}
+    for c in file.citations:
+        note = file.status_of(c.index).treatment
+        if note is not None and c.form is CiteForm.FULL and c.key is not None:
+            by_case.setdefault(tuple(c.key), note)
+    notes = list(by_case.values())
+    if not notes or not any(n.sources for n in notes):
+        return ""
+    counts = Counter(n.status for n in notes)
+    parts = [f"{counts[s]} {label}" for s, label in (("overruled", "overruled"), ("negatively-treated",
+             "negatively treated"), ("acknowledged", "with the history given in the draft")) if counts[s]]  # fmt: skip
+    sources = next(n.sources for n in notes if n.sources)
+    head = f"{', '.join(parts)}; " if parts else ""
+    return (f"subsequent treatment: {head}{counts['none-found']} not found in the treatment data we have "
+            f"({'; '.join(sources)}) — not proof they are still good law")  # fmt: skip
+
+
 def weight_summary(file: FileResult) -> str:
     """``"authorities: 9 binding, 2 persuasive, 1 weight unknown, 1 no case at the citation"`` (each case
     once; statutes are not weighed), or "" with none."""
     counts = {g: 0 for g, _ in WEIGHT_GROUPS}
     for a in authorities(file):
-        if a.statute is None:
+        if a.statute is None and a.agency is None:  # an agency's decision is no case to weigh
             counts[weight_of(a)] += 1
     if not any(counts.values()):
         return ""

@@ -20,6 +20,7 @@ from citecheck.report.model import (
     index_summary,
     notes,
     statute_count,
+    treatment_summary,
     weight_summary,
 )
 
@@ -122,6 +123,12 @@ def _count(n: int, word: str) -> str:
 
 def render_plain(batch: BatchResult) -> str:
     """One line per finding, evidence indented below it; a summary line per file."""
+    return "\n".join(plain_lines(batch)) + "\n"
+
+
+def plain_lines(batch: BatchResult) -> list[str]:
+    """``render_plain``'s lines, without their line ends: the CLI writes them one by one (a 100,000-citation
+    report joined into one string, and that string encoded, held it three times over)."""
     lines: list[str] = []
     first = first_run_note(batch)
     if first is not None:  # said first and plainly: most citations were not checked at all
@@ -142,12 +149,14 @@ def render_plain(batch: BatchResult) -> str:
         if note := _unverified_note(file):
             lines.append(f"{file.name}: {note}")
         lines.append(f"{file.name}: {_jurisdiction(file)}")
+        if treatment := treatment_summary(file):
+            lines.append(f"{file.name}: {treatment}")
     for err in batch.errors:
         lines.append(f"{err.name}: error: {err.message}")
     for note in notes(batch):
         if note != first:
             lines.append(f"note: {note}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _one_line(value: str, limit: int = 300) -> str:
@@ -179,6 +188,8 @@ def render_rich(batch: BatchResult, *, width: int = 120, color: bool = True) -> 
         if note := _unverified_note(file):
             console.print(Text(f"  ({note})", style="dim"))
         console.print(Text(_jurisdiction(file), style="dim"))
+        if treatment := treatment_summary(file):
+            console.print(Text(treatment, style="dim"))
         for severity in Severity:
             group = [f for f in file.sorted_findings() if f.severity is severity]
             if not group:

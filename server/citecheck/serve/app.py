@@ -190,6 +190,10 @@ def _save_report(root: Path | None, html: str) -> Path | None:
     from citecheck.cli.app import write_atomically
 
     try:
+        # before anything is made: a .citecheck or reports link out of --root is never followed
+        if root.resolve() not in folder.resolve().parents:
+            log.warning("did not save the report: %s leads outside %s (a link?)", folder, root)
+            return None
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(path, lambda stream: stream.write(html))  # a full disk leaves no half report
     except OSError as exc:

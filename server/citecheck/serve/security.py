@@ -86,11 +86,32 @@ class Policy:
         return presented is not None and hmac.compare_digest(presented.encode(), self.token.encode())
 
 
+#: Headers that decide who may ask and what is sent: given twice, one of them would win unseen.
+SINGLE_HEADERS = ("host", "origin", TOKEN_HEADER, "content-type", "content-length")
+
+
 def _headers(scope: Scope) -> dict[str, str]:
     out: dict[str, str] = {}
     for k, v in scope.get("headers", []):
         out[k.decode("latin-1").lower()] = v.decode("latin-1")
     return out
+
+
+def _given_twice(scope: Scope) -> str | None:
+    """The first of ``SINGLE_HEADERS`` the request carries more than once (the last used to win)."""
+    seen: set[str] = set()
+    for k, _v in scope.get("headers", []):
+        name = k.decode("latin-1").lower()
+        if name in SINGLE_HEADERS:
+            if name in seen:
+                return name
+            seen.add(name)
+    return None
+
+
+def _media_type(value: str) -> str:
+    """``application/json; charset=utf-8`` → ``application/json``."""
+    return value.split(";", 1)[0].strip().lower()
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:
@@ -130,6 +151,10 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
+        twice = _given_twice(scope)
+        if twice is not None:
+            await _refuse(send, 400, f"the {twice} header is given twice; a request gives it once")
+            return
         if headers.get("host", "").lower() not in self.policy.hosts:
             await _refuse(send, 421, "this server answers only to localhost")
             return
@@ -160,7 +185,7 @@ class Guard:
             return 403, "requests are accepted only from the citecheck task pane"
         if not self.policy.token_ok(headers.get(TOKEN_HEADER)):
             return 401, "missing or wrong citecheck token; reload the task pane"
-        if method == "POST" and not headers.get("content-type", "").startswith("application/json"):
+        if method == "POST" and _media_type(headers.get("content-type", "")) != "application/json":
             return 415, "the API takes application/json"
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.policy.max_body):

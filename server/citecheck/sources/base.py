@@ -148,7 +148,8 @@ class StatuteLookup(Protocol):
 @runtime_checkable
 class TreatmentLookup(Protocol):
     """What later courts did to cases (overruled, …), by any of their citation keys; keys it knows nothing
-    of are left out. Raise a ``CitecheckError`` when the whole link fails (it is then skipped)."""
+    of are left out. Raise a ``CitecheckError`` when the whole link fails (it is then skipped). Optional
+    attribute ``sources``: the data it asks, in words (a report says in what nothing was found)."""
 
     async def treatment(self, keys: Sequence[CiteKey]) -> Mapping[CiteKey, Sequence[Treatment]]: ...
 

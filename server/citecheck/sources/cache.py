@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS pending_lookups (key TEXT PRIMARY KEY, position INTEG
     until REAL NOT NULL, added REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS missing_volumes (reporter TEXT NOT NULL, volume TEXT NOT NULL, reason TEXT,
     expires REAL NOT NULL, PRIMARY KEY (reporter, volume));
+CREATE TABLE IF NOT EXISTS treatment_searches (key TEXT PRIMARY KEY, result TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS cap_cases (reporter TEXT NOT NULL, volume TEXT NOT NULL, cases TEXT NOT NULL,
     stored REAL NOT NULL, PRIMARY KEY (reporter, volume));
 """
@@ -343,6 +344,30 @@ class Cache:
         )
         await self._db.commit()
 
+    # ------------------------------------------------------------------ treatment searches (treatment/online.py)
+    async def get_treatment_search(self, key: str, *, now: float | None = None) -> list[Any] | None:
+        """What CourtListener's search of the opinions citing ``key`` answered (None: not asked lately)."""
+        now = time.time() if now is None else now
+        async with self._db.execute(
+            "SELECT result FROM treatment_searches WHERE key = ? AND expires > ?", (key, now)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+        except ValueError:
+            return None
+        return value if isinstance(value, list) else None
+
+    async def put_treatment_search(self, key: str, result: list[Any], *, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        await self._db.execute(
+            "INSERT OR REPLACE INTO treatment_searches (key, result, expires) VALUES (?,?,?)",
+            (key, json.dumps(result), now + POSITIVE_TTL_S),
+        )
+        await self._db.commit()
+
     # ------------------------------------------------------------------ CAP case metadata (cap_ranges.py)
     async def get_cap_cases(self, reporter: str, volume: str) -> str | None:
         """A volume's page ranges as ``cap_ranges`` packed them; kept for good (CAP is frozen)."""
@@ -460,7 +485,14 @@ class Cache:
     # ------------------------------------------------------------------ housekeeping
     async def clear(self) -> None:
         try:
-            for table in ("lookups", "records", "opinions", "missing_volumes", "pending_lookups"):
+            for table in (
+                "lookups",
+                "records",
+                "opinions",
+                "missing_volumes",
+                "pending_lookups",
+                "treatment_searches",
+            ):
                 await self._db.execute(f"DELETE FROM {table}")
             await self._db.execute("INSERT INTO opinion_fts(opinion_fts) VALUES ('delete-all')")
             await self._db.commit()

@@ -368,14 +368,15 @@ async def open_cap_ranges(o: Opening) -> CapRanges:
     static site only when CAP downloads are allowed (``cap_fetch``, not ``--offline``), with the CAP volume
     download's fetcher when the chain has one (one budget for both)."""
     from citecheck.sources.cache import Cache
-    from citecheck.sources.cap_fetch import CapFetcher
-    from citecheck.sources.cap_volumes import CapVolumes
     from citecheck.sources.corpus import CorpusSource
 
     settings = o.settings
     cache = o.find(Cache)
     fetcher, own = None, False
     if settings.cap_fetch and not settings.offline:
+        from citecheck.sources.cap_fetch import CapFetcher  # the HTTP client: only when it may be used
+        from citecheck.sources.cap_volumes import CapVolumes
+
         volumes = o.find(CapVolumes)
         if volumes is not None:
             fetcher = volumes.fetcher

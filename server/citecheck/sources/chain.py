@@ -468,6 +468,16 @@ class SourceChain:
                 out[k] = (*out.get(k, ()), *found)
         return out
 
+    @property
+    def treatment_sources(self) -> tuple[str, ...]:
+        """The data the treatment links ask, in words (each link's optional ``sources``): what "not found in
+        the treatment data we have" means in a report."""
+        out: list[str] = []
+        for link in self.links:
+            if isinstance(link, TreatmentLookup):
+                out.extend(getattr(link, "sources", ()) or ())
+        return tuple(dict.fromkeys(out))
+
     # ------------------------------------------------------------------ the chain itself
     @property
     def work_order(self) -> WorkOrder | None:

@@ -89,7 +89,13 @@ CREATE TABLE IF NOT EXISTS volumes (
 
 
 def _num(s: str | None) -> int | None:
-    return int(s) if s and s.isdigit() else None
+    """A page or volume as a number SQLite can hold; None for text ("13301-M"), other scripts' digits, or a
+    number of 19 digits or more (no real page is one; binding 2^63 raised OverflowError, issue 35).
+
+    >>> _num("450"), _num("9223372036854775808"), _num("²³"), _num("13301-M")
+    (450, None, None, None)
+    """
+    return int(s) if s and s.isascii() and s.isdigit() and len(s) <= 18 else None
 
 
 def tiles_volume(ranges: Sequence[tuple[int, int]]) -> bool:

@@ -367,7 +367,13 @@ class CourtListenerClient:
         )
         if resp.status_code == 404:
             return None
-        if resp.status_code >= 400:
+        if 300 <= resp.status_code < 400:  # never followed (the token would go along): no answer at all
+            where = resp.headers.get("Location", "")[:120]
+            raise BadResponse(
+                f"CourtListener answered HTTP {resp.status_code} (a redirect{f' to {where}' if where else ''}) to "
+                f"{path}; it is not followed and its body is not an answer"
+            )
+        if not 200 <= resp.status_code < 300:
             raise BadResponse(
                 f"CourtListener answered HTTP {resp.status_code} to {path}: {resp.text[:200]!r}"
             )
@@ -859,6 +865,50 @@ class CourtListenerClient:
         ]
         hits.sort(key=lambda h: (-h.score, 0 if court is None or h.record.court_id == court else 1))
         return NameSearch(hits=tuple(hits[:limit]), asked=("CourtListener",))
+
+    async def search_citing(self, cite: str, *, limit: int = 20) -> list[dict[str, Any]]:
+        """Opinions citing ``cite`` whose words hold a cue of negative treatment: the v4 search API (``type=o``,
+        highlighted snippets), paced like every request, and only while the allowance has room to spare
+        (``Pacer.spare``: never waiting, never more than half of a window — ``Deferred`` otherwise). Only the
+        citation string and fixed words are sent.
+        Each result: ``{"cluster_id", "caseName", "citation", "court_id", "dateFiled", "absolute_url",
+        "snippets"}``, hostile values dropped (``sources/treatment/online.py`` reads them)."""
+        if not await self.pacer.spare():
+            raise Deferred(
+                "the treatment search leaves the allowance to the lookups", until=self.pacer.clock()
+            )
+        query = f'"{cite}" AND (overruled OR overruling OR abrogated OR superseded OR disapproved OR receded)'
+        params = {"type": "o", "q": query, "highlight": "on", "order_by": "dateFiled desc"}
+        data = await self._json("GET", "search/", params=params, deadline=self._call_deadline())
+        results = data.get("results") if isinstance(data, dict) else None
+        if data is not None and not isinstance(results, list):
+            raise BadResponse("CourtListener's search did not answer with a list of results")
+        rows = (self._citing_row(r) for r in (results or [])[:limit])
+        return [row for row in rows if row is not None]
+
+    def _citing_row(self, r: Any) -> dict[str, Any] | None:
+        """One search result as ``search_citing`` gives it, or None (not an object, or no snippet)."""
+        if not isinstance(r, dict):
+            return None
+        found = [o.get("snippet") for o in r.get("opinions") or [] if isinstance(o, dict)] + [
+            r.get("snippet")
+        ]
+        snippets = [x[:5000] for x in found if isinstance(x, str) and x.strip()]
+        if not snippets:
+            return None
+        rec = self._record_from_result(r)
+        raw = r.get("citation")
+        return {
+            "cluster_id": r.get("cluster_id") if isinstance(r.get("cluster_id"), int) else None,
+            "caseName": _text(r.get("caseName"))[:500],
+            "citation": [str(c)[:60] for c in raw[:12] if isinstance(c, str)]
+            if isinstance(raw, list)
+            else [],
+            "court_id": _text(r.get("court_id"))[:40] or None,
+            "dateFiled": _text(r.get("dateFiled"))[:10] or None,
+            "absolute_url": rec.url if rec is not None else None,
+            "snippets": snippets,
+        }
 
     def _record_from_result(self, r: Any) -> CaseRecord | None:
         """A CaseRecord from one search result (hostile data: only well-formed strings are kept)."""

@@ -40,9 +40,11 @@ L = TypeVar("L")
 LINKS: tuple[str, ...] = (
     "citecheck.sources.links:open_corpus",  # the local corpus (CAP and CourtListener imports, SQLite + FTS5)
     "citecheck.sources.links:open_index",  # the citation index (`corpus sync`: every reported case, metadata)
+    "citecheck.sources.treatment.source:open_treatment",  # later treatment: the Congress.gov table, the treatment table
     "citecheck.sources.links:open_cache",  # what CourtListener answered before
     "citecheck.sources.links:open_cap_volumes",  # CAP static volumes downloaded into the corpus on demand
     "citecheck.sources.links:open_courtlistener",  # CourtListener's API, paced (or why it is off)
+    "citecheck.sources.treatment.online:open_treatment_search",  # its search of citing opinions, for treatment
     # CAP's page ranges, after every answer: the evidence a fabricated-case error needs (the evidence rule)
     "citecheck.sources.cap_ranges:open_cap_ranges",
     "citecheck.sources.links:open_statutes",  # the statute index (`corpus sync --statutes`)
@@ -130,11 +132,14 @@ async def open_index(o: Opening) -> IndexSource | IndexWatch | None:
     """The citation index when one was built (``corpus sync``); a broken one is a warning, not a failure.
     A long-running process without a usable one watches for it (``IndexWatch``: taken up once a sync
     builds it)."""
-    from citecheck.sources.index import files
-    from citecheck.sources.index.source import IndexSource, IndexWatch
-
     path = o.settings.index_path.expanduser()
     index = None
+    from citecheck.sources.index import files
+
+    if not o.interactive and not path.exists() and not files.pending_path(path).exists():
+        return None  # no index built: its reader is not even imported (a one-line check's start)
+    from citecheck.sources.index.source import IndexSource, IndexWatch
+
     if path.exists() or files.pending_path(path).exists():
         try:
             index = IndexSource.open(path)
@@ -157,14 +162,15 @@ async def open_cache(o: Opening) -> Cache | None:
 
 async def open_cap_volumes(o: Opening) -> CapVolumes | None:
     """CAP volumes on demand (``cap_fetch``, not offline), into a corpus that may be written."""
-    from citecheck.sources.cache import Cache
-    from citecheck.sources.cap_fetch import CapFetcher
-    from citecheck.sources.cap_volumes import CapVolumes
     from citecheck.sources.corpus import CorpusSource
 
     settings = o.settings
     if not settings.cap_fetch or settings.offline or o.find(CorpusSource) is None:
         return None
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.cap_fetch import CapFetcher  # the HTTP client: imported only when it may be used
+    from citecheck.sources.cap_volumes import CapVolumes
+
     if o.corpus_read_only is not None:
         log.warning("%s", o.corpus_read_only)
         return None
@@ -180,12 +186,14 @@ async def open_cap_volumes(o: Opening) -> CapVolumes | None:
 async def open_courtlistener(o: Opening) -> CourtListenerClient | Unavailable:
     """CourtListener's API with the token, paced; or, offline / without a token / with a host the token
     may not go to, what says why it is off (a reason on every citation it would have answered)."""
-    from citecheck.sources.cache import Cache
-    from citecheck.sources.courtlistener import CourtListenerClient
-
     settings = o.settings
     if settings.offline:
         return Unavailable("offline mode: CourtListener not consulted")
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.courtlistener import (
+        CourtListenerClient,
+    )  # the HTTP client: only when it may be used
+
     if not settings.courtlistener_token:
         return Unavailable("no CourtListener token configured (set CITECHECK_COURTLISTENER_TOKEN)")
     if refusal := token_refusal(settings.courtlistener_url, settings.token_hosts):
@@ -207,12 +215,12 @@ async def open_courtlistener(o: Opening) -> CourtListenerClient | Unavailable:
 
 async def open_statutes(o: Opening) -> StatuteLink | None:
     """The statute index read-only, when there is one (none yet: statutes stay "not checked")."""
-    from citecheck.sources.statutes.index import StatuteIndex
-    from citecheck.sources.statutes.link import StatuteLink
-
     path = o.settings.statutes_path.expanduser()
     if not path.exists():
         return None
+    from citecheck.sources.statutes.index import StatuteIndex
+    from citecheck.sources.statutes.link import StatuteLink
+
     try:
         index = await asyncio.to_thread(StatuteIndex, path, readonly=True)
     except CorpusError as exc:

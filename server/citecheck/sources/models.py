@@ -10,6 +10,9 @@ import bisect
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+#: what a treatment link answers (``citecheck.treatment.models``), re-exported beside the other records
+from citecheck.treatment.models import Treatment as Treatment
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class CiteKey:
@@ -178,24 +181,6 @@ class NameSearch:
     asked: tuple[str, ...] = ()  # the sources searched ("the local corpus", "CourtListener", ...)
     covering: str | None = None  # e.g. "the national citation index (every published case of dc, 1953)"
     failed: str | None = None  # why a source that should have been asked could not be
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Treatment:
-    """What a later decision did to a case, as one source records it (a treatment link's answer).
-
-    ``key`` is the citation it was asked by; ``status`` the treatment in the source's words, lower-case
-    ("overruled", "overruled in part", "abrogated", "superseded by statute", ...); ``by`` the later decision
-    as the source cites it. Sources that know more (the court, the passage) may say it in ``note``.
-    """
-
-    key: CiteKey
-    status: str
-    by: str = ""
-    year: int | None = None
-    source: str = ""  # the link that answered ("treatment-table", ...)
-    url: str | None = None
-    note: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,6 +1,6 @@
 """Case names as keys: normalisation, party splitting and a similarity score; pure (no I/O).
 
-One place knows how case names are written, so that the name checks (``checks/names.py``), the
+One place knows how case names are written, so that the name checks (``checks/name_match.py``), the
 national index's name search (``sources/index/``) and the corrections work agree on what "the same
 name" means:
 
@@ -16,7 +16,7 @@ name" means:
   ``State v. Vela`` is far from ``State v. Dyous``.
 
 The word-level helpers (:func:`words`, :func:`unmatched`, :func:`split_parties`, ...) are what
-``checks/names.py`` builds its MATCH / MISSPELLED / MISMATCH verdicts on.
+``checks/name_match.py`` builds its MATCH / MISSPELLED / MISMATCH verdicts on.
 
 >>> normalise_name("Int'l Bhd. of Elec. Workers v. NLRB")
 'intl bhd elec workers v nlrb'

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from citecheck.sources.models import CaseRecord, OpinionText
+from citecheck.sources.models import CaseCite, CaseRecord, OpinionText
 
 #: fewer words than this is no opinion (an empty body, an error message)
 MIN_WORDS = 5
@@ -52,26 +52,13 @@ def why_unfit(record: CaseRecord, opinion: OpinionText) -> str | None:
         return f"the text received for {record.name} is empty or nearly so ({words} words)"
     near = False  # page labels that begin where the case begins: the text is the case's
     for cite in record.citations:
-        pm = opinion.page_map(cite.reporter, cite.volume)
-        if pm is None or not cite.page.isdigit():
-            continue
-        labels = [int(lbl) for _, lbl in pm.starts if lbl.isdigit()]
+        labels = _labels(opinion, cite)
         if not labels:
             continue
-        first = int(cite.page)
-        last = int(cite.last_page) if cite.last_page and cite.last_page.isdigit() else None
-        if min(labels) < first or (last is not None and max(labels) > last):
-            pages = f"pages {min(labels)}–{max(labels)}" if len(labels) > 1 else f"page {labels[0]}"
-            return (
-                f"the text received carries {pages} of {cite.reporter}, which are not those of "
-                f"{record.name}, {cite}: it may be another case's text"
-            )
-        if last is not None and max(labels) < last:
-            return (
-                f"the text received ends at page {max(labels)} of {cite.reporter}, but {record.name} "
-                f"runs to page {last}: it was cut short"
-            )
-        near = near or min(labels) <= first + FIRST_LABEL_SLACK
+        why = _pages_unfit(record, cite, labels)
+        if why is not None:
+            return why
+        near = near or min(labels) <= int(cite.page) + FIRST_LABEL_SLACK
     if not near and (parties := _name_marks(record)) and not _names_all(text, parties):
         return (
             f"the text received does not name {record.name}, and no page number in it shows where the "
@@ -81,6 +68,33 @@ def why_unfit(record: CaseRecord, opinion: OpinionText) -> str | None:
     if body and body[-1] not in _SENTENCE_END:
         tail = " ".join(body.split()[-6:])
         return f"the text received ends in the middle of a sentence (“…{tail}”): it was cut short"
+    return None
+
+
+def _labels(opinion: OpinionText, cite: CaseCite) -> list[int]:
+    """The numeric page labels the text carries for the citation's reporter (none without a first page)."""
+    pm = opinion.page_map(cite.reporter, cite.volume)
+    if pm is None or not cite.page.isdigit():
+        return []
+    return [int(lbl) for _, lbl in pm.starts if lbl.isdigit()]
+
+
+def _pages_unfit(record: CaseRecord, cite: CaseCite, labels: list[int]) -> str | None:
+    """Why the page labels show the text is not the case's (pages outside it) or is cut short (its last
+    pages missing); None when they fit."""
+    first = int(cite.page)
+    last = int(cite.last_page) if cite.last_page and cite.last_page.isdigit() else None
+    if min(labels) < first or (last is not None and max(labels) > last):
+        pages = f"pages {min(labels)}–{max(labels)}" if len(labels) > 1 else f"page {labels[0]}"
+        return (
+            f"the text received carries {pages} of {cite.reporter}, which are not those of "
+            f"{record.name}, {cite}: it may be another case's text"
+        )
+    if last is not None and max(labels) < last:
+        return (
+            f"the text received ends at page {max(labels)} of {cite.reporter}, but {record.name} "
+            f"runs to page {last}: it was cut short"
+        )
     return None
 
 

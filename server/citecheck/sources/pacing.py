@@ -336,6 +336,21 @@ class Pacer:
                 at, why = t, "CourtListener's rate limit"
         return at, why
 
+    async def spare(self, share: float = 0.5) -> bool:
+        """May a request of optional work (the treatment search) go now? Only without waiting and while every
+        request window stays within ``share`` of its allowance after it: the rest is left to the lookups that
+        verify citations, which an extra must never delay (the next document's lookups come after it)."""
+        await self._load()
+        now = self.clock()
+        if self.rejected_token and self.rejected_token == self.fingerprint:
+            return False
+        if self._waiting or self.ready_at(0, now)[0] > now:
+            return False
+        return all(
+            sum(1 for t in self.requests if t > now - rate.window_s) + 1 <= rate.count * share
+            for rate in self.request_rates
+        )
+
     # ------------------------------------------------------------------ the one way in
     async def acquire(
         self, citations: int = 0, *, deadline: float | None = None, work: Work | None = None

@@ -131,75 +131,100 @@ def _text_with_bracket_stars(b: _Builder, s: str) -> None:
     b.text(s[pos:])
 
 
-def html_to_text(source: str) -> ParsedText:  # noqa: C901
+def html_to_text(source: str) -> ParsedText:
     """Clean text and page markers of one HTML (or plain-text) opinion field.
 
     >>> p = html_to_text('<p>One <span class="star-pagination">*12</span>two</p><p>three</p>')
     >>> p.text, [(m.offset, m.label, m.index) for m in p.markers]
     ('One two\\nthree', [(4, '12', 1)])
     """
-    b = _Builder()
-    stack: list[str] = []
-    # While inside a marker element: (stack depth at open, attrs-derived label or None, index, collected text)
-    marker: list | None = None
-    skip_depth: int | None = None  # inside footnote marks / scripts: drop text
+    reader = _HtmlReader()
     for tok in _TOKEN.findall(source):
         if tok.startswith("<!--"):
             continue
         if tok.startswith("<") and len(tok) > 1:
             m = _TAG.fullmatch(tok)
-            if m is None:
-                if tok.startswith("<!") or tok.startswith("<?"):
-                    continue
-                tok_text = tok
-            else:
+            if m is not None:
                 closing, name, raw_attrs, selfclose = m.group(1), m.group(2).lower(), m.group(3), m.group(4)
                 if closing:
-                    if name in stack:
-                        while stack:
-                            top = stack.pop()
-                            if top == name:
-                                break
-                    depth = len(stack)
-                    if marker is not None and depth <= marker[0]:
-                        label = marker[1]
-                        if label is None:
-                            lm = _STAR_LABEL.match(" ".join(marker[3]).strip())
-                            label = lm.group(1) if lm else None
-                        if label and not marker[4]:
-                            b.marker(label, marker[2])
-                        marker = None
-                    if skip_depth is not None and depth <= skip_depth:
-                        skip_depth = None
-                    if name in _BLOCK:
-                        b.newline()
-                    continue
-                attrs = _attrs(raw_attrs)
-                classes = attrs.get("class", "").split()
-                void = selfclose is not None or name in _VOID
-                if name in _BLOCK:
-                    b.newline()
-                if void:
-                    continue
-                depth = len(stack)
-                stack.append(name)
-                if marker is not None or skip_depth is not None:
-                    continue
-                if name == "page-number" or "page-label" in classes or "star-pagination" in classes:
-                    label = attrs.get("label") or attrs.get("data-label") or attrs.get("number")
-                    dropped = bool(label) and "pagescheme" in attrs and "P" in (label or "").upper()
-                    marker = [depth, label, _index(attrs), [], dropped]
-                elif name in _SKIP or name == "footnotemark" or "footnotemark" in classes:
-                    skip_depth = depth
+                    reader.close(name)
+                else:
+                    reader.open(name, raw_attrs, selfclose is not None)
                 continue
-        else:
-            tok_text = tok
-        text = html.unescape(tok_text)
-        if marker is not None:
-            marker[3].append(text)
-        elif skip_depth is None:
-            _text_with_bracket_stars(b, text)
-    return b.result()
+            if tok.startswith("<!") or tok.startswith("<?"):
+                continue
+        reader.text(html.unescape(tok))
+    return reader.b.result()
+
+
+@dataclass(slots=True)
+class _OpenMarker:
+    """A page-number element being read: where it opened, its label (from its attributes, else from its
+    text once it closes), its index, its text so far, and whether its page scheme is one we drop."""
+
+    depth: int
+    label: str | None
+    index: int
+    texts: list[str]
+    dropped: bool
+
+
+class _HtmlReader:
+    """``html_to_text``'s state: the text built, the open elements, the page marker being read, and the
+    depth of an element whose text is dropped (footnote marks, scripts)."""
+
+    __slots__ = ("b", "marker", "skip_depth", "stack")
+
+    def __init__(self) -> None:
+        self.b = _Builder()
+        self.stack: list[str] = []
+        self.marker: _OpenMarker | None = None
+        self.skip_depth: int | None = None
+
+    def close(self, name: str) -> None:
+        stack = self.stack
+        if name in stack:
+            while stack:
+                if stack.pop() == name:
+                    break
+        depth = len(stack)
+        marker = self.marker
+        if marker is not None and depth <= marker.depth:
+            label = marker.label
+            if label is None:
+                lm = _STAR_LABEL.match(" ".join(marker.texts).strip())
+                label = lm.group(1) if lm else None
+            if label and not marker.dropped:
+                self.b.marker(label, marker.index)
+            self.marker = None
+        if self.skip_depth is not None and depth <= self.skip_depth:
+            self.skip_depth = None
+        if name in _BLOCK:
+            self.b.newline()
+
+    def open(self, name: str, raw_attrs: str, selfclose: bool) -> None:
+        attrs = _attrs(raw_attrs)
+        classes = attrs.get("class", "").split()
+        if name in _BLOCK:
+            self.b.newline()
+        if selfclose or name in _VOID:
+            return
+        depth = len(self.stack)
+        self.stack.append(name)
+        if self.marker is not None or self.skip_depth is not None:
+            return
+        if name == "page-number" or "page-label" in classes or "star-pagination" in classes:
+            label = attrs.get("label") or attrs.get("data-label") or attrs.get("number")
+            dropped = bool(label) and "pagescheme" in attrs and "P" in (label or "").upper()
+            self.marker = _OpenMarker(depth, label, _index(attrs), [], dropped)
+        elif name in _SKIP or name == "footnotemark" or "footnotemark" in classes:
+            self.skip_depth = depth
+
+    def text(self, text: str) -> None:
+        if self.marker is not None:
+            self.marker.texts.append(text)
+        elif self.skip_depth is None:
+            _text_with_bracket_stars(self.b, text)
 
 
 def plain_to_text(source: str) -> ParsedText:
@@ -236,7 +261,7 @@ def join_texts(parts: Iterable[ParsedText]) -> ParsedText:
 
 
 def _num(label: str) -> int | None:
-    return int(label) if label.isdigit() else None
+    return int(label) if label.isascii() and label.isdigit() else None
 
 
 def derived_last_page(first_page: str, labels: Sequence[str]) -> str | None:

@@ -175,7 +175,7 @@ def test_the_comparison_gives_up_when_too_much_was_planned_again() -> None:
         f"Case{i} v. Party{i}, {200 + i} F.3d {i + 1} (2001)." for i in range(active().zone_records + 10)
     )
     run = Document(text).extraction.run  # type: ignore[attr-defined]
-    st = LookupState(fc=list(run.fc), fulls=list(run.fulls))
+    st = LookupState(records_before=list(run.records_before), fulls=list(run.fulls))
     zone = Zone(run, st, Queries(), 0, 0)
     zone.planned(0, 0)  # every record, as if planned again
     assert zone.flooded

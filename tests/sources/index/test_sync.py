@@ -40,7 +40,7 @@ async def test_sync_builds_the_newest_complete_dump(bucket: FakeBucket, tmp_path
     assert result.date == "2026-06-30" and result.build.mode == "full" and result.build.full_dump
     assert index_status(index, "100 A.2d 40") is LookupStatus.NOT_FOUND
     assert index_status(index, "12 F.4th 120") is LookupStatus.CANNOT_VERIFY
-    assert not list((tmp_path / "data" / "bulk").glob("*.bz2"))  # the downloads went after the build
+    assert not list((tmp_path / "data" / "index-bulk").glob("*.bz2"))  # the downloads went after the build
     meta = read_meta(index)
     assert meta["dump_date"] == "2026-06-30" and "etags" in meta["source"]
     listing = [r for r in bucket.requests if r[0] == "/"]
@@ -95,7 +95,9 @@ async def test_a_corrupt_file_in_the_bucket_leaves_the_old_index_working(
     with pytest.raises(ImportFormatError, match="truncated bz2"):
         await sync(index, bulk_url=bucket.base_url)
     assert index.read_bytes() == before and index_status(index, "100 A.2d 36") is LookupStatus.FOUND
-    assert (tmp_path / "bulk" / "dockets-2026-06-30.csv.bz2").exists()  # kept: no second download to retry
+    assert (
+        tmp_path / "index-bulk" / "dockets-2026-06-30.csv.bz2"
+    ).exists()  # kept: no second download to retry
 
 
 async def test_a_failing_listing_is_a_clear_error(bucket: FakeBucket, tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ async def test_an_index_case_in_a_cap_volume_gets_its_text_from_the_volume(tmp_p
     from citecheck.sources.cap_fetch import CapFetcher
     from citecheck.sources.cap_volumes import CapVolumes
     from citecheck.sources.corpus import Corpus, CorpusSource
-    from citecheck.sources.server import QuietHTTPServer
+    from citecheck.sources.corpus_server import QuietHTTPServer
     from citecheck_testing import shared_corpus_path
 
     root = shared_corpus_path("cap-static")

@@ -182,6 +182,25 @@ def correct(
     if named or why not in ("unverified", "database"):  # else only a case of the draft's name is offered
         found = gather_candidates(ctx, leads, opinions, indexes)
     cands = _offer(found, why)
+    fixes = _fixes(ctx, cands)
+    extra = _explained(ctx, cands, found, why, leads)
+    message = primary.message if extra is None else primary.message.rstrip() + extra
+    elsewhere = bool(cands) and not cands[0].at_cite and cands[0].confidence is not Confidence.LOW
+    weighed = _weigh_absence(ctx, primary, found, message)
+    out = []
+    for f in findings:
+        if f is primary:
+            f = replace(f, fixes=fixes, message=message)
+            if weighed is not None:
+                f = weighed(f)
+        elif elsewhere and f.citation_index == c.index and f.kind in _AGAINST_CITED and f.fixes:
+            f = replace(f, fixes=fixes)
+        out.append(f)
+    return out
+
+
+def _fixes(ctx: CheckContext, cands: list[Candidate]) -> tuple[Fix, ...]:
+    """The candidates as whole fixes, best first, each once; only a high one that stands alone is preferred."""
     close = len(cands) > 1 and (
         cands[0].score - cands[1].score < CLOSE or cands[1].confidence is Confidence.HIGH
     )
@@ -191,28 +210,25 @@ def correct(
         fix = whole_fix(ctx, cand, preferred=sure and i == 0)
         if fix is not None and all(fix.edits != f.edits for f in fixes):
             fixes.append(fix)
-    message = primary.message
+    return tuple(fixes)
+
+
+def _explained(
+    ctx: CheckContext, cands: list[Candidate], found: list[Candidate], why: str, leads: Leads
+) -> str | None:
+    """What the primary finding's message adds: the case the draft meant, else where its quoted words come
+    from, else — information only — that no case of that name is in a source covering its court and years
+    (None: nothing)."""
     if cands:
-        message = message.rstrip() + _decision(ctx, cands[0])
-    elif holder := next((x for x in found if x.quote is True and not x.at_cite), None):
-        message = message.rstrip() + _decision(ctx, holder)  # where the words come from, as information
-    elif why in ("unverified", "database") and leads.names is not None and leads.names.covering:
-        message = message.rstrip() + (
+        return _decision(ctx, cands[0])
+    if holder := next((x for x in found if x.quote is True and not x.at_cite), None):
+        return _decision(ctx, holder)
+    if why in ("unverified", "database") and leads.names is not None and leads.names.covering:
+        return (
             f" No case of that name is in {leads.names.covering} (information only: unpublished "
             "decisions exist only in the databases)."
         )
-    elsewhere = bool(cands) and not cands[0].at_cite and cands[0].confidence is not Confidence.LOW
-    weighed = _weigh_absence(ctx, primary, found, message)
-    out = []
-    for f in findings:
-        if f is primary:
-            f = replace(f, fixes=tuple(fixes), message=message)
-            if weighed is not None:
-                f = weighed(f)
-        elif elsewhere and f.citation_index == c.index and f.kind in _AGAINST_CITED and f.fixes:
-            f = replace(f, fixes=tuple(fixes))
-        out.append(f)
-    return out
+    return None
 
 
 __all__ = ["Leads", "NameQuery", "Wanted", "correct", "leads_for", "looks_wrong", "wanted"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from citecheck.checks.base import CheckContext
 from citecheck.checks.corrections.leads import Leads
 from citecheck.checks.corrections.near_miss import relation
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.checks.parenthetical import courts_conflict
 from citecheck.checks.quote_match import OpinionIndex, locate
 from citecheck.checks.quotes import page_of
@@ -44,7 +44,7 @@ class Candidate:
     record: CaseRecord
     cite: CaseCite | None = None  # the citation to put in the draft (chosen by ``_choose_cite``)
     name: float = 0.0  # name_keys.name_score of the draft's name against it
-    mismatch: bool = True  # checks.names.compare_names says the draft names another case
+    mismatch: bool = True  # checks.name_match.compare_names says the draft names another case
     quote: bool | None = None  # the draft's quote is in it (None: not known)
     quote_page: str | None = None  # the page the quote is on, in ``cite``'s reporter
     near: str | None = None  # how the draft's citation is one slip away from it

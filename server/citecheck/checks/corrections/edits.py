@@ -14,9 +14,11 @@ from functools import cache
 
 from citecheck.checks.base import CheckContext
 from citecheck.checks.corrections.candidates import Candidate, _fits, _pin_pages
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.checks.parenthetical import courts_conflict
+from citecheck.extract.models import Citation
 from citecheck.findings import Evidence, Fix, TextEdit
+from citecheck.sources.models import CaseCite, CaseRecord
 from citecheck.spans import Span
 
 _PAREN = re.compile(r"\s*\([^)]*\)")
@@ -97,70 +99,81 @@ def whole_fix(ctx: CheckContext, cand: Candidate, *, preferred: bool) -> Fix | N
     c, rec, cite = ctx.citation, cand.record, cand.cite
     if cite is None:
         return None
-    text = ctx.text
     edits, name = _name_edits(ctx, cand)
     core = f"{cite.volume} {cite.reporter} {cite.page}"
     pin, note = _pin(ctx, cand)
-    old_pin = c.pincite.text if c.pincite is not None else None
-    if pin != old_pin:
-        end = c.pincite.span.end if c.pincite is not None else c.span.end
-        edits.append(TextEdit(span=Span(c.span.start, end), new_text=core + (f", {pin}" if pin else "")))
-    elif c.span.of(text) != core and (c.volume, c.reporter, c.page) != (
-        cite.volume,
-        cite.reporter,
-        cite.page,
-    ):
-        edits.append(TextEdit(span=c.span, new_text=core))
+    edits.extend(_citation_edits(c, cite, core, pin, ctx.text))
     year = _year(rec.decision_date)
-    if c.date_span is not None:
-        inner = c.date_span.of(text)
-        if c.year and year and year != c.year and (m := re.search(rf"\b{c.year}\b", inner)):
-            edits.append(
-                TextEdit(
-                    span=Span(c.date_span.start + m.start(), c.date_span.start + m.end()), new_text=str(year)
-                )
-            )
-        if c.court and rec.court_id and c.court_text and courts_conflict(c.court, rec.court_id):
-            at = inner.find(c.court_text)
-            right = court_string(rec.court_id) or ""
-            if at >= 0 and right:
-                span = Span(c.date_span.start + at, c.date_span.start + at + len(c.court_text))
-                edits.append(TextEdit(span=span, new_text=right))
+    edits.extend(_parenthetical_edits(c, rec, year, ctx.text))
     if not edits:
         return None
     edits.sort(key=lambda e: e.span.start)
-    shown = (
-        f"{name or draft_name(rec.name)}, {core}"
-        + (f", {pin}" if pin else "")
-        + (f" ({year})" if year else "")
-    )
     only_name = all(e.span.end <= c.span.start for e in edits)
     if only_name and cand.named:
         title = f"Correct the name to “{name}”"
     elif only_name:
         title = f"Use the name of the case at this citation: {name}"
     else:
+        shown = (
+            f"{name or draft_name(rec.name)}, {core}"
+            + (f", {pin}" if pin else "")
+            + (f" ({year})" if year else "")
+        )
         title = f"Cite {shown}"
     if note:
         title += f" ({note})"
+    evidence = Evidence(
+        source=rec.source,
+        record_id=rec.id,
+        case_name=rec.name,
+        citation=str(cite),
+        court=rec.court_name or rec.court_id,
+        date=rec.decision_date,
+        url=rec.url,
+        page=cand.quote_page,
+        passage=cand.hit.passage if cand.hit is not None else None,
+    )
     return Fix(
         title=title,
         edits=tuple(edits),
         why=why(cand, ctx),
         confidence=cand.confidence,
         preferred=preferred,
-        evidence=Evidence(
-            source=rec.source,
-            record_id=rec.id,
-            case_name=rec.name,
-            citation=str(cite),
-            court=rec.court_name or rec.court_id,
-            date=rec.decision_date,
-            url=rec.url,
-            page=cand.quote_page,
-            passage=cand.hit.passage if cand.hit is not None else None,
-        ),
+        evidence=evidence,
     )
+
+
+def _citation_edits(c: Citation, cite: CaseCite, core: str, pin: str | None, text: str) -> list[TextEdit]:
+    """The volume, reporter and page (``core``) and the pin cite made the candidate's: one edit over both
+    when the pin changes, else one over the citation when it differs."""
+    old_pin = c.pincite.text if c.pincite is not None else None
+    if pin != old_pin:
+        end = c.pincite.span.end if c.pincite is not None else c.span.end
+        return [TextEdit(span=Span(c.span.start, end), new_text=core + (f", {pin}" if pin else ""))]
+    if c.span.of(text) != core and (c.volume, c.reporter, c.page) != (cite.volume, cite.reporter, cite.page):
+        return [TextEdit(span=c.span, new_text=core)]
+    return []
+
+
+def _parenthetical_edits(c: Citation, rec: CaseRecord, year: int | None, text: str) -> list[TextEdit]:
+    """The year and the court of the parenthetical made the case's, where they differ."""
+    if c.date_span is None:
+        return []
+    edits = []
+    inner = c.date_span.of(text)
+    if c.year and year and year != c.year and (m := re.search(rf"\b{c.year}\b", inner)):
+        edits.append(
+            TextEdit(
+                span=Span(c.date_span.start + m.start(), c.date_span.start + m.end()), new_text=str(year)
+            )
+        )
+    if c.court and rec.court_id and c.court_text and courts_conflict(c.court, rec.court_id):
+        at = inner.find(c.court_text)
+        right = court_string(rec.court_id) or ""
+        if at >= 0 and right:
+            span = Span(c.date_span.start + at, c.date_span.start + at + len(c.court_text))
+            edits.append(TextEdit(span=span, new_text=right))
+    return edits
 
 
 def why(cand: Candidate, ctx: CheckContext) -> str:

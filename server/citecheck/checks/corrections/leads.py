@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from citecheck.checks.corrections.near_miss import variants
 from citecheck.checks.impossible import impossible_reason
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.sources.models import CaseRecord, CiteKey, LookupResult, LookupStatus, NameSearch, PassageHit
 
@@ -82,6 +82,8 @@ def looks_wrong(c: Citation, lookup: LookupResult | None, record: CaseRecord | N
         return None
     if c.form is CiteForm.UNRECOGNISED:
         return "impossible" if impossible_reason(c) else None
+    if c.agency:
+        return None  # an agency's decision: no case-law source could correct it
     if c.database is not None:
         return "database"
     if impossible_reason(c):

@@ -84,28 +84,46 @@ def relation(written: CiteKey, cite: CaseCite, parallels: Sequence[CaseCite] = (
     >>> relation(CiteKey("100", "A.2d", "451"), CaseCite(volume="100", reporter="A.2d", page="450", last_page="452"))
     'the pin page 451 given as the first page (the case begins at 450)'
     """
-    if written.reporter == cite.reporter and written.volume == cite.volume and written.page != cite.page:
+    return (
+        _page_slip(written, cite) or _series_slip(written, cite) or _parallel_slip(written, cite, parallels)
+    )
+
+
+def _page_slip(written: CiteKey, cite: CaseCite) -> str | None:
+    """The page (a pin page given as the first, a digit off) or the volume one slip from the case's."""
+    if written.reporter != cite.reporter:
+        return None
+    if written.volume == cite.volume and written.page != cite.page:
         if written.page.isdigit() and cite.page.isdigit() and (cite.last_page or "").isdigit():
             if int(cite.page) < int(written.page) <= int(cite.last_page or 0):
                 return f"the pin page {written.page} given as the first page (the case begins at {cite.page})"
         why = _slip(written.page, cite.page)
         if why:
             return f"{why} in the page ({written.page} for {cite.page})"
-    if written.reporter == cite.reporter and written.page == cite.page and written.volume != cite.volume:
+    if written.page == cite.page and written.volume != cite.volume:
         why = _slip(written.volume, cite.volume)
         if why:
             return f"{why} in the volume ({written.volume} for {cite.volume})"
-    if (
-        written.volume == cite.volume
-        and written.page == cite.page
-        and written.reporter in series_siblings(cite.reporter)
-    ):
+    return None
+
+
+def _series_slip(written: CiteKey, cite: CaseCite) -> str | None:
+    """The same volume and page in another series of the reporter, or in a series that does not exist."""
+    if written.volume != cite.volume or written.page != cite.page:
+        return None
+    if written.reporter in series_siblings(cite.reporter):
         return f"the wrong series ({written.reporter} for {cite.reporter})"
     base = invented_series(written.reporter)
-    if base is not None and written.volume == cite.volume and written.page == cite.page:
-        family = {normalise_reporter(base), *series_siblings(normalise_reporter(base))}
-        if cite.reporter in family:
-            return f"a series that does not exist ({written.reporter} for {cite.reporter})"
+    if base is not None and cite.reporter in {
+        normalise_reporter(base),
+        *series_siblings(normalise_reporter(base)),
+    }:
+        return f"a series that does not exist ({written.reporter} for {cite.reporter})"
+    return None
+
+
+def _parallel_slip(written: CiteKey, cite: CaseCite, parallels: Sequence[CaseCite]) -> str | None:
+    """The volume and page, or the page, of one of the case's parallel citations used with this reporter."""
     others = [p for p in parallels if p.reporter != written.reporter and p.key != cite.key]
     for p in others:
         if written.volume == p.volume and written.page == p.page:

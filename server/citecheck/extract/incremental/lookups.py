@@ -31,19 +31,32 @@ def norm_name(s: str) -> str:
     return " ".join(_PUNCT.sub(" ", s.lower().replace("\u2019", "'")).split())
 
 
-#: Which citation of a paragraph: a full citation's record by its key and how many records of the
-#: paragraph before it have that key (a citation added or removed before it leaves this as it was),
-#: else (a group's first citation without a record) its place in the paragraph's plan.
-Which = tuple[tuple[object, ...], int] | int
+class RecordRef(NamedTuple):
+    """A full citation's record in its paragraph, by its key and how many records of that paragraph with
+    the same key come before it (a citation added or removed before it leaves this as it was)."""
+
+    key: tuple[object, ...]
+    nth: int
 
 
-#: A citation referred to from a run's plans: ``(paragraph, which)``.
-Ref = tuple[int, Which]
+#: Which citation of a paragraph: a record (``RecordRef``), else — a group's first citation without a
+#: record — its place in the paragraph's plan.
+Which = RecordRef | int
 
 
-#: The same as a plan stores it: ``(paragraphs back from the referring one, which)``. Relative, so a
-#: citation added or removed elsewhere, or a paragraph inserted before both, leaves it as it was.
-RelRef = tuple[int, Which]
+class Ref(NamedTuple):
+    """A citation referred to from a run's plans: its paragraph, and which citation there."""
+
+    paragraph: int
+    which: Which
+
+
+class RelRef(NamedTuple):
+    """The same as a plan stores it: paragraphs back from the referring one. Relative, so a citation added
+    or removed elsewhere, or a paragraph inserted before both, leaves it as it was."""
+
+    back: int
+    which: Which
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +101,7 @@ class LookupState:
     positions, and not the records at ``patches`` (planned by this run, or by a run since the index
     was made) — so a keystroke neither indexes nor scans every full citation again."""
 
-    fc: list[int]  # per paragraph planned so far: records before it (the run's own list)
+    records_before: list[int]  # per paragraph planned so far: records before it (the run's own list)
     fulls: list[Record] = field(default_factory=list)
     last_authority: Ref | None = None
     by_word: dict[str, list[int]] = field(default_factory=dict)  # word of a name -> positions in ``fulls``
@@ -102,20 +115,22 @@ class LookupState:
     limits: Thresholds = field(default_factory=active)
 
     def para_of(self, pos: int) -> int:
-        return para_of(self.fc, pos)
+        return para_of(self.records_before, pos)
 
     def ref(self, pos: int) -> Ref:
         t = self.para_of(pos)
         fulls = self.fulls
         key = fulls[pos].key
-        return t, (key, sum(1 for i in range(self.fc[t], pos) if fulls[i].key == key))
+        return Ref(
+            t, RecordRef(key, sum(1 for i in range(self.records_before[t], pos) if fulls[i].key == key))
+        )
 
-    def leader(self, pno: int, group: int) -> Ref:
-        """Paragraph ``pno``'s citation at ``group`` (a parallel group's first), the one being planned."""
-        for i in range(self.fc[pno], len(self.fulls)):
+    def leader(self, para: int, group: int) -> Ref:
+        """Paragraph ``para``'s citation at ``group`` (a parallel group's first), the one being planned."""
+        for i in range(self.records_before[para], len(self.fulls)):
             if self.fulls[i].pos == group:
                 return self.ref(i)
-        return pno, group
+        return Ref(para, group)
 
     def add(self, f: Record) -> None:
         if self.restored:
@@ -166,10 +181,14 @@ class LookupState:
         self.base, self.segs, self.patches = None, [], []
 
 
-def para_of(fc: list[int], pos: int) -> int:
+def para_of(records_before: list[int], pos: int) -> int:
     """The paragraph holding record ``pos`` (the last one whose records start at or before it), from
-    the records before each paragraph."""
-    return bisect_right(fc, pos) - 1
+    the records before each paragraph.
+
+    >>> para_of([0, 0, 2, 5], 3)
+    2
+    """
+    return bisect_right(records_before, pos) - 1
 
 
 def _add_seg(segs: list[Seg], cur: int, bpos: int, n: int) -> None:
@@ -321,7 +340,12 @@ def add_statute(st: LookupState, c: Citation, pos: int) -> int:
     assert s is not None
     first = len(st.fulls)
     code = (s.code, s.title)
-    for section in dict.fromkeys(normalise_section(x) for x in (s.section, *s.also, s.last_section) if x):
+    sections = list(dict.fromkeys(normalise_section(x) for x in (s.section, *s.also, s.last_section) if x))
+    if (s.kind and s.kind != "act") or not sections:
+        # a constitution's provision, a session law, a whole chapter: one record no "§ N" short form
+        # names (its "§ 1" is no section of a code), so that Id. still finds it
+        sections = [f"{s.kind or 'code'}:{s.code}:{s.title}:{s.chapter or ''}:{s.section}"]
+    for section in sections:
         st.add(
             Record(
                 pos,
@@ -414,33 +438,42 @@ def resolve_short(c: Citation, st: LookupState) -> int | None:
     328" is Grutter. When the pin is below every first page, or two different cases begin on that
     page, the short form stays unresolved rather than guessed.
     """
-    fulls = st.fulls
     if c.database is not None and c.page:
-        # "Henson, 2008 WL 123456, at *2": the Westlaw number names the case; the latest full cite of it
-        listed = _candidates(st, "by_cite", (c.volume, c.reporter))
-        pool0: Iterable[int] = range(len(fulls)) if listed is None else listed
-        same_doc = [
-            p
-            for p in pool0
-            if fulls[p].volume == c.volume
-            and fulls[p].reporter == c.reporter
-            and fulls[p].page_text == c.page
-        ]
-        return same_doc[-1] if same_doc else None
+        return _same_database_cite(c, st)
     names = suffixes(c.antecedent_text) if c.antecedent_text else ()
     if names:
         named = _latest(st, names, c.volume, c.reporter, same_reporter=True)
-        if named is not None and any(n in fulls[named].padded for n in names):
+        if named is not None and any(n in st.fulls[named].padded for n in names):
             return named
-    pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
-    listed = _candidates(st, "by_cite", (c.volume, c.reporter))
-    pool: Iterable[int] = range(len(fulls)) if listed is None else listed
-    same = [p for p in pool if fulls[p].volume == c.volume and fulls[p].reporter == c.reporter]
+    same = _cites_of_volume(st, c.volume, c.reporter)
     if not same:
         return None
-    if pin is None or not pin.isdigit() or any(fulls[p].page is None for p in same):
+    pin = c.pincite.parts[0].first if c.pincite and c.pincite.parts else None
+    if pin is None or not pin.isdigit() or any(st.fulls[p].page is None for p in same):
         return same[-1]  # no page to go by: the latest cite of the volume, as before
-    below = [p for p in same if (fulls[p].page or 0) <= int(pin)]
+    return _case_holding_page(st, same, int(pin))
+
+
+def _cites_of_volume(st: LookupState, volume: str | None, reporter: str | None) -> list[int]:
+    """The positions of the full citations of this volume and reporter, in order."""
+    fulls = st.fulls
+    listed = _candidates(st, "by_cite", (volume, reporter))
+    pool: Iterable[int] = range(len(fulls)) if listed is None else listed
+    return [p for p in pool if fulls[p].volume == volume and fulls[p].reporter == reporter]
+
+
+def _same_database_cite(c: Citation, st: LookupState) -> int | None:
+    """ "Henson, 2008 WL 123456, at *2": the Westlaw number names the case; the latest full cite of it."""
+    same = [p for p in _cites_of_volume(st, c.volume, c.reporter) if st.fulls[p].page_text == c.page]
+    return same[-1] if same else None
+
+
+def _case_holding_page(st: LookupState, same: list[int], pin: int) -> int | None:
+    """Of the full cites ``same`` of one volume, the case whose pages can hold ``pin``: the greatest first
+    page at or below it (cases in a volume do not overlap); None when the pin is below every first page or
+    two different cases begin on that page."""
+    fulls = st.fulls
+    below = [p for p in same if (fulls[p].page or 0) <= pin]
     if not below:
         return None
     top = max(fulls[p].page or 0 for p in below)
@@ -486,9 +519,19 @@ def resolve_reference(
     return None
 
 
-def absolute(rel: RelRef | None, pno: int) -> Ref | None:
-    return None if rel is None else (pno - rel[0], rel[1])
+def absolute(rel: RelRef | None, para: int) -> Ref | None:
+    """``rel`` as seen from paragraph ``para``, by the paragraph it names.
+
+    >>> absolute(RelRef(2, 0), 7)
+    Ref(paragraph=5, which=0)
+    """
+    return None if rel is None else Ref(para - rel.back, rel.which)
 
 
-def relative(ref: Ref | None, pno: int) -> RelRef | None:
-    return None if ref is None else (pno - ref[0], ref[1])
+def relative(ref: Ref | None, para: int) -> RelRef | None:
+    """``ref`` as paragraph ``para``'s plan stores it, by how many paragraphs back it lies.
+
+    >>> relative(Ref(5, 0), 7)
+    RelRef(back=2, which=0)
+    """
+    return None if ref is None else RelRef(para - ref.paragraph, ref.which)

@@ -73,7 +73,7 @@ class LocalMemo:
 class ParagraphFindings:
     """One version's local findings, per paragraph, placed when asked for.
 
-    ``entries[pno]`` holds the findings as they were computed (at the paragraph's offset then and its
+    ``entries[para]`` holds the findings as they were computed (at the paragraph's offset then and its
     first citation's index then) — a keystroke moves every paragraph after it, and a citation added
     or removed renumbers every citation after it; moving and renumbering all their findings is work
     the editor does not need: it shows them already moved. ``changes``: the paragraphs whose findings
@@ -97,14 +97,14 @@ class ParagraphFindings:
         out: list[Finding] = []
         paras = self.paragraphs
         for a, b in regions:
-            pno = max(0, bisect_left(paras, a, key=_para_end))
-            while pno < len(paras) and paras[pno][0] <= b:
-                entry = self.entries[pno]
+            para = max(0, bisect_left(paras, a, key=_para_end))
+            while para < len(paras) and paras[para][0] <= b:
+                entry = self.entries[para]
                 if entry is not None and entry.findings:
-                    d = paras[pno][0] - entry.start
-                    moved = _moved(entry.findings, d, self.firsts[pno] - entry.first)
+                    d = paras[para][0] - entry.start
+                    moved = _moved(entry.findings, d, self.firsts[para] - entry.first)
                     out.extend(f for f in moved if a <= f.span.start <= b)
-                pno += 1
+                para += 1
         return out
 
 
@@ -114,32 +114,16 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
     on, moved), or None when the memo cannot tell (not the run this one continued, edits unknown)."""
     if run.edited is None or run.prior_serial is None or memo.serial != run.prior_serial:
         return None
-    old_plans, old_paras, old_results = memo.plans, memo.paragraphs, memo.results
-    plans, paras, results = run.plans, run.paragraphs, run.results
-    n, m = len(plans), len(old_plans)
+    plans, paras = run.plans, run.paragraphs
+    n, m = len(plans), len(memo.plans)
     ea, eb = run.edited
-    limit = min(n, m)
-    # the paragraphs wholly before the edit are unchanged (bisection), then the few after them compared
-    lo = max(0, min(limit, bisect_left(paras, ea, hi=limit, key=_para_end)) - 1)
-    if lo and not (
-        plans[lo - 1] is old_plans[lo - 1]
-        and results[lo - 1] is old_results[lo - 1]
-        and paras[lo - 1] == old_paras[lo - 1]
-    ):
-        lo = 0
-    while (
-        lo < limit
-        and plans[lo] is old_plans[lo]
-        and results[lo] is old_results[lo]
-        and paras[lo] == old_paras[lo]
-    ):
-        lo += 1
+    lo = _same_head(run, memo)
     # the tail: the paragraphs the assembly took over from that run, the very same plans and results
     # (an equal plan made afresh may stand for other earlier cites), moved by one constant offset
     hi = max(lo + max(0, n - m), run.kept_from)
     if hi < n:
-        d = paras[hi][0] - old_paras[hi - n + m][0]
-        if paras[n - 1][0] - old_paras[m - 1][0] != d or paras[hi][0] <= eb:
+        d = paras[hi][0] - memo.paragraphs[hi - n + m][0]
+        if paras[n - 1][0] - memo.paragraphs[m - 1][0] != d or paras[hi][0] <= eb:
             hi = n  # not one uniform move after the edit: look at all of them
     j = hi - n + m
     # what a local check reads around its paragraph: its window, and the paragraph before it
@@ -150,6 +134,24 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
     if hi < n and hi > lo and uses_prev(plans[hi]):
         hi, j = hi + 1, j + 1
     return lo, hi, j
+
+
+def _same_head(run: Run, memo: LocalMemo) -> int:
+    """How many first paragraphs are the memo's (the same plan, result and place): those wholly before the
+    edit are (bisection), then the few after them are compared."""
+    assert run.edited is not None
+    plans, paras, results = run.plans, run.paragraphs, run.results
+    limit = min(len(plans), len(memo.plans))
+
+    def same(i: int) -> bool:
+        return plans[i] is memo.plans[i] and results[i] is memo.results[i] and paras[i] == memo.paragraphs[i]
+
+    lo = max(0, min(limit, bisect_left(paras, run.edited[0], hi=limit, key=_para_end)) - 1)
+    if lo and not same(lo - 1):
+        lo = 0
+    while lo < limit and same(lo):
+        lo += 1
+    return lo
 
 
 def _para_end(p: tuple[int, int]) -> int:
@@ -180,50 +182,62 @@ def paragraph_findings(
     middle: list[MemoEntry | None] = []
     fresh: dict[int, MemoEntry] = {}
     fresh_empty: list[int] = []
-    for pno in range(lo, hi):
-        plan = run.plans[pno]
+    for para in range(lo, hi):
+        plan = run.plans[para]
         if not plan:
             if plan.key not in old.empty:  # a paragraph planned again without citations: its old findings go
-                changes.append((*run.paragraphs[pno], ()))
+                changes.append((*run.paragraphs[para], ()))
             fresh_empty.append(plan.key)
             middle.append(None)
             continue
-        start, end = run.paragraphs[pno]
-        res = run.results[pno]
+        start, end = run.paragraphs[para]
+        res = run.results[para]
         hit = old.by_plan.get(plan.key)
         reads_prev = hit.reads_prev if hit is not None else uses_prev(plan)
-        prev = run.results[pno - 1] if pno and reads_prev else None
+        prev = run.results[para - 1] if para and reads_prev else None
         window = (text[max(0, start - _BEFORE) : start], text[end : end + _AFTER])
         if hit is not None and hit.result is res and hit.prev is prev and hit.window == window:
             entry = hit  # the very same entry: taken over as computed, placed when asked for
         else:
-            mine = tuple(f for c in extraction.paragraph_citations(pno) for f in check(extraction, c))
+            mine = tuple(f for c in extraction.paragraph_citations(para) for f in check(extraction, c))
             changes.append((start, end, mine))
-            entry = MemoEntry(plan, res, prev, start, window, mine, run.first_of(pno), reads_prev)
+            entry = MemoEntry(plan, res, prev, start, window, mine, run.first_of(para), reads_prev)
         fresh[plan.key] = entry
         middle.append(entry)
     entries = [*old.entries[:lo], *middle, *old.entries[old_hi:]] if bulk is not None else middle
     if memo is not None:
-        limits = active()
-        if bulk is None or len(memo) > limits.memo_per_paragraph * n + limits.memo_slack:
-            # rebuilt from what is current (drops entries of gone plans)
-            memo.by_plan, memo.empty = {}, set()
-            for pno, got in enumerate(entries):
-                if got is None:
-                    memo.empty.add(run.plans[pno].key)
-                else:
-                    memo.by_plan[got.plan.key] = got
-        else:
-            memo.by_plan.update(fresh)
-            memo.empty.update(fresh_empty)
-        memo.serial, memo.plans, memo.paragraphs, memo.results = (
-            run.serial,
-            run.plans,
-            run.paragraphs,
-            run.results,
-        )
-        memo.entries = entries
-    return ParagraphFindings(run.paragraphs, entries, changes, run.nout)
+        _remember(memo, run, entries, fresh, fresh_empty, bulk is not None)
+    return ParagraphFindings(run.paragraphs, entries, changes, run.citations_before)
+
+
+def _remember(
+    memo: LocalMemo,
+    run: Run,
+    entries: list[MemoEntry | None],
+    fresh: dict[int, MemoEntry],
+    fresh_empty: list[int],
+    bulk: bool,
+) -> None:
+    """Keep this run's entries for the next: added to what the memo holds, or (no bulk take-over, or the memo
+    grown past its limit) rebuilt from what is current, which drops the entries of plans gone."""
+    limits = active()
+    if not bulk or len(memo) > limits.memo_per_paragraph * len(run.plans) + limits.memo_slack:
+        memo.by_plan, memo.empty = {}, set()
+        for para, got in enumerate(entries):
+            if got is None:
+                memo.empty.add(run.plans[para].key)
+            else:
+                memo.by_plan[got.plan.key] = got
+    else:
+        memo.by_plan.update(fresh)
+        memo.empty.update(fresh_empty)
+    memo.serial, memo.plans, memo.paragraphs, memo.results = (
+        run.serial,
+        run.plans,
+        run.paragraphs,
+        run.results,
+    )
+    memo.entries = entries
 
 
 def _moved(findings: tuple[Finding, ...], d: int, di: int = 0) -> tuple[Finding, ...]:

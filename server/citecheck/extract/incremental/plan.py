@@ -93,9 +93,9 @@ def uses_prev(plan: Plan) -> bool:
 
 
 def plan_statute(
-    c: Citation, st: LookupState, i: int, pno: int, nested: bool
+    c: Citation, st: LookupState, i: int, para: int, nested: bool
 ) -> tuple[int | None, Ref | None]:
-    """(group, antecedent) of a statute citation at place ``i`` of paragraph ``pno``'s plan; a full one
+    """(group, antecedent) of a statute citation at place ``i`` of paragraph ``para``'s plan; a full one
     adds its records, and what a following ``Id.`` means is updated as for cases."""
     assert c.statute is not None
     form = c.statute.form
@@ -113,19 +113,46 @@ def plan_statute(
     return None, antecedent
 
 
-def make_plan(
-    text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: LookupState, pno: int
-) -> tuple[Plan, int]:
-    """Document order, numbering (from the paragraph's first citation) and resolution for paragraph
-    ``pno`` (no objects built), and how far back its looked-up antecedents lie."""
+def _order(res: ParagraphResult) -> list[tuple[int, int, int]]:
+    """The paragraph's citations (kind 0) and ``Name at N`` references (kind 1) in text order, as
+    ``(start, kind, number in the result)``."""
     order: list[tuple[int, int, int]] = [(c.span.start, 0, k) for k, c in enumerate(res.citations)]
     if res.refs:
         order.extend((r.words[0][0], 1, k) for k, r in enumerate(res.refs))
         order.sort(key=lambda t: (t[0], t[1]))
+    return order
+
+
+def _short_antecedent(
+    c: Citation, st: LookupState, plan: list[Step], res: ParagraphResult, k: int, para: int
+) -> tuple[Ref | None, bool]:
+    """What a short form, ``supra`` or ``Id.`` refers to, and whether it was looked up among the records
+    (what counts towards how far back the plan reaches): a short cite by its volume and name (else the
+    partner of a parallel pin), ``supra`` by name, ``Id.`` the authority just cited."""
+    if c.form is CiteForm.SHORT:
+        at_ = resolve_short(c, st)
+        if at_ is not None:
+            return st.ref(at_), True
+        if res.parallel_short and res.parallel_short[k] and plan and type(plan[-1]) is CiteStep:
+            return absolute(plan[-1].antecedent, para), False  # the pin's parallel partner
+        return None, False
+    if c.form is CiteForm.SUPRA:
+        at_ = resolve_supra(c, st)
+        return (st.ref(at_), True) if at_ is not None else (None, False)
+    if c.form is CiteForm.ID:
+        return st.last_authority, False
+    return None, False
+
+
+def make_plan(
+    text: str, off: int, res: ParagraphResult, prev: ParagraphResult | None, st: LookupState, para: int
+) -> tuple[Plan, int]:
+    """Document order, numbering (from the paragraph's first citation) and resolution for paragraph
+    ``para`` (no objects built), and how far back its looked-up antecedents lie."""
     plan: list[Step] = []
     local: dict[int, int] = {}
     reach = 0
-    for _pos, kind, k in order:
+    for _pos, kind, k in _order(res):
         i = len(plan)
         if kind == 1:
             found = resolve_reference(res.refs[k], text, off, st)
@@ -133,8 +160,8 @@ def make_plan(
                 continue
             at, s, name = found
             ante = st.ref(at)
-            reach = max(reach, pno - ante[0])
-            plan.append(RefStep(k, (pno - ante[0], ante[1]), s, name))
+            reach = max(reach, para - ante.paragraph)
+            plan.append(RefStep(k, RelRef(para - ante.paragraph, ante.which), s, name))
             st.last_authority = ante
             continue
         c = res.citations[k]
@@ -147,29 +174,18 @@ def make_plan(
             group = local.get(c.group if c.group is not None else k, i)
             add_record(st, c, i, group)
             if not res.nested[k]:
-                st.last_authority = st.leader(pno, group)
+                st.last_authority = st.leader(para, group)
         elif c.form is CiteForm.STATUTE and c.statute is not None:
-            group, antecedent = plan_statute(c, st, i, pno, res.nested[k])
+            group, antecedent = plan_statute(c, st, i, para, res.nested[k])
             if antecedent is not None:
-                reach = max(reach, pno - antecedent[0])
+                reach = max(reach, para - antecedent.paragraph)
         else:
-            if c.form is CiteForm.SHORT:
-                at_ = resolve_short(c, st)
-                if at_ is not None:
-                    antecedent = st.ref(at_)
-                    reach = max(reach, pno - antecedent[0])
-                elif res.parallel_short and res.parallel_short[k] and plan and type(plan[-1]) is CiteStep:
-                    antecedent = absolute(plan[-1].antecedent, pno)  # the pin's parallel partner
-            elif c.form is CiteForm.SUPRA:
-                at_ = resolve_supra(c, st)
-                if at_ is not None:
-                    antecedent = st.ref(at_)
-                    reach = max(reach, pno - antecedent[0])
-            elif c.form is CiteForm.ID:
-                antecedent = st.last_authority
+            antecedent, looked_up = _short_antecedent(c, st, plan, res, k, para)
+            if looked_up and antecedent is not None:
+                reach = max(reach, para - antecedent.paragraph)
             if not res.nested[k] and c.form is not CiteForm.ID:
                 st.last_authority = antecedent
         block = bool(res.leading[k] and prev is not None and prev.block is not None)
         prop_prev = bool(res.needs_prev[k] and prev is not None)
-        plan.append(CiteStep(k, group, relative(antecedent, pno), block, prop_prev))
+        plan.append(CiteStep(k, group, relative(antecedent, para), block, prop_prev))
     return Plan(tuple(plan)), reach

@@ -45,8 +45,8 @@ class DocumentExtraction(Extraction):
         except AttributeError:
             run = self.run
             out: list[Citation] = []
-            for pno in range(len(run.plans)):
-                out.extend(run.paragraph(pno))
+            for para in range(len(run.plans)):
+                out.extend(run.paragraph(para))
             got = tuple(out)
             _ext_citations.__set__(self, got)
             return got
@@ -61,12 +61,12 @@ class DocumentExtraction(Extraction):
     def __repr__(self) -> str:
         return f"DocumentExtraction({len(self.text)} chars, {self.run.after.citations} citations)"
 
-    def paragraph_citations(self, pno: int) -> tuple[Citation, ...]:
-        return self.run.paragraph(pno)
+    def paragraph_citations(self, para: int) -> tuple[Citation, ...]:
+        return self.run.paragraph(para)
 
     def paragraph_of(self, index: int) -> int:
         """The paragraph holding citation ``index`` (the last one whose first citation is at or before it)."""
-        return max(0, bisect_right(self.run.nout, index) - 1)
+        return max(0, bisect_right(self.run.citations_before, index) - 1)
 
     @property
     def citation_count(self) -> int:
@@ -76,8 +76,8 @@ class DocumentExtraction(Extraction):
         """``citations[index]``, building only its paragraph."""
         if not 0 <= index < self.run.after.citations:
             raise IndexError(index)
-        pno = self.paragraph_of(index)
-        return self.run.paragraph(pno)[index - self.run.first_of(pno)]
+        para = self.paragraph_of(index)
+        return self.run.paragraph(para)[index - self.run.first_of(para)]
 
     def resolved(self, citation: Citation) -> Citation | None:
         if citation.form is CiteForm.FULL:
@@ -94,10 +94,12 @@ class DocumentExtraction(Extraction):
             bisect_right(run.paragraphs, (start, len(self.text) + 1)) - 1
         )  # the last starting at or before
         out: list[Citation] = []
-        for pno in range(max(0, first - 1), len(run.plans)):
-            if run.paragraphs[pno][0] > end:
+        for para in range(max(0, first - 1), len(run.plans)):
+            if run.paragraphs[para][0] > end:
                 break
-            out.extend(c for c in run.paragraph(pno) if c.full_span.start <= end and start <= c.full_span.end)
+            out.extend(
+                c for c in run.paragraph(para) if c.full_span.start <= end and start <= c.full_span.end
+            )
         return out
 
     def earlier_full_cites(self, index: int, volume: str | None, reporter: str | None) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, NamedTuple
 
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.incremental.lookups import SECTION_MARK, LookupState, Record, norm_name, suffixes
 
 if TYPE_CHECKING:
@@ -36,19 +37,19 @@ class Queries:
     __slots__ = ("by_cite", "by_short", "by_word", "of")
 
     def __init__(self) -> None:
-        #: by the result's id, with the result itself (so the id is its own, not a reused one's)
-        self.of: dict[int, tuple[ParagraphResult, Asks]] = {}
+        #: by the result itself (by identity)
+        self.of: IdentityMap[ParagraphResult, Asks] = IdentityMap()
         self.by_word: dict[str, set[int]] = {}
         self.by_short: dict[str, set[int]] = {}
         self.by_cite: dict[Cite, set[int]] = {}
 
     def get(self, res: ParagraphResult, text: str, off: int) -> Asks:
-        hit = self.of.get(id(res))
-        if hit is not None and hit[0] is res:
-            return hit[1]
+        hit = self.of.get(res)
+        if hit is not None:
+            return hit
         asks = _queries_of(res, text, off)
-        self.of[id(res)] = (res, asks)
-        key = id(res)
+        self.of[res] = asks
+        key = IdentityMap.key(res)
         for name in asks.names:
             w = name.split()
             if w:
@@ -103,15 +104,15 @@ class Zone:
         "new",
         "old",
         "old_next",
-        "pno_delta",
+        "para_delta",
         "prior",
         "queries",
         "st",
     )
 
-    def __init__(self, prior: Run, st: LookupState, queries: Queries, q: int, pno_delta: int) -> None:
+    def __init__(self, prior: Run, st: LookupState, queries: Queries, q: int, para_delta: int) -> None:
         self.prior, self.st, self.queries = prior, st, queries
-        self.pno_delta = pno_delta
+        self.para_delta = para_delta
         self.old: list[Placed] = []
         self.new: list[Placed] = []  # placed by the previous run's paragraph numbers, as ``old``
         self.old_next = q  # the previous run's paragraphs before this are accounted for
@@ -131,12 +132,12 @@ class Zone:
         #: was relative: the comparison would cost more than the planning it saves
         self.flooded = False
 
-    def planned(self, pno: int, start: int) -> None:
-        """Paragraph ``pno`` was planned again; its records are ``st.fulls[start:]``."""
+    def planned(self, para: int, start: int) -> None:
+        """Paragraph ``para`` was planned again; its records are ``st.fulls[start:]``."""
         if self.flooded:
             return
         fulls = self.st.fulls
-        t = pno - self.pno_delta
+        t = para - self.para_delta
         self.new.extend(Placed(t, fulls[i]) for i in range(start, len(fulls)))
         if len(self.new) > self.st.limits.zone_records:
             self.flooded = True
@@ -155,7 +156,9 @@ class Zone:
         prior = self.prior
         if not self.flooded:
             for t in range(self.old_next, upto):
-                self.old.extend(Placed(t, prior.fulls[i]) for i in range(prior.fc[t], prior.fc_at(t + 1)))
+                self.old.extend(
+                    Placed(t, prior.fulls[i]) for i in range(prior.records_before[t], prior.records_at(t + 1))
+                )
             if len(self.old) > self.st.limits.zone_records:
                 self.flooded = True
         self.old_next = max(self.old_next, upto)
@@ -174,9 +177,10 @@ class Zone:
             j, k = j - 1, k - 1
         mid_a, mid_b = a[i:j], b[i:k]
         if len(mid_a) == len(mid_b) and all(
-            x[0] == y[0] and _names_only(x[1], y[1]) for x, y in zip(mid_a, mid_b, strict=True)
+            x.paragraph == y.paragraph and _names_only(x.record, y.record)
+            for x, y in zip(mid_a, mid_b, strict=True)
         ):
-            self._pairs, self._loose = [(x[1], y[1]) for x, y in zip(mid_a, mid_b, strict=True)], []
+            self._pairs, self._loose = [(x.record, y.record) for x, y in zip(mid_a, mid_b, strict=True)], []
         else:
             loose = mid_a + mid_b
             # a reference names a record by its key and how many before it share that key: a record
@@ -203,24 +207,29 @@ class Zone:
         return not _hits(self.queries.get(res, text, off), pairs, loose)
 
     def affected_from(
-        self, results: list[ParagraphResult], paragraphs: list[tuple[int, int]], text: str, pno: int, old: int
+        self,
+        results: list[ParagraphResult],
+        paragraphs: list[tuple[int, int]],
+        text: str,
+        para: int,
+        old: int,
     ) -> int:
-        """The first paragraph from ``pno`` on (the previous run's ``old`` on) whose lookups the changes
+        """The first paragraph from ``para`` on (the previous run's ``old`` on) whose lookups the changes
         could answer differently; ``len(results)`` when none."""
         if self.flooded:
-            return pno
+            return para
         pairs, loose = self._changes(old)
         n = len(results)
         if self.flooded:
-            return pno
+            return para
         if not pairs and not loose:
             return n
         if self._hits_key != self._changed:
-            hits = self._affected(results, paragraphs, text, pno, pairs, loose)
+            hits = self._affected(results, paragraphs, text, para, pairs, loose)
             self._hits_key, self._hits = self._changed, hits
-            self._hits_at = [i for i in range(pno, n) if id(results[i]) in hits] if hits else []
+            self._hits_at = [i for i in range(para, n) if IdentityMap.key(results[i]) in hits] if hits else []
         at = self._hits_at
-        k = bisect_left(at, pno)
+        k = bisect_left(at, para)
         return at[k] if k < len(at) else n
 
     def _affected(
@@ -228,17 +237,16 @@ class Zone:
         results: list[ParagraphResult],
         paragraphs: list[tuple[int, int]],
         text: str,
-        pno: int,
+        para: int,
         pairs: list[tuple[Record, Record]],
         loose: list[Record],
     ) -> set[int]:
         """The results (by id) whose lookups the changes could answer differently."""
         qs = self.queries
         n = len(results)
-        for i in range(pno, n):  # every later paragraph's lookups are in the index (once per result)
+        for i in range(para, n):  # every later paragraph's lookups are in the index (once per result)
             r = results[i]
-            hit = qs.of.get(id(r))
-            if hit is None or hit[0] is not r:
+            if r not in qs.of:
                 qs.get(r, text, paragraphs[i][0])
         keys: set[int] = set()
         for f in [*loose, *(g for pair in pairs for g in pair)]:
@@ -251,7 +259,7 @@ class Zone:
         for a, b in pairs:  # a short form of its volume: whether two cites of a page are one case (by names)
             if a.short_names != b.short_names:
                 keys |= qs.by_cite.get((a.volume, a.reporter), set())
-        return {k for k in keys if _hits(qs.of[k][1], pairs, loose)}
+        return {k for k in keys if _hits(qs.of.at(k), pairs, loose)}
 
 
 def _same_list(a: list[Record], b: list[Record]) -> bool:
@@ -264,7 +272,7 @@ def _same_pairs(a: list[tuple[Record, Record]], b: list[tuple[Record, Record]]) 
 
 
 def _same_placed(a: Placed, b: Placed) -> bool:
-    return a[0] == b[0] and (a[1] is b[1] or a[1].content == b[1].content)
+    return a.paragraph == b.paragraph and (a.record is b.record or a.record.content == b.record.content)
 
 
 def _hits(

@@ -28,6 +28,7 @@ import contextlib
 import gc
 import logging
 import time
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ from lsprotocol import types
 
 from citecheck.config import Settings
 from citecheck.extract import Document, Edit
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.incremental.memo import LocalMemo, ParagraphFindings, paragraph_findings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, Kind
@@ -172,14 +174,7 @@ class Diagnostics:
         state: DocState | None = self.server.docs.get(uri)
         if state is None:
             return
-        report = report_findings(state)
-        local = {(f.kind, f.span) for f in local_shown(state, self.server.settings)} if report else set()
-        sourced = tuple(f for f in report if (f.kind, f.span) not in local)
-        if sourced:
-            state.found.carried, state.found.carried_edits = sourced, list(edits)
-            state.found.carried_keys = keys_of(sourced, state)
-        else:  # shifted lazily, once, when stage 1 next needs them
-            state.found.carried_edits.extend(edits)
+        self._carry_source_findings(state, edits)
         previous = state.version
         state.version, state.text = version, text
         state.schedule.pending.extend(edits)
@@ -190,27 +185,43 @@ class Diagnostics:
         if state.too_large or len(text) > self.server.settings.max_document_chars:
             state.schedule.published.clear()
         else:
-            # every version is answered at once: the findings on screen, moved with the edit (those the
-            # edit touched are dropped until stage 1 has looked at the new text); not sent when that is
-            # byte for byte what the client shows (stage 1 then publishes this version if it settles)
-            index = self.publisher.line_index(state)
-            if state.screen.shown_version == previous and state.screen.line_count is not None:
-                state.screen.display = state.screen.display.moved(
-                    edits, line_end_after(text, edits), index.line_count - state.screen.line_count
-                )
-            else:
-                state.screen.display = state.screen.display.moved(edits, None, 0)
-            state.screen.held = tuple(
-                h for h in (stretch(h, edits) for h in state.screen.held) if h is not None
-            )
-            if state.found.stale:
-                state.found.stale = [
-                    (x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.found.stale) if x
-                ]
-            if not self.publisher.send(state, refresh=False, immediate=True) and self.publisher.tracing():
-                how = "the client moves its diagnostics; " if self.server.caps.moves_diagnostics else ""
-                self.publisher.trace(f"didChange: {uri} v{version} unchanged on screen ({how}not published)")
+            self._answer_at_once(state, previous, edits)
         self._kick(state)
+
+    def _carry_source_findings(self, state: DocState, edits: list[AppliedEdit]) -> None:
+        """The source check's findings (not stage 1's) carried through the edit until the next source check
+        (their ignore keys with them); shifted lazily, once, when stage 1 next needs them."""
+        report = report_findings(state)
+        local = {(f.kind, f.span) for f in local_shown(state, self.server.settings)} if report else set()
+        sourced = tuple(f for f in report if (f.kind, f.span) not in local)
+        if sourced:
+            state.found.carried, state.found.carried_edits = sourced, list(edits)
+            state.found.carried_keys = keys_of(sourced, state)
+        else:
+            state.found.carried_edits.extend(edits)
+
+    def _answer_at_once(self, state: DocState, previous: int, edits: list[AppliedEdit]) -> None:
+        """Every version is answered at once: the findings on screen, moved with the edit (those the edit
+        touched are dropped until stage 1 has looked at the new text); not sent when that is byte for byte
+        what the client shows (stage 1 then publishes this version if it settles)."""
+        text = state.text
+        index = self.publisher.line_index(state)
+        if state.screen.shown_version == previous and state.screen.line_count is not None:
+            state.screen.display = state.screen.display.moved(
+                edits, line_end_after(text, edits), index.line_count - state.screen.line_count
+            )
+        else:
+            state.screen.display = state.screen.display.moved(edits, None, 0)
+        state.screen.held = tuple(h for h in (stretch(h, edits) for h in state.screen.held) if h is not None)
+        if state.found.stale:
+            state.found.stale = [
+                (x.start, x.end) for x in (stretch(Span(a, b), edits) for a, b in state.found.stale) if x
+            ]
+        if not self.publisher.send(state, refresh=False, immediate=True) and self.publisher.tracing():
+            how = "the client moves its diagnostics; " if self.server.caps.moves_diagnostics else ""
+            self.publisher.trace(
+                f"didChange: {state.uri} v{state.version} unchanged on screen ({how}not published)"
+            )
 
     def closed(self, uri: str, *, clear: bool = True) -> None:
         state: DocState | None = self.server.docs.pop(uri, None)
@@ -229,7 +240,7 @@ class Diagnostics:
             state.schedule.reset = True
             state.screen.hold = None
             state.found.carried, state.found.report, state.found.report_version = (), None, None
-            state.found.carried_edits, state.found.carried_keys = [], {}
+            state.found.carried_edits, state.found.carried_keys = [], IdentityMap()
             self._cancel_later(state)
             self._kick(state)
 
@@ -390,37 +401,15 @@ class Diagnostics:
         settings = self.server.settings
         state.schedule.stage2_acc = 0.0
         loop = asyncio.get_running_loop()
-        state.schedule.charge(await loop.run_in_executor(self.server.executor, _build_all, extraction))
-        if state.version != version:
-            return None
-        if settings.network_allowed():
-            quick = await self._check(extraction, settings, local=True, state=state)
-            if state.version != version or self.server.docs.get(state.uri) is not state:
+        # every citation built before the check needs them, a part at a time: a key typed meanwhile waits
+        # at most one part for its stage 1 (the executor is one thread), and stops the build
+        for part in _build_parts(extraction):
+            state.schedule.charge(await loop.run_in_executor(self.server.executor, _build, extraction, part))
+            if state.version != version:
                 return None
-            if quick is not None:
-                found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
-                partial = Report(
-                    text=quick.text, extraction=extraction, findings=found, results=(), complete=False
-                )
-                state.found.report, state.found.report_version = partial, version
-                state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], {}
-                state.screen.hold = None
-                self.publisher.publish(state)
-        progress = Progress(self.server) if self.server.caps.progress else None
-        check = asyncio.ensure_future(self._gather_judge(extraction, settings, state=state))
-        try:
-            done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
-            if not done and progress is not None:
-                await progress.begin(f"Checking {len(extraction.citations)} citations")
-            checked = await check
-        finally:
-            if not check.done():
-                check.cancel()
-                # let it unwind before the caller goes on: at shutdown the cache closes next, and a
-                # lookup still running would hit a closed database
-                await asyncio.wait({check}, timeout=_UNWIND_S)
-            if progress is not None:
-                progress.end()
+        if settings.network_allowed() and not await self._local_wave(state, version, extraction, settings):
+            return None
+        checked = await self._full_wave(state, extraction, settings)
         if checked is None or state.version != version or self.server.docs.get(state.uri) is not state:
             return None
         report, evidence = checked
@@ -428,7 +417,7 @@ class Diagnostics:
             state.schedule.stage2_acc
         )  # a whole run: its own cost, not an earlier one's
         state.found.report, state.found.report_version = report, version
-        state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], {}
+        state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], IdentityMap()
         state.screen.hold = None
         sent = self.publisher.publish(state)
         if self.publisher.tracing():
@@ -447,6 +436,47 @@ class Diagnostics:
             self.run_stage3(state, version, evidence), what="holding check"
         )
         return report
+
+    async def _local_wave(
+        self, state: DocState, version: int, extraction: Extraction, settings: Settings
+    ) -> bool:
+        """``judge`` over what this machine's corpus and cache know, published at once while the network is
+        asked (its cannot-verify findings left out: the full wave says them); False when ``version`` is no
+        longer current."""
+        quick = await self._check(extraction, settings, local=True, state=state)
+        if state.version != version or self.server.docs.get(state.uri) is not state:
+            return False
+        if quick is not None:
+            found = tuple(f for f in quick.findings if f.kind is not Kind.CANNOT_VERIFY)
+            partial = Report(
+                text=quick.text, extraction=extraction, findings=found, results=(), complete=False
+            )
+            state.found.report, state.found.report_version = partial, version
+            state.found.carried, state.found.carried_edits, state.found.carried_keys = (), [], IdentityMap()
+            state.screen.hold = None
+            self.publisher.publish(state)
+        return True
+
+    async def _full_wave(
+        self, state: DocState, extraction: Extraction, settings: Settings
+    ) -> tuple[Report, SourceEvidence] | None:
+        """``gather`` and ``judge`` over every source, with ``$/progress`` when it takes a while; cancelled
+        (and let unwind) when the caller is."""
+        progress = Progress(self.server) if self.server.caps.progress else None
+        check = asyncio.ensure_future(self._gather_judge(extraction, settings, state=state))
+        try:
+            done, _ = await asyncio.wait({check}, timeout=_PROGRESS_AFTER_S)
+            if not done and progress is not None:
+                await progress.begin(f"Checking {len(extraction.citations)} citations")
+            return await check
+        finally:
+            if not check.done():
+                check.cancel()
+                # let it unwind before the caller goes on: at shutdown the cache closes next, and a
+                # lookup still running would hit a closed database
+                await asyncio.wait({check}, timeout=_UNWIND_S)
+            if progress is not None:
+                progress.end()
 
     # -- stage 3 --
     async def run_stage3(self, state: DocState, version: int, evidence: SourceEvidence) -> Report | None:
@@ -532,8 +562,8 @@ class Diagnostics:
         for r in report.results:
             reason = r.reason
             if (
-                reason and r.status is Status.CANNOT_VERIFY and r.pending_until is None
-            ):  # waiting: see $/progress
+                reason and r.basis is Status.CANNOT_VERIFY and r.pending_until is None
+            ):  # waiting: see $/progress; a finding on it (overruled, …) does not make the failure verified
                 reasons[reason] = reasons.get(reason, 0) + 1
         for reason, count in reasons.items():
             if reason in self.logged_reasons or len(self.logged_reasons) > 500:
@@ -597,14 +627,42 @@ class Diagnostics:
         return report, evidence
 
 
-def _build_all(extraction: Extraction) -> float:
-    """Build every citation (in the executor, before the source check needs them); its CPU seconds."""
+#: Citations built per executor job before the source check: about 5 ms each on a quiet machine.
+BUILD_PART = 256
+
+
+def _build_parts(extraction: Extraction) -> list[range | None]:
+    """The paragraphs to build, a part at a time (``None``: the whole extraction, which is built already or
+    is not an incremental one); the last part also joins every citation into ``extraction.citations``."""
+    run = getattr(extraction, "run", None)
+    if run is None:
+        return [None]
+    parts: list[range | None] = []
+    start, n = 0, len(run.plans)
+    while start < n:
+        end = max(
+            start + 1, bisect_right(run.citations_before, run.citations_before[start] + BUILD_PART, lo=start)
+        )
+        parts.append(range(start, end))
+        start = end
+    return parts or [None]
+
+
+def _build(extraction: Extraction, part: range | None) -> float:
+    """Build the citations of ``part``'s paragraphs (in the executor); the CPU seconds it took. The last
+    part (and ``None``) joins them all into ``extraction.citations``."""
     t = time.thread_time()
-    _ = extraction.citations
+    run = getattr(extraction, "run", None)
+    if part is not None and run is not None:
+        for para in part:
+            run.paragraph(para)
+    if part is None or run is None or part.stop >= len(run.plans):
+        _ = extraction.citations
     return time.thread_time() - t
 
 
 def _timed(fn: Any, *args: Any) -> tuple[float, Any]:
+    """``fn(*args)`` and the CPU seconds it took."""
     t = time.thread_time()
     out = fn(*args)
     return time.thread_time() - t, out

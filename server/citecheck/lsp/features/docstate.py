@@ -20,6 +20,7 @@ from typing import Any
 from lsprotocol import types
 
 from citecheck.extract import Document
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.incremental.memo import LocalMemo, ParagraphFindings
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding
@@ -31,7 +32,7 @@ from citecheck.results import Report
 from citecheck.spans import Span
 
 #: each finding's ignore key, by the finding object's id (the entry keeps the finding, so the id is its own)
-Keyed = dict[int, tuple[Finding, IgnoreKey]]
+Keyed = IdentityMap[Finding, IgnoreKey]
 
 
 @dataclass(eq=False)
@@ -45,9 +46,8 @@ class Schedule:
     later: asyncio.Task[Any] | None = None  # stage 2 (waiting for the pause, or running)
     judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for the report's version
     published: asyncio.Event = field(default_factory=asyncio.Event)  # a version was rendered (pull waits)
-    stage2_cpu: float = (
-        0.0  # CPU seconds the last source check spent in the executor (a cancelled one: so far)
-    )
+    #: CPU seconds the last source check spent in the executor (a cancelled one: so far): the pause it waits for
+    stage2_cpu: float = 0.0
     stage2_acc: float = 0.0  # …the running one's, so far
     settled: bool = False  # its first full check's objects moved out of the collector's reach
 
@@ -74,9 +74,9 @@ class StageFindings:
     report: Report | None = None  # stage 2's (or 3's)
     report_version: int | None = None
     carried: tuple[Finding, ...] = ()  # stage-2 findings of an earlier version…
-    carried_keys: Keyed = field(default_factory=dict)  # …their ignore keys…
+    carried_keys: Keyed = field(default_factory=IdentityMap)  # …their ignore keys…
     carried_edits: list[AppliedEdit] = field(default_factory=list)  # …and the edits since
-    key_cache: Keyed = field(default_factory=dict)  # the keys the findings on screen were shown with
+    key_cache: Keyed = field(default_factory=IdentityMap)  # the keys the findings on screen were shown with
 
 
 @dataclass(eq=False)

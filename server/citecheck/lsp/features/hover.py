@@ -15,6 +15,7 @@ from citecheck.lsp.convert import related_lines, shows_as_diagnostic
 from citecheck.lsp.features.citations import PENDING, result_for, status_text
 from citecheck.lsp.positions import span_to_range
 from citecheck.results import CitationResult
+from citecheck.sources.models import CaseRecord
 from citecheck.sources.statutes.records import SectionRecord
 
 if TYPE_CHECKING:
@@ -119,54 +120,91 @@ def render_hover(
     ``written``: the statute citation as written (a short form's own).
     """
     status = status_text(result, findings)
-    kinds = {f.kind for f in findings}
     said = " ".join(" ".join((f.message, *related_lines(f))) for f in findings if diagnosed(f))
-    verdict = verdict_text(status, result, findings)
-    if (statute is not None or written is not None) and status == "not-checked":
-        verdict = "not checked (a statute or regulation citecheck has no source for)"
+    verdict = _verdict(status, result, findings, statute is not None or written is not None)
     lines = [f"**citecheck** · `{cite_text}` — {verdict}"]
     if stands_for:
         lines.append(f"Short form of `{stands_for}`.")
-    if statute is not None:
-        lines.append(f"Statute: `{statute}` — {describe_code(statute, article=False)}")
-    elif written is not None:
-        lines.append(
-            f"Statute section `§ {written.section}`: its code is not named here or in an earlier citation."
-        )
-    record = result.record if result is not None else None
-    if record is not None:
-        cites = ", ".join(str(c) for c in record.citations)
-        line = f"Matched: *{record.name}*" + (f", {cites}" if cites else "")
-        meta = " · ".join(p for p in (record.court_name or record.court_id, record.decision_date) if p)
-        if meta:
-            line += f" ({meta})"
-        if record.url:
-            line += f" — [open]({record.url})"
-        lines.append(line)
-    if result is not None and result.statute is not None:
-        lines.append(statute_line(result.statute))
-    if result is not None and result.holding is not None:
-        from citecheck.holdings.verdicts import holding_line
-
-        lines.append(holding_line(result.holding))
-    if result is not None and result.weight is not None:
-        weight = render_weight(result.weight)
-        # the reason once: a non-binding-authority finding's message gives it
-        lines.append(weight.split(" — ", 1)[0] if result.weight.reason in said else weight)
-    shown_passage = result is not None and result.passage is not None and result.passage[:200] in said
-    if result is not None and result.page_used and not shown_passage:
-        lines.append(f"Page used: {result.page_used}")
-    if result is not None and result.passage and not shown_passage:
-        passage = result.passage if len(result.passage) <= 600 else result.passage[:597] + "…"
-        lines.append("> " + passage.replace("\n", "\n> "))
-    if result is not None and result.reason and result.reason not in said:
-        lines.append(f"_{result.reason}_")
+    lines.extend(_statute_lines(statute, written))
+    if result is not None:
+        lines.extend(_result_lines(result, said))
+    headline = _headline_kind(status, {f.kind for f in findings})
     for f in findings:
-        if f.kind is _headline_kind(status, kinds):
+        if f.kind is headline:
             continue  # the first line says it
         line = f"- **{kind_title(f.kind)}** ({f.severity}, `{f.kind}`)"
         lines.append(line if diagnosed(f) else f"{line}: {f.message}")
     return "\n\n".join(lines)
+
+
+def _verdict(status: str, result: CitationResult | None, findings: list[Finding], is_statute: bool) -> str:
+    """The first line's verdict; a statute nobody has a source for says so."""
+    if is_statute and status == "not-checked":
+        return "not checked (a statute or regulation citecheck has no source for)"
+    return verdict_text(status, result, findings)
+
+
+def _statute_lines(statute: Statute | None, written: Statute | None) -> list[str]:
+    """What a statute citation cites, or that the code of a bare ``§`` is named nowhere.
+
+    >>> _statute_lines(None, None)
+    []
+    """
+    if statute is not None:
+        return [f"Statute: `{statute}` — {describe_code(statute, article=False)}"]
+    if written is not None:
+        return [
+            f"Statute section `§ {written.section}`: its code is not named here or in an earlier citation."
+        ]
+    return []
+
+
+def matched_line(record: CaseRecord) -> str:
+    """The case a citation matched, with its citations, court and date, and a link.
+
+    >>> from citecheck.sources.models import CaseCite
+    >>> matched_line(CaseRecord(id="cap:1", source="cap", name="Peyton v. District of Columbia", court_name="D.C.",
+    ...     decision_date="1953-11-06", citations=(CaseCite(volume="100", reporter="A.2d", page="36"),)))
+    'Matched: *Peyton v. District of Columbia*, 100 A.2d 36 (D.C. · 1953-11-06)'
+    """
+    cites = ", ".join(str(c) for c in record.citations)
+    line = f"Matched: *{record.name}*" + (f", {cites}" if cites else "")
+    meta = " · ".join(p for p in (record.court_name or record.court_id, record.decision_date) if p)
+    if meta:
+        line += f" ({meta})"
+    if record.url:
+        line += f" — [open]({record.url})"
+    return line
+
+
+def _result_lines(result: CitationResult, said: str) -> list[str]:
+    """What the sources said of the citation — the case matched, the section, the model's judgment, its
+    weight here, what later courts did to it, the page and passage compared, the reason — each once: what the
+    diagnostics shown in the same popup already ``said`` is left out."""
+    lines = []
+    if result.record is not None:
+        lines.append(matched_line(result.record))
+    if result.statute is not None:
+        lines.append(statute_line(result.statute))
+    if result.holding is not None:
+        from citecheck.holdings.verdicts import holding_line
+
+        lines.append(holding_line(result.holding))
+    if result.weight is not None:
+        weight = render_weight(result.weight)
+        # the reason once: a non-binding-authority finding's message gives it
+        lines.append(weight.split(" — ", 1)[0] if result.weight.reason in said else weight)
+    if result.treatment is not None and (line := result.treatment.describe()):
+        lines.append(line[0].upper() + line[1:])  # "none found in the treatment data we have (…)" is said too
+    shown_passage = result.passage is not None and result.passage[:200] in said
+    if result.page_used and not shown_passage:
+        lines.append(f"Page used: {result.page_used}")
+    if result.passage and not shown_passage:
+        passage = result.passage if len(result.passage) <= 600 else result.passage[:597] + "…"
+        lines.append("> " + passage.replace("\n", "\n> "))
+    if result.reason and result.reason not in said:
+        lines.append(f"_{result.reason}_")
+    return lines
 
 
 def _headline_kind(status: str, kinds: set[Kind]) -> Kind | None:

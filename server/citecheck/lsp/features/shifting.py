@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, moved_finding
 from citecheck.ignores import IgnoreKey
@@ -76,19 +77,19 @@ def shift_findings(findings: Iterable[Finding], edits: list[AppliedEdit]) -> tup
 
 
 def shift_keyed(
-    findings: Iterable[Finding], keys: dict[int, tuple[Finding, IgnoreKey]], edits: list[AppliedEdit]
-) -> tuple[tuple[Finding, ...], dict[int, tuple[Finding, IgnoreKey]]]:
-    """``shift_findings``, carrying each finding's ignore key (``keys``: id(finding) -> (finding, key))
-    over to its moved copy."""
-    out, moved_keys = [], {}
+    findings: Iterable[Finding], keys: IdentityMap[Finding, IgnoreKey], edits: list[AppliedEdit]
+) -> tuple[tuple[Finding, ...], IdentityMap[Finding, IgnoreKey]]:
+    """``shift_findings``, carrying each finding's ignore key (``keys``, by finding) over to its moved copy."""
+    out: list[Finding] = []
+    moved_keys: IdentityMap[Finding, IgnoreKey] = IdentityMap()
     for f in findings:
         m = _shift_finding(f, edits)
         if m is None:
             continue
         out.append(m)
-        hit = keys.get(id(f))
-        if hit is not None and hit[0] is f:
-            moved_keys[id(m)] = (m, hit[1])
+        key = keys.get(f)
+        if key is not None:
+            moved_keys[m] = key
     return tuple(out), moved_keys
 
 

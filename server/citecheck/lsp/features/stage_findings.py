@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from citecheck.config import Settings
+from citecheck.extract.incremental.identity import IdentityMap
 from citecheck.extract.incremental.memo import ParagraphFindings
 from citecheck.findings import Finding
 from citecheck.ignores import IgnoreKey, Ignores, key_for
@@ -46,12 +47,14 @@ def current_findings(state: DocState, settings: Settings, ignores: Ignores) -> l
     # (a finding moved by the edit: equal in value, another object); hashing whole findings (their
     # evidence and fixes) for every diagnostic of a long brief on every keystroke cost more
     shown_before = state.shown
-    by_id = {id(s.finding): s for s in shown_before}
+    by_id: IdentityMap[Finding, Shown] = IdentityMap()
+    for s in shown_before:
+        by_id[s.finding] = s
     by_place = {(s.finding.kind, s.finding.span.start, s.finding.span.end, s.key): s for s in shown_before}
 
     def previous(f: Finding, key: IgnoreKey, is_local: bool) -> Shown:
-        s = by_id.get(id(f))
-        if s is None or s.finding is not f or s.key != key:
+        s = by_id.get(f)
+        if s is None or s.key != key:
             s = by_place.get((f.kind, f.span.start, f.span.end, key))
             if s is None or s.finding != f:
                 return Shown(f, key, local=is_local)
@@ -70,18 +73,20 @@ def current_findings(state: DocState, settings: Settings, ignores: Ignores) -> l
     # a report repeats the local findings (kind and span): those are the ones stage 1 replaces later
     local_places = {(f.kind, f.span) for f in local}
     extraction, text = state.found.extraction, state.text
-    cache, fresh = state.found.key_cache, {}
+    cache = state.found.key_cache
+    fresh: IdentityMap[Finding, IgnoreKey] = IdentityMap()
 
     carried_keys = state.found.carried_keys
 
     def key_of(f: Finding) -> IgnoreKey:
         # the same finding object (a memoised local finding, the current report's) keeps its key:
         # it belongs to the same citation in this extraction
-        hit = cache.get(id(f))
-        if hit is None or hit[0] is not f:
-            hit = carried_keys.get(id(f))
-        key = hit[1] if hit is not None and hit[0] is f else key_for(f, extraction, text)
-        fresh[id(f)] = (f, key)
+        key = cache.get(f)
+        if key is None:
+            key = carried_keys.get(f)
+        if key is None:
+            key = key_for(f, extraction, text)
+        fresh[f] = key
         return key
 
     shown = visible_keyed(findings, settings, ignores, key_of)
@@ -114,17 +119,15 @@ def fresh(
     ]
 
 
-def keys_of(findings: tuple[Finding, ...], state: DocState) -> dict[int, tuple[Finding, IgnoreKey]]:
+def keys_of(findings: tuple[Finding, ...], state: DocState) -> IdentityMap[Finding, IgnoreKey]:
     """Each report finding's ignore key (the one it was shown with, else made from the report)."""
-    cache, report, out = state.found.key_cache, state.found.report, {}
+    cache, report = state.found.key_cache, state.found.report
+    out: IdentityMap[Finding, IgnoreKey] = IdentityMap()
     for f in findings:
-        hit = cache.get(id(f))
-        if hit is None or hit[0] is not f:
-            hit = (
-                f,
-                key_for(f, report.extraction if report is not None else None, report.text if report else ""),
-            )
-        out[id(f)] = hit
+        key = cache.get(f)
+        if key is None:
+            key = key_for(f, report.extraction if report is not None else None, report.text if report else "")
+        out[f] = key
     return out
 
 

@@ -1,6 +1,7 @@
 "use strict";
 (() => {
   // src/findings.ts
+  var TREATMENTS = /* @__PURE__ */ new Set(["overruled", "negatively-treated", "acknowledged", "none-found", "not-asked"]);
   var WireError = class extends Error {
   };
   function expect(obj, where, fields) {
@@ -60,6 +61,10 @@
         });
         if (cit.statute !== void 0 && cit.statute !== null) {
           expect(cit.statute, `${w}.statute`, { form: "string", code: "string?", section: "string", regulation: "boolean", resolved: "string?" });
+        }
+        if (cit.treatment !== void 0 && cit.treatment !== null) {
+          const tr = expect(cit.treatment, `${w}.treatment`, { status: "string", sources: "array", treatments: "array" });
+          if (!TREATMENTS.has(tr.status)) throw new WireError(`${w}.treatment.status: unknown status ${String(tr.status)}`);
         }
         if (cit.weight !== null) {
           const wt = expect(cit.weight, `${w}.weight`, { weight: "string", reason: "string" });
@@ -260,6 +265,14 @@
     let note = parts.join(": ");
     if (!fix.preferred) note += `${note ? " " : ""}(one of several candidates: check it before applying)`;
     return note;
+  }
+  function treatmentLine(citation) {
+    const t = citation.treatment;
+    if (!t || t.status === "not-asked") return "";
+    if (t.status === "none-found") return `Subsequent treatment: none found in the treatment data we have (${t.sources.join("; ")}) \u2014 not proof it is still good law.`;
+    if (t.status === "acknowledged") return `Subsequent treatment: the draft gives it (\u201C${t.acknowledged ?? ""}\u201D).`;
+    const first = t.treatments[0];
+    return first ? `Subsequent treatment: ${first.kind}${first.whole ? "" : " in part"}${first.by ? ` by ${first.by}` : ""}.` : "";
   }
 
   // src/positions.ts
@@ -638,6 +651,8 @@
             item.append(weight);
           }
           if (citation.status === "cannot-verify" && citation.reason) item.append(el("p", "reason", citation.reason));
+          const later = treatmentLine(citation);
+          if (later) item.append(el("p", "reason", later));
           if (citation.statute?.resolved && citation.statute.form !== "full") item.append(el("p", "reason", `Stands for ${citation.statute.resolved}.`));
           for (const f of findings) item.append(this.finding(f));
           list.append(item);

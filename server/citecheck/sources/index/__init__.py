@@ -8,6 +8,19 @@ search), ``source.py`` puts it in the source chain, ``coverage.py`` is the rule 
 
 from __future__ import annotations
 
-from citecheck.sources.index.lookup import CitationIndex, IndexStatus, NameHit
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citecheck.sources.index.lookup import CitationIndex, IndexStatus, NameHit
+
+
+def __getattr__(name: str) -> Any:
+    """The reader is imported when first named: ``files`` alone (is there an index?) must not load it."""
+    if name in __all__:
+        from citecheck.sources.index import lookup
+
+        return getattr(lookup, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["CitationIndex", "IndexStatus", "NameHit"]

@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError, SyncBusy
+from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError
 from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
 from citecheck.sources.index.coverage import NEUTRAL_TYPE, volume_complete
@@ -53,6 +53,7 @@ from citecheck.sources.index.schema import (
     layout_outdated,
     volume_id,
 )
+from citecheck.sources.locks import SyncLock
 from citecheck.sources.name_keys import NAME_KEYS_VERSION, deletions
 
 #: Inputs larger than this run their lanes in worker processes.
@@ -161,52 +162,11 @@ class BuildStats:
 # --------------------------------------------------------------------------------------------- lock
 
 
-class BuildLock:
-    """``<index>.lock``: held by one builder; a second is told who holds it (SyncBusy)."""
+class BuildLock(SyncLock):
+    """``<index>.lock``: held by one builder; a second is told who holds it (SyncBusy; ``sources/locks.py``)."""
 
     def __init__(self, index: Path) -> None:
-        self.path = index.with_name(index.name + ".lock")
-        self._fh: Any = None
-
-    def __enter__(self) -> BuildLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fh = self.path.open("a+", encoding="utf-8")
-        try:
-            _try_lock(fh)
-        except OSError:
-            fh.seek(0)
-            holder = fh.read().strip() or "another process"
-            fh.close()
-            raise SyncBusy(
-                f"another citecheck sync is building {self.path.with_suffix('')} ({holder}); "
-                "wait for it to finish, then run this again if you still need to"
-            ) from None
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"pid {os.getpid()}, since {datetime.now(UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}")
-        fh.flush()
-        self._fh = fh
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._fh is not None:
-            with contextlib.suppress(OSError):
-                self._fh.seek(0)
-                self._fh.truncate()
-            self._fh.close()  # closing releases the lock
-            self._fh = None
-
-
-def _try_lock(fh: Any) -> None:
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        import msvcrt
-
-        fh.seek(0)
-        msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
-        return
-    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        super().__init__(index)
 
 
 # ------------------------------------------------------------------------------------------- reading
@@ -415,7 +375,7 @@ def build_index(
     said already that an index of an older layout is being built again.
     """
     progress = progress or NullProgress()
-    index = index.expanduser()
+    index = files.check_writable(index) if lock else index.expanduser()  # sync checked it already
     with BuildLock(index) if lock else contextlib.nullcontext():
         return _build_locked(index, dump, full_dump=full_dump, progress=progress, parallel=parallel,
                              rebuild=rebuild, source=source or {}, announce=announce)  # fmt: skip

@@ -76,3 +76,31 @@ def swap_in(new: Path, index: Path) -> bool:
     with contextlib.suppress(OSError):
         pending_path(index).unlink()  # a build that waited before this one
     return True
+
+
+def side_files(index: Path) -> list[Path]:
+    """Every file a build or a sync writes or deletes beside ``index``."""
+    new = index.with_name(index.name + ".new")
+    stage = new.with_name(new.name + "-stage")
+    return [
+        index.with_name(index.name + ".lock"),
+        pending_path(index),
+        *(
+            p.with_name(p.name + s)
+            for p in (index, new, stage)
+            for s in ("", "-journal", "-wal", "-shm")
+            if p != index
+        ),
+        *(index.with_name(index.name + s) for s in ("-journal", "-wal", "-shm")),
+    ]
+
+
+def check_writable(index: Path, *, flag: str = "--index", command: str = "corpus sync") -> Path:
+    """``index`` (links followed) when a build may write there — nothing yet, or a citation index — and
+    nothing beside it is a link, a folder or a device; ConfigError saying what is there otherwise
+    (``sources/targets.py``: a corpus, the cache, a .docx, /dev/null were replaced before)."""
+    from citecheck.sources.targets import check_side_files, check_target
+
+    target = check_target(index, flag=flag, kind="citation index", command=command)
+    check_side_files(side_files(target), flag=flag)
+    return target

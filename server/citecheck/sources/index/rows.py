@@ -58,11 +58,17 @@ USED_COLUMNS: dict[str, tuple[str, ...]] = {
 #: Used columns a header may lack (read as empty): what only ranks, never identifies, and the citation
 #: dates dumps before 2025-11-20 lack (dfbea0f09; an update then treats every citation as changed).
 OPTIONAL_COLUMNS = frozenset({("opinion-clusters", "citation_count"), ("citations", "date_modified")})
-FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?$")
+FILE_PATTERN = re.compile(r"^(courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv(\.bz2)?\Z")
 #: Kept values longer than this are refused (a caption runs to a few thousand characters at most).
 MAX_FIELD = 20_000
+#: A row (every field, the header too) may not be longer than this, in characters: csv's limit is per field,
+#: so 30 fields just under it passed 4 GB (issue 35); a real row is a few KB, head matter included.
+MAX_ROW = 16 << 20
+#: The same bound for a file whose ``long_columns`` are opinion text (the treatment build's opinions file): a
+#: long opinion is a few MB in each of its five text formats, so its row may pass ``MAX_ROW``.
+MAX_LONG_ROW = 128 << 20
 #: csv's own limit: an unused column may be long (head matter), but not without bound.
-CSV_FIELD_LIMIT = 256 << 20
+CSV_FIELD_LIMIT = MAX_ROW
 #: Ids above this are refused: no CourtListener table is near it, and ids size our bitmaps.
 MAX_ID = (1 << 40) - 1
 
@@ -196,6 +202,33 @@ class _Counting(io.RawIOBase):
         return n
 
 
+class _RowTooLong(Exception):
+    pass
+
+
+class _BoundedLines:
+    """The lines of a text stream for ``csv.reader``, none longer than ``MAX_ROW`` and none adding up to
+    more within one row: ``reset()`` is called after each row (csv reads no further than the row's end)."""
+
+    def __init__(self, text: io.TextIOWrapper, limit: int = MAX_ROW) -> None:
+        self.text, self.since, self.limit = text, 0, limit
+
+    def __iter__(self) -> _BoundedLines:
+        return self
+
+    def __next__(self) -> str:
+        line = self.text.readline(self.limit + 1)  # never more than this in memory, however long the line
+        if not line:
+            raise StopIteration
+        self.since += len(line)
+        if self.since > self.limit:
+            raise _RowTooLong
+        return line
+
+    def reset(self) -> None:
+        self.since = 0
+
+
 class BulkReader:
     """Rows of one bulk file as ``dict``-free tuples of the used columns (in ``USED_COLUMNS`` order).
 
@@ -204,10 +237,26 @@ class BulkReader:
     """
 
     def __init__(
-        self, path: Path, kind: str, *, tick: Callable[[int], None] | None = None, dialect: str = "backslash"
+        self,
+        path: Path,
+        kind: str,
+        *,
+        tick: Callable[[int], None] | None = None,
+        dialect: str = "backslash",
+        columns: tuple[str, ...] | None = None,
+        optional: frozenset[str] = frozenset(),
+        long_columns: frozenset[str] = frozenset(),
     ) -> None:
+        """``columns`` (default ``USED_COLUMNS[kind]``): the columns to read, of any bulk file (the treatment
+        build reads parentheticals and opinions); ``optional`` of them may be missing from the header;
+        ``long_columns`` are not held to ``MAX_FIELD`` (opinion text), and their rows are held to
+        ``MAX_LONG_ROW`` instead of ``MAX_ROW``."""
         self.path, self.kind = path, kind
         self.dialect = DIALECTS[dialect]
+        self.columns = columns or USED_COLUMNS[kind]
+        self.optional = optional
+        self.long_columns = long_columns
+        self.max_row = MAX_LONG_ROW if long_columns else MAX_ROW
         self.stats = FileStats(name=path.name)
         self._tick = tick or (lambda n: None)
         self._proc: subprocess.Popen[bytes] | None = None
@@ -293,69 +342,34 @@ class BulkReader:
 
     def rows(self) -> Iterator[tuple[str, ...]]:
         """The used columns of every row that passes the checks (see the module docstring)."""
-        csv.field_size_limit(CSV_FIELD_LIMIT)
+        csv.field_size_limit(max(CSV_FIELD_LIMIT, self.max_row))
         text = io.TextIOWrapper(self._binary(), encoding="utf-8", newline="")
+        lines = _BoundedLines(text, self.max_row)  # no row longer than the bound is ever held (issue 35)
         d = self.dialect
         # strict: the end of the file inside a quoted value is an error (a dump cut short), not a value
         reader = csv.reader(
-            text, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
+            lines, quotechar=d.quotechar, escapechar=d.escapechar, doublequote=d.doublequote, strict=True
         )
-        try:
-            header = next(reader)
-        except StopIteration:
-            failure = self._decoder_failure()
-            if failure is not None:
-                raise failure from None
-            raise EmptyFile(f"{self.path}: the file is empty (no header)") from None
-        except (csv.Error, UnicodeDecodeError, OSError) as exc:
-            raise self._decoder_failure() or ImportFormatError(
-                f"{self.path}: not a CSV file ({exc})"
-            ) from exc
-        used = USED_COLUMNS[self.kind]
-        missing = [c for c in used if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS]
-        if missing:
-            raise ImportFormatError(
-                f"{self.path}: the header has no {', '.join(repr(c) for c in missing)} column "
-                f"(the index needs it); is this CourtListener's {self.kind} file?"
-            )
-        width = len(header)
-        # an optional column the header lacks is read as empty: every row gets one empty field more
-        pad = any(c not in header for c in used)
-        where = [header.index(c) if c in header else width for c in used]
+        header = self._header(reader)
+        lines.reset()
+        width, pad, where = self._columns(header)
         stats = self.stats
         last: list[str] | None = None
         try:
             for row in reader:
+                lines.reset()
                 stats.rows += 1
                 last = row
-                if len(row) != width:
-                    stats.refuse("a field count other than the header's")
-                    if stats.rows >= 1000 and stats.refused.total() == stats.rows:
-                        raise ImportFormatError(
-                            f"{self.path}: no row has the header's {width} fields; it is not in the "
-                            f"{d.name} dialect of CourtListener's CSV"
-                        )
-                    continue
-                if pad:
-                    row.append("")
-                values = tuple(row[i] for i in where)
-                bad = next((v for v in values if len(v) > MAX_FIELD or "\x00" in v), None)
-                if bad is not None:
-                    stats.refuse(
-                        "a NUL character" if "\x00" in bad else f"a field over {MAX_FIELD} characters"
-                    )
-                    continue
-                yield values
+                values = self._values(row, width, pad, where)
+                if values is not None:
+                    yield values
+        except _RowTooLong:
+            raise ImportFormatError(
+                f"{self.path}: row {stats.rows + 1} is longer than {self.max_row:,} characters (a real row is a few "
+                "thousand); not a CourtListener bulk file, or a damaged one"
+            ) from None
         except (csv.Error, UnicodeDecodeError, OSError) as exc:
-            failure = self._decoder_failure()
-            if failure is not None:
-                raise failure from exc
-            if isinstance(exc, csv.Error) and "end of data" in str(exc):
-                raise TruncatedFile(
-                    f"{self.path}: the file ends inside a quoted value of row {stats.rows + 1} — the dump was cut "
-                    "short (CourtListener's export can publish a partial file); nothing of it was used"
-                ) from exc
-            raise ImportFormatError(f"{self.path}: unreadable at row {stats.rows + 1} ({exc})") from exc
+            raise self._unreadable(exc) from exc
         failure = self._decoder_failure()
         if failure is not None:
             raise failure
@@ -366,6 +380,87 @@ class BulkReader:
                 f"{self.path}: the file ends in the middle of row {stats.rows} — the dump was cut short "
                 "(CourtListener's export can publish a partial file); nothing of it was used"
             )
+
+    def _header(self, reader: Iterator[list[str]]) -> list[str]:
+        """The header row, or the error that says why there is none a bulk file would have."""
+        try:
+            return next(reader)
+        except StopIteration:
+            failure = self._decoder_failure()
+            if failure is not None:
+                raise failure from None
+            raise EmptyFile(f"{self.path}: the file is empty (no header)") from None
+        except _RowTooLong:
+            raise ImportFormatError(
+                f"{self.path}: the header is longer than {self.max_row:,} characters; not a CourtListener bulk file"
+            ) from None
+        except (csv.Error, UnicodeDecodeError, OSError) as exc:
+            raise self._decoder_failure() or ImportFormatError(
+                f"{self.path}: not a CSV file ({exc})"
+            ) from exc
+
+    def _columns(self, header: list[str]) -> tuple[int, bool, list[int]]:
+        """The header's width, whether a row needs an empty field added (an optional column it lacks), and
+        where each used column is; an error when a column the index needs is missing."""
+        used = self.columns
+        missing = [
+            c
+            for c in used
+            if c not in header and (self.kind, c) not in OPTIONAL_COLUMNS and c not in self.optional
+        ]
+        if missing:
+            raise ImportFormatError(
+                f"{self.path}: the header has no {', '.join(repr(c) for c in missing)} column "
+                f"({'the index' if self.kind in USED_COLUMNS else 'citecheck'} needs it); is this CourtListener's "
+                f"{self.kind} file?"
+            )
+        width = len(header)
+        # an optional column the header lacks is read as empty: every row gets one empty field more
+        pad = any(c not in header for c in used)
+        return width, pad, [header.index(c) if c in header else width for c in used]
+
+    def _values(self, row: list[str], width: int, pad: bool, where: list[int]) -> tuple[str, ...] | None:
+        """The used columns of a row, or None when it is refused (counted in ``stats``); an error when no row
+        so far has had the header's width (the file is in another dialect)."""
+        stats = self.stats
+        if len(row) != width:
+            stats.refuse("a field count other than the header's")
+            if stats.rows >= 1000 and stats.refused.total() == stats.rows:
+                raise ImportFormatError(
+                    f"{self.path}: no row has the header's {width} fields; it is not in the "
+                    f"{self.dialect.name} dialect of CourtListener's CSV"
+                )
+            return None
+        if pad:
+            row.append("")
+        values = tuple(row[i] for i in where)
+        long = self.long_columns
+        bad = next(
+            (
+                v
+                for c, v in zip(self.columns, values, strict=True)
+                if "\x00" in v or (len(v) > MAX_FIELD and c not in long)
+            ),
+            None,
+        )
+        if bad is not None:
+            stats.refuse("a NUL character" if "\x00" in bad else f"a field over {MAX_FIELD} characters")
+            return None
+        return values
+
+    def _unreadable(self, exc: Exception) -> Exception:
+        """The error for a file that could not be read to its end: the decoder's (a damaged .bz2), a dump cut
+        short inside a quoted value, or an unreadable row."""
+        failure = self._decoder_failure()
+        if failure is not None:
+            return failure
+        row = self.stats.rows + 1
+        if isinstance(exc, csv.Error) and "end of data" in str(exc):
+            return TruncatedFile(
+                f"{self.path}: the file ends inside a quoted value of row {row} — the dump was cut "
+                "short (CourtListener's export can publish a partial file); nothing of it was used"
+            )
+        return ImportFormatError(f"{self.path}: unreadable at row {row} ({exc})")
 
 
 def _head(path: Path, limit: int = SNIFF_BYTES) -> str:

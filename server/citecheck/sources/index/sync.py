@@ -28,14 +28,17 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from citecheck.errors import BadResponse, ConfigError, SourceUnavailable
+from citecheck.errors import BadResponse, ConfigError, ImportFormatError, SourceUnavailable
 from citecheck.sources.download import (
     DownloadProgress,
     RemoteFile,
     check_free_space,
     download,
+    fetch_bounded,
+    files_of,
     is_complete,
     remove_download,
+    verified,
 )
 from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
@@ -49,10 +52,12 @@ from citecheck.sources.index.build import (
 )
 from citecheck.sources.index.schema import layout_outdated
 from citecheck.sources.safe_names import inside, safe_component
+from citecheck.sources.targets import check_folder, check_side_files
 
 PREFIX = "bulk-data/"
 KINDS = ("courts", "dockets", "opinion-clusters", "citations")
-_KEY = re.compile(r"^bulk-data/((courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv\.bz2)$")
+#: ``\Z``, not ``$``: ``$`` lets a key end in a newline, which then becomes part of a URL and a file name
+_KEY = re.compile(r"^bulk-data/((courts|dockets|opinion-clusters|citations)-(\d{4}-\d{2}-\d{2})\.csv\.bz2)\Z")
 _S3 = "{http://s3.amazonaws.com/doc/2006-03-01/}"
 #: One listing page may not be larger than this (S3 pages of 1,000 keys are ~300 KB).
 MAX_LISTING_BYTES = 16 << 20
@@ -77,6 +82,12 @@ class SyncResult:
     downloaded: int  # bytes fetched by this run
     resumed: int  # bytes that were already there from an interrupted run
     notes: tuple[str, ...] = ()  # files taken from an older dump (``DumpListing.notes``)
+
+
+def bulk_folder(index: Path) -> Path:
+    """Where a sync of ``index`` downloads: ``<index stem>-bulk/`` beside it, one folder per index (two
+    indexes in one folder shared ``bulk/`` and their syncs deleted each other's ``.part``)."""
+    return index.with_name(f"{index.stem}-bulk")
 
 
 def check_bulk_url(url: str) -> str:
@@ -177,22 +188,50 @@ async def list_bucket(client: httpx.AsyncClient, base_url: str) -> DumpListing:
         if token:
             params["continuation-token"] = token
         try:
-            response = await client.get(base_url, params=params)
-        except httpx.HTTPError as exc:
-            raise SourceUnavailable(
-                f"cannot reach {base_url} ({exc.__class__.__name__}); check the network"
-            ) from exc
-        if response.status_code != 200:
-            raise SourceUnavailable(f"the bucket {base_url} answered {response.status_code} to its listing")
-        if len(response.content) > MAX_LISTING_BYTES:
-            raise BadResponse(f"the bucket listing page is larger than {MAX_LISTING_BYTES} bytes")
-        page, token = parse_listing(response.content)
+            status, body, _headers = await fetch_bounded(
+                client, base_url, params=params, limit=MAX_LISTING_BYTES, what="the bucket listing"
+            )
+        except SourceUnavailable as exc:
+            raise SourceUnavailable(f"cannot reach {base_url} ({exc.__cause__.__class__.__name__}); "
+                                    "check the network") from exc  # fmt: skip
+        if status != 200:
+            raise SourceUnavailable(f"the bucket {base_url} answered {status} to its listing")
+        page, token = parse_listing(body)
         objects.extend(page)
         if token is None:
             break
     else:
         raise BadResponse(f"the bucket listing did not end after {MAX_PAGES} pages")
     return newest_dump(objects, base_url)
+
+
+def _unreadable(exc: ImportFormatError, paths: dict[str, Path]) -> ImportFormatError:
+    """A download that cannot be read: deleted unless its bytes were checked against the listing's ETag.
+
+    An unchecked one (a multipart ETag with an odd part size) may have been damaged on the way: kept, every
+    later sync would reuse it and fail the same way without a request. A checked one is the bucket's own
+    file, byte for byte: fetching it again would give the same bytes, so it stays until the bucket lists
+    another version (a new ETag is downloaded afresh anyway).
+    """
+    text = str(exc)
+    named = [p for p in paths.values() if p.name in text] or list(paths.values())
+    dropped = [p for p in named if p.exists() and verified(p) is None]
+    for p in dropped:
+        remove_download(p)
+    if dropped:
+        names = ", ".join(p.name for p in dropped)
+        return ImportFormatError(
+            f"{text}; the download could not be checked against the bucket's listing, so it may have been damaged "
+            f"on the way: {names} deleted, run citecheck corpus sync again to fetch it afresh"
+        )
+    kept = [p for p in named if p.exists()]
+    if kept:
+        return ImportFormatError(
+            f"{text}; {', '.join(p.name for p in kept)} is the bucket's own file byte for byte (its checksum "
+            "matches the listing): the published dump is damaged. The old index is unchanged; a sync after "
+            "CourtListener replaces the file fetches the new one (or build from other files: corpus sync --from DIR)"
+        )
+    return exc
 
 
 async def sync(
@@ -210,8 +249,9 @@ async def sync(
 ) -> SyncResult:
     """Bring ``index`` up to the newest dump in the bucket (see the module docstring)."""
     base = check_bulk_url(bulk_url)
-    index = index.expanduser()
-    folder = download_dir or index.with_name("bulk")
+    index = files.check_writable(index)
+    folder = download_dir or bulk_folder(index)
+    check_folder(folder, flag="--index")
     own = client is None
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=False,
                                          headers={"User-Agent": "citecheck"})  # fmt: skip
@@ -230,6 +270,7 @@ async def sync(
                                   full_dump=True, size=files.current(index).stat().st_size), downloaded=0,
                                   resumed=0, notes=listing.notes)  # fmt: skip
             paths = {k: inside(folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
+            check_side_files((f for path in paths.values() for f in files_of(path)), flag="--index")
             left = sum(
                 (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
                 for k, f in listing.files.items()
@@ -253,8 +294,12 @@ async def sync(
                 date=listing.date,
             )
             source = {"bucket": base, "etags": {k: f.etag for k, f in listing.files.items()}}
-            stats = build_index(index, dump, full_dump=True, progress=progress or NullProgress(), parallel=parallel,
-                                rebuild=rebuild, source=source, lock=False, announce=False)  # fmt: skip
+            try:
+                stats = build_index(index, dump, full_dump=True, progress=progress or NullProgress(),
+                                    parallel=parallel, rebuild=rebuild, source=source, lock=False,
+                                    announce=False)  # fmt: skip
+            except ImportFormatError as exc:
+                raise _unreadable(exc, paths) from exc
             if not keep_downloads:
                 for path in paths.values():
                     remove_download(path)

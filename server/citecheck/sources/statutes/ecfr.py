@@ -3,7 +3,9 @@ versioner's ``/api/versioner/v1/full/{date}/title-40.xml``) and the versioner's 
 
 Both XML forms nest ``<DIV1 TYPE="TITLE">`` … ``<DIV5 TYPE="PART">`` … ``<DIV8 TYPE="SECTION" N=…>``
 with a ``<HEAD>`` (``§ 1.1 Definitions.``) and paragraphs; the bulk file numbers a section
-``N="§ 1.1"``, the versioner ``N="1.1"``. Streamed with ``iterparse``, each section cleared once read.
+``N="§ 1.1"``, the versioner ``N="1.1"``. Streamed with ``iterparse``, each section cleared once read,
+with libxml2's limits on (no ``huge_tree``): a text node over 10 MB or elements nested over 256 deep are a
+broken file, not gigabytes of memory or a RecursionError (issue 35); a title of 1.2 GB parses in 25 MB.
 A root that is neither form, or a title with no ``DIV8`` sections, raises ``SchemaChanged``.
 
 The versioner's ``/versions/title-N.json`` lists every version of every section, removed ones
@@ -106,9 +108,7 @@ def parse_ecfr(
     the versioner's ``DIV1 @N``. ``expected_title`` (the title asked for, or named by the file name) must
     agree: a mismatch is ``SchemaChanged``, never a title stored under another number."""
     label = name or (source if isinstance(source, str) else getattr(source, "name", "eCFR file"))
-    events = etree.iterparse(
-        source, events=("start", "end"), huge_tree=True, resolve_entities=False, no_network=True
-    )
+    events = etree.iterparse(source, events=("start", "end"), resolve_entities=False, no_network=True)
     try:
         _event, root = next(events)
     except etree.XMLSyntaxError as exc:
@@ -276,16 +276,23 @@ def parse_titles(data: bytes | str, *, name: str = "titles.json") -> list[TitleI
     try:
         doc = json.loads(data)
         rows = doc["titles"]
-        return [
-            TitleInfo(
-                number=normalise_title(str(r["number"])),
-                name=str(r.get("name") or ""),
-                up_to_date_as_of=r.get("up_to_date_as_of") or r.get("latest_issue_date"),
-                reserved=bool(r.get("reserved")),
+        out = []
+        for r in rows:
+            date = r.get("up_to_date_as_of") or r.get("latest_issue_date")
+            if date is not None and not isinstance(date, str):
+                raise TypeError(
+                    f"title {str(r.get('number'))[:20]!r} has a date that is no text: {date!r:.60}"
+                )
+            out.append(
+                TitleInfo(
+                    number=normalise_title(str(r["number"])),
+                    name=str(r.get("name") or ""),
+                    up_to_date_as_of=date,
+                    reserved=bool(r.get("reserved")),
+                )
             )
-            for r in rows
-        ]
-    except (ValueError, KeyError, TypeError) as exc:
+        return out
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise SchemaChanged(f"{name}: not the eCFR titles list ({exc.__class__.__name__}: {exc})") from exc
 
 
@@ -308,6 +315,8 @@ def section_history(
             if r.get("type", "section") != "section":
                 continue
             ident = normalise_section(str(r["identifier"]))
+            if not isinstance(r["date"], str):
+                raise TypeError(f"section {ident[:40]!r} has a date that is no text: {r['date']!r:.60}")
             out.setdefault(ident, []).append(
                 VersionEntry(  # "date" is deprecated (it equals amendment_date): read it only without one
                     date=str(r.get("amendment_date") or r["date"]),
@@ -315,6 +324,6 @@ def section_history(
                     name=str(r.get("name") or ""),
                 )
             )
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise SchemaChanged(f"{name}: not the eCFR versions list ({exc.__class__.__name__}: {exc})") from exc
     return {k: tuple(sorted(v, key=lambda e: e.date)) for k, v in out.items()}

@@ -14,6 +14,7 @@ does not exist in that edition. A title never synced is not covered; its citatio
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from citecheck.errors import CorpusError, EmptyTitle
+from citecheck.errors import CorpusError, DiskSpaceError, EmptyTitle
 from citecheck.sources.statutes.ecfr import VersionEntry
 from citecheck.sources.statutes.records import (
     APPENDIX_ACTS,
@@ -139,6 +140,27 @@ def _status_at(history: str | None, as_of: str | None) -> tuple[bool, str | None
         last = item
         removed_on = date if item.endswith("r") else None
     return bool(last and last.endswith("r")), removed_on
+
+
+#: Free space a title needs beyond the ``-wal`` file to commit: SQLite appends the pages it still holds to
+#: the log, then merging it may grow the index by as much again (as ``corpus.py``'s imports).
+_COMMIT_HEADROOM = 5 * 1024 * 1024
+
+
+def _room_to_commit(path: Path) -> None:
+    """SQLite's own "full" error unless the disk has room to merge the log into the index: a commit that
+    fits only in the log left the ``-wal`` beside the index for good on a full disk (issue 35)."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        free = shutil.disk_usage(path.parent).free
+        logged = wal.stat().st_size if wal.exists() else 0
+    except OSError:
+        return
+    if free < logged + _COMMIT_HEADROOM:
+        raise sqlite3.OperationalError(
+            f"database or disk is full ({free // 1024:,} KB free; storing this title needs "
+            f"{(logged + _COMMIT_HEADROOM) // 1024:,} KB)"
+        )
 
 
 def _delete_title(db: sqlite3.Connection, code: str, title: str) -> None:
@@ -319,6 +341,11 @@ class StatuteIndex:
             )
 
     def close(self) -> None:
+        if not self.readonly:  # merge the log now and empty it, so closing removes it
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # a full disk: the log keeps what was committed, and the next open merges it
         self._db.close()
 
     def __enter__(self) -> StatuteIndex:
@@ -366,10 +393,16 @@ class StatuteIndex:
                 (title.code, title.title, title.heading, title.edition, writer.count, source, synced_at),
             )
             self._note_release(title)
+            _room_to_commit(self.path)
             db.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if db.in_transaction:
                 db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower():
+                raise DiskSpaceError(
+                    f"the disk holding the statute index {self.path} is full; title {title.title or '?'} was "
+                    "rolled back (the titles stored before it stay). Free some space and run the sync again"
+                ) from exc
             raise
         self._blocks.clear()
         self._newest = None

@@ -31,7 +31,14 @@ import httpx
 
 from citecheck.config import DEFAULT_ECFR_URL, DEFAULT_USCODE_URL
 from citecheck.errors import BadResponse, CitecheckError, SchemaChanged, SourceUnavailable
-from citecheck.sources.download import DownloadProgress, RemoteFile, download, remove_download
+from citecheck.sources.download import (
+    DownloadProgress,
+    RemoteFile,
+    download,
+    fetch_bounded,
+    reading,
+    remove_download,
+)
 from citecheck.sources.importing import ProgressSink
 from citecheck.sources.statutes.build import BuildStats, build_index, store_ecfr_title
 from citecheck.sources.statutes.ecfr import parse_titles
@@ -51,6 +58,13 @@ RETRIES_503 = 3
 #: the versioner pages ``versions/title-N.json`` at 1,000 records; a title's versions in more pages than
 #: this are refused (title 40, the largest, has about 40)
 MAX_VERSION_PAGES = 400
+#: The most each answer may be (unpacked), read as it arrives (issue 35: they were read whole first, 3 GB in
+#: 8 s): the real ones are ~50 KB (the download page), ~15 KB (titles.json), ~300 KB (a page of 1,000
+#: versions); all the pages of one title's versions together may not pass ``MAX_VERSIONS_BYTES``.
+MAX_PAGE_BYTES = 4 << 20
+MAX_TITLES_BYTES = 4 << 20
+MAX_VERSIONS_PAGE_BYTES = 8 << 20
+MAX_VERSIONS_BYTES = 64 << 20
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,29 +94,28 @@ async def _get(
     *,
     params: Mapping[str, str] | None = None,
     retry_wait_s: float = 0.0,
+    limit: int = MAX_PAGE_BYTES,
 ) -> bytes:
-    """One answer; a 503 (the versioner processing a title) is asked again after its ``Retry-After``
-    (at most ``retry_wait_s`` each time, ``RETRIES_503`` times) when ``retry_wait_s`` allows waiting."""
+    """One answer, read as it arrives and refused past ``limit`` bytes; a 503 (the versioner processing a
+    title) is asked again after its ``Retry-After`` (at most ``retry_wait_s`` each time, ``RETRIES_503``
+    times) when ``retry_wait_s`` allows waiting."""
     for attempt in range(RETRIES_503 + 1):
-        try:
-            response = await client.get(url, params=params)
-        except httpx.HTTPError as exc:
-            raise SourceUnavailable(f"{what}: {url} could not be reached ({exc.__class__.__name__})") from exc
-        if response.status_code == 503 and retry_wait_s > 0 and attempt < RETRIES_503:
-            await asyncio.sleep(_retry_after(response, retry_wait_s))
+        status, body, headers = await fetch_bounded(client, url, params=params, limit=limit, what=what)
+        if status == 503 and retry_wait_s > 0 and attempt < RETRIES_503:
+            await asyncio.sleep(_retry_after(headers, retry_wait_s))
             continue
-        if response.status_code == 503:
+        if status == 503:
             raise SourceUnavailable(
                 f"{what}: {url} answered 503 (the title is being processed; sync again later)"
             )
-        if response.status_code != 200:
-            raise BadResponse(f"{what}: {url} answered {response.status_code}")
-        return response.content
+        if status != 200:
+            raise BadResponse(f"{what}: {url} answered {status}")
+        return body
     raise SourceUnavailable(f"{what}: {url} answered 503")  # not reached
 
 
-def _retry_after(response: httpx.Response, cap: float) -> float:
-    value = response.headers.get("Retry-After", "")
+def _retry_after(headers: httpx.Headers, cap: float) -> float:
+    value = headers.get("Retry-After", "")
     seconds = float(value) if re.fullmatch(r"\d{1,6}(?:\.\d+)?", value.strip()) else cap / 4
     return max(0.0, min(seconds, cap))
 
@@ -111,16 +124,23 @@ async def _versions(client: httpx.AsyncClient, base: str, number: str, date: str
     """Every page of ``versions/title-N.json`` issued up to ``date``, as one document."""
     rows: list[object] = []
     url, what = f"{base}versions/title-{number}.json", f"C.F.R. title {number} versions"
+    read = 0
     for page in range(1, MAX_VERSION_PAGES + 1):
         body = await _get(
-            client, url, what, params={"issue_date[lte]": date, "page": str(page)}, retry_wait_s=wait
-        )
+            client, url, what, params={"issue_date[lte]": date, "page": str(page)}, retry_wait_s=wait,
+            limit=MAX_VERSIONS_PAGE_BYTES,
+        )  # fmt: skip
+        read += len(body)
+        if read > MAX_VERSIONS_BYTES:
+            raise BadResponse(
+                f"{what}: more than {MAX_VERSIONS_BYTES >> 20} MB of versions; not the eCFR's answer"
+            )
         try:
             doc = json.loads(body)
             got = doc["content_versions"]
             meta = doc.get("meta") or {}
             total = int(str(meta.get("total_pages") or 1))
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             raise SchemaChanged(
                 f"{what}: not the eCFR versions list ({exc.__class__.__name__}: {exc})"
             ) from exc
@@ -207,7 +227,8 @@ async def _sync_usc(
     result = await download(await _remote(client, url), dest, client=client, progress=on_bytes)
     if result.resumed_from:
         echo(f"U.S. Code: resumed the download at {result.resumed_from:,} bytes")
-    built = build_index(index, usc=dest, progress=progress, source_usc=url)
+    with reading(dest):  # an unchecked zip that fails to read is fetched afresh next time
+        built = build_index(index, usc=dest, progress=progress, source_usc=url)
     stats.usc_titles += built.usc_titles
     stats.sections += built.sections
     stats.uncovered += built.uncovered
@@ -232,7 +253,11 @@ async def _sync_cfr(
         t
         for t in parse_titles(
             await _get(
-                client, base + "titles.json", "the eCFR titles list", retry_wait_s=request.retry_wait_s
+                client,
+                base + "titles.json",
+                "the eCFR titles list",
+                retry_wait_s=request.retry_wait_s,
+                limit=MAX_TITLES_BYTES,
             )
         )
         if not t.reserved and (request.cfr_titles is None or t.number in request.cfr_titles)
@@ -243,8 +268,8 @@ async def _sync_cfr(
     if progress is not None:
         progress.stage("C.F.R. titles", len(titles))
     for t in titles:
-        if not t.number.isdigit():
-            raise SchemaChanged(f"the eCFR titles list names title {t.number!r}")
+        if not (t.number.isascii() and t.number.isdigit() and len(t.number) <= 3):  # C.F.R. titles are 1-50
+            raise SchemaChanged(f"the eCFR titles list names title {t.number[:40]!r}")
         date = request.cfr_date or t.up_to_date_as_of
         if date is None or not _DATE.fullmatch(date):
             raise SchemaChanged(f"the eCFR titles list gives title {t.number} no date ({date!r})")

@@ -302,9 +302,7 @@ def parse_uslm(source: str | IO[bytes], *, name: str = "") -> tuple[ParsedTitle,
         the title (its ``sections`` count final once the iterator is exhausted) and the sections.
     """
     label = name or (source if isinstance(source, str) else getattr(source, "name", "USLM file"))
-    events = etree.iterparse(
-        source, events=("start", "end"), huge_tree=True, resolve_entities=False, no_network=True
-    )
+    events = etree.iterparse(source, events=("start", "end"), resolve_entities=False, no_network=True)
     parsed = ParsedTitle(code="usc")
     try:
         _event, root = next(events)

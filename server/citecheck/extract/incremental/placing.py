@@ -217,6 +217,8 @@ def shift_citation(
         page=c.page,
         database=c.database,
         foreign=c.foreign,
+        agency=c.agency,
+        listed=c.listed,
         case_name=sh.name(c.case_name),
         pincite=sh.pin(c.pincite),
         court=c.court,
@@ -237,14 +239,14 @@ def shift_citation(
     )
 
 
-def build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
-    text, plan, res = run.text, run.plans[pno], run.results[pno]
-    off = run.paragraphs[pno][0]
-    prev = run.results[pno - 1] if pno else None
-    prev_off = run.paragraphs[pno - 1][0] if pno else 0
+def build_paragraph(run: Run, para: int) -> tuple[Citation, ...]:
+    text, plan, res = run.text, run.plans[para], run.results[para]
+    off = run.paragraphs[para][0]
+    prev = run.results[para - 1] if para else None
+    prev_off = run.paragraphs[para - 1][0] if para else 0
     sh = Shifter(off)
     cits = res.citations
-    base = run.first_of(pno)
+    base = run.first_of(para)
     out = []
     for i, e in enumerate(plan.steps):
         if type(e) is CiteStep and not e.block and not e.prop_prev:
@@ -254,13 +256,13 @@ def build_paragraph(run: Run, pno: int) -> tuple[Citation, ...]:
                     off,
                     index=base + i,
                     group=None if e.group is None else base + e.group,
-                    antecedent=run.index_of(e.antecedent, pno),
-                    paragraph=pno,
+                    antecedent=run.index_of(e.antecedent, para),
+                    paragraph=para,
                     shifter=sh,
                 )
             )
         else:
-            out.append(build_step(run, text, off, pno, res, prev, prev_off, e, sh, base + i))
+            out.append(build_step(run, text, off, para, res, prev, prev_off, e, sh, base + i))
     return tuple(out)
 
 
@@ -268,7 +270,7 @@ def build_step(
     run: Run,
     text: str,
     off: int,
-    pno: int,
+    para: int,
     res: ParagraphResult,
     prev: ParagraphResult | None,
     prev_off: int,
@@ -291,9 +293,9 @@ def build_step(
             proposition=None if prop_span is None else text[off + prop_span.start : off + prop_span.end],
             proposition_span=None if prop_span is None else _sp(prop_span, off),
             group=index,
-            antecedent=run.index_of(e.antecedent, pno),
+            antecedent=run.index_of(e.antecedent, para),
             antecedent_text=" ".join(e.name.split()),
-            paragraph=pno,
+            paragraph=para,
         )
     assert type(e) is CiteStep
     c = res.citations[e.k]
@@ -310,9 +312,9 @@ def build_step(
         c,
         off,
         index=index,
-        group=None if e.group is None else run.first_of(pno) + e.group,
-        antecedent=run.index_of(e.antecedent, pno),
-        paragraph=pno,
+        group=None if e.group is None else run.first_of(para) + e.group,
+        antecedent=run.index_of(e.antecedent, para),
+        paragraph=para,
         quotes=quotes,
         proposition=proposition,
         shifter=sh,

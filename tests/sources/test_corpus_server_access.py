@@ -11,7 +11,7 @@ import pytest
 
 from citecheck.errors import ConfigError
 from citecheck.sources.corpus import Corpus
-from citecheck.sources.server import CorpusServer
+from citecheck.sources.corpus_server import CorpusServer
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from citecheck.errors import ModelBadAnswer, ModelError
 from citecheck.holdings import yesno
-from citecheck.holdings.cache import JudgmentCache, cache_key
 from citecheck.holdings.client import Completion, Deadline
+from citecheck.holdings.judgment_cache import JudgmentCache, cache_key
 from citecheck.holdings.models import Claim, HoldingResult, Judgment, Outcome, Passage
 from citecheck.holdings.prompt import PROMPT_VERSION, build_messages, parse_judgment
 from citecheck.holdings.retrieval import retrieve_passages

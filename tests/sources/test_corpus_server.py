@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citecheck.sources.server import CAP_ID_OFFSET, CorpusServer, find_cites
+from citecheck.sources.corpus_server import CAP_ID_OFFSET, CorpusServer, find_cites
 from citecheck_testing import shared_corpus_path
 
 

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
+from citecheck.sources.locks import SyncLock
 
 __all__ = ["add_statute_arguments", "run_statute_sync", "statute_status"]
 
@@ -53,6 +54,25 @@ def _index_path(args: argparse.Namespace, settings: Settings) -> Path:
     return Path(getattr(args, "statutes_path", None) or settings.statutes_path).expanduser()
 
 
+def downloads_folder(path: Path) -> Path:
+    """Where a sync of the statute index ``path`` downloads: ``<stem>-downloads/`` beside it, one per index."""
+    return path.with_name(f"{path.stem}-downloads")
+
+
+def _writable_index(path: Path) -> Path:
+    """``path`` when a statute index may be written there (nothing yet, or a statute index), nothing beside
+    it is a link, a folder or a device, and its downloads folder is a folder (``sources/targets.py``)."""
+    from citecheck.sources.locks import lock_path
+    from citecheck.sources.targets import check_folder, check_side_files, check_target
+
+    flag = "--statutes-path"
+    path = check_target(path, flag=flag, kind="statute index", command="corpus sync --statutes")
+    beside = [path.with_name(path.name + s) for s in ("-journal", "-wal", "-shm")]
+    check_side_files([lock_path(path), *beside], flag=flag)
+    check_folder(downloads_folder(path), flag=flag)
+    return path
+
+
 def _echo(line: str) -> None:
     sys.stderr.write(f"citecheck: {line}\n")
     sys.stderr.flush()
@@ -64,20 +84,21 @@ def run_statute_sync(args: argparse.Namespace, settings: Settings, out: TextIO) 
 
     if args.usc_only and args.cfr_only:
         raise ConfigError("--usc-only and --cfr-only exclude each other")
-    path = _index_path(args, settings)
-    index = StatuteIndex(path)
-    try:
-        with RichProgress() as progress:
-            if args.from_folder is not None:
-                stats = _from_folder(index, args, progress)
-            else:
-                if settings.offline:
-                    raise ConfigError(
-                        "corpus sync --statutes downloads from the network; with --offline use --from FOLDER"
-                    )
-                stats = asyncio.run(_download(index, args, settings, progress, path))
-    finally:
-        index.close()
+    if args.from_folder is None and settings.offline:
+        raise ConfigError(
+            "corpus sync --statutes downloads from the network; with --offline use --from FOLDER"
+        )
+    path = _writable_index(_index_path(args, settings))
+    with SyncLock(path, doing="syncing"):  # one sync per statute index: two raced on the same .part
+        index = StatuteIndex(path)
+        try:
+            with RichProgress() as progress:
+                if args.from_folder is not None:
+                    stats = _from_folder(index, args, progress)
+                else:
+                    stats = asyncio.run(_download(index, args, settings, progress, path))
+        finally:
+            index.close()
     out.write(f"stored {stats.summary()}\n")
     for what, edition in sorted(stats.editions.items()):
         out.write(f"  {what}: {edition}\n")
@@ -128,12 +149,16 @@ async def _download(
     request = SyncRequest(
         uscode_url=settings.uscode_url,
         ecfr_url=settings.ecfr_url,
-        work=path.parent / "statute-downloads",
+        work=downloads_folder(path),
         usc=not args.cfr_only,
         cfr=not args.usc_only,
         release=args.release,
         cfr_date=args.cfr_date,
-        cfr_titles=frozenset(str(int(t)) for t in args.cfr_title if t.isdigit()) if args.cfr_title else None,
+        cfr_titles=frozenset(
+            str(int(t)) for t in args.cfr_title if t.isascii() and t.isdigit() and len(t) <= 3
+        )
+        if args.cfr_title
+        else None,
     )
     last: dict[str, float] = {}
 

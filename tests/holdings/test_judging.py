@@ -201,7 +201,7 @@ async def test_a_failure_is_not_cached(fake_endpoint, opinion, tmp_path) -> None
 
 
 def test_a_cache_file_that_cannot_be_opened_is_skipped(tmp_path) -> None:
-    from citecheck.holdings.cache import cache_key
+    from citecheck.holdings.judgment_cache import cache_key
     from citecheck.holdings.models import Judgment, Misuse, Support
 
     bad = tmp_path / "not-a-db.sqlite"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citecheck.checks.names import NameVerdict, clean_draft_name, compare_names
+from citecheck.checks.name_match import NameVerdict, clean_draft_name, compare_names
 
 M, S, X = NameVerdict.MATCH, NameVerdict.MISSPELLED, NameVerdict.MISMATCH
 
