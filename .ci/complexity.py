@@ -21,7 +21,7 @@ from radon.visitors import Class, Function
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "server" / "citecheck"
 OVER = 20
-MAX_OVER = 42  # goal: 10
+MAX_OVER = 41  # goal: 10
 CEILING = 30  # the goal, met
 
 
