@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
@@ -142,11 +143,38 @@ def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
         return any(t not in GENERIC for t in name_tokens(party))
 
     squashed = {_letters(p) for n in record_names for p in parties(n) if named(p)} - {""}
+    initials = {_initials(p) for n in record_names for p in parties(n)} - {""}
     for written in parties(draft):
         letters = _letters(written)
         if words(written) & theirs or (named(written) and len(letters) >= 4 and letters in squashed):
             return written
+        if _acronym(written) and any(_acronym(written) in i for i in initials):
+            return written  # "PRASA" for Puerto Rico Aqueduct & Sewer Auth.: an acronym the court defined
     return None
+
+
+#: Words an acronym leaves out.
+_NOT_INITIALLED = frozenset("of the and for inc corp co ltd llc".split())
+
+
+def _acronym(party: str) -> str:
+    """The letters of a party written as an acronym (``M&E``, ``PRASA``, ``N.L.R.B.``), else "".
+
+    >>> _acronym("M&E"), _acronym("PRASA"), _acronym("N.L.R.B."), _acronym("Smith"), _acronym("A")
+    ('ME', 'PRASA', 'NLRB', '', '')
+    """
+    letters = re.sub(r"[&.\s]", "", party)
+    return letters if 2 <= len(letters) <= 8 and letters.isalpha() and letters.isupper() else ""
+
+
+def _initials(party: str) -> str:
+    """The initials of a party's capitalised words, less those an acronym leaves out.
+
+    >>> _initials("Puerto Rico Aqueduct & Sewer Auth."), _initials("Metcalf & Eddy, Inc.")
+    ('PRASA', 'ME')
+    """
+    found = re.findall(r"[A-Za-z][\w'-]*", party)
+    return "".join(w[0] for w in found if w[0].isupper() and w.lower() not in _NOT_INITIALLED)
 
 
 def _letters(text: str) -> str:

@@ -39,6 +39,8 @@ CASES = [
          date="1941-06-30", court="scotus"),
     Case(id=960000009, name="Torres v. Superintendent of Police", cites=[("893", "F.2d", "404")],
          date="1990-01-08", court="ca1"),
+    Case(id=960000010, name="Metcalf & Eddy, Inc. v. Puerto Rico Aqueduct & Sewer Auth.",
+         cites=[("945", "F.2d", "10")], date="1991-09-24", court="ca1"),
 ]  # fmt: skip
 
 TEXT = """\
@@ -60,6 +62,8 @@ The sentence stands. United States v. La France, 879 F.2d 1, 4 (1st Cir. 1989).
 
 The forum's choice-of-law rules apply. Klaxon Co. v. Stentor Elec. Mfg. Co., 313 U.S. 487, 8 (1941). As we held
 in Puerto Rico, 893 F.2d 404, 406 (1st Cir. 1990).
+
+The authority claimed immunity. M&E v. PRASA, 945 F.2d 10, 12 (1st Cir. 1991).
 """
 
 
@@ -125,3 +129,10 @@ def test_a_short_reference_for_a_name_is_a_warning(found) -> None:
     """What the extraction kept of a caption ("Puerto Rico" of Torres v. Superintendent of Police of Puerto
     Rico) is a short reference: another case's name there is a warning."""
     assert (Kind.NAME_MISMATCH, Severity.WARNING) in found["893 F.2d 404"]
+
+
+def test_a_caption_in_the_acronyms_the_court_defined_is_a_warning(found) -> None:
+    """ "M&E v. PRASA, 945 F.2d 10" (a First Circuit opinion's own short caption of Metcalf & Eddy, Inc. v.
+    Puerto Rico Aqueduct & Sewer Auth.): the initials of each party are no other case's name."""
+    loud = {(k, sev) for k, sev in found.get("945 F.2d 10", set()) if sev is not Severity.INFO}
+    assert loud <= {(Kind.NAME_MISMATCH, Severity.WARNING)}
