@@ -21,8 +21,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-
-import httpx
+from typing import TYPE_CHECKING
 
 from citecheck.errors import BadResponse, SourceUnavailable
 from citecheck.sources.models import CiteKey
@@ -35,6 +34,9 @@ from citecheck.treatment.table import (
     to_csv,
     treatments,
 )
+
+if TYPE_CHECKING:  # imported by ``refresh``: a check reads the shipped table and needs no HTTP client
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +129,8 @@ async def refresh(
     url: str, path: Path, *, client: httpx.AsyncClient | None = None, timeout_s: float = 30.0
 ) -> RefreshResult:
     """Fetch the table from ``url`` and keep it at ``path`` when it is at least as complete as the shipped one."""
+    import httpx
+
     own = client is None
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True,
                                          headers={"User-Agent": "citecheck"})  # fmt: skip

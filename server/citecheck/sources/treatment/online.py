@@ -157,13 +157,14 @@ class TreatmentSearch:
 async def open_treatment_search(o: object) -> TreatmentSearch | None:
     """The link's opener (``sources/links.py``): with CourtListener on (a token, not offline) and
     ``treatment_online``."""
-    from citecheck.sources.cache import Cache
-    from citecheck.sources.courtlistener import CourtListenerClient
     from citecheck.sources.links import Opening
 
     assert isinstance(o, Opening)
     if o.settings.offline or not o.settings.treatment_online:
-        return None
+        return None  # before importing the client: httpx is no part of an offline check (issue 40)
+    from citecheck.sources.cache import Cache
+    from citecheck.sources.courtlistener import CourtListenerClient
+
     client = o.find(CourtListenerClient)
     if client is None:
         return None
