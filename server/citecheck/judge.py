@@ -38,7 +38,6 @@ from citecheck.sources.models import (
     PassageHit,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
-from citecheck.treatment.acknowledge import acknowledged
 from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
@@ -263,7 +262,7 @@ def judge(
             statutes=statutes,
             statute_text=evidence.statute_texts.get(statutes[0][0]) if statutes and c.quotes else None,
             statute_covered=_statute_covered(extraction, c, evidence.statute_titles),
-            treatments=treatments_of(extraction, c, rec, evidence.treatments, records.groups),
+            treatments=treatments_of(extraction, c, rec, evidence.treatments),
             parallels=records.parallels(c),
         )
         contexts.append(ctx)
@@ -288,13 +287,7 @@ def judge(
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
     results = tuple(
-        _result(
-            ctx,
-            per.get(ctx.citation.index, ()),
-            evidence,
-            no_case=ctx.citation.index in no_case,
-            groups=records.groups,
-        )
+        _result(ctx, per.get(ctx.citation.index, ()), evidence, no_case=ctx.citation.index in no_case)
         for ctx in contexts
     )
     if twins:  # the entry's status is its use's
@@ -331,22 +324,19 @@ def treatments_of(
     c: Citation,
     rec: CaseRecord | None,
     found: Mapping[CiteKey, tuple[Treatment, ...]],
-    groups: Mapping[int, Sequence[int]] | None = None,
 ) -> tuple[Treatment, ...]:
-    """What the treatment sources said of ``c``'s case: by its key, its parallel citations' and its record's.
-
-    ``groups`` (``_Records.groups``: each parallel group's full citations) spares a scan of every citation
-    per citation, which made judging 100,000 citations quadratic (hours) once any was treated."""
+    """What the treatment sources said of ``c``'s case: by its key, its parallel citations' and its record's."""
     if not found or c.form is not CiteForm.FULL:
         return ()
     keys: dict[CiteKey, None] = {}
     g = c.group if c.group is not None else c.index
-    members = (
-        (extraction.citations[i] for i in sorted({c.index, *groups.get(g, ())}))
-        if groups is not None
-        else extraction.citations
-    )
-    for o in members:
+    # the group's members follow its first citation (index ``g``) in its paragraph: read from there,
+    # not every citation of the document per citation (quadratic in a long brief; issue 40)
+    cites = extraction.citations
+    for at in range(max(g, 0), len(cites)):
+        o = cites[at]
+        if o.paragraph > c.paragraph:
+            break
         if (
             o.form is CiteForm.FULL
             and (o.group if o.group is not None else o.index) == g
@@ -403,12 +393,7 @@ def _elsewhere(
 
 
 def _result(
-    ctx: CheckContext,
-    findings: Sequence[Finding],
-    evidence: SourceEvidence,
-    *,
-    no_case: bool = False,
-    groups: Mapping[int, Sequence[int]] | None = None,
+    ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence, *, no_case: bool = False
 ) -> CitationResult:
     page, passage = _passage_used(ctx)
     h = ctx.holding
@@ -434,7 +419,7 @@ def _result(
         # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
         weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
         statute=section,
-        treatment=None if no_case else _treatment_note(ctx, evidence, groups),
+        treatment=None if no_case else _treatment_note(ctx, evidence),
     )
 
 
@@ -450,9 +435,7 @@ def _passage_used(ctx: CheckContext) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _treatment_note(
-    ctx: CheckContext, evidence: SourceEvidence, groups: Mapping[int, Sequence[int]] | None = None
-) -> TreatmentNote | None:
+def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNote | None:
     """The citation's subsequent treatment as every edge shows it (a short form: its full citation's)."""
     full = ctx.full
     if full is None or full.key is None:
@@ -460,9 +443,13 @@ def _treatment_note(
     found = (
         ctx.treatments
         if ctx.citation.form is CiteForm.FULL
-        else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments, groups)
+        else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments)
     )
-    said = acknowledged(ctx.extraction, full) if found else None
+    said = None
+    if found:  # imported here: a document that cites no treated case need not compile its regexes
+        from citecheck.treatment.acknowledge import acknowledged
+
+        said = acknowledged(ctx.extraction, full)
     return TreatmentNote(found=found, acknowledged=said, sources=evidence.treatment_sources)
 
 

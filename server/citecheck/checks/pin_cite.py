@@ -261,7 +261,13 @@ def _candidates(ctx: CheckContext) -> tuple[CaseCite, ...]:
     out = list(ctx.record.citations)
     full = ctx.full
     if full is not None and full.group is not None:
-        for other in ctx.extraction.citations:
+        # the group's members follow its first citation (index ``full.group``) in its paragraph: read
+        # from there, not every citation of the document per citation (quadratic; issue 40)
+        cites = ctx.extraction.citations
+        for at in range(max(full.group, 0), len(cites)):
+            other = cites[at]
+            if other.paragraph > full.paragraph:
+                break
             if other.group == full.group and other.form is CiteForm.FULL and other.volume and other.reporter:
                 if other.page:
                     out.append(CaseCite(volume=other.volume, reporter=other.reporter, page=other.page))

@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError
+from citecheck.errors import CitecheckError, CorpusError, DiskSpaceError, ImportFormatError
 from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
 from citecheck.sources.index.coverage import NEUTRAL_TYPE, volume_complete
@@ -402,14 +402,7 @@ def _build_locked(
     existing = files.current(index)
     old = read_meta(existing)
     outdated = layout_outdated(old)
-    if (
-        old
-        and old.get("dump_date")
-        and old.get("dump_date") == dump.date
-        and old.get("full_dump") == str(int(full_dump))
-        and not rebuild
-        and outdated is None
-    ):
+    if not rebuild and outdated is None and _same_dump(old, dump, full_dump):
         return BuildStats(mode="unchanged", dump_date=dump.date, full_dump=full_dump, size=existing.stat().st_size,
                           cases=int(old.get("cases", 0)), citations=int(old.get("citations", 0)))  # fmt: skip
     if outdated is not None and announce and not rebuild:
@@ -417,12 +410,7 @@ def _build_locked(
     update = bool(old) and not rebuild and _can_update(old, dump, full_dump)
     new = index.with_name(index.name + ".new")
     stage = _stage_path(new)
-    for leftover in (
-        new,
-        stage,
-        *(p.with_name(p.name + s) for p in (new, stage) for s in ("-journal", "-wal")),
-    ):
-        leftover.unlink(missing_ok=True)
+    _remove_leftovers(new, stage)
     sizes = {kind: p.stat().st_size for kind, p in dump.kinds().items()}
     compressed = dump.clusters.name.endswith(".bz2")
     needed = estimate_index_bytes(sizes, compressed=compressed) + (existing.stat().st_size if update else 0)
@@ -442,12 +430,7 @@ def _build_locked(
             side.unlink(missing_ok=True)  # the old file's; the index is never written in place
     except sqlite3.Error as exc:
         new.unlink(missing_ok=True)
-        if "full" in str(exc).lower():
-            raise DiskSpaceError(
-                f"the disk filled up while building {index.name}; the build was rolled back and the old index "
-                "is unchanged. Free some space and run it again"
-            ) from exc
-        raise CorpusError(f"building {index.name} failed ({exc}); the old index is unchanged") from exc
+        raise _build_failed(index, exc) from exc
     except BaseException:
         new.unlink(missing_ok=True)
         raise
@@ -456,6 +439,35 @@ def _build_locked(
     built = index if in_place else files.pending_path(index)
     return _with(stats, seconds=time.monotonic() - t0, size=built.stat().st_size, waiting=not in_place,
                  rebuilt=outdated if old and not rebuild else None)  # fmt: skip
+
+
+def _same_dump(old: dict[str, str], dump: DumpFiles, full_dump: bool) -> bool:
+    """The index (its ``meta``: ``old``) was built from this dump, of this kind (full or not)."""
+    return bool(
+        old
+        and old.get("dump_date")
+        and old.get("dump_date") == dump.date
+        and old.get("full_dump") == str(int(full_dump))
+    )
+
+
+def _remove_leftovers(new: Path, stage: Path) -> None:
+    """An earlier build's unfinished files (and their SQLite journals) go first."""
+    for leftover in (
+        new,
+        stage,
+        *(p.with_name(p.name + s) for p in (new, stage) for s in ("-journal", "-wal")),
+    ):
+        leftover.unlink(missing_ok=True)
+
+
+def _build_failed(index: Path, exc: sqlite3.Error) -> CitecheckError:
+    if "full" in str(exc).lower():
+        return DiskSpaceError(
+            f"the disk filled up while building {index.name}; the build was rolled back and the old index "
+            "is unchanged. Free some space and run it again"
+        )
+    return CorpusError(f"building {index.name} failed ({exc}); the old index is unchanged")
 
 
 def _stage_path(new: Path) -> Path:

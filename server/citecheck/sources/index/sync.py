@@ -263,6 +263,38 @@ class _PassOver(ImportFormatError):
         self.error = error
 
 
+def _held_already(
+    index: Path, old: dict[str, str], listing: DumpListing, progress: ProgressSink | None
+) -> SyncResult | None:
+    """The answer when the index (its ``meta``: ``old``) already holds the newest full dump and its layout is
+    current; None to build (an outdated layout is said now: the downloads may take a while)."""
+    outdated = layout_outdated(old)
+    if outdated is not None:
+        (progress or NullProgress()).stage(
+            f"the citation index {index} {outdated}: building it again from the {listing.date} dump", None
+        )
+        return None
+    if old.get("dump_date") != listing.date or old.get("full_dump") != "1":
+        return None
+    return SyncResult(date=listing.date, build=BuildStats(mode="unchanged", dump_date=listing.date,
+                      full_dump=True, size=files.current(index).stat().st_size), downloaded=0,
+                      resumed=0, notes=listing.notes)  # fmt: skip
+
+
+def _check_room(index: Path, folder: Path, listing: DumpListing, paths: dict[str, Path]) -> None:
+    """Raises DiskSpaceError unless the downloads left, the new index and the old one fit."""
+    left = sum(
+        (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
+        for k, f in listing.files.items()
+    )
+    sizes = {k: f.size or 0 for k, f in listing.files.items()}
+    check_free_space(
+        folder,
+        left + estimate_index_bytes(sizes) + (index.stat().st_size if index.exists() else 0),
+        f"syncing the {listing.date} dump",
+    )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Job:
     """One sync's settings, for its steps."""
@@ -276,40 +308,15 @@ class _Job:
     rebuild: bool
     parallel: bool | None
 
-    def unchanged(self, listing: DumpListing) -> SyncResult | None:
-        """The result when the index was built from this dump already (None: it was not); says so now when
-        the index's layout is outdated, since the downloads may take a while."""
-        old = read_meta(files.current(self.index))
-        outdated = layout_outdated(old)
-        if outdated is not None and not self.rebuild:
-            (self.progress or NullProgress()).stage(
-                f"the citation index {self.index} {outdated}: building it again from the {listing.date} dump",
-                None,
-            )
-        elif not self.rebuild and old.get("dump_date") == listing.date and old.get("full_dump") == "1":
-            return SyncResult(date=listing.date, build=BuildStats(mode="unchanged", dump_date=listing.date,
-                              full_dump=True, size=files.current(self.index).stat().st_size), downloaded=0,
-                              resumed=0, notes=listing.notes)  # fmt: skip
-        return None
-
     async def run(self, listing: DumpListing, base: str) -> SyncResult:
         """Download ``listing``'s files and build the index from them (see the module docstring)."""
-        done = self.unchanged(listing)
-        if done is not None:
-            return done
+        index = self.index
+        old = read_meta(files.current(index))  # a finished build waiting at .next is promoted first
+        if not self.rebuild and (held := _held_already(index, old, listing, self.progress)) is not None:
+            return held
         paths = {k: inside(self.folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
         check_side_files((f for path in paths.values() for f in files_of(path)), flag="--index")
-        left = sum(
-            (f.size or 0) - (0 if not is_complete(paths[k], f) else (f.size or 0))
-            for k, f in listing.files.items()
-        )
-        sizes = {k: f.size or 0 for k, f in listing.files.items()}
-        index = self.index
-        check_free_space(
-            self.folder,
-            left + estimate_index_bytes(sizes) + (index.stat().st_size if index.exists() else 0),
-            f"syncing the {listing.date} dump",
-        )
+        _check_room(index, self.folder, listing, paths)
         fetched = resumed = 0
         for kind in KINDS:
             result = await download(
