@@ -8,6 +8,11 @@ cannot-verify and the figures measure extraction and local checks only.
 
     python bench/cli.py [--words 30000] [--citations 1000] [--runs 3]
     python bench/cli.py --chars 7000000 --runs 0    # one huge document (issue 11: target <= 15 s)
+    python bench/cli.py --chars 7017101 --runs 0 --formats json,text               # issue 40: <= 10 s
+    python bench/cli.py --chars 20000000 --runs 0 --formats json,text,html         # issue 40: <= 40 s, <= 400 MB
+
+With ``--formats`` each format after the first is one more cold run of the same document (wall, CPU of
+the process and its workers, peak RSS of the process).
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _run(doc: Path, env: dict[str, str]) -> tuple[float, float, Path]:
+def _run(doc: Path, env: dict[str, str], fmt: str = "json") -> tuple[float, float, Path]:
     """(wall seconds, peak RSS MiB, the JSON report's path) of one ``citecheck check`` process.
 
     The report is parsed only after every run: a child's peak RSS includes this process's own image
@@ -64,12 +69,12 @@ def _run(doc: Path, env: dict[str, str]) -> tuple[float, float, Path]:
         "check",
         "--offline",
         "--format",
-        "json",
+        fmt,
         "--fail-on",
         "never",
         str(doc),
     ]
-    out_path, err_path = doc.with_suffix(".out.json"), doc.with_suffix(".err.txt")
+    out_path, err_path = doc.with_suffix(f".out.{fmt}"), doc.with_suffix(".err.txt")
     with out_path.open("wb") as out, err_path.open("wb") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=err)
@@ -138,7 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="instead: one brief of this many characters, with the 30k-word brief's citation density",
     )
+    ap.add_argument(
+        "--formats",
+        default="json",
+        help="report formats to time, comma-separated (json always runs first, cold and --runs warm; "
+        "each other one more cold run)",
+    )
     args = ap.parse_args(argv)
+    formats = [f for f in args.formats.split(",") if f]
 
     if args.chars:
         words = args.chars * 32_000 // 196_000
@@ -174,26 +186,37 @@ def main(argv: list[str] | None = None) -> int:
             )
             (home / "citecheck.toml").write_text("")
             cold_wall, cold_peak, out = _run(doc, env)
-            cold_cpu = _CPU[doc][-1]
+            cold_cpu, cold_load = _CPU[doc][-1], _load()
             cold_out = out.with_suffix(".cold.json")
             out.replace(cold_out)
             warm = [_run(doc, env) for _ in range(args.runs)]
-            summary = json.loads(cold_out.read_text(encoding="utf-8"))["summary"]
             walls = [w for w, _, _ in warm] or [cold_wall]
+            warm_cpu = statistics.median(_CPU[doc][-len(warm) :] if warm else [cold_cpu])
+            others = []  # (format, wall, peak, CPU): every run before the report is parsed (see _run)
+            for fmt in [f for f in formats if f != "json"]:
+                (home / f"cache-{len(body)}-{fmt}.sqlite").unlink(missing_ok=True)
+                env["CITECHECK_CACHE_PATH"] = str(home / f"cache-{len(body)}-{fmt}.sqlite")
+                wall, peak, _ = _run(doc, env, fmt)
+                others.append((fmt, wall, peak, _CPU[doc][-1], _load()))
+            summary = json.loads(cold_out.read_text(encoding="utf-8"))["summary"]
             print(f"\n{label}: {len(body.split()):,} words, {len(body):,} characters")
             print(
                 f"  citations: {summary['citations']:,}; findings: {summary['findings']}; status: {summary['status']}"
             )
             print(
-                f"  cold cache: wall {cold_wall:.2f} s (CPU {cold_cpu:.2f} s), peak RSS {cold_peak:.0f} MiB; "
-                f"load average now {_load()} (a shared machine: compare CPU seconds)"
+                f"  --format json, cold cache: wall {cold_wall:.2f} s (CPU {cold_cpu:.2f} s), "
+                f"peak RSS {cold_peak:.0f} MiB; load average then {cold_load} (a shared machine: compare CPU seconds)"
             )
             print(
                 f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
-                f"max {max(walls):.2f}, {len(warm)} runs; "
-                f"CPU median {statistics.median(_CPU[doc][-len(warm) :] if warm else [cold_cpu]):.2f} s), "
+                f"max {max(walls):.2f}, {len(warm)} runs; CPU median {warm_cpu:.2f} s), "
                 f"peak RSS {max((p for _, p, _ in warm), default=0):.0f} MiB; load average now {_load()}"
             )
+            for fmt, wall, peak, cpu, load in others:
+                print(
+                    f"  --format {fmt}, cold cache: wall {wall:.2f} s (CPU {cpu:.2f} s), "
+                    f"peak RSS {peak:.0f} MiB; load average then {load}"
+                )
             if not args.chars:  # a huge document would be checked twice more
                 print(f"  in-process stages (warm): {_stages(doc, home / 'corpus.sqlite', cache)}")
     return 0

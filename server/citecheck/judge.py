@@ -38,7 +38,6 @@ from citecheck.sources.models import (
     PassageHit,
 )
 from citecheck.sources.statutes.records import CODES, LookupOutcome, StatuteAnswer
-from citecheck.treatment.acknowledge import acknowledged
 from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
@@ -331,7 +330,13 @@ def treatments_of(
         return ()
     keys: dict[CiteKey, None] = {}
     g = c.group if c.group is not None else c.index
-    for o in extraction.citations:
+    # the group's members follow its first citation (index ``g``) in its paragraph: read from there,
+    # not every citation of the document per citation (quadratic in a long brief; issue 40)
+    cites = extraction.citations
+    for at in range(max(g, 0), len(cites)):
+        o = cites[at]
+        if o.paragraph > c.paragraph:
+            break
         if (
             o.form is CiteForm.FULL
             and (o.group if o.group is not None else o.index) == g
@@ -440,7 +445,11 @@ def _treatment_note(ctx: CheckContext, evidence: SourceEvidence) -> TreatmentNot
         if ctx.citation.form is CiteForm.FULL
         else treatments_of(ctx.extraction, full, ctx.record, evidence.treatments)
     )
-    said = acknowledged(ctx.extraction, full) if found else None
+    said = None
+    if found:  # imported here: a document that cites no treated case need not compile its regexes
+        from citecheck.treatment.acknowledge import acknowledged
+
+        said = acknowledged(ctx.extraction, full)
     return TreatmentNote(found=found, acknowledged=said, sources=evidence.treatment_sources)
 
 

@@ -24,7 +24,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from difflib import SequenceMatcher
+from difflib import Match, SequenceMatcher
 from functools import lru_cache
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -458,41 +458,14 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     toks = index.norms
     if n == 0 or not toks:
         return None
-    votes: Counter[int] = Counter()
-    for j, qt in enumerate(qtoks):
-        occ = index.positions.get(qt.norm, ())
-        if len(occ) > 400:
-            continue
-        for i in occ:
-            votes[i - j] += 1
-    if not votes:
+    best_start = _likeliest_start(qtoks, index)
+    if best_start is None:
         return None
-    smoothed: Counter[int] = Counter()
-    for s, v in votes.items():
-        for d in range(-3, 4):
-            smoothed[s + d] += v
-    best_start, _ = smoothed.most_common(1)[0]
     lo = max(0, best_start - 5)
     hi = min(len(toks), best_start + n + 8)
     window = toks[lo:hi]
     sm = SequenceMatcher(a=window, b=[t.norm for t in qtoks], autojunk=False)
-    blocks = [b for b in sm.get_matching_blocks() if b.size]
-    # a stray short match far from the rest ("the" a few words earlier) is not part of the passage
-    while (
-        len(blocks) > 1
-        and blocks[0].size < 3
-        and (blocks[1].a - (blocks[0].a + blocks[0].size) > blocks[1].b - (blocks[0].b + blocks[0].size) + 1)
-    ):
-        blocks.pop(0)
-    while (
-        len(blocks) > 1
-        and blocks[-1].size < 3
-        and (
-            blocks[-1].a - (blocks[-2].a + blocks[-2].size)
-            > blocks[-1].b - (blocks[-2].b + blocks[-2].size) + 1
-        )
-    ):
-        blocks.pop()
+    blocks = _without_strays([b for b in sm.get_matching_blocks() if b.size])
     if not blocks:
         return None
     matched = sum(b.size for b in blocks)
@@ -508,10 +481,7 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
     for op, i1, i2, j1, j2 in sm2.get_opcodes():
         if op == "equal":
             continue
-        if i2 > i1:
-            op_text = index.text[index.starts[lo + a0 + i1] : index.ends[lo + a0 + i2 - 1]]
-        else:
-            op_text = ""
+        op_text = index.text[index.starts[lo + a0 + i1] : index.ends[lo + a0 + i2 - 1]] if i2 > i1 else ""
         dr_text = qtext[qtoks[b0 + j1].start : qtoks[b0 + j2 - 1].end] if j2 > j1 else ""
         changes.append((op_text, dr_text))
     # unaligned words at either end of the quote: replacements of the opinion words beside the
@@ -533,6 +503,45 @@ def closest_passage(quote: str, index: OpinionIndex, *, min_score: float = 0.5) 
         diff=describe_changes(changes),
         changes=tuple(changes),
     )
+
+
+def _likeliest_start(qtoks: list[Token], index: OpinionIndex) -> int | None:
+    """Where in the opinion's words the quote most likely starts: each quote word votes for the starts its
+    occurrences imply (a word found more than 400 times votes for none), smoothed over three words either side."""
+    votes: Counter[int] = Counter()
+    for j, qt in enumerate(qtoks):
+        occ = index.positions.get(qt.norm, ())
+        if len(occ) > 400:
+            continue
+        for i in occ:
+            votes[i - j] += 1
+    if not votes:
+        return None
+    smoothed: Counter[int] = Counter()
+    for s, v in votes.items():
+        for d in range(-3, 4):
+            smoothed[s + d] += v
+    return smoothed.most_common(1)[0][0]
+
+
+def _without_strays(blocks: list[Match]) -> list[Match]:
+    """A stray short match far from the rest ("the" a few words earlier) is not part of the passage."""
+    while (
+        len(blocks) > 1
+        and blocks[0].size < 3
+        and (blocks[1].a - (blocks[0].a + blocks[0].size) > blocks[1].b - (blocks[0].b + blocks[0].size) + 1)
+    ):
+        blocks.pop(0)
+    while (
+        len(blocks) > 1
+        and blocks[-1].size < 3
+        and (
+            blocks[-1].a - (blocks[-2].a + blocks[-2].size)
+            > blocks[-1].b - (blocks[-2].b + blocks[-2].size) + 1
+        )
+    ):
+        blocks.pop()
+    return blocks
 
 
 def describe_changes(changes: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> str:

@@ -22,8 +22,6 @@ from citecheck.extract.models import Citation, CiteForm
 from citecheck.findings import Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
 from citecheck.jurisdiction import Weight, weigh
 from citecheck.spans import Span
-from citecheck.treatment.acknowledge import acknowledged
-from citecheck.treatment.language import own_end
 from citecheck.treatment.models import CERTAIN_BASES, STRENGTH, Treatment, TreatmentKind
 
 
@@ -100,6 +98,8 @@ def _evidence(t: Treatment, note: str) -> Evidence:
 
 
 def _fix(t: Treatment, c: Citation, ctx: CheckContext) -> tuple[Fix, ...]:
+    from citecheck.treatment.language import own_end  # its sentence reader's regexes: ~25 ms to import
+
     phrase = history_phrase(t)
     if not phrase:
         return ()
@@ -122,6 +122,9 @@ class TreatmentCheck:
         c = ctx.citation
         if c.form is not CiteForm.FULL or not ctx.treatments or not _first_of_case(ctx):
             return
+        # imported here: a document that cites no treated case need not compile its regexes (issue 40)
+        from citecheck.treatment.acknowledge import acknowledged
+
         if acknowledged(ctx.extraction, c) is not None:
             return
         t = strongest(ctx.treatments)

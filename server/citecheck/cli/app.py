@@ -312,27 +312,7 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
             f"no corpus at {corpus_flag} (check the path; build one with "
             f"`citecheck corpus import PATH --corpus {corpus_flag}`)"
         )
-    docs: list[InputDocument] = []
-    errors: list[FileError] = []
-    if sum(1 for f in args.files if f == "-") > 1:
-        raise ConfigError("'-' (stdin) may be given only once")
-    for name in args.files:
-        try:
-            docs.append(
-                read_input(
-                    name,
-                    stdin=sys.stdin.buffer if name == "-" else None,
-                    max_chars=settings.max_document_chars,
-                )
-            )
-        except InputError as exc:
-            errors.append(
-                FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1])
-            )
-            sys.stderr.write(
-                f"citecheck: {exc}\n"
-            )  # always stderr, whatever the format, so pipes get only the report
-
+    docs, errors = _read_inputs(args.files, settings)
     if args.no_holdings:
         settings = replace(settings, holdings=False)
     if getattr(args, "wait", False):
@@ -349,37 +329,66 @@ def _run_check(args: argparse.Namespace, settings: Settings) -> int:
         offline=settings.offline,
         ignored=hidden,
     )
-    # Reports are written as they are produced, a piece at a time, never as one string: a
-    # 100,000-citation report held whole (and its joined and encoded copies) took hundreds of megabytes.
-    if args.format == "text":
-        from citecheck.report.text import plain_lines, render_text
-
-        tty = args.output is None and sys.stdout.isatty()
-        # on stdout the errors were just said on stderr; a report file keeps them
-        shown = replace(batch, errors=()) if args.output is None else batch
-        if tty:
-            out = render_text(shown, tty=tty, width=_width(), color="NO_COLOR" not in os.environ)
-            _write(lambda stream: stream.write(out), args.output, sys.stdout)
-        else:
-            _write(lambda stream: _write_lines(stream, plain_lines(shown)), args.output, sys.stdout)
-    elif args.format == "json":  # streamed: a large brief's report as one string took a gigabyte
-        from citecheck.report.json import write_json
-
-        _write(lambda stream: write_json(batch, stream), args.output, sys.stdout)
-    elif args.format == "html":
-        from citecheck.report.html import iter_html
-
-        _write(lambda stream: stream.writelines(iter_html(batch)), args.output, sys.stdout)
-    else:
-        from citecheck.report import FORMATS
-
-        out = FORMATS[args.format](batch)
-        _write(lambda stream: stream.write(out), args.output, sys.stdout)
+    _write_report(batch, args.format, args.output)
     if getattr(args, "exiting", False):
         _skip_exit_collections()
     if errors:
         return EXIT_USAGE
     return _exit_for(batch, args.fail_on)
+
+
+def _read_inputs(names: list[str], settings: Settings) -> tuple[list[InputDocument], list[FileError]]:
+    """The documents read, and a FileError for each that could not be (said on stderr at once)."""
+    docs: list[InputDocument] = []
+    errors: list[FileError] = []
+    if sum(1 for f in names if f == "-") > 1:
+        raise ConfigError("'-' (stdin) may be given only once")
+    for name in names:
+        try:
+            docs.append(
+                read_input(
+                    name,
+                    stdin=sys.stdin.buffer if name == "-" else None,
+                    max_chars=settings.max_document_chars,
+                )
+            )
+        except InputError as exc:
+            errors.append(
+                FileError(name=name if name != "-" else "<stdin>", message=str(exc).split(": ", 1)[-1])
+            )
+            sys.stderr.write(
+                f"citecheck: {exc}\n"
+            )  # always stderr, whatever the format, so pipes get only the report
+    return docs, errors
+
+
+def _write_report(batch: BatchResult, fmt: str, output: Path | None) -> None:
+    # Reports are written as they are produced, a piece at a time, never as one string: a
+    # 100,000-citation report held whole (and its joined and encoded copies) took hundreds of megabytes.
+    if fmt == "text":
+        from citecheck.report.text import plain_lines, render_text
+
+        tty = output is None and sys.stdout.isatty()
+        # on stdout the errors were just said on stderr; a report file keeps them
+        shown = replace(batch, errors=()) if output is None else batch
+        if tty:
+            out = render_text(shown, tty=tty, width=_width(), color="NO_COLOR" not in os.environ)
+            _write(lambda stream: stream.write(out), output, sys.stdout)
+        else:
+            _write(lambda stream: _write_lines(stream, plain_lines(shown)), output, sys.stdout)
+    elif fmt == "json":  # streamed: a large brief's report as one string took a gigabyte
+        from citecheck.report.json import write_json
+
+        _write(lambda stream: write_json(batch, stream), output, sys.stdout)
+    elif fmt == "html":
+        from citecheck.report.html import iter_html
+
+        _write(lambda stream: stream.writelines(iter_html(batch)), output, sys.stdout)
+    else:
+        from citecheck.report import FORMATS
+
+        out = FORMATS[fmt](batch)
+        _write(lambda stream: stream.write(out), output, sys.stdout)
 
 
 def _exit_for(batch: BatchResult, fail_on: str) -> int:

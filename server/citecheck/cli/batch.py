@@ -81,11 +81,7 @@ def run_batch_command(args: argparse.Namespace, settings: Settings) -> int:
     engine.require_scale()
     urls = _judge_urls(args, settings)
     _say_what_is_not_asked(settings)
-    settings = batch_settings(settings)
-    if urls:
-        settings = replace(settings, model_url=urls[0])
-    if args.no_holdings:
-        settings = replace(settings, holdings=False)
+    settings = _workers_settings(batch_settings(settings), urls, args.no_holdings)
     holdings = settings.holdings_enabled() and not settings.offline
     paths = expand_inputs(args.inputs)
     ignores = IgnoreList() if args.no_ignore else read_ignore_list(find_ignore_file(Path.cwd()))
@@ -111,24 +107,17 @@ def run_batch_command(args: argparse.Namespace, settings: Settings) -> int:
             outcomes.append(outcome)
             progress.advance(outcome)
 
-        stats = None
-        interrupted = False
+        stats, interrupted = None, False
         try:
             if todo:
-                stats = engine.run(
-                    todo,
-                    settings,
-                    ignores,
-                    engine.EngineOptions(
-                        workers=args.workers,
-                        address=args.ray_address,
-                        timeout_s=args.timeout,
-                        judge_urls=tuple(urls if urls else [settings.model_url or ""]) if holdings else (),
-                        keep_ray_files=bool(getattr(args, "debug", False)),
-                    ),
-                    keep,
-                    progress.tick,
+                options = engine.EngineOptions(
+                    workers=args.workers,
+                    address=args.ray_address,
+                    timeout_s=args.timeout,
+                    judge_urls=_judge_urls_used(urls, settings) if holdings else (),
+                    keep_ray_files=bool(getattr(args, "debug", False)),
                 )
+                stats = engine.run(todo, settings, ignores, options, keep, progress.tick)
         except KeyboardInterrupt:
             interrupted = True
         finally:
@@ -140,6 +129,47 @@ def run_batch_command(args: argparse.Namespace, settings: Settings) -> int:
             return 130
         errors = {k: v for k, v in store.done().items() if k in set(paths) and v is not None}
         return EXIT_FAILED if errors else EXIT_OK
+
+
+def _speed(err: TextIO, outcomes: list[Any], failed: list[Any], stats: Any) -> None:
+    wall = (stats.finished or time.monotonic()) - stats.started
+    rate = len(outcomes) / wall if wall > 0 else 0.0
+    err.write(
+        f"checked {len(outcomes) - len(failed)} documents, {len(failed)} failed, in {_duration(wall)} "
+        f"({rate:.2f} documents/s on {stats.workers} workers; {stats.setup_s:.1f} s to start them)\n"
+    )
+    if stats.worker_peak_rss:
+        mb = sorted(r / 2**20 for r in stats.worker_peak_rss)
+        err.write(f"  workers' peak memory: {mb[0]:.0f}-{mb[-1]:.0f} MB each\n")
+
+
+def _findings_counted(err: TextIO, outcomes: list[Any]) -> None:
+    sev = Counter[str]()
+    kinds = Counter[str]()
+    for o in outcomes:
+        for row in o.findings:
+            sev[row["severity"]] += 1
+            kinds[row["kind"]] += 1
+    cites = sum(o.citations for o in outcomes)
+    err.write(
+        f"  {cites} citations; findings: {sev['error']} error, {sev['warning']} warning, {sev['info']} info\n"
+    )
+    if kinds:
+        err.write("  most frequent: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common(6)) + "\n")
+
+
+def _judge_urls_used(urls: list[str], settings: Settings) -> tuple[str, ...]:
+    """The holding checks' endpoints: each ``--model-url``, else the setting's."""
+    return tuple(urls if urls else [settings.model_url or ""])
+
+
+def _workers_settings(settings: Settings, urls: list[str], no_holdings: bool) -> Settings:
+    """The workers' settings: the first ``--model-url`` the model endpoint, the holding checks off when asked."""
+    if urls:
+        settings = replace(settings, model_url=urls[0])
+    if no_holdings:
+        settings = replace(settings, holdings=False)
+    return settings
 
 
 def _say_what_is_not_asked(settings: Settings) -> None:
@@ -242,33 +272,14 @@ def _summary(
     """What this run did, and what the tables hold for the documents listed."""
     failed = [o for o in outcomes if o.failed]
     if stats is not None and outcomes:
-        wall = (stats.finished or time.monotonic()) - stats.started
-        rate = len(outcomes) / wall if wall > 0 else 0.0
-        err.write(
-            f"checked {len(outcomes) - len(failed)} documents, {len(failed)} failed, in {_duration(wall)} "
-            f"({rate:.2f} documents/s on {stats.workers} workers; {stats.setup_s:.1f} s to start them)\n"
-        )
-        if stats.worker_peak_rss:
-            mb = sorted(r / 2**20 for r in stats.worker_peak_rss)
-            err.write(f"  workers' peak memory: {mb[0]:.0f}-{mb[-1]:.0f} MB each\n")
+        _speed(err, outcomes, failed, stats)
     elif not outcomes and not interrupted:
         err.write("nothing to check\n")
     if failed:
         why = Counter(o.error_kind for o in failed)
         err.write("  failed: " + ", ".join(f"{n} {k}" for k, n in why.most_common()) + "\n")
     if outcomes:
-        sev = Counter[str]()
-        kinds = Counter[str]()
-        for o in outcomes:
-            for row in o.findings:
-                sev[row["severity"]] += 1
-                kinds[row["kind"]] += 1
-        cites = sum(o.citations for o in outcomes)
-        err.write(
-            f"  {cites} citations; findings: {sev['error']} error, {sev['warning']} warning, {sev['info']} info\n"
-        )
-        if kinds:
-            err.write("  most frequent: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common(6)) + "\n")
+        _findings_counted(err, outcomes)
     if stats is not None and stats.judge is not None:
         j = stats.judge
         sent = ", ".join(f"{u} {n}" for u, n in sorted(j.requests.items())) or "none"

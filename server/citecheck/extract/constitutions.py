@@ -107,18 +107,27 @@ def us_provision_problem(statute: Statute) -> str | None:
     section = int(statute.section) if statute.section.isdigit() else None
     clause = next((int(c[4:]) for c in statute.subsections if c.startswith("cl. ") and c[4:].isdigit()), None)
     if kind == "amend.":
-        if not 1 <= n <= len(US_AMENDMENTS):
-            return f"the Constitution has {len(US_AMENDMENTS)} amendments (I to XXVII); there is no Amendment {number}"
-        labelled = US_AMENDMENTS[n]
-        if section is not None and labelled and section > labelled:
-            return f"Amendment {to_roman(n)} has {labelled} sections; there is no section {section}"
-        return None
+        return _amendment_problem(n, number, section)
     if kind != "art.":
         return None
     if n not in US_ARTICLES:
         if n <= len(US_AMENDMENTS):
             return None  # "art. XIV": older opinions number the amendments as articles (amendment_as_article)
         return f"the Constitution has seven articles (I to VII); there is no Article {number}"
+    return _article_problem(n, section, clause)
+
+
+def _amendment_problem(n: int, number: str, section: int | None) -> str | None:
+    if not 1 <= n <= len(US_AMENDMENTS):
+        return f"the Constitution has {len(US_AMENDMENTS)} amendments (I to XXVII); there is no Amendment {number}"
+    labelled = US_AMENDMENTS[n]
+    if section is not None and labelled and section > labelled:
+        return f"Amendment {to_roman(n)} has {labelled} sections; there is no section {section}"
+    return None
+
+
+def _article_problem(n: int, section: int | None, clause: int | None) -> str | None:
+    """Why Article ``n`` has no such section or clause (sections numbered, or, key 0, clauses only)."""
     sections = US_ARTICLES[n]
     if section is not None and 0 not in sections:
         if section not in sections:
@@ -329,59 +338,10 @@ def find_constitutions(norm: str) -> Iterator[ConstitutionMatch]:
     """Every constitutional citation in one normalised paragraph, in order, none overlapping."""
     if not _MAY_CITE.search(norm) and "Amendment" not in norm and "amendment" not in norm:
         return
-    found: list[ConstitutionMatch] = []
-    for m in _BLUEBOOK.finditer(norm):
-        if m["us"]:
-            code, where = "U.S. Const.", "United States"
-        elif m["abbr"]:
-            got = _state(m["abbr"], None)
-            if got is None:
-                continue
-            code, where = got
-        else:
-            code, where = "Const.", None
-        found.append(
-            ConstitutionMatch(
-                m.start(),
-                m.end(),
-                _statute(
-                    code,
-                    where,
-                    m["name"],
-                    m["art"],
-                    m["amend"],
-                    m["sec"],
-                    m["cl"],
-                    bool(m["pmbl"]),
-                    m["part"],
-                ),
-            )
-        )
+    found = list(_bluebook(norm))
     for m in _AFTER.finditer(norm):
-        if _overlaps(found, m.start(), m.end()):
-            continue
-        if m["sus"] or m["sus2"]:
-            code, where = "U.S. Const.", "United States"
-        elif m["abbr_after"] or m["sabbr"] or m["sstate"] or m["sstate2"]:
-            got = _state(m["abbr_after"] or m["sabbr"], m["sstate"] or m["sstate2"])
-            if got is None:
-                continue
-            code, where = got
-        else:
-            code, where = (
-                "Const.",
-                None,
-            )  # "art. III of the Constitution": which one, the paragraph does not say
-        sec = m["sec2"] or m["sec"]
-        art = m["art2"] or m["art"]
-        written = (m["abbr_after"] and f"{m['abbr_after']} Const.") or _written_name(m)
-        found.append(
-            ConstitutionMatch(
-                m.start(),
-                m.end(),
-                _statute(code, where, written, art, m["amend"], sec, m["cl"], bool(m["pmbl"]), m["part"]),
-            )
-        )
+        if not _overlaps(found, m.start(), m.end()):
+            found.extend(_written_after(m))
     for m in _NAMED_AMENDMENT.finditer(norm):
         if _overlaps(found, m.start(), m.end()) or not (m["to"] or m["sec"]):
             continue  # "the First Amendment protects": a mention in prose, not a citation
@@ -403,6 +363,48 @@ def find_constitutions(norm: str) -> Iterator[ConstitutionMatch]:
         )
     found.sort(key=lambda c: c.start)
     yield from found
+
+
+def _bluebook(norm: str) -> Iterator[ConstitutionMatch]:
+    """``U.S. Const. art. I, § 8, cl. 3``, ``Wash. Const. art. I, § 10``: the code first."""
+    for m in _BLUEBOOK.finditer(norm):
+        if m["us"]:
+            code, where = "U.S. Const.", "United States"
+        elif m["abbr"]:
+            got = _state(m["abbr"], None)
+            if got is None:
+                continue
+            code, where = got
+        else:
+            code, where = "Const.", None
+        yield ConstitutionMatch(
+            m.start(),
+            m.end(),
+            _statute(
+                code, where, m["name"], m["art"], m["amend"], m["sec"], m["cl"], bool(m["pmbl"]), m["part"]
+            ),
+        )
+
+
+def _written_after(m: re.Match[str]) -> Iterator[ConstitutionMatch]:
+    """``article I, section 22 of the Washington State Constitution``: the constitution named after."""
+    if m["sus"] or m["sus2"]:
+        code, where = "U.S. Const.", "United States"
+    elif m["abbr_after"] or m["sabbr"] or m["sstate"] or m["sstate2"]:
+        got = _state(m["abbr_after"] or m["sabbr"], m["sstate"] or m["sstate2"])
+        if got is None:
+            return
+        code, where = got
+    else:
+        code, where = "Const.", None  # "art. III of the Constitution": which one, the paragraph does not say
+    sec = m["sec2"] or m["sec"]
+    art = m["art2"] or m["art"]
+    written = (m["abbr_after"] and f"{m['abbr_after']} Const.") or _written_name(m)
+    yield ConstitutionMatch(
+        m.start(),
+        m.end(),
+        _statute(code, where, written, art, m["amend"], sec, m["cl"], bool(m["pmbl"]), m["part"]),
+    )
 
 
 def _written_name(m: re.Match[str]) -> str:

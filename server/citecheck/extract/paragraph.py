@@ -10,6 +10,7 @@ cheap document pass in ``assemble.py``, driven by the flags recorded here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -533,75 +534,99 @@ def _draft_for_hit(
     norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int], nxt: object = None
 ) -> _Draft | None:
     h = _unglue_star_page(norm, h)
-    core = Span(h.start, h.end)
     if h.kind is HitKind.CASE:
-        pin, after = _pin(norm, text, h.end, limit, stops, need_at=False)
-        return _Draft(
-            hit=h, form=CiteForm.FULL, span=core, core=core, full=core, volume=h.volume, reporter=h.reporter,
-            reporter_as_written=h.reporter_as_written, page=h.page, database=h.database, pincite=pin, after=after,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
-        )  # fmt: skip
+        return _case_draft(norm, text, h, limit, stops)
     if h.kind is HitKind.SHORT:
-        pin_start = h.end - len(h.page or "")
-        pin, after = parse_pincite(norm, pin_start, limit, original=text, stops=stops - {pin_start})
-        if pin is None:
-            after = h.end
-        name_end = h.start
-        star = _STAR_BEFORE.search(norm, max(prev_end, h.start - 12), h.start)
-        if star is not None:  # "Yoder, *428406 U.S. at 210"
-            name_end = star.start()
-        sup = _SUPRA_BEFORE.search(norm, prev_end, name_end)
-        if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
-            name_end = sup.start()
-        name = short_name_at(norm, text, prev_end, name_end)
-        start = name[1].start if name else h.start
-        span = Span(start, max(after, h.end))
-        return _Draft(
-            hit=h, form=CiteForm.SHORT, span=span, core=core, full=span, volume=h.volume, reporter=h.reporter,
-            reporter_as_written=h.reporter_as_written, database=h.database, pincite=pin, after=span.end,
-            antecedent_text=name[0] if name else None,
-            court="scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None, agency=agency_of(h.reporter),
-        )  # fmt: skip
+        return _short_draft(norm, text, h, prev_end, limit, stops)
     if h.kind is HitKind.ID:
-        end = h.end
-        while end > h.start and norm[end - 1] == ",":
-            end -= 1
-        pin, after = _pin(norm, text, end, limit, stops, need_at=True, record=True)
-        span = Span(h.start, after if pin else end)
-        return _Draft(
-            hit=h,
-            form=CiteForm.ID,
-            span=span,
-            core=Span(h.start, end),
-            full=span,
-            pincite=pin,
-            after=span.end,
-        )
+        return _id_draft(norm, text, h, limit, stops)
     if h.kind is HitKind.SUPRA:
-        end = h.end
-        while end > h.start and norm[end - 1] == ",":
-            end -= 1
-        then_short = (
-            isinstance(nxt, Hit) and nxt.kind is HitKind.SHORT and _COMMA_OR_SPACE.fullmatch(norm, end, limit)
-        )
-        if _SUPRA_NOT_CASE.match(norm, end, limit) or then_short:
-            return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
-        name_end = h.start
-        vol = _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
-        if vol is not None and "".join(vol["reporter"].split()).lower() in known_reporter_strings():
-            if not vol["comma"]:
-                return None  # "as 410 U.S., supra, shows": no name to resolve it by
-            name_end = vol.start()  # "Roe, 410 U.S., supra, at 116": the name is before the volume
-        name = short_name_at(norm, text, prev_end, name_end)
-        if name is None:
-            return None
-        pin, after = _pin(norm, text, end, limit, stops, need_at=True, record=True)
-        span = Span(name[1].start, after if pin else end)
-        return _Draft(
-            hit=h, form=CiteForm.SUPRA, span=span, core=Span(h.start, end), full=span, pincite=pin,
-            after=span.end, antecedent_text=name[0],
-        )  # fmt: skip
+        return _supra_draft(norm, text, h, prev_end, limit, stops, nxt)
     return None
+
+
+def _court_of(h: Hit) -> str | None:
+    return "scotus" if (h.scotus or h.reporter in SCOTUS_REPORTERS) else None
+
+
+def _case_draft(norm: str, text: str, h: Hit, limit: int, stops: frozenset[int]) -> _Draft:
+    core = Span(h.start, h.end)
+    pin, after = _pin(norm, text, h.end, limit, stops, need_at=False)
+    return _Draft(
+        hit=h, form=CiteForm.FULL, span=core, core=core, full=core, volume=h.volume, reporter=h.reporter,
+        reporter_as_written=h.reporter_as_written, page=h.page, database=h.database, pincite=pin, after=after,
+        court=_court_of(h), agency=agency_of(h.reporter),
+    )  # fmt: skip
+
+
+def _short_draft(norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int]) -> _Draft:
+    pin_start = h.end - len(h.page or "")
+    pin, after = parse_pincite(norm, pin_start, limit, original=text, stops=stops - {pin_start})
+    if pin is None:
+        after = h.end
+    name_end = h.start
+    star = _STAR_BEFORE.search(norm, max(prev_end, h.start - 12), h.start)
+    if star is not None:  # "Yoder, *428406 U.S. at 210"
+        name_end = star.start()
+    sup = _SUPRA_BEFORE.search(norm, prev_end, name_end)
+    if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
+        name_end = sup.start()
+    name = short_name_at(norm, text, prev_end, name_end)
+    start = name[1].start if name else h.start
+    span = Span(start, max(after, h.end))
+    return _Draft(
+        hit=h, form=CiteForm.SHORT, span=span, core=Span(h.start, h.end), full=span, volume=h.volume,
+        reporter=h.reporter, reporter_as_written=h.reporter_as_written, database=h.database, pincite=pin,
+        after=span.end, antecedent_text=name[0] if name else None, court=_court_of(h), agency=agency_of(h.reporter),
+    )  # fmt: skip
+
+
+def _end_before_commas(norm: str, h: Hit) -> int:
+    end = h.end
+    while end > h.start and norm[end - 1] == ",":
+        end -= 1
+    return end
+
+
+def _id_draft(norm: str, text: str, h: Hit, limit: int, stops: frozenset[int]) -> _Draft:
+    end = _end_before_commas(norm, h)
+    pin, after = _pin(norm, text, end, limit, stops, need_at=True, record=True)
+    span = Span(h.start, after if pin else end)
+    return _Draft(
+        hit=h,
+        form=CiteForm.ID,
+        span=span,
+        core=Span(h.start, end),
+        full=span,
+        pincite=pin,
+        after=span.end,
+    )
+
+
+def _supra_draft(
+    norm: str, text: str, h: Hit, prev_end: int, limit: int, stops: frozenset[int], nxt: object
+) -> _Draft | None:
+    end = _end_before_commas(norm, h)
+    then_short = (
+        isinstance(nxt, Hit) and nxt.kind is HitKind.SHORT and _COMMA_OR_SPACE.fullmatch(norm, end, limit)
+    )
+    if _SUPRA_NOT_CASE.match(norm, end, limit) or then_short:
+        return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
+    name_end = h.start
+    vol = _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+    if vol is not None and "".join(vol["reporter"].split()).lower() in known_reporter_strings():
+        if not vol["comma"]:
+            return None  # "as 410 U.S., supra, shows": no name to resolve it by
+        name_end = vol.start()  # "Roe, 410 U.S., supra, at 116": the name is before the volume
+    name = short_name_at(norm, text, prev_end, name_end)
+    if name is None:
+        return None
+    pin, after = _pin(norm, text, end, limit, stops, need_at=True, record=True)
+    span = Span(name[1].start, after if pin else end)
+    return _Draft(
+        hit=h, form=CiteForm.SUPRA, span=span, core=Span(h.start, end), full=span, pincite=pin,
+        after=span.end, antecedent_text=name[0],
+    )  # fmt: skip
 
 
 def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch], list[Hit]]:
@@ -614,22 +639,21 @@ def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch]
         return [], hits
     merged = merge_authorities(find_statutes(norm, text, laws), others)
     regs = [m for m in merged if m.statute.code == MASS_REGULATIONS]
-    cases = [  # "209 CMR 18.14(3)" is a Massachusetts regulation, not Court-Martial Reports' "209 C.M.R. 18"
-        h
-        for h in hits
-        if h.kind in (HitKind.CASE, HitKind.SHORT)
-        and not any(h.start < m.end and m.start < h.end for m in regs)
-    ]
-    found = [m for m in merged if not any(h.start < m.end and m.start < h.end for h in cases)]
+    # "209 CMR 18.14(3)" is a Massachusetts regulation, not Court-Martial Reports' "209 C.M.R. 18"
+    cases = [h for h in hits if h.kind in (HitKind.CASE, HitKind.SHORT) and not _overlaps_any(h, regs)]
+    found = [m for m in merged if not _overlaps_any(m, cases)]
     if not found:
         return [], hits
     kept = [
         h
         for h in hits
-        if (h.kind in (HitKind.CASE, HitKind.SHORT) and h in cases)
-        or not any(h.start < m.end and m.start < h.end for m in found)
+        if (h.kind in (HitKind.CASE, HitKind.SHORT) and h in cases) or not _overlaps_any(h, found)
     ]
     return found, kept
+
+
+def _overlaps_any(x: Hit | StatuteMatch, others: Sequence[Hit | StatuteMatch]) -> bool:
+    return any(x.start < o.end and o.start < x.end for o in others)
 
 
 #: What a statute written without "§" must contain (``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``KRS
@@ -703,19 +727,8 @@ def _draft_for_foreign(norm: str, text: str, f: ForeignCite, limit: int, stops: 
 
 def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
     """Each citation's own parentheticals: the first may be the court/date one."""
-    n = len(norm)
     for d in drafts:
-        blank = _BLANK_PARALLEL.match(norm, d.after) if d.form is CiteForm.FULL else None
-        if blank is not None:  # "142 S. Ct. 1253, 1259, ---- L. Ed. 2d ---- (2022)": a parallel not yet out
-            d.after = blank.end()
-        spans = parentheticals_after(norm, d.after, n)
-        if not spans and d.form is CiteForm.FULL:
-            # New York style: "67 N.Y.2d 156, 160 [1986]"
-            b = _BRACKET_DATE.match(norm, d.after)
-            if b is not None and parse_court_date(b["inner"]) is not None:
-                spans = [Span(b.start("open"), b.end())]
-        if not spans and d.form is CiteForm.FULL:
-            _bare_court_date(norm, d)
+        spans = _tail_spans(norm, d)
         d.paren_end = spans[-1].end if spans else d.after
         if not spans:
             continue
@@ -723,27 +736,51 @@ def _attach_tails(norm: str, text: str, drafts: list[_Draft]) -> None:
         if d.form is CiteForm.FULL:
             parens = _georgia_parallel(norm, d, parens, drafts)
         if parens and d.form in (CiteForm.FULL, CiteForm.UNRECOGNISED):
-            cd = parse_court_date(norm[parens[0].start + 1 : parens[0].end - 1])
-            if cd is not None:
-                d.date_span = parens[0]
-                d.court_text = cd.court_text
-                if cd.court:
-                    d.court = cd.court
-                d.year, d.date = cd.year, cd.date
-                parens = parens[1:]
+            parens = _court_date_paren(norm, d, parens)
         # California's "(VonWahlde)", "(Howard)": the short name the case goes by later, no explanation
         parens = [p for p in parens if not _DESIGNATION.fullmatch(norm, p.start, p.end)]
-        if parens and (
-            _YEAR_LIKE.fullmatch(norm, parens[0].start, parens[0].end)
-            or (
-                d.form is not CiteForm.FULL
-                and parse_court_date(norm[parens[0].start + 1 : parens[0].end - 1])
-            )
-        ):
+        if parens and _dates_only(norm, d, parens[0]):
             # "(198⁴)", and a short form's "(2016)": a date, however written, explains nothing
             parens = parens[1:]
         d.parens = [Parenthetical(text=text[p.start + 1 : p.end - 1], span=p) for p in parens]
         d.full = d.full.union(Span(d.span.start, d.paren_end))
+
+
+def _tail_spans(norm: str, d: _Draft) -> list[Span]:
+    """The parentheticals after a citation (a full one's blank parallel skipped; New York's bracketed date;
+    else a court and date written bare, read into the draft)."""
+    blank = _BLANK_PARALLEL.match(norm, d.after) if d.form is CiteForm.FULL else None
+    if blank is not None:  # "142 S. Ct. 1253, 1259, ---- L. Ed. 2d ---- (2022)": a parallel not yet out
+        d.after = blank.end()
+    spans = parentheticals_after(norm, d.after, len(norm))
+    if not spans and d.form is CiteForm.FULL:
+        # New York style: "67 N.Y.2d 156, 160 [1986]"
+        b = _BRACKET_DATE.match(norm, d.after)
+        if b is not None and parse_court_date(b["inner"]) is not None:
+            spans = [Span(b.start("open"), b.end())]
+    if not spans and d.form is CiteForm.FULL:
+        _bare_court_date(norm, d)
+    return spans
+
+
+def _court_date_paren(norm: str, d: _Draft, parens: list[Span]) -> list[Span]:
+    """The first parenthetical read as the court and date, when it is one; the parentheticals left."""
+    cd = parse_court_date(norm[parens[0].start + 1 : parens[0].end - 1])
+    if cd is None:
+        return parens
+    d.date_span = parens[0]
+    d.court_text = cd.court_text
+    if cd.court:
+        d.court = cd.court
+    d.year, d.date = cd.year, cd.date
+    return parens[1:]
+
+
+def _dates_only(norm: str, d: _Draft, p: Span) -> bool:
+    return bool(
+        _YEAR_LIKE.fullmatch(norm, p.start, p.end)
+        or (d.form is not CiteForm.FULL and parse_court_date(norm[p.start + 1 : p.end - 1]))
+    )
 
 
 def _bare_court_date(norm: str, d: _Draft) -> None:
@@ -813,68 +850,82 @@ def _group_and_history(norm: str, text: str, drafts: list[_Draft]) -> None:
         if d.group != -1:
             i += 1
             continue
-        d.group = i
-        members = [i]
-        j = i
-        while (
-            j + 1 < len(drafts)
-            and drafts[j].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
-            and drafts[j + 1].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
-            and drafts[j].paren_end == drafts[j].after
-            and (
-                _COMMA.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
-                # California: "173 Cal.App.4th 655, 660 [92 Cal.Rptr.3d 784]"
-                or _BRACKET_OPEN.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
-            )
-        ):
-            j += 1
-            drafts[j].group = i
-            members.append(j)
+        members = _parallel_members(norm, drafts, i)
+        j = members[-1]
         if j == i and d.inner_parallel is not None and drafts[d.inner_parallel].group == -1:
-            # Georgia: "286 Ga. 216, 218 (1) (686 SE2d 786) (2009)": the parallel shares the group
-            pm = drafts[d.inner_parallel]
-            pm.group = i
-            pm.court = (d.court if d.court_text else None) or pm.court  # not a court the reporter implies
-            pm.court_text, pm.year, pm.date, pm.date_span = d.court_text, d.year, d.date, d.date_span
-            pm.parens = list(d.parens)
+            _share_inner_parallel(d, drafts[d.inner_parallel], i)
         last = drafts[j]
-        if len(members) > 1:
-            for k in members[:-1]:
-                m = drafts[k]
-                m.court = last.court or m.court
-                m.court_text, m.year, m.date, m.date_span = (
-                    last.court_text,
-                    last.year,
-                    last.date,
-                    last.date_span,
-                )
-                m.parens = list(last.parens)
-        end = last.paren_end
-        # subsequent history: ", aff'd, 391 F.3d 250 (2004)"
-        while True:
-            hm = _history_phrase(norm, end, by_start, drafts)
-            if not hm or hm.end() not in by_start:
-                break
-            k = by_start[hm.end()]
-            hd = drafts[k]
-            if hd.form is not CiteForm.FULL:
-                break
-            hd.nested = True
-            kk = k
-            while (
-                kk + 1 < len(drafts)
-                and drafts[kk + 1].group == -1
-                and drafts[kk].paren_end == drafts[kk].after
-                and _COMMA.fullmatch(norm, drafts[kk].after, drafts[kk + 1].core.start)
-            ):
-                kk += 1
-            hist_end = drafts[kk].paren_end
-            for mi in members:
-                drafts[mi].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
-            end = hist_end
+        for k in members[:-1]:
+            _take_court_date(drafts[k], last)
+        end = _history(norm, text, drafts, by_start, members, last.paren_end)
         for mi in members:
             drafts[mi].full = Span(drafts[mi].full.start, max(drafts[mi].full.end, end))
         i = j + 1
+
+
+def _parallel_members(norm: str, drafts: list[_Draft], i: int) -> list[int]:
+    """The citations from ``i`` on that are parallel cites of one case (a comma or, California's, a bracket
+    between them), each given group ``i``."""
+    drafts[i].group = i
+    members = [i]
+    j = i
+    while (
+        j + 1 < len(drafts)
+        and drafts[j].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
+        and drafts[j + 1].form in (CiteForm.FULL, CiteForm.UNRECOGNISED)
+        and drafts[j].paren_end == drafts[j].after
+        and (
+            _COMMA.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
+            # California: "173 Cal.App.4th 655, 660 [92 Cal.Rptr.3d 784]"
+            or _BRACKET_OPEN.fullmatch(norm, drafts[j].after, drafts[j + 1].core.start)
+        )
+    ):
+        j += 1
+        drafts[j].group = i
+        members.append(j)
+    return members
+
+
+def _share_inner_parallel(d: _Draft, pm: _Draft, i: int) -> None:
+    """Georgia: "286 Ga. 216, 218 (1) (686 SE2d 786) (2009)": the parallel shares the group."""
+    pm.group = i
+    pm.court = (d.court if d.court_text else None) or pm.court  # not a court the reporter implies
+    pm.court_text, pm.year, pm.date, pm.date_span = d.court_text, d.year, d.date, d.date_span
+    pm.parens = list(d.parens)
+
+
+def _take_court_date(m: _Draft, last: _Draft) -> None:
+    """A parallel cite takes the court, date and parentheticals written after the group's last member."""
+    m.court = last.court or m.court
+    m.court_text, m.year, m.date, m.date_span = last.court_text, last.year, last.date, last.date_span
+    m.parens = list(last.parens)
+
+
+def _history(
+    norm: str, text: str, drafts: list[_Draft], by_start: dict[int, int], members: list[int], end: int
+) -> int:
+    """Subsequent history after a group (", aff'd, 391 F.3d 250 (2004)"): each phrase recorded on the
+    members, the treating citations marked nested; where the group's citation now ends."""
+    while True:
+        hm = _history_phrase(norm, end, by_start, drafts)
+        if not hm or hm.end() not in by_start:
+            return end
+        k = by_start[hm.end()]
+        hd = drafts[k]
+        if hd.form is not CiteForm.FULL:
+            return end
+        hd.nested = True
+        kk = k
+        while (
+            kk + 1 < len(drafts)
+            and drafts[kk + 1].group == -1
+            and drafts[kk].paren_end == drafts[kk].after
+            and _COMMA.fullmatch(norm, drafts[kk].after, drafts[kk + 1].core.start)
+        ):
+            kk += 1
+        for mi in members:
+            drafts[mi].history.append(" ".join(text[hm.start("phrase") : hd.core.end].split()))
+        end = drafts[kk].paren_end
 
 
 def _names(norm: str, text: str, drafts: list[_Draft]) -> None:
@@ -1063,22 +1114,6 @@ def _quotes_for(
     if own is not None:
         return (own,)
     if si is not None:
-        s0 = sents[si][0]
-        before = [
-            q
-            for q in quotes
-            if (s0 <= q.span.start or _just_before(norm, q, d))
-            and q.span.end <= d.full.start
-            and not _inside_any(q.span, drafts)
-        ]
-        prev_ends = [
-            o.full.end for o in drafts if o is not d and s0 <= o.full.end <= d.full.start and not o.nested
-        ]
-        if prev_ends and before:
-            last = max(prev_ends)
-            after_prev = [q for q in before if q.span.start >= last]
-            if after_prev:
-                before = after_prev
         if prop_i is not None and prop_i >= 0 and prop_i != si:
             ps, pe = sents[prop_i]
             out.extend(
@@ -1086,10 +1121,31 @@ def _quotes_for(
                 for q in quotes
                 if ps <= q.span.start and q.span.end <= pe and not _inside_any(q.span, drafts)
             )
-        out.extend(before)
+        out.extend(_quotes_before(norm, d, drafts, quotes, sents[si][0]))
     for p in d.parens:
         out.extend(q for q in quotes if p.span.start < q.span.start and q.span.end < p.span.end)
     return tuple(dict.fromkeys(out))  # a quotation both in the proposition and right before: once
+
+
+def _quotes_before(norm: str, d: _Draft, drafts: list[_Draft], quotes: list[Quote], s0: int) -> list[Quote]:
+    """The quotations of the citation's sentence (from ``s0``, or just before the citation) before it, and
+    after the citation before it in that sentence where there is one."""
+    before = [
+        q
+        for q in quotes
+        if (s0 <= q.span.start or _just_before(norm, q, d))
+        and q.span.end <= d.full.start
+        and not _inside_any(q.span, drafts)
+    ]
+    prev_ends = [
+        o.full.end for o in drafts if o is not d and s0 <= o.full.end <= d.full.start and not o.nested
+    ]
+    if prev_ends and before:
+        last = max(prev_ends)
+        after_prev = [q for q in before if q.span.start >= last]
+        if after_prev:
+            before = after_prev
+    return before
 
 
 def _inner(q: Quote) -> tuple[int, int]:

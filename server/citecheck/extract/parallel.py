@@ -141,16 +141,46 @@ def _worker(conn: Connection, counter: Any, chunks: list[list[tuple[int, int]]])
         conn.close()
 
 
-def extract_document(text: str, *, workers: int | None = None) -> Extraction:
-    """``extract_citations(text)``, on up to ``workers`` processes (default: ``idle_cpus()``)."""
-    global _TEXT
-    count = workers if workers is not None else idle_cpus()
-    if (
+def _in_one_process(text: str, count: int) -> bool:
+    """A short text, one CPU free, or no fork on this system: extracted in this process."""
+    return (
         not isinstance(text, str)
         or len(text) < PARALLEL_FROM
         or count < 2
         or "fork" not in _multiprocessing().get_all_start_methods()
-    ):
+    )
+
+
+def _wait_for_workers(
+    conns: list[Connection], chunks: list[list[tuple[int, int]]], done: list[list[ParagraphResult] | None]
+) -> None:
+    """The workers' chunks, as long as they answer within a deadline set by the longest chunk (what is still
+    missing after is extracted here)."""
+    longest = max(sum(e - s for s, e in c) for c in chunks)
+    deadline = max(_MIN_DEADLINE, _DEADLINE_PER_MILLION * longest / 1e6)
+    while conns and any(d is None for d in done):
+        if not _receive(conns, done, timeout=deadline):
+            log.warning(
+                "a worker extracting the document did not answer within %.0f s; extracting its part here",
+                deadline,
+            )
+            return
+
+
+def _stop(conns: list[Connection], procs: list[Any]) -> None:
+    for conn in conns:
+        conn.close()
+    for proc in procs:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+
+
+def extract_document(text: str, *, workers: int | None = None) -> Extraction:
+    """``extract_citations(text)``, on up to ``workers`` processes (default: ``idle_cpus()``)."""
+    global _TEXT
+    count = workers if workers is not None else idle_cpus()
+    if _in_one_process(text, count):
         return extract_citations(text)
     paragraphs = split_paragraphs(text)
     chunks = _runs(paragraphs, max(count * 4, -(-len(text) // _CHUNK_CHARS)))
@@ -183,27 +213,14 @@ def extract_document(text: str, *, workers: int | None = None) -> Extraction:
         log.debug(
             "extracted %d of %d chunks here in %.2f s", mine, len(chunks), time.perf_counter() - started
         )
-        longest = max(sum(e - s for s, e in c) for c in chunks)
-        deadline = max(_MIN_DEADLINE, _DEADLINE_PER_MILLION * longest / 1e6)
-        while conns and any(d is None for d in done):
-            if not _receive(conns, done, timeout=deadline):
-                log.warning(
-                    "a worker extracting the document did not answer within %.0f s; extracting its part here",
-                    deadline,
-                )
-                break
+        _wait_for_workers(conns, chunks, done)
     except Exception as exc:  # a pool failure never loses the document: what is missing is extracted here
         log.warning(
             "extracting on %d processes failed (%s: %s); extracting in one", count, type(exc).__name__, exc
         )
         assembler, assembled = Assembler(text), 0  # it may have stopped inside a chunk: start it again
     finally:
-        for conn in conns:
-            conn.close()
-        for proc in procs:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
+        _stop(conns, procs)
     try:
         for k in range(assembled, len(chunks)):
             if done[k] is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,30 +188,34 @@ REGULATION_ALIASES: dict[str, tuple[str, bool]] = {
 }
 
 
+def _law_code(key: str, entry: dict[str, Any]) -> Code | None:
+    """The code a reporters-db law entry names (None: a kind of law that is no code)."""
+    kind = _LAW_TYPES.get(entry.get("cite_type", ""))
+    if kind is None:
+        return None
+    regexes = entry.get("regexes") or ()
+    numbered = any(re.match(r"\(\?P<(?:title|chapter|volume)>|\$volume", r) for r in regexes)
+    return {"U.S.C.": USC, "C.F.R.": CFR}.get(key) or Code(
+        "Fed. Reg." if key == "FR" else key,
+        str(entry.get("jurisdiction") or ""),
+        regulation=kind[0],
+        numbered=numbered or kind[1],
+        paged=kind[1],
+    )
+
+
 @cache
 def _table() -> dict[str, Code]:
     import reporters_db
 
     out: dict[str, Code] = {}
-    jurisdiction_of: dict[str, str] = {}
     for key, entries in reporters_db.LAWS.items():
+        if key in SUBJECT_KEYS:
+            continue
         for entry in entries:
-            kind = _LAW_TYPES.get(entry.get("cite_type", ""))
-            if kind is None:
+            code = _law_code(key, entry)
+            if code is None:
                 continue
-            jurisdiction = str(entry.get("jurisdiction") or "")
-            jurisdiction_of.setdefault(key, jurisdiction)
-            if key in SUBJECT_KEYS:
-                continue
-            regexes = entry.get("regexes") or ()
-            numbered = any(re.match(r"\(\?P<(?:title|chapter|volume)>|\$volume", r) for r in regexes)
-            code = {"U.S.C.": USC, "C.F.R.": CFR}.get(key) or Code(
-                "Fed. Reg." if key == "FR" else key,
-                jurisdiction,
-                regulation=kind[0],
-                numbered=numbered or kind[1],
-                paged=kind[1],
-            )
             for name in (key, *entry.get("variations", {})):
                 out.setdefault(squash(name), code)
     for name, (code_name, numbered) in _ALIASES.items():

@@ -404,23 +404,14 @@ def _with_code_after(norm: str, text: str, m: StatuteMatch) -> StatuteMatch:
 
 
 def _short_form_may_stand(norm: str, i: int) -> bool:
-    k = i
-    while k > 0 and norm[k - 1] == " ":
-        k -= 1
+    k = _back_over_spaces(norm, i)
     if k == 0 or norm[k - 1] in "(;:[\"'":
         return True
     if norm[k - 1] == ",":
-        k -= 1
-        while k > 0 and norm[k - 1] == " ":
-            k -= 1
-        w = k
-        while w > 0 and not norm[w - 1].isspace():
-            w -= 1
-        word = norm[w:k]
+        k = _back_over_spaces(norm, k - 1)
+        word = norm[_word_start(norm, k) : k]
         return bool(word) and word[0].islower()
-    w = k
-    while w > 0 and not norm[w - 1].isspace():
-        w -= 1
+    w = _word_start(norm, k)
     word = norm[w:k].lstrip("(\"'[")
     if not word:
         return True
@@ -429,10 +420,21 @@ def _short_form_may_stand(norm: str, i: int) -> bool:
     if word[-1] in ".?!" and any(ch.isdigit() for ch in word):
         return True  # "… 42 U.S.C. § 1983. § 1985 provides": a sentence ending in a number
     # a word that opens sentences of prose ("As § 768.28 says") is prose; any other name owns the section
-    b = w
-    while b > 0 and norm[b - 1] == " ":
-        b -= 1
+    b = _back_over_spaces(norm, w)
     return (b == 0 or norm[b - 1] in '.?!:;("') and word.lower() in _OPENERS
+
+
+def _back_over_spaces(norm: str, k: int) -> int:
+    while k > 0 and norm[k - 1] == " ":
+        k -= 1
+    return k
+
+
+def _word_start(norm: str, k: int) -> int:
+    """Where the word of non-space characters ending at ``k`` starts."""
+    while k > 0 and not norm[k - 1].isspace():
+        k -= 1
+    return k
 
 
 def _code_before(norm: str, i: int) -> tuple[int, Code, str, str | None, str | None] | None:
@@ -622,22 +624,27 @@ def _split_range(section: str, text: str, at: int, *, federal_list: bool = False
     and ``31-1`` stay sections. After ``§§`` in the U.S. Code or the C.F.R. (``federal_list``) two rising
     numbers are a range whatever their lengths (``9 U.S.C. §§ 1-16``): no section of either is written so."""
     parts = section.split("-")
-    decimal = [_DECIMAL_END.fullmatch(part) for part in parts]
-    if len(parts) == 2 and decimal[0] and decimal[1] and decimal[0]["chapter"] == decimal[1]["chapter"]:
-        # "§§ 74.101–74.106" (Texas, Washington: chapter.section): a range within one chapter, rising
-        low, high = decimal[0]["rest"], decimal[1]["rest"]
-        dash = text[at + len(parts[0])] if at + len(parts[0]) < len(text) else "-"
-        if dash != "-" and len(low) == len(high) and high > low:
-            return parts[0], parts[1]
-    ends = [_RANGE_END.fullmatch(part) for part in parts]
-    if len(parts) != 2 or ends[0] is None or ends[1] is None:
+    if len(parts) != 2:
         return None
     a, b = parts
+    dash = text[at + len(a)] if at + len(a) < len(text) else "-"
+    if dash != "-" and _chapter_range(a, b):
+        return a, b
+    ends = _RANGE_END.fullmatch(a), _RANGE_END.fullmatch(b)
+    if ends[0] is None or ends[1] is None:
+        return None
     (na, la), (nb, lb) = ends[0].groups(), ends[1].groups()
     if federal_list and not la and not lb and int(nb) > int(na) and len(nb) >= len(na):
         return a, b
-    if len(na) < 3 and (text[at + len(a)] if at + len(a) < len(text) else "-") == "-":
+    if len(na) < 3 and dash == "-":
         return None  # "§ 12-15" is as likely a hyphenated section as a range
+    return _rising(a, b, (na, la), (nb, lb))
+
+
+def _rising(a: str, b: str, low: tuple[str, str], high: tuple[str, str]) -> tuple[str, str] | None:
+    """``a``–``b`` as a range when its ends (number, letters) rise; the high end may be written by its last
+    digits (``1961-68``)."""
+    (na, la), (nb, lb) = low, high
     if len(nb) < len(na) and not la and not lb:
         full = na[: len(na) - len(nb)] + nb  # "1961-68": the end written by its last digits
         return (a, full) if int(full) > int(na) else None
@@ -646,6 +653,15 @@ def _split_range(section: str, text: str, at: int, *, federal_list: bool = False
     if int(nb) > int(na) or (nb == na and lb > la):
         return a, b
     return None
+
+
+def _chapter_range(a: str, b: str) -> bool:
+    """``74.101–74.106`` (Texas, Washington: chapter.section): a range within one chapter, rising, when
+    written with a dash that is no hyphen."""
+    low, high = _DECIMAL_END.fullmatch(a), _DECIMAL_END.fullmatch(b)
+    if not low or not high or low["chapter"] != high["chapter"]:
+        return False
+    return len(low["rest"]) == len(high["rest"]) and high["rest"] > low["rest"]
 
 
 #: eyecite groups that hold a law token's title / section, by preference

@@ -181,23 +181,7 @@ def import_cap_volume(
             text = None
             maps: tuple[PageMap, ...] = ()
             if html_path is not None:
-                try:
-                    raw_html = html_path.read_text(encoding="utf-8", errors="replace")
-                except OSError as exc:
-                    raise ImportFormatError(f"{html_path}: cannot read ({exc})") from exc
-                parsed = html_to_text(raw_html)
-                if record.citations and record.citations[0].last_page is None:
-                    labels = [m.label for m in parsed.markers if m.index == 1]
-                    c0 = record.citations[0]
-                    fixed = CaseCite(
-                        volume=c0.volume,
-                        reporter=c0.reporter,
-                        page=c0.page,
-                        last_page=derived_last_page(c0.page, labels),
-                        type=c0.type,
-                    )
-                    record = _with_cites(record, (fixed, *record.citations[1:]))
-                text, maps = parsed.text, page_maps(parsed.markers, record.citations)
+                record, text, maps = _with_text(record, html_path)
                 opinions += 1
             corpus.upsert_case(record, text, maps)
             cases += 1
@@ -208,19 +192,11 @@ def import_cap_volume(
         volumes: set[tuple[str, str]] = {(c.reporter, c.volume) for c in first_cites}
         complete: list[str] = []
         for reporter, volume in sorted(volumes):
-            ranges = []
-            ok = True
-            for c in first_cites:
-                if (c.reporter, c.volume) != (reporter, volume):
-                    continue
-                if not (c.page.isdigit() and c.last_page and c.last_page.isdigit()):
-                    ok = False
-                    break
-                ranges.append((int(c.page), int(c.last_page)))
-            is_complete = ok and tiles_volume(ranges)
-            last = str(max(b for _, b in ranges)) if is_complete else None
-            corpus.mark_volume(reporter, volume, "cap", complete=is_complete, last_page=last)
-            if is_complete:
+            last = _last_page_if_whole(
+                [c for c in first_cites if (c.reporter, c.volume) == (reporter, volume)]
+            )
+            corpus.mark_volume(reporter, volume, "cap", complete=last is not None, last_page=last)
+            if last is not None:
                 complete.append(f"{volume} {reporter}")
     return ImportStats(
         format="cap",
@@ -233,6 +209,38 @@ def import_cap_volume(
         refused=len(refusals),
         refusal=refusals[0] if refusals else None,
     )
+
+
+def _with_text(record: CaseRecord, html_path: Path) -> tuple[CaseRecord, str, tuple[PageMap, ...]]:
+    """The case's opinion text and page maps from its HTML file; a first citation without its last page
+    takes the last page label of the text."""
+    try:
+        raw_html = html_path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ImportFormatError(f"{html_path}: cannot read ({exc})") from exc
+    parsed = html_to_text(raw_html)
+    if record.citations and record.citations[0].last_page is None:
+        labels = [m.label for m in parsed.markers if m.index == 1]
+        c0 = record.citations[0]
+        fixed = CaseCite(
+            volume=c0.volume,
+            reporter=c0.reporter,
+            page=c0.page,
+            last_page=derived_last_page(c0.page, labels),
+            type=c0.type,
+        )
+        record = _with_cites(record, (fixed, *record.citations[1:]))
+    return record, parsed.text, page_maps(parsed.markers, record.citations)
+
+
+def _last_page_if_whole(first_cites: list[CaseCite]) -> str | None:
+    """The volume's last page when its cases' page ranges (every one known) tile it; else None."""
+    ranges = []
+    for c in first_cites:
+        if not (c.page.isdigit() and c.last_page and c.last_page.isdigit()):
+            return None
+        ranges.append((int(c.page), int(c.last_page)))
+    return str(max(b for _, b in ranges)) if tiles_volume(ranges) else None
 
 
 def _with_cites(record: CaseRecord, cites: tuple[CaseCite, ...]) -> CaseRecord:

@@ -132,6 +132,35 @@ def is_courtlistener_host(url: str) -> bool:
     return host == "courtlistener.com" or host.endswith(".courtlistener.com")
 
 
+def _is_id(x: object) -> bool:
+    """An int or a non-blank string (never a bool, which is an int to Python)."""
+    return isinstance(x, int | str) and not isinstance(x, bool) and str(x).strip() != ""
+
+
+def _malformed_cluster(c: object) -> str | None:
+    """What is wrong with one cluster of a citation-lookup answer, or None."""
+    if not isinstance(c, dict):
+        return "a cluster that is not an object"
+    cid = c.get("id")
+    if not isinstance(cid, int | str) or isinstance(cid, bool) or str(cid) == "":
+        return "a cluster without an id"
+    cites = c.get("citations")
+    if not isinstance(cites, list) or not cites:
+        return f"cluster {cid} without a list of citations"
+    for x in cites:
+        if not isinstance(x, dict):
+            return f"cluster {cid} with a citation that is not an object"
+        rep = x.get("reporter")
+        if (
+            not _is_id(x.get("volume"))
+            or not isinstance(rep, str)
+            or not rep.strip()
+            or not _is_id(x.get("page"))
+        ):
+            return f"cluster {cid} with a citation lacking volume, reporter or page"
+    return None
+
+
 class CourtListenerClient:
     """An AuthoritySource backed by CourtListener v4 (or a ``citecheck corpus serve`` speaking it).
 
@@ -277,13 +306,7 @@ class CourtListenerClient:
         throttled = Backoff(tries=self.retries)
         failed = Backoff(tries=self.retries)
         while True:
-            now = self._clock()
-            if now < self._down_until:
-                raise SourceUnavailable(
-                    f"{self._down_reason} (not retrying for {self._down_until - now:.0f}s)"
-                )
-            if deadline is not None and self._clock() >= deadline:
-                raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
+            self._refuse_when_down_or_late(deadline)
             try:
                 stamp = await self.pacer.acquire(citations, deadline=deadline, work=work)
             except AuthenticationError as exc:
@@ -326,34 +349,48 @@ class CourtListenerClient:
             except (httpx.HTTPError, httpx.InvalidURL) as exc:  # bad URL, unsupported scheme, …
                 raise SourceUnavailable(f"cannot use {self.base_url}: {exc}") from exc
             await self.pacer.completed(stamp)
-            status = resp.status_code
-            if status in (401, 403):
-                await self.pacer.token_rejected()
-                self.auth_error = (
-                    f"CourtListener refused the token (HTTP {status}); no lookups are sent until it changes — "
-                    "check CITECHECK_COURTLISTENER_TOKEN"
-                )
-                raise AuthenticationError(self.auth_error)
-            if status == 429:
-                wait = _parse_wait(resp, self._clock())
-                if wait is None:
-                    await self.pacer.failed("CourtListener's rate limit (HTTP 429)")
-                else:
-                    await self.pacer.hold(
-                        self._clock() + wait, "CourtListener's rate limit (it asked us to wait, HTTP 429)"
-                    )
-                if throttled.next() is None:
-                    raise RateLimited("CourtListener keeps throttling requests", retry_after=wait)
+            if await self._again(resp, throttled, failed):
                 continue  # acquire() waits for the hold, or defers past the deadline
-            if status >= 500:
-                await self.pacer.failed(f"CourtListener to recover (HTTP {status}; backing off)")
-                if failed.next() is None:
-                    raise SourceUnavailable(
-                        f"CourtListener answered HTTP {status} after {self.retries} retries"
-                    )
-                continue
             await self.pacer.succeeded()
             return resp
+
+    def _refuse_when_down_or_late(self, deadline: float | None) -> None:
+        """Raises SourceUnavailable while the service is taken for down, Deferred past the run's deadline."""
+        now = self._clock()
+        if now < self._down_until:
+            raise SourceUnavailable(f"{self._down_reason} (not retrying for {self._down_until - now:.0f}s)")
+        if deadline is not None and self._clock() >= deadline:
+            raise Deferred("the run's time limit for CourtListener was reached", until=self._clock())
+
+    async def _again(self, resp: httpx.Response, throttled: Backoff, failed: Backoff) -> bool:
+        """Whether the answer's status asks for the request again (429: the pacer holds; 5xx: it backs off).
+        Raises AuthenticationError for a refused token, RateLimited / SourceUnavailable when the retries of
+        that kind are spent."""
+        status = resp.status_code
+        if status in (401, 403):
+            await self.pacer.token_rejected()
+            self.auth_error = (
+                f"CourtListener refused the token (HTTP {status}); no lookups are sent until it changes — "
+                "check CITECHECK_COURTLISTENER_TOKEN"
+            )
+            raise AuthenticationError(self.auth_error)
+        if status == 429:
+            wait = _parse_wait(resp, self._clock())
+            if wait is None:
+                await self.pacer.failed("CourtListener's rate limit (HTTP 429)")
+            else:
+                await self.pacer.hold(
+                    self._clock() + wait, "CourtListener's rate limit (it asked us to wait, HTTP 429)"
+                )
+            if throttled.next() is None:
+                raise RateLimited("CourtListener keeps throttling requests", retry_after=wait)
+            return True
+        if status >= 500:
+            await self.pacer.failed(f"CourtListener to recover (HTTP {status}; backing off)")
+            if failed.next() is None:
+                raise SourceUnavailable(f"CourtListener answered HTTP {status} after {self.retries} retries")
+            return True
+        return False
 
     def _mark_down(self, reason: str) -> None:
         self._down_reason = reason
@@ -454,13 +491,7 @@ class CourtListenerClient:
 
         server_cap = MAX_CITES_PER_REQUEST
         while pending:
-            free = self.pacer.citations_free()
-            rate = self.pacer.citation_rate
-            size = server_cap
-            if free is not None and rate is not None:
-                # what the window allows now; when it is spent, the next window's worth (waited for)
-                size = min(size, free if free > 0 else rate.count)
-            size = max(1, min(size, len(pending)))
+            size = self._batch_size(server_cap, len(pending))
             try:
                 # wait for the slot first, then choose what fills it: a scroll during the wait counts
                 answered, overflow, starts = await self._lookup_text(
@@ -505,6 +536,16 @@ class CourtListenerClient:
         if self.fetch_courts and not any(r.pending_until for r in results.values()):
             results = await self._with_courts(results, deadline, replace(work, keys=lambda: results))
         return results
+
+    def _batch_size(self, server_cap: int, pending: int) -> int:
+        """How many citations the next request carries: what the service takes, and what the pacer's window
+        allows now (when it is spent, the next window's worth, waited for)."""
+        free = self.pacer.citations_free()
+        rate = self.pacer.citation_rate
+        size = server_cap
+        if free is not None and rate is not None:
+            size = min(size, free if free > 0 else rate.count)
+        return max(1, min(size, pending))
 
     def _waiting(self, key: CiteKey, why: Deferred) -> LookupResult:
         left = why.until - self._clock()
@@ -665,24 +706,9 @@ class CourtListenerClient:
         if status in (400, 404):
             return "clusters with a not-found status" if clusters else None
         for c in clusters:
-            if not isinstance(c, dict):
-                return "a cluster that is not an object"
-            cid = c.get("id")
-            if not isinstance(cid, int | str) or isinstance(cid, bool) or str(cid) == "":
-                return "a cluster without an id"
-            cites = c.get("citations")
-            if not isinstance(cites, list) or not cites:
-                return f"cluster {cid} without a list of citations"
-            for x in cites:
-                if not isinstance(x, dict):
-                    return f"cluster {cid} with a citation that is not an object"
-                vol, rep, page = x.get("volume"), x.get("reporter"), x.get("page")
-                if (
-                    not isinstance(vol, int | str) or isinstance(vol, bool) or str(vol).strip() == ""
-                    or not isinstance(rep, str) or not rep.strip()
-                    or not isinstance(page, int | str) or isinstance(page, bool) or str(page).strip() == ""
-                ):  # fmt: skip
-                    return f"cluster {cid} with a citation lacking volume, reporter or page"
+            problem = _malformed_cluster(c)
+            if problem is not None:
+                return problem
         if "citecheck_volume_complete" in entry and not isinstance(entry["citecheck_volume_complete"], bool):
             return "a volume-coverage flag that is not true or false"
         return None
@@ -697,47 +723,11 @@ class CourtListenerClient:
             return self._cannot(
                 key, f"{where} sent an answer for {nkey} that citecheck cannot use ({problem})"
             )
-        if "citecheck_volume_complete" in entry:  # a citecheck corpus server says what it holds
-            covered = entry["citecheck_volume_complete"] is True
-            last_page = entry.get("citecheck_volume_last_page") if covered else None
-            if not isinstance(last_page, str):
-                last_page = None
-        else:
-            covered = self.assume_courtlistener_coverage and courtlistener_covers(nkey.reporter, nkey.volume)
-            last_page = None
+        covered, last_page = self._coverage(entry, nkey)
         label = str(nkey)
         vol = f"{nkey.volume} {nkey.reporter}"
         if status in (200, 300):
-            clusters = [c for c in entry.get("clusters") or [] if isinstance(c, dict)]
-            records = [self.record_from_cluster(c) for c in clusters]
-            exact = [r for r in records if any(c.key == nkey for c in r.citations)]
-            if exact:
-                return LookupResult(
-                    key=key,
-                    status=LookupStatus.FOUND if len(exact) == 1 else LookupStatus.AMBIGUOUS,
-                    records=tuple(exact),
-                    source=self.name,
-                    reason=f"found in {where}",
-                )
-            # CourtListener's "perhaps it's a pincite" fallback: the page is INSIDE another case
-            containing = records[0] if len(records) == 1 else None
-            if covered and containing is not None:
-                return LookupResult(
-                    key=key,
-                    status=LookupStatus.NOT_FOUND,
-                    source=self.name,
-                    reason=f"no case begins at {label} in {where}, which holds all of {vol}",
-                    containing=containing,
-                    volume_complete=True,
-                    volume_last_page=last_page,
-                )
-            return self._cannot(
-                key,
-                f"no case begins at {label} in {where} (its coverage of {vol} is not complete)"
-                if not covered
-                else f"{where} answered {label} with several cases, none beginning there",
-                containing,
-            )
+            return self._clusters_at(key, nkey, entry, where, covered, last_page)
         if status == 404:
             if covered:
                 return LookupResult(
@@ -750,6 +740,61 @@ class CourtListenerClient:
                 )
             return self._cannot(key, f"not in {where}, whose coverage of {vol} is not complete")
         return self._cannot(key, f"{where} does not know the reporter of {label}")
+
+    def _coverage(self, entry: dict[str, Any], nkey: CiteKey) -> tuple[bool, str | None]:
+        """Whether the answering service holds all of the cited volume, and its last page when it says."""
+        if "citecheck_volume_complete" not in entry:
+            return self.assume_courtlistener_coverage and courtlistener_covers(
+                nkey.reporter, nkey.volume
+            ), None
+        # a citecheck corpus server says what it holds
+        covered = entry["citecheck_volume_complete"] is True
+        last_page = entry.get("citecheck_volume_last_page") if covered else None
+        return covered, last_page if isinstance(last_page, str) else None
+
+    def _clusters_at(
+        self,
+        key: CiteKey,
+        nkey: CiteKey,
+        entry: dict[str, Any],
+        where: str,
+        covered: bool,
+        last_page: str | None,
+    ) -> LookupResult:
+        """An answer with clusters (status 200 or 300): the case(s) beginning at the citation, else the one the
+        page is inside."""
+        label = str(nkey)
+        vol = f"{nkey.volume} {nkey.reporter}"
+        clusters = [c for c in entry.get("clusters") or [] if isinstance(c, dict)]
+        records = [self.record_from_cluster(c) for c in clusters]
+        exact = [r for r in records if any(c.key == nkey for c in r.citations)]
+        if exact:
+            return LookupResult(
+                key=key,
+                status=LookupStatus.FOUND if len(exact) == 1 else LookupStatus.AMBIGUOUS,
+                records=tuple(exact),
+                source=self.name,
+                reason=f"found in {where}",
+            )
+        # CourtListener's "perhaps it's a pincite" fallback: the page is INSIDE another case
+        containing = records[0] if len(records) == 1 else None
+        if covered and containing is not None:
+            return LookupResult(
+                key=key,
+                status=LookupStatus.NOT_FOUND,
+                source=self.name,
+                reason=f"no case begins at {label} in {where}, which holds all of {vol}",
+                containing=containing,
+                volume_complete=True,
+                volume_last_page=last_page,
+            )
+        return self._cannot(
+            key,
+            f"no case begins at {label} in {where} (its coverage of {vol} is not complete)"
+            if not covered
+            else f"{where} answered {label} with several cases, none beginning there",
+            containing,
+        )
 
     # ------------------------------------------------------------------ text
     async def cluster(

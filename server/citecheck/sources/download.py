@@ -291,41 +291,20 @@ async def download(
     if is_complete(dest, remote):
         return DownloadResult(path=dest, size=dest.stat().st_size, fetched=0, resumed_from=0)
     part = _part(dest)
-    have = part.stat().st_size if part.is_file() else 0
-    meta = _read_sidecar(part)
-    same_object = meta.get("url") == remote.url and meta.get("etag") == remote.etag
-    if have and (not same_object or remote.size is None or have > remote.size):
-        have = 0  # a part of another version (or of a size nobody said) is worth nothing
-    if remote.size is not None:
-        check_free_space(dest.parent, remote.size - have, f"downloading {dest.name}")
-    else:
-        check_free_space(dest.parent, 0, f"downloading {dest.name}")
-    checksum = _Checksum(remote.etag, remote.size)
-    if have:
-        with part.open("rb") as fh:
-            while block := fh.read(CHUNK):
-                checksum.update(block)
-    headers = {"Accept-Encoding": "identity"}
-    if have:
-        headers["Range"] = f"bytes={have}-"
-        if remote.etag:
-            headers["If-Range"] = remote.etag
+    have = _usable_part(part, remote)
+    check_free_space(
+        dest.parent, remote.size - have if remote.size is not None else 0, f"downloading {dest.name}"
+    )
+    checksum = _checksum_of_part(part, have, remote)
     resumed_from = have
     meter = _Meter(dest.name, remote.size, have, progress)
     limit = remote.size if remote.size is not None else max_bytes
     try:
-        async with client.stream("GET", remote.url, headers=headers) as response:
-            if response.status_code == 416 and have and have == remote.size:
-                pass  # the part is already whole (the last try died before renaming it)
-            elif response.status_code == 206 and have:
-                _check_range(response, have, remote)
-            elif response.status_code == 200:
-                if have:  # the server ignored the range or the object changed: start again
-                    have = resumed_from = 0
-                    meter = _Meter(dest.name, remote.size, 0, progress)
-                    checksum = _Checksum(remote.etag, remote.size)
-            else:
-                raise DownloadError(f"{remote.url}: the server answered {response.status_code}")
+        async with client.stream("GET", remote.url, headers=_range_headers(have, remote)) as response:
+            if _starts_over(response, have, remote):  # the server ignored the range or the object changed
+                have = resumed_from = 0
+                meter = _Meter(dest.name, remote.size, 0, progress)
+                checksum = _Checksum(remote.etag, remote.size)
             if response.status_code != 416:
                 _write_sidecar(part, remote)
                 await _receive(
@@ -334,29 +313,16 @@ async def download(
     except httpx.HTTPError as exc:
         if remote.size is None:
             _drop_part(part)
+        again = "run the same command again" + (" to resume" if remote.size is not None else "")
         raise SourceUnavailable(
-            f"downloading {dest.name} stopped at {format_bytes(meter.done)} ({exc.__class__.__name__}); "
-            + (
-                "run the same command again to resume"
-                if remote.size is not None
-                else "run the same command again"
-            )
+            f"downloading {dest.name} stopped at {format_bytes(meter.done)} ({exc.__class__.__name__}); {again}"
         ) from exc
     except DownloadError:
         _drop_part(part)
         raise
     except OSError as exc:
         if getattr(exc, "errno", None) == errno.ENOSPC:
-            if remote.size is None:
-                _drop_part(part)
-            raise DiskSpaceError(
-                f"the disk filled up while downloading {dest.name}; "
-                + (
-                    "free space and run it again to resume"
-                    if remote.size is not None
-                    else "the part was deleted; free space and run it again"
-                )
-            ) from exc
+            raise _disk_filled(dest, part, remote) from exc
         raise
     meter.add(0, final=True)
     size = part.stat().st_size
@@ -365,6 +331,63 @@ async def download(
     _write_sidecar(dest, remote, how)
     _sidecar(part).unlink(missing_ok=True)
     return DownloadResult(path=dest, size=size, fetched=size - resumed_from, resumed_from=resumed_from)
+
+
+def _usable_part(part: Path, remote: RemoteFile) -> int:
+    """How many bytes of a ``.part`` left by an earlier try may be kept: none of another version of the
+    object, or of one whose size nobody said."""
+    have = part.stat().st_size if part.is_file() else 0
+    meta = _read_sidecar(part)
+    same_object = meta.get("url") == remote.url and meta.get("etag") == remote.etag
+    if have and (not same_object or remote.size is None or have > remote.size):
+        return 0
+    return have
+
+
+def _checksum_of_part(part: Path, have: int, remote: RemoteFile) -> _Checksum:
+    """The running checksum, fed the ``have`` bytes already in the part."""
+    checksum = _Checksum(remote.etag, remote.size)
+    if have:
+        with part.open("rb") as fh:
+            while block := fh.read(CHUNK):
+                checksum.update(block)
+    return checksum
+
+
+def _range_headers(have: int, remote: RemoteFile) -> dict[str, str]:
+    headers = {"Accept-Encoding": "identity"}
+    if have:
+        headers["Range"] = f"bytes={have}-"
+        if remote.etag:
+            headers["If-Range"] = remote.etag
+    return headers
+
+
+def _starts_over(response: httpx.Response, have: int, remote: RemoteFile) -> bool:
+    """Whether the answer is the whole object from its first byte though ``have`` bytes were kept (200 to a
+    range request). A 416 for a part already whole (the last try died before renaming it) and a 206 that
+    continues the part are kept; any other status raises DownloadError."""
+    status = response.status_code
+    if status == 416 and have and have == remote.size:
+        return False
+    if status == 206 and have:
+        _check_range(response, have, remote)
+        return False
+    if status == 200:
+        return bool(have)
+    raise DownloadError(f"{remote.url}: the server answered {status}")
+
+
+def _disk_filled(dest: Path, part: Path, remote: RemoteFile) -> DiskSpaceError:
+    """The disk filled while writing: a part of known size is kept to resume, else deleted."""
+    if remote.size is None:
+        _drop_part(part)
+        return DiskSpaceError(
+            f"the disk filled up while downloading {dest.name}; the part was deleted; free space and run it again"
+        )
+    return DiskSpaceError(
+        f"the disk filled up while downloading {dest.name}; free space and run it again to resume"
+    )
 
 
 async def _receive(

@@ -483,15 +483,26 @@ def _token_match(a: str, b: str) -> float:
 
 
 def _containment(inner: Sequence[str], outer: Sequence[str]) -> float:
-    """How much of ``inner`` (weighted by word) is found in ``outer``."""
-    total = sum(_weight(k) for k in inner)
-    if not total:
-        return 0.0
-    got = 0.0
+    """How much of ``inner`` (weighted by word) is found in ``outer``.
+
+    The name search scores a few hundred candidates per query with this (issue 40): ``_weight`` is
+    written out and the best match of a word stops at a whole one; the same sums in the same order."""
+    total = got = 0.0
     for k in inner:
-        best = 1.0 if k in outer else max((_token_match(k, o) for o in outer), default=0.0)
-        got += _weight(k) * best
-    return got / total
+        weight = _GENERIC_WEIGHT if k in GENERIC or len(k) == 1 else 1.0
+        total += weight
+        if k in outer:
+            got += weight
+            continue
+        best = 0.0
+        for o in outer:
+            match = _token_match(k, o)
+            if match > best:
+                best = match
+                if best >= 1.0:
+                    break
+        got += weight * best
+    return got / total if total else 0.0
 
 
 def _party_score(a: Sequence[str], b: Sequence[str]) -> float:
@@ -538,22 +549,33 @@ class NameScorer:
     (1.0, 0.0)
     """
 
-    __slots__ = ("drafts",)
+    __slots__ = ("_scored", "drafts")
 
     def __init__(self, draft_name: str) -> None:
         self.drafts = [_caption_keys(c) for c in _captions(clean_draft_name(draft_name))]
+        # caption keys → their best score against the drafts: a name search's candidates share
+        # captions ("State v. Smith" many times over): half of the captions it scores (issue 40)
+        self._scored: dict[tuple[tuple[str, ...], ...], float] = {}
 
     def __call__(self, candidate_names: Sequence[str]) -> float:
         best = 0.0
+        scored = self._scored
         for cand in candidate_names:
             if not cand:
                 continue
             for caption in _captions(cand):
                 keys = _caption_keys(caption)
-                for d in self.drafts:
-                    best = max(best, _caption_score(d, keys))
-                    if best >= 1.0:
-                        return 1.0
+                score = scored.get(keys)
+                if score is None:
+                    score = 0.0
+                    for d in self.drafts:
+                        score = max(score, _caption_score(d, keys))
+                        if score >= 1.0:
+                            break
+                    scored[keys] = score
+                best = max(best, score)
+                if best >= 1.0:
+                    return 1.0
         return round(best, 6)
 
 

@@ -22,7 +22,7 @@ from citecheck.checks.corrections.leads import Leads, NameQuery, Wanted, leads_f
 from citecheck.checks.quote_match import OpinionIndex
 from citecheck.findings import Confidence, Finding, Fix, Kind, Severity, make_finding
 from citecheck.reporters import state_reporter
-from citecheck.sources.models import LookupStatus, OpinionText
+from citecheck.sources.models import CaseRecord, CiteKey, LookupStatus, OpinionText
 
 #: Findings that say the citation is wrong, in the order one of them carries the corrections.
 PRIMARY = (
@@ -116,29 +116,39 @@ def _weigh_absence(
         return None
     lacking = [x for x in named if x.record.cite_for(key.reporter) is None]
     if lacking and state_reporter(key.reporter):
-        rec = lacking[0].record
-        if rec.jurisdiction not in (None, "United States"):
-            why = (
-                f"{describe_record(rec)} is the case the draft names, and the source lists no {key.reporter} "
-                f"citation of it (CourtListener and CAP lack many regional citations of state cases), so "
-                f"{key} may be its parallel citation; it could not be verified"
-            )
-
-            def unverified(f: Finding) -> Finding:
-                return make_finding(
-                    Kind.CANNOT_VERIFY,
-                    f.span,
-                    why + ". This is not a finding that the case does not exist.",
-                    evidence=f.evidence,
-                    fixes=f.fixes,
-                    citation_index=f.citation_index,
-                )
-
-            return unverified
-        return None
+        return _unverified_parallel(lacking[0].record, key)
     if len(named) != 1:
         return None
-    best = named[0]
+    return _proven_slip(named[0], key, message)
+
+
+def _unverified_parallel(rec: CaseRecord, key: CiteKey) -> Callable[[Finding], Finding] | None:
+    """Part (b)'s first case: the named state case the source lists without a citation in the cited state
+    reporter → cannot-verify, naming it."""
+    if rec.jurisdiction in (None, "United States"):
+        return None
+    why = (
+        f"{describe_record(rec)} is the case the draft names, and the source lists no {key.reporter} "
+        f"citation of it (CourtListener and CAP lack many regional citations of state cases), so "
+        f"{key} may be its parallel citation; it could not be verified"
+    )
+
+    def unverified(f: Finding) -> Finding:
+        return make_finding(
+            Kind.CANNOT_VERIFY,
+            f.span,
+            why + ". This is not a finding that the case does not exist.",
+            evidence=f.evidence,
+            fixes=f.fixes,
+            citation_index=f.citation_index,
+        )
+
+    return unverified
+
+
+def _proven_slip(best: Candidate, key: CiteKey, message: str) -> Callable[[Finding], Finding] | None:
+    """Part (b)'s second case: the only case of the draft's name, at a citation one slip of the keyboard
+    away → an error."""
     cite = best.record.cite_for(key.reporter)
     if cite is None or best.at_cite:
         return None
@@ -187,16 +197,16 @@ def correct(
     message = primary.message if extra is None else primary.message.rstrip() + extra
     elsewhere = bool(cands) and not cands[0].at_cite and cands[0].confidence is not Confidence.LOW
     weighed = _weigh_absence(ctx, primary, found, message)
-    out = []
-    for f in findings:
+
+    def attached(f: Finding) -> Finding:
         if f is primary:
             f = replace(f, fixes=fixes, message=message)
-            if weighed is not None:
-                f = weighed(f)
-        elif elsewhere and f.citation_index == c.index and f.kind in _AGAINST_CITED and f.fixes:
-            f = replace(f, fixes=fixes)
-        out.append(f)
-    return out
+            return f if weighed is None else weighed(f)
+        if elsewhere and f.citation_index == c.index and f.kind in _AGAINST_CITED and f.fixes:
+            return replace(f, fixes=fixes)
+        return f
+
+    return [attached(f) for f in findings]
 
 
 def _fixes(ctx: CheckContext, cands: list[Candidate]) -> tuple[Fix, ...]:

@@ -239,7 +239,22 @@ def _assess(
     if written is not None and cand.cite is not None and not cand.at_cite:
         # the slip as the case's pages explain it (a pin page given as the first page, not "a digit off")
         cand.near = relation(written, cand.cite, rec.citations) or cand.near
-    quote, page = _quote_in(c, cand, opinions, indexes)
+    _assess_quote(ctx, cand, opinions, indexes)
+    year = _year(rec)
+    cand.year = None if not c.year or year is None else year == c.year
+    if c.court and rec.court_id:
+        cand.court = not courts_conflict(c.court, rec.court_id)
+
+
+def _assess_quote(
+    ctx: CheckContext,
+    cand: Candidate,
+    opinions: Mapping[str, OpinionText],
+    indexes: Mapping[str, OpinionIndex],
+) -> None:
+    """Whether the citation's quotation is in the candidate's opinion, and the page it is on: for the case
+    at the citation itself, the quote check's own matches decide."""
+    quote, page = _quote_in(ctx.citation, cand, opinions, indexes)
     if cand.at_cite and ctx.quote_matches:
         known = [m for m in ctx.quote_matches if m is not None]
         if any(m.exact for m in known):
@@ -253,10 +268,6 @@ def _assess(
     if page is None and hit is not None and hit.page and cand.cite is not None:
         if hit.reporter in (None, cand.cite.reporter):
             cand.quote_page = hit.page
-    year = _year(rec)
-    cand.year = None if not c.year or year is None else year == c.year
-    if c.court and rec.court_id:
-        cand.court = not courts_conflict(c.court, rec.court_id)
 
 
 def gather_candidates(

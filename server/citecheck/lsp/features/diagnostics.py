@@ -86,6 +86,28 @@ class Stage1:
     changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None
 
 
+#: A document opened with more characters than this is shown in two steps (issue 40): first the local
+#: findings of its opening ``_PREVIEW_CHARS`` (what the editor shows when it opens a document), then all
+#: of them. The whole document's first extraction takes seconds from a few hundred thousand characters.
+_PREVIEW_FROM = 200_000
+_PREVIEW_CHARS = 30_000
+#: a local check reads up to 200 characters after its citation's paragraph: findings this near the end
+#: of the preview's text wait for the whole document
+_PREVIEW_MARGIN = 400
+
+
+def _preview(text: str) -> tuple[Extraction, tuple[Finding, ...]] | None:
+    """Runs in the executor: the opening paragraphs of ``text`` extracted and checked locally, and the
+    findings whose spans and surroundings lie inside them (offsets are the whole text's: it is a prefix)."""
+    cut = text.find("\n\n", _PREVIEW_CHARS)
+    if cut < 0 or cut > len(text) // 2:
+        return None
+    extraction = Document(text[:cut]).extraction
+    found = paragraph_findings(extraction, LocalMemo(), check_locally)
+    limit = cut - _PREVIEW_MARGIN
+    return extraction, tuple(f for f in found.findings() if f.span.end <= limit)
+
+
 def _stage1(
     document: Document | None,
     reset: bool,
@@ -265,6 +287,12 @@ class Diagnostics:
                 await asyncio.sleep(wait)
             settings = self.server.settings
             version, text = state.version, state.text
+            if (
+                state.found.document is None
+                and len(text) > _PREVIEW_FROM
+                and self._should_check(state, settings)
+            ):
+                await self._publish_preview(state, version, text)
             edits, state.schedule.pending = state.schedule.pending, []
             reset, state.schedule.reset = state.schedule.reset, False
             changes: tuple[tuple[int, int, tuple[Finding, ...]], ...] | None = None
@@ -323,6 +351,33 @@ class Diagnostics:
                 )
             self._schedule_later(state)
             return
+
+    async def _publish_preview(self, state: DocState, version: int, text: str) -> None:
+        """A long document just opened: publish the findings of its opening paragraphs (on screen) before
+        the whole document's first extraction, which takes seconds; the full stage 1 follows at once."""
+        loop = asyncio.get_running_loop()
+        try:
+            got = await loop.run_in_executor(self.server.executor, _preview, text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the full stage 1 reports what is wrong
+            log.debug("preview of %s failed", state.uri, exc_info=True)
+            return
+        if (
+            got is None
+            or state.version != version
+            or state.schedule.pending
+            or state.found.document is not None
+        ):
+            return
+        state.found.extraction, state.found.extraction_version = got[0], version
+        state.found.local_raw, state.found.local_visible = got[1], None
+        sent = self.publisher.publish(state, confirm=False)
+        if self.publisher.tracing():
+            self.publisher.trace(
+                f"stage 1: {state.uri} v{version} preview of its first {len(got[0].text):,} characters "
+                f"({'published' if sent else 'unchanged, not republished'})"
+            )
 
     def _should_check(self, state: DocState, settings: Settings) -> bool:
         state.too_large = len(state.text) > settings.max_document_chars

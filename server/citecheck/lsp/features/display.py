@@ -258,6 +258,26 @@ def _grouped(units: Iterable[_Unit]) -> list[_Unit]:
     return out
 
 
+def _local_first(items: list[Shown], order: Callable[[Finding], tuple[int, int, int, str]]) -> list[Shown]:
+    """``items`` sorted by ``order``, less each non-local item a local one repeats (kind and span)."""
+    seen = {(s.finding.kind, s.finding.span) for s in items if s.local}
+    keep = [s for s in items if s.local or (s.finding.kind, s.finding.span) not in seen]
+    keep.sort(key=lambda s: order(s.finding))
+    return keep
+
+
+def _renumbered(c: _Chunk, same: tuple[Shown, ...]) -> _Chunk:
+    """A chunk whose findings show what they showed (typically: renumbered after a citation was added or
+    removed before them), keeping its rendered JSON where it did not move."""
+    return _Chunk(
+        same,
+        *_extent(same),
+        clean=c.clean,
+        mode=c.mode,
+        cache=c.cache if not c.d and not c.dl else ({(c.mode, 0): c.json(c.mode)} if c.clean else None),
+    )
+
+
 class Display:
     """The displayed findings of one document version, in document order (immutable): chunks, most of
     them gathered in blocks."""
@@ -364,12 +384,17 @@ class Display:
             o = order(f)
             return (o[0] + d, o[1] + d, o[2], o[3])
 
+        def fresh_before(bound: tuple[int, int, int, str] | None) -> list[Shown]:
+            """The fresh items not yet placed that sort before ``bound`` (None: all of them)."""
+            nonlocal fi
+            start = fi
+            while fi < len(fresh) and (bound is None or order(fresh[fi].finding) < bound):
+                fi += 1
+            return fresh[start:fi]
+
         def flush() -> None:
             if pending:
-                seen = {(s.finding.kind, s.finding.span) for s in pending if s.local}
-                keep = [s for s in pending if s.local or (s.finding.kind, s.finding.span) not in seen]
-                keep.sort(key=lambda s: order(s.finding))
-                out.extend(_chunks(keep, False, ""))
+                out.extend(_chunks(_local_first(pending, order), False, ""))
                 pending.clear()
 
         work = list(self.units)[::-1]  # a stack: an opened block's chunks are taken next, in order
@@ -384,39 +409,17 @@ class Display:
                 old = c.materialised()
                 mine = [s for s in old if not (s.local and in_region(s.finding.span.start))]
                 # the fresh items that sort before the next unit are this one's
-                bound = first_order(work[-1]) if work else None
-                while fi < len(fresh) and (bound is None or order(fresh[fi].finding) < bound):
-                    mine.append(fresh[fi])
-                    fi += 1
-                seen = {(s.finding.kind, s.finding.span) for s in mine if s.local}
-                mine = [s for s in mine if s.local or (s.finding.kind, s.finding.span) not in seen]
-                mine.sort(key=lambda s: order(s.finding))
+                mine.extend(fresh_before(first_order(work[-1]) if work else None))
+                mine = _local_first(mine, order)
                 same = _renewed(old, mine) if not pending else None
                 if same is None:
                     pending.extend(mine)
                     continue
-                # what it shows did not change (typically: findings renumbered after a citation was
-                # added or removed before them): the chunk keeps its rendered JSON
-                out.append(
-                    c
-                    if same == old
-                    else _Chunk(
-                        same,
-                        *_extent(same),
-                        clean=c.clean,
-                        mode=c.mode,
-                        cache=c.cache
-                        if not c.d and not c.dl
-                        else ({(c.mode, 0): c.json(c.mode)} if c.clean else None),
-                    )
-                )
+                out.append(c if same == old else _renumbered(c, same))
                 continue
             # a unit no region meets: every fresh item sorting before it goes first (none sorts inside
             # it — a fresh item lies in a region, and a region inside the unit's extent opens it)
-            first = first_order(c)
-            while fi < len(fresh) and order(fresh[fi].finding) < first:
-                pending.append(fresh[fi])
-                fi += 1
+            pending.extend(fresh_before(first_order(c)))
             flush()
             out.append(c)
         pending.extend(fresh[fi:])

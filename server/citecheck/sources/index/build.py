@@ -36,12 +36,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from citecheck.errors import CorpusError, DiskSpaceError, ImportFormatError
+from citecheck.errors import CitecheckError, CorpusError, DiskSpaceError, ImportFormatError
 from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
 from citecheck.sources.index.coverage import NEUTRAL_TYPE, volume_complete
 from citecheck.sources.index.lanes import LANES, IdSet, Marks, Message, case_tokens
-from citecheck.sources.index.rows import FileStats, dump_date, dump_dialect, find_dump
+from citecheck.sources.index.rows import DamagedFile, FileStats, dump_date, dump_dialect, find_dump
 from citecheck.sources.index.schema import (
     CITE_SEP,
     FIELD_SEP,
@@ -186,6 +186,10 @@ def read_meta(index: Path) -> dict[str, str]:
         return {}
 
 
+#: A lane's error, rebuilt in the parent from the kind the worker sent (the first class it is an instance of).
+_LANE_ERRORS: dict[str, type[Exception]] = {"damaged": DamagedFile, "format": ImportFormatError}
+
+
 def _run_lane(name: str, args: tuple[Any, ...], conn: Any) -> None:
     """Worker process body: run one lane, send its messages (errors as one message)."""
     try:
@@ -199,7 +203,9 @@ def _run_lane(name: str, args: tuple[Any, ...], conn: Any) -> None:
                 if isinstance(exc, ImportFormatError | CorpusError)
                 else f"{exc.__class__.__name__}: {exc}"
             )
-            conn.send(("error", (isinstance(exc, ImportFormatError), text)))
+            # the error's kind crosses the process boundary by name: a damaged file is passed over by a sync
+            kind = next((k for k, cls in _LANE_ERRORS.items() if isinstance(exc, cls)), "")
+            conn.send(("error", (kind, text)))
         except OSError:
             pass
     finally:
@@ -235,8 +241,8 @@ def _parallel(lanes: list[tuple[str, tuple[Any, ...]]]) -> Iterator[Message]:
                 if message[0] == "done":
                     live.remove(conn)
                 elif message[0] == "error":
-                    is_format, text = message[1]
-                    raise ImportFormatError(text) if is_format else CorpusError(text)
+                    kind, text = message[1]
+                    raise _LANE_ERRORS.get(kind, CorpusError)(text)
                 else:
                     yield message
     finally:
@@ -396,14 +402,7 @@ def _build_locked(
     existing = files.current(index)
     old = read_meta(existing)
     outdated = layout_outdated(old)
-    if (
-        old
-        and old.get("dump_date")
-        and old.get("dump_date") == dump.date
-        and old.get("full_dump") == str(int(full_dump))
-        and not rebuild
-        and outdated is None
-    ):
+    if not rebuild and outdated is None and _same_dump(old, dump, full_dump):
         return BuildStats(mode="unchanged", dump_date=dump.date, full_dump=full_dump, size=existing.stat().st_size,
                           cases=int(old.get("cases", 0)), citations=int(old.get("citations", 0)))  # fmt: skip
     if outdated is not None and announce and not rebuild:
@@ -411,12 +410,7 @@ def _build_locked(
     update = bool(old) and not rebuild and _can_update(old, dump, full_dump)
     new = index.with_name(index.name + ".new")
     stage = _stage_path(new)
-    for leftover in (
-        new,
-        stage,
-        *(p.with_name(p.name + s) for p in (new, stage) for s in ("-journal", "-wal")),
-    ):
-        leftover.unlink(missing_ok=True)
+    _remove_leftovers(new, stage)
     sizes = {kind: p.stat().st_size for kind, p in dump.kinds().items()}
     compressed = dump.clusters.name.endswith(".bz2")
     needed = estimate_index_bytes(sizes, compressed=compressed) + (existing.stat().st_size if update else 0)
@@ -436,12 +430,7 @@ def _build_locked(
             side.unlink(missing_ok=True)  # the old file's; the index is never written in place
     except sqlite3.Error as exc:
         new.unlink(missing_ok=True)
-        if "full" in str(exc).lower():
-            raise DiskSpaceError(
-                f"the disk filled up while building {index.name}; the build was rolled back and the old index "
-                "is unchanged. Free some space and run it again"
-            ) from exc
-        raise CorpusError(f"building {index.name} failed ({exc}); the old index is unchanged") from exc
+        raise _build_failed(index, exc) from exc
     except BaseException:
         new.unlink(missing_ok=True)
         raise
@@ -450,6 +439,35 @@ def _build_locked(
     built = index if in_place else files.pending_path(index)
     return _with(stats, seconds=time.monotonic() - t0, size=built.stat().st_size, waiting=not in_place,
                  rebuilt=outdated if old and not rebuild else None)  # fmt: skip
+
+
+def _same_dump(old: dict[str, str], dump: DumpFiles, full_dump: bool) -> bool:
+    """The index (its ``meta``: ``old``) was built from this dump, of this kind (full or not)."""
+    return bool(
+        old
+        and old.get("dump_date")
+        and old.get("dump_date") == dump.date
+        and old.get("full_dump") == str(int(full_dump))
+    )
+
+
+def _remove_leftovers(new: Path, stage: Path) -> None:
+    """An earlier build's unfinished files (and their SQLite journals) go first."""
+    for leftover in (
+        new,
+        stage,
+        *(p.with_name(p.name + s) for p in (new, stage) for s in ("-journal", "-wal")),
+    ):
+        leftover.unlink(missing_ok=True)
+
+
+def _build_failed(index: Path, exc: sqlite3.Error) -> CitecheckError:
+    if "full" in str(exc).lower():
+        return DiskSpaceError(
+            f"the disk filled up while building {index.name}; the build was rolled back and the old index "
+            "is unchanged. Free some space and run it again"
+        )
+    return CorpusError(f"building {index.name} failed ({exc}); the old index is unchanged")
 
 
 def _stage_path(new: Path) -> Path:

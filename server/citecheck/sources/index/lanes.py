@@ -176,6 +176,20 @@ def cases_lane(
     referenced = IdSet()
     wanted = IdSet()  # dockets of changed clusters (an update must send them even if unchanged)
     seen = IdSet() if marks is not None else None
+    yield from _cluster_rows(clusters, marks, dialect, ticks, (referenced, wanted, seen))
+    if seen is not None:
+        yield ("seen", ("cases", seen))
+    if dockets is None:
+        return
+    yield from _docket_rows(dockets, marks, dialect, ticks, referenced, wanted)
+
+
+def _cluster_rows(
+    clusters: Path, marks: Marks | None, dialect: str, ticks: _Ticks, ids: tuple[IdSet, IdSet, IdSet | None]
+) -> Iterator[Message]:
+    """The clusters as case rows (an update's only those changed since ``marks``), noting in ``ids`` the
+    dockets referred to, the dockets of changed clusters and, for an update, every cluster seen."""
+    referenced, wanted, seen = ids
     batch = _Batcher("case")
     with BulkReader(clusters, "opinion-clusters", tick=ticks, dialect=dialect) as reader:
         for values in reader.rows():
@@ -200,10 +214,12 @@ def cases_lane(
         yield ("case", batch.rows)
         yield ("tick", ticks.take())
         yield ("stats", reader.stats)
-    if seen is not None:
-        yield ("seen", ("cases", seen))
-    if dockets is None:
-        return
+
+
+def _docket_rows(
+    dockets: Path, marks: Marks | None, dialect: str, ticks: _Ticks, referenced: IdSet, wanted: IdSet
+) -> Iterator[Message]:
+    """The dockets some case refers to (an update's only those changed, or wanted by a changed case)."""
     batch = _Batcher("docket")
     with BulkReader(dockets, "dockets", tick=ticks, dialect=dialect) as reader:
         for did_s, court, number, modified in reader.rows():
@@ -260,6 +276,27 @@ def _courts(courts: Path, ticks: _Ticks, dialect: str) -> Iterator[Message]:
         yield ("stats", reader.stats)
 
 
+def _cite_row(values: tuple[str, ...], reporters: dict[str, str]) -> tuple[Any, ...] | str:
+    """A citations row as stored (reporter, volume, page, case, id, type), or why it is refused.
+    ``reporters``: the reporters normalised so far, by how the dump writes them."""
+    cite_s, volume_s, reporter_s, page_s, type_s, cluster_s, _modified = values
+    cite_id, cluster = parse_id(cite_s), parse_id(cluster_s)
+    if cite_id is None or cluster is None:
+        return "an id that is not a number"
+    volume, page = key_part(volume_s), key_part(page_s)
+    reporter = reporters.get(reporter_s)
+    if reporter is None:
+        reporter = reporters[reporter_s] = normalise_reporter(reporter_s)
+    if volume is None or page is None or not reporter:
+        return "a citation without a volume, reporter or page"
+    if (isinstance(volume, str) and _CONTROL.search(volume)) or (
+        isinstance(page, str) and _CONTROL.search(page)
+    ):
+        return "a control character in a volume or page"
+    typ = int(type_s) if type_s.isascii() and type_s.isdigit() and len(type_s) < 4 else None
+    return (reporter, volume, page, cluster, cite_id, typ)
+
+
 def cites_lane(
     courts: Path | None, citations: Path, marks: Marks | None, dialect: str = "backslash"
 ) -> Iterator[Message]:
@@ -271,31 +308,19 @@ def cites_lane(
     seen = IdSet() if marks is not None else None
     batch = _Batcher("cite")
     with BulkReader(citations, "citations", tick=ticks, dialect=dialect) as reader:
-        for cite_s, volume_s, reporter_s, page_s, type_s, cluster_s, modified in reader.rows():
-            cite_id, cluster = parse_id(cite_s), parse_id(cluster_s)
-            if cite_id is None or cluster is None:
-                reader.stats.refuse("an id that is not a number")
-                continue
-            volume, page = key_part(volume_s), key_part(page_s)
-            reporter = reporters.get(reporter_s)
-            if reporter is None:
-                reporter = reporters[reporter_s] = normalise_reporter(reporter_s)
-            if volume is None or page is None or not reporter:
-                reader.stats.refuse("a citation without a volume, reporter or page")
-                continue
-            if (isinstance(volume, str) and _CONTROL.search(volume)) or (
-                isinstance(page, str) and _CONTROL.search(page)
-            ):
-                reader.stats.refuse("a control character in a volume or page")
+        for values in reader.rows():
+            row = _cite_row(values, reporters)
+            if isinstance(row, str):
+                reader.stats.refuse(row)
                 continue
             reader.stats.kept += 1
             if seen is not None:
+                cite_id, modified = row[4], values[6]
                 seen.add(cite_id)
                 # a dump without citation dates (before 2025-11-20): every row counts as changed
                 if modified and modified < marks.citations and cite_id in marks.known_cites:  # type: ignore[union-attr]
                     continue
-            typ = int(type_s) if type_s.isascii() and type_s.isdigit() and len(type_s) < 4 else None
-            if (full := batch.add((reporter, volume, page, cluster, cite_id, typ))) is not None:
+            if (full := batch.add(row)) is not None:
                 yield ("tick", ticks.take())
                 yield ("cite", full)
         yield ("cite", batch.rows)

@@ -123,6 +123,27 @@ def _date_iso(value: int | None) -> str | None:
     return f"{s[:4]}-{s[4:6]}-{s[6:]}"
 
 
+def _at_page(info: _Volume, page: int) -> tuple[list[int], tuple[int | None, int | None, dict[int, int]]]:
+    """The cases beginning at ``page`` of the volume; when none does, the first pages before and after it
+    and the cases there (by bisection of the volume's first pages)."""
+    pages = info.pages
+    i = bisect.bisect_left(pages, page)
+    j = i
+    while j < len(pages) and pages[j] == page:
+        j += 1
+    if j > i:
+        return list(info.clusters[i:j]), (None, None, {})
+    at: dict[int, int] = {}
+    before = after = None
+    if i > 0:
+        before = pages[i - 1]
+        at[before] = info.clusters[bisect.bisect_left(pages, before)]
+    if i < len(pages):
+        after = pages[i]
+        at[after] = info.clusters[i]
+    return [], (before, after, at)
+
+
 class CitationIndex:
     """A read-only view of one index file; thread-safe (one connection behind a lock)."""
 
@@ -318,23 +339,11 @@ class CitationIndex:
                     continue
                 if info is None:
                     continue
-                pages = info.pages
-                i = bisect.bisect_left(pages, page)
-                j = i
-                while j < len(pages) and pages[j] == page:
-                    j += 1
-                if j > i:
-                    found[key] = list(info.clusters[i:j])
-                    continue
-                at: dict[int, int] = {}
-                before = after = None
-                if i > 0:
-                    before = pages[i - 1]
-                    at[before] = info.clusters[bisect.bisect_left(pages, before)]
-                if i < len(pages):
-                    after = pages[i]
-                    at[after] = info.clusters[i]
-                around[key] = (before, after, at)
+                ids, near = _at_page(info, page)
+                if ids:
+                    found[key] = ids
+                else:
+                    around[key] = near
         wanted = [c for ids in found.values() for c in ids]
         wanted += [c for _, _, at in around.values() for c in at.values()]
         recs = self.records(wanted)
@@ -533,39 +542,55 @@ class CitationIndex:
         tokens = name_tokens(query)
         if not tokens:
             return []
+        where = self._name_filters(court, years)
+        if where is None:
+            return []
+        filters, extra = where
+        with self._lock:
+            scored = self._scored(query, self._plans(query, tokens), filters, extra, limit)
+        best = sorted((v for v in scored.values() if v[0] > 0), key=lambda v: (-v[0], *v[1:]))[:limit]
+        recs = self.records(v[4] for v in best)
+        return [NameHit(record=recs[v[4]], score=v[0]) for v in best if v[4] in recs]
+
+    def _name_filters(self, court: str | None, years: tuple[int, int] | None) -> tuple[str, list[Any]] | None:
+        """The SQL that holds candidates to the court and years, and its values (None: a court the index
+        does not know, so no case)."""
         filters = ""
         extra: list[Any] = []
         if court is not None:
             court_idx = self._court_ids.get(court)
             if court_idx is None:
-                return []
+                return None
             filters += " AND k.court = ?"
             extra.append(court_idx)
         if years is not None:
             filters += " AND k.date_filed BETWEEN ? AND ?"
             extra += [years[0] * 10000, years[1] * 10000 + 1231]
-        with self._lock:
-            plans = self._plans(query, tokens)
-            scorer = NameScorer(query)
-            by_names: dict[tuple[str, str | None, str | None], float] = {}
-            scored: dict[int, tuple[float, bool, int, int, int]] = {}
-            for n, plan in enumerate(plans):
-                for cid, name, short, full, date, status, cited in self._candidates(plan, filters, extra):
-                    if cid in scored:
-                        continue
-                    names = (name, short, full)
-                    score = by_names.get(names)
-                    if score is None:
-                        score = by_names[names] = scorer([x for x in names if x])
-                    scored[cid] = (score, status != 1, -(cited or 0), date or 0, cid)
-                sure = sum(1 for v in scored.values() if v[0] >= 0.99)
-                if sure >= limit or len(scored) >= _SEARCH_MAX_SCORED:
-                    break
-                if n >= 1 and any(v[0] >= 0.75 for v in scored.values()) and len(scored) >= limit:
-                    break  # the query's words found good matches; further ways only add worse ones
-        best = sorted((v for v in scored.values() if v[0] > 0), key=lambda v: (-v[0], *v[1:]))[:limit]
-        recs = self.records(v[4] for v in best)
-        return [NameHit(record=recs[v[4]], score=v[0]) for v in best if v[4] in recs]
+        return filters, extra
+
+    def _scored(
+        self, query: str, plans: list[str], filters: str, extra: list[Any], limit: int
+    ) -> dict[int, tuple[float, bool, int, int, int]]:
+        """Each candidate the plans find, asked in turn until enough match well, by case: (score, not
+        published, -times cited, date, case)."""
+        scorer = NameScorer(query)
+        by_names: dict[tuple[str, str | None, str | None], float] = {}
+        scored: dict[int, tuple[float, bool, int, int, int]] = {}
+        for n, plan in enumerate(plans):
+            for cid, name, short, full, date, status, cited in self._candidates(plan, filters, extra):
+                if cid in scored:
+                    continue
+                names = (name, short, full)
+                score = by_names.get(names)
+                if score is None:
+                    score = by_names[names] = scorer([x for x in names if x])
+                scored[cid] = (score, status != 1, -(cited or 0), date or 0, cid)
+            sure = sum(1 for v in scored.values() if v[0] >= 0.99)
+            if sure >= limit or len(scored) >= _SEARCH_MAX_SCORED:
+                break
+            if n >= 1 and any(v[0] >= 0.75 for v in scored.values()) and len(scored) >= limit:
+                break  # the query's words found good matches; further ways only add worse ones
+        return scored
 
     def _plans(self, query: str, tokens: tuple[str, ...]) -> list[str]:
         """The FTS queries to ask in turn (see ``search_names``)."""

@@ -41,7 +41,7 @@ from citecheck.sources.download import (
 )
 from citecheck.sources.importing import ProgressSink
 from citecheck.sources.statutes.build import BuildStats, build_index, store_ecfr_title
-from citecheck.sources.statutes.ecfr import parse_titles
+from citecheck.sources.statutes.ecfr import TitleInfo, parse_titles
 from citecheck.sources.statutes.index import StatuteIndex
 
 __all__ = ["DEFAULT_ECFR_URL", "DEFAULT_USCODE_URL", "SyncRequest", "sync_statutes"]
@@ -268,13 +268,7 @@ async def _sync_cfr(
     if progress is not None:
         progress.stage("C.F.R. titles", len(titles))
     for t in titles:
-        if not (t.number.isascii() and t.number.isdigit() and len(t.number) <= 3):  # C.F.R. titles are 1-50
-            raise SchemaChanged(f"the eCFR titles list names title {t.number[:40]!r}")
-        date = request.cfr_date or t.up_to_date_as_of
-        if date is None or not _DATE.fullmatch(date):
-            raise SchemaChanged(f"the eCFR titles list gives title {t.number} no date ({date!r})")
-        if request.cfr_date is not None and t.up_to_date_as_of and date > t.up_to_date_as_of:
-            date = t.up_to_date_as_of  # the versioner has nothing later
+        date = _cfr_edition(t, request.cfr_date)
         if held.get(t.number) == date:
             echo(f"C.F.R. title {t.number}: the {date} edition is already in the index")
         else:
@@ -285,6 +279,19 @@ async def _sync_cfr(
                 stats.refused.append(f"C.F.R. title {t.number}: {exc}")
         if progress is not None:
             progress.advance()
+
+
+def _cfr_edition(t: TitleInfo, asked: str | None) -> str:
+    """The date of the edition of title ``t`` to hold: the one asked for (``--cfr-date``), never past the
+    title's last change; else the newest. Raises SchemaChanged for a title the list names oddly."""
+    if not (t.number.isascii() and t.number.isdigit() and len(t.number) <= 3):  # C.F.R. titles are 1-50
+        raise SchemaChanged(f"the eCFR titles list names title {t.number[:40]!r}")
+    date = asked or t.up_to_date_as_of
+    if date is None or not _DATE.fullmatch(date):
+        raise SchemaChanged(f"the eCFR titles list gives title {t.number} no date ({date!r})")
+    if asked is not None and t.up_to_date_as_of and date > t.up_to_date_as_of:
+        date = t.up_to_date_as_of  # the versioner has nothing later
+    return date
 
 
 async def _sync_cfr_title(

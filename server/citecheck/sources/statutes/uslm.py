@@ -220,16 +220,7 @@ def _destinations(
     if whole is not None:
         found.update(_moves_in(heading, whole, title))
     for para in _note_paragraphs(elem):
-        subject = _NOTE_SUBJECT.match(para)
-        if subject is None:
-            if whole == [first] and para.lower().startswith(("section,", "section was", "this section")):
-                found.update({k: v for k, v in _moves_in(para, whole, title).items() if k not in found})
-            continue
-        src = normalise_section(subject.group("sec"))
-        sources = [src] if subject.group("last") is None else _numbers(src, subject.group("last"))
-        if sources:
-            for k, v in _moves_in(para, sources, title).items():
-                found.setdefault(k, v)
+        _note_moves(para, whole if whole == [first] else None, title, found)
     if not found and whole == [first]:  # the heading or notes name no section: read them as before
         found.update(
             _moves_in(heading, whole, title) or _moves_in(" ".join(_note_paragraphs(elem)), whole, title)
@@ -238,6 +229,22 @@ def _destinations(
     if len(ranges) == 1 and last is None:
         return found.get(section), ()
     return None, tuple(sorted(found.items()))
+
+
+def _note_moves(para: str, single: list[str] | None, title: str, found: dict[str, str]) -> None:
+    """The moves a note paragraph names, added to ``found`` (what is there already stays): of the sections
+    it names as its subject ("Section 471a, … was transferred"), or, for an element of one section
+    (``single``), of "this section"."""
+    subject = _NOTE_SUBJECT.match(para)
+    if subject is None:
+        if single is not None and para.lower().startswith(("section,", "section was", "this section")):
+            found.update({k: v for k, v in _moves_in(para, single, title).items() if k not in found})
+        return
+    src = normalise_section(subject.group("sec"))
+    sources = [src] if subject.group("last") is None else _numbers(src, subject.group("last"))
+    if sources:
+        for k, v in _moves_in(para, sources, title).items():
+            found.setdefault(k, v)
 
 
 def _ranges(value: str, num_text: str) -> list[tuple[str, str | None]]:
@@ -382,15 +389,8 @@ def _metadata(name: str, elem: Any, stack: list[str], parsed: ParsedTitle, appen
         parsed.title = normalise_title(elem.text)
     elif name == "docPublicationName" and elem.text:
         parsed.edition = elem.text.strip().removeprefix("Online@").removeprefix("Online")
-    elif name == "heading" and stack == ["appendix"]:
-        head = _clean("".join(elem.itertext()))
-        parsed.heading = parsed.heading or head
-        if _ELIMINATED.search(head) and not parsed.eliminated:
-            parsed.eliminated = head
-    elif name == "heading" and not parsed.heading and _local(elem.getparent().tag) == "title":
-        parsed.heading = _clean("".join(elem.itertext()))
-    elif name == "heading" and len(stack) == 2 and stack[0] == "appendix":
-        appendix.heading(elem)
+    elif name == "heading":
+        _heading(elem, stack, parsed, appendix)
     elif name == "toc" and stack == ["appendix"]:
         appendix.table_of_contents(elem)
     elif name == "title" and not parsed.title:
@@ -401,6 +401,19 @@ def _metadata(name: str, elem: Any, stack: list[str], parsed: ParsedTitle, appen
     ):
         if _ELIMINATED.search(text := _clean("".join(elem.itertext()))):
             parsed.eliminated = text  # "Title 50, Appendix, … has been eliminated. For disposition …"
+
+
+def _heading(elem: Any, stack: list[str], parsed: ParsedTitle, appendix: _Appendix) -> None:
+    """A heading: the appendix's (it may say the appendix was eliminated), the title's, or an appendix act's."""
+    if stack == ["appendix"]:
+        head = _clean("".join(elem.itertext()))
+        parsed.heading = parsed.heading or head
+        if _ELIMINATED.search(head) and not parsed.eliminated:
+            parsed.eliminated = head
+    elif not parsed.heading and _local(elem.getparent().tag) == "title":
+        parsed.heading = _clean("".join(elem.itertext()))
+    elif len(stack) == 2 and stack[0] == "appendix":
+        appendix.heading(elem)
 
 
 def _sections(events: Any, parsed: ParsedTitle, label: str) -> Iterator[ParsedSection]:

@@ -35,7 +35,7 @@ from citecheck.treatment.table import (
     treatments,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported by ``refresh``: a check reads the shipped table and needs no HTTP client
     import httpx
 
 log = logging.getLogger(__name__)
@@ -129,7 +129,7 @@ async def refresh(
     url: str, path: Path, *, client: httpx.AsyncClient | None = None, timeout_s: float = 30.0
 ) -> RefreshResult:
     """Fetch the table from ``url`` and keep it at ``path`` when it is at least as complete as the shipped one."""
-    import httpx  # here: a check reads the table and never fetches it (tests/startup/test_check_imports.py)
+    import httpx
 
     own = client is None
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True,

@@ -23,7 +23,6 @@ from typing import Any
 from citecheck.errors import CitecheckError
 from citecheck.extract import extract_citations
 from citecheck.sources.models import CiteKey
-from citecheck.treatment.language import statements
 from citecheck.treatment.models import Basis, CaseRef, Treatment
 
 log = logging.getLogger(__name__)
@@ -54,6 +53,8 @@ def _ref(result: dict[str, Any]) -> CaseRef | None:
 def read_results(key: CiteKey, results: Sequence[dict[str, Any]]) -> list[Treatment]:
     """The treatments of the case at ``key`` that the results' snippets state (the treated case must be the
     searched citation; the treating one is the snippet's named case, or the citing opinion's own act)."""
+    from citecheck.treatment.language import statements  # the link is opened offline too: import on use
+
     out: list[Treatment] = []
     for result in results:
         citing = _ref(result)
@@ -156,13 +157,12 @@ class TreatmentSearch:
 
 async def open_treatment_search(o: object) -> TreatmentSearch | None:
     """The link's opener (``sources/links.py``): with CourtListener on (a token, not offline) and
-    ``treatment_online``. Offline it imports nothing (the HTTP client is a tenth of a second of a check's start:
-    tests/startup/test_check_imports.py)."""
+    ``treatment_online``."""
     from citecheck.sources.links import Opening
 
     assert isinstance(o, Opening)
     if o.settings.offline or not o.settings.treatment_online:
-        return None
+        return None  # before importing the client: httpx is no part of an offline check (issue 40)
     from citecheck.sources.cache import Cache
     from citecheck.sources.courtlistener import CourtListenerClient
 
