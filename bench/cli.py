@@ -186,33 +186,36 @@ def main(argv: list[str] | None = None) -> int:
             )
             (home / "citecheck.toml").write_text("")
             cold_wall, cold_peak, out = _run(doc, env)
-            cold_cpu = _CPU[doc][-1]
+            cold_cpu, cold_load = _CPU[doc][-1], _load()
             cold_out = out.with_suffix(".cold.json")
             out.replace(cold_out)
             warm = [_run(doc, env) for _ in range(args.runs)]
-            summary = json.loads(cold_out.read_text(encoding="utf-8"))["summary"]
             walls = [w for w, _, _ in warm] or [cold_wall]
+            warm_cpu = statistics.median(_CPU[doc][-len(warm) :] if warm else [cold_cpu])
+            others = []  # (format, wall, peak, CPU): every run before the report is parsed (see _run)
+            for fmt in [f for f in formats if f != "json"]:
+                (home / f"cache-{len(body)}-{fmt}.sqlite").unlink(missing_ok=True)
+                env["CITECHECK_CACHE_PATH"] = str(home / f"cache-{len(body)}-{fmt}.sqlite")
+                wall, peak, _ = _run(doc, env, fmt)
+                others.append((fmt, wall, peak, _CPU[doc][-1], _load()))
+            summary = json.loads(cold_out.read_text(encoding="utf-8"))["summary"]
             print(f"\n{label}: {len(body.split()):,} words, {len(body):,} characters")
             print(
                 f"  citations: {summary['citations']:,}; findings: {summary['findings']}; status: {summary['status']}"
             )
             print(
                 f"  --format json, cold cache: wall {cold_wall:.2f} s (CPU {cold_cpu:.2f} s), "
-                f"peak RSS {cold_peak:.0f} MiB; load average now {_load()} (a shared machine: compare CPU seconds)"
+                f"peak RSS {cold_peak:.0f} MiB; load average then {cold_load} (a shared machine: compare CPU seconds)"
             )
             print(
                 f"  warm cache: wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
-                f"max {max(walls):.2f}, {len(warm)} runs; "
-                f"CPU median {statistics.median(_CPU[doc][-len(warm) :] if warm else [cold_cpu]):.2f} s), "
+                f"max {max(walls):.2f}, {len(warm)} runs; CPU median {warm_cpu:.2f} s), "
                 f"peak RSS {max((p for _, p, _ in warm), default=0):.0f} MiB; load average now {_load()}"
             )
-            for fmt in [f for f in formats if f != "json"]:
-                (home / f"cache-{len(body)}-{fmt}.sqlite").unlink(missing_ok=True)
-                env["CITECHECK_CACHE_PATH"] = str(home / f"cache-{len(body)}-{fmt}.sqlite")
-                wall, peak, _ = _run(doc, env, fmt)
+            for fmt, wall, peak, cpu, load in others:
                 print(
-                    f"  --format {fmt}, cold cache: wall {wall:.2f} s (CPU {_CPU[doc][-1]:.2f} s), "
-                    f"peak RSS {peak:.0f} MiB; load average now {_load()}"
+                    f"  --format {fmt}, cold cache: wall {wall:.2f} s (CPU {cpu:.2f} s), "
+                    f"peak RSS {peak:.0f} MiB; load average then {load}"
                 )
             if not args.chars:  # a huge document would be checked twice more
                 print(f"  in-process stages (warm): {_stages(doc, home / 'corpus.sqlite', cache)}")

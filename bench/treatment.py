@@ -13,8 +13,14 @@ Printed, with the load average:
 - the table: bytes, treatments, bytes per treatment, statements per opinion, and the size per million
   opinions projected from those two (no merging across opinions assumed: an upper bound).
 
+With ``--ray 1,2`` the build runs instead on a local Ray instance (``citecheck treatment build --ray``, issue 38)
+at each number of workers, interleaved ``--runs`` times (1, 2, 2, 1, 1, 2, …): opinions per second of the build
+(wall, from the files' opening to the table written; Ray's start apart), of the whole (with Ray's start), CPU
+seconds (the driver, its reader and the workers' tasks), medians, and the load average before and after.
+
     python bench/treatment.py --opinions ~/ca1-json --repeat 4
     python bench/treatment.py                       # the shared corpus's 34 opinions, repeated 30 times
+    python bench/treatment.py --opinions ~/ca1-json --ray 1,2 --runs 3
 """
 
 from __future__ import annotations
@@ -118,11 +124,66 @@ def marginal_row_bytes(table: Path, work: Path, copies: int = 20_000) -> float:
     return (full - empty) / copies
 
 
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def ray_runs(work: Path, counts: list[int], runs: int) -> None:
+    """The build on a local Ray at each of ``counts`` workers, interleaved, alternating the order each round."""
+    from statistics import median
+
+    from citecheck.batch.treatment import build_on_ray
+
+    seen: dict[int, list[tuple[float, float, float, float, float, float]]] = {n: [] for n in counts}
+    tables: set[bytes] = set()
+    print(f"load average      {_load()} (before)")
+    for r in range(runs):
+        for n in counts if r % 2 == 0 else counts[::-1]:
+            t0 = time.monotonic()
+            stats = build_on_ray(work / "bulk", index_path=work / "index.sqlite", out=work / f"ray{n}.sqlite",
+                                 workers=n)  # fmt: skip
+            whole = time.monotonic() - t0
+            m = stats.scan.opinions
+            seen[n].append((m / stats.seconds, m / whole, whole - stats.seconds, stats.cpu_seconds,
+                            m / max(stats.cpu_seconds, 1e-9), stats.worker_cpu_seconds or 0.0))  # fmt: skip
+            tables.add(_rows_of(work / f"ray{n}.sqlite"))
+            print(f"  run {r + 1}, {n} worker(s): {m / stats.seconds:,.1f} opinions/s (build), "
+                  f"{m / whole:,.1f} (whole), {stats.cpu_seconds:.1f} s CPU of which the scan tasks "
+                  f"{stats.worker_cpu_seconds or 0:.1f} s; load {_load()}", flush=True)  # fmt: skip
+    print(
+        " workers  opinions/s (build)  opinions/s (whole)  Ray start s  CPU s  scan tasks' CPU s  opinions/CPU-s"
+    )
+    for n in counts:
+        rate, whole, start, cpu, per_cpu, tasks = (median(x[i] for x in seen[n]) for i in range(6))
+        print(
+            f" {n:7d}  {rate:18,.1f}  {whole:18,.1f}  {start:11.1f}  {cpu:5.1f}  {tasks:17.1f}  {per_cpu:14,.1f}"
+        )
+    if len(counts) == 2:
+        a, b = (median(x[0] for x in seen[n]) for n in counts)
+        print(
+            f"speed-up at {counts[1]} workers: {b / a:.2f}x (medians of {runs} interleaved runs, the build)"
+        )
+    print(f"tables            {'all the same' if len(tables) == 1 else f'{len(tables)} different'} "
+          "(every run's treatments and cases)")  # fmt: skip
+    print(f"load average      {_load()} (after)")
+
+
+def _rows_of(table: Path) -> bytes:
+    db = sqlite3.connect(table)
+    try:
+        rows = [db.execute(f"SELECT * FROM {t}").fetchall() for t in ("treatments", "cases", "keys")]
+    finally:
+        db.close()
+    return repr(rows).encode()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--opinions", type=Path, default=shared_corpus_path("courtlistener-bulk", "opinions.csv"))
     ap.add_argument("--repeat", type=int, default=None, help="copies of the opinions (fresh ids)")
     ap.add_argument("--workers", type=int, default=None, help="scanning processes (default: cores - 1)")
+    ap.add_argument("--ray", default=None, metavar="N,N", help="build on a local Ray at these worker counts")
+    ap.add_argument("--runs", type=int, default=3, help="with --ray: interleaved runs of each count")
     args = ap.parse_args(argv)
     if not args.opinions.exists():
         print(f"no opinions at {args.opinions}: give --opinions DIR|FILE", file=sys.stderr)
@@ -140,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
         build_from_folder(work / "index.sqlite", work / "dump", full_dump=True)
         with open_dump_file(work / "bulk", "opinions", "2026-06-30", compress=True) as out:
             write_table(out, "opinions", rows)
+        if args.ray:
+            print(
+                f"opinions          {len(rows):,} ({len(base):,} real opinions x {repeat}; from {args.opinions})"
+            )
+            ray_runs(work, [int(x) for x in args.ray.split(",")], args.runs)
+            return 0
         t0 = time.process_time()
         scanned = scan_opinions([tuple(str(r.get(c) or "") for c in OPINION_COLUMNS) for r in base])
         scan_cpu = time.process_time() - t0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from citecheck_testing.bulk_dump import Case, open_dump_file, write_dump, write_table
 
 COURTS = [
@@ -149,3 +151,24 @@ def test_build_then_check_quotes_the_overruling_opinions_own_sentence(run_cli, c
     assert "is no longer good law" in f["evidence"]["passage"] and "Mangos's rule" in f["evidence"]["passage"]
     (cite,) = [c for c in data["files"][0]["citations"] if c["cite"] == "134 F.3d 460"]
     assert cite["treatment"]["status"] == "negatively-treated" and cite["treatment"]["sources"]
+
+
+def test_build_with_ray_reports_what_the_build_here_reports(run_cli, cli_home: Path, tmp_path: Path) -> None:
+    """``--ray``: the scan on a real local Ray instance of 2 CPUs (stopped after), the same figures and table."""
+    pytest.importorskip("ray", reason="Ray is the [scale] extra (in [dev]); not installed here")
+    dump, bulk = _bulk(tmp_path)
+    assert run_cli("corpus", "sync", "--from", str(dump), "--offline").rc == 0
+    common = ("treatment", "build", str(bulk), "--offline", "--json")
+    here = run_cli(*common, "--out", str(tmp_path / "here.sqlite"), "--workers", "0")
+    on_ray = run_cli(*common, "--out", str(tmp_path / "ray.sqlite"), "--ray", "--workers", "2")
+    assert here.rc == 0 and on_ray.rc == 0, on_ray.err
+    assert "scanning on Ray: 2 workers" in on_ray.err and "Traceback" not in on_ray.err
+    timing = {"table", "seconds", "cpu_seconds", "worker_cpu_seconds", "size_bytes"}
+    a, b = json.loads(here.out), json.loads(on_ray.out)
+    assert a["treatments"] == 1 and {k: v for k, v in a.items() if k not in timing} == {
+        k: v for k, v in b.items() if k not in timing
+    }
+    assert b["size_bytes"] == a["size_bytes"]  # the same rows, the same pages
+    assert "worker_cpu_seconds" not in a and b["worker_cpu_seconds"] >= 0
+    zero = run_cli(*common, "--ray", "--workers", "0")
+    assert zero.rc == 2 and "--workers must be 1 or more with --ray" in zero.err

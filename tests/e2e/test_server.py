@@ -201,6 +201,48 @@ async def test_code_action_fix_round_trip(client: LanguageClient, h) -> None:
     assert not any(x.code == "name-mismatch" for x in after)
 
 
+async def test_an_overruled_case_is_a_diagnostic_a_hover_and_a_history_to_insert(
+    client: LanguageClient, h
+) -> None:
+    """Issue 37 in the editor, offline with the Constitution Annotated table shipped with the package: the
+    diagnostic names the overruling case, the hover says so, and the quick fix inserts the subsequent history,
+    after which the draft acknowledges it and the diagnostic goes."""
+    uri = f"file:///ws/overruled-{client.kind.split('@')[0]}.txt"
+    text = "😀 A right to abortion. Roe v. Wade, 410 U.S. 113 (1973).\n"
+    h.open_doc(client, uri, text)
+    diags = await h.wait_publish(client, uri, 1, _has_all({"overruled", "cannot-verify"}))
+    d = next(d for d in diags if d.code == "overruled")
+    assert d.severity == types.DiagnosticSeverity.Warning and "overruled by Dobbs v. Jackson" in d.message
+    assert d.range.start == h.position_of(
+        text, text.index("Roe v. Wade"), client.encoding
+    ) or d.range.start == (h.position_of(text, text.index("410 U.S."), client.encoding))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri),
+                          position=h.position_of(text, text.index("U.S.") + 1, client.encoding))
+    )  # fmt: skip
+    assert hover is not None and "Dobbs v. Jackson" in hover.contents.value
+    if client.kind == "emacs":  # no dataSupport: the client sends the diagnostic back without data
+        d = types.Diagnostic(
+            range=d.range, message=d.message, severity=d.severity, code=d.code, source=d.source
+        )
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(text_document=types.TextDocumentIdentifier(uri=uri), range=d.range,
+                               context=types.CodeActionContext(diagnostics=[d]))
+    )  # fmt: skip
+    fix = next(a for a in actions if isinstance(a, types.CodeAction) and a.edit is not None)
+    (edit,) = fix.edit.changes[uri]
+    assert edit.new_text.startswith(", overruled by Dobbs v. Jackson") and edit.range.start == edit.range.end
+    assert edit.range.start == h.position_of(text, text.index(" (1973)") + len(" (1973)"), client.encoding)
+    h.change_doc(client, uri, 2, types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text))
+    # the source stage's answer for version 2 (410 U.S. is not in the shared corpus: cannot-verify), and no warning
+    await h.wait_publish(
+        client,
+        uri,
+        2,
+        lambda ds: "cannot-verify" in {x.code for x in ds} and not any(x.code == "overruled" for x in ds),
+    )
+
+
 async def test_ignore_finding_action(client: LanguageClient, h) -> None:
     shared_corpus_path("cap-static")  # the real cases; skips here on a clone without ../shared
     uri = f"file:///ws/ignore-{client.kind.split('@')[0]}.txt"

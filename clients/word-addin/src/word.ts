@@ -16,7 +16,7 @@ export interface WRange {
   search(searchText: string, searchOptions?: { matchCase?: boolean; matchWildcards?: boolean }): WRangeCollection;
   expandTo(range: WRange): WRange;
   insertComment(commentText: string): unknown;
-  insertText(text: string, insertLocation: 'Replace'): WRange;
+  insertText(text: string, insertLocation: 'Replace' | 'Start' | 'End'): WRange;
   select(selectionMode?: 'Select'): void;
 }
 
@@ -161,7 +161,25 @@ export async function commentOn(host: WordHost, loc: Locator, place: WordPlace, 
   });
 }
 
-/** Replace each edit's place (last first, so earlier offsets in a paragraph stay valid). */
+/** Characters of text an insertion is anchored to (Word finds a range by searching for its text). */
+const ANCHOR = 24;
+
+/** Where an insertion (an empty place: the subsequent history after a citation) is made: at the end of the
+ * few characters before it, or at the start of those after it when it opens its paragraph; null when the
+ * paragraph is empty or shorter than the place. Never splits a surrogate pair. */
+export function insertionAnchor(paragraph: string, place: WordPlace): { place: WordPlace; at: 'Start' | 'End' } | null {
+  const low = (i: number) => i > 0 && i < paragraph.length && (paragraph.charCodeAt(i) & 0xfc00) === 0xdc00;
+  const at = place.start;
+  if (at < 0 || at > paragraph.length || paragraph.length === 0) return null;
+  let start = at > 0 ? Math.max(0, at - ANCHOR) : 0;
+  let end = at > 0 ? at : Math.min(paragraph.length, ANCHOR);
+  if (low(start)) start -= 1;
+  if (low(end)) end += 1;
+  return { place: { ...place, start, end, text: paragraph.slice(start, end) }, at: at > 0 ? 'End' : 'Start' };
+}
+
+/** Replace each edit's place (last first, so earlier offsets in a paragraph stay valid); an empty place is
+ * an insertion there. */
 export async function replacePlaces(
   host: WordHost,
   edits: { loc: Locator; place: WordPlace; expected: string; newText: string }[],
@@ -172,8 +190,13 @@ export async function replacePlaces(
     for (const e of ordered) {
       const expected = current.get(e.place.paragraph) ?? e.expected;
       // each replacement changes the paragraph the next one searches, so one sync per edit
-      const r = await rangeOf(ctx, e.loc, e.place, expected);
-      r.insertText(e.newText, 'Replace');
+      if (e.place.start === e.place.end) {
+        const anchor = insertionAnchor(expected, e.place);
+        if (!anchor) throw new PlaceChanged('This citation is no longer where it was; check again.');
+        (await rangeOf(ctx, e.loc, anchor.place, expected)).insertText(e.newText, anchor.at);
+      } else {
+        (await rangeOf(ctx, e.loc, e.place, expected)).insertText(e.newText, 'Replace');
+      }
       await ctx.sync();
       current.set(e.place.paragraph, expected.slice(0, e.place.start) + e.newText + expected.slice(e.place.end));
     }

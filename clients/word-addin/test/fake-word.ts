@@ -63,7 +63,7 @@ export class FakeParagraph extends Loadable implements WParagraph {
   insertComment(text: string): unknown {
     return this.whole().insertComment(text);
   }
-  insertText(text: string, loc: 'Replace'): WRange {
+  insertText(text: string, loc: 'Replace' | 'Start' | 'End'): WRange {
     return this.whole().insertText(text, loc);
   }
   select(): void {
@@ -100,12 +100,14 @@ export class FakeRange implements WRange {
     this.doc.journal.comments.push({ on: this.text, text });
     return {};
   }
-  insertText(text: string, _insertLocation?: 'Replace'): WRange {
+  insertText(text: string, insertLocation: 'Replace' | 'Start' | 'End' = 'Replace'): WRange {
     const v = this.para.raw();
-    this.doc.journal.replacements.push({ from: this.text, to: text });
-    this.para.setRaw(v.slice(0, this.start) + text + v.slice(this.end));
+    // Word's locations: 'Start' and 'End' insert at that end of the range, inside it; 'Replace' replaces it
+    const [from, to] = { Replace: [this.start, this.end], Start: [this.start, this.start], End: [this.end, this.end] }[insertLocation];
+    this.doc.journal.replacements.push({ from: v.slice(from, to), to: text });
+    this.para.setRaw(v.slice(0, from) + text + v.slice(to));
     this.doc.changed();
-    return new FakeRange(this.doc, this.para, this.start, this.start + text.length);
+    return new FakeRange(this.doc, this.para, from, from + text.length);
   }
   select(): void {
     this.doc.journal.selections.push(this.text);

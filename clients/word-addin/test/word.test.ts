@@ -81,3 +81,20 @@ test('two fixes in one paragraph are applied last first', async () => {
   ]);
   assert.equal(doc.texts()[0], 'Smith v. Jones, 100 A.2d 450, 455 (1953).');
 });
+
+test('an empty place is an insertion: the subsequent history after a citation, even at a paragraph\'s start', async () => {
+  const para = 'A right 😀 to abortion. Roe v. Wade, 410 U.S. 113 (1973). Later text.';
+  const at = para.indexOf(' Later');
+  const doc = new FakeDocument({ body: [para, 'Roe v. Wade, 410 U.S. 113 (1973).'] });
+  const history = ', overruled by Dobbs v. Jackson Women’s Health Organization, 597 U.S. 215 (2022)';
+  const empty = (paragraph: number, start: number): WordPlace => ({ paragraph, start, end: start, part: 'body', text: '' });
+  await replacePlaces(doc.host(), [
+    { loc: { where: 'body', index: 0 }, place: empty(0, at - 1), expected: para, newText: history },
+    { loc: { where: 'body', index: 1 }, place: empty(1, 0), expected: 'Roe v. Wade, 410 U.S. 113 (1973).', newText: 'See ' },
+  ]);
+  assert.equal(doc.texts()[0], para.slice(0, at - 1) + history + para.slice(at - 1));
+  assert.equal(doc.texts()[1], 'See Roe v. Wade, 410 U.S. 113 (1973).');
+  assert.deepEqual(doc.journal.replacements.map((r) => r.from), ['', '']); // nothing of the draft replaced
+  // the place past the paragraph's end, or a paragraph changed since: said, not guessed at
+  await assert.rejects(replacePlaces(doc.host(), [{ loc: { where: 'body', index: 1 }, place: empty(1, 999), expected: doc.texts()[1], newText: 'x' }]), PlaceChanged);
+});

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from citecheck.checks.base import CheckContext, describe_record, record_evidence
@@ -84,15 +85,10 @@ class CaseNameCheck:
                 citation_index=c.index,
             )
             return
-        party = _shared_party(cleaned, record.names)
-        if party is not None and severity is None:
-            # one party named right, the other not: a public officer's successor substituted (Hossain v.
-            # Ashcroft, later v. Gonzales), a caption renamed on appeal — a warning, not proof
-            severity = Severity.WARNING
-            unlisted += (
-                f" The draft names it in part ({party}): a party may have been substituted or renamed, or the "
-                "name shortened."
-            )
+        if severity is None:
+            doubt = _doubt(cleaned, record)
+            severity = Severity.WARNING if doubt else None
+            unlisted += doubt
         yield make_finding(
             Kind.NAME_MISMATCH,
             c.case_name.span,
@@ -108,6 +104,23 @@ class CaseNameCheck:
             ),
             citation_index=c.index,
         )
+
+
+def _doubt(cleaned: str, record: CaseRecord) -> str:
+    """Why another name than the case's is no proof that the citation is another case's ("": it is)."""
+    if not _captioned(cleaned):
+        # a name of a word or two with no "v." is a short reference, often what is left of a caption the
+        # extraction cut ("Hosps.", "Puerto Rico", "HUD")
+        return " The draft's name is a short reference, not a caption: check which case it means."
+    party = _shared_party(cleaned, record.names)
+    if party is not None:
+        # one party named right, the other not: a public officer's successor substituted (Hossain v.
+        # Ashcroft, later v. Gonzales), a caption renamed on appeal
+        return (
+            f" The draft names it in part ({party}): a party may have been substituted or renamed, or the "
+            "name shortened."
+        )
+    return ""
 
 
 _ROMAN = frozenset("i ii iii iv v vi vii viii ix x".split())
@@ -130,12 +143,47 @@ def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
         return any(t not in GENERIC for t in name_tokens(party))
 
     squashed = {_letters(p) for n in record_names for p in parties(n) if named(p)} - {""}
+    initials = {_initials(p) for n in record_names for p in parties(n)} - {""}
     for written in parties(draft):
         letters = _letters(written)
         if words(written) & theirs or (named(written) and len(letters) >= 4 and letters in squashed):
             return written
+        if _acronym(written) and any(_acronym(written) in i for i in initials):
+            return written  # "PRASA" for Puerto Rico Aqueduct & Sewer Auth.: an acronym the court defined
     return None
+
+
+#: Words an acronym leaves out.
+_NOT_INITIALLED = frozenset("of the and for inc corp co ltd llc".split())
+
+
+def _acronym(party: str) -> str:
+    """The letters of a party written as an acronym (``M&E``, ``PRASA``, ``N.L.R.B.``), else "".
+
+    >>> _acronym("M&E"), _acronym("PRASA"), _acronym("N.L.R.B."), _acronym("Smith"), _acronym("A")
+    ('ME', 'PRASA', 'NLRB', '', '')
+    """
+    letters = re.sub(r"[&.\s]", "", party)
+    return letters if 2 <= len(letters) <= 8 and letters.isalpha() and letters.isupper() else ""
+
+
+def _initials(party: str) -> str:
+    """The initials of a party's capitalised words, less those an acronym leaves out.
+
+    >>> _initials("Puerto Rico Aqueduct & Sewer Auth."), _initials("Metcalf & Eddy, Inc.")
+    ('PRASA', 'ME')
+    """
+    found = re.findall(r"[A-Za-z][\w'-]*", party)
+    return "".join(w[0] for w in found if w[0].isupper() and w.lower() not in _NOT_INITIALLED)
 
 
 def _letters(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalpha())
+
+
+def _captioned(name: str) -> bool:
+    """A caption (``A v. B``, ``In re A``, ``Ex parte A``), or a name of three words or more."""
+    lowered = f" {name.lower()} "
+    if " v. " in lowered or " vs. " in lowered or " v " in lowered:
+        return True
+    return lowered.startswith((" in re ", " ex parte ")) or len(name.split()) >= 3

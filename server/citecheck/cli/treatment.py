@@ -13,10 +13,13 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from citecheck.config import Settings, overruled_table_path
 from citecheck.errors import ConfigError
+
+if TYPE_CHECKING:
+    from citecheck.sources.treatment.build import BuildStats
 
 __all__ = ["add_treatment_commands", "run_treatment_command"]
 
@@ -36,7 +39,17 @@ def add_treatment_commands(subparsers: Any) -> None:
         "without it, the newest files are downloaded from the bucket (bulk_url; the opinions file is ~50 GB)",
     )  # fmt: skip
     build.add_argument("--out", type=Path, metavar="FILE", help="table to write (default: treatment_path)")
-    build.add_argument("--workers", type=int, metavar="N", help="scanning processes (default: cores - 1)")
+    build.add_argument(
+        "--workers", type=int, metavar="N",
+        help="scanning processes (default: cores - 1); with --ray, Ray workers (default: every CPU of Ray)",
+    )  # fmt: skip
+    build.add_argument(
+        "--ray", action="store_true",
+        help="scan on a local Ray instance of --workers CPUs (the [scale] extra; docs/scale.md)",
+    )  # fmt: skip
+    build.add_argument(
+        "--ray-address", metavar="ADDR", help="scan on the Ray cluster at ADDR (docs/scale.md); implies --ray"
+    )
     build.add_argument("--json", action="store_true", help="print the build's figures as JSON")
     build.add_argument(
         "--confirm", action="store_true",
@@ -76,14 +89,30 @@ def run_treatment_command(args: argparse.Namespace, settings: Settings, *, out: 
     return _build(args, settings, out)
 
 
+def _options(args: argparse.Namespace, settings: Settings) -> bool:
+    """The build's options checked before anything is read or downloaded; whether the scan runs on Ray."""
+    ray = bool(args.ray or args.ray_address is not None)
+    if args.workers is not None and args.workers < (1 if ray else 0):
+        raise ConfigError("--workers must be 1 or more with --ray" if ray else "--workers must be 0 or more")
+    if ray:
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise ConfigError('treatment build --ray needs Ray: pip install "citecheck-legal[scale]"')
+    if args.confirm and not (settings.model_url and settings.model_name):
+        raise ConfigError(
+            "--confirm needs the model endpoint: set model_url and model_name (docs/model-endpoint.md)"
+        )
+    return ray
+
+
 def _build(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
-    from citecheck.sources.download import format_bytes, remove_download
+    from citecheck.sources.download import remove_download
     from citecheck.sources.treatment.build import build_treatment
 
     table = _table_path(args, settings)
     index = Path(getattr(args, "index", None) or settings.index_path).expanduser()
-    if args.workers is not None and args.workers < 0:
-        raise ConfigError("--workers must be 0 or more")
+    ray = _options(args, settings)
     downloaded: dict[str, Path] = {}
     path = args.path
     if path is None:
@@ -97,19 +126,28 @@ def _build(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
         _echo(f"listing {settings.bulk_url} for the newest parentheticals and opinions files")
         _date, downloaded = asyncio.run(fetch_treatment_files(settings.bulk_url, folder))
         path = folder
-    if args.confirm and not (settings.model_url and settings.model_name):
-        raise ConfigError(
-            "--confirm needs the model endpoint: set model_url and model_name (docs/model-endpoint.md)"
-        )
-    stats = build_treatment(path, index_path=index, out=table, workers=args.workers, stage=_echo,
-                            confirm_with=settings if args.confirm else None)  # fmt: skip
+    confirm_with = settings if args.confirm else None
+    if ray:
+        from citecheck.batch.treatment import build_on_ray
+
+        stats = build_on_ray(path, index_path=index, out=table, address=args.ray_address, workers=args.workers,
+                             stage=_echo, confirm_with=confirm_with)  # fmt: skip
+    else:
+        stats = build_treatment(path, index_path=index, out=table, workers=args.workers, stage=_echo,
+                                confirm_with=confirm_with)  # fmt: skip
     if downloaded and not args.keep_downloads:
         for p in downloaded.values():
             remove_download(p)
-    figures = stats.as_dict()
     if args.json:
-        out.write(json.dumps({"table": str(table), **figures}, indent=2) + "\n")
-        return 0
+        out.write(json.dumps({"table": str(table), **stats.as_dict()}, indent=2) + "\n")
+    else:
+        _write_figures(stats, table, out)
+    return 0
+
+
+def _write_figures(stats: BuildStats, table: Path, out: TextIO) -> None:
+    from citecheck.sources.download import format_bytes
+
     out.write(f"treatment table {table}: {stats.treatments:,} treatments ({format_bytes(stats.size)})\n")
     out.write(
         f"  read {stats.scan.opinions:,} opinions ({stats.scan.with_cue:,} with a cue word) and "
@@ -123,7 +161,6 @@ def _build(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
         out.write(f"  the model was asked about {c.get('asked', 0)} sentences: {c.get('confirmed', 0)} confirmed, "
                   f"{c.get('rejected', 0)} rejected, {c.get('unanswered', 0)} unanswered (kept)\n")  # fmt: skip
     out.write(f"  {stats.seconds:.1f} s ({stats.cpu_seconds:.1f} s of CPU)\n")
-    return 0
 
 
 def _status(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:

@@ -35,6 +35,12 @@ CASES = [
          short="Lee v. ISKCON"),
     Case(id=960000007, name="United States v. LaFrance", cites=[("879", "F.2d", "1")], date="1989-06-28",
          court="ca1"),
+    Case(id=960000008, name="Klaxon Co. v. Stentor Electric Mfg. Co.", cites=[("313", "U.S.", "487")],
+         date="1941-06-30", court="scotus"),
+    Case(id=960000009, name="Torres v. Superintendent of Police", cites=[("893", "F.2d", "404")],
+         date="1990-01-08", court="ca1"),
+    Case(id=960000010, name="Metcalf & Eddy, Inc. v. Puerto Rico Aqueduct & Sewer Auth.",
+         cites=[("945", "F.2d", "10")], date="1991-09-24", court="ca1"),
 ]  # fmt: skip
 
 TEXT = """\
@@ -53,6 +59,11 @@ Airports are not public fora. ISKCON v. Lee, 112 S. Ct. 2701 (1992); Lee v. ISKC
 (1992) (per curiam). Leafletting is another matter. See ISKCON, 112 S. Ct. at 2708.
 
 The sentence stands. United States v. La France, 879 F.2d 1, 4 (1st Cir. 1989).
+
+The forum's choice-of-law rules apply. Klaxon Co. v. Stentor Elec. Mfg. Co., 313 U.S. 487, 8 (1941). As we held
+in Puerto Rico, 893 F.2d 404, 406 (1st Cir. 1990).
+
+The authority claimed immunity. M&E v. PRASA, 945 F.2d 10, 12 (1st Cir. 1991).
 """
 
 
@@ -107,3 +118,21 @@ def test_a_short_form_two_cited_cases_could_stand_for_is_a_warning(found) -> Non
 def test_a_name_written_with_a_space_the_record_lacks_is_a_warning(found) -> None:
     loud = {(k, sev) for k, sev in found.get("879 F.2d 1", set()) if sev is not Severity.INFO}
     assert loud and loud <= {(Kind.NAME_MISMATCH, Severity.WARNING), (Kind.NAME_MISSPELLED, Severity.WARNING)}
+
+
+def test_a_footnote_number_read_as_a_pin_is_a_warning(found) -> None:
+    """ "313 U.S. 487,⏎⏎8 In his opinion": a court's PDF text with a footnote after a page break."""
+    assert (Kind.PINCITE_OUT_OF_RANGE, Severity.WARNING) in found["313 U.S. 487"]
+
+
+def test_a_short_reference_for_a_name_is_a_warning(found) -> None:
+    """What the extraction kept of a caption ("Puerto Rico" of Torres v. Superintendent of Police of Puerto
+    Rico) is a short reference: another case's name there is a warning."""
+    assert (Kind.NAME_MISMATCH, Severity.WARNING) in found["893 F.2d 404"]
+
+
+def test_a_caption_in_the_acronyms_the_court_defined_is_a_warning(found) -> None:
+    """ "M&E v. PRASA, 945 F.2d 10" (a First Circuit opinion's own short caption of Metcalf & Eddy, Inc. v.
+    Puerto Rico Aqueduct & Sewer Auth.): the initials of each party are no other case's name."""
+    loud = {(k, sev) for k, sev in found.get("945 F.2d 10", set()) if sev is not Severity.INFO}
+    assert loud <= {(Kind.NAME_MISMATCH, Severity.WARNING)}

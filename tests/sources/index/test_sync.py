@@ -92,8 +92,10 @@ async def test_a_corrupt_file_in_the_bucket_leaves_the_old_index_working(
     key = "bulk-data/dockets-2026-06-30.csv.bz2"
     data = bucket.objects[key].data
     bucket.put(key, data[: len(data) // 2])  # listed and served whole, but the bz2 stream stops midway
-    with pytest.raises(ImportFormatError, match="truncated bz2"):
-        await sync(index, bulk_url=bucket.base_url)
+    # the dump before the damaged one is the index's own: nothing to do, and the note says why
+    result = await sync(index, bulk_url=bucket.base_url)
+    assert result.date == "2026-03-31" and result.build.mode == "unchanged"
+    assert any("2026-06-30 dump's dockets file is damaged" in n for n in result.notes)
     assert index.read_bytes() == before and index_status(index, "100 A.2d 36") is LookupStatus.FOUND
     assert (
         tmp_path / "index-bulk" / "dockets-2026-06-30.csv.bz2"
@@ -230,3 +232,59 @@ async def test_an_empty_file_in_the_newest_dump_falls_back_to_the_previous_dumps
         again = await sync(index, bulk_url=b.base_url)
         assert again.date == "2026-06-30" and again.build.mode == "unchanged"
         assert any("2026-09-30 dump's citations file is empty" in n for n in again.notes)
+
+
+def _cut_short(bucket: FakeBucket, key: str) -> None:
+    """Publish ``key`` cut in the middle of a row, in a whole bz2 stream: what the export writes when its
+    psql dies under ``set -e`` without ``pipefail`` (bzip2 still closes the stream)."""
+    import bz2
+
+    text = bz2.decompress(bucket.objects[key].data)
+    bucket.put(key, bz2.compress(text[: len(text) * 2 // 3].rstrip(b"\n")))
+
+
+async def test_a_dump_cut_short_is_passed_over_for_the_one_before_it(tmp_path: Path) -> None:
+    """Issue 32 item 3: a first sync whose newest dump has a citations file cut mid-row (the bucket's own
+    bytes: its ETag matches) builds from the dump before it, says so, and never uses the partial file."""
+    with FakeBucket() as b:
+        publish(b, tmp_path / "pub", "2026-03-31", unreferenced_dockets=3)
+        publish(b, tmp_path / "pub", "2026-06-30", unreferenced_dockets=3)
+        _cut_short(b, "bulk-data/citations-2026-06-30.csv.bz2")
+        index = tmp_path / "index.sqlite"
+        result = await sync(index, bulk_url=b.base_url)
+        assert result.date == "2026-03-31" and result.build.mode != "unchanged"
+        assert any("2026-06-30 dump's citations file is damaged (cut short)" in n for n in result.notes)
+        assert read_meta(index)["dump_date"] == "2026-03-31"
+        assert index_status(index, "100 A.2d 36") is LookupStatus.FOUND
+        # the damaged file stays (the bucket's own bytes: a new download would be the same), the used ones go
+        assert (tmp_path / "index-bulk" / "citations-2026-06-30.csv.bz2").exists()
+        assert not (tmp_path / "index-bulk" / "citations-2026-03-31.csv.bz2").exists()
+
+
+async def test_a_courts_file_cut_short_takes_the_last_good_one(tmp_path: Path) -> None:
+    with FakeBucket() as b:
+        publish(b, tmp_path / "pub", "2026-03-31", unreferenced_dockets=3)
+        publish(b, tmp_path / "pub", "2026-06-30", unreferenced_dockets=3)
+        _cut_short(b, "bulk-data/courts-2026-06-30.csv.bz2")
+        index = tmp_path / "index.sqlite"
+        result = await sync(index, bulk_url=b.base_url)
+        assert result.date == "2026-06-30"
+        assert any("courts file is damaged" in n and "courts-2026-03-31.csv.bz2" in n for n in result.notes)
+        assert index_status(index, "100 A.2d 36") is LookupStatus.FOUND
+
+
+async def test_a_damaged_dump_never_replaces_a_newer_index_with_an_older_dump(tmp_path: Path) -> None:
+    """The dump before the broken one is older than the index's: the error, and the index unchanged."""
+    with FakeBucket() as b:
+        publish(b, tmp_path / "pub", "2026-03-31", unreferenced_dockets=3)
+        publish(b, tmp_path / "pub", "2026-06-30", unreferenced_dockets=3)
+        index = tmp_path / "index.sqlite"
+        await sync(index, bulk_url=b.base_url)
+        before = index.read_bytes()
+        for kind in ("courts", "dockets", "opinion-clusters", "citations"):
+            del b.objects[f"bulk-data/{kind}-2026-06-30.csv.bz2"]
+        publish(b, tmp_path / "pub", "2026-09-30", unreferenced_dockets=3)
+        _cut_short(b, "bulk-data/citations-2026-09-30.csv.bz2")
+        with pytest.raises(ImportFormatError, match=r"cut short.*the published dump is damaged"):
+            await sync(index, bulk_url=b.base_url)
+        assert index.read_bytes() == before and read_meta(index)["dump_date"] == "2026-06-30"

@@ -88,18 +88,26 @@ def _opinion_row(oid: int, cluster: int, typ: str, text: str) -> dict[str, objec
             "html_with_citations": "", "extracted_by_ocr": False, "author_id": None, "cluster_id": cluster}  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("treatment")
+def write_inputs(root: Path, copies: int = 1) -> int:
+    """The index of ``CASES`` at ``root/index.sqlite`` and the bulk files in ``root/bulk``: ``OPINIONS``
+    ``copies`` times over (each copy its own opinion ids) and the opinion the parentheticals describe, and
+    ``PARENTHETICALS``; returns the number of opinions rows."""
     write_dump(root / "dump", CASES, courts=COURTS)
     build_from_folder(root / "index.sqlite", root / "dump", full_dump=True)
-    rows = [_opinion_row(*o) for o in OPINIONS] + [
-        _opinion_row(401, 103, "010combined", "The statute applies.")
-    ]
+    rows = [_opinion_row(oid + 1000 * k, cluster, typ, text) for k in range(copies)
+            for oid, cluster, typ, text in OPINIONS]  # fmt: skip
+    rows.append(_opinion_row(401, 103, "010combined", "The statute applies."))
     with open_dump_file(root / "bulk", "opinions", "2026-06-30", compress=True) as out:
         write_table(out, "opinions", rows)
     with open_dump_file(root / "bulk", "parentheticals", "2026-06-30", compress=False) as out:
         write_table(out, "parentheticals", PARENTHETICALS)
+    return len(rows)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("treatment")
+    write_inputs(root)
     stats = build_treatment(root / "bulk", index_path=root / "index.sqlite", out=root / "treatment.sqlite",
                             workers=0)  # fmt: skip
     table = TreatmentTable(root / "treatment.sqlite")

@@ -498,11 +498,17 @@ def resolve_supra(c: Citation, st: LookupState) -> int | None:
     return _latest(st, suffixes(c.antecedent_text))
 
 
-def resolve_reference(
-    r: RefCandidate, text: str, offset: int, st: LookupState
-) -> tuple[int, int, str] | None:
-    """(position of the antecedent's record, word position where the name starts, name) for a valid
-    ``Name at N``."""
+class ReferenceHit(NamedTuple):
+    """A ``Name at N`` resolved: the antecedent's record (its position in ``LookupState.fulls``), where in
+    the paragraph the name starts, and the name as written."""
+
+    record: int
+    name_start: int
+    name: str
+
+
+def resolve_reference(r: RefCandidate, text: str, offset: int, st: LookupState) -> ReferenceHit | None:
+    """The antecedent of a valid ``Name at N``, or None."""
     if not st.fulls:
         return None
     words = r.words
@@ -515,7 +521,7 @@ def resolve_reference(
         pool: Iterable[int] = reversed(range(len(st.fulls))) if listed is None else reversed(listed)
         for p in pool:
             if name in st.fulls[p].short_names:
-                return p, s, text[offset + s : offset + r.name_end]
+                return ReferenceHit(p, s, text[offset + s : offset + r.name_end])
     return None
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from citecheck.extract.incremental.assembly import Run
 from citecheck.extract.incremental.plan import Plan, uses_prev
@@ -30,9 +31,25 @@ _AFTER = 200  # characters after a citation a local check may read (a "supra not
 _BEFORE = 40  # characters before a citation a local check may read (a parallel pin before it)
 
 
-#: (start, end, findings) of each paragraph whose local findings are not the last version's moved
-#: with the paragraph: re-checked, renumbered, or left without citations
-Changes = list[tuple[int, int, tuple[Finding, ...]]]
+class Change(NamedTuple):
+    """A paragraph whose local findings are not the last version's moved with it (re-checked, renumbered,
+    or left without citations): its span now and its findings."""
+
+    start: int
+    end: int
+    findings: tuple[Finding, ...]
+
+
+Changes = list[Change]
+
+
+class BulkRange(NamedTuple):
+    """Only paragraphs ``lo..hi-1`` can have other local findings than the memo's last version: those before
+    are its ``lo`` first, those after are its paragraphs from ``old_hi`` on, moved."""
+
+    lo: int
+    hi: int
+    old_hi: int
 
 
 @dataclass(slots=True, eq=False)
@@ -108,10 +125,9 @@ class ParagraphFindings:
         return out
 
 
-def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
-    """``(lo, hi, old_hi)``: only paragraphs ``lo..hi-1`` can have other findings than the memo's
-    last version (paragraphs before are its ``lo`` first, those after its paragraphs from ``old_hi``
-    on, moved), or None when the memo cannot tell (not the run this one continued, edits unknown)."""
+def _bulk_range(run: Run, memo: LocalMemo) -> BulkRange | None:
+    """The paragraphs that can have other findings than the memo's last version, or None when the memo
+    cannot tell (not the run this one continued, edits unknown)."""
     if run.edited is None or run.prior_serial is None or memo.serial != run.prior_serial:
         return None
     plans, paras = run.plans, run.paragraphs
@@ -133,7 +149,7 @@ def _bulk_range(run: Run, memo: LocalMemo) -> tuple[int, int, int] | None:
         hi, j = hi + 1, j + 1
     if hi < n and hi > lo and uses_prev(plans[hi]):
         hi, j = hi + 1, j + 1
-    return lo, hi, j
+    return BulkRange(lo, hi, j)
 
 
 def _same_head(run: Run, memo: LocalMemo) -> int:
@@ -186,7 +202,7 @@ def paragraph_findings(
         plan = run.plans[para]
         if not plan:
             if plan.key not in old.empty:  # a paragraph planned again without citations: its old findings go
-                changes.append((*run.paragraphs[para], ()))
+                changes.append(Change(*run.paragraphs[para], ()))
             fresh_empty.append(plan.key)
             middle.append(None)
             continue
@@ -200,7 +216,7 @@ def paragraph_findings(
             entry = hit  # the very same entry: taken over as computed, placed when asked for
         else:
             mine = tuple(f for c in extraction.paragraph_citations(para) for f in check(extraction, c))
-            changes.append((start, end, mine))
+            changes.append(Change(start, end, mine))
             entry = MemoEntry(plan, res, prev, start, window, mine, run.first_of(para), reads_prev)
         fresh[plan.key] = entry
         middle.append(entry)

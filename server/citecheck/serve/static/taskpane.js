@@ -398,14 +398,30 @@
       await ctx.sync();
     });
   }
+  var ANCHOR = 24;
+  function insertionAnchor(paragraph, place) {
+    const low = (i) => i > 0 && i < paragraph.length && (paragraph.charCodeAt(i) & 64512) === 56320;
+    const at = place.start;
+    if (at < 0 || at > paragraph.length || paragraph.length === 0) return null;
+    let start2 = at > 0 ? Math.max(0, at - ANCHOR) : 0;
+    let end = at > 0 ? at : Math.min(paragraph.length, ANCHOR);
+    if (low(start2)) start2 -= 1;
+    if (low(end)) end += 1;
+    return { place: { ...place, start: start2, end, text: paragraph.slice(start2, end) }, at: at > 0 ? "End" : "Start" };
+  }
   async function replacePlaces(host, edits) {
     const ordered = [...edits].sort((a, b) => a.place.paragraph - b.place.paragraph || b.place.start - a.place.start);
     const current = /* @__PURE__ */ new Map();
     await host.run(async (ctx) => {
       for (const e of ordered) {
         const expected = current.get(e.place.paragraph) ?? e.expected;
-        const r = await rangeOf(ctx, e.loc, e.place, expected);
-        r.insertText(e.newText, "Replace");
+        if (e.place.start === e.place.end) {
+          const anchor = insertionAnchor(expected, e.place);
+          if (!anchor) throw new PlaceChanged("This citation is no longer where it was; check again.");
+          (await rangeOf(ctx, e.loc, anchor.place, expected)).insertText(e.newText, anchor.at);
+        } else {
+          (await rangeOf(ctx, e.loc, e.place, expected)).insertText(e.newText, "Replace");
+        }
         await ctx.sync();
         current.set(e.place.paragraph, expected.slice(0, e.place.start) + e.newText + expected.slice(e.place.end));
       }

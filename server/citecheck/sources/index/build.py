@@ -41,7 +41,7 @@ from citecheck.sources.importing import NullProgress, ProgressSink
 from citecheck.sources.index import files
 from citecheck.sources.index.coverage import NEUTRAL_TYPE, volume_complete
 from citecheck.sources.index.lanes import LANES, IdSet, Marks, Message, case_tokens
-from citecheck.sources.index.rows import FileStats, dump_date, dump_dialect, find_dump
+from citecheck.sources.index.rows import DamagedFile, FileStats, dump_date, dump_dialect, find_dump
 from citecheck.sources.index.schema import (
     CITE_SEP,
     FIELD_SEP,
@@ -186,6 +186,10 @@ def read_meta(index: Path) -> dict[str, str]:
         return {}
 
 
+#: A lane's error, rebuilt in the parent from the kind the worker sent (the first class it is an instance of).
+_LANE_ERRORS: dict[str, type[Exception]] = {"damaged": DamagedFile, "format": ImportFormatError}
+
+
 def _run_lane(name: str, args: tuple[Any, ...], conn: Any) -> None:
     """Worker process body: run one lane, send its messages (errors as one message)."""
     try:
@@ -199,7 +203,9 @@ def _run_lane(name: str, args: tuple[Any, ...], conn: Any) -> None:
                 if isinstance(exc, ImportFormatError | CorpusError)
                 else f"{exc.__class__.__name__}: {exc}"
             )
-            conn.send(("error", (isinstance(exc, ImportFormatError), text)))
+            # the error's kind crosses the process boundary by name: a damaged file is passed over by a sync
+            kind = next((k for k, cls in _LANE_ERRORS.items() if isinstance(exc, cls)), "")
+            conn.send(("error", (kind, text)))
         except OSError:
             pass
     finally:
@@ -235,8 +241,8 @@ def _parallel(lanes: list[tuple[str, tuple[Any, ...]]]) -> Iterator[Message]:
                 if message[0] == "done":
                     live.remove(conn)
                 elif message[0] == "error":
-                    is_format, text = message[1]
-                    raise ImportFormatError(text) if is_format else CorpusError(text)
+                    kind, text = message[1]
+                    raise _LANE_ERRORS.get(kind, CorpusError)(text)
                 else:
                     yield message
     finally:

@@ -7,8 +7,9 @@ Where the figures come from (docs/performance.md, "The citation index at CourtLi
   dockets 4.5 GB, opinion-clusters 2.3 GB, courts 79 kB; citations about 0.25 GB): an estimate, the 2026
   files could not be reached from the machine that measured;
 - **build** — ``bench/index.py`` at CourtListener's scale (10 M citations, 9 M clusters, the dockets'
-  rows): the build from ``.bz2`` is bound by decompression, 17–31 minutes on two cores, measured on a
-  synthetic dump of the real format and extrapolated to the real files' sizes;
+  rows): the build from ``.bz2`` is bound by decompression: 17–31 minutes on two cores at load 3–6, ~42 at
+  load 8–10 (2026-12-04), measured on a synthetic dump of the real format and extrapolated to the real
+  files' sizes; the figure given is the range a user can expect, rounded out;
 - **disk** — while it builds: the downloads plus the bytes the build writes (the staged cases and
   dockets, then the index: 2.0 × the index); afterwards the index alone (the downloads are deleted).
 """
@@ -36,4 +37,4 @@ class SyncCost:
 
 
 #: The figures (estimates where the module docstring says so); update them with a new measurement.
-SYNC_COST = SyncCost(download_gb=7, build_minutes=(17, 31), disk_during_gb=11, disk_after_gb=2)
+SYNC_COST = SyncCost(download_gb=7, build_minutes=(20, 45), disk_during_gb=11, disk_after_gb=2)

@@ -101,11 +101,16 @@ if fed or total == 0:
 """
 
 
-class TruncatedFile(ImportFormatError):
+class DamagedFile(ImportFormatError):
+    """The file itself is broken — cut short, empty, or its compressed stream damaged — not merely in another
+    format: a sync passes such a dump over for the one before it (``sync.py``)."""
+
+
+class TruncatedFile(DamagedFile):
     """The file ends mid-row: the dump was cut short (the old index stays)."""
 
 
-class EmptyFile(ImportFormatError):
+class EmptyFile(DamagedFile):
     """The file holds nothing, not even its header."""
 
 
@@ -337,7 +342,7 @@ class BulkReader:
             return ImportFormatError(f"{self.path}: cannot read it ({self._feed_error})")
         if code != 0:
             why = proc.stderr.read().decode("utf-8", "replace").strip() if proc.stderr else ""
-            return ImportFormatError(f"{self.path}: {why or f'the bz2 decoder failed ({code})'}")
+            return DamagedFile(f"{self.path}: {why or f'the bz2 decoder failed ({code})'}")
         return None
 
     def rows(self) -> Iterator[tuple[str, ...]]:

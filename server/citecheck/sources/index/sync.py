@@ -10,6 +10,10 @@
    interruption with HTTP Range, checked against the listing's size and ETag).
 5. **Build** beside the old index and swap (``build.py``): an update when the old index is an older
    full dump. The downloads are deleted after a successful build unless asked to keep them.
+6. **Pass over a broken dump.** The export runs without ``pipefail``, so a failed table is published
+   empty or cut short: an empty file is passed over from the listing; one found broken once downloaded
+   (the bucket's own bytes, cut short or a damaged stream) is passed over then, and the sync goes on with
+   the dump before it — unless the index already holds a newer one (then the error; the index is unchanged).
 
 A second sync of the same index while one runs is refused with the holder's pid (``build.BuildLock``).
 File names come from the listing, which is untrusted: only ``bulk-data/<kind>-YYYY-MM-DD.csv.bz2``
@@ -50,6 +54,7 @@ from citecheck.sources.index.build import (
     estimate_index_bytes,
     read_meta,
 )
+from citecheck.sources.index.rows import DamagedFile
 from citecheck.sources.index.schema import layout_outdated
 from citecheck.sources.safe_names import inside, safe_component
 from citecheck.sources.targets import check_folder, check_side_files
@@ -128,40 +133,48 @@ def parse_listing(body: bytes) -> tuple[list[tuple[str, int | None, str | None]]
 EMPTY_FILE_BYTES = 64
 
 
-def newest_dump(objects: list[tuple[str, int | None, str | None]], base_url: str) -> DumpListing:
+def newest_dump(
+    objects: list[tuple[str, int | None, str | None]], base_url: str, damaged: frozenset[str] = frozenset()
+) -> DumpListing:
     """The newest date with all four files; BadResponse when the listing has none.
 
-    An empty file was published once (the courts file, #2863; the export runs without ``pipefail``): an
-    empty courts file is replaced by the newest earlier one (courts change little), and a dump whose
-    cases, dockets or citations file is empty is passed over for the one before it."""
+    An empty file was published once (the courts file, #2863; the export runs without ``pipefail``, so a
+    failed table is published empty or cut short): an empty courts file is replaced by the newest earlier
+    one (courts change little), and a dump whose cases, dockets or citations file is empty is passed over
+    for the one before it. ``damaged`` names files found broken once downloaded (cut short, a damaged
+    stream: ``rows.DamagedFile``), passed over the same way."""
     by_date: dict[str, dict[str, tuple[str, int | None, str | None]]] = {}
     for key, size, etag in objects:
         m = _KEY.match(key)
         if m:
             by_date.setdefault(m.group(3), {})[m.group(2)] = (m.group(1), size, etag)
 
-    def empty(entry: tuple[str, int | None, str | None]) -> bool:
-        return entry[1] is not None and entry[1] <= EMPTY_FILE_BYTES
+    def failed(entry: tuple[str, int | None, str | None]) -> str:
+        """Why the file is no use ("": it may be)."""
+        if entry[0] in damaged:
+            return "damaged (cut short)"
+        return "empty" if entry[1] is not None and entry[1] <= EMPTY_FILE_BYTES else ""
 
     notes: list[str] = []
     for date in sorted(by_date, reverse=True):
         kinds = dict(by_date[date])
         if not all(k in kinds for k in KINDS):
             continue
-        hollow = [k for k in KINDS if k != "courts" and empty(kinds[k])]
+        hollow = [f"{k} file is {failed(kinds[k])}" for k in KINDS if k != "courts" and failed(kinds[k])]
         if hollow:
-            notes.append(f"the {date} dump's {', '.join(hollow)} file is empty: used an older dump")
+            notes.append(f"the {date} dump's {', '.join(hollow)}: used an older dump")
             continue
-        if empty(kinds["courts"]):
+        if failed(kinds["courts"]):
+            why = failed(kinds["courts"])
             older = next(
                 (by_date[d]["courts"] for d in sorted(by_date, reverse=True)
-                 if d < date and "courts" in by_date[d] and not empty(by_date[d]["courts"])),
+                 if d < date and "courts" in by_date[d] and not failed(by_date[d]["courts"])),
                 None,
             )  # fmt: skip
             if older is None:
-                notes.append(f"the {date} dump's courts file is empty and no older one is listed")
+                notes.append(f"the {date} dump's courts file is {why} and no older one is listed")
                 continue
-            notes.append(f"the {date} dump's courts file is empty (as in #2863): used {older[0]}")
+            notes.append(f"the {date} dump's courts file is {why} (as in #2863): used {older[0]}")
             kinds["courts"] = older
         return DumpListing(
             date=date,
@@ -181,6 +194,11 @@ def newest_dump(objects: list[tuple[str, int | None, str | None]], base_url: str
 
 
 async def list_bucket(client: httpx.AsyncClient, base_url: str) -> DumpListing:
+    return newest_dump(await list_objects(client, base_url), base_url)
+
+
+async def list_objects(client: httpx.AsyncClient, base_url: str) -> list[tuple[str, int | None, str | None]]:
+    """(key, size, ETag) of every object under ``bulk-data/``, read page by page."""
     objects: list[tuple[str, int | None, str | None]] = []
     token: str | None = None
     for _ in range(MAX_PAGES):
@@ -202,7 +220,7 @@ async def list_bucket(client: httpx.AsyncClient, base_url: str) -> DumpListing:
             break
     else:
         raise BadResponse(f"the bucket listing did not end after {MAX_PAGES} pages")
-    return newest_dump(objects, base_url)
+    return objects
 
 
 def _unreadable(exc: ImportFormatError, paths: dict[str, Path]) -> ImportFormatError:
@@ -211,7 +229,8 @@ def _unreadable(exc: ImportFormatError, paths: dict[str, Path]) -> ImportFormatE
     An unchecked one (a multipart ETag with an odd part size) may have been damaged on the way: kept, every
     later sync would reuse it and fail the same way without a request. A checked one is the bucket's own
     file, byte for byte: fetching it again would give the same bytes, so it stays until the bucket lists
-    another version (a new ETag is downloaded afresh anyway).
+    another version (a new ETag is downloaded afresh anyway). A checked one that is broken (cut short, a
+    damaged stream: the export failed) is ``_PassOver``: the sync tries the dump before it.
     """
     text = str(exc)
     named = [p for p in paths.values() if p.name in text] or list(paths.values())
@@ -226,12 +245,22 @@ def _unreadable(exc: ImportFormatError, paths: dict[str, Path]) -> ImportFormatE
         )
     kept = [p for p in named if p.exists()]
     if kept:
-        return ImportFormatError(
+        error = ImportFormatError(
             f"{text}; {', '.join(p.name for p in kept)} is the bucket's own file byte for byte (its checksum "
             "matches the listing): the published dump is damaged. The old index is unchanged; a sync after "
             "CourtListener replaces the file fetches the new one (or build from other files: corpus sync --from DIR)"
         )
+        return _PassOver(frozenset(p.name for p in kept), error) if isinstance(exc, DamagedFile) else error
     return exc
+
+
+class _PassOver(ImportFormatError):
+    """Files of the dump that are the bucket's own bytes and broken: the dump before it may serve."""
+
+    def __init__(self, names: frozenset[str], error: ImportFormatError) -> None:
+        super().__init__(str(error))
+        self.names = names
+        self.error = error
 
 
 def _held_already(
@@ -266,6 +295,79 @@ def _check_room(index: Path, folder: Path, listing: DumpListing, paths: dict[str
     )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Job:
+    """One sync's settings, for its steps."""
+
+    index: Path
+    folder: Path
+    client: httpx.AsyncClient
+    progress: ProgressSink | None
+    on_download: Callable[[DownloadProgress], None] | None
+    keep_downloads: bool
+    rebuild: bool
+    parallel: bool | None
+
+    async def run(self, listing: DumpListing, base: str) -> SyncResult:
+        """Download ``listing``'s files and build the index from them (see the module docstring)."""
+        index = self.index
+        old = read_meta(files.current(index))  # a finished build waiting at .next is promoted first
+        if not self.rebuild and (held := _held_already(index, old, listing, self.progress)) is not None:
+            return held
+        paths = {k: inside(self.folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
+        check_side_files((f for path in paths.values() for f in files_of(path)), flag="--index")
+        _check_room(index, self.folder, listing, paths)
+        fetched = resumed = 0
+        for kind in KINDS:
+            result = await download(
+                listing.files[kind], paths[kind], client=self.client, progress=self.on_download
+            )
+            fetched += result.fetched
+            resumed += result.resumed_from
+        dump = DumpFiles(
+            courts=paths["courts"],
+            dockets=paths["dockets"],
+            clusters=paths["opinion-clusters"],
+            citations=paths["citations"],
+            date=listing.date,
+        )
+        source = {"bucket": base, "etags": {k: f.etag for k, f in listing.files.items()}}
+        try:
+            stats = build_index(index, dump, full_dump=True, progress=self.progress or NullProgress(),
+                                parallel=self.parallel, rebuild=self.rebuild, source=source, lock=False,
+                                announce=False)  # fmt: skip
+        except ImportFormatError as exc:
+            raise _unreadable(exc, paths) from exc
+        if not self.keep_downloads:
+            for path in paths.values():
+                remove_download(path)
+        return SyncResult(date=listing.date, build=stats, downloaded=fetched, resumed=resumed,
+                          notes=listing.notes)  # fmt: skip
+
+
+def _before(
+    passed: _PassOver,
+    objects: list[tuple[str, int | None, str | None]],
+    base: str,
+    damaged: frozenset[str],
+    index: Path,
+) -> frozenset[str]:
+    """The damaged files to pass over next, when a dump before the broken one can still serve: one no older
+    than the dump the index holds (the same one leaves the index unchanged, with a note why). Otherwise the
+    broken file's error is raised: the old index is unchanged."""
+    more = damaged | passed.names
+    if more == damaged:
+        raise passed.error
+    try:
+        before = newest_dump(objects, base, more)
+    except BadResponse:
+        raise passed.error from None
+    old = read_meta(files.current(index))
+    if old.get("full_dump") == "1" and (old.get("dump_date") or "") > before.date:
+        raise passed.error
+    return more
+
+
 async def sync(
     index: Path,
     *,
@@ -279,7 +381,7 @@ async def sync(
     parallel: bool | None = None,
     timeout_s: float = 60.0,
 ) -> SyncResult:
-    """Bring ``index`` up to the newest dump in the bucket (see the module docstring)."""
+    """Bring ``index`` up to the newest usable dump in the bucket (see the module docstring)."""
     base = check_bulk_url(bulk_url)
     index = files.check_writable(index)
     folder = download_dir or bulk_folder(index)
@@ -287,39 +389,17 @@ async def sync(
     own = client is None
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=False,
                                          headers={"User-Agent": "citecheck"})  # fmt: skip
+    job = _Job(index=index, folder=folder, client=client, progress=progress, on_download=on_download,
+               keep_downloads=keep_downloads, rebuild=rebuild, parallel=parallel)  # fmt: skip
     try:
         with BuildLock(index):
-            listing = await list_bucket(client, base)
-            old = read_meta(files.current(index))  # a finished build waiting at .next is promoted first
-            if not rebuild and (held := _held_already(index, old, listing, progress)) is not None:
-                return held
-            paths = {k: inside(folder, safe_component(listing.names[k], "bulk file name")) for k in KINDS}
-            check_side_files((f for path in paths.values() for f in files_of(path)), flag="--index")
-            _check_room(index, folder, listing, paths)
-            fetched = resumed = 0
-            for kind in KINDS:
-                result = await download(listing.files[kind], paths[kind], client=client, progress=on_download)
-                fetched += result.fetched
-                resumed += result.resumed_from
-            dump = DumpFiles(
-                courts=paths["courts"],
-                dockets=paths["dockets"],
-                clusters=paths["opinion-clusters"],
-                citations=paths["citations"],
-                date=listing.date,
-            )
-            source = {"bucket": base, "etags": {k: f.etag for k, f in listing.files.items()}}
-            try:
-                stats = build_index(index, dump, full_dump=True, progress=progress or NullProgress(),
-                                    parallel=parallel, rebuild=rebuild, source=source, lock=False,
-                                    announce=False)  # fmt: skip
-            except ImportFormatError as exc:
-                raise _unreadable(exc, paths) from exc
-            if not keep_downloads:
-                for path in paths.values():
-                    remove_download(path)
-            return SyncResult(date=listing.date, build=stats, downloaded=fetched, resumed=resumed,
-                              notes=listing.notes)  # fmt: skip
+            objects = await list_objects(client, base)
+            damaged: frozenset[str] = frozenset()
+            while True:
+                try:
+                    return await job.run(newest_dump(objects, base, damaged), base)
+                except _PassOver as passed:
+                    damaged = _before(passed, objects, base, damaged, index)
     finally:
         if own:
             await client.aclose()

@@ -92,6 +92,7 @@ class BuildStats:
     size: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    worker_cpu_seconds: float | None = None  # on Ray: the scan tasks' CPU seconds (in cpu_seconds too)
     confirmed: dict[str, int] = field(
         default_factory=dict
     )  # --confirm: asked, confirmed, rejected, unanswered
@@ -110,6 +111,11 @@ class BuildStats:
             "size_bytes": self.size,
             "seconds": round(self.seconds, 2),
             "cpu_seconds": round(self.cpu_seconds, 2),
+            **(
+                {}
+                if self.worker_cpu_seconds is None
+                else {"worker_cpu_seconds": round(self.worker_cpu_seconds, 2)}
+            ),
             "model": self.confirmed,
         }
 
@@ -316,6 +322,13 @@ def _opinion_rows_with_map(
         yield row
 
 
+#: Scans shards of rows with a scan function, the shards' results merged in their order: worker processes
+#: here (``_scan_parallel``, the default), or Ray tasks across a cluster (``citecheck.batch.treatment``).
+Scanner = Callable[
+    [Iterable[list[tuple[str, ...]]], Callable[[list[tuple[str, ...]]], ScanResult]], ScanResult
+]
+
+
 def build_treatment(
     path: Path,
     *,
@@ -325,8 +338,12 @@ def build_treatment(
     tick: Callable[[int], None] | None = None,
     stage: Callable[[str], None] | None = None,
     confirm_with: Settings | None = None,
+    scanner: Scanner | None = None,
 ) -> BuildStats:
-    """Build the treatment table ``out`` from the bulk files at ``path`` (see the module docstring)."""
+    """Build the treatment table ``out`` from the bulk files at ``path`` (see the module docstring).
+
+    ``scanner`` scans the shards (default: ``workers`` processes on this machine); the rest — reading,
+    resolving, writing — runs here whoever scans, so the table is the same."""
     started, cpu0 = time.monotonic(), _cpu()
     say = stage or (lambda _m: None)
     files = find_files(path)
@@ -338,6 +355,7 @@ def build_treatment(
         )
     index = CitationIndex(index_path)
     n = max(0, (os.cpu_count() or 1) - 1) if workers is None else workers
+    scan: Scanner = scanner or (lambda shards, fn: _scan_parallel(shards, fn, n))
     stats = BuildStats(files={k: str(p) for k, p in files.items()})
     try:
         scanned = ScanResult()
@@ -345,7 +363,7 @@ def build_treatment(
             say(f"reading {files['parentheticals'].name}")
             rows = _rows(files["parentheticals"], "parentheticals", PARENTHETICAL_COLUMNS, optional=frozenset(),
                          long=frozenset(), tick=tick)  # fmt: skip
-            part = _scan_parallel(_shards(rows, SHARD_ROWS * 16), scan_parentheticals, n)
+            part = scan(_shards(rows, SHARD_ROWS * 16), scan_parentheticals)
             scanned.candidates.extend(part.candidates)
             scanned.stats.add(part.stats)
         wanted = {c.target_opinion or c.actor_opinion or 0 for c in scanned.candidates} | {
@@ -358,8 +376,8 @@ def build_treatment(
             rows = _rows(files["opinions"], "opinions", OPINION_COLUMNS,
                          optional=frozenset({"type", *TEXT_FIELDS}), long=frozenset(TEXT_FIELDS),
                          tick=tick)  # fmt: skip
-            part = _scan_parallel(_shards(_opinion_rows_with_map(rows, wanted, opinion_cluster), SHARD_ROWS),
-                                  scan_opinions, n)  # fmt: skip
+            part = scan(_shards(_opinion_rows_with_map(rows, wanted, opinion_cluster), SHARD_ROWS),
+                        scan_opinions)  # fmt: skip
             scanned.candidates.extend(part.candidates)
             scanned.stats.add(part.stats)
         elif scanned.candidates:
@@ -404,4 +422,4 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-__all__ = ["KINDS", "BuildStats", "build_treatment", "court_can_overrule", "find_files", "resolve"]
+__all__ = ["KINDS", "BuildStats", "Scanner", "build_treatment", "court_can_overrule", "find_files", "resolve"]
