@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from citecheck import reporters
 from citecheck.checks.base import CheckContext
+from citecheck.checks.pin_cite import _footnote_number as footnote_number
 from citecheck.extract.models import Citation, CiteForm, Extraction, Pincite
 from citecheck.findings import Confidence, Evidence, Finding, Fix, Kind, Severity, TextEdit, make_finding
 
@@ -182,13 +183,21 @@ def _finding(
     cite = f"{at.volume} {at.reporter} {at.page}"
     name = full.case_name.text if full.case_name else None
     case = f"{name}, {cite}" if name else cite
-    sure = c.form is CiteForm.FULL
+    # a one- or two-digit pin before a first page of three digits: most often a footnote number the
+    # extraction read across a page break of a court's PDF text (pin_cite.py's rule), so at most a warning
+    footnote = footnote_number(first, [before])
+    sure = c.form is CiteForm.FULL and not footnote
     message = (
         f"Pin cite {before} comes before page {first}, where {case} begins: no page of a case is "
         "before its first page, so the pin cite or the citation is wrong."
         if sure
-        else f"Pin cite {before} comes before page {first}, where {case} begins — the case this "
-        f"“{c.text}” refers to, as read from the text. If it refers to that case, the pin cite is wrong."
+        else f"Pin cite {before} comes before page {first}, where {case} begins"
+        + (
+            ". (A footnote number read as a pin cite? Check the page.)"
+            if footnote
+            else f" — the case this “{c.text}” refers to, as read from the text. If it refers to that case, "
+            "the pin cite is wrong."
+        )
     )
     return make_finding(
         Kind.PINCITE_OUT_OF_RANGE,
