@@ -162,3 +162,45 @@ def test_the_assembler_fed_one_paragraph_at_a_time_equals_assemble(opinions_text
     want = assemble(text, paragraphs, results)
     assert len(want.citations) > 500 and any(c.antecedent is not None for c in want.citations)
     assert got == want
+    # it keeps only what the next paragraph reads: the last result (issue 40: a 20 MB document's
+    # results and plans held beside its citations doubled extraction's memory)
+    run = assembler.run
+    assert all(not r.citations for r in run.results[:-1]) and run.results[-1] is results[-1]
+    assert not any(len(p) for p in run.plans) and not any(run.built)
+
+
+def test_a_long_document_in_one_process_is_assembled_as_it_is_extracted(monkeypatch, opinions_text) -> None:
+    """One CPU (or a saturated machine): each paragraph assembled as soon as it is extracted, the
+    same extraction as ``extract_citations``, and no pool."""
+    monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10_000)
+    text = opinions_text[:300_000]
+    added = []
+    real_add = parallel_extract.Assembler.add
+
+    def add(self, span, res):
+        added.append(span)
+        real_add(self, span, res)
+
+    monkeypatch.setattr(parallel_extract.Assembler, "add", add)
+    assert extract_document(text, workers=1) == extract_citations(text)
+    assert len(added) > 100
+
+
+def test_a_pool_failure_after_chunks_were_assembled_extracts_them_again(monkeypatch, opinions_text) -> None:
+    """The assembler lets go of each chunk's results once it has built them; a failure of the pool after
+    that starts the assembly again, so those chunks are extracted once more, not lost."""
+    monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10_000)
+    monkeypatch.setattr(parallel_extract, "_CHUNK_CHARS", 20_000)
+    real = parallel_extract._receive
+    calls = []
+
+    def fails_late(conns, done, *, timeout):
+        calls.append(1)
+        if any(d is parallel_extract._ASSEMBLED for d in done):
+            raise OSError("the pipe broke")
+        return real(conns, done, timeout=timeout)
+
+    monkeypatch.setattr(parallel_extract, "_receive", fails_late)
+    text = opinions_text[:300_000]
+    assert extract_document(text, workers=2) == extract_citations(text)
+    assert calls

@@ -308,6 +308,13 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
     return " " + " | ".join(names) + " ", frozenset(shorts)
 
 
+def clear_name_caches() -> None:
+    """Empty ``_names_of``'s and ``suffixes``' caches (what the batch path does once a document is
+    assembled: they hold case names it will not ask about again)."""
+    _names_of.cache_clear()
+    suffixes.cache_clear()
+
+
 def add_record(st: LookupState, c: Citation, pos: int, group: int) -> None:
     padded, shorts = _names_of(c.case_name)
     page = int(c.page) if c.page and c.page.isdigit() else None
