@@ -289,14 +289,20 @@ def _index(st: LookupState) -> LookupState | None:
     return st
 
 
-@lru_cache(maxsize=65_536)
 def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
     """(padded names, short names) of a case name."""
     if name is None:
         return "", frozenset()
+    return _names_of_parts(name.text, name.plaintiff, name.defendant)
+
+
+@lru_cache(maxsize=65_536)
+def _names_of_parts(text: str, plaintiff: str | None, defendant: str | None) -> tuple[str, frozenset[str]]:
+    """``_names_of`` by the name's words, not its place: every citation of a case shares one answer
+    (keyed by the ``CaseName``, whose span differs at each, the cache held a copy per citation: issue 40)."""
     names: list[str] = []
     shorts: set[str] = set()
-    for party in (name.plaintiff, name.defendant):
+    for party in (plaintiff, defendant):
         if party:
             p = norm_name(party)
             names.append(p)
@@ -304,14 +310,14 @@ def _names_of(name: CaseName | None) -> tuple[str, frozenset[str]]:
             words = [w for w in p.split() if w not in _GENERIC]
             if words:
                 shorts.add(words[0])
-    names.append(norm_name(name.text))
+    names.append(norm_name(text))
     return " " + " | ".join(names) + " ", frozenset(shorts)
 
 
 def clear_name_caches() -> None:
-    """Empty ``_names_of``'s and ``suffixes``' caches (what the batch path does once a document is
+    """Empty ``_names_of_parts``' and ``suffixes``' caches (what the batch path does once a document is
     assembled: they hold case names it will not ask about again)."""
-    _names_of.cache_clear()
+    _names_of_parts.cache_clear()
     suffixes.cache_clear()
 
 
