@@ -15,7 +15,7 @@ import os
 import secrets
 import sys
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -366,7 +366,7 @@ def _write_report(batch: BatchResult, fmt: str, output: Path | None) -> None:
     # Reports are written as they are produced, a piece at a time, never as one string: a
     # 100,000-citation report held whole (and its joined and encoded copies) took hundreds of megabytes.
     if fmt == "text":
-        from citecheck.report.text import plain_lines, render_text
+        from citecheck.report.text import iter_plain_lines, render_text
 
         tty = output is None and sys.stdout.isatty()
         # on stdout the errors were just said on stderr; a report file keeps them
@@ -375,7 +375,7 @@ def _write_report(batch: BatchResult, fmt: str, output: Path | None) -> None:
             out = render_text(shown, tty=tty, width=_width(), color="NO_COLOR" not in os.environ)
             _write(lambda stream: stream.write(out), output, sys.stdout)
         else:
-            _write(lambda stream: _write_lines(stream, plain_lines(shown)), output, sys.stdout)
+            _write(lambda stream: _write_lines(stream, iter_plain_lines(shown)), output, sys.stdout)
     elif fmt == "json":  # streamed: a large brief's report as one string took a gigabyte
         from citecheck.report.json import write_json
 
@@ -399,12 +399,11 @@ def _exit_for(batch: BatchResult, fail_on: str) -> int:
     return EXIT_FINDINGS if worst is not None and worst.rank >= threshold else EXIT_OK
 
 
-def _write_lines(stream: TextIO, lines: list[str]) -> None:
-    """``render_plain``'s text, line by line (each line let go once written)."""
-    for i, line in enumerate(lines):
+def _write_lines(stream: TextIO, lines: Iterable[str]) -> None:
+    """``render_plain``'s text, line by line, each written as it is made."""
+    for line in lines:
         stream.write(line)
         stream.write("\n")
-        lines[i] = ""
 
 
 def _width() -> int:

@@ -7,6 +7,7 @@ so it carries no colour or box drawing. Pure: returns a string.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
 from citecheck.findings import Kind, Severity
 from citecheck.report.model import (
@@ -70,36 +71,40 @@ def render_plain(batch: BatchResult) -> str:
 
 
 def plain_lines(batch: BatchResult) -> list[str]:
-    """``render_plain``'s lines, without their line ends: the CLI writes them one by one (a 100,000-citation
-    report joined into one string, and that string encoded, held it three times over)."""
-    lines: list[str] = []
+    """``render_plain``'s lines, without their line ends."""
+    return list(iter_plain_lines(batch))
+
+
+def iter_plain_lines(batch: BatchResult) -> Iterator[str]:
+    """``plain_lines`` one at a time, as they are made: the CLI writes each and lets it go (a
+    100,000-citation report joined into one string, and that string encoded, held it three times over;
+    the list of its lines, ~150,000 strings, still held it once: issue 40)."""
     first = first_run_note(batch)
     if first is not None:  # said first and plainly: most citations were not checked at all
-        lines.append(f"note: {first}")
+        yield f"note: {first}"
     for file in batch.files:
         for f in file.sorted_findings():
             where = file.location(f.span.start)
             sep = ": " if file.places else ":"  # "brief.docx: paragraph 13:" / "brief.md:21:591:"
             bare = f.kind in _BARE
             message = plain_message(f) if bare else f.message
-            lines.append(f"{file.name}{sep}{where}: {f.severity.value} {f.kind.value}: {message}")
-            lines.append(f"    cited: {_one_line(cited_text(file, f))}")
+            yield f"{file.name}{sep}{where}: {f.severity.value} {f.kind.value}: {message}"
+            yield f"    cited: {_one_line(cited_text(file, f))}"
             if (page := file.page_at(f.span.start)) is not None:
-                lines.append(f"    pdf page: {page}")
+                yield f"    pdf page: {page}"
             for label, value in () if bare else evidence_items(f):
-                lines.append(f"    {label.lower()}: {_one_line(value)}")
+                yield f"    {label.lower()}: {_one_line(value)}"
             for fix in f.fixes:
-                lines.append(f"    fix: {_one_line(fix.describe())}")
-        lines.append(f"{file.name}: {_summary(file)}")
-        lines.append(f"{file.name}: {_jurisdiction(file)}")
+                yield f"    fix: {_one_line(fix.describe())}"
+        yield f"{file.name}: {_summary(file)}"
+        yield f"{file.name}: {_jurisdiction(file)}"
         if treatment := treatment_summary(file):
-            lines.append(f"{file.name}: {treatment}")
+            yield f"{file.name}: {treatment}"
     for err in batch.errors:
-        lines.append(f"{err.name}: error: {err.message}")
+        yield f"{err.name}: error: {err.message}"
     for note in notes(batch):
         if note != first:
-            lines.append(f"note: {note}")
-    return lines
+            yield f"note: {note}"
 
 
 def _one_line(value: str, limit: int = 300) -> str:
