@@ -17,6 +17,7 @@ from citecheck.sources.base import (
     CaseLookup,
     NameLookup,
     OpinionTexts,
+    PacedLink,
     PendingLink,
     TreatmentLookup,
     Unavailable,
@@ -137,6 +138,31 @@ def test_capabilities_are_what_a_link_has() -> None:
     assert isinstance(Metadata(), CaseLookup) and not isinstance(Metadata(), OpinionTexts)
     assert isinstance(Service(None), OpinionTexts) and not isinstance(Service(None), NameLookup)
     assert isinstance(Pending(), PendingLink) and not isinstance(Unavailable("off"), AnswerStore)
+
+
+class Paced:
+    """A link that spends a service's allowance in an order of value (like CourtListener's client)."""
+
+    name = "paced"
+
+    def __init__(self, order: object) -> None:
+        self.order = order
+
+    @property
+    def work_order(self) -> object:
+        return self.order
+
+    async def close(self) -> None:
+        pass
+
+
+def test_the_work_order_is_the_paced_links() -> None:
+    order = object()
+    assert isinstance(Paced(order), PacedLink) and not isinstance(Table(), PacedLink)
+    assert SourceChain([Table(), Paced(None), Paced(order)]).work_order is order  # the first that has one
+    assert SourceChain([Table(), Metadata()]).work_order is None
+    # the language server's local view asks no service, so it spends no allowance
+    assert SourceChain([Paced(order)]).local_view("waiting").work_order is None
 
 
 async def test_a_new_source_is_one_link_in_the_list_and_reaches_the_evidence() -> None:
