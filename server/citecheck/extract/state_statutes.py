@@ -65,9 +65,10 @@ _SUB = r"(?:\((?:[a-z]{1,4}|[A-Z]{1,2}|[ivxlIVXL]{1,6}|\d{1,3})\))"
 _SESSION_SECTION = (
     rf"(?:,?\s*(?:§§?|[Ss]ec(?:tion)?s?\.?)\s*(?P<sec>\d+[A-Za-z]?(?:-\d+)?)(?P<subs>(?:\s?{_SUB})*))?"
 )
-#: ``Laws of 2021, ch. 215, § 75``, ``Laws of 2019, 1st Spec. Sess., ch. 4``
+#: ``Laws of 2021, ch. 215, § 75``, ``Laws of 2019, 1st Spec. Sess., ch. 4``; the Washington Supreme Court
+#: prints it in small capitals, which a PDF's text gives as ``LAWS OF 2025, ch. 383, §§ 4-6``
 _LAWS_OF = re.compile(
-    r"(?<![\w.])(?P<name>Laws\s+of\s+(?P<year>1[89]\d\d|20\d\d))\s*,?\s*(?:(?:\d(?:st|nd|rd|th)\s+)?(?:Ex\.|Extra|Spec\.|Special|Reg\.)?\s*"
+    r"(?<![\w.])(?P<name>(?:Laws|LAWS)\s+(?:of|OF)\s+(?P<year>1[89]\d\d|20\d\d))\s*,?\s*(?:(?:\d(?:st|nd|rd|th)\s+)?(?:Ex\.|Extra|Spec\.|Special|Reg\.)?\s*"
     r"(?:Sess\.|Session)\s*,?\s*)?(?:ch\.|chapter|c\.)\s*(?P<ch>\d+)" + _SESSION_SECTION
 )
 #: ``Chapter 65 of the Acts of 2020 § 3(b)``, ``chapter 65 of the acts of 2020``
@@ -79,12 +80,16 @@ _ACTS_OF = re.compile(
 _STATUTES_OF = re.compile(
     r"(?<![\w.])(?P<name>St\.)\s*(?P<year>1[89]\d\d|20\d\d)\s*,\s*c\.\s*(?P<ch>\d+)" + _SESSION_SECTION
 )
+#: the section before a session law that names none: ``Section 1(a) of St. 2020, c. 257``
+_SECTION_OF = re.compile(
+    rf"(?<![\w.])(?:[Ss]ection|SECTION|[Ss]ec\.|§)\s*(?P<sec>\d+[A-Za-z]?)(?P<subs>(?:\s?{_SUB})*)\s+of\s+(?:the\s+)?$"
+)
 #: ``Sherman Act § 1``, ``Lanham Act § 43(a)``: an act's name, then its section
 _ACT_THEN_SECTION = re.compile(
     rf"(?P<name>(?:[A-Z][\w'.-]*,?\s+(?:(?:of|and|&|the|for|to|on)\s+)*){{0,8}}Act(?:\s+of\s+(?:1[89]\d\d|20\d\d))?)"
     rf"\s*,?\s*(?:§|[Ss]ec(?:tion)?\.?)\s*(?P<sec>\d+[A-Za-z]?)(?P<subs>(?:\s?{_SUB})*)"
 )
-_MAY_CITE = re.compile(r"[Ss]ec|SEC|[Cc]hapter|CHAPTER|RCW|Laws|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws")
+_MAY_CITE = re.compile(r"[Ss]ec|SEC|[Cc]hapter|CHAPTER|RCW|Laws|LAWS|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws")
 
 
 def find_state_statutes(norm: str, text: str) -> tuple[list[StatuteMatch], list[StatuteMatch]]:
@@ -310,7 +315,7 @@ _SESSION_CODES: dict[str, tuple[str, str | None]] = {
 
 
 def _session_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
-    if "Laws" not in norm and "cts" not in norm and "St." not in norm:
+    if "Laws" not in norm and "LAWS" not in norm and "cts" not in norm and "St." not in norm:
         return
     for pattern in (_ACTS_OF, _LAWS_OF, _STATUTES_OF):
         for m in pattern.finditer(norm):
@@ -318,6 +323,10 @@ def _session_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
             code, where = _SESSION_CODES.get(word if word != "Laws" else "Laws", ("Sess. Laws", None))
             if word.lower().startswith("act"):
                 code, where = _SESSION_CODES["Acts"]
+            sec, subs, start = m["sec"], m["subs"], m.start()
+            before = None if sec else _SECTION_OF.search(norm, max(0, start - 40), start)
+            if before is not None:  # "Section 1(a) of St. 2020, c. 257" (a Massachusetts discovery form)
+                sec, subs, start = before["sec"], before["subs"], before.start()
             statute = Statute(
                 form=StatuteForm.FULL,
                 code=code,
@@ -325,11 +334,11 @@ def _session_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
                 jurisdiction=where,
                 title=m["year"],
                 chapter=m["ch"],
-                section=m["sec"] or "",
-                subsections=tuple(re.findall(_SUB, m["subs"] or "")),
+                section=sec or "",
+                subsections=tuple(re.findall(_SUB, subs or "")),
                 kind="session law",
             )
-            yield StatuteMatch(m.start(), m.end(), m.end(), statute)
+            yield StatuteMatch(start, m.end(), m.end(), statute)
 
 
 __all__ = ["Code", "find_state_statutes", "keep_codes"]
