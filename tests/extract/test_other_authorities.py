@@ -65,6 +65,11 @@ def _read(text: str) -> list[tuple[str, str, str | None]]:
             ],
         ),
         ("U.S. CONST. amend. II.", [("U.S. CONST. amend. II", "U.S. Const. amend. II", "United States")]),
+        (  # a Tarrant County motion to recuse the regional presiding judge (round 2): the constitution named
+            # before the provision, and Texas's hyphenated section (read as § 1 of no constitution before)
+            "under Rule 18a(e)(2). 24. The Texas Constitution Article V, Section 1-a provides that judges may be",
+            [("Texas Constitution Article V, Section 1-a", "Tex. Const. art. V, § 1-a", "Texas")],
+        ),
         (  # a Texas pro se objection
             "guaranteed by Article I, Section 19 of the Texas Constitution (due course of law) and the Fourteenth "
             "Amendment of the U.S. Constitution (due process).",
@@ -239,6 +244,11 @@ def test_state_codes_by_name_section_and_chapter(text: str, want: list) -> None:
         (  # Washington Supreme Court, No. 102910-1 (State v. Lewis)
             "the determination of an offender score.\u201d LAWS OF 2002, ch. 107, § 2(13)(c). When we examined",
             [("LAWS OF 2002, ch. 107, § 2(13)(c)", "2002 Sess. Laws ch. 107, § 2(13)(c)", None)],
+        ),
+        (  # a W.D. Okla. pro se complaint quoting 18 U.S.C. § 1961(1) (round 2): an act no table places is
+            # still an act's section, never a bare section of no code
+            "chemical (as defined in section 102 of the Controlled Substances Act), which is chargeable",
+            [("section 102 of the Controlled Substances Act", "Controlled Substances Act § 102", None)],
         ),
         (  # GBLS's summary process answer
             "Americans With Disabilities Act; and/or Section 504 of the Rehabilitation Act My landlord has",

@@ -84,6 +84,10 @@ _STATUTES_OF = re.compile(
 _SECTION_OF = re.compile(
     rf"(?<![\w.])(?:[Ss]ection|SECTION|[Ss]ec\.|§)\s*(?P<sec>\d+[A-Za-z]?)(?P<subs>(?:\s?{_SUB})*)\s+of\s+(?:the\s+)?$"
 )
+#: an act's whole name: ``Controlled Substances Act``, ``Americans with Disabilities Act of 1990``
+_ACT_NAME = re.compile(
+    r"(?:[A-Z][\w'.&-]*,?\s+(?:(?:of|and|&|for|to|on|the|with|in)\s+)*){1,8}Act(?:\s+of\s+(?:1[89]\d\d|20\d\d))?"
+)
 #: ``Sherman Act § 1``, ``Lanham Act § 43(a)``: an act's name, then its section
 _ACT_THEN_SECTION = re.compile(
     rf"(?P<name>(?:[A-Z][\w'.-]*,?\s+(?:(?:of|and|&|the|for|to|on)\s+)*){{0,8}}Act(?:\s+of\s+(?:1[89]\d\d|20\d\d))?)"
@@ -231,6 +235,16 @@ def _code_after(norm: str, text: str, m: StatuteMatch) -> StatuteMatch | None:
                 title=chapter["ch"] if chapter is not None and code.code in _CHAPTERED else m.statute.title,
             )
             return StatuteMatch(start, end, end, statute)
+    for k in range(min(len(words), 10), 0, -1):  # an act the table does not place, by its whole name
+        name = norm[s : words[k - 1].end()].rstrip(".,;:")
+        if _ACT_NAME.fullmatch(name):
+            return _act_section(
+                start, s + len(name), m.statute, name, (" ".join(name.split()), "", _unplaced)
+            )
+    return None
+
+
+def _unplaced(section: str) -> str | None:
     return None
 
 
@@ -246,7 +260,8 @@ def _act_section(
         code="usc" if usc else "act",
         code_text=" ".join(name.split()),
         jurisdiction="United States" if usc or title else None,
-        title=title if usc else None,
+        # an act's section no table places: the act's name keeps it apart from other acts' same numbers
+        title=title if usc else (None if canonical == "the Act" else canonical),
         section=usc or number,
         subsections=own.subsections,
         kind="act",
