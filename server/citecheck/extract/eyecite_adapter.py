@@ -102,7 +102,9 @@ def _candidate_editions(editions: list[EditionRow]) -> tuple[tuple[str, int | No
 
 
 _SPACE_RUN = re.compile(r"  +")
-_BRACKETED_ID = re.compile(r"[(\[](?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.)[);:\]]|(?<=\b[Ii]bid\.)[);:,\]]")
+_BRACKETED_ID = re.compile(
+    r"[(\[);:,\]](?:(?<=[(\[])(?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.[);:\]])|(?<=\b[Ii]bid\.[);:,\]]))"
+)
 
 
 def spaced_ids(text: str) -> str:
