@@ -18,6 +18,7 @@ from citecheck.extract import (
     agency,
     constitutions,
     eyecite_adapter,
+    names,
     normalise,
     paragraph,
     state_statutes,
@@ -60,6 +61,10 @@ _PLAIN = {
         constitutions._MAY_CITE,
         r"Const|CONST|[Aa]mend|[Aa]rt\.|[Aa]rticle|ARTICLE|ART\.",
     ),
+    "names._IN_RE_BEFORE": (
+        names._IN_RE_BEFORE,
+        names._IN_RE_BEFORE.pattern.replace(r"I(?<![\w.]I)[nN]\s+", r"(?<![\w.])(?:In|IN)\s+"),
+    ),
     "state_statutes._MAY_CITE": (
         state_statutes._MAY_CITE,
         r"[Ss]ec|SEC|[Cc]hapter|CHAPTER|RCW|Laws|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws",
@@ -85,6 +90,12 @@ _PIECES = [
     "the Roe pp. 5",
     "Dkt. No. 5",
     "R. 12",
+    "In re Grand Jury of the",
+    "IN RE Smith",
+    "xIn re Foo",
+    ".In re Bar",
+    "In Re Baz",
+    "In\nre",
 ]
 
 

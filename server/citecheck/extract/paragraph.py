@@ -1079,13 +1079,16 @@ def _strip_signals(s: str) -> str:
 
 def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
     s, e = sent
-    chars = list(norm[s:e])
-    for a, b in protected:
-        if b <= s or a >= e:
+    pieces: list[str] = []  # the sentence with the protected extents blanked
+    pos = s
+    for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
+        if hi <= pos:
             continue
-        lo, hi = max(a, s), min(b, e)
-        chars[lo - s : hi - s] = " " * (hi - lo)
-    rest = _strip_signals("".join(chars))
+        lo = max(lo, pos)
+        pieces += (norm[pos:lo], " " * (hi - lo))
+        pos = hi
+    pieces.append(norm[pos:e])
+    rest = _strip_signals("".join(pieces))
     return not _WORDS.search(rest)
 
 

@@ -435,6 +435,12 @@ class Tokenizer:
         self._whole: dict[int, Any] = {}  # extractor → how its matches over a whole text are found
         self._case_sensitive = _automaton(table.case_sensitive, ahocorasick)
         self._case_insensitive = _automaton(table.case_insensitive, ahocorasick)
+        # the case-insensitive strings (19: "id.", "supra", the stop words) select three extractor lists;
+        # "v" alone is found a few hundred times in a page. Each list's first match is found with str.find
+        by_list: dict[tuple[int, ...], list[str]] = {}
+        for string, listed in table.case_insensitive:
+            by_list.setdefault(tuple(listed), []).append(string)
+        self._insensitive_lists = [(tuple(found), listed) for listed, found in by_list.items()]
         self._volume_first_filter = _automaton(table.volume_first_strings, ahocorasick, with_length=True)
         self._longest = max((len(s) for s, _ in table.volume_first_strings), default=1)
         # eyecite's volume-first regexes all open with "(?:^|[^a-zA-Z0-9])": a match starts at the text's
@@ -487,8 +493,19 @@ class Tokenizer:
         found = dict.fromkeys(self.table.unfiltered)
         for _, listed in self._case_sensitive.iter(stripped):
             found.update(dict.fromkeys(listed))
-        for _, listed in self._case_insensitive.iter(stripped.lower()):
-            found.update(dict.fromkeys(listed))
+        lowered = stripped.lower()
+        firsts: dict[int, tuple[int, ...]] = {}  # where each list's first string match ends → the list
+        for strings, listed in self._insensitive_lists:
+            ends = [at + len(s) for s in strings if (at := lowered.find(s)) >= 0]
+            if ends:
+                end = min(ends)
+                if end in firsts:  # two lists first found at one place: their order is the automaton's
+                    for _, ordered in self._case_insensitive.iter(lowered):
+                        found.update(dict.fromkeys(ordered))
+                    return list(found)
+                firsts[end] = listed
+        for end in sorted(firsts):
+            found.update(dict.fromkeys(firsts[end]))
         return list(found)
 
     def extract_tokens(self, text: str) -> Iterator[Token]:
@@ -541,12 +558,9 @@ class Tokenizer:
         """(each volume-first extractor one of whose strings starts right after a number → the
         positions where a match of it could start; those positions for any reporter)."""
         width = self._longest
-        windows = []
-        where: dict[
-            int, range | list[int]
-        ] = {}  # window start in the joined string → where a match may start
+        strings = self._volume_first_filter
+        near: dict[int, set[int]] = {}
         every: set[int] = set()
-        at = 0
         for m in _AFTER_VOLUME.finditer(text):
             start = m.end()
             span = 2 * width
@@ -555,26 +569,21 @@ class Tokenizer:
                 if len(window) >= width or start + span >= len(text):
                     break
                 span *= 2
-            windows.append(window[:width])
             word = start - 2  # the volume's last character; its word runs back to a space
             while word > 0 and not text[word - 1].isspace():
                 word -= 1
             positions: range | list[int] = range(max(word - 1, 0), start - 1)
             if self._non_alnum_start:
                 positions = [p for p in positions if p == 0 or text[p] not in _ASCII_ALNUM]
-            where[at] = positions
             every.update(positions)
-            at += len(windows[-1]) + 1
-        near: dict[int, set[int]] = {}
-        if not windows:
-            return near, every
-        joined = "\x00".join(windows)
-        for end, (length, listed) in self._volume_first_filter.iter(joined):
-            near_positions = where.get(end - length + 1)
-            if near_positions is None:
-                continue
-            for i in listed:
-                near.setdefault(i, set()).update(near_positions)
+            # the strings the (whitespace-free) text after the number starts with: each is a path from the
+            # trie's root, so only the prefixes up to the longest such path need looking up
+            window = window[:width]
+            for k in range(1, strings.longest_prefix(window) + 1):
+                found = strings.get(window[:k], None)
+                if found is not None:
+                    for i in found[1]:
+                        near.setdefault(i, set()).update(positions)
         return near, every
 
 
