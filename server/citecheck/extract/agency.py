@@ -49,7 +49,7 @@ _SERIES = (
     (r"E\.\s?C\.\s?A\.\s?B\.|ECAB", "E.C.A.B.", "Employees' Compensation Appeals Board"),
 )
 _FIND = re.compile(
-    r"(?<![\w.])(?P<volume>\d{1,4})\s+(?P<series>"
+    r"(?P<volume>\d(?<![\w.]\d)\d{0,3})\s+(?P<series>"
     + "|".join(f"(?:{p})" for p, _, _ in _SERIES)
     + r")\s+(?P<page>\d{1,6})(?![\w.]*\d)"
 )

@@ -275,7 +275,7 @@ _BARE = re.compile(
     rf"(?<![\w.])(?:(?:[Aa]rt\.|[Aa]rticle|ART\.)\s*(?P<art>[IVX]{{1,4}})(?=\s*,\s*(?:§|[Ss]ec))"
     rf"|(?:[Aa]mend\.|AMEND\.)\s*(?P<amend>[IVX]{{1,6}})\b)(?:\s*,\s*{_SEC})?(?:\s*,\s*{_CL})?"
 )
-_MAY_CITE = re.compile(r"Const|CONST|[Aa]mend|[Aa]rt\.|[Aa]rticle|ARTICLE|ART\.", re.ASCII)
+_MAY_CITE = re.compile(r"Const|CONST|Amend|amend|Art\.|art\.|Article|article|ARTICLE|ART\.", re.ASCII)
 
 
 class ConstitutionMatch:

@@ -88,7 +88,7 @@ _DOCKET_NAME = re.compile(r"(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+)?Nos?\.\s*[\w:.
 #: "In re" and the words an In re name holds before the part the scan read: capitalised words,
 #: numbers, abbreviations and small lower-case words ("In re Search of an Apple iPhone").
 _IN_RE_BEFORE = re.compile(
-    r"(?<![\w.])(?:In|IN)\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
+    r"I(?<![\w.]I)[nN]\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
 )
 #: A brand written in lower case with a capital inside (``eBay``, ``iPhone``, ``eToys``): a name's word.
 _CAMEL = re.compile(r"[a-z]{1,3}[A-Z][A-Za-z]")
