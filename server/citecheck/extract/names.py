@@ -29,7 +29,8 @@ CORPORATE = frozenset(
     (
         "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. s.c. plc pllc "
         "fsb f.s.b. ssb s.s.b. "  # a bank's charter: "First Heights Bank, FSB v. Marom" (a Texas motion)
-        "et jr. sr. ii iii iv"
+        "et jr. sr. ii iii iv "
+        "etc."  # an in rem caption: "United States v. One Parcel of Real Property, Etc. (Great Harbor Neck)"
     ).split()
 )
 _EXTRA_ABBREVIATIONS = frozenset(
@@ -50,7 +51,7 @@ _EXTRA_ABBREVIATIONS = frozenset(
     "Econ. Eng'r Eng'g Enter. Ent. Env't Equal. Exam'r Exp. Fed'n Info. Inst. Inv. Indep. Liab. "
     "Litig. Maint. Mar. Mkt. Mech. Mem'l Merch. Metro. Mortg. Op. P'ship Pers. Pres. Prob. Prod. "
     "Prof'l Publ'n Publ'g R.R. Rehab. Reprod. Rest. Rd. S'holder Sci. Serv. Soc'y Subcomm. Tech. "
-    "Telecomm. Teleg. Temp. Tpk. Transcon. Vill. Corp. Bldg. Cnty. Ass'n Bhd. Disc. Det. Dir.".split()
+    "Telecomm. Teleg. Temp. Tpk. Transcon. Vill. Corp. Bldg. Cnty. Ass'n Bhd. Disc. Det. Dir. Etc.".split()
 )
 
 #: State abbreviations that may close a name after a comma: "In re Air Crash Disaster Near New Orleans, La."
@@ -87,7 +88,7 @@ _DOCKET_NAME = re.compile(r"(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+)?Nos?\.\s*[\w:.
 #: "In re" and the words an In re name holds before the part the scan read: capitalised words,
 #: numbers, abbreviations and small lower-case words ("In re Search of an Apple iPhone").
 _IN_RE_BEFORE = re.compile(
-    r"(?<![\w.])(?:In|IN)\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
+    r"I(?<![\w.]I)[nN]\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
 )
 #: A brand written in lower case with a capital inside (``eBay``, ``iPhone``, ``eToys``): a name's word.
 _CAMEL = re.compile(r"[a-z]{1,3}[A-Z][A-Za-z]")
