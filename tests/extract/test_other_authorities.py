@@ -340,3 +340,17 @@ def test_a_texas_captions_column_of_section_signs_is_no_citation() -> None:
         "DISTRICT\nAND §\nCHARLES MYERS § TARRANT COUNTY, TEXAS\n\nUnder Tex. Fam. Code § 6.502 the court"
     )
     assert _read(text) == [("Tex. Fam. Code § 6.502", "Tex. Fam. Code Ann. § 6.502", "Texas")]
+
+
+def test_a_bare_section_listed_after_a_chapters_section_keeps_the_chapter() -> None:
+    """GBLS's summary process answer (round 2): ``§12`` is c. 186's, as ``§11`` before it; a bare section of
+    another length after it (``§ 1983``) is not."""
+    text = (
+        "the claim for rent and possession must be dismissed. G.L. c. 186, §11 (tenant under lease) and §12 "
+        "(tenant at will)."
+    )
+    assert _read(text) == [
+        ("G.L. c. 186, §11", "186 Mass. Gen. Laws § 11", "Massachusetts"),
+        ("§12", "186 Mass. Gen. Laws § 12", "Massachusetts"),
+    ]
+    assert _read("G.L. c. 186, § 14; see § 1983 too.")[1][1] == "?"

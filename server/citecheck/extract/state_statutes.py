@@ -137,13 +137,17 @@ def keep_codes(matches: list[StatuteMatch], maybe: frozenset[int] = frozenset())
     start at a position in ``maybe`` are dropped unless they keep a code."""
     out: list[StatuteMatch] = []
     last: Statute | None = None
+    last_end = 0
     for m in matches:
         s = m.statute
-        if m.start in maybe and not (
-            s.form is StatuteForm.SHORT and last is not None and _same_shape(s.section, last.section)
-        ):
+        keeps = (
+            s.form is StatuteForm.SHORT
+            and last is not None
+            and (_same_shape(s.section, last.section) or _listed_next(s, last, m.start - last_end))
+        )
+        if m.start in maybe and not keeps:
             continue
-        if s.form is StatuteForm.SHORT and last is not None and _same_shape(s.section, last.section):
+        if keeps and last is not None:
             s = replace(
                 s,
                 form=StatuteForm.FULL,
@@ -158,8 +162,21 @@ def keep_codes(matches: list[StatuteMatch], maybe: frozenset[int] = frozenset())
             last = s
         elif s.form is StatuteForm.FULL:
             last = None
+        last_end = m.end
         out.append(m)
     return out
+
+
+def _listed_next(s: Statute, last: Statute, gap: int) -> bool:
+    """``G.L. c. 186, §11 (tenant under lease) and §12 (tenant at will)``: a bare section of as many digits
+    just after a section of a chaptered code (a parenthetical between at most) is that chapter's."""
+    return (
+        last.title is not None
+        and gap <= 40
+        and s.section.isdigit()
+        and last.section.isdigit()
+        and len(s.section) == len(last.section)
+    )
 
 
 _SHAPE = re.compile(r"\d+")
