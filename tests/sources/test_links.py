@@ -317,3 +317,47 @@ async def test_every_setting_an_opener_reads_reopens_the_language_servers_chain(
             await link.close()
     assert settings.read, "the openers read no setting"
     assert settings.read <= set(SOURCE_FIELDS), sorted(settings.read - set(SOURCE_FIELDS))
+
+
+async def test_texts_are_fetched_in_the_paced_links_order() -> None:
+    """gather asks for texts in the order of value of the chain's paced link (what the user sees first)."""
+    from citecheck.sources.pacing import WorkOrder
+
+    roe, doe = CiteKey("410", "U.S.", "113"), CiteKey("410", "U.S.", "179")
+    records = {roe: CaseRecord(id="svc:1", source="svc", name="Roe v. Wade"),
+               doe: CaseRecord(id="svc:2", source="svc", name="Doe v. Bolton")}  # fmt: skip
+
+    class Finder:
+        name = "finder"
+        local = True
+
+        async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+            return {
+                k: LookupResult(key=k, status=LookupStatus.FOUND, records=(records[k],), source="finder")
+                for k in keys
+                if k in records
+            }
+
+        async def close(self) -> None:
+            pass
+
+    class PacedService(Service):
+        name = "svc"
+
+        def __init__(self, order: WorkOrder | None) -> None:
+            super().__init__("text")
+            self.order = order
+
+        @property
+        def work_order(self) -> WorkOrder | None:
+            return self.order
+
+    extraction = extract_citations(
+        "Roe v. Wade, 410 U.S. 113, 115 (1973). Doe v. Bolton, 410 U.S. 179, 181 (1973)."
+    )
+    plain = PacedService(None)
+    await gather(extraction, SourceChain([Finder(), plain]))
+    assert plain.asked == ["svc:1", "svc:2"]  # the draft's order
+    ranked = PacedService(WorkOrder(lambda: {doe: 0}))
+    await gather(extraction, SourceChain([Finder(), ranked]))
+    assert ranked.asked == ["svc:2", "svc:1"]  # Doe first: the client ranks it first

@@ -29,7 +29,8 @@ CORPORATE = frozenset(
     (
         "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. s.c. plc pllc "
         "fsb f.s.b. ssb s.s.b. "  # a bank's charter: "First Heights Bank, FSB v. Marom" (a Texas motion)
-        "et jr. sr. ii iii iv"
+        "et jr. sr. ii iii iv "
+        "etc."  # an in rem caption: "United States v. One Parcel of Real Property, Etc. (Great Harbor Neck)"
     ).split()
 )
 _EXTRA_ABBREVIATIONS = frozenset(
@@ -50,7 +51,7 @@ _EXTRA_ABBREVIATIONS = frozenset(
     "Econ. Eng'r Eng'g Enter. Ent. Env't Equal. Exam'r Exp. Fed'n Info. Inst. Inv. Indep. Liab. "
     "Litig. Maint. Mar. Mkt. Mech. Mem'l Merch. Metro. Mortg. Op. P'ship Pers. Pres. Prob. Prod. "
     "Prof'l Publ'n Publ'g R.R. Rehab. Reprod. Rest. Rd. S'holder Sci. Serv. Soc'y Subcomm. Tech. "
-    "Telecomm. Teleg. Temp. Tpk. Transcon. Vill. Corp. Bldg. Cnty. Ass'n Bhd. Disc. Det. Dir.".split()
+    "Telecomm. Teleg. Temp. Tpk. Transcon. Vill. Corp. Bldg. Cnty. Ass'n Bhd. Disc. Det. Dir. Etc.".split()
 )
 
 #: State abbreviations that may close a name after a comma: "In re Air Crash Disaster Near New Orleans, La."

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series
+from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series, grouped_number_end
 from citecheck.extract.context import HISTORY, HISTORY_TO, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
@@ -551,6 +551,9 @@ def _court_of(h: Hit) -> str | None:
 
 
 def _case_draft(norm: str, text: str, h: Hit, limit: int, stops: frozenset[int]) -> _Draft:
+    grouped = grouped_number_end(norm, h.reporter, h.page, h.end)
+    if grouped is not None:  # "53 F.E.R.C. 63,020": paragraph 63,020, not page 63 pinned at 20
+        h = replace(h, end=grouped, page=f"{h.page}{norm[h.end : grouped]}")
     core = Span(h.start, h.end)
     pin, after = _pin(norm, text, h.end, limit, stops, need_at=False)
     return _Draft(
