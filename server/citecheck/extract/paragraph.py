@@ -67,8 +67,8 @@ _VOLUME_BEFORE_SUPRA = re.compile(
     r"(?<=[\w.'])(?P<comma>,?)\s*\d{1,4}\s+(?P<reporter>[A-Z][\w.' ]{0,24}?),\s*$"
 )
 _NONSPACE = re.compile(r"\S+")
-_LEADING_JUNK = re.compile(r"[\s>\"'(\[,;:.*_-]+")
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'.]*")
+_JUNK_WORD = re.compile(r"[>\"'(\[,;:.*_-]+")  # a word of punctuation only (quote marks, brackets, stars)
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,9 +379,9 @@ class _Citations:
             bq = block_quote(text, 0, layout.sents[si][0])
             if bq is not None:
                 qs = (bq, *qs)
-        lead = d.full.start < self.not_lead_from and not _LEADING_JUNK.sub(
-            "", _strip_signals(norm[: d.full.start])
-        )
+        lead = d.full.start < self.not_lead_from and all(
+            _JUNK_WORD.fullmatch(w) or _is_signal(w) for w in norm[: d.full.start].split()
+        )  # before it only signals and punctuation
         if not lead:
             self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
         self.citations.append(_citation(norm, text, drafts, idx, d, qs, prop))
@@ -1071,13 +1071,9 @@ def _sentence_of(sents: list[tuple[int, int]], pos: int) -> int | None:
     return None
 
 
-def _strip_signals(s: str) -> str:
-    out = []
-    for w in s.split():
-        low = w.lower()
-        if low not in SIGNALS and low.strip(",.;:()*_") not in SIGNALS:
-            out.append(w)
-    return " ".join(out)
+def _is_signal(word: str) -> bool:
+    low = word.lower()
+    return low in SIGNALS or low.strip(",.;:()*_") in SIGNALS
 
 
 def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
@@ -1091,8 +1087,8 @@ def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int,
         pieces += (norm[pos:lo], " " * (hi - lo))
         pos = hi
     pieces.append(norm[pos:e])
-    rest = _strip_signals("".join(pieces))
-    return not _WORDS.search(rest)
+    # no word with a letter left but signals (most sentences of prose: decided at their first word)
+    return not any(_LETTER.search(w) and not _is_signal(w) for w in "".join(pieces).split())
 
 
 def _first_in_sentence(drafts: list[_Draft], sents: list[tuple[int, int]], si: int) -> int:
