@@ -106,8 +106,8 @@ def cited_cases(texts: list[tuple[str, str]]) -> list[dict]:
         ex = extract_citations(text)
         groups: dict[int, list] = defaultdict(list)
         for c in ex.citations:
-            if c.form is not CiteForm.FULL or c.key is None or c.database is not None:
-                continue
+            if c.form is not CiteForm.FULL or c.key is None or c.database is not None or c.agency:
+                continue  # an agency's decision is never looked up as a case
             if not (c.volume and c.page and c.volume.isdigit() and c.page.isdigit()):
                 continue
             key = (c.volume, normalise_reporter(c.reporter or ""), c.page)
@@ -122,6 +122,7 @@ def cited_cases(texts: list[tuple[str, str]]) -> list[dict]:
                     union.union(key, first)
                     seen_volumes.add((key[0], key[1]))
                 slot = info.setdefault(key, {})
+                slot["n"] = slot.get("n", 0) + 1
                 if c.case_name is not None:
                     slot.setdefault("names", Counter())[c.case_name.text] += 1
                 if c.year and "year" not in slot:
@@ -131,8 +132,11 @@ def cited_cases(texts: list[tuple[str, str]]) -> list[dict]:
     clusters: dict[tuple[str, str, str], dict] = {}
     for key in info:
         root = union.find(key)
-        case = clusters.setdefault(root, {"cites": [], "names": Counter(), "year": None, "court": None})
+        case = clusters.setdefault(
+            root, {"cites": [], "names": Counter(), "year": None, "court": None, "mentions": Counter()}
+        )
         case["cites"].append(key)
+        case["mentions"][key] += info[key].get("n", 0)
         case["names"].update(info[key].get("names", {}))
         for field in ("year", "court"):
             if case[field] is None and field in info[key]:
@@ -145,6 +149,45 @@ def cited_cases(texts: list[tuple[str, str]]) -> list[dict]:
         # the caption; names cut short by the extraction are rarer than the whole one
         case["name"] = max(case["names"].items(), key=lambda kv: (kv[1], len(kv[0])))[0]
         out.append(case)
+    # a name the opinions give another cited case is that case's, not this one's (one opinion's "Rice v. Santa
+    # Fe Elevator Corp., 435 U.S. 497" beside another's "Malone v. White Motor Corp., 435 U.S. 497"): the
+    # caption CourtListener holds is the other name
+    chosen = Counter(case["name"] for case in out)
+    for case in out:
+        if chosen[case["name"]] > 1 and len(case["names"]) > 1:
+            own = {n: k for n, k in case["names"].items() if chosen[n] == 0}
+            if own:
+                case["name"] = max(own.items(), key=lambda kv: (kv[1], len(kv[0])))[0]
+    return out
+
+
+def _slips(number: str) -> set[str]:
+    """The numbers one digit of ``number`` changed gives (915 of 925)."""
+    return {number[:i] + d + number[i + 1 :] for i in range(len(number)) for d in "0123456789"} - {number}
+
+
+def misprints(cases: list[dict]) -> set[tuple[str, str, str]]:
+    """The citations the opinions most likely misprinted: one case's name at two citations of one reporter a
+    digit apart (``Weinberger v. Great Northern Nekoosa Corp., 915 F.2d 518`` in one opinion, 925 in four),
+    the one cited less (of two cited as often, neither: both stay cases of the index). CourtListener holds
+    the case at its own citation only: the misprint is no case of the index, and a finding on it is
+    labelled a misprint, not a gap."""
+    from citecheck.checks.name_match import NameVerdict, compare_names
+
+    where = {key: case for case in cases for key in case["cites"]}
+    out = set()
+    for key, case in where.items():
+        v, r, p = key
+        for other in [(w, r, p) for w in _slips(v)] + [(v, r, q) for q in _slips(p)]:
+            twin = where.get(other)
+            if (
+                twin is None
+                or twin is case
+                or compare_names(case["name"], (twin["name"],)).verdict is not NameVerdict.MATCH
+            ):
+                continue
+            if case["mentions"][key] < twin["mentions"][other]:  # a tie tells neither (536 U.S. 214 and 514)
+                out.add(key)
     return out
 
 
@@ -166,7 +209,8 @@ def write_dump(
     folder: Path, cases: list[dict], rng: random.Random, rates: dict[str, float]
 ) -> dict[str, set]:
     """The dump, with the gaps; returns the real citation keys each gap took out or moved."""
-    gaps: dict[str, set] = {"missing": set(), "regional": set(), "neutral": set(), "pagination": set()}
+    gaps: dict[str, set] = {"missing": set(), "regional": set(), "neutral": set(), "pagination": set(),
+                            "misprint": misprints(cases)}  # fmt: skip
     clusters, citations, dockets = [], [], []
     used: dict[tuple[str, str], set[int]] = defaultdict(set)
     for case in cases:
@@ -184,6 +228,8 @@ def write_dump(
         has_state = any(t == 2 for t in types.values())
         for key in case["cites"]:
             t = types[key]
+            if key in gaps["misprint"]:
+                continue
             if t == 3 and has_state and rng.random() < rates["regional"]:
                 gaps["regional"].add(key)
                 continue
@@ -285,8 +331,12 @@ def main() -> None:
         for (_, kind, gap), n in sorted(rows.items(), key=lambda x: -x[1]):
             print(f"  {n:5d}  {kind:22s} {gap}")
     shown = [x for x in found if x[3] == "error"][: args.show]
+    named = {" ".join(k): case["names"] for case in cases for k in case["cites"]}
     for name, key, kind, sev, msg in shown:
-        print(f"- {sev} {kind} {key} ({gap_keys.get(key, 'no gap')}) in {Path(name).name}: {msg[:400]}")
+        said = msg if len(msg) <= 500 else f"{msg[:260]} … {msg[-220:]}"  # the fix is said last
+        print(f"- {sev} {kind} {key} ({gap_keys.get(key, 'no gap')}) in {Path(name).name}: {said}")
+        if len(named.get(key, ())) > 1:  # the index's name is a guess among these: check it against the case
+            print("    the opinions name it: " + "; ".join(f"{n} ×{k}" for n, k in named[key].most_common(4)))
 
 
 if __name__ == "__main__":

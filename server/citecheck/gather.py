@@ -30,7 +30,7 @@ from citecheck.judge import (
     statute_answers,
     statute_keys,
 )
-from citecheck.sources.base import AuthoritySource
+from citecheck.sources.base import AuthoritySource, PacedLink
 from citecheck.sources.models import (
     CaseRecord,
     CiteKey,
@@ -276,7 +276,7 @@ async def _fetch_opinions(
                 full = full_of(extraction, c) or c
                 if (k := cite_key(full)) is not None:
                     keys.setdefault(rec.id, []).append(k)
-    order = getattr(source, "work_order", None)  # what the user sees first (sources/pacing.WorkOrder)
+    order = source.work_order if isinstance(source, PacedLink) else None  # what the user sees first
     if order is not None:
         needed = dict(order.arrange(list(needed.items()), keys=lambda item: keys.get(item[0], ())))
     texts: dict[str, OpinionText] = {}

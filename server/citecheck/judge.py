@@ -225,8 +225,12 @@ def judge(
     settings: Settings,
     *,
     declared: tuple[Declared, ...] = (),
+    places: tuple[tuple[int, str], ...] = (),
 ) -> Report:
     """Every check on every citation, given what the sources said; statuses by ``results.status_for``.
+
+    ``places`` (where each PDF page or .docx paragraph begins, sorted: ``(offset, "page 3")``) are how a
+    finding that points at another place of the document names it (``checks.base.where_in``).
 
     With ``evidence.complete`` False the report is a partial wave: its findings stand, its
     per-citation results are left empty (edges show them as pending).
@@ -271,7 +275,7 @@ def judge(
         contexts.append(ctx)
         mine = run_checks(LOCAL_CHECKS, ctx) + run_checks(SOURCE_CHECKS, ctx)
         found.extend(_corrected(ctx, mine, evidence, indexes))
-    found = _across_citations(extraction, found)
+    found = _across_citations(extraction, found, places)
     found, no_case = without_weight(found, contexts)
     twins = table_twins(cites)
     if twins:  # a table-of-authorities entry whose authority the body cites: reported once, at its use
@@ -306,13 +310,15 @@ def judge(
     )
 
 
-def _across_citations(extraction: Extraction, found: list[Finding]) -> list[Finding]:
+def _across_citations(
+    extraction: Extraction, found: list[Finding], places: tuple[tuple[int, str], ...] = ()
+) -> list[Finding]:
     """What only the whole document shows: a short form one slip from a full citation of it
     (``checks/short_form_near_miss.py``), one citation given two names (``checks/two_names.py``); and a pin
     before the first page left unsaid where the citation itself is shown wrong."""
     try:
-        found = near_miss_short_forms(extraction, found)
-        return redundant_pins_dropped(found + two_names(extraction, found))
+        found = near_miss_short_forms(extraction, found, places)
+        return redundant_pins_dropped(found + two_names(extraction, found, places))
     except Exception:  # a broken document-wide check must not hide the citations' own findings
         log.exception("document-wide checks failed")
         return found

@@ -43,6 +43,7 @@ async def check_document(
     executor: Executor | None = None,
     declared: tuple[Declared, ...] = (),
     holdings: HoldingStage | None = None,
+    places: tuple[tuple[int, str], ...] = (),
 ) -> Report:
     """Full check. source None → everything source-backed is cannot-verify. Sends only CiteKeys to the
     source (one batched lookup call), fetches opinions only for the cases it needs, never raises for a
@@ -59,7 +60,7 @@ async def check_document(
     evidence = await gather(extraction, source, executor=executor) if source is not None else SourceEvidence()
     if holdings is not None:
         evidence = await holdings.gather(extraction, evidence, source)
-    return judge(extraction, evidence, settings, declared=declared)
+    return judge(extraction, evidence, settings, declared=declared, places=places)
 
 
 async def check_input(
@@ -79,7 +80,13 @@ async def check_input(
     from citecheck.report.model import file_result
 
     report = await check_document(
-        doc.text, source, settings, declared=declared_by(doc), holdings=holdings, extraction=extraction
+        doc.text,
+        source,
+        settings,
+        declared=declared_by(doc),
+        holdings=holdings,
+        extraction=extraction,
+        places=places_of(doc),
     )
     hidden = 0
     if ignores is not None and len(ignores):
@@ -93,6 +100,15 @@ async def check_input(
         report,
         hidden,
     )
+
+
+def places_of(doc: InputDocument) -> tuple[tuple[int, str], ...]:
+    """Where each page of a PDF (``"page 3"``, its own label) or each paragraph of a .docx begins: how a
+    finding names another place of the document (a line of text extracted from a PDF means nothing to a
+    reader of the PDF)."""
+    if doc.pages:
+        return tuple((offset, f"page {label}") for offset, label in doc.pages)
+    return doc.places
 
 
 def declared_by(doc: InputDocument) -> tuple[Declared, ...]:
@@ -116,5 +132,6 @@ __all__ = [
     "declared_by",
     "judge",
     "local_findings",
+    "places_of",
     "too_large_report",
 ]

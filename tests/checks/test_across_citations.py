@@ -86,3 +86,46 @@ def test_one_spelling_short_names_and_different_cases_on_one_page_say_nothing() 
         "Mata v. Avianca, Inc., 678 F. Supp. 3d 443 (S.D.N.Y. 2023). Later: Avianca, 678 F. Supp. 3d 443.\n"
     )
     assert _findings(short, Kind.SAME_CITATION_TWO_NAMES) == []
+
+
+#: A Texas trial court's order of referral (chuckdustin12/LEGAL_DESTROYER @ 795b0a8, CASE DOCS/DISTRICT JUDGE/
+#: 10.09.24 - AMENDED ORD. REFERRAL-1.pdf, pages 143-144: a motion it attaches) as its PDF text layer reads: the
+#: second citation lost its spaces ("Brecedav. Whi(2006)"), which a reader of the page never sees.
+BRECEDA = (
+    "There is a general presumption that an attorney is acting with authority; \nhowever, that presumption is "
+    "rebuttable. Breceda v. Whi, 187 S.W.3d 148, 152 \n(Tex. App.--El Paso 2006, no pet.); Kelly v. Murphy, "
+    "630 S.W.2d 759, 761 (Tex. App.--Houston [1st Dist.] 1982, writ ref'd n.r.e.).\n"
+    "The attorney must appear before the \ntrial court and show sufficient authority to prosecute or defend the "
+    "suit on \nbehalfoftheirclient. (Brecedav. Whi(2006) 187 S.W.3d 148, 152;Kellyv. \nMurphy (1982) 630 "
+    "S.W.2d 759, 761). \n"
+)
+
+
+def test_a_name_that_differs_only_in_spaces_is_one_name() -> None:
+    assert _findings(BRECEDA, Kind.SAME_CITATION_TWO_NAMES) == []
+
+
+async def test_the_other_place_is_a_page_of_a_pdf_and_a_paragraph_of_a_docx() -> None:
+    """Issue 36: a location a lawyer reads is the PDF's page, never a line of its extracted text."""
+    from citecheck.inputs import InputDocument
+    from citecheck.pipeline import check_input
+
+    second = TAFT.index("Participation")
+    near = (
+        "Courts may let a party proceed under a pseudonym. Doe v. Public Citizen, 749 F.3d 246, 273 (4th Cir. "
+        "2014).\nThe public's interest in the litigants' identities is weighed case by case. Public Citizen, "
+        "740 F.3d at 271.\n"
+    )
+    for text, kind in ((TAFT, Kind.SAME_CITATION_TWO_NAMES), (near, Kind.UNRESOLVED_SHORT_FORM)):
+        cut = second if text is TAFT else text.index("The public")
+        pdf = InputDocument(name="a.pdf", kind="pdf", text=text, pages=((0, "7"), (cut, "8")))
+        docx = InputDocument(
+            name="a.docx", kind="docx", text=text, places=((0, "paragraph 4"), (cut, "footnote 2"))
+        )
+        said = []
+        for doc in (pdf, docx):
+            result, _report, _hidden = await check_input(doc, None, Settings(offline=True))
+            [f] = [f for f in result.findings if f.kind is kind]
+            said.append(f.message)
+        assert "on page 7" in said[0] and "line" not in said[0], said[0]
+        assert "in paragraph 4" in said[1] and "line" not in said[1], said[1]

@@ -171,3 +171,19 @@ async def test_a_citation_with_no_case_behind_it_has_no_weight(tmp_path) -> None
     # a real case keeps its weight, and a persuasive one presented as controlling is still flagged
     assert weight["100 A.2d 450"] == "binding" and weight["400 Md. 1"] == "persuasive"
     assert (Kind.NON_BINDING_AUTHORITY, cites["400 Md. 1"]) in kinds
+
+
+def test_without_a_record_the_evidence_is_the_drafts_parenthetical() -> None:
+    """Issue 36's bare-clone check of examples/brief.md said 'source: corpus' for 761 N.W.2d 645, a volume the
+    (empty) corpus does not hold: the court weighed was the draft's '(Minn. Ct. App. 2009)'."""
+    from citecheck.sources.models import CiteKey, LookupResult, LookupStatus
+
+    text = "Cook v. Public Storage, Inc., 761 N.W.2d 645, 649 (Minn. Ct. App. 2009), is controlling."
+    ex = extract_citations(text)
+    [c] = ex.citations
+    missed = LookupResult(key=CiteKey("761", "N.W.2d", "645"), status=LookupStatus.NOT_FOUND, source="corpus")
+    ctx = CheckContext(
+        extraction=ex, citation=c, full=c, forum=_forum("dc"), lookup=missed, source_name="corpus"
+    )
+    [f] = NonBindingAuthorityCheck().run(ctx)
+    assert f.evidence.source == "draft" and f.evidence.court == "Court of Appeals of Minnesota"

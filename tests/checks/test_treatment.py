@@ -122,6 +122,28 @@ def test_one_finding_per_case() -> None:
     assert f.span.start == text.index("410 U.S. 113")
 
 
+#: 303 Creative LLC v. Elenis, 600 U.S. 570 (2023), slip op. (CaseStrainer's test_files/test_case_2.pdf): the
+#: Court cites a concurrence and a dissent of cases later overruled, as a PDF's text layer gives it
+CREATIVE = (
+    "---\ncourt: scotus\n---\nThey did so because they saw the freedom of speech \u201cboth as an end and "
+    "as a means.\u201d Whitney v. California, \n274 U. S. 357, 375 (1927) (Brandeis, J., concurring); see "
+    "also\n12 The Papers of James Madison 193\u2013194 (1977).\n\n\u201c[D]iscrimination in any form and in "
+    "any degree has \nno justifiable part whatever in our democratic way of life.\u201d \nKorematsu v. United "
+    "States, 323 U. S. 214, 242 (1944) (Mur-\nphy, J., dissenting).\n"
+)
+
+
+def test_a_concurrence_or_a_dissent_of_an_overruled_case_gets_nothing() -> None:
+    """Before: two ERRORS in a real Supreme Court opinion (Whitney overruled by Brandenburg, Korematsu by
+    Trump v. Hawaii): an overruling overrules the Court's opinion, not a Justice's own."""
+    assert treatment_findings(CREATIVE) == []
+    # the Court's own opinion, cited after the separate one, still gets its finding there
+    later = CREATIVE + "\nThe holding was otherwise. Whitney v. California, 274 U. S. 357 (1927).\n"
+    (f,) = treatment_findings(later)
+    assert f.kind is Kind.OVERRULED and "Brandenburg" in f.message
+    assert later[f.span.start : f.span.end] == "274 U. S. 357" and f.span.start > later.index("holding")
+
+
 def test_the_question_leaves_only_citation_keys() -> None:
     source = TableOnly()
     asyncio.run(check_document("Bowers v. Hardwick, 478 U.S. 186 (1986). Some words.", source, Settings()))

@@ -131,6 +131,12 @@ _EDGE_CASES = (
     "Cal. Penal Code \u00a7 187; N.Y. Gen. Bus. Law \u00a7 349; "
     "Tex. Fam. Code Ann. \u00a7 1.01; Cal.Penal Code \u00a7 1.",
     "123 S.W.2d 456; 12 S. W. 2d 3; 5 S.W. 2nd 7; 9 S.W.2d at 10; 4 SW2d 5 -- A.2d 7 \u2014 F.3d 9.",
+    # the stop words, Id., supra and placeholders (tried over the whole paragraph): at the start, glued,
+    # one after another, and blanks before and after a reporter
+    "See also Roe v. Wade, 410 U.S. 113; see v. re In re X, e.g., aff'd, (quoting id.), Cf. 5 U.S. 1.",
+    "v. Smith, ___ U.S. ___ (2019); Bean, \u2014 Nev. \u2014, 398 P.2d 251; __ F.3d __; -- N.J. --; _ A.2d _",
+    "Id. at 5; (Id. at p. 152.) (Ibid.) Id.; see also ibid., id. supra, Roe, supra, at 116; (supra) "
+    "denied  granted\tdismissed\nremanded affirmed citing parte",
 )
 
 

@@ -60,7 +60,21 @@ AYBAR = (
     "Francisco Cty., 582 US —, 137 S Ct 1773, 1780 [2017]; BNSF R. Co. v Tyrrell, 581 US —, 137 S Ct "
     "1549, 1558 [2017])."
 )
-REAL = [CALVARY, JAGELS, NLRB, TARRANT, AYBAR]
+#: 303 Creative LLC v. Elenis, 600 U.S. 570 (2023), slip op. 2 and 19 (CaseStrainer's test_files/test_case_2.pdf;
+#: issue 41's second round): its PDF wraps section numbers after a dash (``§24–34–⏎306(9)``) and pin lists
+#: after a comma (``at 571, ⏎578``); both were read cut (``§24–34`` as a RANGE of sections 24 to 34, the pin
+#: as ``571``)
+CREATIVE = (
+    "Either state officials or private citizens may bring actions to enforce the law. §§24–34–306, "
+    "24–34–602(1). And a variety of penalties can follow. Courts can order fines up to $500 per violation. "
+    "§24–34–602(1)(a). The Colorado Commission on Civil Rights can issue cease-and-desist orders, "
+    "§24–34–306(9), and require violators to take various other “affirmative action[s].” §24–34–605; "
+    "§24–34–306(9). In particular, this Court has held, public accommodations statutes can sweep too "
+    "broadly when deployed to compel speech. See, e.g., Hurley, 515 U. S., at 571, 578; Dale, 530 U. S., "
+    "at 659."
+)
+REAL = [CALVARY, JAGELS, NLRB, TARRANT, AYBAR, CREATIVE]
+_IDS = ["calvary", "jagels", "nlrb", "tarrant", "aybar", "creative"]
 
 #: Prose lines (each a whole sentence, as a PDF's text layer gives a page) that make a paragraph longer
 #: than ``MAX_PARAGRAPH``, so the real excerpt after them is read as part of a page, not on its own.
@@ -92,7 +106,7 @@ def _spaces(text: str) -> list[int]:
     return [i for i, ch in enumerate(text) if ch == " "]
 
 
-@pytest.mark.parametrize("excerpt", REAL, ids=["calvary", "jagels", "nlrb", "tarrant", "aybar"])
+@pytest.mark.parametrize("excerpt", REAL, ids=_IDS)
 def test_a_line_break_at_any_space_finds_the_same_citations(excerpt: str) -> None:
     want = _print(extract_citations(excerpt))
     assert len(want) >= 2
@@ -101,7 +115,32 @@ def test_a_line_break_at_any_space_finds_the_same_citations(excerpt: str) -> Non
         assert _print(extract_citations(wrapped)) == want, repr(wrapped[max(0, i - 40) : i + 40])
 
 
-@pytest.mark.parametrize("excerpt", REAL, ids=["calvary", "jagels", "nlrb", "tarrant", "aybar"])
+def test_a_line_break_after_any_dash_of_a_section_number_keeps_the_section() -> None:
+    """A slip opinion's line may end at any dash of ``24–34–306`` (the dash kept, often a space after it)."""
+    want = _print(extract_citations(CREATIVE))
+    sections = [p[6] for p in want if p[6]]
+    assert sections == [
+        "§§ 24-34-306, 24-34-602",
+        "§ 24-34-602(1)(a)",
+        "§ 24-34-306(9)",
+        "§ 24-34-605",
+        "§ 24-34-306(9)",
+    ]
+    dashes = [i for i, ch in enumerate(CREATIVE) if ch == "–"]
+    for i in dashes:
+        for cut in ("\n", " \n"):
+            wrapped = CREATIVE[: i + 1] + cut + CREATIVE[i + 1 :]
+            got = [(p[0], *p[3:7]) for p in _print(extract_citations(wrapped))]
+            assert got == [(p[0], *p[3:7]) for p in want], repr(wrapped[max(0, i - 30) : i + 30])
+
+
+def test_a_pin_list_wrapped_after_its_comma_keeps_its_pages() -> None:
+    text = "See, e.g., Hurley, 515 U. S., at 571, \n578; Dale, 530 U. S., at 659."
+    pins = [" ".join(c.pincite.text.split()) for c in extract_citations(text).citations if c.pincite]
+    assert pins == ["571, 578", "659"]
+
+
+@pytest.mark.parametrize("excerpt", REAL, ids=_IDS)
 def test_inside_a_page_long_paragraph_too(excerpt: str) -> None:
     """A PDF page: no blank line for thousands of characters. The excerpt wrapped at every 60th space
     or so, as a page wraps it, after enough prose to pass ``MAX_PARAGRAPH``."""

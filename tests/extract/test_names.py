@@ -146,3 +146,35 @@ def test_a_banks_charter_after_a_comma_keeps_the_name() -> None:
         "First Heights Bank, FSB v. Marom",
         "Home Sav. Bank, F.S.B. v. Gomez",
     ]
+
+
+def test_reading_the_last_160_characters_first_finds_the_names_the_last_400_give(monkeypatch) -> None:
+    """``scan_name_back`` reads the words of the last 160 characters first and the last 400 only when the
+    reading came near their start: every name (and the lack of one) is what reading the 400 gives, on
+    long names, parentheticals, abbreviations and sentence ends placed at every distance."""
+    import random
+
+    from citecheck.extract import names
+
+    rng = random.Random(11)
+    pieces = (
+        "Smith v. Jones, Consol. Min. Co. (In re Lazarus) Dept. of Transp. Pacific Nav. Co. the court held. "
+        "Then In re Grand Jury Subpoena No. 381 Shell Co. (P.R.), Ltd. and of & Inc. ex rel. See, e.g., "
+        "Van Ness U.S. (1990) N.L.R.B. v. Local Union No. 3 Bd. of Educ."
+    ).split()
+    # names of long words: eighteen of them run past 160 characters, so the 400 are read, and the words a
+    # test looks back at lie on both sides of the 160
+    capitals = (
+        "Alpha Beta Gamma Delta Epsilonian Zetaworth Etaville Thetason of & the Corp. Ass'n v. Pacif. Nav. "
+        "Xyl. (In re Foo) (Bar) Co., Inc. Then the court held. Smith Internationalization Extraordinarily "
+        "Commonwealth Transportation"
+    ).split()
+    texts = [" ".join(rng.choice(pieces) for _ in range(rng.randrange(1, 90))) for _ in range(1_500)]
+    ends = [(t, rng.randrange(len(t) + 1)) for t in texts for _ in range(3)]
+    for _ in range(20_000):
+        text = " ".join(rng.choice(capitals) for _ in range(rng.randrange(15, 45)))
+        ends.append((text, len(text)))
+    first = [names.scan_name_back(t, 0, end) for t, end in ends]
+    monkeypatch.setattr(names, "_FIRST_READ", 400)
+    assert [names.scan_name_back(t, 0, end) for t, end in ends] == first
+    assert sum(f is not None and f[1] - f[0] > 100 for f in first) > 20  # long names were read too

@@ -65,6 +65,11 @@ def _read(text: str) -> list[tuple[str, str, str | None]]:
             ],
         ),
         ("U.S. CONST. amend. II.", [("U.S. CONST. amend. II", "U.S. Const. amend. II", "United States")]),
+        (  # a Tarrant County motion to recuse the regional presiding judge (round 2): the constitution named
+            # before the provision, and Texas's hyphenated section (read as § 1 of no constitution before)
+            "under Rule 18a(e)(2). 24. The Texas Constitution Article V, Section 1-a provides that judges may be",
+            [("Texas Constitution Article V, Section 1-a", "Tex. Const. art. V, § 1-a", "Texas")],
+        ),
         (  # a Texas pro se objection
             "guaranteed by Article I, Section 19 of the Texas Constitution (due course of law) and the Fourteenth "
             "Amendment of the U.S. Constitution (due process).",
@@ -224,6 +229,27 @@ def test_state_codes_by_name_section_and_chapter(text: str, want: list) -> None:
             [("Laws of 2021, ch. 211, § 9", "2021 Sess. Laws ch. 211, § 9", None)],
         ),
         ("St. 2020, c. 65, § 3.", [("St. 2020, c. 65, § 3", "2020 Mass. Acts ch. 65, § 3", "Massachusetts")]),
+        (  # GBLS's summary process discovery form (round 2): the section before the session law
+            "(EOHED) as required under Section 1(a) of St. 2020, c. 257, as amended by St. 2021, c. 20.",
+            [
+                ("Section 1(a) of St. 2020, c. 257", "2020 Mass. Acts ch. 257, § 1(a)", "Massachusetts"),
+                ("St. 2021, c. 20", "2021 Mass. Acts ch. 20", "Massachusetts"),
+            ],
+        ),
+        (  # Washington Supreme Court, No. 103394-0 (Branson), as its PDF gives the small capitals (round 2)
+            "additional remedies are available for violations of the statute. See LAWS OF 2025, ch. 383, §§ 4-6. "
+            "The amendments do not",
+            [("LAWS OF 2025, ch. 383, §§ 4-6", "2025 Sess. Laws ch. 383, § 4-6", None)],
+        ),
+        (  # Washington Supreme Court, No. 102910-1 (State v. Lewis)
+            "the determination of an offender score.\u201d LAWS OF 2002, ch. 107, § 2(13)(c). When we examined",
+            [("LAWS OF 2002, ch. 107, § 2(13)(c)", "2002 Sess. Laws ch. 107, § 2(13)(c)", None)],
+        ),
+        (  # a W.D. Okla. pro se complaint quoting 18 U.S.C. § 1961(1) (round 2): an act no table places is
+            # still an act's section, never a bare section of no code
+            "chemical (as defined in section 102 of the Controlled Substances Act), which is chargeable",
+            [("section 102 of the Controlled Substances Act", "Controlled Substances Act § 102", None)],
+        ),
         (  # GBLS's summary process answer
             "Americans With Disabilities Act; and/or Section 504 of the Rehabilitation Act My landlord has",
             [
@@ -304,3 +330,27 @@ def test_a_massachusetts_regulation_is_no_court_martial_report() -> None:
     assert [
         c.reporter for c in extract_citations("United States v. Doe, 12 C.M.R. 125 (A.B.R. 1953).").citations
     ] == ["C.M.R."]
+
+
+def test_a_texas_captions_column_of_section_signs_is_no_citation() -> None:
+    """A Tarrant County filing's caption (LEGAL_DESTROYER, 10.07.25 joint motion; round 2): the ``§`` signs
+    divide the caption's columns, and ``§ 322ND`` was read as a section of no code."""
+    text = (
+        "IN THE MATTER OF § IN THE DISTRICT COURT\nTHE MARRIAGE OF §\n§\nMORGAN MYERS § 322ND JUDICIAL "
+        "DISTRICT\nAND §\nCHARLES MYERS § TARRANT COUNTY, TEXAS\n\nUnder Tex. Fam. Code § 6.502 the court"
+    )
+    assert _read(text) == [("Tex. Fam. Code § 6.502", "Tex. Fam. Code Ann. § 6.502", "Texas")]
+
+
+def test_a_bare_section_listed_after_a_chapters_section_keeps_the_chapter() -> None:
+    """GBLS's summary process answer (round 2): ``§12`` is c. 186's, as ``§11`` before it; a bare section of
+    another length after it (``§ 1983``) is not."""
+    text = (
+        "the claim for rent and possession must be dismissed. G.L. c. 186, §11 (tenant under lease) and §12 "
+        "(tenant at will)."
+    )
+    assert _read(text) == [
+        ("G.L. c. 186, §11", "186 Mass. Gen. Laws § 11", "Massachusetts"),
+        ("§12", "186 Mass. Gen. Laws § 12", "Massachusetts"),
+    ]
+    assert _read("G.L. c. 186, § 14; see § 1983 too.")[1][1] == "?"

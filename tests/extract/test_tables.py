@@ -71,3 +71,48 @@ def test_an_impossible_citation_in_table_and_body_is_one_error() -> None:
     report = asyncio.run(check_document(text, None, Settings(offline=True)))
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     assert [(f.kind, f.citation_index) for f in errors] == [(Kind.IMPOSSIBLE_CITATION, 1)]
+
+
+#: A Texas mandamus relator's motion for rehearing as vLex's copy gives its index of authorities (LEGAL_DESTROYER,
+#: RESEARCH/vLex-… 25-0367; issue 41's second round): the text reflowed, so an entry's court and year run onto
+#: the next line and the next entry starts right after the pages. Four of its eight entries were not
+#: recognised, so each of those authorities was counted twice.
+REFLOWED = (
+    "INDEX OF\nAUTHORITIES CASE PAGE # Canadian Helicopters, Ltd. v.\nWittig, 876 S.W.2d 304, 306 (Tex.\n"
+    "1994) .............................................................. 14 Perry v. Del Rio, 66 S.W.3d\n"
+    "239, 257 (Tex.2001) ................................................................ 14 In re\n"
+    "Prudential Ins. Co. of America, 148 S.W.3d 124, (Tex.\n"
+    "2003) .................................................................... 14 Ex parte Sinegar, 324\n"
+    "S.W.3d 578 (Tex. Crim. App. 2010) .................................................. 15\n"
+    "Spigener v. Wallis, 80 S.W.3d 174 (Tex. App.\n"
+    "2002) ............................................................... 15 Taylor v. Taylor (Tex. App.\n"
+    "2001) ....................................................................................... 15 In re\n"
+    "Thompson, 330 S.W.3d 411 (Tex. App.\n2010) ............................................................. 15"
+    "\n\nMandamus issues to correct a clear abuse of discretion. Walker v. Packer, 827 S.W.2d 833, 840 "
+    "(Tex. 1992); Perry v. Del Rio, 66 S.W.3d 239, 257 (Tex. 2001). So too In re Prudential Ins. Co. of Am., "
+    "148 S.W.3d 124, 135 (Tex. 2004), and Spigener v. Wallis, 80 S.W.3d 174 (Tex. App. 2002), and In re "
+    "Thompson, 330 S.W.3d 411 (Tex. App. 2010)."
+)
+
+
+def test_a_reflowed_table_with_entries_run_together_is_recognised() -> None:
+    cites = extract_citations(REFLOWED).citations
+    listed = [" ".join(c.text.split()) for c in cites if c.listed]
+    assert listed == [
+        "876 S.W.2d 304",
+        "66 S.W.3d 239",
+        "148 S.W.3d 124",
+        "324 S.W.3d 578",
+        "80 S.W.3d 174",
+        "330 S.W.3d 411",
+    ]
+    body = {" ".join(c.text.split()): c.index for c in cites if not c.listed}
+    twins = {" ".join(cites[k].text.split()): v for k, v in table_twins(cites).items()}
+    assert twins == {
+        k: body[k] for k in ("66 S.W.3d 239", "148 S.W.3d 124", "80 S.W.3d 174", "330 S.W.3d 411")
+    }
+
+
+def test_an_ellipsis_after_a_body_citation_is_no_leader() -> None:
+    text = "As held in Perry v. Del Rio, 66 S.W.3d 239, 257 (Tex. 2001) . . . . 14 Texans agree."
+    assert [c.listed for c in extract_citations(text).citations] == [False]

@@ -45,9 +45,11 @@ async def _judge(
     model: str = "fake-judge",
 ):
     ep.answer(*steps)
-    async with ModelClient(base_url=ep.url, model=model, timeout_s=2, retries=0) as client:
+    # generous limits: the fake endpoint answers at once, and a 2 s timeout made a judgment 'did not run'
+    # (cannot-verify) on a machine at load 10-15 (issue 36's bare-clone run); no test here waits for them
+    async with ModelClient(base_url=ep.url, model=model, timeout_s=60, retries=0) as client:
         results = await judge_claims(
-            [claim or _claim()], {"cap:1": opinion}, client, deadline=Deadline(10), cache=cache
+            [claim or _claim()], {"cap:1": opinion}, client, deadline=Deadline(120), cache=cache
         )
     return results, holding_findings(results)
 

@@ -98,3 +98,27 @@ def test_a_parallel_citation_cited_again_alone_is_one_authority() -> None:
     leon = [a for a in authorities(file) if a.name == "Leon v. Martinez"]
     assert len(leon) == 1 and len(leon[0].places) == 4  # three parallel citations, then 638 N.E.2d alone
     assert weight_summary(file) == "authorities: 4 binding"
+
+
+#: The Missouri Court of Appeals, Eastern District, as it publishes its opinions (Jagels v. State, ED108783,
+#: 2021: freelawproject/doctor @ a664450 doctor/test_assets/missouri.pdf, pages 1-3, as its text layer reads).
+MISSOURI = (
+    "In the Missouri Court of Appeals  \nEastern District \n \nDIVISION THREE \n \nNICHOLE MARIE JAGELS,    ) No. "
+    "ED108783 \n      ) \nAppellant,    ) Appeal from  the Circuit Court of   \n      ) St. Charles County, "
+    "Missouri \nvs.      ) No. 1711-CC00064 \n \nOur review is limited to whether the findings, conclusions, and "
+    "judgment are clearly erroneous.  \nWooldridge v. State , 239 S.W.3d 151, 153\u201354 (Mo. App. E.D. 2007).  The "
+    "motion court\u2019s \nfindings and conclusions are presumptively correct.  Vaca v. State , 314 S.W.3d 331, 334 "
+    "(Mo. banc 2010).  After a guilty plea, our \nreview is limited.  \nLoudermilk v. State, 973 S.W.2d 551, 553 "
+    "(Mo. App. E.D. 1998). \n"
+)
+
+
+def test_missouris_own_court_parentheticals_have_a_weight() -> None:
+    """'(Mo. banc 2010)' and '(Mo. App. E.D. 2007)' were 'weight unknown' (12 of the opinion's 13 cases)."""
+    w = _weights(MISSOURI)
+    assert w["Vaca v. State"] == (Weight.BINDING, "Supreme Court of Missouri is Missouri's highest court")
+    assert w["Wooldridge v. State"][0] is Weight.PERSUASIVE
+    assert w["Loudermilk v. State"] == (
+        Weight.PERSUASIVE,
+        "in Missouri, one panel of an intermediate court does not bind another",
+    )

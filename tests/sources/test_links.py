@@ -17,6 +17,7 @@ from citecheck.sources.base import (
     CaseLookup,
     NameLookup,
     OpinionTexts,
+    PacedLink,
     PendingLink,
     TreatmentLookup,
     Unavailable,
@@ -139,6 +140,31 @@ def test_capabilities_are_what_a_link_has() -> None:
     assert isinstance(Pending(), PendingLink) and not isinstance(Unavailable("off"), AnswerStore)
 
 
+class Paced:
+    """A link that spends a service's allowance in an order of value (like CourtListener's client)."""
+
+    name = "paced"
+
+    def __init__(self, order: object) -> None:
+        self.order = order
+
+    @property
+    def work_order(self) -> object:
+        return self.order
+
+    async def close(self) -> None:
+        pass
+
+
+def test_the_work_order_is_the_paced_links() -> None:
+    order = object()
+    assert isinstance(Paced(order), PacedLink) and not isinstance(Table(), PacedLink)
+    assert SourceChain([Table(), Paced(None), Paced(order)]).work_order is order  # the first that has one
+    assert SourceChain([Table(), Metadata()]).work_order is None
+    # the language server's local view asks no service, so it spends no allowance
+    assert SourceChain([Paced(order)]).local_view("waiting").work_order is None
+
+
 async def test_a_new_source_is_one_link_in_the_list_and_reaches_the_evidence() -> None:
     table = Table()
     chain = SourceChain([Metadata(), table, Unavailable("offline mode")])
@@ -252,3 +278,86 @@ async def test_the_settings_choose_the_links_and_the_list_their_order(tmp_path: 
     finally:
         for link in links:
             await link.close()
+
+
+class _Reading:
+    """The settings, noting every field an opener reads."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> object:
+        self.read.add(name)
+        return getattr(self._settings, name)
+
+
+async def test_every_setting_an_opener_reads_reopens_the_language_servers_chain(tmp_path: Path) -> None:
+    """A new link's settings must be in lsp/sources.SOURCE_FIELDS, or changing them in the editor would leave
+    the server asking the links opened with the old values (architecture.md, "Add a source", step 4)."""
+    from citecheck.lsp.sources import SOURCE_FIELDS
+
+    settings = _Reading(
+        Settings(
+            corpus_path=tmp_path / "corpus.sqlite",
+            cache_path=tmp_path / "cache.sqlite",
+            index_path=tmp_path / "index.sqlite",
+            statutes_path=tmp_path / "statutes.sqlite",
+            courtlistener_token="t",
+            courtlistener_url="https://www.courtlistener.com/api/rest/v4/",
+            cap_fetch=True,
+            treatment_online=True,
+        )
+    )
+    links = await open_links(settings, interactive=True)  # type: ignore[arg-type]
+    try:
+        assert len(links) >= 8  # every link the settings can open, opened (so each opener read its settings)
+    finally:
+        for link in links:
+            await link.close()
+    assert settings.read, "the openers read no setting"
+    assert settings.read <= set(SOURCE_FIELDS), sorted(settings.read - set(SOURCE_FIELDS))
+
+
+async def test_texts_are_fetched_in_the_paced_links_order() -> None:
+    """gather asks for texts in the order of value of the chain's paced link (what the user sees first)."""
+    from citecheck.sources.pacing import WorkOrder
+
+    roe, doe = CiteKey("410", "U.S.", "113"), CiteKey("410", "U.S.", "179")
+    records = {roe: CaseRecord(id="svc:1", source="svc", name="Roe v. Wade"),
+               doe: CaseRecord(id="svc:2", source="svc", name="Doe v. Bolton")}  # fmt: skip
+
+    class Finder:
+        name = "finder"
+        local = True
+
+        async def lookup(self, keys: Sequence[CiteKey]) -> dict[CiteKey, LookupResult]:
+            return {
+                k: LookupResult(key=k, status=LookupStatus.FOUND, records=(records[k],), source="finder")
+                for k in keys
+                if k in records
+            }
+
+        async def close(self) -> None:
+            pass
+
+    class PacedService(Service):
+        name = "svc"
+
+        def __init__(self, order: WorkOrder | None) -> None:
+            super().__init__("text")
+            self.order = order
+
+        @property
+        def work_order(self) -> WorkOrder | None:
+            return self.order
+
+    extraction = extract_citations(
+        "Roe v. Wade, 410 U.S. 113, 115 (1973). Doe v. Bolton, 410 U.S. 179, 181 (1973)."
+    )
+    plain = PacedService(None)
+    await gather(extraction, SourceChain([Finder(), plain]))
+    assert plain.asked == ["svc:1", "svc:2"]  # the draft's order
+    ranked = PacedService(WorkOrder(lambda: {doe: 0}))
+    await gather(extraction, SourceChain([Finder(), ranked]))
+    assert ranked.asked == ["svc:2", "svc:1"]  # Doe first: the client ranks it first

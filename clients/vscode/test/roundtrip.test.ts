@@ -380,7 +380,8 @@ test('the commands the extension forwards work against the server', { skip, time
 
 test('CourtListener down: the token reaches the server, the citation is cannot-verify, the status bar says unreachable', { skip, timeout: 60_000 }, async () => {
   const uri = down.uri('memo.txt');
-  const text = 'As held in Roe v. Wade, 410 U.S. 113 (1973), the right is fundamental.\n';
+  // A case no treatment data calls overruled (Roe v. Wade, used here before, is overruled now: a problem).
+  const text = 'As held in Brown v. Board of Education, 347 U.S. 483 (1954), separate is not equal.\n';
   await down.open(uri, text);
   const doc = await down.waitFor('a checked citecheck/citations notification', () => {
     for (const raw of [...down.citations].reverse()) {
@@ -389,7 +390,7 @@ test('CourtListener down: the token reaches the server, the citation is cannot-v
     }
     return undefined;
   });
-  const roe = doc.citations.find((c) => c.text === '410 U.S. 113');
+  const roe = doc.citations.find((c) => c.text === '347 U.S. 483');
   assert.ok(roe, JSON.stringify(doc.citations));
   assert.equal(roe.status, 'cannot-verify');
   assert.ok(roe.findings.some((f) => f.kind === 'cannot-verify' && f.severity === 'info'), JSON.stringify(roe.findings));

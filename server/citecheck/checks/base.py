@@ -6,7 +6,8 @@ opinion text) into findings. The pipeline gathers everything a check needs first
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import bisect
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -150,3 +151,20 @@ def describe_record(record: CaseRecord, cite: CaseCite | None = None) -> str:
     cite = cite or (record.citations[0] if record.citations else None)
     year = f" ({record.decision_date[:4]})" if record.decision_date else ""
     return f"{record.name}, {cite}{year}" if cite else f"{record.name}{year}"
+
+
+def where_in(text: str, places: Sequence[tuple[int, str]], offset: int) -> str:
+    """Where a reader finds ``offset``, for a message that points at another place of the document: "on
+    page 3" of a PDF, "in paragraph 13" / "in footnote 2" of a .docx (``places``: where each begins, sorted),
+    else "on line 21". Never a line of text extracted from a PDF, which no reader can find (issue 36).
+
+    >>> where_in("a\\nb\\nc", (), 4), where_in("a\\nb", ((0, "page 1"), (2, "page 2")), 2)
+    ('on line 3', 'on page 2')
+    >>> where_in("a\\nb", ((0, "paragraph 1"), (2, "footnote 2")), 3)
+    'in footnote 2'
+    """
+    if places:
+        i = bisect.bisect_right([o for o, _ in places], offset)
+        label = places[max(i - 1, 0)][1]
+        return f"{'on' if label.startswith(('page', 'line')) else 'in'} {label}"
+    return f"on line {text.count(chr(10), 0, offset) + 1}"

@@ -130,7 +130,7 @@ def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
     """A party of the draft's name that shares an identifying word (four letters or more; not ``State``,
     ``United States``, ``People``, not a roman numeral) with a party of the case: the draft names the case
     in part (a substituted officer, a renamed caption, a nickname such as *Juda I* or *Igartúa III*, an
-    abbreviation the name keys do not fold). None when no party does."""
+    abbreviation the name keys do not fold, a word cut short: ``Garc`` of ``Garcia``). None when no party does."""
     from citecheck.sources.name_keys import GENERIC, name_tokens, parties
 
     def words(party: str) -> set[str]:
@@ -148,6 +148,10 @@ def _shared_party(draft: str, record_names: tuple[str, ...]) -> str | None:
         letters = _letters(written)
         if words(written) & theirs or (named(written) and len(letters) >= 4 and letters in squashed):
             return written
+        if any(t != w and w.startswith(t) for t in words(written) for w in theirs):
+            return (
+                written  # "Garc" of "United States v. Garc a" for Garcia: a word cut (a letter the text lost)
+            )
         if _acronym(written) and any(_acronym(written) in i for i in initials):
             return written  # "PRASA" for Puerto Rico Aqueduct & Sewer Auth.: an acronym the court defined
     return None

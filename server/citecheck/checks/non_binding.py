@@ -285,6 +285,7 @@ class NonBindingAuthorityCheck:
             ctx.full.case_name.text if ctx.full and ctx.full.case_name else c.text
         )
         court = found.court_name or found.court_id or "its court"
+        record_source = ctx.lookup.source if ctx.lookup and ctx.lookup.source else ctx.source_name
         yield make_finding(
             Kind.NON_BINDING_AUTHORITY,
             c.span,
@@ -297,6 +298,8 @@ class NonBindingAuthorityCheck:
                     note=f"Filed in: {ctx.forum.name} (from the {ctx.forum.origin}). Rule: {found.reason}.",
                 ),
                 court=court,
+                # no record: the court is the draft's own parenthetical, not what a source said
+                source=record_source if ctx.record is not None else "draft",
             ),
             citation_index=c.index,
         )

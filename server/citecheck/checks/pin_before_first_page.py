@@ -6,7 +6,7 @@ Supp. 3d 443, 449–51 … Id. at 151" — the opinion meant 451 — passed sile
 ran only against a record. A full citation's own pin is an error; a short form's is a warning, because
 which case an ``Id.`` or ``Name, … at`` refers to is read from the text, and a misreading must not
 accuse (a parallel citation's pages count too: ``Id. at 150`` after ``93 S. Ct. 705, 410 U.S. 113`` is
-a U.S. page). Star pages, paragraph pins, neutral and database citations are left alone.
+a U.S. page). Star pages, paragraph pins, neutral, database and agency citations are left alone.
 """
 
 from __future__ import annotations
@@ -223,8 +223,8 @@ class PinBeforeFirstPageCheck:
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
         c, pin = ctx.citation, ctx.citation.pincite
         full = _the_full(ctx)
-        if full is None or pin is None:
-            return
+        if full is None or pin is None or full.agency:
+            return  # an agency's series may number paragraphs, not pages (FERC ¶ 61,042, at 61,199)
         pages = _pages(pin, ctx.text)
         firsts = _firsts(ctx, c, full)
         if not pages or not firsts:

@@ -25,6 +25,49 @@ _NOTE_AFTER = re.compile(r",?\s*supra,?\s+note\s+\d+")
 
 _SHORT_FORMS = frozenset({CiteForm.SHORT, CiteForm.ID, CiteForm.SUPRA, CiteForm.REFERENCE})
 
+#: Between a short cite and the parallel short cite right after it ("Young, 128 Tex. at 636-37, 101 S.W.2d
+#: at 800-01"): a comma or a semicolon.
+_PARALLEL_GAP = re.compile(r"\s*[,;]?\s*")
+#: How far back (and on) a quotation that holds a short cite may open (and close), within its paragraph.
+_QUOTE_REACH = 1500
+_QUOTE = re.compile('["\u201c\u201d]')
+#: What comes before a straight quotation mark that opens a quotation.
+_OPENS = frozenset(" \n\t([:\u2014-")
+
+
+def _parallel_after(extraction: Extraction, c: Citation) -> Citation | None:
+    """The short cite right after ``c`` that names the same case in another reporter, when it is tied to a
+    full citation: ``c``'s case is cited in full, under that reporter (V.D. Anderson Co. v. Young, 101 S.W.2d
+    798, then "Young, 128 Tex. at 636-37, 101 S.W.2d at 800-01" in a Texas trial-court filing)."""
+    if c.index + 1 >= extraction.citation_count:
+        return None
+    nxt = extraction.citation(c.index + 1)
+    if nxt.form is not CiteForm.SHORT or nxt.antecedent is None or nxt.reporter == c.reporter:
+        return None
+    gap = extraction.text[c.span.end : nxt.span.start]
+    return nxt if _PARALLEL_GAP.fullmatch(gap) else None
+
+
+def _inside_a_quotation(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` inside a quotation that opens before it and closes after it, in one paragraph?
+    A short form there is the quoted court's, tied to a full citation in its own opinion ("Jimenez ...
+    explains: \"Trial courts possess inherent ... power to dismiss .... See Rotello, 671 S.W.2d at 509. In a
+    dismissal ... the test is due diligence.\"" in a Texas trial-court filing); the draft cannot cite it in
+    full inside the quotation."""
+    lo = max(text.rfind("\n\n", 0, start), start - _QUOTE_REACH, 0)
+    hi = text.find("\n\n", end)
+    hi = min(hi if hi >= 0 else len(text), end + _QUOTE_REACH)
+    opened = _QUOTE.search(text[lo:start][::-1])  # the nearest quotation mark before
+    shut = _QUOTE.search(text, end, hi)  # and after
+    if opened is None or shut is None:
+        return False
+    i, j = start - 1 - opened.start(), shut.start()
+    if text[i] == "\u201c" or (
+        text[i] == '"' and (i == 0 or text[i - 1] in _OPENS) and text[i + 1 : i + 2].strip()
+    ):
+        return text[j] == "\u201d" or (text[j] == '"' and bool(text[j - 1 : j].strip()))
+    return False
+
 
 def earlier_full_cites(extraction: Extraction, c: Citation) -> list[str]:
     """``"volume reporter page"`` of the FULL citations before ``c`` from its volume (an incremental
@@ -51,6 +94,22 @@ class UnresolvedShortFormCheck:
                     c.span,
                     f"“{c.text}” is a parallel pin to the citation before it, whose case is not cited in "
                     "full here (the opinion itself, or a footnote), so it was not checked.",
+                    citation_index=c.index,
+                    severity=Severity.INFO,
+                )
+                return
+            parallel = _parallel_after(ctx.extraction, c)
+            if parallel is not None or _inside_a_quotation(text, c.span.start, c.span.end):
+                why = (
+                    f"a parallel pin to “{parallel.text}”, whose case is cited in full before it, not under "
+                    f"{c.reporter}"
+                    if parallel is not None
+                    else "inside a quotation: the quoted court cites the case in full in its own opinion"
+                )
+                yield make_finding(
+                    Kind.UNRESOLVED_SHORT_FORM,
+                    c.span,
+                    f"“{c.text}” is {why}, so it was not checked.",
                     citation_index=c.index,
                     severity=Severity.INFO,
                 )

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from citecheck.checks.base import where_in
 from citecheck.checks.corrections.near_miss import _digit_slips
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Confidence, Evidence, Finding, Fix, Kind, TextEdit
@@ -84,17 +85,25 @@ def _unresolved_short_cite(extraction: Extraction, f: Finding) -> Citation | Non
     return c if ok else None
 
 
-def _told(extraction: Extraction, f: Finding, c: Citation, full: Citation, why: str, where: Span) -> Finding:
+def _told(
+    extraction: Extraction,
+    f: Finding,
+    c: Citation,
+    full: Citation,
+    why: str,
+    where: Span,
+    places: Sequence[tuple[int, str]],
+) -> Finding:
     """The finding saying which full citation the short form is one slip from, with it as the fix."""
     name = full.case_name.text if full.case_name else ""
     cite = f"{full.volume} {full.reporter} {full.page}"
     new = f"{full.volume} {full.reporter}"
-    line = extraction.text.count("\n", 0, full.span.start) + 1
+    at = where_in(extraction.text, places, full.span.start)
     return replace(
         f,
         message=(
             f"“{c.text}” matches no case cited in full before it, but {name + ', ' if name else ''}{cite}, "
-            f"cited in full on line {line}, is one slip away ({why}): the short form likely means it."
+            f"cited in full {at}, is one slip away ({why}): the short form likely means it."
         ),
         evidence=Evidence(source="draft", case_name=name or None, citation=cite, note=why),
         fixes=(
@@ -108,9 +117,11 @@ def _told(extraction: Extraction, f: Finding, c: Citation, full: Citation, why: 
     )
 
 
-def near_miss_short_forms(extraction: Extraction, findings: Sequence[Finding]) -> list[Finding]:
+def near_miss_short_forms(
+    extraction: Extraction, findings: Sequence[Finding], places: Sequence[tuple[int, str]] = ()
+) -> list[Finding]:
     """``findings`` with each unresolved short form that is one slip from a full citation of the document
-    told so, and given that citation as a fix."""
+    told so, and given that citation as a fix; ``places`` say where that citation is (``where_in``)."""
     todo = [(f, c) for f in findings if (c := _unresolved_short_cite(extraction, f)) is not None]
     if not todo:
         return list(findings)
@@ -123,5 +134,5 @@ def near_miss_short_forms(extraction: Extraction, findings: Sequence[Finding]) -
         found = _candidates(c, fulls)
         where = _volume_and_reporter(extraction.text, c)
         if len(found) == 1 and where is not None:
-            changed[id(f)] = _told(extraction, f, c, found[0][0], found[0][1], where)
+            changed[id(f)] = _told(extraction, f, c, found[0][0], found[0][1], where, places)
     return [changed.get(id(f), f) for f in findings]

@@ -9,12 +9,17 @@ search) in ``CheckContext.treatments``. Never an accusation on a guess:
   Library of Congress's table, or the overruling court's own opinion — never a report or a parenthetical read
   by a rule) and the overruling court binds the court the document is filed in;
 - one finding per case (at its first full citation): later citations of the same case are the same point;
+- nothing on a citation of a Justice's or judge's own opinion (``Whitney v. California, 274 U. S. 357, 375
+  (1927) (Brandeis, J., concurring)``, ``Korematsu …, 323 U. S. 214, 242 (1944) (Murphy, J., dissenting)``,
+  as the Supreme Court cites them in 303 Creative): an overruling overrules the court's opinion, not a
+  concurrence or a dissent (the finding goes to the case's first full citation of the court's opinion);
 - silence is not "good law": a citation with no treatment gets no finding, and the reports say which data
   were asked (``results.CitationResult.treatment``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from citecheck.checks.base import CheckContext
@@ -33,14 +38,25 @@ def strongest(treatments: Sequence[Treatment]) -> Treatment:
     )
 
 
+#: ``(Brandeis, J., concurring)``, ``(Rehnquist, C. J., dissenting)``, ``(Thomas, J., concurring in part and
+#: dissenting in part)``, ``(Mur-⏎phy, J., dissenting)``: a separate opinion, not the court's
+_SEPARATE_OPINION = re.compile(r"\bJJ?\.,?\s+(?:concurring|dissenting)\b")
+
+
+def separate_opinion(c: Citation) -> bool:
+    """Does the citation cite a concurring or dissenting opinion (its parenthetical says so)?"""
+    return any(_SEPARATE_OPINION.search(p.text) for p in c.parentheticals)
+
+
 def _first_of_case(ctx: CheckContext) -> bool:
-    """Is this the first full citation of its case in the document (a later one repeats the point)?"""
+    """Is this the first full citation of its case's opinion in the document (a later one repeats the
+    point; one of a separate opinion cites no overruled holding)?"""
     c = ctx.citation
     keys = {k for k in (c.key,) if k is not None}
     for o in ctx.extraction.citations:
         if o.index >= c.index:
             return True
-        if o.form is CiteForm.FULL and o.key in keys:
+        if o.form is CiteForm.FULL and o.key in keys and not separate_opinion(o):
             return False
     return True
 
@@ -120,7 +136,12 @@ class TreatmentCheck:
 
     def run(self, ctx: CheckContext) -> Iterator[Finding]:
         c = ctx.citation
-        if c.form is not CiteForm.FULL or not ctx.treatments or not _first_of_case(ctx):
+        if (
+            c.form is not CiteForm.FULL
+            or not ctx.treatments
+            or separate_opinion(c)
+            or not _first_of_case(ctx)
+        ):
             return
         # imported here: a document that cites no treated case need not compile its regexes (issue 40)
         from citecheck.treatment.acknowledge import acknowledged

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from citecheck.checks.base import where_in
 from citecheck.checks.name_match import NameVerdict, compare_names
 from citecheck.extract.models import Citation, CiteForm, Extraction
 from citecheck.findings import Confidence, Evidence, Finding, Fix, Kind, TextEdit, make_finding
@@ -21,13 +22,17 @@ from citecheck.findings import Confidence, Evidence, Finding, Fix, Kind, TextEdi
 _NAME_KINDS = frozenset({Kind.NAME_MISMATCH, Kind.NAME_MISSPELLED})
 
 
-def _line(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+def _same_but_spacing(a: str, b: str) -> bool:
+    """``Brecedav. Whi`` and ``Breceda v. Whi``: a PDF's text layer drops and adds spaces (a Texas trial
+    court's order of referral, LEGAL_DESTROYER @ 795b0a8), which a reader of the page never sees."""
+    return "".join(a.split()).casefold() == "".join(b.split()).casefold()
 
 
-def two_names(extraction: Extraction, findings: Sequence[Finding]) -> list[Finding]:
+def two_names(
+    extraction: Extraction, findings: Sequence[Finding], places: Sequence[tuple[int, str]] = ()
+) -> list[Finding]:
     """A warning on each full citation whose name is a misspelling of the name an earlier full citation
-    of the same volume, reporter and page gives it."""
+    of the same volume, reporter and page gives it; ``places`` say where the earlier one is (``where_in``)."""
     named = {f.citation_index for f in findings if f.kind in _NAME_KINDS and f.citation_index is not None}
     first: dict[tuple[str, str, str], Citation] = {}
     out: list[Finding] = []
@@ -38,7 +43,7 @@ def two_names(extraction: Extraction, findings: Sequence[Finding]) -> list[Findi
         if earlier is c or earlier.case_name is None or c.index in named or earlier.index in named:
             continue
         mine, theirs = c.case_name.text, earlier.case_name.text
-        if mine == theirs or NameVerdict.MATCH in (
+        if _same_but_spacing(mine, theirs) or NameVerdict.MATCH in (
             compare_names(mine, [theirs]).verdict,
             compare_names(theirs, [mine]).verdict,
         ):
@@ -46,23 +51,22 @@ def two_names(extraction: Extraction, findings: Sequence[Finding]) -> list[Findi
         if compare_names(mine, [theirs]).verdict is not NameVerdict.MISSPELLED:
             continue
         cite = " ".join(c.key)
-        where = _line(extraction.text, earlier.span.start)
+        where = where_in(extraction.text, places, earlier.span.start)
         out.append(
             make_finding(
                 Kind.SAME_CITATION_TWO_NAMES,
                 c.case_name.span,
-                f"{cite} is named “{theirs}” on line {where} and “{mine}” here: one of the two names is "
-                "misspelled.",
+                f"{cite} is named “{theirs}” {where} and “{mine}” here: one of the two names is misspelled.",
                 evidence=Evidence(
                     source="draft",
                     citation=cite,
                     draft=mine,
                     case_name=theirs,
-                    note=f"the same citation named “{theirs}” on line {where}",
+                    note=f"the same citation named “{theirs}” {where}",
                 ),
                 fixes=(
                     Fix(
-                        title=f"Name it “{theirs}”, as on line {where}",
+                        title=f"Name it “{theirs}”, as {where}",
                         edits=(TextEdit(span=c.case_name.span, new_text=theirs),),
                         why="the name the document gives this citation before",
                         confidence=Confidence.LOW,

@@ -49,11 +49,31 @@ _SERIES = (
     (r"E\.\s?C\.\s?A\.\s?B\.|ECAB", "E.C.A.B.", "Employees' Compensation Appeals Board"),
 )
 _FIND = re.compile(
-    r"(?<![\w.])(?P<volume>\d{1,4})\s+(?P<series>"
+    r"(?P<volume>\d(?<![\w.]\d)\d{0,3})\s+(?P<series>"
     + "|".join(f"(?:{p})" for p, _, _ in _SERIES)
     + r")\s+(?P<page>\d{1,6})(?![\w.]*\d)"
 )
 _BY_WRITTEN = [(re.compile(p), series, who) for p, series, who in _SERIES]
+
+
+#: Series numbered by paragraph, with a thousands comma: ``53 FERC ¶ 63,020``, at page ``65,222``
+PARAGRAPHED = frozenset({"FERC"})
+_GROUPED = re.compile(r",\d{3}(?![\d,])")
+
+
+def grouped_number_end(norm: str, series: str | None, number: str | None, end: int) -> int | None:
+    """Where a paragraph number written with its thousands comma ends, when the ``¶`` was left out (a First
+    Circuit opinion's ``53 F.E.R.C. 63,020``): one number, not page 63 pinned at 20; None otherwise.
+
+    >>> grouped_number_end("53 F.E.R.C. 63,020 (1990)", "FERC", "63", 14)
+    18
+    >>> grouped_number_end("53 F.E.R.C. 63, 65", "FERC", "63", 14) is None
+    True
+    """
+    if series not in PARAGRAPHED or not number or not number.isdigit() or len(number) > 3:
+        return None
+    m = _GROUPED.match(norm, end)
+    return m.end() if m else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +97,9 @@ def find_agency_series(norm: str) -> list[AgencyCite]:
     for m in _FIND.finditer(norm):
         written = m["series"]
         series, agency = next((s, a) for p, s, a in _BY_WRITTEN if p.fullmatch(written))
-        out.append(AgencyCite(m.start(), m.end(), m["volume"], series, written, m["page"], agency))
+        end = grouped_number_end(norm, series, m["page"], m.end()) or m.end()
+        page = m["page"] + norm[m.end() : end]
+        out.append(AgencyCite(m.start(), end, m["volume"], series, written, page, agency))
     return out
 
 

@@ -230,7 +230,8 @@ _ORDINALS = (
 _ORDINAL_WORD = r"(?:Twenty-?(?:first|second|third|fourth|fifth|sixth|seventh)|" + "|".join(_ORDINALS) + ")"
 
 # -- the pieces of a provision ------------------------------------------------------------------------
-_NUM = r"(?:[IVXLC]{1,7}|\d{1,3}[A-Za-z]?)"
+#: an article's or section's number: roman, arabic, with a letter (``5A``) or Texas's hyphenated one (``1-a``)
+_NUM = r"(?:[IVXLC]{1,7}|\d{1,3}(?:-?[A-Za-z](?![A-Za-z]))?)"
 _ART = rf"(?:[Aa]rt(?:icle)?s?\.?|ART(?:ICLE)?\.?)\s*(?P<art>{_NUM})"
 _AMEND = rf"(?:[Aa]mend(?:ment)?s?\.?|AMEND(?:MENT)?\.?)\s*(?P<amend>{_NUM})"
 _SEC = rf"(?:§|[Ss]ec(?:tion)?s?\.?|SEC(?:TION)?\.?)\s*(?P<sec>{_NUM})"
@@ -240,11 +241,13 @@ _PMBL = r"(?P<pmbl>[Pp]mbl\.|[Pp]reamble|PMBL\.)"
 #: what follows a constitution's name: ``art. I, § 9, cl. 3`` / ``amend. XIV, § 1`` / ``pmbl.`` / ``pt. 1, art. 12``
 _PROVISION = rf"(?:(?:{_PART}\s*,\s*)?{_ART}|{_AMEND}|{_PMBL})(?:\s*,?\s*{_SEC})?(?:\s*,?\s*{_CL})?"
 #: a constitution's name in Bluebook form: ``U.S. Const.``, ``U.S. CONST.``, ``Wash. Const.``, ``Cal. Const.,``,
-#: ``N.Y. Const,`` (New York's official style), ``Ill. Const. 1970,``, ``Const 1963,`` (Michigan's)
+#: ``N.Y. Const,`` (New York's official style), ``Ill. Const. 1970,``, ``Const 1963,`` (Michigan's); a state's
+#: constitution spelled out before the provision (``The Texas Constitution Article V, Section 1-a``)
 _NAME = (
     rf"(?P<name>(?P<us>U\.\s?S\.|United\s+States)\s*(?:Const\.?|CONST\.?|Constitution)"
     rf"|(?P<abbr>{_STATE_ABBRS})\s*(?:Const\.?|CONST\.?)(?:\s+(?:of\s+)?\d{{4}})?"
-    rf"|(?P<bare>(?:Const|CONST)(?:\.|\s+(?=\d{{4}})))(?:\s*\d{{4}})?)"
+    rf"|(?P<bare>(?:Const|CONST)(?:\.|\s+(?=\d{{4}})))(?:\s*\d{{4}})?"
+    rf"|(?P<stname>{_STATE_NAMES})(?:\s+State)?\s+(?:Constitution|CONSTITUTION))"
 )
 _BLUEBOOK = re.compile(rf"(?<![\w.]){_NAME}\s*,?\s*{_PROVISION}")
 #: the provision first: ``Art. I, § 9, Fla. Const.``, ``article I, section 22 of the Washington State
@@ -275,7 +278,7 @@ _BARE = re.compile(
     rf"(?<![\w.])(?:(?:[Aa]rt\.|[Aa]rticle|ART\.)\s*(?P<art>[IVX]{{1,4}})(?=\s*,\s*(?:§|[Ss]ec))"
     rf"|(?:[Aa]mend\.|AMEND\.)\s*(?P<amend>[IVX]{{1,6}})\b)(?:\s*,\s*{_SEC})?(?:\s*,\s*{_CL})?"
 )
-_MAY_CITE = re.compile(r"Const|CONST|[Aa]mend|[Aa]rt\.|[Aa]rticle|ARTICLE|ART\.", re.ASCII)
+_MAY_CITE = re.compile(r"Const|CONST|Amend|amend|Art\.|art\.|Article|article|ARTICLE|ART\.", re.ASCII)
 
 
 class ConstitutionMatch:
@@ -370,8 +373,8 @@ def _bluebook(norm: str) -> Iterator[ConstitutionMatch]:
     for m in _BLUEBOOK.finditer(norm):
         if m["us"]:
             code, where = "U.S. Const.", "United States"
-        elif m["abbr"]:
-            got = _state(m["abbr"], None)
+        elif m["abbr"] or m["stname"]:
+            got = _state(m["abbr"], m["stname"])
             if got is None:
                 continue
             code, where = got

@@ -12,7 +12,7 @@ import re
 from functools import cache
 
 _NON_WORD = re.compile(r"[^\w]")
-_QUALIFIER = re.compile(r"^(?:\d+\w*|Dist\.|Div\.|Dep't|Dept\.|App\.\s?Dist\.)$")
+_QUALIFIER = re.compile(r"^(?:\d+\w*|Dist\.|Div\.|Dep't|Dept\.|App\.\s?Dist\.|[ENSW]\.\s?D\.)$")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th|d)\b")
 
 _ALIASES = {
@@ -26,6 +26,10 @@ _ALIASES = {
     # Bluebook drops "Ct." for these (issue 17: "(Pa. Super. 1982)"); courts-db has only the long form
     "Pa. Super.": "pasuperct",
     "Pa. Commw.": "pacommwct",  # courts-db spells the Superior Court of the District of Columbia "Sup. Ct. D.C."
+    # Missouri's own style (Mo. R. Civ. P. 84.04, as its courts cite: doctor @ a664450 test_assets/missouri.pdf):
+    # "(Mo. banc 2010)" is the Supreme Court of Missouri, "(Mo. App. E.D. 2007)" a district of its Court of Appeals
+    "Mo. banc": "mo",
+    "Mo. App.": "moctapp",
 }
 
 #: Intermediate appellate courts as their own states write them (issue 25): Florida's district courts

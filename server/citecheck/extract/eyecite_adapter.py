@@ -16,12 +16,12 @@ import gc
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
 from citecheck.extract.models import Database
-from citecheck.extract.tokenizer import EditionRow, Tokenizer, TokenKind, TokenTable, build_table
+from citecheck.extract.tokenizer import EditionRow, Token, Tokenizer, TokenKind, TokenTable, build_table
 
 logging.getLogger("eyecite").setLevel(logging.ERROR)
 
@@ -102,7 +102,9 @@ def _candidate_editions(editions: list[EditionRow]) -> tuple[tuple[str, int | No
 
 
 _SPACE_RUN = re.compile(r"  +")
-_BRACKETED_ID = re.compile(r"[(\[](?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.)[);:\]]|(?<=\b[Ii]bid\.)[);:,\]]")
+_BRACKETED_ID = re.compile(
+    r"[(\[);:,\]](?:(?<=[(\[])(?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.[);:\]])|(?<=\b[Ii]bid\.[);:,\]]))"
+)
 
 
 def spaced_ids(text: str) -> str:
@@ -137,18 +139,26 @@ def scan(text: str) -> list[Hit]:
     parts.append(text[last:])
     keep.extend(range(last, len(text)))
     keep.append(len(text))
-    compact = "".join(parts)
-    return [
-        replace(h, start=keep[h.start], end=keep[h.end - 1] + 1 if h.end > 0 else keep[0])
-        for h in _scan(compact)
-    ]
+    return _scan("".join(parts), keep)
 
 
-def _scan(text: str) -> list[Hit]:
+def _map_spans(tokens: list[Token], keep: list[int] | None) -> list[Token]:
+    """``tokens``, each span mapped through ``keep`` when given (the tokens are the caller's own: moved
+    in place)."""
+    if keep is not None:
+        for tok in tokens:
+            tok.start, tok.end = keep[tok.start], keep[tok.end - 1] + 1 if tok.end > 0 else keep[0]
+    return tokens
+
+
+def _scan(text: str, keep: list[int] | None = None) -> list[Hit]:
+    """The hits of ``text``'s tokens; with ``keep`` (``text``'s offset → the offset to report) their
+    spans mapped through it."""
     tokenizer = _tokenizer()
     rows = tokenizer.table.editions
     hits: list[Hit] = []
-    for tok in tokenizer.tokenize(text):
+    tokens = _map_spans(tokenizer.tokenize(text), keep)
+    for tok in tokens:
         kind = tok.kind
         if kind is TokenKind.CITATION:
             editions = [rows[i] for i in (tok.exact or tok.variation)]

@@ -29,7 +29,8 @@ CORPORATE = frozenset(
     (
         "inc. inc ltd. ltd llc l.l.c. co. corp. n.a. l.p. lp llp l.l.p. p.c. p.a. s.a. s.c. plc pllc "
         "fsb f.s.b. ssb s.s.b. "  # a bank's charter: "First Heights Bank, FSB v. Marom" (a Texas motion)
-        "et jr. sr. ii iii iv"
+        "et jr. sr. ii iii iv "
+        "etc."  # an in rem caption: "United States v. One Parcel of Real Property, Etc. (Great Harbor Neck)"
     ).split()
 )
 _EXTRA_ABBREVIATIONS = frozenset(
@@ -50,7 +51,7 @@ _EXTRA_ABBREVIATIONS = frozenset(
     "Econ. Eng'r Eng'g Enter. Ent. Env't Equal. Exam'r Exp. Fed'n Info. Inst. Inv. Indep. Liab. "
     "Litig. Maint. Mar. Mkt. Mech. Mem'l Merch. Metro. Mortg. Op. P'ship Pers. Pres. Prob. Prod. "
     "Prof'l Publ'n Publ'g R.R. Rehab. Reprod. Rest. Rd. S'holder Sci. Serv. Soc'y Subcomm. Tech. "
-    "Telecomm. Teleg. Temp. Tpk. Transcon. Vill. Corp. Bldg. Cnty. Ass'n Bhd. Disc. Det. Dir.".split()
+    "Telecomm. Teleg. Temp. Tpk. Transcon. Vill. Corp. Bldg. Cnty. Ass'n Bhd. Disc. Det. Dir. Etc.".split()
 )
 
 #: State abbreviations that may close a name after a comma: "In re Air Crash Disaster Near New Orleans, La."
@@ -87,7 +88,7 @@ _DOCKET_NAME = re.compile(r"(?:(?:Civ(?:il)?\.?|Crim\.?|Case)\s+)?Nos?\.\s*[\w:.
 #: "In re" and the words an In re name holds before the part the scan read: capitalised words,
 #: numbers, abbreviations and small lower-case words ("In re Search of an Apple iPhone").
 _IN_RE_BEFORE = re.compile(
-    r"(?<![\w.])(?:In|IN)\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
+    r"I(?<![\w.]I)[nN]\s+(?:re|RE)\s+(?:(?:[A-Z0-9][\w'&.-]*|in|of|the|for|to|on|an?|and|by|re|at|from|under|with)\s+){1,12}$"
 )
 #: A brand written in lower case with a capital inside (``eBay``, ``iPhone``, ``eToys``): a name's word.
 _CAMEL = re.compile(r"[a-z]{1,3}[A-Z][A-Za-z]")
@@ -173,10 +174,16 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
         stop -= 1
     if stop <= floor:
         return None
-    words = list(_WORD.finditer(norm, max(floor, stop - 400), stop))
-    if words and words[0].start() < floor:
-        words = words[1:]
-    kept = _read_back(words, max_words)
+    # the words of the last 400 characters, read backwards; most names end within the last 160, so those
+    # are read first: enough when the reading stopped with more than _LOOK_BACK words before it (the
+    # first, maybe cut, and those a word's test looks back at), as then it saw only words it would
+    # have seen in the 400
+    for width in (_FIRST_READ, 400):
+        lo = max(floor, stop - width)
+        words = list(_WORD.finditer(norm, lo, stop))
+        kept, last = _read_back(words, max_words)
+        if last > _LOOK_BACK or lo == max(floor, stop - 400):
+            break
     _trim(kept)
     if not kept:
         return None
@@ -196,8 +203,16 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
 _GO_ON, _FIRST, _ENDED = 0, 1, 2
 
 
-def _read_back(words: list[re.Match[str]], max_words: int) -> list[re.Match[str]]:
-    """The name's words, last first: ``words`` read backwards until one ends the name (``_word_back``)."""
+#: how many words before the one being read ``_word_back`` may look at (``_name_parenthetical``: 5,
+#: ``_abbreviated_here``: 6), and one more
+_LOOK_BACK = 7
+#: the characters before a citation whose words are read first
+_FIRST_READ = 160
+
+
+def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Match[str]], int]:
+    """The name's words, last first: ``words`` read backwards until one ends the name (``_word_back``);
+    and the index of the last word read."""
     kept: list[re.Match[str]] = []
     k = len(words)
     while k > 0 and len(kept) < max_words:
@@ -217,7 +232,7 @@ def _read_back(words: list[re.Match[str]], max_words: int) -> list[re.Match[str]
             kept.append(words[k])
         if said != _GO_ON:
             break
-    return kept
+    return kept, k
 
 
 def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series
+from citecheck.extract.agency import AgencyCite, agency_of, find_agency_series, grouped_number_end
 from citecheck.extract.context import HISTORY, HISTORY_TO, parentheticals_after, parse_court_date
 from citecheck.extract.courts import SCOTUS_REPORTERS
 from citecheck.extract.eyecite_adapter import Hit, HitKind, known_reporter_strings, scan
@@ -50,10 +50,11 @@ _AT = re.compile(r",?\s*(?:at\s+|(?=¶))")  # "Id. at 5", and "Id. ¶ 34" (a par
 _AT_WORD = re.compile(r",?\s*at\s+(?P<word>[^\s,;.)]*)")
 _SUPRA_NOT_CASE = re.compile(r",?\s*(?:note|n\.|Part|part|Section|section|§|pt\.)")
 _RECORD = re.compile(
-    r"\b(?:ECF\s+No\.|Dkt\.(?:\s+No\.)?|(?:Am\.\s+)?Compl\.|Tr\.|Ex\.|Decl\.|J\.A\.|R\.)\s*(?:¶\s*)?\d"
+    r"(?:E(?<!\wE)CF\s+No\.|D(?<!\wD)kt\.(?:\s+No\.)?|A(?<!\wA)m\.\s+Compl\.|C(?<!\wC)ompl\.|T(?<!\wT)r\.|"
+    r"E(?<!\wE)x\.|D(?<!\wD)ecl\.|J(?<!\wJ)\.A\.|R(?<!\wR)\.)\s*(?:¶\s*)?\d"
 )
 _REFERENCE = re.compile(
-    r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+(?:at\s+|pp?\.\s*)(?=\*?\d)"
+    r"(?P<name>[A-Z](?<![\w.'][A-Z])[\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+(?:at\s+|pp?\.\s*)(?=\*?\d)"
 )
 _GENERIC_PARTY = re.compile(
     r"(?:In\s+)?(?:the\s+)?(?:United\s+States|U\.\s?S\.|State|People|Commonwealth|Government|Nation|Congress|Court)"
@@ -66,8 +67,8 @@ _VOLUME_BEFORE_SUPRA = re.compile(
     r"(?<=[\w.'])(?P<comma>,?)\s*\d{1,4}\s+(?P<reporter>[A-Z][\w.' ]{0,24}?),\s*$"
 )
 _NONSPACE = re.compile(r"\S+")
-_LEADING_JUNK = re.compile(r"[\s>\"'(\[,;:.*_-]+")
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'.]*")
+_JUNK_WORD = re.compile(r"[>\"'(\[,;:.*_-]+")  # a word of punctuation only (quote marks, brackets, stars)
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,9 +379,9 @@ class _Citations:
             bq = block_quote(text, 0, layout.sents[si][0])
             if bq is not None:
                 qs = (bq, *qs)
-        lead = d.full.start < self.not_lead_from and not _LEADING_JUNK.sub(
-            "", _strip_signals(norm[: d.full.start])
-        )
+        lead = d.full.start < self.not_lead_from and all(
+            _JUNK_WORD.fullmatch(w) or _is_signal(w) for w in norm[: d.full.start].split()
+        )  # before it only signals and punctuation
         if not lead:
             self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
         self.citations.append(_citation(norm, text, drafts, idx, d, qs, prop))
@@ -550,6 +551,9 @@ def _court_of(h: Hit) -> str | None:
 
 
 def _case_draft(norm: str, text: str, h: Hit, limit: int, stops: frozenset[int]) -> _Draft:
+    grouped = grouped_number_end(norm, h.reporter, h.page, h.end)
+    if grouped is not None:  # "53 F.E.R.C. 63,020": paragraph 63,020, not page 63 pinned at 20
+        h = replace(h, end=grouped, page=f"{h.page}{norm[h.end : grouped]}")
     core = Span(h.start, h.end)
     pin, after = _pin(norm, text, h.end, limit, stops, need_at=False)
     return _Draft(
@@ -661,7 +665,7 @@ def _overlaps_any(x: Hit | StatuteMatch, others: Sequence[Hit | StatuteMatch]) -
 #: with none of these, no "§" and no eyecite law token is not read for statutes at all
 _MAY_CITE_CODE = re.compile(
     r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|KRS|K\.R\.S|RCW|ORS|MCL|M\.C\.L|NRS|N\.J\.S\.A|R\.\s?[SC]\.|CPLR|"
-    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|[Ss]ection|"
+    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|Section|section|"
     r"NYCRR|N\.Y\.C\.R\.R|CCR|C\.C\.R|TAC|T\.A\.C|N\.J\.A\.C|F\.A\.C|Adm(?:in)?\.\s?Code|Pa\.\s?Code|"
     r"Administrative Code"
 )
@@ -1067,25 +1071,24 @@ def _sentence_of(sents: list[tuple[int, int]], pos: int) -> int | None:
     return None
 
 
-def _strip_signals(s: str) -> str:
-    out = []
-    for w in s.split():
-        low = w.lower()
-        if low not in SIGNALS and low.strip(",.;:()*_") not in SIGNALS:
-            out.append(w)
-    return " ".join(out)
+def _is_signal(word: str) -> bool:
+    low = word.lower()
+    return low in SIGNALS or low.strip(",.;:()*_") in SIGNALS
 
 
 def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
     s, e = sent
-    chars = list(norm[s:e])
-    for a, b in protected:
-        if b <= s or a >= e:
+    pieces: list[str] = []  # the sentence with the protected extents blanked
+    pos = s
+    for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
+        if hi <= pos:
             continue
-        lo, hi = max(a, s), min(b, e)
-        chars[lo - s : hi - s] = " " * (hi - lo)
-    rest = _strip_signals("".join(chars))
-    return not _WORDS.search(rest)
+        lo = max(lo, pos)
+        pieces += (norm[pos:lo], " " * (hi - lo))
+        pos = hi
+    pieces.append(norm[pos:e])
+    # no word with a letter left but signals (most sentences of prose: decided at their first word)
+    return not any(_LETTER.search(w) and not _is_signal(w) for w in "".join(pieces).split())
 
 
 def _first_in_sentence(drafts: list[_Draft], sents: list[tuple[int, int]], si: int) -> int:

@@ -165,7 +165,7 @@ def _continues(line: str, nxt: str) -> bool:
         return False  # "… the court held." (most lines): no citation stops at a lower-case word
     if line.endswith("§"):
         return nxt.lstrip(" \t")[:1].isdigit()
-    if _VOLUME_END.search(line):
+    if _VOLUME_END.search(line, max(0, len(line) - 6)):  # at most four digits before the end
         return _REPORTER_THEN_PAGE.match(nxt) is not None
     if not _CITATION_GOES_ON.search(line[-24:]):
         # "Pub.⏎L. 91-52", "Tex.⏎Fam. Code § 153.002": a code's or reporter's name cut after a word of it

@@ -18,7 +18,9 @@ _ELEM = re.compile(
     r"(?:\s?-\s{0,12}(?P<star2>\*)?(?P<last>\d+)(?!\d*\s?[A-Z]))?"
     r"(?:\s?(?:&\s?)?nn?\.\s?(?P<fn>\d+(?:\s?(?:-|&|,)\s?\d+)*))?"
 )
-_SEP = re.compile(r"\s?(?:,|&|and)\s?")
+#: between two pages of a pin cite; a line break may follow, with the spaces a PDF's line keeps before it
+#: (``Hurley, 515 U. S., at 571, ⏎578``)
+_SEP = re.compile(r"\s?(?:,|&|and)\s{0,3}")
 _DANGLING_RANGE = re.compile(r"\s?-\s?(?!\d|\*\d)")
 _EM_DASH = "\u2014"
 

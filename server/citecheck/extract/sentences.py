@@ -12,7 +12,6 @@ from bisect import bisect_right
 from citecheck.extract.names import _is_abbreviation
 
 _END = re.compile(r"[.?!]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])")
-_PRIOR_WORD = re.compile(r"\S+$")
 _NOT_ENDING = frozenset(
     "e.g. i.e. cf. v. vs. viz. al. n. nn. p. pp. para. ¶ § syl. pt. pts. art. no. nos. ch.".split()
 )
@@ -35,8 +34,11 @@ def _outermost(protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _after_abbreviation(norm: str, end: int) -> bool:
     """The period ending at ``end`` closes an abbreviation (or a word that never ends a sentence)."""
-    word = _PRIOR_WORD.search(norm, max(0, end - 80), end)
-    core = (word.group() if word else "").rstrip("\"')]")
+    # the word before ``end`` (within 80 characters): what ``\S+$`` found there; ``end`` follows a
+    # sentence's punctuation, never a line break
+    before = norm[max(0, end - 80) : end]
+    word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+    core = word.rstrip("\"')]")
     return core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(")."))
 
 

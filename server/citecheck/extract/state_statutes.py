@@ -65,9 +65,10 @@ _SUB = r"(?:\((?:[a-z]{1,4}|[A-Z]{1,2}|[ivxlIVXL]{1,6}|\d{1,3})\))"
 _SESSION_SECTION = (
     rf"(?:,?\s*(?:§§?|[Ss]ec(?:tion)?s?\.?)\s*(?P<sec>\d+[A-Za-z]?(?:-\d+)?)(?P<subs>(?:\s?{_SUB})*))?"
 )
-#: ``Laws of 2021, ch. 215, § 75``, ``Laws of 2019, 1st Spec. Sess., ch. 4``
+#: ``Laws of 2021, ch. 215, § 75``, ``Laws of 2019, 1st Spec. Sess., ch. 4``; the Washington Supreme Court
+#: prints it in small capitals, which a PDF's text gives as ``LAWS OF 2025, ch. 383, §§ 4-6``
 _LAWS_OF = re.compile(
-    r"(?<![\w.])(?P<name>Laws\s+of\s+(?P<year>1[89]\d\d|20\d\d))\s*,?\s*(?:(?:\d(?:st|nd|rd|th)\s+)?(?:Ex\.|Extra|Spec\.|Special|Reg\.)?\s*"
+    r"(?<![\w.])(?P<name>(?:Laws|LAWS)\s+(?:of|OF)\s+(?P<year>1[89]\d\d|20\d\d))\s*,?\s*(?:(?:\d(?:st|nd|rd|th)\s+)?(?:Ex\.|Extra|Spec\.|Special|Reg\.)?\s*"
     r"(?:Sess\.|Session)\s*,?\s*)?(?:ch\.|chapter|c\.)\s*(?P<ch>\d+)" + _SESSION_SECTION
 )
 #: ``Chapter 65 of the Acts of 2020 § 3(b)``, ``chapter 65 of the acts of 2020``
@@ -79,12 +80,22 @@ _ACTS_OF = re.compile(
 _STATUTES_OF = re.compile(
     r"(?<![\w.])(?P<name>St\.)\s*(?P<year>1[89]\d\d|20\d\d)\s*,\s*c\.\s*(?P<ch>\d+)" + _SESSION_SECTION
 )
+#: the section before a session law that names none: ``Section 1(a) of St. 2020, c. 257``
+_SECTION_OF = re.compile(
+    rf"(?<![\w.])(?:[Ss]ection|SECTION|[Ss]ec\.|§)\s*(?P<sec>\d+[A-Za-z]?)(?P<subs>(?:\s?{_SUB})*)\s+of\s+(?:the\s+)?$"
+)
+#: an act's whole name: ``Controlled Substances Act``, ``Americans with Disabilities Act of 1990``
+_ACT_NAME = re.compile(
+    r"(?:[A-Z][\w'.&-]*,?\s+(?:(?:of|and|&|for|to|on|the|with|in)\s+)*){1,8}Act(?:\s+of\s+(?:1[89]\d\d|20\d\d))?"
+)
 #: ``Sherman Act § 1``, ``Lanham Act § 43(a)``: an act's name, then its section
 _ACT_THEN_SECTION = re.compile(
     rf"(?P<name>(?:[A-Z][\w'.-]*,?\s+(?:(?:of|and|&|the|for|to|on)\s+)*){{0,8}}Act(?:\s+of\s+(?:1[89]\d\d|20\d\d))?)"
     rf"\s*,?\s*(?:§|[Ss]ec(?:tion)?\.?)\s*(?P<sec>\d+[A-Za-z]?)(?P<subs>(?:\s?{_SUB})*)"
 )
-_MAY_CITE = re.compile(r"[Ss]ec|SEC|[Cc]hapter|CHAPTER|RCW|Laws|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws")
+_MAY_CITE = re.compile(
+    r"Sec|sec|SEC|Chapter|chapter|CHAPTER|RCW|Laws|LAWS|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws"
+)
 
 
 def find_state_statutes(norm: str, text: str) -> tuple[list[StatuteMatch], list[StatuteMatch]]:
@@ -126,13 +137,17 @@ def keep_codes(matches: list[StatuteMatch], maybe: frozenset[int] = frozenset())
     start at a position in ``maybe`` are dropped unless they keep a code."""
     out: list[StatuteMatch] = []
     last: Statute | None = None
+    last_end = 0
     for m in matches:
         s = m.statute
-        if m.start in maybe and not (
-            s.form is StatuteForm.SHORT and last is not None and _same_shape(s.section, last.section)
-        ):
+        keeps = (
+            s.form is StatuteForm.SHORT
+            and last is not None
+            and (_same_shape(s.section, last.section) or _listed_next(s, last, m.start - last_end))
+        )
+        if m.start in maybe and not keeps:
             continue
-        if s.form is StatuteForm.SHORT and last is not None and _same_shape(s.section, last.section):
+        if keeps and last is not None:
             s = replace(
                 s,
                 form=StatuteForm.FULL,
@@ -147,8 +162,21 @@ def keep_codes(matches: list[StatuteMatch], maybe: frozenset[int] = frozenset())
             last = s
         elif s.form is StatuteForm.FULL:
             last = None
+        last_end = m.end
         out.append(m)
     return out
+
+
+def _listed_next(s: Statute, last: Statute, gap: int) -> bool:
+    """``G.L. c. 186, §11 (tenant under lease) and §12 (tenant at will)``: a bare section of as many digits
+    just after a section of a chaptered code (a parenthetical between at most) is that chapter's."""
+    return (
+        last.title is not None
+        and gap <= 40
+        and s.section.isdigit()
+        and last.section.isdigit()
+        and len(s.section) == len(last.section)
+    )
 
 
 _SHAPE = re.compile(r"\d+")
@@ -226,6 +254,16 @@ def _code_after(norm: str, text: str, m: StatuteMatch) -> StatuteMatch | None:
                 title=chapter["ch"] if chapter is not None and code.code in _CHAPTERED else m.statute.title,
             )
             return StatuteMatch(start, end, end, statute)
+    for k in range(min(len(words), 10), 0, -1):  # an act the table does not place, by its whole name
+        name = norm[s : words[k - 1].end()].rstrip(".,;:")
+        if _ACT_NAME.fullmatch(name):
+            return _act_section(
+                start, s + len(name), m.statute, name, (" ".join(name.split()), "", _unplaced)
+            )
+    return None
+
+
+def _unplaced(section: str) -> str | None:
     return None
 
 
@@ -241,7 +279,8 @@ def _act_section(
         code="usc" if usc else "act",
         code_text=" ".join(name.split()),
         jurisdiction="United States" if usc or title else None,
-        title=title if usc else None,
+        # an act's section no table places: the act's name keeps it apart from other acts' same numbers
+        title=title if usc else (None if canonical == "the Act" else canonical),
         section=usc or number,
         subsections=own.subsections,
         kind="act",
@@ -310,7 +349,7 @@ _SESSION_CODES: dict[str, tuple[str, str | None]] = {
 
 
 def _session_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
-    if "Laws" not in norm and "cts" not in norm and "St." not in norm:
+    if "Laws" not in norm and "LAWS" not in norm and "cts" not in norm and "St." not in norm:
         return
     for pattern in (_ACTS_OF, _LAWS_OF, _STATUTES_OF):
         for m in pattern.finditer(norm):
@@ -318,6 +357,10 @@ def _session_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
             code, where = _SESSION_CODES.get(word if word != "Laws" else "Laws", ("Sess. Laws", None))
             if word.lower().startswith("act"):
                 code, where = _SESSION_CODES["Acts"]
+            sec, subs, start = m["sec"], m["subs"], m.start()
+            before = None if sec else _SECTION_OF.search(norm, max(0, start - 40), start)
+            if before is not None:  # "Section 1(a) of St. 2020, c. 257" (a Massachusetts discovery form)
+                sec, subs, start = before["sec"], before["subs"], before.start()
             statute = Statute(
                 form=StatuteForm.FULL,
                 code=code,
@@ -325,11 +368,11 @@ def _session_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
                 jurisdiction=where,
                 title=m["year"],
                 chapter=m["ch"],
-                section=m["sec"] or "",
-                subsections=tuple(re.findall(_SUB, m["subs"] or "")),
+                section=sec or "",
+                subsections=tuple(re.findall(_SUB, subs or "")),
                 kind="session law",
             )
-            yield StatuteMatch(m.start(), m.end(), m.end(), statute)
+            yield StatuteMatch(start, m.end(), m.end(), statute)
 
 
 __all__ = ["Code", "find_state_statutes", "keep_codes"]

@@ -32,6 +32,14 @@ _SECTION = r"\d[0-9A-Za-z]*(?:[-.:/][0-9A-Za-z]+)*"
 _SUB = r"\((?:[a-z]{1,4}|[A-Z]{1,2}|[ivxlIVXL]{1,6}|\d{1,3})\)"
 _SECTION_AT = re.compile(rf"(?P<section>{_SECTION})(?P<subs>(?:\s?{_SUB})*)")
 _SUBS = re.compile(_SUB)
+_SUBS_RUN = re.compile(rf"(?:\s?{_SUB})*")
+#: ``322ND``, ``233rd``: no section is numbered so; a Texas caption's column of ``§`` signs stands before a
+#: court's name (``AND § 322ND JUDICIAL DISTRICT``)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th|ST|ND|RD|TH)")
+#: the rest of a section number a line break cuts after one of its dashes: a Supreme Court slip opinion's
+#: ``§24–34–⏎306(9)``, ``R. I. Gen. Laws §11–24–⏎2`` (the text must have the line break: ``§ 24-34- 306``
+#: typed on one line is no such thing)
+_WRAPPED_REST = re.compile(rf"-[ \t\r\n\f\v]+(?P<rest>{_SECTION})")
 #: California's ``§ 550, subds. (a)(1) & (b)(1)``
 _SUBD = re.compile(
     rf",?\s*subds?\.\s*(?P<subs>{_SUB}(?:\s?{_SUB})*)(?:\s*(?:&|and|,)\s*{_SUB}(?:\s?{_SUB})*)*"
@@ -523,13 +531,13 @@ def _sections(
 ) -> StatuteMatch | None:
     """Parse the sections from ``j`` (a digit) on; the citation starts at ``start``."""
     sm = _SECTION_AT.match(norm, j)
-    if sm is None:
+    if sm is None or _ORDINAL.fullmatch(sm["section"]):
         return None
-    section = sm["section"]
-    end = sm.end("section")
-    subs = tuple(_SUBS.findall(sm["subs"] or ""))
-    if subs:
-        end = sm.end("subs")
+    section, end = _wrapped(norm, text, sm["section"], sm.end("section"))
+    run = _SUBS_RUN.match(norm, end)
+    subs = tuple(_SUBS.findall(run.group())) if run is not None else ()
+    if subs and run is not None:
+        end = run.end()
     subd = _SUBD.match(norm, end)
     if subd is not None and not subs:
         subs = tuple(_SUBS.findall(subd["subs"]))
@@ -542,7 +550,7 @@ def _sections(
         section, last = rng
     also: list[str] = []
     if marks == "§§" or federal:
-        last, end = _more_sections(norm, end, marks, bool(subs), last, also)
+        last, end = _more_sections(norm, text, end, marks, bool(subs), last, also)
     et_seq = False
     em = _ET_SEQ.match(norm, end)
     if em is not None:
@@ -567,8 +575,23 @@ def _sections(
     return StatuteMatch(start, end, after, statute)
 
 
+def _wrapped(norm: str, text: str, section: str, end: int) -> tuple[str, int]:
+    """A section number and where it ends, run on past a line break after one of its dashes
+    (``24-34-⏎306`` is ``24-34-306``); as it stands when no line break cuts it there."""
+    m = _WRAPPED_REST.match(norm, end)
+    if m is None or not any(ch in "\n\r\f\v" for ch in text[end : m.start("rest")]):
+        return section, end
+    return f"{section}-{m['rest']}", m.end("rest")
+
+
+def _subs_end(norm: str, at: int) -> int:
+    """Where the subsections from ``at`` on end (``at`` when there are none)."""
+    m = _SUBS_RUN.match(norm, at)
+    return at if m is None else m.end()
+
+
 def _more_sections(
-    norm: str, end: int, marks: str, subs: bool, last: str | None, also: list[str]
+    norm: str, text: str, end: int, marks: str, subs: bool, last: str | None, also: list[str]
 ) -> tuple[str | None, int]:
     """After the first section of ``§§`` (or of a federal code): a range's end (``§§ 1331–1332``), more
     sections of the list (appended to ``also``), and listed subsections (``(a), (b)``); the range's last
@@ -580,8 +603,9 @@ def _more_sections(
             continue
         lm = _LIST_ITEM.match(norm, end) if marks == "§§" else None
         if lm is not None and not _code_follows(norm, lm.end("section")):
-            also.append(lm["section"])
-            end = lm.end()
+            item, item_end = _wrapped(norm, text, lm["section"], lm.end("section"))
+            also.append(item)
+            end = lm.end() if item_end == lm.end("section") else _subs_end(norm, item_end)
             continue
         sl = _SUB_LIST_ITEM.match(norm, end)
         if sl is not None and (marks == "§§" or subs):

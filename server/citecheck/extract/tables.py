@@ -24,17 +24,38 @@ LEADER = re.compile(
 )
 
 
+#: A table a service reflowed (vLex's copy of a Texas mandamus petition): a long leader and the entry's
+#: pages, then the next entry on the same line (``(Tex.2001) ............ 14 In re Prudential …``)
+REFLOWED = re.compile(
+    r"\s*(?:\.\s?){10,}\s*(?:\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?(?:\s*[,;&]\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)*"
+    r"|passim|Passim|PASSIM)(?=\s+[A-Z])"
+)
+
+
+def _line_end(text: str, at: int, limit: int) -> int:
+    nl = [i for i in (text.find("\n", at, limit), text.find("\r", at, limit)) if i >= 0]
+    return min(nl) if nl else min(limit, len(text))
+
+
 def listed_at(norm: str, text: str, end: int, limit: int) -> bool:
     """Whether the citation ending at ``end`` (the next one starting at ``limit``) is a table-of-authorities
     entry: a dot leader and page numbers end its line, with little but its court and year between
-    (``768 F.3d 212 216 (2d Cir. 2014 ) ........ passim``)."""
-    nl = [i for i in (text.find("\n", end, limit), text.find("\r", end, limit)) if i >= 0]
-    line_end = min(nl) if nl else min(limit, len(text))
-    if line_end - end > 160:
-        return False
-    for m in LEADER.finditer(norm, end, line_end):
-        if m.end() == line_end and len(norm[end : m.start()].strip()) <= 60:
-            return True
+    (``768 F.3d 212 216 (2d Cir. 2014 ) ........ passim``); or end the next line, where the court and year
+    run onto it (``148 S.W.3d 124, (Tex.⏎2003) ...... 14``); or a long leader and the pages stand before the
+    next entry, in a table a service reflowed."""
+    line_end = _line_end(text, end, limit)
+    stops = [line_end]
+    if line_end < min(limit, len(text)):
+        stops.append(_line_end(text, line_end + 1, limit))
+    for stop in stops:
+        if stop - end > 160:
+            return False
+        for m in LEADER.finditer(norm, end, stop):
+            if m.end() == stop and len(norm[end : m.start()].strip()) <= 60:
+                return True
+        for m in REFLOWED.finditer(norm, end, stop):
+            if len(norm[end : m.start()].strip()) <= 60:
+                return True
     return False
 
 

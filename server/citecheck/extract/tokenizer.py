@@ -432,10 +432,23 @@ class Tokenizer:
 
         self.table = table
         self._compiled: list[re.Pattern[str] | None] = [None] * len(table)
+        self._whole: dict[int, Any] = {}  # extractor → how its matches over a whole text are found
         self._case_sensitive = _automaton(table.case_sensitive, ahocorasick)
         self._case_insensitive = _automaton(table.case_insensitive, ahocorasick)
+        # the case-insensitive strings (19: "id.", "supra", the stop words) select three extractor lists;
+        # "v" alone is found a few hundred times in a page. Each list's first match is found with str.find
+        by_list: dict[tuple[int, ...], list[str]] = {}
+        for string, listed in table.case_insensitive:
+            by_list.setdefault(tuple(listed), []).append(string)
+        self._insensitive_lists = [(tuple(found), listed) for listed, found in by_list.items()]
         self._volume_first_filter = _automaton(table.volume_first_strings, ahocorasick, with_length=True)
         self._longest = max((len(s) for s, _ in table.volume_first_strings), default=1)
+        # eyecite's volume-first regexes all open with "(?:^|[^a-zA-Z0-9])": a match starts at the text's
+        # start or on a character that is not an ASCII letter or digit, so only those starts are tried
+        self._non_alnum_start = all(
+            table.regexes[i].startswith(_START_OR_NON_ALNUM)
+            for i in (*table.volume_first, *table.after_any_volume)
+        )
 
     def regex(self, i: int) -> re.Pattern[str]:
         """Extractor ``i``'s compiled regex (compiled on first use: most are never needed)."""
@@ -476,12 +489,23 @@ class Tokenizer:
 
     def extractors_for(self, text: str) -> list[int]:
         """The extractors eyecite would try on ``text``, in the order they are tried."""
-        stripped = _WS.sub("", text)
+        stripped = "".join(text.split())  # what ``\s+`` removes: str.isspace's characters
         found = dict.fromkeys(self.table.unfiltered)
         for _, listed in self._case_sensitive.iter(stripped):
             found.update(dict.fromkeys(listed))
-        for _, listed in self._case_insensitive.iter(stripped.lower()):
-            found.update(dict.fromkeys(listed))
+        lowered = stripped.lower()
+        firsts: dict[int, tuple[int, ...]] = {}  # where each list's first string match ends → the list
+        for strings, listed in self._insensitive_lists:
+            ends = [at + len(s) for s in strings if (at := lowered.find(s)) >= 0]
+            if ends:
+                end = min(ends)
+                if end in firsts:  # two lists first found at one place: their order is the automaton's
+                    for _, ordered in self._case_insensitive.iter(lowered):
+                        found.update(dict.fromkeys(ordered))
+                    return list(found)
+                firsts[end] = listed
+        for end in sorted(firsts):
+            found.update(dict.fromkeys(firsts[end]))
         return list(found)
 
     def extract_tokens(self, text: str) -> Iterator[Token]:
@@ -505,7 +529,7 @@ class Tokenizer:
             else:
                 needed = literal.get(i)
                 if needed is None or needed in text:
-                    for m in self.regex(i).finditer(text):
+                    for m in self._matches(i, text):
                         yield _token(m, table, i)
                 continue
             if not starts:
@@ -520,40 +544,97 @@ class Tokenizer:
                     yield _token(hit, table, i)
                     last = hit.end()
 
+    def _matches(self, i: int, text: str) -> Iterator[re.Match[str]]:
+        """``regex(i).finditer(text)``, found faster for the regexes tried over every paragraph (the
+        same matches: ``tests/extract/test_tokenizer.py``)."""
+        how = self._whole.get(i)
+        if how is None:
+            how = self._whole[i] = _whole_text_matcher(
+                self.table.regexes[i], self.table.flags[i], self.regex(i)
+            )
+        return how(text)  # type: ignore[no-any-return]
+
     def _near_volumes(self, text: str) -> tuple[dict[int, set[int]], set[int]]:
         """(each volume-first extractor one of whose strings starts right after a number → the
         positions where a match of it could start; those positions for any reporter)."""
         width = self._longest
-        windows = []
-        where: dict[int, range] = {}  # window start in the joined string → where a match may start
+        strings = self._volume_first_filter
+        near: dict[int, set[int]] = {}
         every: set[int] = set()
-        at = 0
         for m in _AFTER_VOLUME.finditer(text):
             start = m.end()
             span = 2 * width
             while True:
-                window = _WS.sub("", text[start : start + span])
+                window = "".join(text[start : start + span].split())
                 if len(window) >= width or start + span >= len(text):
                     break
                 span *= 2
-            windows.append(window[:width])
             word = start - 2  # the volume's last character; its word runs back to a space
             while word > 0 and not text[word - 1].isspace():
                 word -= 1
-            where[at] = positions = range(max(word - 1, 0), start - 1)
+            positions: range | list[int] = range(max(word - 1, 0), start - 1)
+            if self._non_alnum_start:
+                positions = [p for p in positions if p == 0 or text[p] not in _ASCII_ALNUM]
             every.update(positions)
-            at += len(windows[-1]) + 1
-        near: dict[int, set[int]] = {}
-        if not windows:
-            return near, every
-        joined = "\x00".join(windows)
-        for end, (length, listed) in self._volume_first_filter.iter(joined):
-            near_positions = where.get(end - length + 1)
-            if near_positions is None:
-                continue
-            for i in listed:
-                near.setdefault(i, set()).update(near_positions)
+            # the strings the (whitespace-free) text after the number starts with: each is a path from the
+            # trie's root, so only the prefixes up to the longest such path need looking up
+            window = window[:width]
+            for k in range(1, strings.longest_prefix(window) + 1):
+                found = strings.get(window[:k], None)
+                if found is not None:
+                    for i in found[1]:
+                        near.setdefault(i, set()).update(positions)
         return near, every
+
+
+_START_OR_NON_ALNUM = "(?:^|[^a-zA-Z0-9])"
+_ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_AT_START_OR_SPACE = r"(?:^|\s)"
+#: eyecite's placeholder-citation regex (``___ U.S. ___``) opens with these characters and a space
+_PLACEHOLDER_OPENING = r"([_—–-]+\s"
+
+
+def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> Any:
+    r"""A function giving ``compiled.finditer(text)``'s matches, faster where the regex's shape allows.
+
+    ``(?:^|\s)REST`` (the ``Id.``, ``supra`` and stop-word regexes): Python's ``re`` tries both branches at
+    every position; ``\sREST`` has a first character it can skip to. A match at the text's start is
+    tried first, then the rest of the text (``^`` matches only at the real start, so a search from
+    ``pos`` behaves as ``finditer``'s next try there). The placeholder regex (``[_—–-]+\s…``) cannot
+    match a text where no such character is followed by whitespace; that is checked with ``str.find``.
+    """
+    if source.startswith(_AT_START_OR_SPACE):
+        rest = source[len(_AT_START_OR_SPACE) :]
+        at_start = re.compile("^" + rest, flags)
+        after_space = re.compile(r"\s" + rest, flags)
+
+        def start_or_space(text: str) -> Iterator[re.Match[str]]:
+            first = at_start.match(text)
+            if first is not None:
+                yield first
+            yield from after_space.finditer(text, first.end() if first is not None else 0)
+
+        return start_or_space
+    if source.startswith(_PLACEHOLDER_OPENING):
+        dashes = _PLACEHOLDER_OPENING[2:-4]
+
+        def placeholder(text: str) -> Iterator[re.Match[str]]:
+            if _dash_then_space(text, dashes):
+                yield from compiled.finditer(text)
+
+        return placeholder
+    return compiled.finditer
+
+
+def _dash_then_space(text: str, dashes: str) -> bool:
+    """Whether one of ``dashes`` is followed by whitespace somewhere in ``text``."""
+    for dash in dashes:
+        at = text.find(dash)
+        while at >= 0:
+            if text[at + 1 : at + 2].isspace():
+                return True
+            at = text.find(dash, at + 1)
+    return False
 
 
 def _token(m: re.Match[str], table: TokenTable, i: int) -> Token:

@@ -20,7 +20,7 @@ from citecheck.extract.names import scan_name_back
 
 _WORD = r"(?:[A-Z][A-Za-z'.]*(?<=\.)\d+(?:d|th|st|nd|rd)\.?|[A-Z][A-Za-z'.]*|\d+(?:d|th|st|nd|rd)|&)"
 _CANDIDATE = re.compile(
-    rf"(?<![\w.§$/-])(?P<volume>[1-9]\d{{0,3}})\s(?P<reporter>{_WORD}(?:\s{_WORD}){{0,4}}?)\s(?P<page>[1-9]\d{{0,5}})(?![\w/-]|\.\d)"
+    rf"(?P<volume>[1-9](?<![\w.§$/-][1-9])\d{{0,3}})\s(?P<reporter>{_WORD}(?:\s{_WORD}){{0,4}}?)\s(?P<page>[1-9]\d{{0,5}})(?![\w/-]|\.\d)"
 )
 _BAD_WORDS = frozenset(
     "no. nos. civ. cv. cr. crim. cir. stat. u.s.c. c.f.r. reg. pub. l. cong. sess. art. ch. sec. § "

@@ -28,10 +28,11 @@ def _reporter_volume(extraction: Extraction, c: Citation) -> tuple[str | None, s
 def claim_text(c: Citation) -> str | None:
     """The proposition plus explanatory parentheticals, or None when there is nothing to test.
 
-    >>> from citecheck_testing import make_citation
+    >>> from citecheck.extract import extract_citations
     >>> t = "Tenants may be evicted for any reason. Smith v. Jones, 100 A.2d 36 (1953) (holding so)."
-    >>> c = make_citation(t, "100 A.2d 36", name="Smith v. Jones", parentheticals=["holding so"])
-    >>> claim_text(c) is None  # no proposition was extracted by the factory
+    >>> claim_text(extract_citations(t).citations[0])
+    'Tenants may be evicted for any reason. (holding so)'
+    >>> claim_text(extract_citations("Smith v. Jones, 100 A.2d 36 (1953).").citations[0]) is None
     True
     """
     parts = []

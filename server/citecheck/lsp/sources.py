@@ -32,6 +32,7 @@ SOURCE_FIELDS = (
     "cache_path",
     "courtlistener_token",
     "courtlistener_url",
+    "token_hosts",  # where the token may go: a host added there turns CourtListener on
     "cap_fetch",
     "cap_url",
     "name_search_online",

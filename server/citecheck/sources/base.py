@@ -19,6 +19,12 @@ A link may also set these attributes (the chain reads them with a default):
   A link that is not local has the last word on the text of a record it holds (text, None, or an error).
 - ``metadata_only`` (default False): it resolves cases but holds no text; when no link gives the text of a
   record it holds, the chain says so (``TextNotHere``) instead of passing the quote and pin checks in silence.
+- ``joined(chain)``: called once with the chain it is put in (a link that asks other links, like the CAP
+  download, which imports into the corpus and asks it again).
+
+Capabilities that are not questions: ``LookupStep`` (takes part in the lookup walk itself), ``LookupReview``
+(adds evidence to the walk's answers), ``AnswerStore`` (keeps what services answered), ``PacedLink`` (spends
+a service's allowance in an order of value), ``PendingLink`` (not there yet).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from citecheck.sources.models import (
 
 if TYPE_CHECKING:
     from citecheck.sources.chain import LookupWalk
+    from citecheck.sources.pacing import WorkOrder
     from citecheck.sources.statutes.index import StatuteKeyLike
     from citecheck.sources.statutes.records import SectionRecord, StatuteAnswer
 
@@ -168,6 +175,15 @@ class AnswerStore(Protocol):
 
 
 @runtime_checkable
+class PacedLink(Protocol):
+    """A link that spends a service's allowance (CourtListener): ``work_order`` is the order of value it
+    spends it in (``sources/pacing.WorkOrder``), which ``gather`` follows when it fetches texts."""
+
+    @property
+    def work_order(self) -> WorkOrder | None: ...
+
+
+@runtime_checkable
 class PendingLink(Protocol):
     """A link that is not there yet (the citation index before its first sync, in a long-running
     process): ``poll()`` returns the link once it is, and the chain puts it in this one's place."""
@@ -206,6 +222,7 @@ __all__ = [
     "LookupStep",
     "NameLookup",
     "OpinionTexts",
+    "PacedLink",
     "PassageSearch",
     "PendingLink",
     "StatuteLookup",

@@ -37,6 +37,7 @@ from citecheck.sources.base import (
     LookupStep,
     NameLookup,
     OpinionTexts,
+    PacedLink,
     PassageSearch,
     PendingLink,
     StatuteLookup,
@@ -483,9 +484,8 @@ class SourceChain:
     def work_order(self) -> WorkOrder | None:
         """The order of value a paced link spends its allowance in (``pacing.WorkOrder``), if one is paced."""
         for link in self.links:
-            order = getattr(link, "work_order", None)
-            if order is not None:
-                return order  # type: ignore[no-any-return]
+            if isinstance(link, PacedLink) and (order := link.work_order) is not None:
+                return order
         return None
 
     async def clear_cache(self) -> bool:

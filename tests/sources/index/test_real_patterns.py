@@ -41,6 +41,10 @@ CASES = [
          date="1990-01-08", court="ca1"),
     Case(id=960000010, name="Metcalf & Eddy, Inc. v. Puerto Rico Aqueduct & Sewer Auth.",
          cites=[("945", "F.2d", "10")], date="1991-09-24", court="ca1"),
+    Case(id=960000011, name="United States v. Garcia", cites=[("954", "F.2d", "12")], date="1992-01-24",
+         court="ca1"),
+    Case(id=960000012, name="United States v. One Parcel of Real Property With Buildings",
+         cites=[("960", "F.2d", "200")], date="1992-03-31", court="ca1"),
 ]  # fmt: skip
 
 TEXT = """\
@@ -64,6 +68,15 @@ The forum's choice-of-law rules apply. Klaxon Co. v. Stentor Elec. Mfg. Co., 313
 in Puerto Rico, 893 F.2d 404, 406 (1st Cir. 1990).
 
 The authority claimed immunity. M&E v. PRASA, 945 F.2d 10, 12 (1st Cir. 1991).
+
+The judge directed the sentencing. United States v. Garc a, 954 F.2d 12, 15-16 (1st Cir. 1992).
+
+"In this context, 'genuine' means that the evidence about the fact is such that a reasonable jury could resolve
+the point in favor of the nonmoving party." United States v. One Parcel of Real Property, Etc. (Great Harbor
+Neck), 960 F.2d 200, 204 (1st Cir. 1992).
+
+The ALJ approved the application. Northeast Utilities Service Co., 53 F.E.R.C. 63,020 (1990). The Commission
+denied rehearing. Northeast Utilities Service Co., 59 F.E.R.C. 61,042 (1992).
 """
 
 
@@ -136,3 +149,25 @@ def test_a_caption_in_the_acronyms_the_court_defined_is_a_warning(found) -> None
     Puerto Rico Aqueduct & Sewer Auth.): the initials of each party are no other case's name."""
     loud = {(k, sev) for k, sev in found.get("945 F.2d 10", set()) if sev is not Severity.INFO}
     assert loud <= {(Kind.NAME_MISMATCH, Severity.WARNING)}
+
+
+def test_a_party_the_text_cut_short_is_a_warning(found) -> None:
+    """ "United States v. Garc a, 954 F.2d 12" (the opinion's text lost the "í" of García): "Garc" begins
+    the case's party, so the draft names it in part."""
+    loud = {(k, sev) for k, sev in found.get("954 F.2d 12", set()) if sev is not Severity.INFO}
+    assert loud <= {(Kind.NAME_MISMATCH, Severity.WARNING)}
+
+
+def test_an_in_rem_caption_with_etc_and_its_designation_is_read_whole(found) -> None:
+    """ "United States v. One Parcel of Real Property, Etc. (Great Harbor Neck), 960 F.2d 200": the name was
+    read as "Great Harbor Neck)" and called another case's (an error); it is the caption, named in part."""
+    loud = {(k, sev) for k, sev in found.get("960 F.2d 200", set()) if sev is not Severity.INFO}
+    assert loud <= {(Kind.NAME_MISMATCH, Severity.WARNING)}
+
+
+def test_a_paragraph_number_without_its_sign_is_no_page_and_pin(found) -> None:
+    """ "53 F.E.R.C. 63,020" is paragraph 63,020 of a FERC volume (the opinion's text drops every ¶ and §),
+    not page 63 pinned at 20: no pin before the first page."""
+    texts = [t for t in found if "F.E.R.C." in t]
+    assert texts == ["53 F.E.R.C. 63,020", "59 F.E.R.C. 61,042"]
+    assert not any(sev is not Severity.INFO for t in texts for _, sev in found[t])

@@ -1,0 +1,168 @@
+"""Regexes rewritten for speed match exactly what their plain forms match (issue 40).
+
+Python's ``re`` can skip ahead to a match's possible first character only when the pattern opens with a
+literal, a character class or an alternation of literals; a pattern that opens with a lookbehind, ``\\b``
+or ``(?:^|\\s)`` is tried at every position. The rewritten forms move the lookbehind after the first
+character (``X(?<!…X)``) or open each branch with a literal. Each is compared here with the form it
+replaced, match for match (spans and groups), on random text drawn from the characters they look at.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from citecheck.extract import (
+    agency,
+    constitutions,
+    eyecite_adapter,
+    names,
+    normalise,
+    paragraph,
+    state_statutes,
+    unrecognised,
+)
+from citecheck.extract.tokenizer import _dash_then_space, _whole_text_matcher
+
+_PLAIN = {
+    "paragraph._MAY_CITE_CODE": (
+        paragraph._MAY_CITE_CODE,
+        r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|KRS|K\.R\.S|RCW|ORS|MCL|M\.C\.L|NRS|N\.J\.S\.A|R\.\s?[SC]\.|CPLR|"
+        r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|[Ss]ection|"
+        r"NYCRR|N\.Y\.C\.R\.R|CCR|C\.C\.R|TAC|T\.A\.C|N\.J\.A\.C|F\.A\.C|Adm(?:in)?\.\s?Code|Pa\.\s?Code|"
+        r"Administrative Code",
+    ),
+    "paragraph._REFERENCE": (
+        paragraph._REFERENCE,
+        r"(?<![\w.'])(?P<name>[A-Z][\w'&.-]*(?:\s+(?:of|the|&|[A-Z][\w'&.-]*)){0,3})\s+(?:at\s+|pp?\.\s*)(?=\*?\d)",
+    ),
+    "paragraph._RECORD": (
+        paragraph._RECORD,
+        r"\b(?:ECF\s+No\.|Dkt\.(?:\s+No\.)?|(?:Am\.\s+)?Compl\.|Tr\.|Ex\.|Decl\.|J\.A\.|R\.)\s*(?:¶\s*)?\d",
+    ),
+    "eyecite_adapter._BRACKETED_ID": (
+        eyecite_adapter._BRACKETED_ID,
+        r"[(\[](?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.)[);:\]]|(?<=\b[Ii]bid\.)[);:,\]]",
+    ),
+    "normalise._EMPHASIS": (normalise._EMPHASIS, r"\*(?!\d)|(?<!_)_{1,2}(?!_)"),
+    "unrecognised._CANDIDATE": (
+        unrecognised._CANDIDATE,
+        unrecognised._CANDIDATE.pattern.replace(
+            r"(?P<volume>[1-9](?<![\w.§$/-][1-9])\d{0,3})", r"(?<![\w.§$/-])(?P<volume>[1-9]\d{0,3})"
+        ),
+    ),
+    "agency._FIND": (
+        agency._FIND,
+        agency._FIND.pattern.replace(r"(?P<volume>\d(?<![\w.]\d)\d{0,3})", r"(?<![\w.])(?P<volume>\d{1,4})"),
+    ),
+    "constitutions._MAY_CITE": (
+        constitutions._MAY_CITE,
+        r"Const|CONST|[Aa]mend|[Aa]rt\.|[Aa]rticle|ARTICLE|ART\.",
+    ),
+    "names._IN_RE_BEFORE": (
+        names._IN_RE_BEFORE,
+        names._IN_RE_BEFORE.pattern.replace(r"I(?<![\w.]I)[nN]\s+", r"(?<![\w.])(?:In|IN)\s+"),
+    ),
+    "state_statutes._MAY_CITE": (
+        state_statutes._MAY_CITE,
+        r"[Ss]ec|SEC|[Cc]hapter|CHAPTER|RCW|Laws|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws",
+    ),
+}
+
+#: the pieces the random texts are made of: the words and characters the regexes look for, and others
+_PIECES = [
+    *"U.S.C. USC C.F.R. CFR R.S. R.C. Section section Const. amend. Art. art. Article Sec. sec Chapter Laws "
+    "Acts Act St. G.L. Gen. Laws Pub. L. Stat. Reg. Admin. Code ECF No. Dkt. Am. Compl. Tr. Ex. Decl. J.A. "
+    "R. Id. id. Ibid. ibid. Roe Smith of the & at p. pp. NLRB F.C.C. B.T.A. T.C.M. Op. Att'y Gen. Mass. "
+    "Foo Bar Rep. 5 12 123 1234 410 *3 ¶ § $ / - — _ __ ___ * ** ( ) [ ] ; : , . ' a x".split(),
+    "12 FCC Rcd. 345",
+    "5 S.E.C. 12",
+    "x5 F.E.R.C. 7",
+    ".5 Ag. Dec. 1",
+    "12 Foo Rep. 345",
+    "410 Bar 12",
+    "1 Foo 2",
+    "(5 FLRA 3)",
+    "Roe at 5",
+    "Smith of the Bar at *3",
+    "the Roe pp. 5",
+    "Dkt. No. 5",
+    "R. 12",
+    "In re Grand Jury of the",
+    "IN RE Smith",
+    "xIn re Foo",
+    ".In re Bar",
+    "In Re Baz",
+    "In\nre",
+]
+
+
+def _texts(seed: int, n: int) -> list[str]:
+    rng = random.Random(seed)
+    seps = (" ", " ", " ", "", "\n", "  ", ", ", ".")
+    return [
+        "".join(rng.choice(_PIECES) + rng.choice(seps) for _ in range(rng.randrange(1, 40))) for _ in range(n)
+    ]
+
+
+def _found(regex: re.Pattern[str], text: str) -> list[tuple]:
+    return [(m.span(), m.groupdict(), m.groups()) for m in regex.finditer(text)]
+
+
+@pytest.mark.parametrize("name", sorted(_PLAIN))
+def test_a_rewritten_regex_matches_as_its_plain_form(name: str) -> None:
+    fast, plain_source = _PLAIN[name]
+    plain = re.compile(plain_source, fast.flags)
+    assert plain.pattern != fast.pattern
+    matched = 0
+    for text in _texts(40, 3_000):
+        assert _found(fast, text) == _found(plain, text), text
+        for pos in (1, len(text) // 2):  # searched from inside the text, as some callers do
+            got, want = fast.search(text, pos), plain.search(text, pos)
+            assert (got and (got.span(), got.groups())) == (want and (want.span(), want.groups())), (
+                text,
+                pos,
+            )
+        matched += bool(plain.search(text))
+    assert matched > 30  # the texts do contain what the regex looks for
+
+
+_STOP_AND_ID = (
+    r"(?:^|\s)([^\sa-zA-Z0-9]*(?P<stop_word>v|in re|re|quoting|e.g.|parte|denied|citing|aff'd|affirmed|remanded"
+    r"|see also|see|granted|dismissed|Cf)[^\sa-zA-Z0-9]*)(?:\s|$)",
+    r"(?:^|\s)(id\.,?|ibid\.)(?:\s|$)",
+    r"(?:^|\s)([^\sa-zA-Z0-9]*supra[^\sa-zA-Z0-9]*)(?:\s|$)",
+    r"([_—–-]+\s(A\.?2d|F\.?3d|N\.?J\.?|U\.\s?S\.)\s[_—–-]+)",
+)
+
+
+@pytest.mark.parametrize("source", _STOP_AND_ID)
+def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str) -> None:
+    compiled = re.compile(source, re.I)
+    matcher = _whole_text_matcher(source, re.I, compiled)
+    rng = random.Random(7)
+    words = [
+        *"see also v. In re e.g., aff'd (quoting id. ibid. supra, Cf. --- ___ — – U.S. A.2d N.J. x".split(),
+        "___ U.S. ___",
+        "— N.J. —",
+        "-- A.2d --",
+        "_ F.3d __",
+    ]
+    matched = 0
+    for _ in range(3_000):
+        text = "".join(
+            rng.choice(words) + rng.choice((" ", "", "\t", "\n", "  ")) for _ in range(rng.randrange(1, 12))
+        )
+        want = [(m.span(1), m.groupdict()) for m in compiled.finditer(text)]
+        assert [(m.span(1), m.groupdict()) for m in matcher(text)] == want, text
+        matched += bool(want)
+    assert matched > 100
+
+
+def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:
+    assert _dash_then_space("a-b c — d", "_—–-")
+    assert _dash_then_space("x -", "-") is False
+    assert _dash_then_space("x-\ny", "-")
+    assert not _dash_then_space("well-known under_score 5–7", "_—–-")
