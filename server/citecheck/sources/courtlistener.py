@@ -730,16 +730,25 @@ class CourtListenerClient:
             return self._clusters_at(key, nkey, entry, where, covered, last_page)
         if status == 404:
             if covered:
-                return LookupResult(
-                    key=key,
-                    status=LookupStatus.NOT_FOUND,
-                    source=self.name,
-                    reason=f"{where}, which holds all of {vol}, has no case at {label}",
-                    volume_complete=True,
-                    volume_last_page=last_page,
+                return self._absent(
+                    key, f"{where}, which holds all of {vol}, has no case at {label}", last_page
                 )
             return self._cannot(key, f"not in {where}, whose coverage of {vol} is not complete")
         return self._cannot(key, f"{where} does not know the reporter of {label}")
+
+    def _absent(
+        self, key: CiteKey, reason: str, last_page: str | None, containing: CaseRecord | None = None
+    ) -> LookupResult:
+        """No case begins at the citation in a volume the service holds whole: the judge weighs this absence."""
+        return LookupResult(
+            key=key,
+            status=LookupStatus.NOT_FOUND,
+            source=self.name,
+            reason=reason,
+            containing=containing,
+            volume_complete=True,
+            volume_last_page=last_page,
+        )
 
     def _coverage(self, entry: dict[str, Any], nkey: CiteKey) -> tuple[bool, str | None]:
         """Whether the answering service holds all of the cited volume, and its last page when it says."""
@@ -779,15 +788,8 @@ class CourtListenerClient:
         # CourtListener's "perhaps it's a pincite" fallback: the page is INSIDE another case
         containing = records[0] if len(records) == 1 else None
         if covered and containing is not None:
-            return LookupResult(
-                key=key,
-                status=LookupStatus.NOT_FOUND,
-                source=self.name,
-                reason=f"no case begins at {label} in {where}, which holds all of {vol}",
-                containing=containing,
-                volume_complete=True,
-                volume_last_page=last_page,
-            )
+            reason = f"no case begins at {label} in {where}, which holds all of {vol}"
+            return self._absent(key, reason, last_page, containing)
         return self._cannot(
             key,
             f"no case begins at {label} in {where} (its coverage of {vol} is not complete)"
