@@ -43,13 +43,33 @@ def test_runs_are_contiguous_and_cover_every_paragraph() -> None:
     assert max(sizes) - min(sizes) < 20
 
 
-def test_extraction_on_two_processes_equals_one(monkeypatch, opinions_text) -> None:
+def test_extraction_on_two_processes_equals_one(monkeypatch, opinions_text, caplog) -> None:
     monkeypatch.setattr(parallel_extract, "PARALLEL_FROM", 10_000)
     assert len(opinions_text) > 100_000
     one = extract_citations(opinions_text)
-    many = extract_document(opinions_text, workers=3)
+    with caplog.at_level("WARNING", logger="citecheck.extract.parallel"):
+        many = extract_document(opinions_text, workers=3)
     assert len(one.citations) > 1_000
     assert many == one
+    # the pool itself worked: a failure would also give the same extraction, from this process alone
+    assert "failed" not in caplog.text
+
+
+def test_results_a_worker_sends_are_received() -> None:
+    """What a worker sends arrives in ``done`` (a ``NameError`` here once made every pool fall back to
+    one process, silently but for a warning, with the same extraction)."""
+    import multiprocessing
+    import pickle
+
+    receive, send = multiprocessing.Pipe(duplex=False)
+    send.send_bytes(pickle.dumps((1, ["results of chunk 1"])))
+    send.close()
+    done: list = [None, None]
+    conns = [receive]
+    assert parallel_extract._receive(conns, done, timeout=5)
+    assert done == [None, ["results of chunk 1"]]
+    parallel_extract._receive(conns, done, timeout=5)  # the end of the pipe: the worker is dropped
+    assert conns == []
 
 
 def test_a_failing_worker_falls_back_to_this_process(monkeypatch, opinions_text, caplog) -> None:

@@ -282,7 +282,7 @@ def _receive(conns: list[Connection], done: list[list[ParagraphResult] | None], 
 
     ready = wait(conns, timeout)
     for ready_one in ready:
-        conn = cast(Connection, ready_one)  # ``wait`` answers with the connections it was given
+        conn = cast("Connection", ready_one)  # ``wait`` answers with the connections it was given
         try:
             k, payload = pickle.loads(conn.recv_bytes())
         except (EOFError, OSError):  # the worker is done (or died): its unsent chunks are extracted here
