@@ -21,6 +21,7 @@ from enum import Enum
 from functools import cache
 
 from citecheck.extract.models import Database
+from citecheck.extract.records import fast_constructor
 from citecheck.extract.tokenizer import EditionRow, Token, Tokenizer, TokenKind, TokenTable, build_table
 
 logging.getLogger("eyecite").setLevel(logging.ERROR)
@@ -102,6 +103,8 @@ def _candidate_editions(editions: list[EditionRow]) -> tuple[tuple[str, int | No
 
 
 _SPACE_RUN = re.compile(r"  +")
+#: ``Hit(**fields)``, twice as fast (one per token)
+_new_hit = fast_constructor(Hit)
 _BRACKETED_ID = re.compile(
     r"[(\[);:,\]](?:(?<=[(\[])(?=(?:[Ii]d|[Ii]bid)\.)|(?<=\b[Ii]d\.[);:\]])|(?<=\b[Ii]bid\.[);:,\]]))"
 )
@@ -166,7 +169,7 @@ def _scan(text: str, keep: list[int] | None = None) -> list[Hit]:
             if source == "laws":
                 law_groups = tuple((k, v) for k, v in tok.groups.items() if v)
                 hits.append(
-                    Hit(
+                    _new_hit(
                         kind=HitKind.LAW,
                         start=tok.start,
                         end=tok.end,
@@ -176,7 +179,7 @@ def _scan(text: str, keep: list[int] | None = None) -> list[Hit]:
                 )
                 continue
             if source != "reporters":
-                hits.append(Hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
+                hits.append(_new_hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
                 continue
             groups = tok.groups
             written = " ".join((groups.get("reporter") or "").split())
@@ -186,7 +189,7 @@ def _scan(text: str, keep: list[int] | None = None) -> list[Hit]:
             if page is not None and not any(ch.isalnum() for ch in page):
                 page = None  # "585 U.S. ___": a placeholder
             hits.append(
-                Hit(
+                _new_hit(
                     kind=HitKind.SHORT if tok.short else HitKind.CASE,
                     start=tok.start,
                     end=tok.end,
@@ -200,11 +203,11 @@ def _scan(text: str, keep: list[int] | None = None) -> list[Hit]:
                 )
             )
         elif kind is TokenKind.ID:
-            hits.append(Hit(kind=HitKind.ID, start=tok.start, end=tok.end))
+            hits.append(_new_hit(kind=HitKind.ID, start=tok.start, end=tok.end))
         elif kind is TokenKind.SUPRA:
-            hits.append(Hit(kind=HitKind.SUPRA, start=tok.start, end=tok.end))
+            hits.append(_new_hit(kind=HitKind.SUPRA, start=tok.start, end=tok.end))
         elif kind is TokenKind.SECTION:
-            hits.append(Hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
+            hits.append(_new_hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
     return hits
 
 

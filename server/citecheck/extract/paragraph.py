@@ -35,6 +35,7 @@ from citecheck.extract.other_authorities import MASS_REGULATIONS, find_other_aut
 from citecheck.extract.paragraphs import furniture_lines
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
+from citecheck.extract.records import fast_constructor
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
 from citecheck.extract.tables import listed_at
@@ -42,6 +43,8 @@ from citecheck.extract.unrecognised import Candidate, find_unrecognised
 from citecheck.reporters import is_case_reporter, reporter_variant
 from citecheck.spans import Span
 
+#: ``Citation(**fields)``, twice as fast (a paragraph makes one per citation)
+_new_citation = fast_constructor(Citation)
 _COMMA = re.compile(r"\s*,\s*")
 #: "Cite as: 570 U. S. ____ (2013)": a slip opinion's running head is page furniture, not a citation.
 _RUNNING_HEAD = re.compile(r"Cite as:\s*$")
@@ -415,7 +418,7 @@ def _citation(
     prop: Span | None,
 ) -> Citation:
     """The citation a draft makes (its offsets the paragraph's)."""
-    return Citation(
+    return _new_citation(
         index=idx,
         form=d.form,
         span=d.span,
