@@ -80,7 +80,6 @@ _AND_NAMES = frozenset(
     "City County Town Township Village Borough Board Department Commission Committee Council State "
     "Territory Parish Port Bureau Division Office Authority Trustees Officers Members".split()
 )
-_WS = re.compile(r"\s+")
 _NAME_SEP_WORD = re.compile(r"v\.|vs\.|v")
 _SEMI_BEFORE = re.compile(r";\s*$")
 _IN_RE = re.compile(r"(?:In|IN)\s+(?:re|Re|RE)\s+")
@@ -149,7 +148,9 @@ def clean_name(original: str) -> str:
     if "-" in original and ("\n" in original or "\r" in original):
         original = _SOFT_BREAK.sub("", original)
         original = _HARD_BREAK.sub("-", original)
-    return _WS.sub(" ", _EMPHASIS.sub("", original)).strip().strip(",").strip()
+    if "*" in original or "_" in original:
+        original = _EMPHASIS.sub("", original)
+    return " ".join(original.split()).strip(",").strip()  # whitespace runs collapsed, the ends stripped
 
 
 #: a word broken at a line's end: a lower-case continuation joins it, a capital keeps the hyphen

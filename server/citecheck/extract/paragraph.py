@@ -1016,15 +1016,24 @@ def _before_cite(norm: str, text: str, drafts: list[_Draft], i: int, floor: int,
     members = [m for m in drafts if m.group == i]
     for _ in range(6):
         start = max(floor, end - 80)
+        # each regex below ends "…X\s*$" (or "…X\s*,?\s*$"): searched (at every position of the 80
+        # characters) only when the text before ``end`` ends so
+        written = text[start:end].rstrip()
+        read = norm[start:end].rstrip()
         # the original text: Markdown-emphasis blanking turned a "__" placeholder into spaces in norm
-        m = _OPENER_BEFORE.search(text, start, end) or _BLANK_BEFORE.search(text, start, end)
+        m = _OPENER_BEFORE.search(text, start, end) if written[-1:] in ("(", "[") else None
+        if m is None and written.rstrip(",").rstrip()[-1:] in _BLANK_DASHES:
+            m = _BLANK_BEFORE.search(text, start, end)
         if m is not None:
             end = m.start()
             continue
-        m = _LA_DOCKET_BEFORE.search(norm, start, end) or _STAR_BEFORE.search(norm, start, end)
-        if m is not None:
-            end = m.start()
-            continue
+        if read[-1:].isdecimal():
+            m = _LA_DOCKET_BEFORE.search(norm, start, end) or _STAR_BEFORE.search(norm, start, end)
+            if m is not None:
+                end = m.start()
+                continue
+        if not read.rstrip(",").rstrip().endswith(")"):
+            break
         m = _COURT_DATE_BEFORE.search(norm, start, end)
         if m is not None:
             cd = parse_court_date(m["inner"])
@@ -1061,6 +1070,7 @@ _OPENER_BEFORE = re.compile(r"(?<=\S)\s*[(\[]\s*$")
 _BLANK_BEFORE = re.compile(
     r"(?:,\s*)?(?:[-_\u2013\u2014]{1,}\s+[A-Z][\w. ]{0,20}?\s+[-_\u2013\u2014]{1,})\s*,?\s*$"
 )
+_BLANK_DASHES = ("-", "_", "\u2013", "\u2014")
 _LA_DOCKET_BEFORE = re.compile(r",\s*\d{2,4}-[A-Z]{0,4}-?\d{1,6}(?:,\s*pp?\.\s*\d+)?\s*$")
 _COURT_DATE_BEFORE = re.compile(r"(?P<open>\()(?P<inner>[^()]{1,60})(?P<close>\))\s*,?\s*$")
 
