@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import logging
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -132,35 +133,42 @@ def scan(text: str) -> list[Hit]:
     text = spaced_ids(text)
     if "  " not in text:
         return _scan(text)
-    keep: list[int] = []  # compact offset → text offset
+    # each run kept as its first space: (where that space is in the compact text, how many characters the
+    # runs up to and including it removed), offsets mapped by bisection (not a list of every offset)
+    bounds: list[int] = []
+    shifts: list[int] = [0]
     last = 0
     parts: list[str] = []
     for m in _SPACE_RUN.finditer(text):
         parts.append(text[last : m.start() + 1])
-        keep.extend(range(last, m.start() + 1))
+        bounds.append(m.start() - shifts[-1])
+        shifts.append(shifts[-1] + m.end() - m.start() - 1)
         last = m.end()
     parts.append(text[last:])
-    keep.extend(range(last, len(text)))
-    keep.append(len(text))
-    return _scan("".join(parts), keep)
+    return _scan("".join(parts), (bounds, shifts))
 
 
-def _map_spans(tokens: list[Token], keep: list[int] | None) -> list[Token]:
-    """``tokens``, each span mapped through ``keep`` when given (the tokens are the caller's own: moved
-    in place)."""
-    if keep is not None:
+def _map_spans(tokens: list[Token], runs: tuple[list[int], list[int]] | None) -> list[Token]:
+    """``tokens``, each span mapped back to the text the space runs were taken out of, when they were
+    (the tokens are the caller's own: moved in place). A compact offset ``c`` is ``c`` plus what the runs
+    kept before it (their first space at a compact offset under ``c``) removed."""
+    if runs is not None:
+        bounds, shifts = runs
         for tok in tokens:
-            tok.start, tok.end = keep[tok.start], keep[tok.end - 1] + 1 if tok.end > 0 else keep[0]
+            start, end = tok.start, tok.end
+            tok.start = start + shifts[bisect_left(bounds, start)]
+            if end > 0:
+                tok.end = end + shifts[bisect_left(bounds, end - 1)]
     return tokens
 
 
-def _scan(text: str, keep: list[int] | None = None) -> list[Hit]:
-    """The hits of ``text``'s tokens; with ``keep`` (``text``'s offset → the offset to report) their
-    spans mapped through it."""
+def _scan(text: str, runs: tuple[list[int], list[int]] | None = None) -> list[Hit]:
+    """The hits of ``text``'s tokens; with ``runs`` (the space runs taken out of the text, ``scan``)
+    their spans mapped back."""
     tokenizer = _tokenizer()
     rows = tokenizer.table.editions
     hits: list[Hit] = []
-    tokens = _map_spans(tokenizer.tokenize(text), keep)
+    tokens = _map_spans(tokenizer.tokenize(text), runs)
     for tok in tokens:
         kind = tok.kind
         if kind is TokenKind.CITATION:

@@ -132,9 +132,13 @@ def _is_abbreviation(word: str) -> bool:
     core = word.strip("(),;:\"'")
     if core in abbreviations() or core.lower() in _LOWER_ABBREVIATIONS:
         return True
-    if re.fullmatch(r"[A-Z]\.", core):  # an initial
+    if _INITIAL.fullmatch(core):  # an initial
         return True
-    return bool(re.fullmatch(r"(?:[A-Za-z]{1,4}\.){2,}", core))  # U.S., N.L.R.B., e.g.
+    return bool(_DOTTED.fullmatch(core))  # U.S., N.L.R.B., e.g.
+
+
+_INITIAL = re.compile(r"[A-Z]\.")
+_DOTTED = re.compile(r"(?:[A-Za-z]{1,4}\.){2,}")
 
 
 def _ex_parte(kept: list[re.Match[str]]) -> bool:
