@@ -145,6 +145,9 @@ def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str
     rng = random.Random(7)
     words = [
         *"see also v. In re e.g., aff'd (quoting id. ibid. supra, Cf. --- ___ — – U.S. A.2d N.J. x".split(),
+        # capitals, and the non-ASCII letters IGNORECASE folds to ASCII ones (an ASCII text is searched
+        # lower-cased without IGNORECASE, any other as written)
+        *"SEE Also V. IN RE Id. IBID. Supra, CF. cf İd. ıbid. ſee ſupra K".split(),
         "___ U.S. ___",
         "— N.J. —",
         "-- A.2d --",

@@ -521,22 +521,28 @@ class Tokenizer:
         anywhere = self.table.after_any_volume
         literal = self.table.required_literal
         near, every = self._near_volumes(text)
+        sorted_every: list[int] | None = None
         for i in chosen:
             if i in strict:
-                starts: set[int] | None = near.get(i)
+                found = near.get(i)
+                if not found:
+                    continue
+                starts = sorted(found)
             elif i in anywhere:
-                starts = every
+                if not every:
+                    continue
+                if sorted_every is None:
+                    sorted_every = sorted(every)  # the same positions for every such extractor: sorted once
+                starts = sorted_every
             else:
                 needed = literal.get(i)
                 if needed is None or needed in text:
                     for m in self._matches(i, text):
                         yield _token(m, table, i)
                 continue
-            if not starts:
-                continue
             regex = self.regex(i)
             last = 0
-            for at in sorted(starts):
+            for at in starts:
                 if at < last:
                     continue
                 hit = regex.match(text, at)
@@ -607,12 +613,22 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
         rest = source[len(_AT_START_OR_SPACE) :]
         at_start = re.compile("^" + rest, flags)
         after_space = re.compile(r"\s" + rest, flags)
+        lowered = _lower_case_form(rest, flags)
 
         def start_or_space(text: str) -> Iterator[re.Match[str]]:
             first = at_start.match(text)
             if first is not None:
                 yield first
-            yield from after_space.finditer(text, first.end() if first is not None else 0)
+            pos = first.end() if first is not None else 0
+            if lowered is None or not text.isascii():
+                yield from after_space.finditer(text, pos)
+                return
+            # an ASCII text: found in its lower-case copy (same offsets) without IGNORECASE, each match
+            # then taken from the text itself (its groups as written)
+            for m in lowered.finditer(text.lower(), pos):
+                hit = after_space.match(text, m.start())
+                if hit is not None:  # always: the two regexes agree on an ASCII text
+                    yield hit
 
         return start_or_space
     if source.startswith(_PLACEHOLDER_OPENING):
@@ -624,6 +640,24 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
 
         return placeholder
     return compiled.finditer
+
+
+def _lower_case_form(rest: str, flags: int) -> re.Pattern[str] | None:
+    r"""``\sREST`` for a lower-cased ASCII text, without IGNORECASE (Python's ``re`` folds case at every
+    character it compares: ~2x slower): REST's capitals lowered. None unless ``flags`` has IGNORECASE
+    and REST's only capitals are in ``a-zA-Z``, in ``(?P<`` or literal letters (no ``\S``-like escape,
+    no range ending or starting at a capital but ``A-Z``)."""
+    if not flags & re.IGNORECASE:
+        return None
+    plain = rest.replace("a-zA-Z", "").replace("(?P<", "")
+    if (
+        "(?P=" in rest
+        or re.search(r"\\[A-Za-z]", plain.replace("\\s", ""))
+        or re.search(r"-[A-Z]|[A-Z]-", plain)
+    ):
+        return None
+    lowered = re.sub(r"\(\?P<|[A-Z]", lambda m: m.group() if m.group()[0] == "(" else m.group().lower(), rest)
+    return re.compile(r"\s" + lowered, flags & ~re.IGNORECASE)
 
 
 def _dash_then_space(text: str, dashes: str) -> bool:
