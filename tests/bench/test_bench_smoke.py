@@ -4,6 +4,7 @@ command worked and said what it measures. docs/performance.md gives each one's f
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -59,8 +60,18 @@ def test_extraction_against_eyecite(tmp_path) -> None:
 
 
 def test_index(tmp_path) -> None:
+    names = tmp_path / "names.json"
     out = _bench(
-        tmp_path, "index.py", "--scale", "0.0002", "--no-bz2", "--dir", str(tmp_path / "index"), timeout=900
+        tmp_path,
+        "index.py",
+        "--scale",
+        "0.0002",
+        "--no-bz2",
+        "--dir",
+        str(tmp_path / "index"),
+        "--names-to",
+        str(names),
+        timeout=900,
     )
     for row in (
         "lookup found",
@@ -69,3 +80,14 @@ def test_index(tmp_path) -> None:
         "50-citation brief",
     ):
         assert row in out, row
+    # the name search's answers written and compared (an A/B's equality check; here one version twice)
+    index = str(tmp_path / "index" / "index.sqlite")
+    hits = tmp_path / "hits.json"
+    out = _bench(tmp_path, "name_hits.py", "--index", index, "--names-from", str(names), "--to", str(hits))
+    assert "searches written" in out
+    out = _bench(
+        tmp_path, "name_hits.py", "--index", index, "--names-from", str(names), "--compare", str(hits)
+    )
+    assert ": 0 differ" in out, out
+    answers = json.loads(hits.read_text())
+    assert sum(bool(a["hits"]) for a in answers) > len(answers) // 2  # the searches found cases

@@ -124,3 +124,23 @@ def test_scores_stay_between_zero_and_one(draft: str, names: list[str]) -> None:
 @given(st.from_regex(r"[A-Z][a-z]{3,9}( [A-Z][a-z]{3,9})? v\. [A-Z][a-z]{3,9}", fullmatch=True))
 def test_a_name_scores_one_against_itself(name: str) -> None:
     assert name_score(name, [name]) == 1.0
+
+
+def _fold_every_string(s: str) -> str:
+    """``fold`` as it was before ASCII skipped the decomposition (issue 40): every string decomposed."""
+    import re
+    import unicodedata
+
+    s = unicodedata.normalize("NFKD", s)
+    s = "".join(ch for ch in s if not unicodedata.combining(ch))
+    return re.sub(r"['’.]", "", s.casefold()).strip()
+
+
+@given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_fold_skips_the_decomposition_of_ascii_only_where_it_changes_nothing(s: str) -> None:
+    from citecheck.sources.name_keys import fold
+
+    assert fold(s) == _fold_every_string(s)
+    for name in ("Peña v. Dep’t of Corr.", "HAWAI'I v. Office of Hawaiian Affairs", "Ǆemal v. Ǳon"):
+        assert fold(name) == _fold_every_string(name)

@@ -144,6 +144,7 @@ _V_SPLIT = re.compile(r"\s+(?:v|vs|versus)\.?\s+", re.I)
 _PAREN = re.compile(r"\(([^()]*)\)")
 _WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*\.?", re.UNICODE)
 _LEADING_THE = re.compile(r"^\s*the\s+", re.I)
+_FOLD_DROP = re.compile(r"['’.]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +165,10 @@ def fold(s: str) -> str:
     >>> fold("Dep’t"), fold("Hawai'i"), fold("Peña")
     ('dept', 'hawaii', 'pena')
     """
-    s = unicodedata.normalize("NFKD", s)
-    s = "".join(ch for ch in s if not unicodedata.combining(ch))
-    return re.sub(r"['’.]", "", s.casefold()).strip()
+    if not s.isascii():  # ASCII has no decompositions and no combining marks
+        s = unicodedata.normalize("NFKD", s)
+        s = "".join(ch for ch in s if not unicodedata.combining(ch))
+    return _FOLD_DROP.sub("", s.casefold()).strip()
 
 
 @cache

@@ -123,3 +123,39 @@ def test_the_most_cited_come_first_however_many_match(
     ):
         got = names(index, query)
         assert (got[:1] == [expected]) if expected else len(got) == 10, (query, got)
+
+
+def test_the_remembered_top_tiers_give_the_candidates_the_fts_query_gives(
+    index: CitationIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of a way matching more than ``_SEARCH_RANKED_WHOLE`` cases, the top tiers' cases are the words'
+    remembered sets intersected (issue 40: ``united`` read once per reader, not once per search): the
+    very rows, in the same order, as the one FTS query over the tiers, with and without court and years."""
+    from citecheck.sources.index import lookup
+
+    monkeypatch.setattr(lookup, "_SEARCH_RANKED_WHOLE", 0)  # every way through the tiers
+    queries = ("Miranda", "State v. Miranda", "Mirnada v. Arizona", "Chevron Corp.", "People v. Miranda")
+    queries += ("Doe v. Chevron Corp.", "Chevron v. Natural Res. Def. Council", "Miranda v. Doe")
+    filters = [index._name_filters(None, None), index._name_filters("md", (2000, 2010))]
+    filters.append(index._name_filters(None, (1990, 1999)))
+    compared = 0
+    for query in queries:
+        for plan in index._plans(query, lookup.name_tokens(query)):
+            for where in filters:
+                assert where is not None
+                index.forget()
+                with monkeypatch.context() as m:  # the one FTS query over the tiers
+                    m.setattr(index, "_top_tier_ids", lambda *_: None)
+                    want = index._candidates(plan, *where)
+                assert not index._tiers
+                got = index._candidates(plan, *where)
+                again = index._candidates(plan, *where)  # from the remembered sets
+                allowed, index._max_params = index._max_params, 12  # an SQLite allowing few parameters
+                few = index._candidates(plan, *where)
+                index._max_params = allowed
+                assert got == want == again == few, (query, plan, where)
+                compared += bool(want)
+    assert compared > 10
+    assert index._tiers  # it remembered the words' top tiers
+    index.forget()
+    assert not index._tiers

@@ -60,6 +60,14 @@ _TOP_TIER = 8
 _SEARCH_MAX_SCORED = 400
 #: Alternatives of one word typed wrong that the name search asks for (the most common first).
 _NEAR_ALTERNATIVES = 24
+#: The top tiers' cases the reader remembers per word (``_tier_ids``), at most this many in all: a
+#: common word's are a few thousand (``united``: 4,374 of 9 M cases at 10 M citations; ~20 MB at most;
+#: the 1,750 names of ``bench/index.py`` leave 41,841 in 423 words, ~3 MB).
+_TIER_IDS_HELD = 1 << 18
+#: A way whose top-tier cases number more than this is ranked by one FTS query instead (a list of
+#: ids that long would cost more to probe than the query; never more than the SQLite build allows
+#: as the parameters of one statement: 999 before SQLite 3.32).
+_TIER_IDS_RANKED = 8_000
 #: The shortest word the name search looks for near misses of (``build.MIN_NEAR``).
 _MIN_NEAR = 4
 _VOLUME_CACHE = 8192
@@ -144,6 +152,15 @@ def _at_page(info: _Volume, page: int) -> tuple[list[int], tuple[int | None, int
     return [], (before, after, at)
 
 
+#: The top citation-count tiers' keys, as an FTS query (``_candidates``).
+_TIERS_MATCH = " OR ".join(tier_key(t) for t in range(TIERS - 1, _TOP_TIER - 1, -1))
+
+
+def _match(plan: tuple[tuple[str, ...], ...]) -> str:
+    """A way of the name search as an FTS query: ``("united") AND ("state" OR "states")``."""
+    return " AND ".join("(" + " OR ".join(f'"{t}"' for t in group) + ")" for group in plan)
+
+
 class CitationIndex:
     """A read-only view of one index file; thread-safe (one connection behind a lock)."""
 
@@ -155,6 +172,8 @@ class CitationIndex:
         self._records: OrderedDict[int, CaseRecord] = OrderedDict()
         self._volumes: dict[tuple[int, Any], _Volume | None] = {}
         self._docs: dict[str, int] = {}
+        self._tiers: dict[str, frozenset[int]] = {}  # word -> its top tiers' cases (``_tier_ids``)
+        self._tiers_held = 0
         self._open()
 
     # ------------------------------------------------------------------ opening
@@ -209,9 +228,11 @@ class CitationIndex:
             for idx, cid, name, place in db.execute("SELECT idx, id, name, place FROM courts")
         }
         self._court_ids = {cid: idx for idx, (cid, _, _) in self._courts.items()}
+        self._max_params = db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
         self._records.clear()
         self._volumes.clear()
         self._docs.clear()
+        self._forget_tiers()
 
     def refresh(self) -> bool:
         """Reopen when the file was replaced by a newer build; True if it was."""
@@ -247,6 +268,7 @@ class CitationIndex:
             self._records.clear()
             self._volumes.clear()
             self._docs.clear()
+            self._forget_tiers()
 
     # ------------------------------------------------------------------ records
     def records(self, ids: Iterable[int]) -> dict[int, CaseRecord]:
@@ -569,7 +591,12 @@ class CitationIndex:
         return filters, extra
 
     def _scored(
-        self, query: str, plans: list[str], filters: str, extra: list[Any], limit: int
+        self,
+        query: str,
+        plans: list[tuple[tuple[str, ...], ...]],
+        filters: str,
+        extra: list[Any],
+        limit: int,
     ) -> dict[int, tuple[float, bool, int, int, int]]:
         """Each candidate the plans find, asked in turn until enough match well, by case: (score, not
         published, -times cited, date, case)."""
@@ -592,19 +619,18 @@ class CitationIndex:
                 break  # the query's words found good matches; further ways only add worse ones
         return scored
 
-    def _plans(self, query: str, tokens: tuple[str, ...]) -> list[str]:
-        """The FTS queries to ask in turn (see ``search_names``)."""
+    def _plans(self, query: str, tokens: tuple[str, ...]) -> list[tuple[tuple[str, ...], ...]]:
+        """The ways to ask in turn (see ``search_names``): each a conjunction of groups of words, a case
+        matching when it has a word of every group (``_match`` writes it as an FTS query)."""
         groups = [self._word_group(t) for t in tokens]
-        plans: list[str] = []
+        plans: list[tuple[tuple[str, ...], ...]] = []
 
         def add(gs: Sequence[tuple[str, ...]]) -> None:
             gs = [g for g in gs if g]
             if plans and all(t in GENERIC for g in gs for t in g):
                 return  # a slip read as 'people' alone: a million cases, none more likely than another
-            if gs:
-                q = " AND ".join("(" + " OR ".join(f'"{t}"' for t in g) + ")" for g in gs)
-                if q not in plans:
-                    plans.append(q)
+            if gs and (plan := tuple(gs)) not in plans:
+                plans.append(plan)
 
         add(groups)
         informative = [g for t, g in zip(tokens, groups, strict=True) if t not in GENERIC and len(t) > 1]
@@ -652,15 +678,21 @@ class CitationIndex:
                 self._docs.clear()
         return n
 
-    def _candidates(self, match: str, filters: str, extra: list[Any]) -> list[tuple[Any, ...]]:
+    def _candidates(
+        self, plan: tuple[tuple[str, ...], ...], filters: str, extra: list[Any]
+    ) -> list[tuple[Any, ...]]:
         """Up to ``_SEARCH_CANDIDATES`` cases matching ``match`` (and the filters), the most cited first
         when more match. The first ``_SEARCH_RANKED_WHOLE`` + 1 matches' rowids are read lazily (cheap);
         when that is all of them they are ranked whole (one probe per case). Otherwise one query asks
         for the cases cited at least 2**(``_TOP_TIER`` - 1) times (``Miranda v. Arizona`` among 10,000
         Mirandas), ranked, and the rest come from the most cited of the first matches: an FTS query
         that has to see every match re-reads the doclists of the query's common words (``state``:
-        ~10 ms at 9 M cases), so the search asks one such query per way, not one per tier."""
+        ~10 ms at 9 M cases), so the search asks one such query per way, not one per tier; and the top
+        tiers' cases of each word are remembered (``_tier_ids``), so a way's are an intersection of
+        sets, the same cases as the query finds, and ``united`` or ``states`` is read once per reader
+        rather than once per search (11-22 ms of the slowest searches at 10 M citations)."""
         cap = _SEARCH_CANDIDATES
+        match = _match(plan)
         columns = "SELECT k.id, k.name, k.short, k.full, k.date_filed, k.status, k.cited"
 
         def ranked(ids: list[int], n: int) -> list[tuple[Any, ...]]:
@@ -681,16 +713,54 @@ class CitationIndex:
             ]
             if len(ids) <= _SEARCH_RANKED_WHOLE:
                 return ranked(ids, cap)
-            tiers = " OR ".join(tier_key(t) for t in range(TIERS - 1, _TOP_TIER - 1, -1))
-            out = self.db.execute(
-                f"{columns} FROM names JOIN cases k ON k.id = names.rowid WHERE names MATCH ?{filters}"
-                " ORDER BY k.cited DESC, k.id LIMIT ?",
-                [f"({match}) AND ({tiers})", *extra, cap],
-            ).fetchall()
+            top = self._top_tier_ids(plan)
+            if top is not None:
+                out = ranked(top, cap)
+            else:
+                out = self.db.execute(
+                    f"{columns} FROM names JOIN cases k ON k.id = names.rowid WHERE names MATCH ?{filters}"
+                    " ORDER BY k.cited DESC, k.id LIMIT ?",
+                    [f"({match}) AND ({_TIERS_MATCH})", *extra, cap],
+                ).fetchall()
             seen = {row[0] for row in out}
             return out + ranked([i for i in ids[:_SEARCH_RANKED_WHOLE] if i not in seen], cap - len(out))
         except sqlite3.OperationalError:
             return []
+
+    def _top_tier_ids(self, plan: tuple[tuple[str, ...], ...]) -> list[int] | None:
+        """The top tiers' cases matching ``plan`` (what ``(plan) AND (tiers)`` matches): the cases of a
+        word of each group, intersected. None when there are too many to rank by id."""
+        found: set[int] | None = None
+        for group in plan:
+            ids: set[int] = set()
+            for term in group:
+                ids.update(self._tier_ids(term))
+            found = ids if found is None else found & ids
+            if not found:
+                return []
+        if found is None or len(found) > min(_TIER_IDS_RANKED, self._max_params - 8):
+            return None
+        return sorted(found)
+
+    def _tier_ids(self, term: str) -> frozenset[int]:
+        """The cases of the top citation-count tiers that have ``term``, remembered."""
+        got = self._tiers.get(term)
+        if got is None:
+            got = frozenset(
+                rowid
+                for (rowid,) in self.db.execute(
+                    "SELECT rowid FROM names WHERE names MATCH ?", (f'"{term}" AND ({_TIERS_MATCH})',)
+                )
+            )
+            if self._tiers_held + len(got) > _TIER_IDS_HELD:
+                self._forget_tiers()
+            self._tiers[term] = got
+            self._tiers_held += len(got)
+        return got
+
+    def _forget_tiers(self) -> None:
+        self._tiers.clear()
+        self._tiers_held = 0
 
     # ------------------------------------------------------------------ status
     def status(self) -> IndexStatus:
