@@ -23,7 +23,12 @@ let server: CitecheckServer | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = api.createLogOutputChannel('citecheck');
   const tokens = new TokenStore(context.secrets);
-  await tokens.load();
+  // Not awaited here: the server is spawned meanwhile, and only its `initialize` (which carries the
+  // token) waits for this round trip to the workbench (issue 40, the first squiggle).
+  const tokenRead = tokens.load().then(
+    () => undefined,
+    (err: unknown) => output.warn(`could not read the CourtListener token from secret storage: ${err instanceof Error ? err.message : String(err)}`),
+  );
   const status = new StatusBar();
   const tree = new CitationsProvider((uri) => api.findOpenDocument(uri)?.getText());
   let languages = readClientSettings(api.getConfiguration(SECTION)).languages;
@@ -109,7 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const clientSettings = readClientSettings(api.getConfiguration(SECTION), pathContext());
     languages = clientSettings.languages;
     try {
-      await srv.start(resolveServerCommand(clientSettings, hostEnv()), languages);
+      await srv.start(resolveServerCommand(clientSettings, hostEnv()), languages, tokenRead);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       status.model.setServer('failed', message);

@@ -18,6 +18,7 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   type LanguageClientOptions,
+  type MessageTransports,
   RevealOutputChannelOn,
   type ServerOptions,
   State,
@@ -53,9 +54,26 @@ export interface ServerHooks {
  * the active document and show results.
  */
 class CitecheckLanguageClient extends LanguageClient {
-  constructor(id: string, name: string, serverOptions: ServerOptions, clientOptions: LanguageClientOptions) {
+  constructor(
+    id: string,
+    name: string,
+    serverOptions: ServerOptions,
+    clientOptions: LanguageClientOptions,
+    private readonly launchOptionsReady: PromiseLike<unknown>,
+  ) {
     super(id, name, serverOptions, clientOptions);
     this.registerFeature(movesDiagnosticsFeature);
+  }
+
+  /**
+   * The server process is started first, then `initialize` waits for `launchOptionsReady` (the
+   * CourtListener token read from SecretStorage, a round trip to the workbench): the process imports
+   * its modules meanwhile instead of after it (issue 40, the first squiggle).
+   */
+  protected override async createMessageTransports(encoding: string): Promise<MessageTransports> {
+    const transports = await super.createMessageTransports(encoding);
+    await this.launchOptionsReady;
+    return transports;
   }
 
   override registerFeature(feature: Parameters<BaseLanguageClient['registerFeature']>[0]): void {
@@ -88,10 +106,15 @@ export type Client = Pick<
   LanguageClient,
   'state' | 'onDidChangeState' | 'onNotification' | 'start' | 'stop' | 'sendNotification' | 'sendRequest' | 'initializeResult'
 >;
-export type ClientFactory = (serverOptions: ServerOptions, clientOptions: LanguageClientOptions) => Client;
+/** `launchOptionsReady`: what `initialize` waits for once the process is started (see `start`). */
+export type ClientFactory = (
+  serverOptions: ServerOptions,
+  clientOptions: LanguageClientOptions,
+  launchOptionsReady: PromiseLike<unknown>,
+) => Client;
 
-const createClient: ClientFactory = (serverOptions, clientOptions) =>
-  new CitecheckLanguageClient('citecheck', 'citecheck', serverOptions, clientOptions);
+const createClient: ClientFactory = (serverOptions, clientOptions, launchOptionsReady) =>
+  new CitecheckLanguageClient('citecheck', 'citecheck', serverOptions, clientOptions, launchOptionsReady);
 
 export class CitecheckServer {
   private lastSentSettings: string | undefined;
@@ -115,7 +138,12 @@ export class CitecheckServer {
     return this.client?.state === State.Running;
   }
 
-  async start(command: ServerCommand, languages: readonly string[]): Promise<void> {
+  /**
+   * Start the server. `launchOptionsReady` (default: nothing to wait for) is what `hooks.settings()`
+   * needs before it is read for `initialize`, e.g. the token's read from secret storage: the process
+   * is spawned without waiting for it, and the launch options are computed only after it settles.
+   */
+  async start(command: ServerCommand, languages: readonly string[], launchOptionsReady: PromiseLike<unknown> = Promise.resolve()): Promise<void> {
     await this.stop();
     this.stopping = false;
     this.reachedRunning = false;
@@ -123,7 +151,7 @@ export class CitecheckServer {
     const exe = { command: command.command, args: command.args };
     const serverOptions: ServerOptions = { run: exe, debug: exe };
     this.lastSentSettings = undefined;
-    const client = this.factory(serverOptions, this.clientOptions(languages));
+    const client = this.factory(serverOptions, this.clientOptions(languages), launchOptionsReady);
     this.client = client;
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
@@ -211,7 +239,8 @@ export class CitecheckServer {
       documentSelector: documentSelector(languages),
       outputChannel: this.outputChannel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: hooks.settings(),
+      // read when `initialize` is sent, after the launch options are ready (see `start`)
+      initializationOptions: () => hooks.settings(),
       // Changes to `citecheck.*` reach the server as one didChangeConfiguration carrying our mapping.
       synchronize: { configurationSection: SECTION },
       diagnosticPullOptions: { onChange: true, onSave: true },

@@ -91,3 +91,41 @@ test('the real LanguageClient: start, settings, diagnostics, citations, crash an
   assert.equal(srv.isRunning, false);
   assert.equal(states.at(-1), 'stopped');
 });
+
+test('the real LanguageClient spawns the server before the launch options are ready, and initialize waits for them', { skip, timeout: 120_000 }, async () => {
+  fake.reset();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'citecheck-vscode-client-'));
+  let token: string | undefined = undefined;
+  const asked: (string | undefined)[] = [];
+  const srv = new CitecheckServer(
+    {
+      settings: () => {
+        asked.push(token);
+        return { offline: true, capFetch: false, corpusPath: path.join(tmp, 'c.sqlite'), cachePath: path.join(tmp, 'k.sqlite'), courtlistenerToken: token };
+      },
+      onState: () => undefined,
+      onFailed: (m) => assert.fail(m),
+      onCitations: () => undefined,
+      onDocumentSent: () => undefined,
+    },
+    window.createOutputChannel('citecheck'),
+    new RestartPolicy({ baseDelayMs: 10 }),
+  );
+  let tokenRead!: () => void;
+  const ready = new Promise<void>((resolve) => (tokenRead = resolve));
+  try {
+    const started = srv.start({ command: PYTHON as string, args: ['-m', 'citecheck.lsp', '--stdio'], origin: 'PATH' }, ['plaintext'], ready);
+    const pid = await until('the server process', () => (srv as unknown as { client?: { serverProcess?: { pid?: number } } }).client?.serverProcess?.pid);
+    assert.ok(pid > 0);
+    assert.equal(srv.isRunning, false);
+    assert.deepEqual(asked, [], 'the launch options were read before they were ready');
+    token = '0123456789abcdef0123456789abcdef01234567';
+    tokenRead();
+    await started;
+    assert.equal(srv.isRunning, true);
+    assert.equal(asked[0], token, 'initialize carried the token read meanwhile');
+  } finally {
+    await srv.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

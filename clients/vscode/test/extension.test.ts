@@ -72,6 +72,20 @@ test('activation with a missing server path: commands, status bar and tree exist
   assert.equal(fake.commands.size, 0);
 });
 
+test('a CourtListener token that cannot be read from secret storage is logged; the extension still activates', async () => {
+  fake.config.set('citecheck.server.path', '/nonexistent/citecheck-lsp');
+  fake.answers.push(undefined);
+  const ctx = context();
+  ctx.secrets.get = async () => {
+    throw new Error('the keychain is locked');
+  };
+  await activate(ctx as never);
+  assert.ok(fake.commands.has('citecheck.setCourtListenerToken'));
+  assert.ok(outputLines.some((l) => /could not read the CourtListener token from secret storage: the keychain is locked/.test(l)), outputLines.join('\n'));
+  for (const d of ctx.subscriptions) d.dispose();
+  await deactivate();
+});
+
 test('activation against the real server: status bar, Citations view, Check document, Show report', { skip: noServer, timeout: 120_000 }, async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'citecheck-vscode-ext-'));
   const uri = pathToFileURL(path.join(tmp, 'brief.txt')).toString();

@@ -19,6 +19,7 @@ class FakeClient {
   private stateListeners: ((e: { oldState: State; newState: State }) => void)[] = [];
   stops = 0;
   closeResult: unknown;
+  launchOptionsReady: PromiseLike<unknown> | undefined;
   constructor(
     readonly serverOptions: ServerOptions,
     readonly options: LanguageClientOptions,
@@ -79,13 +80,21 @@ function setup(startBehaviour: Behaviour = 'ok', settings: () => ServerSettings 
     hooks,
     output as never,
     new RestartPolicy({ baseDelayMs: 1, maxDelayMs: 4, maxRestarts: 2, windowMs: 60_000 }),
-    (so, co) => {
+    (so, co, ready) => {
       const c = new FakeClient(so, co, startBehaviour);
+      c.launchOptionsReady = ready;
       clients.push(c);
       return c as unknown as Client;
     },
   );
   return { srv, events, clients };
+}
+
+/** What `initialize` will carry: the options are read when it is sent, not when the client is made. */
+function launchOptions(c: FakeClient): unknown {
+  const opt = c.options.initializationOptions as unknown;
+  assert.equal(typeof opt, 'function');
+  return (opt as () => unknown)();
 }
 
 const CMD = { command: '/venv/bin/python', args: ['-m', 'citecheck.lsp', '--stdio'], origin: 'citecheck.python' as const };
@@ -100,10 +109,28 @@ test('start passes the command, selector and initial settings, and reports runni
     { scheme: 'file', language: 'markdown' },
     { scheme: 'untitled', language: 'markdown' },
   ]);
-  assert.deepEqual(c.options.initializationOptions, { offline: true });
+  assert.deepEqual(launchOptions(c), { offline: true });
   assert.equal(srv.isRunning, true);
   assert.deepEqual(events.states, ['starting', 'starting', 'running']);
   assert.deepEqual(srv.serverCommands(), ['citecheck.checkDocument', 'citecheck.extra']);
+});
+
+test('the launch options are read when initialize is sent: a token read still under way is waited for there, not before the start', async () => {
+  let token: string | undefined = undefined;
+  const { srv, clients } = setup('ok', () => ({ courtlistenerToken: token }));
+  let tokenRead!: () => void;
+  const ready = new Promise<void>((resolve) => (tokenRead = resolve));
+  const started = srv.start(CMD, ['plaintext'], ready);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(clients.length, 1, 'the client (and so the process) is started before the token is read');
+  assert.equal(clients[0].launchOptionsReady, ready);
+  token = 'secret';
+  tokenRead();
+  await started;
+  assert.deepEqual(launchOptions(clients[0]), { courtlistenerToken: 'secret' });
+  // without a promise there is nothing to wait for
+  await srv.start(CMD, ['plaintext']);
+  await clients[1].launchOptionsReady;
 });
 
 test('a start that fails tells the user once, naming the command', async () => {
@@ -124,7 +151,7 @@ test('workspace/configuration: citecheck gets our mapping without the token and 
   const answer = await mw({ items: [{ section: 'citecheck' }, { section: 'editor' }] }, {} as never, next as never);
   assert.deepEqual(answer, [{ offline: false }, { fromVsCode: true }]);
   // the launch options are the user's own: they carry both
-  assert.deepEqual(clients[0].options.initializationOptions, { courtlistenerToken: 'secret', modelUrl: 'https://gpu/v1', offline: false });
+  assert.deepEqual(launchOptions(clients[0]), { courtlistenerToken: 'secret', modelUrl: 'https://gpu/v1', offline: false });
 });
 
 test('opened and changed documents are reported as being checked', async () => {

@@ -14,6 +14,7 @@ from functools import cache
 
 from citecheck.extract.models import CaseName
 from citecheck.extract.normalise import _EMPHASIS
+from citecheck.extract.records import fast_constructor
 from citecheck.spans import Span
 
 CONNECTORS = frozenset(
@@ -80,7 +81,6 @@ _AND_NAMES = frozenset(
     "City County Town Township Village Borough Board Department Commission Committee Council State "
     "Territory Parish Port Bureau Division Office Authority Trustees Officers Members".split()
 )
-_WS = re.compile(r"\s+")
 _NAME_SEP_WORD = re.compile(r"v\.|vs\.|v")
 _SEMI_BEFORE = re.compile(r";\s*$")
 _IN_RE = re.compile(r"(?:In|IN)\s+(?:re|Re|RE)\s+")
@@ -133,9 +133,15 @@ def _is_abbreviation(word: str) -> bool:
     core = word.strip("(),;:\"'")
     if core in abbreviations() or core.lower() in _LOWER_ABBREVIATIONS:
         return True
-    if re.fullmatch(r"[A-Z]\.", core):  # an initial
+    if _INITIAL.fullmatch(core):  # an initial
         return True
-    return bool(re.fullmatch(r"(?:[A-Za-z]{1,4}\.){2,}", core))  # U.S., N.L.R.B., e.g.
+    return bool(_DOTTED.fullmatch(core))  # U.S., N.L.R.B., e.g.
+
+
+_INITIAL = re.compile(r"[A-Z]\.")
+_DOTTED = re.compile(r"(?:[A-Za-z]{1,4}\.){2,}")
+#: ``CaseName(**fields)``, twice as fast
+_new_case_name = fast_constructor(CaseName)
 
 
 def _ex_parte(kept: list[re.Match[str]]) -> bool:
@@ -149,7 +155,9 @@ def clean_name(original: str) -> str:
     if "-" in original and ("\n" in original or "\r" in original):
         original = _SOFT_BREAK.sub("", original)
         original = _HARD_BREAK.sub("-", original)
-    return _WS.sub(" ", _EMPHASIS.sub("", original)).strip().strip(",").strip()
+    if "*" in original or "_" in original:
+        original = _EMPHASIS.sub("", original)
+    return " ".join(original.split()).strip(",").strip()  # whitespace runs collapsed, the ends stripped
 
 
 #: a word broken at a line's end: a lower-case continuation joins it, a capital keeps the hyphen
@@ -431,7 +439,7 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
         return None
     if split_at is None and not _SINGLE_NAME_FORMS.match(text) and norm[floor:start].rstrip().endswith(","):
         return None  # "…, S.C., Wachn, LCC, 2015 WL 2375225": the tail of a name cut at a comma, not a name
-    return CaseName(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
+    return _new_case_name(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
 
 
 def _caption_across_commas(norm: str, floor: int, start: int, stop: int) -> int | None:

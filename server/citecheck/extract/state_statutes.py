@@ -351,7 +351,9 @@ _SESSION_CODES: dict[str, tuple[str, str | None]] = {
 def _session_laws(norm: str, text: str) -> Iterator[StatuteMatch]:
     if "Laws" not in norm and "LAWS" not in norm and "cts" not in norm and "St." not in norm:
         return
-    for pattern in (_ACTS_OF, _LAWS_OF, _STATUTES_OF):
+    for pattern, needs in ((_ACTS_OF, ("cts",)), (_LAWS_OF, ("Laws", "LAWS")), (_STATUTES_OF, ("St.",))):
+        if not any(literal in norm for literal in needs):
+            continue  # every match has it
         for m in pattern.finditer(norm):
             word = m["name"].split()[0].capitalize()
             code, where = _SESSION_CODES.get(word if word != "Laws" else "Laws", ("Sess. Laws", None))

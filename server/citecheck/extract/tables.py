@@ -31,6 +31,9 @@ REFLOWED = re.compile(
     r"|passim|Passim|PASSIM)(?=\s+[A-Z])"
 )
 
+#: what every LEADER and REFLOWED match holds
+_FOUR_DOTS = re.compile(r"\.\s*\.\s*\.\s*\.")
+
 
 def _line_end(text: str, at: int, limit: int) -> int:
     nl = [i for i in (text.find("\n", at, limit), text.find("\r", at, limit)) if i >= 0]
@@ -50,6 +53,8 @@ def listed_at(norm: str, text: str, end: int, limit: int) -> bool:
     for stop in stops:
         if stop - end > 160:
             return False
+        if _FOUR_DOTS.search(norm, end, stop) is None:
+            continue  # no leader here (each has four dots at least; a search from its literal is quick)
         for m in LEADER.finditer(norm, end, stop):
             if m.end() == stop and len(norm[end : m.start()].strip()) <= 60:
                 return True

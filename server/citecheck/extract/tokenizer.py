@@ -443,6 +443,8 @@ class Tokenizer:
         self._insensitive_lists = [(tuple(found), listed) for listed, found in by_list.items()]
         self._volume_first_filter = _automaton(table.volume_first_strings, ahocorasick, with_length=True)
         self._longest = max((len(s) for s, _ in table.volume_first_strings), default=1)
+        #: a path of the volume-first trie (what follows a number) → the extractors of its strings, in order
+        self._after_volume_listed: dict[str, tuple[int, ...]] = {}
         # eyecite's volume-first regexes all open with "(?:^|[^a-zA-Z0-9])": a match starts at the text's
         # start or on a character that is not an ASCII letter or digit, so only those starts are tried
         self._non_alnum_start = all(
@@ -521,22 +523,28 @@ class Tokenizer:
         anywhere = self.table.after_any_volume
         literal = self.table.required_literal
         near, every = self._near_volumes(text)
+        sorted_every: list[int] | None = None
         for i in chosen:
             if i in strict:
-                starts: set[int] | None = near.get(i)
+                found = near.get(i)
+                if not found:
+                    continue
+                starts = sorted(found)
             elif i in anywhere:
-                starts = every
+                if not every:
+                    continue
+                if sorted_every is None:
+                    sorted_every = sorted(every)  # the same positions for every such extractor: sorted once
+                starts = sorted_every
             else:
                 needed = literal.get(i)
                 if needed is None or needed in text:
                     for m in self._matches(i, text):
                         yield _token(m, table, i)
                 continue
-            if not starts:
-                continue
             regex = self.regex(i)
             last = 0
-            for at in sorted(starts):
+            for at in starts:
                 if at < last:
                     continue
                 hit = regex.match(text, at)
@@ -559,16 +567,26 @@ class Tokenizer:
         positions where a match of it could start; those positions for any reporter)."""
         width = self._longest
         strings = self._volume_first_filter
+        listed = self._after_volume_listed
         near: dict[int, set[int]] = {}
         every: set[int] = set()
+        n = len(text)
         for m in _AFTER_VOLUME.finditer(text):
             start = m.end()
-            span = 2 * width
-            while True:
-                window = "".join(text[start : start + span].split())
-                if len(window) >= width or start + span >= len(text):
-                    break
-                span *= 2
+            # the strings the (whitespace-free) text after the number starts with: each is a path from the
+            # trie's root. Read from a short window first: when the path ends inside it, a longer one
+            # would end there too
+            window = "".join(text[start : start + _SHORT_WINDOW].split())
+            depth = strings.longest_prefix(window)
+            if depth == len(window) and start + _SHORT_WINDOW < n:
+                span = 2 * width
+                while True:
+                    window = "".join(text[start : start + span].split())
+                    if len(window) >= width or start + span >= n:
+                        break
+                    span *= 2
+                window = window[:width]
+                depth = strings.longest_prefix(window)
             word = start - 2  # the volume's last character; its word runs back to a space
             while word > 0 and not text[word - 1].isspace():
                 word -= 1
@@ -576,18 +594,31 @@ class Tokenizer:
             if self._non_alnum_start:
                 positions = [p for p in positions if p == 0 or text[p] not in _ASCII_ALNUM]
             every.update(positions)
-            # the strings the (whitespace-free) text after the number starts with: each is a path from the
-            # trie's root, so only the prefixes up to the longest such path need looking up
-            window = window[:width]
-            for k in range(1, strings.longest_prefix(window) + 1):
-                found = strings.get(window[:k], None)
-                if found is not None:
-                    for i in found[1]:
-                        near.setdefault(i, set()).update(positions)
+            if not depth:
+                continue
+            path = window[:depth]
+            ids = listed.get(path)
+            if ids is None:  # the extractors of the strings along the path (the table's, whatever the text)
+                ids = listed[path] = tuple(
+                    dict.fromkeys(
+                        i
+                        for k in range(1, depth + 1)
+                        if (found := strings.get(path[:k], None)) is not None
+                        for i in found[1]
+                    )
+                )
+            for i in ids:
+                at = near.get(i)
+                if at is None:
+                    near[i] = set(positions)
+                else:
+                    at.update(positions)
         return near, every
 
 
 _START_OR_NON_ALNUM = "(?:^|[^a-zA-Z0-9])"
+#: how many characters after a number are read first for the reporter that may start there
+_SHORT_WINDOW = 16
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _AT_START_OR_SPACE = r"(?:^|\s)"
 #: eyecite's placeholder-citation regex (``___ U.S. ___``) opens with these characters and a space
@@ -607,12 +638,22 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
         rest = source[len(_AT_START_OR_SPACE) :]
         at_start = re.compile("^" + rest, flags)
         after_space = re.compile(r"\s" + rest, flags)
+        lowered = _lower_case_form(rest, flags)
 
         def start_or_space(text: str) -> Iterator[re.Match[str]]:
             first = at_start.match(text)
             if first is not None:
                 yield first
-            yield from after_space.finditer(text, first.end() if first is not None else 0)
+            pos = first.end() if first is not None else 0
+            if lowered is None or not text.isascii():
+                yield from after_space.finditer(text, pos)
+                return
+            # an ASCII text: found in its lower-case copy (same offsets) without IGNORECASE, each match
+            # then taken from the text itself (its groups as written)
+            for m in lowered.finditer(text.lower(), pos):
+                hit = after_space.match(text, m.start())
+                if hit is not None:  # always: the two regexes agree on an ASCII text
+                    yield hit
 
         return start_or_space
     if source.startswith(_PLACEHOLDER_OPENING):
@@ -624,6 +665,24 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
 
         return placeholder
     return compiled.finditer
+
+
+def _lower_case_form(rest: str, flags: int) -> re.Pattern[str] | None:
+    r"""``\sREST`` for a lower-cased ASCII text, without IGNORECASE (Python's ``re`` folds case at every
+    character it compares: ~2x slower): REST's capitals lowered. None unless ``flags`` has IGNORECASE
+    and REST's only capitals are in ``a-zA-Z``, in ``(?P<`` or literal letters (no ``\S``-like escape,
+    no range ending or starting at a capital but ``A-Z``)."""
+    if not flags & re.IGNORECASE:
+        return None
+    plain = rest.replace("a-zA-Z", "").replace("(?P<", "")
+    if (
+        "(?P=" in rest
+        or re.search(r"\\[A-Za-z]", plain.replace("\\s", ""))
+        or re.search(r"-[A-Z]|[A-Z]-", plain)
+    ):
+        return None
+    lowered = re.sub(r"\(\?P<|[A-Z]", lambda m: m.group() if m.group()[0] == "(" else m.group().lower(), rest)
+    return re.compile(r"\s" + lowered, flags & ~re.IGNORECASE)
 
 
 def _dash_then_space(text: str, dashes: str) -> bool:

@@ -51,9 +51,12 @@ class Candidate:
     page: str
 
 
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
 def find_unrecognised(norm: str, taken: list[tuple[int, int]]) -> list[Candidate]:
     """Candidates in a normalised paragraph that overlap none of ``taken`` (eyecite's hits)."""
-    if not any(map(str.isdigit, norm)):  # map: no Python frame per character
+    if _ASCII_DIGIT.search(norm) is None and not any(map(str.isdigit, norm)):  # map: no frame per character
         return []
     out: list[Candidate] = []
     known = known_reporter_strings()

@@ -10,8 +10,6 @@ from citecheck.extract.incremental.plan import CiteStep, RefStep, Step
 if TYPE_CHECKING:
     from citecheck.extract.incremental.assembly import Run
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
 
 from citecheck.extract.models import (
     CaseName,
@@ -24,10 +22,8 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraph import ParagraphResult
+from citecheck.extract.records import fast_constructor
 from citecheck.spans import Span
-
-_T = TypeVar("_T")
-
 
 _new = object.__new__
 
@@ -48,37 +44,7 @@ def _span(start: int, end: int) -> Span:
     return s
 
 
-def _make_fast_constructor(cls: type[_T]) -> Callable[..., _T]:
-    """A keyword-only constructor for a frozen slotted dataclass that stores the fields through the
-    slot descriptors: the same object as ``cls(**kw)`` (fields not passed take their defaults, a
-    ``__post_init__`` still runs) at under half the cost of the generated ``__init__``, which sets
-    each field through ``object.__setattr__``. Used only for rebuilding citations on keystrokes."""
-    import dataclasses
-
-    fields = dataclasses.fields(cast(Any, cls))
-    ns: dict[str, object] = {"_new": object.__new__, "_cls": cls}
-    params = []
-    body = ["    o = _new(_cls)"]
-    for i, f in enumerate(fields):
-        ns[f"_s{i}"] = cls.__dict__[f.name].__set__
-        if f.default is not dataclasses.MISSING:
-            ns[f"_d{i}"] = f.default
-            params.append(f"{f.name}=_d{i}")
-        elif f.default_factory is not dataclasses.MISSING:
-            ns[f"_f{i}"] = f.default_factory
-            params.append(f"{f.name}=None")
-            body.append(f"    if {f.name} is None: {f.name} = _f{i}()")
-        else:
-            params.append(f.name)
-        body.append(f"    _s{i}(o, {f.name})")
-    if hasattr(cls, "__post_init__"):
-        body.append("    o.__post_init__()")
-    body.append("    return o")
-    exec("def make(*, " + ", ".join(params) + "):\n" + "\n".join(body), ns)
-    return cast("Callable[..., _T]", ns["make"])
-
-
-_citation = _make_fast_constructor(Citation)
+_citation = fast_constructor(Citation)
 
 
 def _sp(s: Span, d: int) -> Span:
