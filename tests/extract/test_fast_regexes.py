@@ -169,3 +169,20 @@ def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:
     assert _dash_then_space("x -", "-") is False
     assert _dash_then_space("x-\ny", "-")
     assert not _dash_then_space("well-known under_score 5–7", "_—–-")
+
+
+def test_references_searched_between_their_bounds_are_those_of_the_whole_paragraph() -> None:
+    """``_REFERENCE`` is searched only from the fourth word before the first "at N"/"p. N" to the last one's
+    number (``paragraph._reference_bounds``): the same matches as over the whole text."""
+    matched = 0
+    for text in _texts(41, 4_000):
+        want = _found(paragraph._REFERENCE, text)
+        bounds = paragraph._reference_bounds(text)
+        got = (
+            []
+            if bounds is None
+            else [(m.span(), m.groupdict(), m.groups()) for m in paragraph._REFERENCE.finditer(text, *bounds)]
+        )
+        assert got == want, text
+        matched += bool(want)
+    assert matched > 100

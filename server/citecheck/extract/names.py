@@ -14,6 +14,7 @@ from functools import cache
 
 from citecheck.extract.models import CaseName
 from citecheck.extract.normalise import _EMPHASIS
+from citecheck.extract.records import fast_constructor
 from citecheck.spans import Span
 
 CONNECTORS = frozenset(
@@ -139,6 +140,8 @@ def _is_abbreviation(word: str) -> bool:
 
 _INITIAL = re.compile(r"[A-Z]\.")
 _DOTTED = re.compile(r"(?:[A-Za-z]{1,4}\.){2,}")
+#: ``CaseName(**fields)``, twice as fast
+_new_case_name = fast_constructor(CaseName)
 
 
 def _ex_parte(kept: list[re.Match[str]]) -> bool:
@@ -436,7 +439,7 @@ def case_name_at(norm: str, original: str, floor: int, end: int) -> CaseName | N
         return None
     if split_at is None and not _SINGLE_NAME_FORMS.match(text) and norm[floor:start].rstrip().endswith(","):
         return None  # "…, S.C., Wachn, LCC, 2015 WL 2375225": the tail of a name cut at a comma, not a name
-    return CaseName(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
+    return _new_case_name(text=text, span=Span(start, stop), plaintiff=plaintiff, defendant=defendant)
 
 
 def _caption_across_commas(norm: str, floor: int, start: int, stop: int) -> int | None:

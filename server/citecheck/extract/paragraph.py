@@ -1234,8 +1234,11 @@ def _reference_candidates(
 ) -> tuple[RefCandidate, ...]:
     if " at " not in norm and " p." not in norm:  # "Roe at 116", "Angelopoulos p. *4"
         return ()
+    bounds = _reference_bounds(norm)
+    if bounds is None:
+        return ()
     out: list[RefCandidate] = []
-    for first in _REFERENCE.finditer(norm):
+    for first in _REFERENCE.finditer(norm, *bounds):
         m: re.Match[str] | None = first
         while m is not None and any(o.span.start < m.end() and m.start() < o.span.end for o in drafts):
             # "Id. In Mancari at 665": the name read from "Id." overlaps the Id.; read it from a later word
@@ -1257,6 +1260,31 @@ def _reference_candidates(
             RefCandidate(words=words, name_end=m.end("name"), pincite=pin, sentence=-1 if si is None else si)
         )
     return tuple(out)
+
+
+#: what ends every _REFERENCE match, and the number after it: "… at *5", "… p. 3"
+_REFERENCE_TAIL = re.compile(r"\s(?:at\s+|pp?\.\s*)\*?\d")
+
+
+def _reference_bounds(norm: str) -> tuple[int, int] | None:
+    """Where ``_REFERENCE`` matches can lie (None: nowhere): from the fourth word before the first tail
+    (a match's name is at most four words, the first maybe cut, the tail right after them) to the end of
+    the last tail (its number, which the match's lookahead reads). ``_REFERENCE`` searched only there
+    finds what it finds in the whole paragraph (its lookbehind still sees before the start)."""
+    first = last = None
+    for m in _REFERENCE_TAIL.finditer(norm):
+        if first is None:
+            first = m.start()
+        last = m.end()
+    if first is None or last is None:
+        return None
+    i = first
+    for _ in range(4):
+        while i > 0 and norm[i - 1].isspace():
+            i -= 1
+        while i > 0 and not norm[i - 1].isspace():
+            i -= 1
+    return i, last
 
 
 def _ref_context(

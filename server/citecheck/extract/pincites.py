@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from citecheck.extract.models import Pincite, PinPage
+from citecheck.extract.records import fast_constructor
 from citecheck.spans import Span
 
 _ELEM = re.compile(
@@ -23,6 +24,9 @@ _ELEM = re.compile(
 _SEP = re.compile(r"\s?(?:,|&|and)\s{0,3}")
 _DANGLING_RANGE = re.compile(r"\s?-\s?(?!\d|\*\d)")
 _EM_DASH = "\u2014"
+#: ``PinPage(**fields)`` and ``Pincite(**fields)``, twice as fast (one or more per citation)
+_new_pin_page = fast_constructor(PinPage)
+_new_pincite = fast_constructor(Pincite)
 
 
 def expand_range_end(first: str, last: str) -> str:
@@ -42,7 +46,9 @@ def _pin_page(text: str, m: re.Match[str]) -> tuple[PinPage, str | None]:
             malformed = f"range {text[m.start() : m.end()]!r} ends before it starts"
     fn = re.split(r"\s?(?:-|&|,)\s?", m["fn"])[0] if m["fn"] else None
     star = bool(m["star"] or m["star2"])
-    return PinPage(first=first, last=last, footnote=fn, star=star, span=Span(m.start(), m.end())), malformed
+    return _new_pin_page(
+        first=first, last=last, footnote=fn, star=star, span=Span(m.start(), m.end())
+    ), malformed
 
 
 def _dash_ends_pin(text: str, original: str, d: re.Match[str], limit: int) -> bool:
@@ -104,7 +110,7 @@ def parse_pincite(
     if not parts:
         return None, start
     return (
-        Pincite(
+        _new_pincite(
             text=original[start:end].rstrip(),
             span=Span(start, start + len(original[start:end].rstrip())),
             parts=tuple(parts),

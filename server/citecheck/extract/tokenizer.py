@@ -443,6 +443,8 @@ class Tokenizer:
         self._insensitive_lists = [(tuple(found), listed) for listed, found in by_list.items()]
         self._volume_first_filter = _automaton(table.volume_first_strings, ahocorasick, with_length=True)
         self._longest = max((len(s) for s, _ in table.volume_first_strings), default=1)
+        #: a path of the volume-first trie (what follows a number) → the extractors of its strings, in order
+        self._after_volume_listed: dict[str, tuple[int, ...]] = {}
         # eyecite's volume-first regexes all open with "(?:^|[^a-zA-Z0-9])": a match starts at the text's
         # start or on a character that is not an ASCII letter or digit, so only those starts are tried
         self._non_alnum_start = all(
@@ -565,16 +567,26 @@ class Tokenizer:
         positions where a match of it could start; those positions for any reporter)."""
         width = self._longest
         strings = self._volume_first_filter
+        listed = self._after_volume_listed
         near: dict[int, set[int]] = {}
         every: set[int] = set()
+        n = len(text)
         for m in _AFTER_VOLUME.finditer(text):
             start = m.end()
-            span = 2 * width
-            while True:
-                window = "".join(text[start : start + span].split())
-                if len(window) >= width or start + span >= len(text):
-                    break
-                span *= 2
+            # the strings the (whitespace-free) text after the number starts with: each is a path from the
+            # trie's root. Read from a short window first: when the path ends inside it, a longer one
+            # would end there too
+            window = "".join(text[start : start + _SHORT_WINDOW].split())
+            depth = strings.longest_prefix(window)
+            if depth == len(window) and start + _SHORT_WINDOW < n:
+                span = 2 * width
+                while True:
+                    window = "".join(text[start : start + span].split())
+                    if len(window) >= width or start + span >= n:
+                        break
+                    span *= 2
+                window = window[:width]
+                depth = strings.longest_prefix(window)
             word = start - 2  # the volume's last character; its word runs back to a space
             while word > 0 and not text[word - 1].isspace():
                 word -= 1
@@ -582,18 +594,31 @@ class Tokenizer:
             if self._non_alnum_start:
                 positions = [p for p in positions if p == 0 or text[p] not in _ASCII_ALNUM]
             every.update(positions)
-            # the strings the (whitespace-free) text after the number starts with: each is a path from the
-            # trie's root, so only the prefixes up to the longest such path need looking up
-            window = window[:width]
-            for k in range(1, strings.longest_prefix(window) + 1):
-                found = strings.get(window[:k], None)
-                if found is not None:
-                    for i in found[1]:
-                        near.setdefault(i, set()).update(positions)
+            if not depth:
+                continue
+            path = window[:depth]
+            ids = listed.get(path)
+            if ids is None:  # the extractors of the strings along the path (the table's, whatever the text)
+                ids = listed[path] = tuple(
+                    dict.fromkeys(
+                        i
+                        for k in range(1, depth + 1)
+                        if (found := strings.get(path[:k], None)) is not None
+                        for i in found[1]
+                    )
+                )
+            for i in ids:
+                at = near.get(i)
+                if at is None:
+                    near[i] = set(positions)
+                else:
+                    at.update(positions)
         return near, every
 
 
 _START_OR_NON_ALNUM = "(?:^|[^a-zA-Z0-9])"
+#: how many characters after a number are read first for the reporter that may start there
+_SHORT_WINDOW = 16
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _AT_START_OR_SPACE = r"(?:^|\s)"
 #: eyecite's placeholder-citation regex (``___ U.S. ___``) opens with these characters and a space
