@@ -575,7 +575,9 @@ def _short_draft(norm: str, text: str, h: Hit, prev_end: int, limit: int, stops:
     star = _STAR_BEFORE.search(norm, max(prev_end, h.start - 12), h.start)
     if star is not None:  # "Yoder, *428406 U.S. at 210"
         name_end = star.start()
-    sup = _SUPRA_BEFORE.search(norm, prev_end, name_end)
+    before = norm[prev_end:name_end].rstrip()
+    # "…supra,?\s*$" searched (at every position) only where the text before ends so
+    sup = _SUPRA_BEFORE.search(norm, prev_end, name_end) if before.endswith(("supra", "supra,")) else None
     if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
         name_end = sup.start()
     name = short_name_at(norm, text, prev_end, name_end)
@@ -620,7 +622,11 @@ def _supra_draft(
     if _SUPRA_NOT_CASE.match(norm, end, limit) or then_short:
         return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
     name_end = h.start
-    vol = _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+    vol = (  # it ends ",\s*$": searched only where the text before ends so
+        _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+        if norm[prev_end : h.start].rstrip().endswith(",")
+        else None
+    )
     if vol is not None and "".join(vol["reporter"].split()).lower() in known_reporter_strings():
         if not vol["comma"]:
             return None  # "as 410 U.S., supra, shows": no name to resolve it by
