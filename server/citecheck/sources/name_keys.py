@@ -346,9 +346,17 @@ def _captions(name: str) -> tuple[str, ...]:
 
 
 def _party_keys(party: str) -> tuple[str, ...]:
+    # word by word (``_party_word_keys``): a word's keys depend on its own letters alone, as ``words`` reads
+    # each match of ``_WORD`` by itself, and the name search's candidates share most of their words
     party = _LEADING_THE.sub("", party)
-    keys = [_key(t) for w in words(party) for t in w.canon if t not in IGNORED]
+    keys = [k for m in _WORD.finditer(party) for k in _party_word_keys(m.group())]
     return tuple(dict.fromkeys(keys))
+
+
+@lru_cache(maxsize=1 << 18)
+def _party_word_keys(raw: str) -> tuple[str, ...]:
+    """The keys one word as written gives a party (``words``; unlike ``_word_keys``, ``v`` too)."""
+    return tuple(_key(t) for w in words(raw) for t in w.canon if t not in IGNORED)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -507,16 +515,20 @@ def _containment(inner: Sequence[str], outer: Sequence[str]) -> float:
     return got / total if total else 0.0
 
 
-def _party_score(a: Sequence[str], b: Sequence[str]) -> float:
+# cached, as ``_party_weight``: a name search's candidates share parties ("United States" in thousands of
+# captions), each scored against the same draft parties (issue 40)
+@lru_cache(maxsize=1 << 16)
+def _party_score(a: tuple[str, ...], b: tuple[str, ...]) -> float:
     # either side may be the shortened one: "Avianca" for "Avianca Inc. et al."
     return max(_containment(a, b), _containment(b, a))
 
 
-def _party_weight(keys: Sequence[str]) -> float:
+@lru_cache(maxsize=1 << 16)
+def _party_weight(keys: tuple[str, ...]) -> float:
     return max((_weight(k) for k in keys), default=0.0)
 
 
-def _caption_score(draft: Sequence[Sequence[str]], cand: Sequence[Sequence[str]]) -> float:
+def _caption_score(draft: Sequence[tuple[str, ...]], cand: Sequence[tuple[str, ...]]) -> float:
     if not draft or not cand:
         return 0.0
     if len(draft) == 1 or len(cand) == 1:
