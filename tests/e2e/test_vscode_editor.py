@@ -356,6 +356,52 @@ def _wait_logged(editor: Editor, text: str, timeout: float = 30.0) -> None:
         time.sleep(0.25)
 
 
+def test_first_squiggle_after_a_quick_open(installed: Installed, tmp_path: Path) -> None:
+    """The figure as it was measured before (docs/performance.md, "First squiggle"): a fresh code-server,
+    the clock started when the workbench appears, the brief opened with quick open (Ctrl+P, whose file
+    search waits for the extension host). Printed, never asserted on: only that the error squiggle comes.
+    It runs first, its code-server gone before the module's own starts, so neither figure is taken
+    beside the other's idle editor."""
+    from playwright.sync_api import sync_playwright
+
+    with _serving(installed, tmp_path) as editor, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1600, "height": 1150})
+        page.set_default_timeout(60_000)
+        try:
+            page.goto(editor.url)
+            page.locator(".monaco-workbench").wait_for()
+            started = time.monotonic()
+            tab_shown = _open_file(page, "brief.md")
+            _wait_for_error_squiggle(page)
+            squiggle = time.monotonic()
+        except BaseException:
+            page.screenshot(path=str(editor.shots / "failure-quick-open.png"))
+            raise
+        finally:
+            browser.close()
+    print(
+        f"\nas measured before (workbench appeared, then quick open): first error squiggle "
+        f"{squiggle - started:.1f}s after opening ({squiggle - tab_shown:.1f}s after the brief's tab "
+        f"appeared; the quick open took {tab_shown - started:.1f}s)"
+    )
+
+
+def _apply_first_quick_fix(page, editor: Editor, brief: str) -> None:
+    """Put the cursor on a finding with a fix, apply it with Ctrl+., save, and read the file."""
+    line, col = _locate(brief, FIX_AT)
+    _go_to(page, line, col + len(FIX_AT) - 3)
+    page.keyboard.press("Control+.")
+    menu = page.locator(".action-widget, .context-view .monaco-list").first
+    menu.wait_for()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)
+    page.keyboard.press("Control+s")
+    page.wait_for_timeout(800)
+    saved = (editor.workspace / "brief.md").read_text(encoding="utf-8")
+    assert FIX_AT.replace(FIX_OLD, FIX_NEW) in saved and FIX_AT not in saved
+
+
 def test_example_brief_in_real_vscode(editor: Editor) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -485,47 +531,3 @@ def _wait_for_error_squiggle(page) -> None:
     page.wait_for_function(
         "document.querySelectorAll('.monaco-editor .squiggly-error').length > 0", timeout=90_000
     )
-
-
-def test_first_squiggle_after_a_quick_open(installed: Installed, tmp_path: Path) -> None:
-    """The figure as it was measured before (docs/performance.md, "First squiggle"): a fresh code-server,
-    the clock started when the workbench appears, the brief opened with quick open (Ctrl+P, whose file
-    search waits for the extension host). Printed, never asserted on: only that the error squiggle comes."""
-    from playwright.sync_api import sync_playwright
-
-    with _serving(installed, tmp_path) as editor, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1600, "height": 1150})
-        page.set_default_timeout(60_000)
-        try:
-            page.goto(editor.url)
-            page.locator(".monaco-workbench").wait_for()
-            started = time.monotonic()
-            tab_shown = _open_file(page, "brief.md")
-            _wait_for_error_squiggle(page)
-            squiggle = time.monotonic()
-        except BaseException:
-            page.screenshot(path=str(editor.shots / "failure-quick-open.png"))
-            raise
-        finally:
-            browser.close()
-    print(
-        f"\nas measured before (workbench appeared, then quick open): first error squiggle "
-        f"{squiggle - started:.1f}s after opening ({squiggle - tab_shown:.1f}s after the brief's tab "
-        f"appeared; the quick open took {tab_shown - started:.1f}s)"
-    )
-
-
-def _apply_first_quick_fix(page, editor: Editor, brief: str) -> None:
-    """Put the cursor on a finding with a fix, apply it with Ctrl+., save, and read the file."""
-    line, col = _locate(brief, FIX_AT)
-    _go_to(page, line, col + len(FIX_AT) - 3)
-    page.keyboard.press("Control+.")
-    menu = page.locator(".action-widget, .context-view .monaco-list").first
-    menu.wait_for()
-    page.keyboard.press("Enter")
-    page.wait_for_timeout(500)
-    page.keyboard.press("Control+s")
-    page.wait_for_timeout(800)
-    saved = (editor.workspace / "brief.md").read_text(encoding="utf-8")
-    assert FIX_AT.replace(FIX_OLD, FIX_NEW) in saved and FIX_AT not in saved

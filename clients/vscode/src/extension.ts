@@ -22,9 +22,11 @@ let server: CitecheckServer | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = api.createLogOutputChannel('citecheck');
-  const tokens = new TokenStore(context.secrets);
+  const tokens = new TokenStore(context.secrets, context.globalState);
   // Not awaited here: the server is spawned meanwhile, and only its `initialize` (which carries the
-  // token) waits for this round trip to the workbench (issue 40, the first squiggle).
+  // token) waits for this round trip to the workbench — and not even that when this machine last saw
+  // no token (globalState says so without a round trip; issue 40, the first squiggle).
+  const waitForToken = tokens.mayHaveToken;
   const tokenRead = tokens.load().then(
     () => undefined,
     (err: unknown) => output.warn(`could not read the CourtListener token from secret storage: ${err instanceof Error ? err.message : String(err)}`),
@@ -114,7 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const clientSettings = readClientSettings(api.getConfiguration(SECTION), pathContext());
     languages = clientSettings.languages;
     try {
-      await srv.start(resolveServerCommand(clientSettings, hostEnv()), languages, tokenRead);
+      await srv.start(resolveServerCommand(clientSettings, hostEnv()), languages, waitForToken ? tokenRead : undefined);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       status.model.setServer('failed', message);
@@ -166,7 +168,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   setActive(api.activeEditor());
-  await start();
+  const started = start();
+  if (!waitForToken) {
+    // This machine last saw no token, yet the read found one (stored meanwhile by another window, or
+    // the hint was lost): the server gets it as any new token reaches it, by a restart.
+    void Promise.all([tokenRead, started]).then(() => (tokens.value !== undefined ? restart() : undefined));
+  }
+  await started;
 }
 
 export async function deactivate(): Promise<void> {

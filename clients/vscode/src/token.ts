@@ -1,7 +1,8 @@
 /**
  * The CourtListener API token, kept in VS Code's SecretStorage (the OS keychain), never in
  * settings.json. A copy is cached in memory because `workspace/configuration` answers must be
- * quick, and the server receives it only through that answer (`courtlistenerToken`).
+ * quick, and the server receives it only through that answer (`courtlistenerToken`). Whether there is
+ * one is also noted in globalState (`HAS_TOKEN_KEY`), so that a start need not wait for the secret.
  */
 
 /** The part of `vscode.SecretStorage` this module needs. */
@@ -11,16 +12,44 @@ export interface Secrets {
   delete(key: string): Thenable<void>;
 }
 
+/** The part of `vscode.Memento` (`context.globalState`) this module needs. */
+export interface Memo {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
 export const TOKEN_KEY = 'citecheck.courtlistenerToken';
+/** Whether this machine's secret storage held a token when last read (a boolean, never the token). */
+export const HAS_TOKEN_KEY = 'citecheck.hasCourtListenerToken';
 
 export class TokenStore {
   private cached: string | undefined;
 
-  constructor(private readonly secrets: Secrets) {}
+  constructor(
+    private readonly secrets: Secrets,
+    private readonly memo?: Memo,
+  ) {}
+
+  /**
+   * False only when the last read or change on this machine found no token. Read from globalState, which
+   * the extension host holds already: unlike the secret (a round trip to the workbench, 0.1–2 s while
+   * VS Code starts), it needs no wait, so a start can skip waiting for a token that is known absent.
+   */
+  get mayHaveToken(): boolean {
+    return this.memo?.get<boolean>(HAS_TOKEN_KEY) !== false;
+  }
 
   async load(): Promise<string | undefined> {
     this.cached = (await this.secrets.get(TOKEN_KEY)) || undefined;
+    this.remember();
     return this.cached;
+  }
+
+  private remember(): void {
+    const has = this.cached !== undefined;
+    if (this.memo && this.memo.get<boolean>(HAS_TOKEN_KEY) !== has) {
+      this.memo.update(HAS_TOKEN_KEY, has).then(undefined, () => undefined); // a hint: losing it costs a wait
+    }
   }
 
   get value(): string | undefined {
@@ -33,10 +62,12 @@ export class TokenStore {
     if (token === '') {
       await this.secrets.delete(TOKEN_KEY);
       this.cached = undefined;
+      this.remember();
       return false;
     }
     await this.secrets.store(TOKEN_KEY, token);
     this.cached = token;
+    this.remember();
     return true;
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { type Secrets, TOKEN_KEY, TokenStore, tokenProblem } from '../src/token';
+import { HAS_TOKEN_KEY, type Memo, type Secrets, TOKEN_KEY, TokenStore, tokenProblem } from '../src/token';
 
 function secrets(): Secrets & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -30,6 +30,35 @@ test('an empty value removes the token', async () => {
   assert.equal(await store.set(''), false);
   assert.equal(s.data.has(TOKEN_KEY), false);
   assert.equal(store.value, undefined);
+});
+
+function memo(): Memo & { data: Map<string, unknown> } {
+  const data = new Map<string, unknown>();
+  return {
+    data,
+    get: <T>(k: string) => data.get(k) as T | undefined,
+    update: async (k, v) => void data.set(k, v),
+  };
+}
+
+test('whether a token exists is remembered in globalState (never the token): a start need not wait for the secret when it is known absent', async () => {
+  const s = secrets();
+  const m = memo();
+  const store = new TokenStore(s, m);
+  assert.equal(store.mayHaveToken, true); // never read on this machine: it may
+  await store.load();
+  assert.equal(m.data.get(HAS_TOKEN_KEY), false);
+  assert.equal(new TokenStore(s, m).mayHaveToken, false);
+  await store.set('0123456789abcdef0123456789abcdef01234567');
+  assert.equal(m.data.get(HAS_TOKEN_KEY), true);
+  assert.equal(new TokenStore(s, m).mayHaveToken, true);
+  assert.ok(![...m.data.values()].some((v) => typeof v === 'string'), 'the token itself is not in globalState');
+  await store.set('');
+  assert.equal(new TokenStore(s, m).mayHaveToken, false);
+  s.data.set(TOKEN_KEY, '0123456789abcdef0123456789abcdef01234567'); // stored by another window
+  await new TokenStore(s, m).load();
+  assert.equal(new TokenStore(s, m).mayHaveToken, true);
+  assert.equal(new TokenStore(s).mayHaveToken, true); // no globalState: always wait
 });
 
 test('paste mistakes are explained', () => {
