@@ -206,6 +206,10 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     return start, stop_at
 
 
+#: a word ending so ends the name read backwards: "(1990).", "(1990),"
+_PAREN_CLOSED = frozenset(("),", ")."))
+
+
 #: What ``_word_back`` says of a word read backwards: it is the name's, and reading goes on; it is the
 #: name's first word; or the name ended after it (the word is not the name's).
 _GO_ON, _FIRST, _ENDED = 0, 1, 2
@@ -227,7 +231,7 @@ def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Matc
         k -= 1
         tok = words[k].group()
         tok_core = tok.rstrip(",") if not kept else tok
-        if tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
+        if ")" in tok_core and tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
             opened = _name_parenthetical(words, k)
             if (
                 opened is not None
@@ -235,7 +239,7 @@ def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Matc
                 kept.extend(reversed(words[opened : k + 1]))
                 k = opened
                 continue
-        said = _word_back(words, k, kept, tok_core)
+        said = _word_back(words, k, kept, tok_core, tok)
         if said != _ENDED:
             kept.append(words[k])
         if said != _GO_ON:
@@ -243,15 +247,16 @@ def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Matc
     return kept, k
 
 
-def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str) -> int:
-    """Whether ``words[k]``, read backwards before the name's words ``kept`` (last first), is the name's
-    (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
-    low = words[k].group().lower()
-    right = kept[-1].group() if kept else None
-    if tok_core[-1:] in ';:!?"' or tok_core.endswith(").") or tok_core.endswith("),"):
+def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str, tok: str) -> int:
+    """Whether ``words[k]`` (``tok``), read backwards before the name's words ``kept`` (last first), is the
+    name's (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
+    end = tok_core[-1:]
+    if end in ';:!?"' or tok_core[-2:] in _PAREN_CLOSED:
         return _ENDED
+    low = tok.lower()
+    right = kept[-1].group() if kept else None
     before_suffix = False
-    if tok_core.endswith(",") and kept:
+    if end == "," and kept:
         if not _comma_inside_name(right, len(kept)):
             return _ENDED  # a comma ends the name, except before "Inc.", a closing place, an official's title
         tok_core = tok_core[:-1]
