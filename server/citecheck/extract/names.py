@@ -177,6 +177,16 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     >>> text[start:stop]
     'Smith v. Jones'
     """
+    kept = _name_words(norm, floor, end, max_words)
+    return None if kept is None else _name_span(norm, kept)
+
+
+def _name_words(
+    norm: str, floor: int, end: int, max_words: int, marks: list[int] | None = None
+) -> list[re.Match[str]] | None:
+    """The words ``scan_name_back`` reads (last first, before ``_trim``); None when nothing stands between
+    ``floor`` and ``end`` but spaces and commas. ``marks``: filled with how many words were kept each
+    time the reading was about to read another (``short_name_at``'s shorter reading is a prefix)."""
     stop = end
     while stop > floor and norm[stop - 1] in " ,":
         stop -= 1
@@ -189,9 +199,16 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     for width in (_FIRST_READ, 400):
         lo = max(floor, stop - width)
         words = list(_WORD.finditer(norm, lo, stop))
-        kept, last = _read_back(words, max_words)
+        if marks is not None:
+            marks.clear()
+        kept, last = _read_back(words, max_words, marks)
         if last > _LOOK_BACK or lo == max(floor, stop - 400):
             break
+    return kept
+
+
+def _name_span(norm: str, kept: list[re.Match[str]]) -> tuple[int, int] | None:
+    """The name's span from its words read backwards (trimmed here, in place)."""
     _trim(kept)
     if not kept:
         return None
@@ -222,12 +239,20 @@ _LOOK_BACK = 7
 _FIRST_READ = 160
 
 
-def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Match[str]], int]:
+def _read_back(
+    words: list[re.Match[str]], max_words: int, marks: list[int] | None = None
+) -> tuple[list[re.Match[str]], int]:
     """The name's words, last first: ``words`` read backwards until one ends the name (``_word_back``);
-    and the index of the last word read."""
+    and the index of the last word read. ``marks`` (when given): ``len(kept)`` each time the loop's
+    test was made, so a reading with a lower ``max_words`` (which depends on nothing else) would
+    have stopped at the first mark not under it, with that many words."""
     kept: list[re.Match[str]] = []
     k = len(words)
-    while k > 0 and len(kept) < max_words:
+    while True:
+        if marks is not None:
+            marks.append(len(kept))
+        if not (k > 0 and len(kept) < max_words):
+            break
         k -= 1
         tok = words[k].group()
         tok_core = tok.rstrip(",") if not kept else tok
@@ -512,9 +537,15 @@ def _looks_like_single_name(text: str) -> bool:
 
 def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:
     """The short case name before a short form or ``supra`` (``Roe``, ``Planned Parenthood``)."""
-    found = scan_name_back(norm, floor, end, max_words=14)
+    marks: list[int] = []
+    kept = _name_words(norm, floor, end, 14, marks)
+    if kept is None:
+        return None
+    # the reading of 6 words is this one's first words: where it would have stopped (``_read_back``)
+    six = kept[: next((n for n in marks if n >= 6), len(kept))]
+    found = _name_span(norm, kept)
     if found is None or not _NAME_SEP.search(norm, found[0], found[1]):
-        found = scan_name_back(norm, floor, end, max_words=6)
+        found = _name_span(norm, six)
     # else "Foo Bar Co. v. Baz Qux Inc., supra": a whole case name keeps all its words
     if found is None:
         return None
