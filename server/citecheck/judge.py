@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TypeVar, cast
 
 from citecheck.checks import LOCAL_CHECKS, SOURCE_CHECKS, Check, CheckContext, QuoteMatch
 from citecheck.checks.case_name import best_record
@@ -45,6 +47,8 @@ from citecheck.treatment.models import Treatment, TreatmentNote
 from citecheck.visible import visible
 
 log = logging.getLogger(__name__)
+
+_V = TypeVar("_V")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -294,10 +298,7 @@ def judge(
     for f in findings:
         if f.citation_index is not None:
             per.setdefault(f.citation_index, []).append(f)
-    results = tuple(
-        _result(ctx, per.get(ctx.citation.index, ()), evidence, no_case=ctx.citation.index in no_case)
-        for ctx in contexts
-    )
+    results = _results(contexts, per, evidence, no_case)
     if twins:  # the entry's status is its use's
         results = tuple(
             replace(results[twins[r.citation_index]], citation_index=r.citation_index)
@@ -308,6 +309,31 @@ def judge(
     return Report(
         text=extraction.text, extraction=extraction, findings=tuple(findings), results=results, forum=forum
     )
+
+
+def _results(
+    contexts: list[CheckContext],
+    per: Mapping[int, list[Finding]],
+    evidence: SourceEvidence,
+    no_case: frozenset[int],
+) -> tuple[CitationResult, ...]:
+    """Each citation's result, its context let go of once it is made (the contexts and the results held
+    at once were ~25 MB of a 100,000-citation brief's peak, issue 40). Equal weights and treatment notes
+    are one object: most citations of a document share a handful of them."""
+    shared: dict[object, object] = {}
+    out = []
+    for i, ctx in enumerate(contexts):
+        index = ctx.citation.index
+        out.append(_result(ctx, per.get(index, ()), evidence, no_case=index in no_case, shared=shared))
+        contexts[i] = None  # type: ignore[call-overload]
+    return tuple(out)
+
+
+def _one(shared: dict[object, object], value: _V) -> _V:
+    """``value``, or the equal object made before it (``shared`` holds the first of each)."""
+    if value is None:
+        return value
+    return cast(_V, shared.setdefault(value, value))
 
 
 def _across_citations(
@@ -399,11 +425,16 @@ def _holding_for(
     return holdings.get((rec.id, text))
 
 
+#: ``_elsewhere`` of a citation when no passage was found in another case (almost every one): one
+#: read-only mapping, not an empty dict per citation
+_NO_PASSAGES: Mapping[int, tuple[PassageHit, ...]] = MappingProxyType({})
+
+
 def _elsewhere(
     c: Citation, matches: tuple[QuoteMatch | None, ...], found: Mapping[str, tuple[PassageHit, ...]]
-) -> dict[int, tuple[PassageHit, ...]]:
+) -> Mapping[int, tuple[PassageHit, ...]]:
     if not found:
-        return {}
+        return _NO_PASSAGES
     out = {}
     for m in matches:
         if not_in_cited_case(m):
@@ -415,7 +446,12 @@ def _elsewhere(
 
 
 def _result(
-    ctx: CheckContext, findings: Sequence[Finding], evidence: SourceEvidence, *, no_case: bool = False
+    ctx: CheckContext,
+    findings: Sequence[Finding],
+    evidence: SourceEvidence,
+    *,
+    no_case: bool = False,
+    shared: dict[object, object] | None = None,
 ) -> CitationResult:
     page, passage = _passage_used(ctx)
     h = ctx.holding
@@ -425,6 +461,7 @@ def _result(
     )
     basis = basis_for(ctx.citation, ctx.full, ctx.record, section)
     pending = ctx.lookup.pending_until if ctx.lookup is not None else None
+    once = shared if shared is not None else {}
     needs_text = bool(ctx.citation.quotes) or ctx.citation.pincite is not None
     if pending is None and ctx.record is not None and needs_text and ctx.record.id in evidence.unavailable:
         pending = evidence.unavailable[ctx.record.id][1]
@@ -439,9 +476,9 @@ def _result(
         holding=h,
         pending_until=pending,
         # no case, no weight (not "persuasive", not "binding"); an agency's decision is weighed by no court
-        weight=None if no_case or (ctx.full is not None and ctx.full.agency) else assess(ctx),
+        weight=None if no_case or (ctx.full is not None and ctx.full.agency) else _one(once, assess(ctx)),
         statute=section,
-        treatment=None if no_case else _treatment_note(ctx, evidence),
+        treatment=None if no_case else _one(once, _treatment_note(ctx, evidence)),
     )
 
 

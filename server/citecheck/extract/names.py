@@ -260,7 +260,7 @@ def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], to
     if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re") and low != "with":
         return _ENDED  # ("with" of "compare … with" is also a name's connector: "Citizens with Disabilities")
     first = tok_core[:1]
-    if _CAMEL.match(tok_core) and not _camel_prose(tok_core):
+    if tok_core[:1].islower() and _CAMEL.match(tok_core) and not _camel_prose(tok_core):
         first = "E"  # "eBay Inc. v. MercExchange", "eBay, supra": a lower-case brand is a name's word
     said = _by_shape(tok_core, first, right_low)
     if said is not None:
@@ -507,10 +507,10 @@ def _looks_like_single_name(text: str) -> bool:
 
 def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:
     """The short case name before a short form or ``supra`` (``Roe``, ``Planned Parenthood``)."""
-    found = scan_name_back(norm, floor, end, max_words=6)
-    longer = scan_name_back(norm, floor, end, max_words=14)
-    if longer is not None and _NAME_SEP.search(norm, longer[0], longer[1]):
-        found = longer  # "Foo Bar Co. v. Baz Qux Inc., supra": a whole case name keeps all its words
+    found = scan_name_back(norm, floor, end, max_words=14)
+    if found is None or not _NAME_SEP.search(norm, found[0], found[1]):
+        found = scan_name_back(norm, floor, end, max_words=6)
+    # else "Foo Bar Co. v. Baz Qux Inc., supra": a whole case name keeps all its words
     if found is None:
         return None
     start, stop = found

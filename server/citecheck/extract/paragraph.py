@@ -345,7 +345,15 @@ class _Citations:
     signals and punctuation come before it (``leading``), whether its proposition is the paragraph before's
     (``needs_prev``), whether a barrier stands between it and the citation before (``barrier_before``)."""
 
-    __slots__ = ("barrier_before", "citations", "last_main_end", "leading", "needs_prev", "not_lead_from")
+    __slots__ = (
+        "barrier_before",
+        "citations",
+        "last_main_end",
+        "leading",
+        "needs_prev",
+        "not_lead_from",
+        "propositions",
+    )
 
     def __init__(
         self, norm: str, text: str, drafts: list[_Draft], layout: _Layout, barriers: list[int]
@@ -358,6 +366,9 @@ class _Citations:
         #: once a prefix of the paragraph has words, every longer one has (checking each prefix again
         #: was quadratic in long paragraphs)
         self.not_lead_from = len(norm) + 1
+        #: each sentence's words, one string for every citation offered for it (a copy per citation: 20 MB
+        #: of a 100,000-citation brief, issue 40)
+        self.propositions: dict[Span, str] = {}
         for idx, d in enumerate(drafts):
             self._add(norm, text, drafts, idx, d, layout, barriers)
 
@@ -387,7 +398,10 @@ class _Citations:
         )  # before it only signals and punctuation
         if not lead:
             self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
-        self.citations.append(_citation(norm, text, drafts, idx, d, qs, prop))
+        said = None
+        if prop is not None and (said := self.propositions.get(prop)) is None:
+            said = self.propositions[prop] = text[prop.start : prop.end]
+        self.citations.append(_citation(norm, text, drafts, idx, d, qs, prop, said))
         self.leading.append(lead)
         self.needs_prev.append(prop_i is not None and prop_i < 0)
         lo = self.last_main_end
@@ -416,8 +430,9 @@ def _citation(
     d: _Draft,
     quotes: tuple[Quote, ...],
     prop: Span | None,
+    said: str | None,
 ) -> Citation:
-    """The citation a draft makes (its offsets the paragraph's)."""
+    """The citation a draft makes (its offsets the paragraph's); ``said`` is ``prop``'s words."""
     return _new_citation(
         index=idx,
         form=d.form,
@@ -443,7 +458,7 @@ def _citation(
         parentheticals=tuple(d.parens),
         history=tuple(d.history),
         quotes=quotes,
-        proposition=None if prop is None else text[prop.start : prop.end],
+        proposition=said,
         proposition_span=prop,
         group=d.group,
         antecedent_text=d.antecedent_text,
@@ -575,7 +590,9 @@ def _short_draft(norm: str, text: str, h: Hit, prev_end: int, limit: int, stops:
     star = _STAR_BEFORE.search(norm, max(prev_end, h.start - 12), h.start)
     if star is not None:  # "Yoder, *428406 U.S. at 210"
         name_end = star.start()
-    sup = _SUPRA_BEFORE.search(norm, prev_end, name_end)
+    before = norm[prev_end:name_end].rstrip()
+    # "…supra,?\s*$" searched (at every position) only where the text before ends so
+    sup = _SUPRA_BEFORE.search(norm, prev_end, name_end) if before.endswith(("supra", "supra,")) else None
     if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
         name_end = sup.start()
     name = short_name_at(norm, text, prev_end, name_end)
@@ -620,7 +637,11 @@ def _supra_draft(
     if _SUPRA_NOT_CASE.match(norm, end, limit) or then_short:
         return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
     name_end = h.start
-    vol = _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+    vol = (  # it ends ",\s*$": searched only where the text before ends so
+        _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+        if norm[prev_end : h.start].rstrip().endswith(",")
+        else None
+    )
     if vol is not None and "".join(vol["reporter"].split()).lower() in known_reporter_strings():
         if not vol["comma"]:
             return None  # "as 410 U.S., supra, shows": no name to resolve it by

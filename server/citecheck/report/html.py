@@ -7,7 +7,7 @@ browser with no network. Every string from the document or a source is escaped. 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from html import escape
 
 from citecheck.findings import Finding, Kind, Severity, kind_title
@@ -126,14 +126,14 @@ def _finding_html(file: FileResult, fid: str, f: Finding) -> str:
     )
 
 
-def _notes_html(file: FileResult, rows: list[tuple[str, Finding]]) -> Iterator[str]:
+def _notes_html(file: FileResult, count: int, rows: Iterable[tuple[str, Finding]]) -> Iterator[str]:
     """The info findings (could not be verified, not checked, not binding …) as one table, a row each: what
     they all share is said once in the summary's notes, not under every citation (73 times in one opinion).
-    In pieces, a row each, like the rest of the report."""
-    if not rows:
+    In pieces, a row each, like the rest of the report; ``count`` rows."""
+    if not count:
         return
     yield (
-        f"<h4>Notes ({len(rows)})</h4>"
+        f"<h4>Notes ({count})</h4>"
         '<table class="notes"><thead><tr><th>Where</th><th>Citation</th><th>Note</th><th>Detail</th></tr>'
         "</thead><tbody>"
     )
@@ -199,17 +199,6 @@ def _file_html(file: FileResult, n: int, *, several: bool = False) -> Iterator[s
         if f.citation_index is not None:
             first_finding.setdefault(f.citation_index, f"f{n}-{i}")
         severity[f.kind.value] = max(severity.get(f.kind.value, 0), f.severity.rank)
-    groups = []
-    for group, heading, members in grouped_authorities(file):
-        rows = "".join(_authority_row(file, a, first_finding, severity) for a in members)
-        groups.append(
-            f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(group)}"><thead><tr>'
-            "<th>Authority</th><th>Citation</th><th>Status</th><th>Weight</th>"
-            "<th>Cited at</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
-            + rows
-            + "</tbody></table>"
-        )
-    toa = "".join(groups) or "<p>No case, statute or regulation citations.</p>"
     t = treatment_summary(file)
     treatment = f'<p class="forum">{escape(t[0].upper() + t[1:])}.</p>' if t else ""
     yield (
@@ -221,14 +210,31 @@ def _file_html(file: FileResult, n: int, *, several: bool = False) -> Iterator[s
             else ""
         )
         + f'<p class="forum">{escape(forum_line(file))}</p>{treatment}'
-        f"<h3>Table of authorities</h3>{toa}"
-        f"<h3>Findings ({len(findings)})</h3>"
+        "<h3>Table of authorities</h3>"
     )
-    numbered = [(f"f{n}-{i}", f) for i, f in enumerate(findings)]
-    for fid, f in numbered:
+    # a row at a time, like the findings: the table of a 100,000-citation brief is 6,000,000 characters,
+    # and joined (rows, groups, the section) it was held three and four times over (issue 40)
+    groups = grouped_authorities(file)
+    if not groups:
+        yield "<p>No case, statute or regulation citations.</p>"
+    for group, heading, members in groups:
+        yield (
+            f'<h4>{escape(heading)} ({len(members)})</h4><table class="toa {escape(group)}"><thead><tr>'
+            "<th>Authority</th><th>Citation</th><th>Status</th><th>Weight</th>"
+            "<th>Cited at</th><th>Matched record</th><th>Findings</th></tr></thead><tbody>"
+        )
+        for a in members:
+            yield _authority_row(file, a, first_finding, severity)
+        yield "</tbody></table>"
+    del groups
+    yield f"<h3>Findings ({len(findings)})</h3>"
+    for i, f in enumerate(findings):
         if f.severity is not Severity.INFO:
-            yield _finding_html(file, fid, f)
-    yield from _notes_html(file, [(fid, f) for fid, f in numbered if f.severity is Severity.INFO])
+            yield _finding_html(file, f"f{n}-{i}", f)
+    notes = sum(1 for f in findings if f.severity is Severity.INFO)
+    yield from _notes_html(
+        file, notes, ((f"f{n}-{i}", f) for i, f in enumerate(findings) if f.severity is Severity.INFO)
+    )
     yield "</section>" if findings else "<p>No findings.</p></section>"
 
 

@@ -412,10 +412,7 @@ def authorities(file: FileResult) -> list[Authority]:
         if key is not None:
             groups.setdefault(key, []).append(c)
     groups = _merged_by_record(file, groups)
-    kinds_by_index: dict[int, set[str]] = {}
-    for f in file.findings:
-        if f.citation_index is not None:
-            kinds_by_index.setdefault(f.citation_index, set()).add(f.kind.value)
+    kinds_by_index = _kinds_by_index(file)
     out: list[Authority] = []
     for cites in groups.values():
         fulls = [c for c in cites if c.form in (CiteForm.FULL, CiteForm.UNRECOGNISED)] or cites
@@ -446,6 +443,21 @@ def authorities(file: FileResult) -> list[Authority]:
         )
     out.sort(key=lambda a: (a.name.lower().lstrip("*_ "), a.cite))
     return out + statute_authorities(file, kinds_by_index)
+
+
+def _kinds_by_index(file: FileResult) -> dict[int, tuple[str, ...]]:
+    """The kinds of the findings on each citation, each once: a tuple, not a set per citation (a set
+    is 216 bytes; ~13 MB of the table of authorities of a 100,000-citation brief, issue 40)."""
+    out: dict[int, tuple[str, ...]] = {}
+    for f in file.findings:
+        if (i := f.citation_index) is not None:
+            kind = f.kind.value
+            got = out.get(i)
+            if got is None:
+                out[i] = (kind,)
+            elif kind not in got:
+                out[i] = (*got, kind)
+    return out
 
 
 def _merged_by_record(file: FileResult, groups: dict[tuple, list[Citation]]) -> dict[tuple, list[Citation]]:
@@ -487,7 +499,7 @@ def _natural(value: str | None) -> tuple[object, ...]:
 
 
 def statute_authorities(
-    file: FileResult, kinds_by_index: dict[int, set[str]] | None = None
+    file: FileResult, kinds_by_index: dict[int, tuple[str, ...]] | None = None
 ) -> list[Authority]:
     """The statutes and regulations of the table of authorities, after the cases as briefs list them:
     each section once (short forms and ``Id.`` count as its places), federal first, then by code,
@@ -495,10 +507,7 @@ def statute_authorities(
     from citecheck.checks.statutes import describe_code
 
     if kinds_by_index is None:
-        kinds_by_index = {}
-        for f in file.findings:
-            if f.citation_index is not None:
-                kinds_by_index.setdefault(f.citation_index, set()).add(f.kind.value)
+        kinds_by_index = _kinds_by_index(file)
     groups: dict[tuple[object, ...], tuple[Statute, list[Citation]]] = {}
     for c in file.citations:
         for key, s in _statute_keys(file, c):

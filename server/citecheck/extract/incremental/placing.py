@@ -3,6 +3,7 @@ numbers set (``build_paragraph``), with constructors fast enough for a keystroke
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from citecheck.extract.incremental.plan import CiteStep, RefStep, Step
@@ -45,6 +46,17 @@ def _span(start: int, end: int) -> Span:
 
 
 _citation = fast_constructor(Citation)
+
+
+def _one(s: str | None) -> str | None:
+    """The one string of this value (``sys.intern``): a citation's short strings (its text, volume, page,
+    the reporter as written, a case name, a pin) recur all through a document, and each paragraph's
+    extraction (a worker's, unpickled) has its own copies; ~150 bytes a citation of a 100,000-citation
+    brief (issue 40). Interned strings are freed with their last reference."""
+    return None if s is None else _intern(s)
+
+
+_intern = sys.intern
 
 
 def _sp(s: Span, d: int) -> Span:
@@ -90,7 +102,10 @@ class Shifter:
         got = self.names.get(n)
         if got is None:
             got = self.names[n] = CaseName(
-                text=n.text, span=self.span(n.span), plaintiff=n.plaintiff, defendant=n.defendant
+                text=_intern(n.text),
+                span=self.span(n.span),
+                plaintiff=_one(n.plaintiff),
+                defendant=_one(n.defendant),
             )
         return got
 
@@ -98,17 +113,22 @@ class Shifter:
         if p is None or not self.d:
             return p
         d = self.d
+        start, end = p.span.start, p.span.end
+        whole = _span(start + d, end + d)
         return Pincite(
-            text=p.text,
-            span=_span(p.span.start + d, p.span.end + d),
+            text=_intern(p.text),
+            span=whole,
             parts=tuple(
                 [
                     PinPage(
-                        first=x.first,
-                        last=x.last,
+                        first=_intern(x.first),
+                        last=_one(x.last),
                         footnote=x.footnote,
                         star=x.star,
-                        span=_span(x.span.start + d, x.span.end + d),
+                        # a pin of one page is its one part: one span for both (~100 bytes a citation)
+                        span=whole
+                        if x.span.start == start and x.span.end == end
+                        else _span(x.span.start + d, x.span.end + d),
                     )
                     for x in p.parts
                 ]
@@ -176,11 +196,11 @@ def shift_citation(
         form=c.form,
         span=span,
         full_span=full,
-        text=c.text,
-        volume=c.volume,
-        reporter=c.reporter,
-        reporter_as_written=c.reporter_as_written,
-        page=c.page,
+        text=_intern(c.text),
+        volume=_one(c.volume),
+        reporter=_one(c.reporter),
+        reporter_as_written=_one(c.reporter_as_written),
+        page=_one(c.page),
         database=c.database,
         foreign=c.foreign,
         agency=c.agency,
@@ -188,9 +208,9 @@ def shift_citation(
         case_name=sh.name(c.case_name),
         pincite=sh.pin(c.pincite),
         court=c.court,
-        court_text=c.court_text,
+        court_text=_one(c.court_text),
         year=c.year,
-        date=c.date,
+        date=_one(c.date),
         date_span=date_span,
         parentheticals=sh.parens(c.parentheticals),
         history=c.history,
@@ -199,7 +219,7 @@ def shift_citation(
         proposition_span=prop_span,
         group=group,
         antecedent=antecedent,
-        antecedent_text=c.antecedent_text,
+        antecedent_text=_one(c.antecedent_text),
         paragraph=paragraph,
         statute=c.statute,
     )
