@@ -70,6 +70,9 @@ _VOLUME_BEFORE_SUPRA = re.compile(
     r"(?<=[\w.'])(?P<comma>,?)\s*\d{1,4}\s+(?P<reporter>[A-Z][\w.' ]{0,24}?),\s*$"
 )
 _NONSPACE = re.compile(r"\S+")
+#: the words ``str.split()`` gives (``\s`` is ``str.isspace``), found one at a time
+_NON_SPACE = re.compile(r"\S+")
+_match_text = re.Match.group
 _JUNK_WORD = re.compile(r"[>\"'(\[,;:.*_-]+")  # a word of punctuation only (quote marks, brackets, stars)
 _LETTER = re.compile(r"[A-Za-z]")
 
@@ -394,8 +397,9 @@ class _Citations:
             if bq is not None:
                 qs = (bq, *qs)
         lead = d.full.start < self.not_lead_from and all(
-            _JUNK_WORD.fullmatch(w) or _is_signal(w) for w in norm[: d.full.start].split()
-        )  # before it only signals and punctuation
+            _JUNK_WORD.fullmatch(w) or _is_signal(w)
+            for w in map(_match_text, _NON_SPACE.finditer(norm, 0, d.full.start))
+        )  # before it only signals and punctuation (the words read lazily: prose decides at its first)
         if not lead:
             self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
         said = None
