@@ -1112,17 +1112,22 @@ def _is_signal(word: str) -> bool:
 
 def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
     s, e = sent
-    pieces: list[str] = []  # the sentence with the protected extents blanked
+    # the sentence with the protected extents blanked, read piece by piece: a blank separates the words of
+    # the pieces either side of it, so each piece's words are read alone, and the first piece with a
+    # word of prose decides (most sentences of prose: decided at their first word)
     pos = s
     for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
         if hi <= pos:
             continue
-        lo = max(lo, pos)
-        pieces += (norm[pos:lo], " " * (hi - lo))
+        if lo > pos and _has_prose(norm[pos:lo]):
+            return False
         pos = hi
-    pieces.append(norm[pos:e])
-    # no word with a letter left but signals (most sentences of prose: decided at their first word)
-    return not any(_LETTER.search(w) and not _is_signal(w) for w in "".join(pieces).split())
+    return not _has_prose(norm[pos:e])
+
+
+def _has_prose(piece: str) -> bool:
+    """A word with a letter that is no signal: what makes a sentence more than citations."""
+    return any(_LETTER.search(w) and not _is_signal(w) for w in piece.split())
 
 
 def _first_in_sentence(drafts: list[_Draft], sents: list[tuple[int, int]], si: int) -> int:
