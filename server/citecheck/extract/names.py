@@ -177,6 +177,16 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     >>> text[start:stop]
     'Smith v. Jones'
     """
+    kept = _name_words(norm, floor, end, max_words)
+    return None if kept is None else _name_span(norm, kept)
+
+
+def _name_words(
+    norm: str, floor: int, end: int, max_words: int, marks: list[int] | None = None
+) -> list[re.Match[str]] | None:
+    """The words ``scan_name_back`` reads (last first, before ``_trim``); None when nothing stands between
+    ``floor`` and ``end`` but spaces and commas. ``marks``: filled with how many words were kept each
+    time the reading was about to read another (``short_name_at``'s shorter reading is a prefix)."""
     stop = end
     while stop > floor and norm[stop - 1] in " ,":
         stop -= 1
@@ -189,9 +199,16 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     for width in (_FIRST_READ, 400):
         lo = max(floor, stop - width)
         words = list(_WORD.finditer(norm, lo, stop))
-        kept, last = _read_back(words, max_words)
+        if marks is not None:
+            marks.clear()
+        kept, last = _read_back(words, max_words, marks)
         if last > _LOOK_BACK or lo == max(floor, stop - 400):
             break
+    return kept
+
+
+def _name_span(norm: str, kept: list[re.Match[str]]) -> tuple[int, int] | None:
+    """The name's span from its words read backwards (trimmed here, in place)."""
     _trim(kept)
     if not kept:
         return None
@@ -206,6 +223,10 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     return start, stop_at
 
 
+#: a word ending so ends the name read backwards: "(1990).", "(1990),"
+_PAREN_CLOSED = frozenset(("),", ")."))
+
+
 #: What ``_word_back`` says of a word read backwards: it is the name's, and reading goes on; it is the
 #: name's first word; or the name ended after it (the word is not the name's).
 _GO_ON, _FIRST, _ENDED = 0, 1, 2
@@ -218,16 +239,24 @@ _LOOK_BACK = 7
 _FIRST_READ = 160
 
 
-def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Match[str]], int]:
+def _read_back(
+    words: list[re.Match[str]], max_words: int, marks: list[int] | None = None
+) -> tuple[list[re.Match[str]], int]:
     """The name's words, last first: ``words`` read backwards until one ends the name (``_word_back``);
-    and the index of the last word read."""
+    and the index of the last word read. ``marks`` (when given): ``len(kept)`` each time the loop's
+    test was made, so a reading with a lower ``max_words`` (which depends on nothing else) would
+    have stopped at the first mark not under it, with that many words."""
     kept: list[re.Match[str]] = []
     k = len(words)
-    while k > 0 and len(kept) < max_words:
+    while True:
+        if marks is not None:
+            marks.append(len(kept))
+        if not (k > 0 and len(kept) < max_words):
+            break
         k -= 1
         tok = words[k].group()
         tok_core = tok.rstrip(",") if not kept else tok
-        if tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
+        if ")" in tok_core and tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
             opened = _name_parenthetical(words, k)
             if (
                 opened is not None
@@ -235,7 +264,7 @@ def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Matc
                 kept.extend(reversed(words[opened : k + 1]))
                 k = opened
                 continue
-        said = _word_back(words, k, kept, tok_core)
+        said = _word_back(words, k, kept, tok_core, tok)
         if said != _ENDED:
             kept.append(words[k])
         if said != _GO_ON:
@@ -243,15 +272,16 @@ def _read_back(words: list[re.Match[str]], max_words: int) -> tuple[list[re.Matc
     return kept, k
 
 
-def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str) -> int:
-    """Whether ``words[k]``, read backwards before the name's words ``kept`` (last first), is the name's
-    (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
-    low = words[k].group().lower()
-    right = kept[-1].group() if kept else None
-    if tok_core[-1:] in ';:!?"' or tok_core.endswith(").") or tok_core.endswith("),"):
+def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str, tok: str) -> int:
+    """Whether ``words[k]`` (``tok``), read backwards before the name's words ``kept`` (last first), is the
+    name's (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
+    end = tok_core[-1:]
+    if end in ';:!?"' or tok_core[-2:] in _PAREN_CLOSED:
         return _ENDED
+    low = tok.lower()
+    right = kept[-1].group() if kept else None
     before_suffix = False
-    if tok_core.endswith(",") and kept:
+    if end == "," and kept:
         if not _comma_inside_name(right, len(kept)):
             return _ENDED  # a comma ends the name, except before "Inc.", a closing place, an official's title
         tok_core = tok_core[:-1]
@@ -260,7 +290,7 @@ def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], to
     if low.rstrip(",") in SIGNALS and not (low == "in" and right_low == "re") and low != "with":
         return _ENDED  # ("with" of "compare … with" is also a name's connector: "Citizens with Disabilities")
     first = tok_core[:1]
-    if _CAMEL.match(tok_core) and not _camel_prose(tok_core):
+    if tok_core[:1].islower() and _CAMEL.match(tok_core) and not _camel_prose(tok_core):
         first = "E"  # "eBay Inc. v. MercExchange", "eBay, supra": a lower-case brand is a name's word
     said = _by_shape(tok_core, first, right_low)
     if said is not None:
@@ -507,10 +537,16 @@ def _looks_like_single_name(text: str) -> bool:
 
 def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:
     """The short case name before a short form or ``supra`` (``Roe``, ``Planned Parenthood``)."""
-    found = scan_name_back(norm, floor, end, max_words=6)
-    longer = scan_name_back(norm, floor, end, max_words=14)
-    if longer is not None and _NAME_SEP.search(norm, longer[0], longer[1]):
-        found = longer  # "Foo Bar Co. v. Baz Qux Inc., supra": a whole case name keeps all its words
+    marks: list[int] = []
+    kept = _name_words(norm, floor, end, 14, marks)
+    if kept is None:
+        return None
+    # the reading of 6 words is this one's first words: where it would have stopped (``_read_back``)
+    six = kept[: next((n for n in marks if n >= 6), len(kept))]
+    found = _name_span(norm, kept)
+    if found is None or not _NAME_SEP.search(norm, found[0], found[1]):
+        found = _name_span(norm, six)
+    # else "Foo Bar Co. v. Baz Qux Inc., supra": a whole case name keeps all its words
     if found is None:
         return None
     start, stop = found

@@ -70,6 +70,9 @@ _VOLUME_BEFORE_SUPRA = re.compile(
     r"(?<=[\w.'])(?P<comma>,?)\s*\d{1,4}\s+(?P<reporter>[A-Z][\w.' ]{0,24}?),\s*$"
 )
 _NONSPACE = re.compile(r"\S+")
+#: the words ``str.split()`` gives (``\s`` is ``str.isspace``), found one at a time
+_NON_SPACE = re.compile(r"\S+")
+_match_text = re.Match.group
 _JUNK_WORD = re.compile(r"[>\"'(\[,;:.*_-]+")  # a word of punctuation only (quote marks, brackets, stars)
 _LETTER = re.compile(r"[A-Za-z]")
 
@@ -394,8 +397,9 @@ class _Citations:
             if bq is not None:
                 qs = (bq, *qs)
         lead = d.full.start < self.not_lead_from and all(
-            _JUNK_WORD.fullmatch(w) or _is_signal(w) for w in norm[: d.full.start].split()
-        )  # before it only signals and punctuation
+            _JUNK_WORD.fullmatch(w) or _is_signal(w)
+            for w in map(_match_text, _NON_SPACE.finditer(norm, 0, d.full.start))
+        )  # before it only signals and punctuation (the words read lazily: prose decides at its first)
         if not lead:
             self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
         said = None
@@ -590,7 +594,9 @@ def _short_draft(norm: str, text: str, h: Hit, prev_end: int, limit: int, stops:
     star = _STAR_BEFORE.search(norm, max(prev_end, h.start - 12), h.start)
     if star is not None:  # "Yoder, *428406 U.S. at 210"
         name_end = star.start()
-    sup = _SUPRA_BEFORE.search(norm, prev_end, name_end)
+    before = norm[prev_end:name_end].rstrip()
+    # "…supra,?\s*$" searched (at every position) only where the text before ends so
+    sup = _SUPRA_BEFORE.search(norm, prev_end, name_end) if before.endswith(("supra", "supra,")) else None
     if sup is not None:  # "Grant v. Esquire, supra, 316 F. Supp. at 884": one citation, not two
         name_end = sup.start()
     name = short_name_at(norm, text, prev_end, name_end)
@@ -635,7 +641,11 @@ def _supra_draft(
     if _SUPRA_NOT_CASE.match(norm, end, limit) or then_short:
         return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
     name_end = h.start
-    vol = _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+    vol = (  # it ends ",\s*$": searched only where the text before ends so
+        _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+        if norm[prev_end : h.start].rstrip().endswith(",")
+        else None
+    )
     if vol is not None and "".join(vol["reporter"].split()).lower() in known_reporter_strings():
         if not vol["comma"]:
             return None  # "as 410 U.S., supra, shows": no name to resolve it by
@@ -1106,17 +1116,22 @@ def _is_signal(word: str) -> bool:
 
 def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
     s, e = sent
-    pieces: list[str] = []  # the sentence with the protected extents blanked
+    # the sentence with the protected extents blanked, read piece by piece: a blank separates the words of
+    # the pieces either side of it, so each piece's words are read alone, and the first piece with a
+    # word of prose decides (most sentences of prose: decided at their first word)
     pos = s
     for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
         if hi <= pos:
             continue
-        lo = max(lo, pos)
-        pieces += (norm[pos:lo], " " * (hi - lo))
+        if lo > pos and _has_prose(norm[pos:lo]):
+            return False
         pos = hi
-    pieces.append(norm[pos:e])
-    # no word with a letter left but signals (most sentences of prose: decided at their first word)
-    return not any(_LETTER.search(w) and not _is_signal(w) for w in "".join(pieces).split())
+    return not _has_prose(norm[pos:e])
+
+
+def _has_prose(piece: str) -> bool:
+    """A word with a letter that is no signal: what makes a sentence more than citations."""
+    return any(_LETTER.search(w) and not _is_signal(w) for w in piece.split())
 
 
 def _first_in_sentence(drafts: list[_Draft], sents: list[tuple[int, int]], si: int) -> int:

@@ -17,6 +17,7 @@ _OPEN = "\u201c\u201e\u00ab"
 _CLOSE = "\u201d\u00bb"
 _BLOCK_LINE = re.compile(r"^[ \t]*>[ \t]?", re.M)
 _WS = re.compile(r"\s+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def find_quotes(norm: str, original: str) -> list[Quote]:
@@ -42,7 +43,10 @@ def find_quotes(norm: str, original: str) -> list[Quote]:
 
 def is_block_paragraph(original: str) -> bool:
     """A Markdown block quote (every line starts with ``>``) or an indented block (4+ spaces / tab)."""
-    lines = [ln for ln in re.split(r"\r\n|\r|\n", original) if ln.strip()]
+    if "\n" in original or "\r" in original:
+        lines = [ln for ln in _LINE_BREAK.split(original) if ln.strip()]
+    else:  # one line (most paragraphs)
+        lines = [original] if original.strip() else []
     if not lines:
         return False
     if all(ln.lstrip(" \t").startswith(">") for ln in lines):

@@ -445,6 +445,11 @@ class Tokenizer:
         self._longest = max((len(s) for s, _ in table.volume_first_strings), default=1)
         #: a path of the volume-first trie (what follows a number) → the extractors of its strings, in order
         self._after_volume_listed: dict[str, tuple[int, ...]] = {}
+        #: each extractor's prefilter: volume-first, after any volume, or neither (a list: read per extractor)
+        self._how = [
+            _HOW_STRICT if i in table.volume_first else _HOW_ANYWHERE if i in table.after_any_volume else None
+            for i in range(len(table))
+        ]
         # eyecite's volume-first regexes all open with "(?:^|[^a-zA-Z0-9])": a match starts at the text's
         # start or on a character that is not an ASCII letter or digit, so only those starts are tried
         self._non_alnum_start = all(
@@ -519,18 +524,18 @@ class Tokenizer:
                 for m in self.regex(i).finditer(text):
                     yield _token(m, table, i)
             return
-        strict = self.table.volume_first
-        anywhere = self.table.after_any_volume
+        how = self._how
         literal = self.table.required_literal
         near, every = self._near_volumes(text)
         sorted_every: list[int] | None = None
         for i in chosen:
-            if i in strict:
+            kind = how[i]
+            if kind is _HOW_STRICT:
                 found = near.get(i)
                 if not found:
                     continue
                 starts = sorted(found)
-            elif i in anywhere:
+            elif kind is _HOW_ANYWHERE:
                 if not every:
                     continue
                 if sorted_every is None:
@@ -617,6 +622,9 @@ class Tokenizer:
 
 
 _START_OR_NON_ALNUM = "(?:^|[^a-zA-Z0-9])"
+#: ``Tokenizer._how``'s marks (compared by identity)
+_HOW_STRICT = "volume first"
+_HOW_ANYWHERE = "after any volume"
 #: how many characters after a number are read first for the reporter that may start there
 _SHORT_WINDOW = 16
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
