@@ -52,5 +52,20 @@ class Span:
         return Span(min(self.start, other.start), max(self.end, other.end))
 
 
+_new = object.__new__
 _set_start = Span.__dict__["start"].__set__
 _set_end = Span.__dict__["end"].__set__
+
+
+def unchecked_span(start: int, end: int) -> Span:
+    """``Span(start, end)`` without the constructor's check: only for a valid span moved by an offset
+    that cannot make it invalid (a paragraph's offset, an edit wholly before it). About twice as fast,
+    and a keystroke moves thousands of spans.
+
+    >>> unchecked_span(3, 5) == Span(3, 5)
+    True
+    """
+    s = _new(Span)
+    _set_start(s, start)
+    _set_end(s, end)
+    return s

@@ -14,7 +14,7 @@ from citecheck.extract.models import Extraction
 from citecheck.findings import Finding, moved_finding
 from citecheck.ignores import IgnoreKey
 from citecheck.lsp.text import AppliedEdit
-from citecheck.spans import Span
+from citecheck.spans import Span, unchecked_span
 
 __all__ = [
     "edit_hold",
@@ -25,11 +25,6 @@ __all__ = [
     "shift_span",
     "stretch",
 ]
-
-
-_new_span = object.__new__
-_set_start = Span.__dict__["start"].__set__
-_set_end = Span.__dict__["end"].__set__
 
 
 def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
@@ -44,10 +39,7 @@ def shift_span(span: Span, edits: list[AppliedEdit]) -> Span | None:
         if e.end < span.start:
             # moved past an edit wholly before it: it still starts at or after the edit's start
             d = len(e.new_text) - (e.end - e.start)
-            moved = _new_span(Span)
-            _set_start(moved, span.start + d)
-            _set_end(moved, span.end + d)
-            span = moved
+            span = unchecked_span(span.start + d, span.end + d)
         elif e.start > span.end:
             continue
         else:
