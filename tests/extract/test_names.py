@@ -178,3 +178,33 @@ def test_reading_the_last_160_characters_first_finds_the_names_the_last_400_give
     monkeypatch.setattr(names, "_FIRST_READ", 400)
     assert [names.scan_name_back(t, 0, end) for t, end in ends] == first
     assert sum(f is not None and f[1] - f[0] > 100 for f in first) > 20  # long names were read too
+
+
+def test_a_readings_word_offsets_are_the_non_space_runs_of_the_text() -> None:
+    """The name reader splits the text it reads (``str.split``) and finds only the offsets of a name's end
+    words afterwards, backwards: each word's offsets must be those of the ``\\S+`` run it is, whatever
+    whitespace (tabs, line and paragraph separators, the ASCII separators ``str.isspace`` counts) and
+    repeated words surround it, and with the first word cut where the reading starts."""
+    import random
+    import re
+
+    from citecheck.extract import names
+
+    rng = random.Random(5)
+    spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u2003", "\u2028", "\x1c", "\x85", "\r\n"]
+    pieces = ["v.", "Smith", "Smith,", "Co.", "(In", "re", "Foo)", "S", "Sm", "mith", "1", ",", "Inc.,"]
+    run = re.compile(r"\S+")
+    checked = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) + rng.choice(spaces) for _ in range(rng.randrange(1, 40)))
+        end = rng.randrange(len(text) + 1)
+        got = names._name_words(text, rng.randrange(end + 1), end, 18)
+        if got is None:
+            continue
+        want = [(m.start(), m.end()) for m in run.finditer(text, got.lo, got.stop)]
+        assert len(want) == len(got.words)
+        for i in range(len(want)):
+            for j in range(i, len(want)):
+                assert got.offset(i, j) == (want[i][0], want[j][1])
+                checked += 1
+    assert checked > 10_000
