@@ -208,3 +208,36 @@ def test_a_readings_word_offsets_are_the_non_space_runs_of_the_text() -> None:
                 assert got.offset(i, j) == (want[i][0], want[j][1])
                 checked += 1
     assert checked > 10_000
+
+
+def test_a_word_of_letters_alone_is_read_as_any_word_is() -> None:
+    """``_word_back`` decides a word of letters alone by its case and the word lists; ``_read_word`` reads any
+    word. They must agree on every such word, whatever the name read so far: signals, connectors, ``In
+    re``/``Ex parte``/``ex rel.``, titlecase, caseless and non-ASCII letters, lower-case brands."""
+    import random
+
+    from citecheck.extract import names
+
+    rng = random.Random(8)
+    lists = sorted(names.SIGNALS | names.CONNECTORS | names._OPENING_PARTICLES | names._SENTENCE_OPENERS)
+    alpha = [w for w in lists if w.isalpha()]
+    letters = "abcxyzABCXYZßéÉǅǆ中ªΣσ"
+    words = alpha + [w.capitalize() for w in alpha] + [w.upper() for w in alpha]
+    words += ["In", "IN", "Ex", "EX", "in", "ex", "With", "with", "eBay", "iPhone", "xSee", "Smith"]
+    words += ["".join(rng.choice(letters) for _ in range(rng.randrange(1, 6))) for _ in range(2_000)]
+    rights = ["re", "parte", "rel.", "Wade", "v.", "Inc.", "of", "Jones,"]
+    checked = 0
+    for w in words:
+        assert w.isalpha() or not w
+        for right in rights:
+            for kept_n in (0, 1, 3):
+                seq = ["See", "Smith", w] + ([right] * kept_n)
+                kept = list(range(len(seq) - 1, 2, -1))
+                core = w.rstrip(",") if not kept else w
+                assert names._word_back(seq, 2, kept, core, w) == names._read_word(seq, 2, kept, core, w), (
+                    w,
+                    right,
+                    kept_n,
+                )
+                checked += 1
+    assert checked > 50_000

@@ -295,6 +295,22 @@ def _read_back(words: list[str], max_words: int, marks: list[int] | None = None)
 def _word_back(words: list[str], k: int, kept: list[int], tok_core: str, tok: str) -> int:
     """Whether ``words[k]`` (``tok``), read backwards before the name's words ``kept`` (last first), is the
     name's (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
+    if tok.isalpha():  # letters alone (most words read): what ``_read_word`` says of them, in short
+        if tok[:1].isupper():
+            if tok not in _IN_EX:
+                low = tok.lower()
+                return _ENDED if low in SIGNALS and low != "with" else _GO_ON
+        elif tok.islower():
+            return _GO_ON if tok in CONNECTORS and (tok == "with" or tok not in SIGNALS) else _ENDED
+    return _read_word(words, k, kept, tok_core, tok)
+
+
+#: the capitalised words that open a name (``In re``, ``Ex parte``) or end it: ``_by_shape`` decides them
+_IN_EX = frozenset(("In", "IN", "Ex", "EX"))
+
+
+def _read_word(words: list[str], k: int, kept: list[int], tok_core: str, tok: str) -> int:
+    """``_word_back`` for any word."""
     end = tok_core[-1:]
     if end in ';:!?"' or tok_core[-2:] in _PAREN_CLOSED:
         return _ENDED
