@@ -23,10 +23,10 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraph import ParagraphResult
-from citecheck.extract.records import fast_constructor
+from citecheck.extract.records import fast_constructor, positional_constructor
 from citecheck.spans import Span, unchecked_span
 
-_citation = fast_constructor(Citation)
+_citation_at = positional_constructor(Citation)
 #: the same objects as the classes' constructors make, at about half the cost (thousands a document)
 _case_name = fast_constructor(CaseName)
 _pincite = fast_constructor(Pincite)
@@ -178,37 +178,39 @@ def shift_citation(
     span = unchecked_span(c.span.start + d, c.span.end + d)
     full = c.full_span
     full = span if full == c.span else unchecked_span(full.start + d, full.end + d)
-    return _citation(
-        index=index,
-        form=c.form,
-        span=span,
-        full_span=full,
-        text=_intern(c.text),
-        volume=_one(c.volume),
-        reporter=_one(c.reporter),
-        reporter_as_written=_one(c.reporter_as_written),
-        page=_one(c.page),
-        database=c.database,
-        foreign=c.foreign,
-        agency=c.agency,
-        listed=c.listed,
-        case_name=sh.name(c.case_name),
-        pincite=sh.pin(c.pincite),
-        court=c.court,
-        court_text=_one(c.court_text),
-        year=c.year,
-        date=_one(c.date),
-        date_span=date_span,
-        parentheticals=sh.parens(c.parentheticals),
-        history=c.history,
-        quotes=quotes if quotes is not None else sh.quotes(c.quotes),
-        proposition=prop,
-        proposition_span=prop_span,
-        group=group,
-        antecedent=antecedent,
-        antecedent_text=_one(c.antecedent_text),
-        paragraph=paragraph,
-        statute=c.statute,
+    # the fields in their order (``positional_constructor``; tests/extract/test_records.py checks the
+    # names); the strings interned (``_one``) as conditional expressions, not a call each
+    return _citation_at(
+        index,  # index
+        c.form,  # form
+        span,  # span
+        full,  # full_span
+        _intern(c.text),  # text
+        None if (s := c.volume) is None else _intern(s),  # volume
+        None if (s := c.reporter) is None else _intern(s),  # reporter
+        None if (s := c.reporter_as_written) is None else _intern(s),  # reporter_as_written
+        None if (s := c.page) is None else _intern(s),  # page
+        c.database,  # database
+        c.foreign,  # foreign
+        c.agency,  # agency
+        c.listed,  # listed
+        None if (n := c.case_name) is None else sh.name(n),  # case_name
+        None if (p := c.pincite) is None else sh.pin(p),  # pincite
+        c.court,  # court
+        None if (s := c.court_text) is None else _intern(s),  # court_text
+        c.year,  # year
+        None if (s := c.date) is None else _intern(s),  # date
+        date_span,  # date_span
+        sh.parens(ps) if (ps := c.parentheticals) else ps,  # parentheticals
+        c.history,  # history
+        quotes if quotes is not None else sh.quotes(c.quotes),  # quotes
+        prop,  # proposition
+        prop_span,  # proposition_span
+        group,  # group
+        antecedent,  # antecedent
+        None if (s := c.antecedent_text) is None else _intern(s),  # antecedent_text
+        paragraph,  # paragraph
+        c.statute,  # statute
     )
 
 

@@ -1,0 +1,114 @@
+"""The constructors extraction makes its records with (``extract/records.py``) and the move of a citation
+to the document's offsets (``placing.shift_citation``, which passes the thirty fields by position)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from citecheck.extract.incremental.placing import shift_citation
+from citecheck.extract.models import (
+    CaseName,
+    Citation,
+    CiteForm,
+    Database,
+    Parenthetical,
+    Pincite,
+    PinPage,
+    Quote,
+    Statute,
+    StatuteForm,
+)
+from citecheck.extract.records import fast_constructor, positional_constructor
+from citecheck.spans import Span
+
+
+def _every_field_set() -> Citation:
+    """A citation whose every field holds a value of its own (no default, no two alike)."""
+    return Citation(
+        index=3,
+        form=CiteForm.FULL,
+        span=Span(40, 52),
+        full_span=Span(20, 60),
+        text="410 U.S. 113",
+        volume="410",
+        reporter="U.S.",
+        reporter_as_written="U. S.",
+        page="113",
+        database=Database.WESTLAW,
+        foreign="UK neutral",
+        agency="National Labor Relations Board",
+        listed=True,
+        case_name=CaseName(text="Roe v. Wade", span=Span(20, 31), plaintiff="Roe", defendant="Wade"),
+        pincite=Pincite(
+            text="116-17",
+            span=Span(54, 60),
+            parts=(PinPage(first="116", last="17", footnote="2", star=False, span=Span(54, 60)),),
+        ),
+        court="scotus",
+        court_text="U.S.",
+        year=1973,
+        date="1973-01-22",
+        date_span=Span(61, 67),
+        parentheticals=(Parenthetical(text="holding so", span=Span(68, 80)),),
+        history=("aff'd",),
+        quotes=(Quote(text="a right", span=Span(2, 9), block=False),),
+        proposition="The right is fundamental.",
+        proposition_span=Span(0, 25),
+        group=7,
+        antecedent=1,
+        antecedent_text="Roe",
+        paragraph=9,
+        statute=Statute(form=StatuteForm.FULL, code="usc", title="42", section="1983"),
+    )
+
+
+def test_the_positional_constructor_makes_what_the_class_makes() -> None:
+    c = _every_field_set()
+    values = [getattr(c, f.name) for f in dataclasses.fields(Citation)]
+    made = positional_constructor(Citation)(*values)
+    assert made == c and type(made) is Citation
+    assert (
+        fast_constructor(Citation)(**{f.name: getattr(c, f.name) for f in dataclasses.fields(Citation)}) == c
+    )
+    name = CaseName(text="Roe", span=Span(1, 4), plaintiff=None, defendant="Roe")
+    assert positional_constructor(CaseName)(name.text, name.span, name.plaintiff, name.defendant) == name
+
+
+def test_a_citation_moved_keeps_each_field_in_its_place() -> None:
+    """Every field of the moved citation is the field of the same name, moved: a field passed in the
+    wrong place (``shift_citation`` passes them by position) fails here."""
+    c = _every_field_set()
+    d = 1000
+    moved = shift_citation(c, d, index=30, group=31, antecedent=32, paragraph=33)
+
+    def sp(s: Span) -> Span:
+        return Span(s.start + d, s.end + d)
+
+    assert c.pincite is not None and c.case_name is not None
+    want = dataclasses.replace(
+        c,
+        index=30,
+        span=sp(c.span),
+        full_span=sp(c.full_span),
+        case_name=dataclasses.replace(c.case_name, span=sp(c.case_name.span)),
+        pincite=dataclasses.replace(
+            c.pincite,
+            span=sp(c.pincite.span),
+            parts=tuple(dataclasses.replace(p, span=sp(p.span)) for p in c.pincite.parts),
+        ),
+        date_span=sp(c.date_span) if c.date_span else None,
+        parentheticals=tuple(dataclasses.replace(p, span=sp(p.span)) for p in c.parentheticals),
+        quotes=tuple(dataclasses.replace(q, span=sp(q.span)) for q in c.quotes),
+        proposition_span=sp(c.proposition_span) if c.proposition_span else None,
+        group=31,
+        antecedent=32,
+        paragraph=33,
+    )
+    for f in dataclasses.fields(Citation):
+        assert getattr(moved, f.name) == getattr(want, f.name), f.name
+    # nothing to move: a citation without the optional parts keeps them absent
+    bare = Citation(index=0, form=CiteForm.ID, span=Span(0, 3), full_span=Span(0, 3), text="Id.")
+    got = shift_citation(bare, 5, index=1, group=None, antecedent=0, paragraph=2)
+    assert got == dataclasses.replace(
+        bare, index=1, span=Span(5, 8), full_span=Span(5, 8), antecedent=0, paragraph=2
+    )
