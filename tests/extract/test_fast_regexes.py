@@ -74,7 +74,8 @@ _PLAIN = {
     "foreign._NEUTRAL": (
         foreign._NEUTRAL,
         foreign._NEUTRAL.pattern.replace(
-            r"(?P<year>1(?<![\w\[(/.-]1)99\d|2(?<![\w\[(/.-]2)0\d\d)", r"(?<![\w\[(/.-])(?P<year>(?:199\d|20\d\d))"
+            r"(?P<year>1(?<![\w\[(/.-]1)99\d|2(?<![\w\[(/.-]2)0\d\d)",
+            r"(?<![\w\[(/.-])(?P<year>(?:199\d|20\d\d))",
         ),
     ),
     "foreign._YEAR_THEN_CAPITAL": (foreign._YEAR_THEN_CAPITAL, r"\d{4}\s+[A-Z]"),
