@@ -18,9 +18,11 @@ from citecheck.extract import (
     agency,
     constitutions,
     eyecite_adapter,
+    foreign,
     names,
     normalise,
     paragraph,
+    sentences,
     state_statutes,
     unrecognised,
 )
@@ -69,6 +71,15 @@ _PLAIN = {
         state_statutes._MAY_CITE,
         r"[Ss]ec|SEC|[Cc]hapter|CHAPTER|RCW|Laws|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws",
     ),
+    "foreign._NEUTRAL": (
+        foreign._NEUTRAL,
+        foreign._NEUTRAL.pattern.replace(
+            r"(?P<year>1(?<![\w\[(/.-]1)99\d|2(?<![\w\[(/.-]2)0\d\d)",
+            r"(?<![\w\[(/.-])(?P<year>(?:199\d|20\d\d))",
+        ),
+    ),
+    "foreign._YEAR_THEN_CAPITAL": (foreign._YEAR_THEN_CAPITAL, r"\d{4}\s+[A-Z]"),
+    "sentences._END": (sentences._END, r"[.?!]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])"),
 }
 
 #: the pieces the random texts are made of: the words and characters the regexes look for, and others
@@ -96,6 +107,23 @@ _PIECES = [
     ".In re Bar",
     "In Re Baz",
     "In\nre",
+    "2016 SCC 27",
+    "1999 UKSC 12",
+    "x2019 EWCA Civ 5",
+    "/2003 FCA 1",
+    "(1995 QB 3",
+    "1989 HCA 4",
+    "2021 NZSC 7.5",
+    "١٩٩٩ UK 3",
+    "Hello.",
+    "?!",
+    '?"',
+    "!)",
+    ".]",
+    "...",
+    '"The',
+    "(A",
+    "*5",
 ]
 
 
@@ -153,15 +181,19 @@ def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str
         "-- A.2d --",
         "_ F.3d __",
     ]
-    matched = 0
+    matched = spanned = 0
     for _ in range(3_000):
         text = "".join(
             rng.choice(words) + rng.choice((" ", "", "\t", "\n", "  ")) for _ in range(rng.randrange(1, 12))
         )
         want = [(m.span(1), m.groupdict()) for m in compiled.finditer(text)]
         assert [(m.span(1), m.groupdict()) for m in matcher(text)] == want, text
+        if hasattr(matcher, "spans"):  # where each match starts, and its group 1 (Tokenizer._spans)
+            assert matcher.spans(text) == [(m.start(), *m.span(1)) for m in compiled.finditer(text)], text
+            spanned += 1
         matched += bool(want)
     assert matched > 100
+    assert spanned == 3_000 or not source.startswith("(?:^|\\s)")
 
 
 def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:

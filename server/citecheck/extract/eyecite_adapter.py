@@ -168,7 +168,7 @@ def _scan(text: str, runs: tuple[list[int], list[int]] | None = None) -> list[Hi
     tokenizer = _tokenizer()
     rows = tokenizer.table.editions
     hits: list[Hit] = []
-    tokens = _map_spans(tokenizer.tokenize(text), runs)
+    tokens = _map_spans(tokenizer.tokenize(text, every=False), runs)
     for tok in tokens:
         kind = tok.kind
         if kind is TokenKind.CITATION:
