@@ -97,3 +97,60 @@ def test_the_step_over_a_citation_is_taken() -> None:
     assert got == _every_match(norm, protected)
     assert 53 in calls  # searched again from the citation's last character
     assert len(calls) < len(list(real.finditer(norm))) + 1
+
+
+def _only_citations_as_before(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
+    """``paragraph._only_citations`` as it read every extent, clipped and sorted, for each sentence."""
+    from citecheck.extract.paragraph import _has_prose
+
+    s, e = sent
+    pos = s
+    for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
+        if hi <= pos:
+            continue
+        if lo > pos and _has_prose(norm[pos:lo]):
+            return False
+        pos = hi
+    return not _has_prose(norm[pos:e])
+
+
+def test_a_sentence_of_citations_alone_is_found_as_before() -> None:
+    """``_only_citations`` reads the extents sorted once per paragraph and stops at the first after the
+    sentence: the same answer as clipping and sorting them all for every sentence, on random extents that
+    nest, overlap, share starts, are empty or lie outside."""
+    from citecheck.extract.paragraph import _by_start, _only_citations
+
+    rng = random.Random(6)
+    words = [
+        "See",
+        "see",
+        "Smith",
+        "held",
+        "the",
+        "Id.",
+        "cf.",
+        "e.g.,",
+        ";",
+        "--",
+        "*",
+        "1",
+        "(",
+        ")",
+        "and",
+    ]
+    yes = 0
+    for _ in range(6_000):
+        norm = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 25)))
+        n = len(norm)
+        protected = []
+        for _ in range(rng.randrange(0, 7)):
+            a = rng.randrange(n + 1)
+            protected.append((a, min(n, a + rng.randrange(0, 25))))
+        if rng.random() < 0.3 and protected:
+            protected.append((protected[0][0], min(n, protected[0][1] + 5)))  # a shared start
+        s = rng.randrange(n + 1)
+        sent = (s, rng.randrange(s, n + 1))
+        got = _only_citations(norm, sent, _by_start(protected))
+        assert got == _only_citations_as_before(norm, sent, protected), (norm, sent, protected)
+        yes += got
+    assert 300 < yes < 5_700  # both answers were tried

@@ -330,7 +330,8 @@ class _Layout:
         quotes = find_quotes(norm, text)
         # a quotation of two sentences is one: its inner periods end nothing (its last one may)
         sents = sentence_spans(norm, protected + [_inner(q) for q in quotes])
-        only = [_only_citations(norm, s, protected) for s in sents]
+        ordered = _by_start(protected)
+        only = [_only_citations(norm, s, ordered) for s in sents]
         block = block_quote(text, 0, len(norm)) if is_block_paragraph(text) else None
         return cls(sents, only, [Span(a, b) for a, b in sents], quotes, block)
 
@@ -1119,18 +1120,33 @@ def _is_signal(word: str) -> bool:
 
 
 def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
+    """Whether the sentence ``sent`` holds nothing but citations (``protected``: the citations' extents,
+    non-empty, sorted — ``_by_start`` —, so those after the sentence end the reading)."""
     s, e = sent
     # the sentence with the protected extents blanked, read piece by piece: a blank separates the words of
     # the pieces either side of it, so each piece's words are read alone, and the first piece with a
-    # word of prose decides (most sentences of prose: decided at their first word)
+    # word of prose decides (most sentences of prose: decided at their first word). Clipped to the
+    # sentence, the extents stay in order of their starts (those clipped to the same start may come in
+    # any order: only the first can leave a piece before it, the last reaches furthest)
     pos = s
-    for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
+    for a, b in protected:
+        if a >= e:
+            break
+        if b <= s:
+            continue
+        lo, hi = (a if a > s else s), (b if b < e else e)
         if hi <= pos:
             continue
         if lo > pos and _has_prose(norm[pos:lo]):
             return False
         pos = hi
     return not _has_prose(norm[pos:e])
+
+
+def _by_start(protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The non-empty extents, sorted: what ``_only_citations`` reads (sorted once per paragraph, not once
+    per sentence)."""
+    return sorted(p for p in protected if p[0] < p[1])
 
 
 def _has_prose(piece: str) -> bool:
@@ -1159,6 +1175,8 @@ def _quotes_for(
     si: int | None,
     prop_i: int | None,
 ) -> tuple[Quote, ...]:
+    if not quotes:
+        return ()  # most paragraphs quote nothing: none of the passes below could find one
     out: list[Quote] = []
     own = _own_quote(d, drafts, quotes, norm)
     if own is not None:
