@@ -223,12 +223,27 @@ def test_a_word_of_letters_alone_is_read_as_any_word_is() -> None:
     alpha = [w for w in lists if w.isalpha()]
     letters = "abcxyzABCXYZßéÉǅǆ中ªΣσ"
     words = alpha + [w.capitalize() for w in alpha] + [w.upper() for w in alpha]
-    words += ["In", "IN", "Ex", "EX", "in", "ex", "With", "with", "eBay", "iPhone", "xSee", "Smith"]
+    words += [
+        "In",
+        "IN",
+        "Ex",
+        "EX",
+        "in",
+        "ex",
+        "With",
+        "with",
+        "eBay",
+        "iPhone",
+        "xSee",
+        "Smith",
+        "v.",
+        "vs.",
+    ]
     words += ["".join(rng.choice(letters) for _ in range(rng.randrange(1, 6))) for _ in range(2_000)]
     rights = ["re", "parte", "rel.", "Wade", "v.", "Inc.", "of", "Jones,"]
     checked = 0
     for w in words:
-        assert w.isalpha() or not w
+        assert w.isalpha() or w in ("v.", "vs.", "")
         for right in rights:
             for kept_n in (0, 1, 3):
                 seq = ["See", "Smith", w] + ([right] * kept_n)
@@ -239,5 +254,28 @@ def test_a_word_of_letters_alone_is_read_as_any_word_is() -> None:
                     right,
                     kept_n,
                 )
+                assert names._plain_word(w) in (None, names._read_word(seq, 2, kept, core, w))
                 checked += 1
     assert checked > 50_000
+
+
+def test_names_read_with_remembered_word_verdicts_are_those_read_afresh() -> None:
+    """``_read_back`` remembers what ``_plain_word`` said of a word (``_verdicts``): reading with the verdicts
+    remembered from earlier readings gives the names reading with none remembered does."""
+    import random
+
+    from citecheck.extract import names
+
+    rng = random.Random(9)
+    pieces = (
+        "Smith v. Jones, Consol. Min. Co. (In re Lazarus) Dept. of Transp. the court held. See, e.g., "
+        "In re Grand Jury Ex parte Van Ness vs. Smith with Citizens with Disabilities v. eBay Inc. and of"
+    ).split()
+    texts = [" ".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30))) for _ in range(2_000)]
+    fresh = []
+    for t in texts:
+        names._verdicts.clear()
+        fresh.append((names.scan_name_back(t, 0, len(t)), names.short_name_at(t, t, 0, len(t))))
+    warm = [(names.scan_name_back(t, 0, len(t)), names.short_name_at(t, t, 0, len(t))) for t in texts]
+    assert warm == fresh
+    assert len(names._verdicts) > 10

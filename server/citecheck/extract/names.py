@@ -275,16 +275,24 @@ def _read_back(words: list[str], max_words: int, marks: list[int] | None = None)
             break
         k -= 1
         tok = words[k]
-        tok_core = tok.rstrip(",") if not kept else tok
-        if ")" in tok_core and tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
-            opened = _name_parenthetical(words, k)
-            if (
-                opened is not None
-            ):  # "Collins v. Greater Atl. Mortg. Corp. (In re Lazarus)", "Shell Co. (P.R.), Ltd."
-                kept.extend(range(k, opened - 1, -1))
-                k = opened
-                continue
-        said = _word_back(words, k, kept, tok_core, tok)
+        said = _verdicts.get(tok)  # a word said of before, whatever the name read so far (_plain_word)
+        if said is None:
+            said = _plain_word(tok)
+            if said is not None:
+                if len(_verdicts) >= _VERDICTS_KEPT:
+                    _verdicts.clear()
+                _verdicts[tok] = said
+            else:
+                tok_core = tok.rstrip(",") if not kept else tok
+                if ")" in tok_core and tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
+                    opened = _name_parenthetical(words, k)
+                    if (
+                        opened is not None
+                    ):  # "Collins v. Greater Atl. Mortg. Corp. (In re Lazarus)", "Shell Co. (P.R.), Ltd."
+                        kept.extend(range(k, opened - 1, -1))
+                        k = opened
+                        continue
+                said = _read_word(words, k, kept, tok_core, tok)
         if said != _ENDED:
             kept.append(k)
         if said != _GO_ON:
@@ -295,18 +303,31 @@ def _read_back(words: list[str], max_words: int, marks: list[int] | None = None)
 def _word_back(words: list[str], k: int, kept: list[int], tok_core: str, tok: str) -> int:
     """Whether ``words[k]`` (``tok``), read backwards before the name's words ``kept`` (last first), is the
     name's (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
-    if tok.isalpha():  # letters alone (most words read): what ``_read_word`` says of them, in short
+    said = _plain_word(tok)
+    return _read_word(words, k, kept, tok_core, tok) if said is None else said
+
+
+def _plain_word(tok: str) -> int | None:
+    """What ``_read_word`` says of a word whatever the name read so far, for the words it decides by their
+    case and the word lists alone — letters alone (most words read: 1,077 of 1,824 per 10k-word brief)
+    and ``v.``/``vs.`` —; None for any other (``_read_word`` reads it)."""
+    if tok.isalpha():
         if tok[:1].isupper():
             if tok not in _IN_EX:
                 low = tok.lower()
                 return _ENDED if low in SIGNALS and low != "with" else _GO_ON
         elif tok.islower():
             return _GO_ON if tok in CONNECTORS and (tok == "with" or tok not in SIGNALS) else _ENDED
-    return _read_word(words, k, kept, tok_core, tok)
+    elif tok == "v." or tok == "vs.":
+        return _GO_ON
+    return None
 
 
 #: the capitalised words that open a name (``In re``, ``Ex parte``) or end it: ``_by_shape`` decides them
 _IN_EX = frozenset(("In", "IN", "Ex", "EX"))
+#: ``_plain_word``'s answers, by word (names repeat through a document); emptied when this many
+_verdicts: dict[str, int] = {}
+_VERDICTS_KEPT = 20_000
 
 
 def _read_word(words: list[str], k: int, kept: list[int], tok_core: str, tok: str) -> int:
