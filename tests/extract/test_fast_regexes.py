@@ -218,3 +218,36 @@ def test_references_searched_between_their_bounds_are_those_of_the_whole_paragra
         assert got == want, text
         matched += bool(want)
     assert matched > 100
+
+
+def test_regexes_opening_at_the_start_or_a_non_alphanumeric_find_what_finditer_finds() -> None:
+    """eyecite's regexes that are not volume-first open with ``(?:^|[^a-zA-Z0-9])``; the whole-text matcher
+    tries the start as written, then ``[^a-zA-Z0-9]REST`` (which ``re`` tries only at such characters)."""
+    from citecheck.extract.eyecite_adapter import _tokenizer
+
+    tokenizer = _tokenizer()
+    table = tokenizer.table
+    sources = [
+        i
+        for i in range(len(table))
+        if table.regexes[i].startswith("(?:^|[^a-zA-Z0-9])") and i not in table.volume_first
+    ]
+    assert len(sources) > 100
+    rng = random.Random(8)
+    words = (
+        "Cal. Penal Code N.Y. Gen. Bus. Law Tex. Fam. Code 2020-Ohio-123 2019 -Ohio- 12 Bald. C.C. 1 "
+        "5 U.S.C. § 1983 42 Stat. 808 Pub. L. No. 111-148 ( ) , ; . - x X 7 Ohio St. 3d at p. 12 "
+        "Hask. 3 Gil. 5 Olc. 9 Deady 4 Taney 2 Wall. 5 Pet. 6 1 12 123 2020 1998 A B at at at §§ tit. r. , 3 4"
+    ).split()
+    matched = 0
+    for i in rng.sample(sources, 60):
+        compiled = re.compile(table.regexes[i], table.flags[i])
+        matcher = _whole_text_matcher(table.regexes[i], table.flags[i], compiled)
+        assert matcher != compiled.finditer
+        own = [*tokenizer._strings().get(i, ()), *words]  # its own strings (whitespace-free) and others
+        for _ in range(100):
+            text = "".join(rng.choice(own) + rng.choice((" ", " ", "", "\n", "  ", "-")) for _ in range(10))
+            want = [(m.span(), m.groupdict(), m.groups()) for m in compiled.finditer(text)]
+            assert [(m.span(), m.groupdict(), m.groups()) for m in matcher(text)] == want, (i, text)
+            matched += bool(want)
+    assert matched > 25

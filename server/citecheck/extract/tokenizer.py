@@ -878,6 +878,18 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
 
         start_or_space.spans = spans  # type: ignore[attr-defined]
         return start_or_space
+    if source.startswith(_START_OR_NON_ALNUM):
+        # "(?:^|[^a-zA-Z0-9])REST": the try at the text's start as written, then "[^a-zA-Z0-9]REST", which
+        # ``re`` tries only where such a character stands (the group numbers are the same)
+        after_other = re.compile("[^a-zA-Z0-9]" + source[len(_START_OR_NON_ALNUM) :], flags)
+
+        def start_or_non_alnum(text: str) -> Iterator[re.Match[str]]:
+            first = compiled.match(text)
+            if first is not None:
+                yield first
+            yield from after_other.finditer(text, first.end() if first is not None else 0)
+
+        return start_or_non_alnum
     if source.startswith(_PLACEHOLDER_OPENING):
         dashes = _PLACEHOLDER_OPENING[2:-4]
 
