@@ -52,43 +52,45 @@ def _sp(s: Span, d: int) -> Span:
 
 class Shifter:
     """Moves one paragraph's objects by ``d``; objects shared between citations (a group's case name
-    and parentheticals, a sentence's quotes) are moved once: keyed by the (immutable) object, so
-    citations that shared one share its moved copy."""
+    and parentheticals, a sentence's quotes) are moved once: keyed by the object's identity (``id``:
+    the paragraph's result holds them all while the shifter lives), so citations that shared one
+    share its moved copy. (Keyed by value, each look-up hashed the object, its spans and its strings
+    through the dataclasses' ``__hash__``: ~5 calls a citation.)"""
 
     __slots__ = ("borrowed", "d", "names", "parentheticals", "quoted", "spans")
 
     def __init__(self, d: int) -> None:
         self.d = d
-        self.spans: dict[Span, Span] = {}
-        self.names: dict[CaseName, CaseName] = {}
-        self.quoted: dict[Quote, Quote] = {}
-        self.parentheticals: dict[tuple[Parenthetical, ...], tuple[Parenthetical, ...]] = {}
-        self.borrowed: dict[Span, tuple[str, Span]] = {}  # span in the paragraph before -> (its text, span)
+        self.spans: dict[int, Span] = {}
+        self.names: dict[int, CaseName] = {}
+        self.quoted: dict[int, Quote] = {}
+        self.parentheticals: dict[tuple[int, ...], tuple[Parenthetical, ...]] = {}
+        self.borrowed: dict[int, tuple[str, Span]] = {}  # span in the paragraph before -> (its text, span)
 
     def borrowed_proposition(self, text: str, src: Span, src_off: int) -> tuple[str, Span]:
         """The previous paragraph's sentence as the proposition, one string for every citation that borrows
         it (a copy per citation took a hundred megabytes on a one-line brief of 100,000 citations)."""
-        got = self.borrowed.get(src)
+        got = self.borrowed.get(id(src))
         if got is None:
             ps = _sp(src, src_off)
-            got = self.borrowed[src] = (text[ps.start : ps.end], ps)
+            got = self.borrowed[id(src)] = (text[ps.start : ps.end], ps)
         return got
 
     def span(self, s: Span) -> Span:
         return unchecked_span(s.start + self.d, s.end + self.d)
 
     def shared_span(self, s: Span) -> Span:
-        got = self.spans.get(s)
+        got = self.spans.get(id(s))
         if got is None:
-            got = self.spans[s] = unchecked_span(s.start + self.d, s.end + self.d)
+            got = self.spans[id(s)] = unchecked_span(s.start + self.d, s.end + self.d)
         return got
 
     def name(self, n: CaseName | None) -> CaseName | None:
         if n is None or not self.d:
             return n
-        got = self.names.get(n)
+        got = self.names.get(id(n))
         if got is None:
-            got = self.names[n] = _case_name(
+            got = self.names[id(n)] = _case_name(
                 text=_intern(n.text),
                 span=self.span(n.span),
                 plaintiff=_one(n.plaintiff),
@@ -129,17 +131,18 @@ class Shifter:
         return tuple(self.quote(q) for q in qs)
 
     def quote(self, q: Quote) -> Quote:
-        got = self.quoted.get(q)
+        got = self.quoted.get(id(q))
         if got is None:
-            got = self.quoted[q] = _new_quote(text=q.text, span=self.span(q.span), block=q.block)
+            got = self.quoted[id(q)] = _new_quote(text=q.text, span=self.span(q.span), block=q.block)
         return got
 
     def parens(self, ps: tuple[Parenthetical, ...]) -> tuple[Parenthetical, ...]:
         if not ps or not self.d:
             return ps
-        got = self.parentheticals.get(ps)
+        key = tuple(map(id, ps))  # a parallel group's members hold copies of one list of them
+        got = self.parentheticals.get(key)
         if got is None:
-            got = self.parentheticals[ps] = tuple(
+            got = self.parentheticals[key] = tuple(
                 _parenthetical(text=p.text, span=self.span(p.span)) for p in ps
             )
         return got
