@@ -133,3 +133,30 @@ def test_what_citations_shared_in_their_paragraph_they_share_moved() -> None:
     assert a.proposition_span is b.proposition_span is c.proposition_span
     assert a.proposition == "The right is fundamental."
     assert a.span.of(text) == "410 U.S. 113" and a.parentheticals[0].span.of(text) == "(holding so)"
+
+
+def test_a_paragraphs_citation_has_each_field_in_its_place() -> None:
+    """``paragraph._citation`` passes the thirty fields by position too: each read back by name."""
+    from citecheck.extract.paragraph import extract_paragraph
+
+    text = (
+        "The right is fundamental. Roe v. Wade, 410 U.S. 113, 116 (1973) (holding so), "
+        "aff'd, 411 U.S. 1 (1974). Id. at 117."
+    )
+    res = extract_paragraph(text)
+    c = res.citations[0]
+    assert (c.index, c.form, c.span.of(text), c.text) == (0, CiteForm.FULL, "410 U.S. 113", "410 U.S. 113")
+    assert c.full_span.of(text).startswith("Roe v. Wade, 410 U.S. 113")
+    assert (c.volume, c.reporter, c.reporter_as_written, c.page) == ("410", "U.S.", "U.S.", "113")
+    assert (c.database, c.foreign, c.agency, c.listed) == (None, None, None, False)
+    assert c.case_name is not None and c.case_name.text == "Roe v. Wade"
+    assert c.pincite is not None and c.pincite.text == "116"
+    assert (c.court, c.court_text, c.year, c.date) == ("scotus", None, 1973, None)
+    assert c.date_span is not None and c.date_span.of(text) == "(1973)"
+    assert [p.text for p in c.parentheticals] == ["holding so"]
+    assert c.history and c.history[0].startswith("aff")
+    assert c.quotes == () and c.proposition == "The right is fundamental."
+    assert c.proposition_span is not None and c.proposition_span.of(text) == c.proposition
+    assert (c.group, c.antecedent, c.antecedent_text, c.paragraph, c.statute) == (0, None, None, 0, None)
+    idc = res.citations[-1]
+    assert idc.form is CiteForm.ID and idc.pincite is not None and idc.pincite.text == "117"
