@@ -330,7 +330,8 @@ class _Layout:
         quotes = find_quotes(norm, text)
         # a quotation of two sentences is one: its inner periods end nothing (its last one may)
         sents = sentence_spans(norm, protected + [_inner(q) for q in quotes])
-        only = [_only_citations(norm, s, protected) for s in sents]
+        ordered = sorted(protected)
+        only = [_only_citations(norm, s, ordered) for s in sents]
         block = block_quote(text, 0, len(norm)) if is_block_paragraph(text) else None
         return cls(sents, only, [Span(a, b) for a, b in sents], quotes, block)
 
@@ -1118,24 +1119,37 @@ def _is_signal(word: str) -> bool:
     return low in SIGNALS or low.strip(",.;:()*_") in SIGNALS
 
 
-def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
+def _only_citations(norm: str, sent: tuple[int, int], ordered: list[tuple[int, int]]) -> bool:
+    """Whether the sentence holds nothing but citations (``ordered``: the protected extents, sorted)."""
     s, e = sent
     # the sentence with the protected extents blanked, read piece by piece: a blank separates the words of
     # the pieces either side of it, so each piece's words are read alone, and the first piece with a
-    # word of prose decides (most sentences of prose: decided at their first word)
+    # word of prose decides (most sentences of prose: decided at their first word). The extents in order
+    # of their start, cut to the sentence, are in order of their cut start (ties, cut at the sentence's
+    # start, in any order: each only moves ``pos`` to its end)
     pos = s
-    for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
+    for a, b in ordered:
+        if a >= e:
+            break
+        if a >= b or b <= s:
+            continue
+        lo, hi = (a if a > s else s), (b if b < e else e)
         if hi <= pos:
             continue
-        if lo > pos and _has_prose(norm[pos:lo]):
+        if lo > pos and _has_prose(norm, pos, lo):
             return False
         pos = hi
-    return not _has_prose(norm[pos:e])
+    return not _has_prose(norm, pos, e)
 
 
-def _has_prose(piece: str) -> bool:
-    """A word with a letter that is no signal: what makes a sentence more than citations."""
-    return any(_LETTER.search(w) and not _is_signal(w) for w in piece.split())
+def _has_prose(norm: str, start: int, end: int) -> bool:
+    """A word of ``norm[start:end]`` with a letter that is no signal: what makes a sentence more than
+    citations. The words (``str.split``'s) read one at a time: in prose the first decides."""
+    for m in _NON_SPACE.finditer(norm, start, end):
+        word = m.group()
+        if _LETTER.search(word) and not _is_signal(word):
+            return True
+    return False
 
 
 def _first_in_sentence(drafts: list[_Draft], sents: list[tuple[int, int]], si: int) -> int:
