@@ -79,6 +79,30 @@ _PLAIN = {
         ),
     ),
     "foreign._YEAR_THEN_CAPITAL": (foreign._YEAR_THEN_CAPITAL, r"\d{4}\s+[A-Z]"),
+    "state_statutes._SECTION_WORD": (
+        state_statutes._SECTION_WORD,
+        r"(?<![\w.])(?:Secs?\.|SECS?\.|Sections?|SECTIONS?|sec\.|secs\.|section|sections)\s*(?=\d)",
+    ),
+    "state_statutes._STATUTES_OF": (
+        state_statutes._STATUTES_OF,
+        state_statutes._STATUTES_OF.pattern.replace(
+            r"(?P<name>S(?<![\w.]S)t\.)", r"(?<![\w.])(?P<name>St\.)"
+        ),
+    ),
+    "state_statutes._MASS_CHAPTER": (
+        state_statutes._MASS_CHAPTER,
+        state_statutes._MASS_CHAPTER.pattern.replace(
+            r"(?P<code>M(?<![\w.]M)(?:ass\.\s?Gen\.\s?Laws(?:\s?Ann\.)?|\.\s?G\.\s?L\.)|G(?<![\w.]G)\.\s?L\.)",
+            r"(?<![\w.])(?P<code>Mass\.\s?Gen\.\s?Laws(?:\s?Ann\.)?|M\.\s?G\.\s?L\.|G\.\s?L\.)",
+        ),
+    ),
+    "constitutions._BARE": (
+        constitutions._BARE,
+        constitutions._BARE.pattern.replace(
+            r"(?:(?:A(?<![\w.]A)(?:rt\.|rticle|RT\.)|a(?<![\w.]a)(?:rt\.|rticle))",
+            r"(?<![\w.])(?:(?:[Aa]rt\.|[Aa]rticle|ART\.)",
+        ).replace(r"|(?:A(?<![\w.]A)(?:mend\.|MEND\.)|a(?<![\w.]a)mend\.)", r"|(?:[Aa]mend\.|AMEND\.)"),
+    ),
     "sentences._END": (sentences._END, r"[.?!]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])"),
 }
 
@@ -124,6 +148,25 @@ _PIECES = [
     '"The',
     "(A",
     "*5",
+    "Sec. 5",
+    "SECS. 12",
+    "sections 4",
+    "xSection 5",
+    ".sec. 4",
+    "SECTION 9",
+    "St. 2020, c. 65, § 3",
+    "xSt. 2019, c. 1",
+    "G.L. c. 93A",
+    "M. G. L. ch. 12",
+    "Mass. Gen. Laws Ann. chapter 5",
+    ".G. L. c. 4",
+    "art. I, § 8",
+    "Article III, sec. 2",
+    "ART. IV, § 1, cl. 3",
+    "amend. XIV",
+    "AMEND. V, § 1",
+    "xart. I, § 2",
+    "Amend. II",
 ]
 
 
@@ -251,3 +294,47 @@ def test_regexes_opening_at_the_start_or_a_non_alphanumeric_find_what_finditer_f
             assert [(m.span(), m.groupdict(), m.groups()) for m in matcher(text)] == want, (i, text)
             matched += bool(want)
     assert matched > 25
+
+
+def test_the_supra_volume_is_searched_from_where_a_match_can_start() -> None:
+    """``_VOLUME_BEFORE_SUPRA`` searched from ``_supra_volume_from`` finds what it finds from the start."""
+    rng = random.Random(43)
+    pieces = [
+        "Roe",
+        ",",
+        " ",
+        "  ",
+        "\n",
+        "410",
+        "U.S.",
+        "F. Supp.",
+        "Smith v. Jones",
+        "1",
+        "So. 2d",
+        "x",
+        "'",
+    ]
+    found = 0
+    for _ in range(6_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(2, 60))) + rng.choice(
+            (",", ", ", ",  ")
+        )
+        start = rng.randrange(0, 5)
+        want = paragraph._VOLUME_BEFORE_SUPRA.search(text, start, len(text))
+        got = paragraph._VOLUME_BEFORE_SUPRA.search(
+            text, paragraph._supra_volume_from(text, start, len(text)), len(text)
+        )
+        assert (got and (got.span(), got.groups())) == (want and (want.span(), want.groups())), text
+        found += want is not None
+    assert found > 300
+
+
+def test_every_mass_chapter_holds_what_its_prefilter_looks_for() -> None:
+    """``state_statutes._chapters`` searches ``_MASS_CHAPTER`` only where "L." or "Mass." stands."""
+    found = 0
+    for text in _texts(44, 4_000):
+        for variant in (text, text.replace("L.", "L ")):
+            if state_statutes._MASS_CHAPTER.search(variant):
+                assert "L." in variant or "Mass." in variant, variant
+                found += 1
+    assert found > 100

@@ -647,7 +647,7 @@ def _supra_draft(
         return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
     name_end = h.start
     vol = (  # it ends ",\s*$": searched only where the text before ends so
-        _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+        _VOLUME_BEFORE_SUPRA.search(norm, _supra_volume_from(norm, prev_end, h.start), h.start)
         if norm[prev_end : h.start].rstrip().endswith(",")
         else None
     )
@@ -664,6 +664,16 @@ def _supra_draft(
         hit=h, form=CiteForm.SUPRA, span=span, core=Span(h.start, end), full=span, pincite=pin,
         after=span.end, antecedent_text=name[0],
     )  # fmt: skip
+
+
+def _supra_volume_from(norm: str, start: int, end: int) -> int:
+    """Where ``_VOLUME_BEFORE_SUPRA`` (which ends at ``end``) is searched from, the same match as from
+    ``start``: a match holds at most 31 characters other than whitespace (a comma, four digits, a reporter
+    of 25, a comma), so none starts before the last 64 characters when those hold 32 or more."""
+    window = end - 64
+    if window <= start or len("".join(norm[window:end].split())) < 32:
+        return start
+    return window
 
 
 def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch], list[Hit]]:
