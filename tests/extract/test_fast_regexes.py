@@ -246,21 +246,23 @@ def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:
     assert not _dash_then_space("well-known under_score 5–7", "_—–-")
 
 
-def test_references_searched_between_their_bounds_are_those_of_the_whole_paragraph() -> None:
-    """``_REFERENCE`` is searched only from the fourth word before the first "at N"/"p. N" to the last one's
-    number (``paragraph._reference_bounds``): the same matches as over the whole text."""
-    matched = 0
+def test_references_searched_in_their_windows_are_those_of_the_whole_paragraph() -> None:
+    """``_REFERENCE`` is searched only from the fourth word before each "at N"/"p. N" to its number
+    (``paragraph._reference_windows``): the same matches as over the whole text."""
+    matched = windows = 0
     for text in _texts(41, 4_000):
         want = _found(paragraph._REFERENCE, text)
-        bounds = paragraph._reference_bounds(text)
-        got = (
-            []
-            if bounds is None
-            else [(m.span(), m.groupdict(), m.groups()) for m in paragraph._REFERENCE.finditer(text, *bounds)]
-        )
+        found = paragraph._reference_windows(text)
+        got = [
+            (m.span(), m.groupdict(), m.groups())
+            for a, b in found
+            for m in paragraph._REFERENCE.finditer(text, a, b)
+        ]
         assert got == want, text
         matched += bool(want)
+        windows += len(found) > 1
     assert matched > 100
+    assert windows > 100  # texts with windows apart
 
 
 def test_regexes_opening_at_the_start_or_a_non_alphanumeric_find_what_finditer_finds() -> None:

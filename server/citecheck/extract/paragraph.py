@@ -1292,11 +1292,8 @@ def _reference_candidates(
 ) -> tuple[RefCandidate, ...]:
     if " at " not in norm and " p." not in norm:  # "Roe at 116", "Angelopoulos p. *4"
         return ()
-    bounds = _reference_bounds(norm)
-    if bounds is None:
-        return ()
     out: list[RefCandidate] = []
-    for first in _REFERENCE.finditer(norm, *bounds):
+    for first in (m for bounds in _reference_windows(norm) for m in _REFERENCE.finditer(norm, *bounds)):
         m: re.Match[str] | None = first
         while m is not None and any(o.span.start < m.end() and m.start() < o.span.end for o in drafts):
             # "Id. In Mancari at 665": the name read from "Id." overlaps the Id.; read it from a later word
@@ -1324,25 +1321,25 @@ def _reference_candidates(
 _REFERENCE_TAIL = re.compile(r"\s(?:at\s+|pp?\.\s*)\*?\d")
 
 
-def _reference_bounds(norm: str) -> tuple[int, int] | None:
-    """Where ``_REFERENCE`` matches can lie (None: nowhere): from the fourth word before the first tail
-    (a match's name is at most four words, the first maybe cut, the tail right after them) to the end of
-    the last tail (its number, which the match's lookahead reads). ``_REFERENCE`` searched only there
-    finds what it finds in the whole paragraph (its lookbehind still sees before the start)."""
-    first = last = None
+def _reference_windows(norm: str) -> list[tuple[int, int]]:
+    """Where ``_REFERENCE`` matches can lie, in order: for each tail (every match ends in one), from the
+    fourth word before it (a match's name is at most four words, the first maybe cut, the tail right
+    after them) to the tail's number (which the match's lookahead reads); overlapping ones merged, so a
+    match lies inside one. ``_REFERENCE`` searched in each finds what it finds in the whole paragraph
+    (its lookbehind still sees before the window; no match starts between windows)."""
+    windows: list[tuple[int, int]] = []
     for m in _REFERENCE_TAIL.finditer(norm):
-        if first is None:
-            first = m.start()
-        last = m.end()
-    if first is None or last is None:
-        return None
-    i = first
-    for _ in range(4):
-        while i > 0 and norm[i - 1].isspace():
-            i -= 1
-        while i > 0 and not norm[i - 1].isspace():
-            i -= 1
-    return i, last
+        i = m.start()
+        for _ in range(4):
+            while i > 0 and norm[i - 1].isspace():
+                i -= 1
+            while i > 0 and not norm[i - 1].isspace():
+                i -= 1
+        if windows and i <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], m.end())
+        else:
+            windows.append((i, m.end()))
+    return windows
 
 
 def _ref_context(
