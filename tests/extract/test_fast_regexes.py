@@ -340,3 +340,26 @@ def test_every_mass_chapter_holds_what_its_prefilter_looks_for() -> None:
                 assert "L." in variant or "Mass." in variant, variant
                 found += 1
     assert found > 100
+
+
+def test_every_agency_series_holds_what_its_prefilter_looks_for() -> None:
+    """``agency.find_agency_series`` reads only a paragraph ``may_cite_agency_series`` passes: every
+    ``_FIND`` match holds one of its strings (each series written every way its pattern allows)."""
+    rng = random.Random(45)
+    series = [
+        "FCC Rcd.", "FCCRcd", "F. C. C. R.", "F.C.C.Rcd.", "F.C.C. Rcd.", "FCC 2d", "FCC2d", "F. E. R. C.",
+        "F.E.R.C.", "Ag. Dec.", "Ag.Dec.", "S. E. C.", "S.E.C.", "F. L. R. A.", "F.L.R.A.", "FLRA",
+        "E. C. A. B.", "E.C.A.B.", "ECAB",
+    ]  # fmt: skip
+    found = 0
+    for _ in range(3_000):
+        text = " ".join(
+            rng.choice(
+                (*series, "12", "345", "x", "Roe,", "(", "1.", f"{rng.randrange(1, 99)} {rng.choice(series)}")
+            )
+            for _ in range(rng.randrange(1, 12))
+        )
+        if agency._FIND.search(text):
+            assert agency.may_cite_agency_series(text), text
+            found += 1
+    assert found > 100
