@@ -281,7 +281,9 @@ _BARE = re.compile(
     rf"|(?:A(?<![\w.]A)(?:mend\.|MEND\.)|a(?<![\w.]a)mend\.)\s*(?P<amend>[IVX]{{1,6}})\b)"
     rf"(?:\s*,\s*{_SEC})?(?:\s*,\s*{_CL})?"
 )
-_MAY_CITE = re.compile(r"Const|CONST|Amend|amend|Art\.|art\.|Article|article|ARTICLE|ART\.", re.ASCII)
+_MAY_CITE = re.compile(  # grouped by first letter (as paragraph._MAY_CITE_CODE)
+    r"C(?:onst|ONST)|A(?:mend|rt\.|rticle|RTICLE|RT\.)|a(?:mend|rt\.|rticle)", re.ASCII
+)
 
 
 class ConstitutionMatch:

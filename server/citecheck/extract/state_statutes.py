@@ -95,8 +95,8 @@ _ACT_THEN_SECTION = re.compile(
     rf"(?P<name>(?:[A-Z][\w'.-]*,?\s+(?:(?:of|and|&|the|for|to|on)\s+)*){{0,8}}Act(?:\s+of\s+(?:1[89]\d\d|20\d\d))?)"
     rf"\s*,?\s*(?:§|[Ss]ec(?:tion)?\.?)\s*(?P<sec>\d+[A-Za-z]?)(?P<subs>(?:\s?{_SUB})*)"
 )
-_MAY_CITE = re.compile(
-    r"Sec|sec|SEC|Chapter|chapter|CHAPTER|RCW|Laws|LAWS|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws"
+_MAY_CITE = re.compile(  # grouped by first letter (as paragraph._MAY_CITE_CODE)
+    r"S(?:ec|EC|t\.)|sec|C(?:hapter|HAPTER)|chapter|RCW|L(?:aws|AWS)|A(?:cts|ct\b)|G(?:\.\s?L\.|en\.\s?Laws)"
 )
 
 
