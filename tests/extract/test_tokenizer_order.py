@@ -118,3 +118,27 @@ def test_a_stop_word_over_a_tokens_start_still_drops_it() -> None:
     ]
     assert scan(text) == []
     assert [h.start for h in scan("Roe, e g§. 5")] == [7]  # no stop word chosen: the section is a hit
+
+
+def test_stop_words_never_cover_a_volume_an_id_or_a_supra_on_random_text() -> None:
+    """``Tokenizer._all_clear`` leaves the stop words unread where every other token is a citation opening
+    with its volume, an ``Id.`` or a ``supra``: on text made of stop words, their neighbours (``e.g.``'s
+    dots match anything, ``in re`` and ``see also`` hold a space), punctuation and citations, the tokens
+    for the hits are those of the full reading, and the shortcut was taken on most texts."""
+    tokenizer = _tokenizer()
+    pieces = (
+        "v. in re In Re see also See e.g. e g eg5 e5g E.G. exg§ aff'd (quoting (citing Cf. cf re- -re "
+        "id. Id., ibid. (Id.) supra supra, (supra) 5 U.S. 1 410 U.S. at 5 §5 § 1983 Cal. Penal Code "
+        "2020-Ohio-12 ( ) [ ] , . ; - — ___ x 12 1. 5."
+    ).split(" ")
+    rng = random.Random(41)
+    clear = 0
+    for _ in range(4_000):
+        text = "".join(rng.choice(pieces) + rng.choice((" ", " ", "  ", "", "\n", "\t")) for _ in range(12))
+        tokens = [t for t in tokenizer.tokenize(text) if t.kind not in _IGNORED_BY_HITS]
+        for_hits = tokenizer.tokenize(text, every=False)
+        assert _as_written([t for t in for_hits if t.kind not in _IGNORED_BY_HITS]) == _as_written(tokens), (
+            text
+        )
+        clear += tokenizer._all_clear(text, tokens)
+    assert clear > 1_000

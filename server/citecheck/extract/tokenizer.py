@@ -455,6 +455,12 @@ class Tokenizer:
             ahocorasick,
         )
         self._unfiltered_rank = {i: k for k, i in enumerate(table.unfiltered)}
+        #: the stop words', paragraph marks', Id.'s and supra's regexes are those ``_all_clear`` knows
+        self._ignored_known = sorted(
+            (int(table.kinds[i]), table.regexes[i], table.flags[i])
+            for i in range(len(table))
+            if table.kinds[i] in (*_IGNORED_BY_HITS, TokenKind.ID, TokenKind.SUPRA)
+        ) == sorted(_KNOWN_IGNORED)
         #: each case-sensitive extractor's strings, with its place in each string's list; and as a tuple
         self._strings_of: dict[int, list[tuple[str, int]]] | None = None  # (both built when first needed)
         self._string_sets: dict[int, tuple[str, ...]] = {}
@@ -576,7 +582,7 @@ class Tokenizer:
         table = self.table
         stripped = "".join(text.split())  # what ``\s+`` removes: str.isspace's characters
         tokens: list[Token] = []
-        ignored: list[tuple[int, list[tuple[int, int, int]]]] = []
+        ignored: list[int] = []
         anywhere = self._volume_tokens(text, tokens)
         literal = table.required_literal
         kinds = table.kinds
@@ -585,11 +591,11 @@ class Tokenizer:
                 if anywhere:
                     self._match_at(i, text, anywhere, tokens)
             elif not every and kinds[i] in _IGNORED_BY_HITS:
-                ignored.append((i, self._spans(i, text)))
+                ignored.append(i)
             elif (needed := literal.get(i)) is None or needed in text:
                 tokens.extend(_token(m, table, i) for m in self._matches(i, text))
-        if ignored:
-            self._covering(text, ignored, tokens)
+        if ignored and not self._all_clear(text, tokens):
+            self._covering(text, [(i, self._spans(i, text)) for i in ignored], tokens)
         tokens.sort(key=_by_span)
         return self._ties_ordered(tokens, stripped)
 
@@ -627,6 +633,26 @@ class Tokenizer:
         if spans is not None:
             return spans(text)  # type: ignore[no-any-return]
         return [(m.start(), *m.span(1)) for m in how(text)]
+
+    def _all_clear(self, text: str, tokens: list[Token]) -> bool:
+        """Whether no stop word or paragraph mark can cover any of ``tokens``' starts, known without
+        looking for them. With eyecite 2.7's regexes (``_KNOWN_IGNORED``; checked when the tokenizer is
+        made): a stop word is ``[^\\sa-zA-Z0-9]*`` + one of its words + ``[^\\sa-zA-Z0-9]*`` between
+        whitespace, so a digit inside one follows a letter (only ``e.g.``'s unescaped dots match one, after
+        ``e`` or ``g``) and a word after whitespace inside one starts ``r``, ``a``, ``g`` or with punctuation
+        followed by whitespace; a paragraph mark is a line break. A token starting with an ASCII digit
+        after no ASCII letter or digit (every volume-first citation), an ``Id.`` and a ``supra`` (after
+        whitespace, ``i``/punctuation + ``s``: neither ``in re`` nor ``see`` fits) start inside neither."""
+        if not self._ignored_known:
+            return False
+        kinds = (TokenKind.ID, TokenKind.SUPRA)
+        for t in tokens:
+            q = t.start
+            if t.kind in kinds:
+                continue
+            if text[q] not in _ASCII_DIGITS or (q > 0 and text[q - 1] in _ASCII_ALNUM):
+                return False
+        return True
 
     def _covering(
         self, text: str, ignored: list[tuple[int, list[tuple[int, int, int]]]], tokens: list[Token]
@@ -784,6 +810,19 @@ class Tokenizer:
 
 
 _START_OR_NON_ALNUM = "(?:^|[^a-zA-Z0-9])"
+_ASCII_DIGITS = frozenset("0123456789")
+#: eyecite 2.7's regexes of the kinds ``Tokenizer._all_clear`` reasons about: (kind, regex, flags)
+_KNOWN_IGNORED = (
+    (int(TokenKind.ID), r"(?:^|\s)(id\.,?|ibid\.)(?:\s|$)", int(re.I)),
+    (int(TokenKind.SUPRA), r"(?:^|\s)([^\sa-zA-Z0-9]*supra[^\sa-zA-Z0-9]*)(?:\s|$)", int(re.I)),
+    (int(TokenKind.PARAGRAPH), r"(\n)", 0),
+    (
+        int(TokenKind.STOP_WORD),
+        r"(?:^|\s)([^\sa-zA-Z0-9]*(?P<stop_word>v|in re|re|quoting|e.g.|parte|denied|citing|aff'd|affirmed|"
+        r"remanded|see also|see|granted|dismissed|Cf)[^\sa-zA-Z0-9]*)(?:\s|$)",
+        int(re.I),
+    ),
+)
 #: ``Tokenizer._how``'s marks (compared by identity)
 _HOW_STRICT = "volume first"
 _HOW_ANYWHERE = "after any volume"
@@ -839,6 +878,18 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
 
         start_or_space.spans = spans  # type: ignore[attr-defined]
         return start_or_space
+    if source.startswith(_START_OR_NON_ALNUM):
+        # "(?:^|[^a-zA-Z0-9])REST": the try at the text's start as written, then "[^a-zA-Z0-9]REST", which
+        # ``re`` tries only where such a character stands (the group numbers are the same)
+        after_other = re.compile("[^a-zA-Z0-9]" + source[len(_START_OR_NON_ALNUM) :], flags)
+
+        def start_or_non_alnum(text: str) -> Iterator[re.Match[str]]:
+            first = compiled.match(text)
+            if first is not None:
+                yield first
+            yield from after_other.finditer(text, first.end() if first is not None else 0)
+
+        return start_or_non_alnum
     if source.startswith(_PLACEHOLDER_OPENING):
         dashes = _PLACEHOLDER_OPENING[2:-4]
 
