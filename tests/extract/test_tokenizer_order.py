@@ -28,6 +28,8 @@ _EXTRA = (
     "2019 WL 1396975, at *3; 2020 U.S. Dist. LEXIS 12345; 2020-Ohio-123; 2019 IL 123456; 2015 ME 12.",
     "Roe, 410 U.S., at 116; 539 U. S., at 339\u2013340; 12-34 Foo 5; 1 2 3 4 5 6 U.S. 7; 9 \u00a7 10; Cal. Penal Code.",
     "5 S.Ct. 3 and 5 S. Ct. 3, 5 S.Ct. at 4; 7 Misc. 3d 1 (N.Y. Sup. Ct. 2005); 12 N.Y.S.2d 4; 3 Ohio St. 3d 9.",
+    # reporters whose abbreviation names several editions: one span's tokens merge their editions in order
+    "See 5 Marsh. 10, and 7 Marsh. at 12; 3 Mon. 4; 2 Bailey 9; 4 Am. Negl. Cas. 5; 6 Mon. Rep. at 7.",
 )
 
 
@@ -142,3 +144,36 @@ def test_stop_words_never_cover_a_volume_an_id_or_a_supra_on_random_text() -> No
         )
         clear += tokenizer._all_clear(text, tokens)
     assert clear > 1_000
+
+
+def test_ties_left_in_any_order_resolve_alike_in_every_order(bulk_opinions) -> None:
+    """``_order_free`` runs (one span, not ordered by rank): every order of the run resolves to the same
+    tokens, editions in the same order (the run's members copied, since merging changes them)."""
+    import copy
+    from itertools import permutations
+
+    from citecheck.extract.tokenizer import _order_free
+
+    tokenizer = _tokenizer()
+    free = mixed = 0
+    for text in _texts(bulk_opinions):
+        ordered = tokenizer._ordered_tokens(text, True)
+        k = 0
+        while k < len(ordered):
+            j = k + 1
+            while j < len(ordered) and (ordered[j].start, ordered[j].end) == (
+                ordered[k].start,
+                ordered[k].end,
+            ):
+                j += 1
+            if j - k > 1 and _order_free(ordered, k, j):
+                free += 1
+                results = {
+                    repr(_as_written(tokenizer.resolved([copy.copy(t) for t in run])))
+                    for run in permutations(ordered[k:j])
+                }
+                assert len(results) == 1, (text[:200], results)
+            elif j - k > 1:
+                mixed += 1
+            k = j
+    assert free > 300 and mixed > 0

@@ -509,9 +509,13 @@ class Tokenizer:
         two kinds' never do: checked), so it neither drops one nor merges with one, and the next token
         kept replaces it as the last. The other tokens are then exactly ``tokenize(text)``'s."""
         if self.narrow:
-            tokens = self._ordered_tokens(text, every)
-        else:
-            tokens = sorted(self.extract_tokens(text), key=_by_span)
+            return self.resolved(self._ordered_tokens(text, every))
+        return self.resolved(sorted(self.extract_tokens(text), key=_by_span))
+
+    def resolved(self, tokens: list[Token]) -> list[Token]:
+        """eyecite's overlap resolution of ``tokens`` (sorted): one span's tokens of one kind, form and
+        groups merged into the first, a token starting inside the last kept one dropped (a nominative
+        reporter's citation giving way to another citation). Merging changes the tokens in place."""
         out: list[Token] = []
         last: Token | None = None
         offset = 0
@@ -684,7 +688,7 @@ class Tokenizer:
             j = k + 1
             while j < n and tokens[j].start == t.start and tokens[j].end == t.end:
                 j += 1
-            if j - k > 1:
+            if j - k > 1 and not _order_free(tokens, k, j):
                 run = tokens[k:j]
                 strings = self._strings()
                 first = strings.get(run[0].extractor)
@@ -939,6 +943,24 @@ def _token(m: re.Match[str], table: TokenTable, i: int) -> Token:
 
 def _by_span(t: Token) -> tuple[int, int]:
     return (t.start, -t.end)
+
+
+def _order_free(tokens: list[Token], k: int, j: int) -> bool:
+    """Whether the tokens ``tokens[k:j]`` (one span) resolve alike in any order: citations of the same
+    groups and form merge into the first (or are all dropped), and their editions' union, one exact and
+    one variation edition at most (a reporter's exact regex and its variations' regex: most ties), is
+    the same tuple in any order."""
+    first = tokens[k]
+    if first.kind is not TokenKind.CITATION:
+        return False
+    exact: set[int] = set()
+    variation: set[int] = set()
+    for u in tokens[k:j]:
+        if u.kind is not TokenKind.CITATION or u.short != first.short or u.groups != first.groups:
+            return False
+        exact.update(u.exact)
+        variation.update(u.variation)
+    return len(exact) <= 1 and len(variation - exact) <= 1
 
 
 def _by_extractor(t: Token) -> int:
