@@ -2,12 +2,16 @@
  * Entry point: wires settings, the server, the status bar, the Citations tree and the commands
  * together. No logic lives here; each piece is in its own module.
  */
+// First: it spawns the server's process while the rest of the bundle is still being evaluated (early.ts).
+import './prestart';
+
 import * as os from 'node:os';
 import type * as vscode from 'vscode';
 
 import { courtListenerReach, parseCitations, unverifiedCount } from './citations';
 import { CitationsProvider, VIEW_ID } from './citationsView';
 import { registerCommands, registerForwarders } from './commands';
+import { takeEarly } from './early';
 import { followedUri } from './follow';
 import { hostEnv, resolveServerCommand, ServerNotFound } from './launch';
 import { CitecheckServer } from './server';
@@ -24,9 +28,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = api.createLogOutputChannel('citecheck');
   const tokens = new TokenStore(context.secrets, context.globalState);
   // Not awaited here: the server is spawned meanwhile, and only its `initialize` (which carries the
-  // token) waits for this round trip to the workbench — and not even that when this machine last saw
-  // no token (globalState says so without a round trip; issue 40, the first squiggle).
-  const waitForToken = tokens.mayHaveToken;
+  // token) waits for this round trip to the workbench — and only when this profile last saw a token
+  // (globalState says so without a round trip; issue 40, the first squiggle).
+  const waitForToken = tokens.lastSawToken;
   const tokenRead = tokens.load().then(
     () => undefined,
     (err: unknown) => output.warn(`could not read the CourtListener token from secret storage: ${err instanceof Error ? err.message : String(err)}`),
@@ -116,8 +120,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const clientSettings = readClientSettings(api.getConfiguration(SECTION), pathContext());
     languages = clientSettings.languages;
     try {
-      await srv.start(resolveServerCommand(clientSettings, hostEnv()), languages, waitForToken ? tokenRead : undefined);
+      const command = resolveServerCommand(clientSettings, hostEnv());
+      // the process prestart.ts spawned, when it runs this very command (only the first start finds one)
+      await srv.start(command, languages, waitForToken ? tokenRead : undefined, takeEarly(command));
     } catch (err) {
+      takeEarly(undefined); // no command to run: a process spawned early is not wanted either
       const message = err instanceof Error ? err.message : String(err);
       status.model.setServer('failed', message);
       status.render();
@@ -170,14 +177,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   setActive(api.activeEditor());
   const started = start();
   if (!waitForToken) {
-    // This machine last saw no token, yet the read found one (stored meanwhile by another window, or
-    // the hint was lost): the server gets it as any new token reaches it, by a restart.
+    // This profile last saw no token (or never read one: a new profile), yet the read found one (stored
+    // by an older version or another window, or the hint was lost): the server gets it as any new
+    // token reaches it, by a restart.
     void Promise.all([tokenRead, started]).then(() => (tokens.value !== undefined ? restart() : undefined));
   }
   await started;
 }
 
 export async function deactivate(): Promise<void> {
+  takeEarly(undefined);
   await server?.stop();
   server = undefined;
 }
