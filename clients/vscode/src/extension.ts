@@ -2,16 +2,12 @@
  * Entry point: wires settings, the server, the status bar, the Citations tree and the commands
  * together. No logic lives here; each piece is in its own module.
  */
-// First: it spawns the server's process while the rest of the bundle is still being evaluated (early.ts).
-import './prestart';
-
 import * as os from 'node:os';
 import type * as vscode from 'vscode';
 
 import { courtListenerReach, parseCitations, unverifiedCount } from './citations';
 import { CitationsProvider, VIEW_ID } from './citationsView';
 import { registerCommands, registerForwarders } from './commands';
-import { takeEarly } from './early';
 import { followedUri } from './follow';
 import { hostEnv, resolveServerCommand, ServerNotFound } from './launch';
 import { CitecheckServer } from './server';
@@ -120,11 +116,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const clientSettings = readClientSettings(api.getConfiguration(SECTION), pathContext());
     languages = clientSettings.languages;
     try {
-      const command = resolveServerCommand(clientSettings, hostEnv());
-      // the process prestart.ts spawned, when it runs this very command (only the first start finds one)
-      await srv.start(command, languages, waitForToken ? tokenRead : undefined, takeEarly(command));
+      await srv.start(resolveServerCommand(clientSettings, hostEnv()), languages, waitForToken ? tokenRead : undefined);
     } catch (err) {
-      takeEarly(undefined); // no command to run: a process spawned early is not wanted either
       const message = err instanceof Error ? err.message : String(err);
       status.model.setServer('failed', message);
       status.render();
@@ -186,7 +179,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
-  takeEarly(undefined);
   await server?.stop();
   server = undefined;
 }

@@ -8,10 +8,6 @@
  * the launch options (`initializationOptions`), which the server treats as the user's own.
  * Everything the user sees (notifications, status bar, tree) is reached through `ServerHooks`.
  */
-import type { ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
-
 import type * as vscode from 'vscode';
 import {
   type BaseLanguageClient,
@@ -25,11 +21,8 @@ import {
   type MessageTransports,
   RevealOutputChannelOn,
   type ServerOptions,
-  type ShutdownMode,
   State,
   type StaticFeature,
-  StreamMessageReader,
-  StreamMessageWriter,
 } from 'vscode-languageclient/node';
 
 import { CITATIONS_NOTIFICATION } from './citations';
@@ -67,66 +60,20 @@ class CitecheckLanguageClient extends LanguageClient {
     serverOptions: ServerOptions,
     clientOptions: LanguageClientOptions,
     private readonly launchOptionsReady: PromiseLike<unknown>,
-    private early: ChildProcess | undefined,
   ) {
     super(id, name, serverOptions, clientOptions);
     this.registerFeature(movesDiagnosticsFeature);
   }
 
-  /** The process spawned early (`early.ts`) while this client talks to it. */
-  private earlyProcess: ChildProcess | undefined;
-
-  override get serverProcess(): ChildProcess | undefined {
-    return this.earlyProcess ?? super.serverProcess;
-  }
-
   /**
-   * The server process is started first (or was already: `early`, for the first start only), then
-   * `initialize` waits for `launchOptionsReady` (the CourtListener token read from SecretStorage, a round
-   * trip to the workbench): the process imports its modules meanwhile instead of after it (issue 40,
-   * the first squiggle).
+   * The server process is started first, then `initialize` waits for `launchOptionsReady` (the
+   * CourtListener token read from SecretStorage, a round trip to the workbench): the process imports
+   * its modules meanwhile instead of after it (issue 40, the first squiggle).
    */
   protected override async createMessageTransports(encoding: string): Promise<MessageTransports> {
-    const early = this.early;
-    this.early = undefined; // a restart spawns anew
-    const transports = early ? this.transportsOf(early) : await super.createMessageTransports(encoding);
+    const transports = await super.createMessageTransports(encoding);
     await this.launchOptionsReady;
     return transports;
-  }
-
-  /** What the base class does with a process it spawned: stderr to the output channel line by line (as
-   * errors), its exit logged, the protocol on stdin/stdout. */
-  private transportsOf(child: ChildProcess): MessageTransports {
-    this.earlyProcess = child;
-    if (child.stderr) {
-      createInterface({ input: child.stderr, crlfDelay: Infinity, terminal: false, historySize: 0 }).on('line', (line) => this.outputChannel.error(line));
-    }
-    child.on('exit', (code, signal) => {
-      if (code === 0) this.info('Server process exited successfully', undefined, false);
-      else if (code !== null) this.error(`Server process exited with code ${code}.`, undefined, false);
-      if (signal !== null) this.error(`Server process exited with signal ${signal}.`, undefined, false);
-    });
-    return { reader: new StreamMessageReader(child.stdout as Readable), writer: new StreamMessageWriter(child.stdin as Writable) };
-  }
-
-  /** As the base class does for a process it spawned: one still alive 2 s after the shutdown is killed. */
-  protected override async shutdown(mode: ShutdownMode, timeout?: number): Promise<void> {
-    const child = this.earlyProcess;
-    try {
-      await super.shutdown(mode, timeout);
-    } finally {
-      if (child) {
-        this.earlyProcess = undefined;
-        setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null) child.kill();
-        }, 2000).unref();
-      }
-    }
-  }
-
-  protected override handleConnectionClosed(): Promise<void> {
-    this.earlyProcess = undefined;
-    return super.handleConnectionClosed();
   }
 
   override registerFeature(feature: Parameters<BaseLanguageClient['registerFeature']>[0]): void {
@@ -159,17 +106,15 @@ export type Client = Pick<
   LanguageClient,
   'state' | 'onDidChangeState' | 'onNotification' | 'start' | 'stop' | 'sendNotification' | 'sendRequest' | 'initializeResult'
 >;
-/** `launchOptionsReady`: what `initialize` waits for once the process is started; `early`: the process
- * to talk to on the first start instead of spawning one (see `start`). */
+/** `launchOptionsReady`: what `initialize` waits for once the process is started (see `start`). */
 export type ClientFactory = (
   serverOptions: ServerOptions,
   clientOptions: LanguageClientOptions,
   launchOptionsReady: PromiseLike<unknown>,
-  early?: ChildProcess,
 ) => Client;
 
-const createClient: ClientFactory = (serverOptions, clientOptions, launchOptionsReady, early) =>
-  new CitecheckLanguageClient('citecheck', 'citecheck', serverOptions, clientOptions, launchOptionsReady, early);
+const createClient: ClientFactory = (serverOptions, clientOptions, launchOptionsReady) =>
+  new CitecheckLanguageClient('citecheck', 'citecheck', serverOptions, clientOptions, launchOptionsReady);
 
 export class CitecheckServer {
   private lastSentSettings: string | undefined;
@@ -197,15 +142,8 @@ export class CitecheckServer {
    * Start the server. `launchOptionsReady` (default: nothing to wait for) is what `hooks.settings()`
    * needs before it is read for `initialize`, e.g. the token's read from secret storage: the process
    * is spawned without waiting for it, and the launch options are computed only after it settles.
-   * `early`: a process already running `command` (`early.ts`), which this start talks to instead of
-   * spawning one (a restart after a crash spawns anew).
    */
-  async start(
-    command: ServerCommand,
-    languages: readonly string[],
-    launchOptionsReady: PromiseLike<unknown> = Promise.resolve(),
-    early?: ChildProcess,
-  ): Promise<void> {
+  async start(command: ServerCommand, languages: readonly string[], launchOptionsReady: PromiseLike<unknown> = Promise.resolve()): Promise<void> {
     await this.stop();
     this.stopping = false;
     this.reachedRunning = false;
@@ -213,7 +151,7 @@ export class CitecheckServer {
     const exe = { command: command.command, args: command.args };
     const serverOptions: ServerOptions = { run: exe, debug: exe };
     this.lastSentSettings = undefined;
-    const client = this.factory(serverOptions, this.clientOptions(languages), launchOptionsReady, early);
+    const client = this.factory(serverOptions, this.clientOptions(languages), launchOptionsReady);
     this.client = client;
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
