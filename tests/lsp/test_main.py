@@ -39,8 +39,8 @@ def test_stdio_flag_accepted_and_stdout_stays_clean() -> None:
 
 def test_the_warm_up_runs_before_the_first_message() -> None:
     """The checks' first run starts as soon as the modules are imported, before ``initialize`` (which VS
-    Code's extension sends only after its ``activate()``, while it spawns the server as it loads): nothing
-    is sent to the server here, and the warm-up still finishes."""
+    Code's extension may send only after reading the CourtListener token): nothing is sent to the server
+    here, and the warm-up still finishes."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "citecheck.lsp", "--stdio", "--log-level", "debug"],
         stdin=subprocess.PIPE,

@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
 
     server = create_server()
     tune_gc()
-    # Before the first message is read: an editor that spawned the server early (VS Code's extension
-    # does, while it loads) sends ``initialize`` only later, and the warm-up is done by then.
+    # Before the first message is read: it overlaps whatever the editor does before ``initialize`` (VS
+    # Code's extension may wait for the CourtListener token's read) and pygls reading it.
     start_warming(server)
     status = serve_stdio(server)
     # ``exit`` means now: do not wait for a background extraction or a network call to finish

@@ -6,10 +6,10 @@ opens a brief; until the first ``didOpen`` the server sat idle, and then paid fo
 reading the tokenizer's table, the first compile of the regexes a paragraph runs, importing the
 checks and courts-db, opening the corpus and cache. Here the checks run once on a made-up paragraph,
 in the one executor, as soon as the server's modules are imported and before it reads its first
-message (``__main__``; a ``didOpen`` that arrives meanwhile queues behind it and finds the work done):
-VS Code's extension spawns the server while it is still loading, and sends ``initialize`` only once its
-``activate()`` has run and the token is read, so the warm-up is usually over by then (issue 40, the
-first squiggle). The sources are opened after ``initialized``, once the settings are known. Nothing
+message (``__main__``; a ``didOpen`` that arrives meanwhile queues behind it and finds the work done),
+so it overlaps whatever the editor does before ``initialize`` — VS Code's extension waits for the
+CourtListener token's read where the profile has a token (issue 40, the first squiggle). The sources
+are opened after ``initialized``, once the settings are known. Nothing
 of it touches the network: the warm-up paragraph is extracted and judged with no evidence, and the
 sources are only opened.
 """
