@@ -131,7 +131,7 @@ def test_what_citations_shared_in_their_paragraph_they_share_moved() -> None:
     assert a.parentheticals and a.parentheticals == b.parentheticals
     assert all(p is q for p, q in zip(a.parentheticals, b.parentheticals, strict=True))
     assert a.proposition_span is b.proposition_span is c.proposition_span
-    assert a.proposition == "The right is fundamental."
+    assert a.proposition == "The right is fundamental." and a.proposition is b.proposition is c.proposition
     assert a.span.of(text) == "410 U.S. 113" and a.parentheticals[0].span.of(text) == "(holding so)"
 
 
