@@ -41,3 +41,36 @@ def test_extraction_leaves_no_cyclic_garbage() -> None:
     finally:
         if was:
             gc.enable()
+
+
+def test_the_paragraphs_results_are_freed_before_the_collector_is_on_again(monkeypatch) -> None:
+    """Turned back on, the collector walks every object the extraction made that is still alive: each
+    paragraph's result (the citations before they were moved to the document's offsets) must be gone by
+    then, but for what the paragraph cache keeps (emptied here, at that moment, to see the rest)."""
+    from citecheck.extract.incremental import assembly, document
+    from citecheck.extract.paragraph import ParagraphResult
+
+    alive: list[int] = []
+    real_enable = gc.enable
+
+    class _Gc:
+        isenabled = staticmethod(gc.isenabled)
+        disable = staticmethod(gc.disable)
+
+        @staticmethod
+        def enable() -> None:
+            extract_paragraph.cache_clear()
+            alive.append(
+                sum(type(o) is ParagraphResult and o is not assembly._USED_RESULT for o in gc.get_objects())
+            )
+            real_enable()
+
+    was = gc.isenabled()
+    gc.enable()
+    monkeypatch.setattr(document, "gc", _Gc)
+    try:
+        extract_paragraph.cache_clear()
+        assert len(extract_citations(_BRIEF * 3).citations) > 20
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert alive == [0]

@@ -18,9 +18,11 @@ from citecheck.extract import (
     agency,
     constitutions,
     eyecite_adapter,
+    foreign,
     names,
     normalise,
     paragraph,
+    sentences,
     state_statutes,
     unrecognised,
 )
@@ -69,6 +71,39 @@ _PLAIN = {
         state_statutes._MAY_CITE,
         r"[Ss]ec|SEC|[Cc]hapter|CHAPTER|RCW|Laws|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws",
     ),
+    "foreign._NEUTRAL": (
+        foreign._NEUTRAL,
+        foreign._NEUTRAL.pattern.replace(
+            r"(?P<year>1(?<![\w\[(/.-]1)99\d|2(?<![\w\[(/.-]2)0\d\d)",
+            r"(?<![\w\[(/.-])(?P<year>(?:199\d|20\d\d))",
+        ),
+    ),
+    "foreign._YEAR_THEN_CAPITAL": (foreign._YEAR_THEN_CAPITAL, r"\d{4}\s+[A-Z]"),
+    "state_statutes._SECTION_WORD": (
+        state_statutes._SECTION_WORD,
+        r"(?<![\w.])(?:Secs?\.|SECS?\.|Sections?|SECTIONS?|sec\.|secs\.|section|sections)\s*(?=\d)",
+    ),
+    "state_statutes._STATUTES_OF": (
+        state_statutes._STATUTES_OF,
+        state_statutes._STATUTES_OF.pattern.replace(
+            r"(?P<name>S(?<![\w.]S)t\.)", r"(?<![\w.])(?P<name>St\.)"
+        ),
+    ),
+    "state_statutes._MASS_CHAPTER": (
+        state_statutes._MASS_CHAPTER,
+        state_statutes._MASS_CHAPTER.pattern.replace(
+            r"(?P<code>M(?<![\w.]M)(?:ass\.\s?Gen\.\s?Laws(?:\s?Ann\.)?|\.\s?G\.\s?L\.)|G(?<![\w.]G)\.\s?L\.)",
+            r"(?<![\w.])(?P<code>Mass\.\s?Gen\.\s?Laws(?:\s?Ann\.)?|M\.\s?G\.\s?L\.|G\.\s?L\.)",
+        ),
+    ),
+    "constitutions._BARE": (
+        constitutions._BARE,
+        constitutions._BARE.pattern.replace(
+            r"(?:(?:A(?<![\w.]A)(?:rt\.|rticle|RT\.)|a(?<![\w.]a)(?:rt\.|rticle))",
+            r"(?<![\w.])(?:(?:[Aa]rt\.|[Aa]rticle|ART\.)",
+        ).replace(r"|(?:A(?<![\w.]A)(?:mend\.|MEND\.)|a(?<![\w.]a)mend\.)", r"|(?:[Aa]mend\.|AMEND\.)"),
+    ),
+    "sentences._END": (sentences._END, r"[.?!]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])"),
 }
 
 #: the pieces the random texts are made of: the words and characters the regexes look for, and others
@@ -96,6 +131,42 @@ _PIECES = [
     ".In re Bar",
     "In Re Baz",
     "In\nre",
+    "2016 SCC 27",
+    "1999 UKSC 12",
+    "x2019 EWCA Civ 5",
+    "/2003 FCA 1",
+    "(1995 QB 3",
+    "1989 HCA 4",
+    "2021 NZSC 7.5",
+    "١٩٩٩ UK 3",
+    "Hello.",
+    "?!",
+    '?"',
+    "!)",
+    ".]",
+    "...",
+    '"The',
+    "(A",
+    "*5",
+    "Sec. 5",
+    "SECS. 12",
+    "sections 4",
+    "xSection 5",
+    ".sec. 4",
+    "SECTION 9",
+    "St. 2020, c. 65, § 3",
+    "xSt. 2019, c. 1",
+    "G.L. c. 93A",
+    "M. G. L. ch. 12",
+    "Mass. Gen. Laws Ann. chapter 5",
+    ".G. L. c. 4",
+    "art. I, § 8",
+    "Article III, sec. 2",
+    "ART. IV, § 1, cl. 3",
+    "amend. XIV",
+    "AMEND. V, § 1",
+    "xart. I, § 2",
+    "Amend. II",
 ]
 
 
@@ -153,15 +224,19 @@ def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str
         "-- A.2d --",
         "_ F.3d __",
     ]
-    matched = 0
+    matched = spanned = 0
     for _ in range(3_000):
         text = "".join(
             rng.choice(words) + rng.choice((" ", "", "\t", "\n", "  ")) for _ in range(rng.randrange(1, 12))
         )
         want = [(m.span(1), m.groupdict()) for m in compiled.finditer(text)]
         assert [(m.span(1), m.groupdict()) for m in matcher(text)] == want, text
+        if hasattr(matcher, "spans"):  # where each match starts, and its group 1 (Tokenizer._spans)
+            assert matcher.spans(text) == [(m.start(), *m.span(1)) for m in compiled.finditer(text)], text
+            spanned += 1
         matched += bool(want)
     assert matched > 100
+    assert spanned == 3_000 or not source.startswith("(?:^|\\s)")
 
 
 def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:
@@ -171,18 +246,120 @@ def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:
     assert not _dash_then_space("well-known under_score 5–7", "_—–-")
 
 
-def test_references_searched_between_their_bounds_are_those_of_the_whole_paragraph() -> None:
-    """``_REFERENCE`` is searched only from the fourth word before the first "at N"/"p. N" to the last one's
-    number (``paragraph._reference_bounds``): the same matches as over the whole text."""
-    matched = 0
+def test_references_searched_in_their_windows_are_those_of_the_whole_paragraph() -> None:
+    """``_REFERENCE`` is searched only from the fourth word before each "at N"/"p. N" to its number
+    (``paragraph._reference_windows``): the same matches as over the whole text."""
+    matched = windows = 0
     for text in _texts(41, 4_000):
         want = _found(paragraph._REFERENCE, text)
-        bounds = paragraph._reference_bounds(text)
-        got = (
-            []
-            if bounds is None
-            else [(m.span(), m.groupdict(), m.groups()) for m in paragraph._REFERENCE.finditer(text, *bounds)]
-        )
+        found = paragraph._reference_windows(text)
+        got = [
+            (m.span(), m.groupdict(), m.groups())
+            for a, b in found
+            for m in paragraph._REFERENCE.finditer(text, a, b)
+        ]
         assert got == want, text
         matched += bool(want)
+        windows += len(found) > 1
     assert matched > 100
+    assert windows > 100  # texts with windows apart
+
+
+def test_regexes_opening_at_the_start_or_a_non_alphanumeric_find_what_finditer_finds() -> None:
+    """eyecite's regexes that are not volume-first open with ``(?:^|[^a-zA-Z0-9])``; the whole-text matcher
+    tries the start as written, then ``[^a-zA-Z0-9]REST`` (which ``re`` tries only at such characters)."""
+    from citecheck.extract.eyecite_adapter import _tokenizer
+
+    tokenizer = _tokenizer()
+    table = tokenizer.table
+    sources = [
+        i
+        for i in range(len(table))
+        if table.regexes[i].startswith("(?:^|[^a-zA-Z0-9])") and i not in table.volume_first
+    ]
+    assert len(sources) > 100
+    rng = random.Random(8)
+    words = (
+        "Cal. Penal Code N.Y. Gen. Bus. Law Tex. Fam. Code 2020-Ohio-123 2019 -Ohio- 12 Bald. C.C. 1 "
+        "5 U.S.C. § 1983 42 Stat. 808 Pub. L. No. 111-148 ( ) , ; . - x X 7 Ohio St. 3d at p. 12 "
+        "Hask. 3 Gil. 5 Olc. 9 Deady 4 Taney 2 Wall. 5 Pet. 6 1 12 123 2020 1998 A B at at at §§ tit. r. , 3 4"
+    ).split()
+    matched = 0
+    for i in rng.sample(sources, 60):
+        compiled = re.compile(table.regexes[i], table.flags[i])
+        matcher = _whole_text_matcher(table.regexes[i], table.flags[i], compiled)
+        assert matcher != compiled.finditer
+        own = [*tokenizer._strings().get(i, ()), *words]  # its own strings (whitespace-free) and others
+        for _ in range(100):
+            text = "".join(rng.choice(own) + rng.choice((" ", " ", "", "\n", "  ", "-")) for _ in range(10))
+            want = [(m.span(), m.groupdict(), m.groups()) for m in compiled.finditer(text)]
+            assert [(m.span(), m.groupdict(), m.groups()) for m in matcher(text)] == want, (i, text)
+            matched += bool(want)
+    assert matched > 25
+
+
+def test_the_supra_volume_is_searched_from_where_a_match_can_start() -> None:
+    """``_VOLUME_BEFORE_SUPRA`` searched from ``_supra_volume_from`` finds what it finds from the start."""
+    rng = random.Random(43)
+    pieces = [
+        "Roe",
+        ",",
+        " ",
+        "  ",
+        "\n",
+        "410",
+        "U.S.",
+        "F. Supp.",
+        "Smith v. Jones",
+        "1",
+        "So. 2d",
+        "x",
+        "'",
+    ]
+    found = 0
+    for _ in range(6_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(2, 60))) + rng.choice(
+            (",", ", ", ",  ")
+        )
+        start = rng.randrange(0, 5)
+        want = paragraph._VOLUME_BEFORE_SUPRA.search(text, start, len(text))
+        got = paragraph._VOLUME_BEFORE_SUPRA.search(
+            text, paragraph._supra_volume_from(text, start, len(text)), len(text)
+        )
+        assert (got and (got.span(), got.groups())) == (want and (want.span(), want.groups())), text
+        found += want is not None
+    assert found > 300
+
+
+def test_every_mass_chapter_holds_what_its_prefilter_looks_for() -> None:
+    """``state_statutes._chapters`` searches ``_MASS_CHAPTER`` only where "L." or "Mass." stands."""
+    found = 0
+    for text in _texts(44, 4_000):
+        for variant in (text, text.replace("L.", "L ")):
+            if state_statutes._MASS_CHAPTER.search(variant):
+                assert "L." in variant or "Mass." in variant, variant
+                found += 1
+    assert found > 100
+
+
+def test_every_agency_series_holds_what_its_prefilter_looks_for() -> None:
+    """``agency.find_agency_series`` reads only a paragraph ``may_cite_agency_series`` passes: every
+    ``_FIND`` match holds one of its strings (each series written every way its pattern allows)."""
+    rng = random.Random(45)
+    series = [
+        "FCC Rcd.", "FCCRcd", "F. C. C. R.", "F.C.C.Rcd.", "F.C.C. Rcd.", "FCC 2d", "FCC2d", "F. E. R. C.",
+        "F.E.R.C.", "Ag. Dec.", "Ag.Dec.", "S. E. C.", "S.E.C.", "F. L. R. A.", "F.L.R.A.", "FLRA",
+        "E. C. A. B.", "E.C.A.B.", "ECAB",
+    ]  # fmt: skip
+    found = 0
+    for _ in range(3_000):
+        text = " ".join(
+            rng.choice(
+                (*series, "12", "345", "x", "Roe,", "(", "1.", f"{rng.randrange(1, 99)} {rng.choice(series)}")
+            )
+            for _ in range(rng.randrange(1, 12))
+        )
+        if agency._FIND.search(text):
+            assert agency.may_cite_agency_series(text), text
+            found += 1
+    assert found > 100

@@ -178,3 +178,104 @@ def test_reading_the_last_160_characters_first_finds_the_names_the_last_400_give
     monkeypatch.setattr(names, "_FIRST_READ", 400)
     assert [names.scan_name_back(t, 0, end) for t, end in ends] == first
     assert sum(f is not None and f[1] - f[0] > 100 for f in first) > 20  # long names were read too
+
+
+def test_a_readings_word_offsets_are_the_non_space_runs_of_the_text() -> None:
+    """The name reader splits the text it reads (``str.split``) and finds only the offsets of a name's end
+    words afterwards, backwards: each word's offsets must be those of the ``\\S+`` run it is, whatever
+    whitespace (tabs, line and paragraph separators, the ASCII separators ``str.isspace`` counts) and
+    repeated words surround it, and with the first word cut where the reading starts."""
+    import random
+    import re
+
+    from citecheck.extract import names
+
+    rng = random.Random(5)
+    spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u2003", "\u2028", "\x1c", "\x85", "\r\n"]
+    pieces = ["v.", "Smith", "Smith,", "Co.", "(In", "re", "Foo)", "S", "Sm", "mith", "1", ",", "Inc.,"]
+    run = re.compile(r"\S+")
+    checked = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) + rng.choice(spaces) for _ in range(rng.randrange(1, 40)))
+        end = rng.randrange(len(text) + 1)
+        got = names._name_words(text, rng.randrange(end + 1), end, 18)
+        if got is None:
+            continue
+        want = [(m.start(), m.end()) for m in run.finditer(text, got.lo, got.stop)]
+        assert len(want) == len(got.words)
+        for i in range(len(want)):
+            for j in range(i, len(want)):
+                assert got.offset(i, j) == (want[i][0], want[j][1])
+                checked += 1
+    assert checked > 10_000
+
+
+def test_a_word_of_letters_alone_is_read_as_any_word_is() -> None:
+    """``_word_back`` decides a word of letters alone by its case and the word lists; ``_read_word`` reads any
+    word. They must agree on every such word, whatever the name read so far: signals, connectors, ``In
+    re``/``Ex parte``/``ex rel.``, titlecase, caseless and non-ASCII letters, lower-case brands."""
+    import random
+
+    from citecheck.extract import names
+
+    rng = random.Random(8)
+    lists = sorted(names.SIGNALS | names.CONNECTORS | names._OPENING_PARTICLES | names._SENTENCE_OPENERS)
+    alpha = [w for w in lists if w.isalpha()]
+    letters = "abcxyzABCXYZßéÉǅǆ中ªΣσ"
+    words = alpha + [w.capitalize() for w in alpha] + [w.upper() for w in alpha]
+    words += [
+        "In",
+        "IN",
+        "Ex",
+        "EX",
+        "in",
+        "ex",
+        "With",
+        "with",
+        "eBay",
+        "iPhone",
+        "xSee",
+        "Smith",
+        "v.",
+        "vs.",
+    ]
+    words += ["".join(rng.choice(letters) for _ in range(rng.randrange(1, 6))) for _ in range(2_000)]
+    rights = ["re", "parte", "rel.", "Wade", "v.", "Inc.", "of", "Jones,"]
+    checked = 0
+    for w in words:
+        assert w.isalpha() or w in ("v.", "vs.", "")
+        for right in rights:
+            for kept_n in (0, 1, 3):
+                seq = ["See", "Smith", w] + ([right] * kept_n)
+                kept = list(range(len(seq) - 1, 2, -1))
+                core = w.rstrip(",") if not kept else w
+                assert names._word_back(seq, 2, kept, core, w) == names._read_word(seq, 2, kept, core, w), (
+                    w,
+                    right,
+                    kept_n,
+                )
+                assert names._plain_word(w) in (None, names._read_word(seq, 2, kept, core, w))
+                checked += 1
+    assert checked > 50_000
+
+
+def test_names_read_with_remembered_word_verdicts_are_those_read_afresh() -> None:
+    """``_read_back`` remembers what ``_plain_word`` said of a word (``_verdicts``): reading with the verdicts
+    remembered from earlier readings gives the names reading with none remembered does."""
+    import random
+
+    from citecheck.extract import names
+
+    rng = random.Random(9)
+    pieces = (
+        "Smith v. Jones, Consol. Min. Co. (In re Lazarus) Dept. of Transp. the court held. See, e.g., "
+        "In re Grand Jury Ex parte Van Ness vs. Smith with Citizens with Disabilities v. eBay Inc. and of"
+    ).split()
+    texts = [" ".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30))) for _ in range(2_000)]
+    fresh = []
+    for t in texts:
+        names._verdicts.clear()
+        fresh.append((names.scan_name_back(t, 0, len(t)), names.short_name_at(t, t, 0, len(t))))
+    warm = [(names.scan_name_back(t, 0, len(t)), names.short_name_at(t, t, 0, len(t))) for t in texts]
+    assert warm == fresh
+    assert len(names._verdicts) > 10

@@ -89,9 +89,22 @@ class AgencyCite:
     agency: str
 
 
+def may_cite_agency_series(norm: str) -> bool:
+    """Whether ``norm`` holds what every ``_FIND`` match does: each series as written contains "FCC",
+    "C.", "Dec.", "FLRA", "ECAB", or both "R." and "A." (``F. L. R. A.``)."""
+    return (
+        "C." in norm
+        or "FCC" in norm
+        or "Dec." in norm
+        or "FLRA" in norm
+        or "ECAB" in norm
+        or ("R." in norm and "A." in norm)
+    )
+
+
 def find_agency_series(norm: str) -> list[AgencyCite]:
     """``7 F.C.C.R. 8752``, ``30 FCC Rcd. 7961``: the agency series reporters-db does not list."""
-    if "C" not in norm and "Dec" not in norm and "E" not in norm:
+    if not may_cite_agency_series(norm):
         return []
     out = []
     for m in _FIND.finditer(norm):

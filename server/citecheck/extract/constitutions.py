@@ -275,10 +275,15 @@ _NAMED_AMENDMENT = re.compile(
 #: a bare provision, no constitution named: ``Art. III, § 3, cl. 1``, ``amend. XIV, § 1`` (roman article
 #: and a section, or a roman amendment: a code's ``art. 38.22`` or ``Article 2`` is no constitution)
 _BARE = re.compile(
-    rf"(?<![\w.])(?:(?:[Aa]rt\.|[Aa]rticle|ART\.)\s*(?P<art>[IVX]{{1,4}})(?=\s*,\s*(?:§|[Ss]ec))"
-    rf"|(?:[Aa]mend\.|AMEND\.)\s*(?P<amend>[IVX]{{1,6}})\b)(?:\s*,\s*{_SEC})?(?:\s*,\s*{_CL})?"
+    # (the lookbehind after the first letter, ``X(?<!…X)``: ``re`` then tries only at an "A" or "a")
+    rf"(?:(?:A(?<![\w.]A)(?:rt\.|rticle|RT\.)|a(?<![\w.]a)(?:rt\.|rticle))\s*(?P<art>[IVX]{{1,4}})"
+    rf"(?=\s*,\s*(?:§|[Ss]ec))"
+    rf"|(?:A(?<![\w.]A)(?:mend\.|MEND\.)|a(?<![\w.]a)mend\.)\s*(?P<amend>[IVX]{{1,6}})\b)"
+    rf"(?:\s*,\s*{_SEC})?(?:\s*,\s*{_CL})?"
 )
-_MAY_CITE = re.compile(r"Const|CONST|Amend|amend|Art\.|art\.|Article|article|ARTICLE|ART\.", re.ASCII)
+_MAY_CITE = re.compile(  # grouped by first letter (as paragraph._MAY_CITE_CODE)
+    r"C(?:onst|ONST)|A(?:mend|rt\.|rticle|RTICLE|RT\.)|a(?:mend|rt\.|rticle)", re.ASCII
+)
 
 
 class ConstitutionMatch:

@@ -72,6 +72,7 @@ def use_table_loader(loader: Callable[[], TokenTable] | None) -> None:
     global _table_loader
     _table_loader = loader
     _tokenizer.cache_clear()
+    _EDITIONS_READ.clear()  # edition numbers are the table's
 
 
 @cache
@@ -166,14 +167,12 @@ def _scan(text: str, runs: tuple[list[int], list[int]] | None = None) -> list[Hi
     """The hits of ``text``'s tokens; with ``runs`` (the space runs taken out of the text, ``scan``)
     their spans mapped back."""
     tokenizer = _tokenizer()
-    rows = tokenizer.table.editions
     hits: list[Hit] = []
-    tokens = _map_spans(tokenizer.tokenize(text), runs)
+    tokens = _map_spans(tokenizer.tokenize(text, every=False), runs)
     for tok in tokens:
         kind = tok.kind
         if kind is TokenKind.CITATION:
-            editions = [rows[i] for i in (tok.exact or tok.variation)]
-            source = editions[0].source if editions else None
+            source, law, name, database, scotus, candidates = _editions(tok.exact or tok.variation)
             if source == "laws":
                 law_groups = tuple((k, v) for k, v in tok.groups.items() if v)
                 hits.append(
@@ -181,7 +180,7 @@ def _scan(text: str, runs: tuple[list[int], list[int]] | None = None) -> list[Hi
                         kind=HitKind.LAW,
                         start=tok.start,
                         end=tok.end,
-                        law=editions[0].reporter,
+                        law=law,
                         groups=law_groups,
                     )
                 )
@@ -191,10 +190,8 @@ def _scan(text: str, runs: tuple[list[int], list[int]] | None = None) -> list[Hi
                 continue
             groups = tok.groups
             written = " ".join((groups.get("reporter") or "").split())
-            name, database, scotus = _edition_name(editions)
-            candidates = () if name else _candidate_editions(editions)
             page = groups.get("page")
-            if page is not None and not any(ch.isalnum() for ch in page):
+            if page is not None and not page.isdigit() and not any(ch.isalnum() for ch in page):
                 page = None  # "585 U.S. ___": a placeholder
             hits.append(
                 _new_hit(
@@ -217,6 +214,29 @@ def _scan(text: str, runs: tuple[list[int], list[int]] | None = None) -> list[Hi
         elif kind is TokenKind.SECTION:
             hits.append(_new_hit(kind=HitKind.OTHER, start=tok.start, end=tok.end))
     return hits
+
+
+_EditionsRead = tuple[
+    str | None, str | None, str | None, Database | None, bool, tuple[tuple[str, int | None, int | None], ...]
+]
+#: what a citation token's editions say (the table's edition numbers → source, the first's reporter, the one
+#: name, database, scotus, the candidates): a few hundred sets of editions recur in every document
+_EDITIONS_READ: dict[tuple[int, ...], _EditionsRead] = {}
+
+
+def _editions(numbers: tuple[int, ...]) -> _EditionsRead:
+    """(source, first reporter, name, database, scotus, candidates) of a token's editions, memoised."""
+    got = _EDITIONS_READ.get(numbers)
+    if got is None:
+        rows = _tokenizer().table.editions
+        editions = [rows[i] for i in numbers]
+        source = editions[0].source if editions else None
+        name, database, scotus = _edition_name(editions)
+        candidates = () if name else _candidate_editions(editions)
+        got = (source, editions[0].reporter if editions else None, name, database, scotus, candidates)
+        if len(_EDITIONS_READ) < 100_000:
+            _EDITIONS_READ[numbers] = got
+    return got
 
 
 @cache

@@ -33,13 +33,16 @@ _PAREN_YEAR = re.compile(
 )
 #: Neutral citations began in the 1990s (Australia 1998, Canada 1999–2000, the UK 2001): an earlier "year"
 #: before a capitalised code is a docket entry ("1662 CMO 11": docket 1662, case management order 11).
-_NEUTRAL_YEAR = r"(?:199\d|20\d\d)"
+#: the lookbehind after the year's first digit (``X(?<!…X)``): a pattern opening with a lookbehind is tried at
+#: every position, one opening with a digit only at digits (tests/extract/test_fast_regexes.py)
 _NEUTRAL = re.compile(
-    rf"(?<![\w\[(/.-])(?P<year>{_NEUTRAL_YEAR})\s+(?P<code>[A-Z]{{2,8}})(?:\s{_DIVISION})?\s+(?P<number>\d{{1,6}})(?![\w/]|\.\d)"
+    rf"(?P<year>1(?<![\w\[(/.-]1)99\d|2(?<![\w\[(/.-]2)0\d\d)\s+(?P<code>[A-Z]{{2,8}})(?:\s{_DIVISION})?\s+(?P<number>\d{{1,6}})(?![\w/]|\.\d)"
 )
 #: A US court's own papers, numbered like a neutral citation in docket tables and record cites
 #: ("2020 CMO 11", "2019 ECF 12"): never a foreign court.
 #: "No. 2018 CA 1234": a docket number, however it is numbered.
+#: ``\d{4}\s+[A-Z]`` (a repeat opening a pattern keeps ``re`` from skipping to the digits)
+_YEAR_THEN_CAPITAL = re.compile(r"\d\d\d\d\s+[A-Z]")
 _DOCKET_BEFORE = re.compile(r"\bNos?\.\s*$")
 _DOCKET_CODES = frozenset(
     "CMO PTO ECF DE DKT DOC MDL TRO SJ MSJ MTD JA SA RE ROA TR EX EXH APP ORD OSC PI MIL CR CV".split()
@@ -90,7 +93,7 @@ def _system(code: str, shape: str) -> str:
 
 def find_foreign(norm: str) -> list[ForeignCite]:
     """Foreign citations in a normalised paragraph, in order, not overlapping."""
-    if "[" not in norm and not re.search(r"\d{4}\s+[A-Z]", norm):
+    if "[" not in norm and not _YEAR_THEN_CAPITAL.search(norm):
         return []
     out: list[ForeignCite] = []
     for m in _BRACKETED.finditer(norm):

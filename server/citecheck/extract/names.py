@@ -144,9 +144,9 @@ _DOTTED = re.compile(r"(?:[A-Za-z]{1,4}\.){2,}")
 _new_case_name = fast_constructor(CaseName)
 
 
-def _ex_parte(kept: list[re.Match[str]]) -> bool:
+def _ex_parte(words: list[str], kept: list[int]) -> bool:
     """The name (read backwards in ``kept``) opens with ``Ex parte``: ``ex`` is no stray connector there."""
-    return len(kept) >= 2 and kept[-1].group().lower() == "ex" and kept[-2].group().lower() == "parte"
+    return len(kept) >= 2 and words[kept[-1]].lower() == "ex" and words[kept[-2]].lower() == "parte"
 
 
 def clean_name(original: str) -> str:
@@ -177,13 +177,36 @@ def scan_name_back(norm: str, floor: int, end: int, *, max_words: int = 18) -> t
     >>> text[start:stop]
     'Smith v. Jones'
     """
-    kept = _name_words(norm, floor, end, max_words)
-    return None if kept is None else _name_span(norm, kept)
+    got = _name_words(norm, floor, end, max_words)
+    return None if got is None else _name_span(norm, got, got.kept)
+
+
+class _Reading:
+    """The words a name was read from (``str.split`` of ``norm[lo:stop]``: its runs of non-space, the first
+    maybe cut at ``lo``) and the indexes of those kept, last first. Only the two words at the name's ends
+    need their offsets, so they are found then (``offset``), not kept for every word read."""
+
+    __slots__ = ("kept", "lo", "norm", "stop", "words")
+
+    def __init__(self, norm: str, lo: int, stop: int, words: list[str], kept: list[int]) -> None:
+        self.norm, self.lo, self.stop, self.words, self.kept = norm, lo, stop, words, kept
+
+    def offset(self, first: int, last: int) -> tuple[int, int]:
+        """The start of ``words[first]`` and the end of ``words[last]`` (``first <= last``), found from the
+        end: ``words[i]`` is the last occurrence of its text before ``words[i + 1]`` (only whitespace lies
+        between them and a word holds none)."""
+        norm, words, lo = self.norm, self.words, self.lo
+        pos, stop_at = self.stop, 0
+        for i in range(len(words) - 1, first - 1, -1):
+            pos = norm.rfind(words[i], lo, pos)
+            if i == last:
+                stop_at = pos + len(words[i])
+        return pos, stop_at
 
 
 def _name_words(
     norm: str, floor: int, end: int, max_words: int, marks: list[int] | None = None
-) -> list[re.Match[str]] | None:
+) -> _Reading | None:
     """The words ``scan_name_back`` reads (last first, before ``_trim``); None when nothing stands between
     ``floor`` and ``end`` but spaces and commas. ``marks``: filled with how many words were kept each
     time the reading was about to read another (``short_name_at``'s shorter reading is a prefix)."""
@@ -198,24 +221,23 @@ def _name_words(
     # have seen in the 400
     for width in (_FIRST_READ, 400):
         lo = max(floor, stop - width)
-        words = list(_WORD.finditer(norm, lo, stop))
+        words = norm[lo:stop].split()  # the \S+ runs (str.isspace is re's \s for str)
         if marks is not None:
             marks.clear()
         kept, last = _read_back(words, max_words, marks)
         if last > _LOOK_BACK or lo == max(floor, stop - 400):
             break
-    return kept
+    return _Reading(norm, lo, stop, words, kept)
 
 
-def _name_span(norm: str, kept: list[re.Match[str]]) -> tuple[int, int] | None:
-    """The name's span from its words read backwards (trimmed here, in place)."""
-    _trim(kept)
+def _name_span(norm: str, reading: _Reading, kept: list[int]) -> tuple[int, int] | None:
+    """The name's span from the words ``kept`` of ``reading``, read backwards (trimmed here, in place)."""
+    _trim(reading.words, kept)
     if not kept:
         return None
-    start = kept[-1].start()
+    start, stop_at = reading.offset(kept[-1], kept[0])
     if norm[start] == "(":
         start += 1
-    stop_at = kept[0].end()
     while stop_at > start and norm[stop_at - 1] in ",":
         stop_at -= 1
     if not any(ch.isalpha() for ch in norm[start:stop_at]):
@@ -239,14 +261,12 @@ _LOOK_BACK = 7
 _FIRST_READ = 160
 
 
-def _read_back(
-    words: list[re.Match[str]], max_words: int, marks: list[int] | None = None
-) -> tuple[list[re.Match[str]], int]:
+def _read_back(words: list[str], max_words: int, marks: list[int] | None = None) -> tuple[list[int], int]:
     """The name's words, last first: ``words`` read backwards until one ends the name (``_word_back``);
     and the index of the last word read. ``marks`` (when given): ``len(kept)`` each time the loop's
     test was made, so a reading with a lower ``max_words`` (which depends on nothing else) would
     have stopped at the first mark not under it, with that many words."""
-    kept: list[re.Match[str]] = []
+    kept: list[int] = []
     k = len(words)
     while True:
         if marks is not None:
@@ -254,32 +274,69 @@ def _read_back(
         if not (k > 0 and len(kept) < max_words):
             break
         k -= 1
-        tok = words[k].group()
-        tok_core = tok.rstrip(",") if not kept else tok
-        if ")" in tok_core and tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
-            opened = _name_parenthetical(words, k)
-            if (
-                opened is not None
-            ):  # "Collins v. Greater Atl. Mortg. Corp. (In re Lazarus)", "Shell Co. (P.R.), Ltd."
-                kept.extend(reversed(words[opened : k + 1]))
-                k = opened
-                continue
-        said = _word_back(words, k, kept, tok_core, tok)
+        tok = words[k]
+        said = _verdicts.get(tok)  # a word said of before, whatever the name read so far (_plain_word)
+        if said is None:
+            said = _plain_word(tok)
+            if said is not None:
+                if len(_verdicts) >= _VERDICTS_KEPT:
+                    _verdicts.clear()
+                _verdicts[tok] = said
+            else:
+                tok_core = tok.rstrip(",") if not kept else tok
+                if ")" in tok_core and tok_core.rstrip(",").endswith(")") and not tok_core.endswith(")."):
+                    opened = _name_parenthetical(words, k)
+                    if (
+                        opened is not None
+                    ):  # "Collins v. Greater Atl. Mortg. Corp. (In re Lazarus)", "Shell Co. (P.R.), Ltd."
+                        kept.extend(range(k, opened - 1, -1))
+                        k = opened
+                        continue
+                said = _read_word(words, k, kept, tok_core, tok)
         if said != _ENDED:
-            kept.append(words[k])
+            kept.append(k)
         if said != _GO_ON:
             break
     return kept, k
 
 
-def _word_back(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str, tok: str) -> int:
+def _word_back(words: list[str], k: int, kept: list[int], tok_core: str, tok: str) -> int:
     """Whether ``words[k]`` (``tok``), read backwards before the name's words ``kept`` (last first), is the
     name's (``_GO_ON``), its first word (``_FIRST``) or none of it (``_ENDED``)."""
+    said = _plain_word(tok)
+    return _read_word(words, k, kept, tok_core, tok) if said is None else said
+
+
+def _plain_word(tok: str) -> int | None:
+    """What ``_read_word`` says of a word whatever the name read so far, for the words it decides by their
+    case and the word lists alone — letters alone (most words read: 1,077 of 1,824 per 10k-word brief)
+    and ``v.``/``vs.`` —; None for any other (``_read_word`` reads it)."""
+    if tok.isalpha():
+        if tok[:1].isupper():
+            if tok not in _IN_EX:
+                low = tok.lower()
+                return _ENDED if low in SIGNALS and low != "with" else _GO_ON
+        elif tok.islower():
+            return _GO_ON if tok in CONNECTORS and (tok == "with" or tok not in SIGNALS) else _ENDED
+    elif tok == "v." or tok == "vs.":
+        return _GO_ON
+    return None
+
+
+#: the capitalised words that open a name (``In re``, ``Ex parte``) or end it: ``_by_shape`` decides them
+_IN_EX = frozenset(("In", "IN", "Ex", "EX"))
+#: ``_plain_word``'s answers, by word (names repeat through a document); emptied when this many
+_verdicts: dict[str, int] = {}
+_VERDICTS_KEPT = 20_000
+
+
+def _read_word(words: list[str], k: int, kept: list[int], tok_core: str, tok: str) -> int:
+    """``_word_back`` for any word."""
     end = tok_core[-1:]
     if end in ';:!?"' or tok_core[-2:] in _PAREN_CLOSED:
         return _ENDED
     low = tok.lower()
-    right = kept[-1].group() if kept else None
+    right = words[kept[-1]] if kept else None
     before_suffix = False
     if end == "," and kept:
         if not _comma_inside_name(right, len(kept)):
@@ -327,23 +384,23 @@ def _comma_inside_name(right: str | None, kept: int) -> bool:
     return right.lower().rstrip(",") in CORPORATE or (kept == 1 and word in _STATES) or word in _TITLES
 
 
-def _sentence_ended(words: list[re.Match[str]], k: int, kept: list[re.Match[str]], tok_core: str) -> bool:
+def _sentence_ended(words: list[str], k: int, kept: list[int], tok_core: str) -> bool:
     """A capitalised word ending in a period is a sentence's end, not an abbreviation inside the name."""
     return not _is_abbreviation(tok_core) and not _abbreviated_here(words, k, kept)
 
 
-def _trim(kept: list[re.Match[str]]) -> None:
+def _trim(words: list[str], kept: list[int]) -> None:
     """Drop (in place) the words that cannot close or open a name: connectors at either end ("of", "and"),
     except "In re"/"Ex parte" and a capitalised particle or article that opens one ("Van Ness", "De La
     Cruz", "The Paquete Habana"); a number, or a sentence's opening word ("Then"), at its start."""
-    while kept and _loose_connector(kept[-1].group()) and not _ex_parte(kept):
+    while kept and _loose_connector(words[kept[-1]]) and not _ex_parte(words, kept):
         kept.pop()
-    while kept and kept[0].group().lower().rstrip(",") in CONNECTORS and kept[0].group() != "v.":
+    while kept and words[kept[0]].lower().rstrip(",") in CONNECTORS and words[kept[0]] != "v.":
         kept.pop(0)
     while kept and (
-        kept[-1].group()[:1].isdigit()
-        or (_loose_connector(kept[-1].group()) and not _ex_parte(kept))
-        or (len(kept) > 1 and kept[-1].group() in _SENTENCE_OPENERS)
+        words[kept[-1]][:1].isdigit()
+        or (_loose_connector(words[kept[-1]]) and not _ex_parte(words, kept))
+        or (len(kept) > 1 and words[kept[-1]] in _SENTENCE_OPENERS)
     ):
         kept.pop()  # a name does not start with a number ("100 A.3d 1004, 153 ..."), a connector or "Then"
 
@@ -354,7 +411,7 @@ def _camel_prose(word: str) -> bool:
     return rest.lower() in SIGNALS or rest in _SENTENCE_OPENERS
 
 
-def _name_parenthetical(words: list[re.Match[str]], k: int) -> int | None:
+def _name_parenthetical(words: list[str], k: int) -> int | None:
     """Where the parenthetical that ``words[k]`` closes opens, when it is part of a case name.
 
     ``(In re Lazarus)``, ``(P.R.)``, ``(Europe)``, ``(SCRAP)``, ``(NOPSI)``: capitalised words, an
@@ -362,9 +419,9 @@ def _name_parenthetical(words: list[re.Match[str]], k: int) -> int | None:
     signal's parenthetical (``(quoting …)``).
     """
     for j in range(k, max(-1, k - 6), -1):
-        tok = words[j].group()
+        tok = words[j]
         if tok.startswith("("):
-            inner = [w.group().strip("(),") for w in words[j : k + 1]]
+            inner = [w.strip("(),") for w in words[j : k + 1]]
             if all(
                 w[:1].isupper() or w.lower() in ("re", "of", "&", "ex", "rel.", "de", "la") for w in inner
             ) and not any(ch.isdigit() for w in inner for ch in w):
@@ -390,26 +447,26 @@ def _looks_abbreviated(word: str) -> bool:
     return bool(_ABBREVIATED.fullmatch(word)) and word[:-1] not in _FULL_WORDS
 
 
-def _abbreviated_here(words: list[re.Match[str]], k: int, kept: list[re.Match[str]]) -> bool:
+def _abbreviated_here(words: list[str], k: int, kept: list[int]) -> bool:
     """Whether ``words[k]`` (a capitalised word ending in a period) is an abbreviation inside the name.
 
     Two shapes tell it from a sentence end: the word before an abbreviation or connector of the same
     name (``Consol. Min. Co.``, ``Dept. of Transp.``), or, while the name read so far has no ``v.``,
     a ``v.`` a few capitalised words further back (``Jones v. Pacific Nav. Co.``).
     """
-    word = words[k].group()
+    word = words[k]
     if not _looks_abbreviated(word):
         return False
-    right = kept[-1].group().rstrip(",")
+    right = words[kept[-1]].rstrip(",")
     if (right.endswith(".") and (_is_abbreviation(right) or _looks_abbreviated(right))) or right in (
         "of",
         "&",
     ):
         return True
-    if any(_NAME_SEP_WORD.fullmatch(m.group()) for m in kept):
+    if any(_NAME_SEP_WORD.fullmatch(words[m]) for m in kept):
         return False
     for j in range(k - 1, max(-1, k - 7), -1):
-        tok = words[j].group()
+        tok = words[j]
         if _NAME_SEP_WORD.fullmatch(tok):
             return True
         if not (tok[:1].isupper() or tok.lower() in CONNECTORS) or tok[-1:] in ',;:"':
@@ -538,14 +595,15 @@ def _looks_like_single_name(text: str) -> bool:
 def short_name_at(norm: str, original: str, floor: int, end: int) -> tuple[str, Span] | None:
     """The short case name before a short form or ``supra`` (``Roe``, ``Planned Parenthood``)."""
     marks: list[int] = []
-    kept = _name_words(norm, floor, end, 14, marks)
-    if kept is None:
+    got = _name_words(norm, floor, end, 14, marks)
+    if got is None:
         return None
+    kept = got.kept
     # the reading of 6 words is this one's first words: where it would have stopped (``_read_back``)
     six = kept[: next((n for n in marks if n >= 6), len(kept))]
-    found = _name_span(norm, kept)
+    found = _name_span(norm, got, kept)
     if found is None or not _NAME_SEP.search(norm, found[0], found[1]):
-        found = _name_span(norm, six)
+        found = _name_span(norm, got, six)
     # else "Foo Bar Co. v. Baz Qux Inc., supra": a whole case name keeps all its words
     if found is None:
         return None

@@ -35,7 +35,7 @@ from citecheck.extract.other_authorities import MASS_REGULATIONS, find_other_aut
 from citecheck.extract.paragraphs import furniture_lines
 from citecheck.extract.pincites import parse_pincite, uncheckable_pincite, unparsed_pincite
 from citecheck.extract.quotes import block_quote, find_quotes, is_block_paragraph
-from citecheck.extract.records import fast_constructor
+from citecheck.extract.records import positional_constructor
 from citecheck.extract.sentences import sentence_spans
 from citecheck.extract.statutes import LawToken, StatuteMatch, find_statutes
 from citecheck.extract.tables import listed_at
@@ -43,8 +43,8 @@ from citecheck.extract.unrecognised import Candidate, find_unrecognised
 from citecheck.reporters import is_case_reporter, reporter_variant
 from citecheck.spans import Span
 
-#: ``Citation(**fields)``, twice as fast (a paragraph makes one per citation)
-_new_citation = fast_constructor(Citation)
+#: ``Citation(*fields)``, more than twice as fast (a paragraph makes one per citation)
+_citation_at = positional_constructor(Citation)
 _COMMA = re.compile(r"\s*,\s*")
 #: "Cite as: 570 U. S. ____ (2013)": a slip opinion's running head is page furniture, not a citation.
 _RUNNING_HEAD = re.compile(r"Cite as:\s*$")
@@ -330,7 +330,8 @@ class _Layout:
         quotes = find_quotes(norm, text)
         # a quotation of two sentences is one: its inner periods end nothing (its last one may)
         sents = sentence_spans(norm, protected + [_inner(q) for q in quotes])
-        only = [_only_citations(norm, s, protected) for s in sents]
+        ordered = sorted(protected)
+        only = [_only_citations(norm, s, ordered) for s in sents]
         block = block_quote(text, 0, len(norm)) if is_block_paragraph(text) else None
         return cls(sents, only, [Span(a, b) for a, b in sents], quotes, block)
 
@@ -369,9 +370,9 @@ class _Citations:
         #: once a prefix of the paragraph has words, every longer one has (checking each prefix again
         #: was quadratic in long paragraphs)
         self.not_lead_from = len(norm) + 1
-        #: each sentence's words, one string for every citation offered for it (a copy per citation: 20 MB
-        #: of a 100,000-citation brief, issue 40)
-        self.propositions: dict[Span, str] = {}
+        #: each sentence's words (by its number), one string for every citation offered for it (a copy per
+        #: citation: 20 MB of a 100,000-citation brief, issue 40)
+        self.propositions: dict[int, str] = {}
         for idx, d in enumerate(drafts):
             self._add(norm, text, drafts, idx, d, layout, barriers)
 
@@ -403,13 +404,13 @@ class _Citations:
         if not lead:
             self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
         said = None
-        if prop is not None and (said := self.propositions.get(prop)) is None:
-            said = self.propositions[prop] = text[prop.start : prop.end]
+        if prop is not None and prop_i is not None and (said := self.propositions.get(prop_i)) is None:
+            said = self.propositions[prop_i] = text[prop.start : prop.end]
         self.citations.append(_citation(norm, text, drafts, idx, d, qs, prop, said))
         self.leading.append(lead)
         self.needs_prev.append(prop_i is not None and prop_i < 0)
         lo = self.last_main_end
-        self.barrier_before.append(any(lo <= b < d.span.start for b in barriers))
+        self.barrier_before.append(bool(barriers) and any(lo <= b < d.span.start for b in barriers))
         if not d.nested:
             self.last_main_end = d.full.end
 
@@ -437,36 +438,40 @@ def _citation(
     said: str | None,
 ) -> Citation:
     """The citation a draft makes (its offsets the paragraph's); ``said`` is ``prop``'s words."""
-    return _new_citation(
-        index=idx,
-        form=d.form,
-        span=d.span,
-        full_span=d.full,
-        text=citation_text(text[d.span.start : d.span.end]),
-        volume=d.volume,
-        reporter=d.reporter,
-        reporter_as_written=d.reporter_as_written,
-        page=d.page,
-        database=d.database,
-        foreign=d.foreign,
-        agency=d.agency,
-        listed=d.form in (CiteForm.FULL, CiteForm.STATUTE, CiteForm.UNRECOGNISED)
-        and listed_at(norm, text, d.full.end, _next_start(drafts, idx, len(norm))),
-        case_name=d.case_name,
-        pincite=d.pincite,
-        court=d.court,
-        court_text=d.court_text,
-        year=d.year,
-        date=d.date,
-        date_span=d.date_span,
-        parentheticals=tuple(d.parens),
-        history=tuple(d.history),
-        quotes=quotes,
-        proposition=said,
-        proposition_span=prop,
-        group=d.group,
-        antecedent_text=d.antecedent_text,
-        statute=d.statute,
+    form = d.form
+    # every field, in ``Citation``'s order (``positional_constructor``; tests/extract/test_records.py)
+    return _citation_at(
+        idx,  # index
+        form,  # form
+        d.span,  # span
+        d.full,  # full_span
+        citation_text(text[d.span.start : d.span.end]),  # text
+        d.volume,  # volume
+        d.reporter,  # reporter
+        d.reporter_as_written,  # reporter_as_written
+        d.page,  # page
+        d.database,  # database
+        d.foreign,  # foreign
+        d.agency,  # agency
+        form in (CiteForm.FULL, CiteForm.STATUTE, CiteForm.UNRECOGNISED)
+        and listed_at(norm, text, d.full.end, _next_start(drafts, idx, len(norm))),  # listed
+        d.case_name,  # case_name
+        d.pincite,  # pincite
+        d.court,  # court
+        d.court_text,  # court_text
+        d.year,  # year
+        d.date,  # date
+        d.date_span,  # date_span
+        tuple(d.parens),  # parentheticals
+        tuple(d.history),  # history
+        quotes,  # quotes
+        said,  # proposition
+        prop,  # proposition_span
+        d.group,  # group
+        None,  # antecedent
+        d.antecedent_text,  # antecedent_text
+        0,  # paragraph
+        d.statute,  # statute
     )
 
 
@@ -476,7 +481,9 @@ _Item = Hit | Candidate | ForeignCite | StatuteMatch | AgencyCite
 def _items(norm: str, text: str) -> tuple[list[_Item], list[Hit]]:
     """Everything the paragraph cites, in order (eyecite's hits, foreign and agency cites, statutes and
     the other authorities, unknown reporters), and the eyecite hits left once statutes took theirs."""
-    hits = [h for h in scan(norm) if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
+    hits = scan(norm)
+    if "Cite as:" in norm:  # every _RUNNING_HEAD match has it
+        hits = [h for h in hits if not _RUNNING_HEAD.search(norm, max(0, h.start - 12), h.start)]
     foreign = find_foreign(norm)
     if foreign:  # "[2016] 1 S.C.R. 631" is Canada's, not South Carolina's "1 S.C. 631"
         hits = [h for h in hits if not any(f.start <= h.start < f.end for f in foreign)]
@@ -642,7 +649,7 @@ def _supra_draft(
         return None  # "supra note 3" (not a case), or "X, supra, 316 F. Supp. at 884" (the short cite has it)
     name_end = h.start
     vol = (  # it ends ",\s*$": searched only where the text before ends so
-        _VOLUME_BEFORE_SUPRA.search(norm, prev_end, h.start)
+        _VOLUME_BEFORE_SUPRA.search(norm, _supra_volume_from(norm, prev_end, h.start), h.start)
         if norm[prev_end : h.start].rstrip().endswith(",")
         else None
     )
@@ -659,6 +666,16 @@ def _supra_draft(
         hit=h, form=CiteForm.SUPRA, span=span, core=Span(h.start, end), full=span, pincite=pin,
         after=span.end, antecedent_text=name[0],
     )  # fmt: skip
+
+
+def _supra_volume_from(norm: str, start: int, end: int) -> int:
+    """Where ``_VOLUME_BEFORE_SUPRA`` (which ends at ``end``) is searched from, the same match as from
+    ``start``: a match holds at most 31 characters other than whitespace (a comma, four digits, a reporter
+    of 25, a comma), so none starts before the last 64 characters when those hold 32 or more."""
+    window = end - 64
+    if window <= start or len("".join(norm[window:end].split())) < 32:
+        return start
+    return window
 
 
 def _statutes(norm: str, text: str, hits: list[Hit]) -> tuple[list[StatuteMatch], list[Hit]]:
@@ -691,11 +708,13 @@ def _overlaps_any(x: Hit | StatuteMatch, others: Sequence[Hit | StatuteMatch]) -
 #: What a statute written without "§" must contain (``42 U.S.C. 1983``, ``29 CFR 1910.1200``, ``KRS
 #: 446.070``, ``Pub. L. No. 111-148``, ``55 Stat. 808``, ``section 90.803, Florida Statutes``): a paragraph
 #: with none of these, no "§" and no eyecite law token is not read for statutes at all
+#: (the alternatives grouped by their first letter, in their order: ``re`` tries every alternative at each
+#: position whose character opens one; the same matches, tests/extract/test_fast_regexes.py)
 _MAY_CITE_CODE = re.compile(
-    r"U\.\s?S\.\s?C|USC|C\.\s?F\.\s?R|CFR|KRS|K\.R\.S|RCW|ORS|MCL|M\.C\.L|NRS|N\.J\.S\.A|R\.\s?[SC]\.|CPLR|"
-    r"G\.S\.|O\.C\.G\.A|A\.R\.S|Pub\.\s?L|Public Law|P\.\s?L\.|Stat\.|Reg\.|Section|section|"
-    r"NYCRR|N\.Y\.C\.R\.R|CCR|C\.C\.R|TAC|T\.A\.C|N\.J\.A\.C|F\.A\.C|Adm(?:in)?\.\s?Code|Pa\.\s?Code|"
-    r"Administrative Code"
+    r"U(?:\.\s?S\.\s?C|SC)|C(?:\.\s?F\.\s?R|FR|PLR|CR|\.C\.R)|K(?:RS|\.R\.S)|R(?:CW|\.\s?[SC]\.|eg\.)|"
+    r"O(?:RS|\.C\.G\.A)|M(?:CL|\.C\.L)|N(?:RS|\.J\.S\.A|YCRR|\.Y\.C\.R\.R|\.J\.A\.C)|G\.S\.|"
+    r"A(?:\.R\.S|dm(?:in)?\.\s?Code|dministrative Code)|P(?:ub\.\s?L|ublic Law|\.\s?L\.|a\.\s?Code)|S(?:tat\.|ection)|"
+    r"section|T(?:AC|\.A\.C)|F\.A\.C"
 )
 
 
@@ -1114,24 +1133,37 @@ def _is_signal(word: str) -> bool:
     return low in SIGNALS or low.strip(",.;:()*_") in SIGNALS
 
 
-def _only_citations(norm: str, sent: tuple[int, int], protected: list[tuple[int, int]]) -> bool:
+def _only_citations(norm: str, sent: tuple[int, int], ordered: list[tuple[int, int]]) -> bool:
+    """Whether the sentence holds nothing but citations (``ordered``: the protected extents, sorted)."""
     s, e = sent
     # the sentence with the protected extents blanked, read piece by piece: a blank separates the words of
     # the pieces either side of it, so each piece's words are read alone, and the first piece with a
-    # word of prose decides (most sentences of prose: decided at their first word)
+    # word of prose decides (most sentences of prose: decided at their first word). The extents in order
+    # of their start, cut to the sentence, are in order of their cut start (ties, cut at the sentence's
+    # start, in any order: each only moves ``pos`` to its end)
     pos = s
-    for lo, hi in sorted((max(a, s), min(b, e)) for a, b in protected if a < b and b > s and a < e):
+    for a, b in ordered:
+        if a >= e:
+            break
+        if a >= b or b <= s:
+            continue
+        lo, hi = (a if a > s else s), (b if b < e else e)
         if hi <= pos:
             continue
-        if lo > pos and _has_prose(norm[pos:lo]):
+        if lo > pos and _has_prose(norm, pos, lo):
             return False
         pos = hi
-    return not _has_prose(norm[pos:e])
+    return not _has_prose(norm, pos, e)
 
 
-def _has_prose(piece: str) -> bool:
-    """A word with a letter that is no signal: what makes a sentence more than citations."""
-    return any(_LETTER.search(w) and not _is_signal(w) for w in piece.split())
+def _has_prose(norm: str, start: int, end: int) -> bool:
+    """A word of ``norm[start:end]`` with a letter that is no signal: what makes a sentence more than
+    citations. The words (``str.split``'s) read one at a time: in prose the first decides."""
+    for m in _NON_SPACE.finditer(norm, start, end):
+        word = m.group()
+        if _LETTER.search(word) and not _is_signal(word):
+            return True
+    return False
 
 
 def _first_in_sentence(drafts: list[_Draft], sents: list[tuple[int, int]], si: int) -> int:
@@ -1155,6 +1187,8 @@ def _quotes_for(
     si: int | None,
     prop_i: int | None,
 ) -> tuple[Quote, ...]:
+    if not quotes:
+        return ()  # most paragraphs quote nothing: none of the passes below could find one
     out: list[Quote] = []
     own = _own_quote(d, drafts, quotes, norm)
     if own is not None:
@@ -1264,11 +1298,8 @@ def _reference_candidates(
 ) -> tuple[RefCandidate, ...]:
     if " at " not in norm and " p." not in norm:  # "Roe at 116", "Angelopoulos p. *4"
         return ()
-    bounds = _reference_bounds(norm)
-    if bounds is None:
-        return ()
     out: list[RefCandidate] = []
-    for first in _REFERENCE.finditer(norm, *bounds):
+    for first in (m for bounds in _reference_windows(norm) for m in _REFERENCE.finditer(norm, *bounds)):
         m: re.Match[str] | None = first
         while m is not None and any(o.span.start < m.end() and m.start() < o.span.end for o in drafts):
             # "Id. In Mancari at 665": the name read from "Id." overlaps the Id.; read it from a later word
@@ -1296,25 +1327,25 @@ def _reference_candidates(
 _REFERENCE_TAIL = re.compile(r"\s(?:at\s+|pp?\.\s*)\*?\d")
 
 
-def _reference_bounds(norm: str) -> tuple[int, int] | None:
-    """Where ``_REFERENCE`` matches can lie (None: nowhere): from the fourth word before the first tail
-    (a match's name is at most four words, the first maybe cut, the tail right after them) to the end of
-    the last tail (its number, which the match's lookahead reads). ``_REFERENCE`` searched only there
-    finds what it finds in the whole paragraph (its lookbehind still sees before the start)."""
-    first = last = None
+def _reference_windows(norm: str) -> list[tuple[int, int]]:
+    """Where ``_REFERENCE`` matches can lie, in order: for each tail (every match ends in one), from the
+    fourth word before it (a match's name is at most four words, the first maybe cut, the tail right
+    after them) to the tail's number (which the match's lookahead reads); overlapping ones merged, so a
+    match lies inside one. ``_REFERENCE`` searched in each finds what it finds in the whole paragraph
+    (its lookbehind still sees before the window; no match starts between windows)."""
+    windows: list[tuple[int, int]] = []
     for m in _REFERENCE_TAIL.finditer(norm):
-        if first is None:
-            first = m.start()
-        last = m.end()
-    if first is None or last is None:
-        return None
-    i = first
-    for _ in range(4):
-        while i > 0 and norm[i - 1].isspace():
-            i -= 1
-        while i > 0 and not norm[i - 1].isspace():
-            i -= 1
-    return i, last
+        i = m.start()
+        for _ in range(4):
+            while i > 0 and norm[i - 1].isspace():
+                i -= 1
+            while i > 0 and not norm[i - 1].isspace():
+                i -= 1
+        if windows and i <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], m.end())
+        else:
+            windows.append((i, m.end()))
+    return windows
 
 
 def _ref_context(

@@ -11,7 +11,11 @@ from bisect import bisect_right
 
 from citecheck.extract.names import _is_abbreviation
 
-_END = re.compile(r"[.?!]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])")
+#: ``[.?!]+…`` written ``[.?!][.?!]*…`` (the same matches): a pattern opening with a repeat is tried at every
+#: position, one opening with a class only where the class matches (tests/extract/test_fast_regexes.py)
+_END = re.compile(r"[.?!][.?!]*[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9*_>])")
+#: the characters a match of ``_END`` is made of
+_RUN = frozenset(".?!\"')]")
 _NOT_ENDING = frozenset(
     "e.g. i.e. cf. v. vs. viz. al. n. nn. p. pp. para. ¶ § syl. pt. pts. art. no. nos. ch.".split()
 )
@@ -38,8 +42,19 @@ def _after_abbreviation(norm: str, end: int) -> bool:
     # sentence's punctuation, never a line break
     before = norm[max(0, end - 80) : end]
     word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-    core = word.rstrip("\"')]")
-    return core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(")."))
+    said = _abbreviation_ends.get(word)
+    if said is None:
+        core = word.rstrip("\"')]")
+        said = core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(")."))
+        if len(_abbreviation_ends) >= 20_000:
+            _abbreviation_ends.clear()
+        _abbreviation_ends[word] = said
+    return said
+
+
+#: ``_after_abbreviation``'s answer by the word before the period (a function of the word alone;
+#: ``U.S.``, ``v.``, ``Id.`` and the prose's words recur all through a document); emptied when full
+_abbreviation_ends: dict[str, bool] = {}
 
 
 def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -47,12 +62,20 @@ def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[in
     protected = _outermost(protected)
     starts = [p[0] for p in protected]
     cuts: list[int] = []
-    for m in _END.finditer(norm):
-        dot = m.start()
+    search = _END.search
+    pos = 0
+    while (m := search(norm, pos)) is not None:  # as finditer: each search from the last match's end
+        dot, pos = m.start(), m.end()
         i = bisect_right(starts, dot) - 1
         inside = i >= 0 and protected[i][0] <= dot < protected[i][1]
         if inside and dot != protected[i][1] - 1:
-            continue  # a period inside a citation ("U.S.", "v.") ends nothing
+            # a period inside a citation ("U.S.", "v.") ends nothing, nor do the citation's others up to
+            # its last character: searched again from there — unless a run of the pattern's punctuation
+            # could reach it from before (then the match finditer would make there starts earlier)
+            last = protected[i][1] - 1
+            if last > pos and norm[last - 1] not in _RUN:
+                pos = last
+            continue
         # a citation's own final period ("Id.") may end the sentence; elsewhere skip abbreviations
         if norm[dot] == "." and not inside and _after_abbreviation(norm, m.end()):
             continue

@@ -37,7 +37,8 @@ from citecheck.extract.statutes import (
 
 #: A section word standing for "§" before a number
 _SECTION_WORD = re.compile(
-    r"(?<![\w.])(?:Secs?\.|SECS?\.|Sections?|SECTIONS?|sec\.|secs\.|section|sections)\s*(?=\d)"
+    # (the lookbehind after the first letter, ``X(?<!…X)``: ``re`` then tries only at an "S" or "s")
+    r"(?:S(?<![\w.]S)(?:ecs?\.|ECS?\.|ections?|ECTIONS?)|s(?<![\w.]s)(?:ec\.|ecs\.|ection|ections))\s*(?=\d)"
 )
 #: ``TITLE 4, SUBTITLE B, CHAPTER 83,`` between a code and its section (how the Texas codes are printed)
 _DIVISIONS = re.compile(
@@ -58,7 +59,8 @@ _RCW_CHAPTER = re.compile(
 )
 #: ``Mass. Gen. Laws c. 239``, ``G.L. c. 151B``: a Massachusetts chapter with no section after it
 _MASS_CHAPTER = re.compile(
-    r"(?<![\w.])(?P<code>Mass\.\s?Gen\.\s?Laws(?:\s?Ann\.)?|M\.\s?G\.\s?L\.|G\.\s?L\.)\s*,?\s*(?:c\.|ch\.|chapter)\s*"
+    r"(?P<code>M(?<![\w.]M)(?:ass\.\s?Gen\.\s?Laws(?:\s?Ann\.)?|\.\s?G\.\s?L\.)|G(?<![\w.]G)\.\s?L\.)\s*,?\s*"
+    r"(?:c\.|ch\.|chapter)\s*"
     r"(?P<ch>\d+[A-Z]{0,2})\b(?!\s*,?\s*(?:§|sec))"
 )
 _SUB = r"(?:\((?:[a-z]{1,4}|[A-Z]{1,2}|[ivxlIVXL]{1,6}|\d{1,3})\))"
@@ -78,7 +80,7 @@ _ACTS_OF = re.compile(
 )
 #: Massachusetts: ``St. 2020, c. 65, § 3``
 _STATUTES_OF = re.compile(
-    r"(?<![\w.])(?P<name>St\.)\s*(?P<year>1[89]\d\d|20\d\d)\s*,\s*c\.\s*(?P<ch>\d+)" + _SESSION_SECTION
+    r"(?P<name>S(?<![\w.]S)t\.)\s*(?P<year>1[89]\d\d|20\d\d)\s*,\s*c\.\s*(?P<ch>\d+)" + _SESSION_SECTION
 )
 #: the section before a session law that names none: ``Section 1(a) of St. 2020, c. 257``
 _SECTION_OF = re.compile(
@@ -93,8 +95,8 @@ _ACT_THEN_SECTION = re.compile(
     rf"(?P<name>(?:[A-Z][\w'.-]*,?\s+(?:(?:of|and|&|the|for|to|on)\s+)*){{0,8}}Act(?:\s+of\s+(?:1[89]\d\d|20\d\d))?)"
     rf"\s*,?\s*(?:§|[Ss]ec(?:tion)?\.?)\s*(?P<sec>\d+[A-Za-z]?)(?P<subs>(?:\s?{_SUB})*)"
 )
-_MAY_CITE = re.compile(
-    r"Sec|sec|SEC|Chapter|chapter|CHAPTER|RCW|Laws|LAWS|Acts|Act\b|St\.|G\.\s?L\.|Gen\.\s?Laws"
+_MAY_CITE = re.compile(  # grouped by first letter (as paragraph._MAY_CITE_CODE)
+    r"S(?:ec|EC|t\.)|sec|C(?:hapter|HAPTER)|chapter|RCW|L(?:aws|AWS)|A(?:cts|ct\b)|G(?:\.\s?L\.|en\.\s?Laws)"
 )
 
 
@@ -325,7 +327,7 @@ def _chapters(norm: str, text: str) -> Iterator[StatuteMatch]:
             kind=kind,
         )
         yield StatuteMatch(cm.start(), cm.end(), cm.end(), statute)
-    for mm in _MASS_CHAPTER.finditer(norm) if "L" in norm else ():
+    for mm in _MASS_CHAPTER.finditer(norm) if "L." in norm or "Mass." in norm else ():  # every match has one
         statute = Statute(
             form=StatuteForm.FULL,
             code=mass.code,

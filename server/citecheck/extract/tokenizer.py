@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -408,6 +409,12 @@ class Token:
     short: bool = False
     exact: tuple[int, ...] = ()  # editions, as the table numbers them
     variation: tuple[int, ...] = ()
+    extractor: int = -1  # the table's extractor that matched (ties between extractors are ordered by it)
+
+
+#: the kinds of token ``eyecite_adapter`` makes no hit of: with ``tokenize(every=False)`` one is kept only
+#: where it covers the start of another token (elsewhere it changes no other token: ``Tokenizer.tokenize``)
+_IGNORED_BY_HITS = frozenset({TokenKind.STOP_WORD, TokenKind.PARAGRAPH})
 
 
 class Tokenizer:
@@ -433,8 +440,30 @@ class Tokenizer:
         self.table = table
         self._compiled: list[re.Pattern[str] | None] = [None] * len(table)
         self._whole: dict[int, Any] = {}  # extractor → how its matches over a whole text are found
-        self._case_sensitive = _automaton(table.case_sensitive, ahocorasick)
+        self._ahocorasick = ahocorasick
+        self._every_string: Any = None  # the automaton of every case-sensitive string (``extractors_for``)
         self._case_insensitive = _automaton(table.case_insensitive, ahocorasick)
+        volume_first = table.volume_first
+        #: the case-sensitive strings of the extractors that are not volume-first (388 of 4,414: a
+        #: volume-first extractor is tried where its string follows a number, whatever else the text has)
+        self._other_strings = _automaton(
+            [
+                (string, others)
+                for string, listed in table.case_sensitive
+                if (others := [i for i in listed if i not in volume_first])
+            ],
+            ahocorasick,
+        )
+        self._unfiltered_rank = {i: k for k, i in enumerate(table.unfiltered)}
+        #: the stop words', paragraph marks', Id.'s and supra's regexes are those ``_all_clear`` knows
+        self._ignored_known = sorted(
+            (int(table.kinds[i]), table.regexes[i], table.flags[i])
+            for i in range(len(table))
+            if table.kinds[i] in (*_IGNORED_BY_HITS, TokenKind.ID, TokenKind.SUPRA)
+        ) == sorted(_KNOWN_IGNORED)
+        #: each case-sensitive extractor's strings, with its place in each string's list; and as a tuple
+        self._strings_of: dict[int, list[tuple[str, int]]] | None = None  # (both built when first needed)
+        self._string_sets: dict[int, tuple[str, ...]] = {}
         # the case-insensitive strings (19: "id.", "supra", the stop words) select three extractor lists;
         # "v" alone is found a few hundred times in a page. Each list's first match is found with str.find
         by_list: dict[tuple[int, ...], list[str]] = {}
@@ -457,6 +486,13 @@ class Tokenizer:
             for i in (*table.volume_first, *table.after_any_volume)
         )
 
+    @property
+    def _case_sensitive(self) -> Any:
+        """The automaton of every case-sensitive string (eyecite's prefilter; built when first asked)."""
+        if self._every_string is None:
+            self._every_string = _automaton(self.table.case_sensitive, self._ahocorasick)
+        return self._every_string
+
     def regex(self, i: int) -> re.Pattern[str]:
         """Extractor ``i``'s compiled regex (compiled on first use: most are never needed)."""
         compiled = self._compiled[i]
@@ -464,9 +500,22 @@ class Tokenizer:
             compiled = self._compiled[i] = re.compile(self.table.regexes[i], self.table.flags[i])
         return compiled
 
-    def tokenize(self, text: str) -> list[Token]:
-        """The tokens eyecite's tokenizer would return for ``text``, overlaps resolved, in order."""
-        tokens = sorted(self.extract_tokens(text), key=lambda t: (t.start, -t.end))
+    def tokenize(self, text: str, *, every: bool = True) -> list[Token]:
+        """The tokens eyecite's tokenizer would return for ``text``, overlaps resolved, in order.
+
+        ``every=False``: without the stop words and paragraph marks (``_IGNORED_BY_HITS``) that cover the
+        start of no other token. Such a token changes no other: the tokens after it in the order below
+        start at or after its end (those are never its kind's: its kind's matches do not overlap, and the
+        two kinds' never do: checked), so it neither drops one nor merges with one, and the next token
+        kept replaces it as the last. The other tokens are then exactly ``tokenize(text)``'s."""
+        if self.narrow:
+            return self.resolved(self._ordered_tokens(text, every))
+        return self.resolved(sorted(self.extract_tokens(text), key=_by_span))
+
+    def resolved(self, tokens: list[Token]) -> list[Token]:
+        """eyecite's overlap resolution of ``tokens`` (sorted): one span's tokens of one kind, form and
+        groups merged into the first, a token starting inside the last kept one dropped (a nominative
+        reporter's citation giving way to another citation). Merging changes the tokens in place."""
         out: list[Token] = []
         last: Token | None = None
         offset = 0
@@ -500,7 +549,12 @@ class Tokenizer:
         found = dict.fromkeys(self.table.unfiltered)
         for _, listed in self._case_sensitive.iter(stripped):
             found.update(dict.fromkeys(listed))
-        lowered = stripped.lower()
+        found.update(dict.fromkeys(self._insensitive_order(stripped.lower())))
+        return list(found)
+
+    def _insensitive_order(self, lowered: str) -> list[int]:
+        """The case-insensitive extractors chosen for the (lower-cased, whitespace-free) text, in order."""
+        found: dict[int, None] = {}
         firsts: dict[int, tuple[int, ...]] = {}  # where each list's first string match ends → the list
         for strings, listed in self._insensitive_lists:
             ends = [at + len(s) for s in strings if (at := lowered.find(s)) >= 0]
@@ -516,46 +570,173 @@ class Tokenizer:
         return list(found)
 
     def extract_tokens(self, text: str) -> Iterator[Token]:
-        """Every chosen extractor's matches, extractors in order, each one's matches left to right."""
+        """Every chosen extractor's matches over the whole text (eyecite's way, no narrower prefilter),
+        extractors in order, each one's matches left to right."""
         table = self.table
-        chosen = self.extractors_for(text)
-        if not self.narrow:
-            for i in chosen:
-                for m in self.regex(i).finditer(text):
-                    yield _token(m, table, i)
-            return
-        how = self._how
-        literal = self.table.required_literal
-        near, every = self._near_volumes(text)
-        sorted_every: list[int] | None = None
-        for i in chosen:
-            kind = how[i]
-            if kind is _HOW_STRICT:
-                found = near.get(i)
-                if not found:
-                    continue
-                starts = sorted(found)
-            elif kind is _HOW_ANYWHERE:
-                if not every:
-                    continue
-                if sorted_every is None:
-                    sorted_every = sorted(every)  # the same positions for every such extractor: sorted once
-                starts = sorted_every
-            else:
-                needed = literal.get(i)
-                if needed is None or needed in text:
-                    for m in self._matches(i, text):
-                        yield _token(m, table, i)
+        for i in self.extractors_for(text):
+            for m in self.regex(i).finditer(text):
+                yield _token(m, table, i)
+
+    def _ordered_tokens(self, text: str, every: bool) -> list[Token]:
+        """The chosen extractors' matches sorted as eyecite sorts them: by start, the longer first, and
+        one span's tokens in the order their extractors are chosen (``extractors_for``'s). That order is
+        found only for the extractors of such ties (``_rank``): what else it decides is which
+        extractors run at all, and that is known without it (a volume-first extractor runs where one
+        of its strings follows a number; the others where ``_other_strings`` finds one of theirs)."""
+        table = self.table
+        stripped = "".join(text.split())  # what ``\s+`` removes: str.isspace's characters
+        tokens: list[Token] = []
+        ignored: list[int] = []
+        anywhere = self._volume_tokens(text, tokens)
+        literal = table.required_literal
+        kinds = table.kinds
+        for i in self._others_chosen(stripped):
+            if self._how[i] is _HOW_ANYWHERE:
+                if anywhere:
+                    self._match_at(i, text, anywhere, tokens)
+            elif not every and kinds[i] in _IGNORED_BY_HITS:
+                ignored.append(i)
+            elif (needed := literal.get(i)) is None or needed in text:
+                tokens.extend(_token(m, table, i) for m in self._matches(i, text))
+        if ignored and not self._all_clear(text, tokens):
+            self._covering(text, [(i, self._spans(i, text)) for i in ignored], tokens)
+        tokens.sort(key=_by_span)
+        return self._ties_ordered(tokens, stripped)
+
+    def _match_at(self, i: int, text: str, starts: list[int], out: list[Token]) -> None:
+        """``regex(i).finditer(text)``'s matches, where every one starts at one of ``starts`` (sorted)."""
+        regex = self.regex(i)
+        last = 0
+        for at in starts:
+            if at < last:
                 continue
+            hit = regex.match(text, at)
+            if hit is not None:
+                out.append(_token(hit, self.table, i))
+                last = hit.end()
+
+    def _others_chosen(self, stripped: str) -> list[int]:
+        """The extractors eyecite would try on the text that are not volume-first (any order)."""
+        chosen = list(self.table.unfiltered)
+        for _, listed in self._other_strings.iter(stripped):
+            chosen += listed
+        if self._insensitive_lists:
+            lowered = stripped.lower()
+            for strings, listed in self._insensitive_lists:
+                if any(s in lowered for s in strings):
+                    chosen += listed
+        return list(dict.fromkeys(chosen))
+
+    def _spans(self, i: int, text: str) -> list[tuple[int, int, int]]:
+        """(where the match starts, its group 1's start and end) of each of extractor ``i``'s matches."""
+        how = self._whole.get(i)
+        if how is None:
+            self._matches(i, text)  # makes the matcher
+            how = self._whole[i]
+        spans = getattr(how, "spans", None)
+        if spans is not None:
+            return spans(text)  # type: ignore[no-any-return]
+        return [(m.start(), *m.span(1)) for m in how(text)]
+
+    def _all_clear(self, text: str, tokens: list[Token]) -> bool:
+        """Whether no stop word or paragraph mark can cover any of ``tokens``' starts, known without
+        looking for them. With eyecite 2.7's regexes (``_KNOWN_IGNORED``; checked when the tokenizer is
+        made): a stop word is ``[^\\sa-zA-Z0-9]*`` + one of its words + ``[^\\sa-zA-Z0-9]*`` between
+        whitespace, so a digit inside one follows a letter (only ``e.g.``'s unescaped dots match one, after
+        ``e`` or ``g``) and a word after whitespace inside one starts ``r``, ``a``, ``g`` or with punctuation
+        followed by whitespace; a paragraph mark is a line break. A token starting with an ASCII digit
+        after no ASCII letter or digit (every volume-first citation), an ``Id.`` and a ``supra`` (after
+        whitespace, ``i``/punctuation + ``s``: neither ``in re`` nor ``see`` fits) start inside neither."""
+        if not self._ignored_known:
+            return False
+        kinds = (TokenKind.ID, TokenKind.SUPRA)
+        for t in tokens:
+            q = t.start
+            if t.kind in kinds:
+                continue
+            if text[q] not in _ASCII_DIGITS or (q > 0 and text[q - 1] in _ASCII_ALNUM):
+                return False
+        return True
+
+    def _covering(
+        self, text: str, ignored: list[tuple[int, list[tuple[int, int, int]]]], tokens: list[Token]
+    ) -> None:
+        """Add to ``tokens`` those of the ignored kinds' matches that cover the start of one of them
+        (all of them, should two of those kinds' matches overlap)."""
+        table = self.table
+        every_span = sorted(span[1:] for _, spans in ignored for span in spans)
+        if any(every_span[k][1] > every_span[k + 1][0] for k in range(len(every_span) - 1)):
+            for i, spans in ignored:  # never on eyecite's stop words and paragraph marks; kept exact anyway
+                tokens.extend(_token(self.regex(i).match(text, at), table, i) for at, _, _ in spans)  # type: ignore[arg-type]
+            return
+        starts = sorted({t.start for t in tokens})
+        for i, spans in ignored:
             regex = self.regex(i)
-            last = 0
-            for at in starts:
-                if at < last:
-                    continue
-                hit = regex.match(text, at)
-                if hit is not None:
-                    yield _token(hit, table, i)
-                    last = hit.end()
+            for at, s, e in spans:
+                k = bisect_left(starts, s)
+                if k < len(starts) and starts[k] < e:
+                    tokens.append(_token(regex.match(text, at), table, i))  # type: ignore[arg-type]
+
+    def _ties_ordered(self, tokens: list[Token], stripped: str) -> list[Token]:
+        """``tokens`` (sorted by span), each run of one span from several extractors in their ``_rank``
+        order. (One extractor makes no two tokens of one span: its matches do not overlap.)"""
+        ranks: dict[int, tuple[int, ...]] = {}
+        n = len(tokens)
+        k = 0
+        while k < n - 1:
+            t = tokens[k]
+            j = k + 1
+            while j < n and tokens[j].start == t.start and tokens[j].end == t.end:
+                j += 1
+            if j - k > 1 and not _order_free(tokens, k, j):
+                run = tokens[k:j]
+                strings = self._strings()
+                first = strings.get(run[0].extractor)
+                if first and all(strings.get(u.extractor) == first for u in run):
+                    # the same strings select them all: the one found first lists them in table order
+                    run.sort(key=_by_extractor)
+                else:
+                    for u in run:
+                        if u.extractor not in ranks:
+                            ranks[u.extractor] = self._rank(u.extractor, stripped)
+                    run.sort(key=lambda u: ranks[u.extractor])
+                tokens[k:j] = run
+            k = j
+        return tokens
+
+    def _strings(self) -> dict[int, tuple[str, ...]]:
+        """Each case-sensitive extractor's strings (built when first needed)."""
+        if self._strings_of is None:
+            strings_of: dict[int, list[tuple[str, int]]] = {}
+            for string, listed in self.table.case_sensitive:
+                for k, j in enumerate(listed):
+                    strings_of.setdefault(j, []).append((string, k))
+            self._strings_of = strings_of
+            self._string_sets = {i: tuple(sorted(s for s, _ in found)) for i, found in strings_of.items()}
+        return self._string_sets
+
+    def _rank(self, i: int, stripped: str) -> tuple[int, ...]:
+        """Where extractor ``i`` comes in ``extractors_for``'s order on the text ``stripped`` is the
+        whitespace-free form of: those with no strings first (table order); then the case-sensitive ones
+        by their first string found (eyecite's automaton reports the strings by where they end, the
+        longer first where two end at one place, and a string's extractors in table order); then the
+        case-insensitive lists."""
+        first = self._unfiltered_rank.get(i)
+        if first is not None:
+            return (0, first)
+        self._strings()
+        assert self._strings_of is not None
+        best: tuple[int, ...] | None = None
+        for string, k in self._strings_of.get(i, ()):
+            at = stripped.find(string)
+            if at >= 0:
+                key = (1, at + len(string), -len(string), k)
+                if best is None or key < best:
+                    best = key
+        if best is not None:
+            return best
+        order = self._insensitive_order(stripped.lower())
+        return (2, order.index(i) if i in order else len(order))
 
     def _matches(self, i: int, text: str) -> Iterator[re.Match[str]]:
         """``regex(i).finditer(text)``, found faster for the regexes tried over every paragraph (the
@@ -567,20 +748,21 @@ class Tokenizer:
             )
         return how(text)  # type: ignore[no-any-return]
 
-    def _near_volumes(self, text: str) -> tuple[dict[int, set[int]], set[int]]:
-        """(each volume-first extractor one of whose strings starts right after a number → the
-        positions where a match of it could start; those positions for any reporter)."""
+    def _volume_tokens(self, text: str, out: list[Token]) -> list[int]:
+        """Add the volume-first extractors' matches to ``out`` (each number's positions, each
+        extractor tried where one of its strings follows the number, as ``finditer`` would find it: the
+        numbers' positions come in order, a start inside the extractor's last match skipped); return
+        the positions for any reporter, in order."""
         width = self._longest
         strings = self._volume_first_filter
         listed = self._after_volume_listed
-        near: dict[int, set[int]] = {}
-        every: set[int] = set()
+        compiled = self._compiled
+        table = self.table
+        last: dict[int, int] = {}  # extractor → the end of its last match
+        every: list[int] = []
         n = len(text)
         for m in _AFTER_VOLUME.finditer(text):
             start = m.end()
-            # the strings the (whitespace-free) text after the number starts with: each is a path from the
-            # trie's root. Read from a short window first: when the path ends inside it, a longer one
-            # would end there too
             window = "".join(text[start : start + _SHORT_WINDOW].split())
             depth = strings.longest_prefix(window)
             if depth == len(window) and start + _SHORT_WINDOW < n:
@@ -598,30 +780,53 @@ class Tokenizer:
             positions: range | list[int] = range(max(word - 1, 0), start - 1)
             if self._non_alnum_start:
                 positions = [p for p in positions if p == 0 or text[p] not in _ASCII_ALNUM]
-            every.update(positions)
-            if not depth:
+            # a number's positions all come before the next number's (its word starts after this one's space)
+            every += positions
+            if not depth or not positions:
                 continue
             path = window[:depth]
             ids = listed.get(path)
-            if ids is None:  # the extractors of the strings along the path (the table's, whatever the text)
-                ids = listed[path] = tuple(
-                    dict.fromkeys(
-                        i
-                        for k in range(1, depth + 1)
-                        if (found := strings.get(path[:k], None)) is not None
-                        for i in found[1]
-                    )
-                )
+            if ids is None:
+                ids = listed[path] = self._path_extractors(path)
             for i in ids:
-                at = near.get(i)
-                if at is None:
-                    near[i] = set(positions)
-                else:
-                    at.update(positions)
-        return near, every
+                regex = compiled[i] or self.regex(i)
+                after = last.get(i, 0)
+                for at in positions:
+                    if at < after:
+                        continue
+                    hit = regex.match(text, at)
+                    if hit is not None:
+                        out.append(_token(hit, table, i))
+                        after = last[i] = hit.end()
+        return every
+
+    def _path_extractors(self, path: str) -> tuple[int, ...]:
+        """The extractors of the volume-first strings along ``path`` (the table's, whatever the text)."""
+        strings = self._volume_first_filter
+        return tuple(
+            dict.fromkeys(
+                i
+                for k in range(1, len(path) + 1)
+                if (found := strings.get(path[:k], None)) is not None
+                for i in found[1]
+            )
+        )
 
 
 _START_OR_NON_ALNUM = "(?:^|[^a-zA-Z0-9])"
+_ASCII_DIGITS = frozenset("0123456789")
+#: eyecite 2.7's regexes of the kinds ``Tokenizer._all_clear`` reasons about: (kind, regex, flags)
+_KNOWN_IGNORED = (
+    (int(TokenKind.ID), r"(?:^|\s)(id\.,?|ibid\.)(?:\s|$)", int(re.I)),
+    (int(TokenKind.SUPRA), r"(?:^|\s)([^\sa-zA-Z0-9]*supra[^\sa-zA-Z0-9]*)(?:\s|$)", int(re.I)),
+    (int(TokenKind.PARAGRAPH), r"(\n)", 0),
+    (
+        int(TokenKind.STOP_WORD),
+        r"(?:^|\s)([^\sa-zA-Z0-9]*(?P<stop_word>v|in re|re|quoting|e.g.|parte|denied|citing|aff'd|affirmed|"
+        r"remanded|see also|see|granted|dismissed|Cf)[^\sa-zA-Z0-9]*)(?:\s|$)",
+        int(re.I),
+    ),
+)
 #: ``Tokenizer._how``'s marks (compared by identity)
 _HOW_STRICT = "volume first"
 _HOW_ANYWHERE = "after any volume"
@@ -663,7 +868,32 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
                 if hit is not None:  # always: the two regexes agree on an ASCII text
                     yield hit
 
+        def spans(text: str) -> list[tuple[int, int, int]]:
+            """(start, group 1's start and end) of each match: on an ASCII text those of the lower-cased
+            copy's matches (the same offsets; no match taken again from the text)."""
+            first = at_start.match(text)
+            out = [] if first is None else [(0, *first.span(1))]
+            pos = first.end() if first is not None else 0
+            if lowered is None or not text.isascii():
+                out += [(m.start(), *m.span(1)) for m in after_space.finditer(text, pos)]
+            else:
+                out += [(m.start(), *m.span(1)) for m in lowered.finditer(text.lower(), pos)]
+            return out
+
+        start_or_space.spans = spans  # type: ignore[attr-defined]
         return start_or_space
+    if source.startswith(_START_OR_NON_ALNUM):
+        # "(?:^|[^a-zA-Z0-9])REST": the try at the text's start as written, then "[^a-zA-Z0-9]REST", which
+        # ``re`` tries only where such a character stands (the group numbers are the same)
+        after_other = re.compile("[^a-zA-Z0-9]" + source[len(_START_OR_NON_ALNUM) :], flags)
+
+        def start_or_non_alnum(text: str) -> Iterator[re.Match[str]]:
+            first = compiled.match(text)
+            if first is not None:
+                yield first
+            yield from after_other.finditer(text, first.end() if first is not None else 0)
+
+        return start_or_non_alnum
     if source.startswith(_PLACEHOLDER_OPENING):
         dashes = _PLACEHOLDER_OPENING[2:-4]
 
@@ -707,8 +937,34 @@ def _dash_then_space(text: str, dashes: str) -> bool:
 def _token(m: re.Match[str], table: TokenTable, i: int) -> Token:
     start, end = m.span(1)
     return Token(
-        table.kinds[i], start, end, m.groupdict(), table.shorts[i], table.exact[i], table.variation[i]
+        table.kinds[i], start, end, m.groupdict(), table.shorts[i], table.exact[i], table.variation[i], i
     )
+
+
+def _by_span(t: Token) -> tuple[int, int]:
+    return (t.start, -t.end)
+
+
+def _order_free(tokens: list[Token], k: int, j: int) -> bool:
+    """Whether the tokens ``tokens[k:j]`` (one span) resolve alike in any order: citations of the same
+    groups and form merge into the first (or are all dropped), and their editions' union, one exact and
+    one variation edition at most (a reporter's exact regex and its variations' regex: most ties), is
+    the same tuple in any order."""
+    first = tokens[k]
+    if first.kind is not TokenKind.CITATION:
+        return False
+    exact: set[int] = set()
+    variation: set[int] = set()
+    for u in tokens[k:j]:
+        if u.kind is not TokenKind.CITATION or u.short != first.short or u.groups != first.groups:
+            return False
+        exact.update(u.exact)
+        variation.update(u.variation)
+    return len(exact) <= 1 and len(variation - exact) <= 1
+
+
+def _by_extractor(t: Token) -> int:
+    return t.extractor
 
 
 def _merge(last: Token, token: Token) -> bool:

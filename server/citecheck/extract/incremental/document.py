@@ -41,9 +41,16 @@ def extract_citations(text: str) -> Extraction:
     """Every citation in ``text``, spans as code-point offsets into ``text``."""
     text = _check_text(text)
     with _collector_paused():
-        paragraphs = split_paragraphs(text)
-        results = [extract_paragraph(text[s:e]) for s, e in paragraphs]
-        return assemble(text, paragraphs, results)
+        return _extract(text)
+
+
+def _extract(text: str) -> Extraction:
+    """``extract_citations``' work, in a frame of its own: the paragraphs' results (each citation's unmoved
+    copy) are freed when it returns, before the collector is turned back on — whose first collection
+    walks every object still alive that the extraction made (~30 % more when they were still held)."""
+    paragraphs = split_paragraphs(text)
+    results = [extract_paragraph(text[s:e]) for s, e in paragraphs]
+    return assemble(text, paragraphs, results)
 
 
 @contextmanager

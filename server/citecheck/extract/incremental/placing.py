@@ -23,26 +23,22 @@ from citecheck.extract.models import (
 )
 from citecheck.extract.normalise import citation_text
 from citecheck.extract.paragraph import ParagraphResult
-from citecheck.extract.records import fast_constructor
+from citecheck.extract.records import fast_constructor, positional_constructor
 from citecheck.spans import Span, unchecked_span
 
-_citation = fast_constructor(Citation)
+_citation_at = positional_constructor(Citation)
 #: the same objects as the classes' constructors make, at about half the cost (thousands a document)
-_case_name = fast_constructor(CaseName)
-_pincite = fast_constructor(Pincite)
-_pin_page = fast_constructor(PinPage)
+_case_name_at = positional_constructor(CaseName)
+_pincite_at = positional_constructor(Pincite)
+_pin_page_at = positional_constructor(PinPage)
 _new_quote = fast_constructor(Quote)
 _parenthetical = fast_constructor(Parenthetical)
 
 
-def _one(s: str | None) -> str | None:
-    """The one string of this value (``sys.intern``): a citation's short strings (its text, volume, page,
-    the reporter as written, a case name, a pin) recur all through a document, and each paragraph's
-    extraction (a worker's, unpickled) has its own copies; ~150 bytes a citation of a 100,000-citation
-    brief (issue 40). Interned strings are freed with their last reference."""
-    return None if s is None else _intern(s)
-
-
+#: The one string of a value: a citation's short strings (its text, volume, page, the reporter as written,
+#: a case name, a pin) recur all through a document, and each paragraph's extraction (a worker's,
+#: unpickled) has its own copies; ~150 bytes a citation of a 100,000-citation brief (issue 40). Interned
+#: strings are freed with their last reference. (Called inline, ``None if s is None else _intern(s)``.)
 _intern = sys.intern
 
 
@@ -52,47 +48,50 @@ def _sp(s: Span, d: int) -> Span:
 
 class Shifter:
     """Moves one paragraph's objects by ``d``; objects shared between citations (a group's case name
-    and parentheticals, a sentence's quotes) are moved once: keyed by the (immutable) object, so
-    citations that shared one share its moved copy."""
+    and parentheticals, a sentence's quotes) are moved once: keyed by the object's identity (``id``:
+    the paragraph's result holds them all while the shifter lives), so citations that shared one
+    share its moved copy. (Keyed by value, each look-up hashed the object, its spans and its strings
+    through the dataclasses' ``__hash__``: ~5 calls a citation.)"""
 
     __slots__ = ("borrowed", "d", "names", "parentheticals", "quoted", "spans")
 
     def __init__(self, d: int) -> None:
         self.d = d
-        self.spans: dict[Span, Span] = {}
-        self.names: dict[CaseName, CaseName] = {}
-        self.quoted: dict[Quote, Quote] = {}
-        self.parentheticals: dict[tuple[Parenthetical, ...], tuple[Parenthetical, ...]] = {}
-        self.borrowed: dict[Span, tuple[str, Span]] = {}  # span in the paragraph before -> (its text, span)
+        self.spans: dict[int, Span] = {}
+        self.names: dict[int, CaseName] = {}
+        self.quoted: dict[int, Quote] = {}
+        self.parentheticals: dict[tuple[int, ...], tuple[Parenthetical, ...]] = {}
+        self.borrowed: dict[int, tuple[str, Span]] = {}  # span in the paragraph before -> (its text, span)
 
     def borrowed_proposition(self, text: str, src: Span, src_off: int) -> tuple[str, Span]:
         """The previous paragraph's sentence as the proposition, one string for every citation that borrows
         it (a copy per citation took a hundred megabytes on a one-line brief of 100,000 citations)."""
-        got = self.borrowed.get(src)
+        got = self.borrowed.get(id(src))
         if got is None:
             ps = _sp(src, src_off)
-            got = self.borrowed[src] = (text[ps.start : ps.end], ps)
+            got = self.borrowed[id(src)] = (text[ps.start : ps.end], ps)
         return got
 
     def span(self, s: Span) -> Span:
         return unchecked_span(s.start + self.d, s.end + self.d)
 
     def shared_span(self, s: Span) -> Span:
-        got = self.spans.get(s)
+        got = self.spans.get(id(s))
         if got is None:
-            got = self.spans[s] = unchecked_span(s.start + self.d, s.end + self.d)
+            got = self.spans[id(s)] = unchecked_span(s.start + self.d, s.end + self.d)
         return got
 
     def name(self, n: CaseName | None) -> CaseName | None:
         if n is None or not self.d:
             return n
-        got = self.names.get(n)
+        got = self.names.get(id(n))
         if got is None:
-            got = self.names[n] = _case_name(
-                text=_intern(n.text),
-                span=self.span(n.span),
-                plaintiff=_one(n.plaintiff),
-                defendant=_one(n.defendant),
+            d = self.d
+            got = self.names[id(n)] = _case_name_at(
+                _intern(n.text),  # text
+                unchecked_span(n.span.start + d, n.span.end + d),  # span
+                None if (s := n.plaintiff) is None else _intern(s),  # plaintiff
+                None if (s := n.defendant) is None else _intern(s),  # defendant
             )
         return got
 
@@ -102,25 +101,26 @@ class Shifter:
         d = self.d
         start, end = p.span.start, p.span.end
         whole = unchecked_span(start + d, end + d)
-        return _pincite(
-            text=_intern(p.text),
-            span=whole,
-            parts=tuple(
+        # the fields in their order (``positional_constructor``; tests/extract/test_records.py)
+        return _pincite_at(
+            _intern(p.text),  # text
+            whole,  # span
+            tuple(
                 [
-                    _pin_page(
-                        first=_intern(x.first),
-                        last=_one(x.last),
-                        footnote=x.footnote,
-                        star=x.star,
+                    _pin_page_at(
+                        _intern(x.first),  # first
+                        None if (s := x.last) is None else _intern(s),  # last
+                        x.footnote,  # footnote
+                        x.star,  # star
                         # a pin of one page is its one part: one span for both (~100 bytes a citation)
-                        span=whole
+                        whole
                         if x.span.start == start and x.span.end == end
-                        else unchecked_span(x.span.start + d, x.span.end + d),
+                        else unchecked_span(x.span.start + d, x.span.end + d),  # span
                     )
                     for x in p.parts
                 ]
-            ),
-            malformed=p.malformed,
+            ),  # parts
+            p.malformed,  # malformed
         )
 
     def quotes(self, qs: tuple[Quote, ...]) -> tuple[Quote, ...]:
@@ -129,17 +129,18 @@ class Shifter:
         return tuple(self.quote(q) for q in qs)
 
     def quote(self, q: Quote) -> Quote:
-        got = self.quoted.get(q)
+        got = self.quoted.get(id(q))
         if got is None:
-            got = self.quoted[q] = _new_quote(text=q.text, span=self.span(q.span), block=q.block)
+            got = self.quoted[id(q)] = _new_quote(text=q.text, span=self.span(q.span), block=q.block)
         return got
 
     def parens(self, ps: tuple[Parenthetical, ...]) -> tuple[Parenthetical, ...]:
         if not ps or not self.d:
             return ps
-        got = self.parentheticals.get(ps)
+        key = tuple(map(id, ps))  # a parallel group's members hold copies of one list of them
+        got = self.parentheticals.get(key)
         if got is None:
-            got = self.parentheticals[ps] = tuple(
+            got = self.parentheticals[key] = tuple(
                 _parenthetical(text=p.text, span=self.span(p.span)) for p in ps
             )
         return got
@@ -178,37 +179,39 @@ def shift_citation(
     span = unchecked_span(c.span.start + d, c.span.end + d)
     full = c.full_span
     full = span if full == c.span else unchecked_span(full.start + d, full.end + d)
-    return _citation(
-        index=index,
-        form=c.form,
-        span=span,
-        full_span=full,
-        text=_intern(c.text),
-        volume=_one(c.volume),
-        reporter=_one(c.reporter),
-        reporter_as_written=_one(c.reporter_as_written),
-        page=_one(c.page),
-        database=c.database,
-        foreign=c.foreign,
-        agency=c.agency,
-        listed=c.listed,
-        case_name=sh.name(c.case_name),
-        pincite=sh.pin(c.pincite),
-        court=c.court,
-        court_text=_one(c.court_text),
-        year=c.year,
-        date=_one(c.date),
-        date_span=date_span,
-        parentheticals=sh.parens(c.parentheticals),
-        history=c.history,
-        quotes=quotes if quotes is not None else sh.quotes(c.quotes),
-        proposition=prop,
-        proposition_span=prop_span,
-        group=group,
-        antecedent=antecedent,
-        antecedent_text=_one(c.antecedent_text),
-        paragraph=paragraph,
-        statute=c.statute,
+    # the fields in their order (``positional_constructor``; tests/extract/test_records.py checks the
+    # names); the strings interned (``_one``) as conditional expressions, not a call each
+    return _citation_at(
+        index,  # index
+        c.form,  # form
+        span,  # span
+        full,  # full_span
+        _intern(c.text),  # text
+        None if (s := c.volume) is None else _intern(s),  # volume
+        None if (s := c.reporter) is None else _intern(s),  # reporter
+        None if (s := c.reporter_as_written) is None else _intern(s),  # reporter_as_written
+        None if (s := c.page) is None else _intern(s),  # page
+        c.database,  # database
+        c.foreign,  # foreign
+        c.agency,  # agency
+        c.listed,  # listed
+        None if (n := c.case_name) is None else sh.name(n),  # case_name
+        None if (p := c.pincite) is None else sh.pin(p),  # pincite
+        c.court,  # court
+        None if (s := c.court_text) is None else _intern(s),  # court_text
+        c.year,  # year
+        None if (s := c.date) is None else _intern(s),  # date
+        date_span,  # date_span
+        sh.parens(ps) if (ps := c.parentheticals) else ps,  # parentheticals
+        c.history,  # history
+        quotes if quotes is not None else sh.quotes(c.quotes),  # quotes
+        prop,  # proposition
+        prop_span,  # proposition_span
+        group,  # group
+        antecedent,  # antecedent
+        None if (s := c.antecedent_text) is None else _intern(s),  # antecedent_text
+        paragraph,  # paragraph
+        c.statute,  # statute
     )
 
 
