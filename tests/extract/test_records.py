@@ -131,7 +131,7 @@ def test_what_citations_shared_in_their_paragraph_they_share_moved() -> None:
     assert a.parentheticals and a.parentheticals == b.parentheticals
     assert all(p is q for p, q in zip(a.parentheticals, b.parentheticals, strict=True))
     assert a.proposition_span is b.proposition_span is c.proposition_span
-    assert a.proposition == "The right is fundamental."
+    assert a.proposition == "The right is fundamental." and a.proposition is b.proposition is c.proposition
     assert a.span.of(text) == "410 U.S. 113" and a.parentheticals[0].span.of(text) == "(holding so)"
 
 
@@ -160,3 +160,37 @@ def test_a_paragraphs_citation_has_each_field_in_its_place() -> None:
     assert (c.group, c.antecedent, c.antecedent_text, c.paragraph, c.statute) == (0, None, None, 0, None)
     idc = res.citations[-1]
     assert idc.form is CiteForm.ID and idc.pincite is not None and idc.pincite.text == "117"
+
+
+def test_the_lookup_records_and_references_are_what_their_classes_make() -> None:
+    """``lookups`` makes its ``Record`` by the positional constructor and its ``Ref``/``RecordRef``/``RelRef``
+    and the plan's ``CiteStep`` by ``tuple.__new__``: the same types and values as their constructors."""
+    from citecheck.extract import extract_citations
+    from citecheck.extract.incremental import lookups
+    from citecheck.extract.incremental.assembly import assemble_incremental
+    from citecheck.extract.incremental.plan import CiteStep
+    from citecheck.extract.paragraph import extract_paragraph
+    from citecheck.extract.paragraphs import split_paragraphs
+
+    text = (
+        "Roe v. Wade, 410 U.S. 113, 93 S. Ct. 705 (1973). Id. at 116.\n\n"
+        "See Doe v. Bolton, 410 U.S. 179 (1973); Roe, 410 U.S. at 120. Roe, supra, at 121.\n"
+    )
+    paragraphs = split_paragraphs(text)
+    _ex, run = assemble_incremental(
+        text, paragraphs, [extract_paragraph(text[s:e]) for s, e in paragraphs], None
+    )
+    for r in run.fulls:
+        assert type(r) is lookups.Record and r == lookups.Record(*(getattr(r, f) for f in r.__slots__))
+    st = lookups.LookupState(records_before=run.records_before)
+    st.fulls = run.fulls
+    for pos in range(len(run.fulls)):
+        got = st.ref(pos)
+        assert type(got) is lookups.Ref and type(got.which) is lookups.RecordRef
+        assert got == lookups.Ref(got.paragraph, lookups.RecordRef(*got.which))
+        rel = lookups.relative(got, 3)
+        assert type(rel) is lookups.RelRef and rel == lookups.RelRef(3 - got.paragraph, got.which)
+    steps = [e for plan in run.plans for e in plan.steps if type(e) is CiteStep]
+    assert steps and all(e == CiteStep(*e) for e in steps)
+    cites = extract_citations(text).citations
+    assert [c.antecedent for c in cites] == [None, None, 0, None, 0, 1]  # as main 1002753 resolves them

@@ -97,3 +97,33 @@ def test_the_step_over_a_citation_is_taken() -> None:
     assert got == _every_match(norm, protected)
     assert 53 in calls  # searched again from the citation's last character
     assert len(calls) < len(list(real.finditer(norm))) + 1
+
+
+def test_remembered_abbreviation_answers_are_those_read_afresh() -> None:
+    """``_after_abbreviation`` remembers its answer by the word before the period: the sentences read with
+    answers remembered from other texts are those read with none remembered."""
+    rng = random.Random(12)
+    pieces = [
+        "U.S.",
+        "v.",
+        "Id.",
+        "Inc.",
+        "Co.)",
+        "e.g.",
+        "(1990).",
+        "held.",
+        "No.",
+        "Dr.",
+        "F.",
+        "St.",
+        "it.",
+    ]
+    pieces += ["The", "Court", "Smith", '"Yes."', "'", "Ill.", "pp.", "J.).", "A.", "said", "(Tex.", "12."]
+    texts = [" ".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30))) for _ in range(2_000)]
+    fresh = []
+    for t in texts:
+        sentences._abbreviation_ends.clear()
+        fresh.append(sentence_spans(t, []))
+    assert [sentence_spans(t, []) for t in texts] == fresh
+    assert fresh == [_every_match(t, []) for t in texts]
+    assert len(sentences._abbreviation_ends) > 10

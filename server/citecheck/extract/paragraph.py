@@ -370,9 +370,9 @@ class _Citations:
         #: once a prefix of the paragraph has words, every longer one has (checking each prefix again
         #: was quadratic in long paragraphs)
         self.not_lead_from = len(norm) + 1
-        #: each sentence's words, one string for every citation offered for it (a copy per citation: 20 MB
-        #: of a 100,000-citation brief, issue 40)
-        self.propositions: dict[Span, str] = {}
+        #: each sentence's words (by its number), one string for every citation offered for it (a copy per
+        #: citation: 20 MB of a 100,000-citation brief, issue 40)
+        self.propositions: dict[int, str] = {}
         for idx, d in enumerate(drafts):
             self._add(norm, text, drafts, idx, d, layout, barriers)
 
@@ -404,13 +404,13 @@ class _Citations:
         if not lead:
             self.not_lead_from = min(self.not_lead_from, max(d.full.start, 1))
         said = None
-        if prop is not None and (said := self.propositions.get(prop)) is None:
-            said = self.propositions[prop] = text[prop.start : prop.end]
+        if prop is not None and prop_i is not None and (said := self.propositions.get(prop_i)) is None:
+            said = self.propositions[prop_i] = text[prop.start : prop.end]
         self.citations.append(_citation(norm, text, drafts, idx, d, qs, prop, said))
         self.leading.append(lead)
         self.needs_prev.append(prop_i is not None and prop_i < 0)
         lo = self.last_main_end
-        self.barrier_before.append(any(lo <= b < d.span.start for b in barriers))
+        self.barrier_before.append(bool(barriers) and any(lo <= b < d.span.start for b in barriers))
         if not d.nested:
             self.last_main_end = d.full.end
 

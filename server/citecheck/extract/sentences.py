@@ -42,8 +42,19 @@ def _after_abbreviation(norm: str, end: int) -> bool:
     # sentence's punctuation, never a line break
     before = norm[max(0, end - 80) : end]
     word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-    core = word.rstrip("\"')]")
-    return core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(")."))
+    said = _abbreviation_ends.get(word)
+    if said is None:
+        core = word.rstrip("\"')]")
+        said = core.lower() in _NOT_ENDING or (_is_abbreviation(core) and not core.endswith(")."))
+        if len(_abbreviation_ends) >= 20_000:
+            _abbreviation_ends.clear()
+        _abbreviation_ends[word] = said
+    return said
+
+
+#: ``_after_abbreviation``'s answer by the word before the period (a function of the word alone;
+#: ``U.S.``, ``v.``, ``Id.`` and the prose's words recur all through a document); emptied when full
+_abbreviation_ends: dict[str, bool] = {}
 
 
 def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:

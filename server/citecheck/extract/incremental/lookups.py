@@ -18,6 +18,7 @@ from functools import lru_cache
 from citecheck.extract.incremental.thresholds import Thresholds, active
 from citecheck.extract.models import CaseName, Citation, CiteForm, normalise_section
 from citecheck.extract.paragraph import RefCandidate
+from citecheck.extract.records import positional_constructor
 
 _GENERIC = frozenset(
     "united states state people commonwealth in re the city county ex parte matter of estate government".split()
@@ -84,6 +85,12 @@ class Record:
         return (self.key, self.padded, self.short_names, self.page)
 
 
+_tuple_new = tuple.__new__
+#: ``Record(*fields)`` by the slot setters (the frozen dataclass's ``__init__`` sets each of the ten through
+#: ``object.__setattr__``; one is made per full citation per run)
+_record = positional_constructor(Record)
+
+
 class Seg(NamedTuple):
     """A stretch of a run's records that sits in the lookup index it was handed."""
 
@@ -118,18 +125,25 @@ class LookupState:
         return para_of(self.records_before, pos)
 
     def ref(self, pos: int) -> Ref:
-        t = self.para_of(pos)
+        return self.ref_in(self.para_of(pos), pos)
+
+    def ref_in(self, t: int, pos: int) -> Ref:
+        """``ref(pos)`` for a record of paragraph ``t``. (The named tuples made by ``tuple.__new__``, as
+        their own ``__new__`` makes them, without its Python frame: one or two per full citation.)"""
         fulls = self.fulls
         key = fulls[pos].key
-        return Ref(
-            t, RecordRef(key, sum(1 for i in range(self.records_before[t], pos) if fulls[i].key == key))
-        )
+        nth = 0
+        for i in range(self.records_before[t], pos):
+            if fulls[i].key == key:
+                nth += 1
+        return _tuple_new(Ref, (t, _tuple_new(RecordRef, (key, nth))))
 
     def leader(self, para: int, group: int) -> Ref:
         """Paragraph ``para``'s citation at ``group`` (a parallel group's first), the one being planned."""
-        for i in range(self.records_before[para], len(self.fulls)):
-            if self.fulls[i].pos == group:
-                return self.ref(i)
+        fulls = self.fulls
+        for i in range(self.records_before[para], len(fulls)):
+            if fulls[i].pos == group:
+                return self.ref_in(para, i)  # the records from ``records_before[para]`` on are its own
         return Ref(para, group)
 
     def add(self, f: Record) -> None:
@@ -326,7 +340,7 @@ def add_record(st: LookupState, c: Citation, pos: int, group: int) -> None:
     page = int(c.page) if c.page and c.page.isdigit() else None
     full = c.form is CiteForm.FULL
     st.add(
-        Record(
+        _record(
             pos,
             group,
             c.volume,
@@ -360,7 +374,7 @@ def add_statute(st: LookupState, c: Citation, pos: int) -> int:
         sections = [f"{s.kind or 'code'}:{s.code}:{s.title}:{s.chapter or ''}:{s.section}"]
     for section in sections:
         st.add(
-            Record(
+            _record(
                 pos,
                 pos,
                 section,
@@ -553,4 +567,4 @@ def relative(ref: Ref | None, para: int) -> RelRef | None:
     >>> relative(Ref(5, 0), 7)
     RelRef(back=2, which=0)
     """
-    return None if ref is None else RelRef(para - ref.paragraph, ref.which)
+    return None if ref is None else _tuple_new(RelRef, (para - ref.paragraph, ref.which))

@@ -28,21 +28,17 @@ from citecheck.spans import Span, unchecked_span
 
 _citation_at = positional_constructor(Citation)
 #: the same objects as the classes' constructors make, at about half the cost (thousands a document)
-_case_name = fast_constructor(CaseName)
-_pincite = fast_constructor(Pincite)
-_pin_page = fast_constructor(PinPage)
+_case_name_at = positional_constructor(CaseName)
+_pincite_at = positional_constructor(Pincite)
+_pin_page_at = positional_constructor(PinPage)
 _new_quote = fast_constructor(Quote)
 _parenthetical = fast_constructor(Parenthetical)
 
 
-def _one(s: str | None) -> str | None:
-    """The one string of this value (``sys.intern``): a citation's short strings (its text, volume, page,
-    the reporter as written, a case name, a pin) recur all through a document, and each paragraph's
-    extraction (a worker's, unpickled) has its own copies; ~150 bytes a citation of a 100,000-citation
-    brief (issue 40). Interned strings are freed with their last reference."""
-    return None if s is None else _intern(s)
-
-
+#: The one string of a value: a citation's short strings (its text, volume, page, the reporter as written,
+#: a case name, a pin) recur all through a document, and each paragraph's extraction (a worker's,
+#: unpickled) has its own copies; ~150 bytes a citation of a 100,000-citation brief (issue 40). Interned
+#: strings are freed with their last reference. (Called inline, ``None if s is None else _intern(s)``.)
 _intern = sys.intern
 
 
@@ -90,11 +86,12 @@ class Shifter:
             return n
         got = self.names.get(id(n))
         if got is None:
-            got = self.names[id(n)] = _case_name(
-                text=_intern(n.text),
-                span=self.span(n.span),
-                plaintiff=_one(n.plaintiff),
-                defendant=_one(n.defendant),
+            d = self.d
+            got = self.names[id(n)] = _case_name_at(
+                _intern(n.text),  # text
+                unchecked_span(n.span.start + d, n.span.end + d),  # span
+                None if (s := n.plaintiff) is None else _intern(s),  # plaintiff
+                None if (s := n.defendant) is None else _intern(s),  # defendant
             )
         return got
 
@@ -104,25 +101,26 @@ class Shifter:
         d = self.d
         start, end = p.span.start, p.span.end
         whole = unchecked_span(start + d, end + d)
-        return _pincite(
-            text=_intern(p.text),
-            span=whole,
-            parts=tuple(
+        # the fields in their order (``positional_constructor``; tests/extract/test_records.py)
+        return _pincite_at(
+            _intern(p.text),  # text
+            whole,  # span
+            tuple(
                 [
-                    _pin_page(
-                        first=_intern(x.first),
-                        last=_one(x.last),
-                        footnote=x.footnote,
-                        star=x.star,
+                    _pin_page_at(
+                        _intern(x.first),  # first
+                        None if (s := x.last) is None else _intern(s),  # last
+                        x.footnote,  # footnote
+                        x.star,  # star
                         # a pin of one page is its one part: one span for both (~100 bytes a citation)
-                        span=whole
+                        whole
                         if x.span.start == start and x.span.end == end
-                        else unchecked_span(x.span.start + d, x.span.end + d),
+                        else unchecked_span(x.span.start + d, x.span.end + d),  # span
                     )
                     for x in p.parts
                 ]
-            ),
-            malformed=p.malformed,
+            ),  # parts
+            p.malformed,  # malformed
         )
 
     def quotes(self, qs: tuple[Quote, ...]) -> tuple[Quote, ...]:

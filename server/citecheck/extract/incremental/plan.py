@@ -50,6 +50,7 @@ Step = CiteStep | RefStep
 
 
 _plan_keys = itertools.count(1)
+_tuple_new = tuple.__new__
 
 
 class Plan:
@@ -187,5 +188,6 @@ def make_plan(
                 st.last_authority = antecedent
         block = bool(res.leading[k] and prev is not None and prev.block is not None)
         prop_prev = bool(res.needs_prev[k] and prev is not None)
-        plan.append(CiteStep(k, group, relative(antecedent, para), block, prop_prev))
+        # (``CiteStep(...)`` as its own ``__new__`` makes it, without that Python frame: one per citation)
+        plan.append(_tuple_new(CiteStep, (k, group, relative(antecedent, para), block, prop_prev)))
     return Plan(tuple(plan)), reach
