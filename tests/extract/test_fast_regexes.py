@@ -26,7 +26,12 @@ from citecheck.extract import (
     state_statutes,
     unrecognised,
 )
-from citecheck.extract.tokenizer import _dash_then_space, _whole_text_matcher
+from citecheck.extract.tokenizer import (
+    _KNOWN_IGNORED,
+    _LITERAL_STARTS,
+    _dash_then_space,
+    _whole_text_matcher,
+)
 
 _PLAIN = {
     "paragraph._MAY_CITE_CODE": (
@@ -219,6 +224,9 @@ def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str
         # capitals, and the non-ASCII letters IGNORECASE folds to ASCII ones (an ASCII text is searched
         # lower-cased without IGNORECASE, any other as written)
         *"SEE Also V. IN RE Id. IBID. Supra, CF. cf İd. ıbid. ſee ſupra K".split(),
+        # the literals ``Id.`` and ``supra`` are looked for first (``_LITERAL_STARTS``): inside words, after
+        # punctuation, twice in a row
+        *'xid. bid. Ibid., id.id. (supra) ..supra" "supra supra.supra xsupra 3supra IBID ib id.,'.split(),
         "___ U.S. ___",
         "— N.J. —",
         "-- A.2d --",
@@ -237,6 +245,28 @@ def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str
         matched += bool(want)
     assert matched > 100
     assert spanned == 3_000 or not source.startswith("(?:^|\\s)")
+
+
+def test_the_literal_first_places_are_every_place_a_match_can_start() -> None:
+    """``_LITERAL_STARTS``: for the ``Id.`` and ``supra`` regexes (eyecite's: ``_KNOWN_IGNORED``), every place
+    in a lower-cased ASCII text where ``\\sREST`` matches is among the places given, which come in order."""
+    known = {source[len("(?:^|\\s)") :]: flags for _, source, flags in _KNOWN_IGNORED}
+    assert {rest for rest, _ in _LITERAL_STARTS} <= set(known)
+    assert all(known[rest] == flags for rest, flags in _LITERAL_STARTS)
+    rng = random.Random(9)
+    pieces = [*"id. ibid. ib supra ( ) . , \" ' x 3 -".split(), " ", " ", "\n", "\t"]
+    matched = 0
+    for (rest, flags), starts in _LITERAL_STARTS.items():
+        regex = re.compile("\\s" + rest, flags)
+        for _ in range(3_000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
+            places = list(starts(text, 0))
+            assert places == sorted(set(places)), text
+            want = [at for at in range(len(text)) if regex.match(text, at)]
+            assert set(want) <= set(places), text
+            assert {at for at in want if at >= 2} <= set(starts(text, 2)), text  # looked for from 2 on
+            matched += bool(want)
+    assert matched > 300
 
 
 def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:

@@ -852,12 +852,22 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
         at_start = re.compile("^" + rest, flags)
         after_space = re.compile(r"\s" + rest, flags)
         lowered = _lower_case_form(rest, flags)
+        starts = _LITERAL_STARTS.get((rest, flags))
 
         def start_or_space(text: str) -> Iterator[re.Match[str]]:
             first = at_start.match(text)
             if first is not None:
                 yield first
             pos = first.end() if first is not None else 0
+            if starts is not None and text.isascii():
+                # only where the regex's literal ("id.", "supra") stands: the places a match can start,
+                # in order, each tried as ``finditer`` would (none inside the last match)
+                last = pos
+                for at in starts(text.lower(), pos):
+                    if at >= last and (hit := after_space.match(text, at)) is not None:
+                        yield hit
+                        last = hit.end()
+                return
             if lowered is None or not text.isascii():
                 yield from after_space.finditer(text, pos)
                 return
@@ -903,6 +913,44 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
 
         return placeholder
     return compiled.finditer
+
+
+def _id_starts(lowered: str, pos: int) -> Iterator[int]:
+    r"""Where a match of ``\s(id\.,?|ibid\.)(?:\s|$)`` can start in the lower-cased ASCII text
+    ``lowered`` (every place at or after ``pos``, maybe some before it: the caller skips those), in
+    order: the character before each "id.", and three before it where "ib" precedes it ("ibid.").
+    "id." cannot overlap itself, so the places come in order."""
+    at = lowered.find("id.", pos)
+    while at >= 0:
+        if at >= 3 and lowered.startswith("ib", at - 2):
+            yield at - 3
+        if at >= 1:
+            yield at - 1
+        at = lowered.find("id.", at + 3)
+
+
+def _supra_starts(lowered: str, pos: int) -> Iterator[int]:
+    r"""Where a match of ``\s([^\sa-zA-Z0-9]*supra[^\sa-zA-Z0-9]*)(?:\s|$)`` can start in the
+    lower-cased ASCII text ``lowered`` (every place at or after ``pos``, maybe some before it), in
+    order: before each "supra", back over the characters that are neither whitespace nor ASCII
+    letters or digits (the only ones the match can have there). Each such run stops after the
+    previous "supra"'s letters, so the places come in order."""
+    at = lowered.find("supra", pos)
+    while at >= 0:
+        p = at - 1
+        while p >= 0 and lowered[p] not in _ASCII_ALNUM and not lowered[p].isspace():
+            p -= 1
+        if p >= 0:
+            yield p
+        at = lowered.find("supra", at + 5)
+
+
+#: eyecite's ``Id.`` and ``supra`` regexes (what follows ``(?:^|\s)``, and their flags) → where in a lower-cased
+#: ASCII text a match can start (``_whole_text_matcher``)
+_LITERAL_STARTS: dict[tuple[str, int], Any] = {
+    (r"(id\.,?|ibid\.)(?:\s|$)", _I): _id_starts,
+    (r"([^\sa-zA-Z0-9]*supra[^\sa-zA-Z0-9]*)(?:\s|$)", _I): _supra_starts,
+}
 
 
 def _lower_case_form(rest: str, flags: int) -> re.Pattern[str] | None:
