@@ -393,3 +393,32 @@ def test_every_agency_series_holds_what_its_prefilter_looks_for() -> None:
             assert agency.may_cite_agency_series(text), text
             found += 1
     assert found > 100
+
+
+def test_reference_windows_step_back_four_words_over_any_whitespace() -> None:
+    """``_reference_windows`` steps back from each tail over four words (``_FOUR_WORDS``, read in the
+    reversed paragraph): the same place as walking back character by character, whatever whitespace
+    (``str.isspace``'s: tabs, line breaks, no-break and thin spaces) stands between the words."""
+
+    def walked(norm: str, at: int) -> int:
+        for _ in range(4):
+            while at > 0 and norm[at - 1].isspace():
+                at -= 1
+            while at > 0 and not norm[at - 1].isspace():
+                at -= 1
+        return at
+
+    rng = random.Random(43)
+    words = "Roe Wade v. In re Smith, the Court (1973) § 5 x".split()
+    stepped = 0
+    for _ in range(3_000):
+        text = "".join(
+            rng.choice(words) + rng.choice((" ", "\t", "\n", "\xa0", "\u2009", "\u3000", "\x1c", "  \n"))
+            for _ in range(rng.randrange(0, 7))
+        ) + rng.choice(("at 5", "p. 3", "at *4", "pp. 12"))
+        tails = list(paragraph._REFERENCE_TAIL.finditer(text))
+        found = paragraph._reference_windows(text)
+        if len(tails) == 1:
+            assert found == [(walked(text, tails[0].start()), tails[0].end())], text
+            stepped += found[0][0] > 0
+    assert stepped > 500
