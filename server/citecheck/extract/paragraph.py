@@ -1344,7 +1344,8 @@ def _reference_windows(norm: str) -> list[tuple[int, int]]:
     for m in _REFERENCE_TAIL.finditer(norm):
         # back over four runs of whitespace, each with the word before it: in the reversed paragraph, forwards
         backwards = backwards or norm[::-1]
-        i = n - _FOUR_WORDS.match(backwards, n - m.start()).end()  # type: ignore[union-attr]
+        step = _FOUR_WORDS.match(backwards, n - m.start())  # always a match (every part optional)
+        i = n - step.end() if step is not None else m.start()
         if windows and i <= windows[-1][1]:
             windows[-1] = (windows[-1][0], m.end())
         else:
