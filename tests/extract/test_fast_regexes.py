@@ -422,3 +422,35 @@ def test_reference_windows_step_back_four_words_over_any_whitespace() -> None:
             assert found == [(walked(text, tails[0].start()), tails[0].end())], text
             stepped += found[0][0] > 0
     assert stepped > 500
+
+
+def test_whitespace_removed_as_split_removes_it() -> None:
+    """``tokenizer._without_whitespace`` (spaces replaced, then the printable check) gives
+    ``"".join(text.split())`` on text with every kind of whitespace and unprintable characters; and no
+    character but the space is both whitespace and printable (what the shortcut rests on)."""
+    from citecheck.extract.tokenizer import _without_whitespace
+
+    assert not [c for c in map(chr, range(0x110000)) if c.isspace() and c.isprintable() and c != " "]
+    rng = random.Random(45)
+    pieces = [
+        "Roe",
+        "U.S.",
+        "5",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\xa0",
+        "\u2009",
+        "\u3000",
+        "\x1f",
+        "\x00",
+        "\u200e",
+        "é",
+    ]
+    shortcut = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 10)))
+        assert _without_whitespace(text) == "".join(text.split()), repr(text)
+        shortcut += text.replace(" ", "").isprintable()
+    assert shortcut > 100

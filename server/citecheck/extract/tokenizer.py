@@ -588,7 +588,7 @@ class Tokenizer:
         extractors run at all, and that is known without it (a volume-first extractor runs where one
         of its strings follows a number; the others where ``_other_strings`` finds one of theirs)."""
         table = self.table
-        stripped = "".join(text.split())  # what ``\s+`` removes: str.isspace's characters
+        stripped = _without_whitespace(text)
         tokens: list[Token] = []
         ignored: list[int] = []
         anywhere = self._volume_tokens(text, tokens)
@@ -999,6 +999,14 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
 
         return placeholder
     return compiled.finditer
+
+
+def _without_whitespace(text: str) -> str:
+    """``"".join(text.split())`` (what ``\\s+`` removes: str.isspace's characters), without a string per
+    word where the only whitespace is the space (a normalised paragraph's): every other whitespace
+    character is unprintable, so a text that is printable once its spaces are gone had no other."""
+    plain = text.replace(" ", "")
+    return plain if plain.isprintable() else "".join(text.split())
 
 
 def _id_starts(lowered: str, pos: int) -> Iterator[int]:
