@@ -454,3 +454,36 @@ def test_whitespace_removed_as_split_removes_it() -> None:
         assert _without_whitespace(text) == "".join(text.split()), repr(text)
         shortcut += text.replace(" ", "").isprintable()
     assert shortcut > 100
+
+
+def test_the_foreign_prefilter_for_ascii_text_is_the_unicode_one() -> None:
+    """``foreign._YEAR_THEN_CAPITAL_ASCII`` (``[0-9]`` for ``\\d``, asked only of ASCII text) finds what
+    ``_YEAR_THEN_CAPITAL`` finds, on random ASCII text of digits, whitespace and letters."""
+    from citecheck.extract import foreign
+
+    rng = random.Random(46)
+    pieces = [
+        "1",
+        "2019",
+        "2019 A",
+        "1998\tZ",
+        "99",
+        "0",
+        "9",
+        " ",
+        "  ",
+        "\n",
+        "\x1f",
+        "A",
+        "Z",
+        "a",
+        "@",
+        ":",
+    ]
+    found = 0
+    for _ in range(5_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        want = [m.span() for m in foreign._YEAR_THEN_CAPITAL.finditer(text)]
+        assert [m.span() for m in foreign._YEAR_THEN_CAPITAL_ASCII.finditer(text)] == want, text
+        found += bool(want)
+    assert found > 500
