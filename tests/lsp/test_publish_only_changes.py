@@ -224,3 +224,30 @@ def test_a_client_that_moves_its_diagnostics_is_sent_no_publish_for_a_move(raw_s
     assert len(_publishes(seen, 3)) == 1, [m.get("method") for m in seen]
     assert _traces(seen, 3)[-1] == f"stage 1: {URI} v3 checked (published)"
     _stop(server)
+
+
+def test_a_pull_waiting_for_the_first_publish_gets_it_without_a_refresh(raw_server, tmp_path) -> None:
+    """As a document opens, VS Code pulls at once and the pull waits for stage 1: that publish answers it,
+    so no ``workspace/diagnostic/refresh`` goes with it (VS Code would cancel the pull and send another: a
+    round trip more before the first squiggle). A publish no pull waits for still asks for a re-pull
+    (``tests/e2e/test_sessions.py``, ``test_pull_mode_when_client_can_pull_and_refresh``)."""
+    caps = {"textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {"refreshSupport": True}}}
+    server = _start(raw_server, tmp_path, caps)
+    seen: list[dict[str, Any]] = []
+
+    def record(predicate):
+        def check(m: dict[str, Any]) -> bool:
+            seen.append(m)
+            return predicate(m)
+
+        return check
+
+    rid = server.request("textDocument/diagnostic", {"textDocument": {"uri": URI}})
+    answer = server.wait_for(record(lambda m: m.get("id") == rid and "method" not in m))
+    assert answer["result"]["kind"] == "full" and answer["result"]["items"]
+    if not _traces(seen, 1):  # (the trace comes right after the publish, usually before the answer)
+        server.wait_for(record(_stage1_checked(1)))
+    assert _traces(seen, 1) == [f"stage 1: {URI} v1 checked (published)"]
+    assert not [m for m in seen if m.get("method") == "workspace/diagnostic/refresh"]
+
+    _stop(server)

@@ -24,9 +24,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = api.createLogOutputChannel('citecheck');
   const tokens = new TokenStore(context.secrets, context.globalState);
   // Not awaited here: the server is spawned meanwhile, and only its `initialize` (which carries the
-  // token) waits for this round trip to the workbench — and not even that when this machine last saw
-  // no token (globalState says so without a round trip; issue 40, the first squiggle).
-  const waitForToken = tokens.mayHaveToken;
+  // token) waits for this round trip to the workbench — and only when this profile last saw a token
+  // (globalState says so without a round trip; issue 40, the first squiggle).
+  const waitForToken = tokens.lastSawToken;
   const tokenRead = tokens.load().then(
     () => undefined,
     (err: unknown) => output.warn(`could not read the CourtListener token from secret storage: ${err instanceof Error ? err.message : String(err)}`),
@@ -170,8 +170,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   setActive(api.activeEditor());
   const started = start();
   if (!waitForToken) {
-    // This machine last saw no token, yet the read found one (stored meanwhile by another window, or
-    // the hint was lost): the server gets it as any new token reaches it, by a restart.
+    // This profile last saw no token (or never read one: a new profile), yet the read found one (stored
+    // by an older version or another window, or the hint was lost): the server gets it as any new
+    // token reaches it, by a restart.
     void Promise.all([tokenRead, started]).then(() => (tokens.value !== undefined ? restart() : undefined));
   }
   await started;

@@ -31,12 +31,14 @@ export class TokenStore {
   ) {}
 
   /**
-   * False only when the last read or change on this machine found no token. Read from globalState, which
+   * True only when the last read or change on this machine found a token. Read from globalState, which
    * the extension host holds already: unlike the secret (a round trip to the workbench, 0.1–2 s while
-   * VS Code starts), it needs no wait, so a start can skip waiting for a token that is known absent.
+   * VS Code starts), it needs no wait, so a start waits for the secret only when a token is expected.
+   * Never read here (a new profile: a new user, who has no token yet) counts as no token; a token found
+   * after all restarts the server with it (extension.ts).
    */
-  get mayHaveToken(): boolean {
-    return this.memo?.get<boolean>(HAS_TOKEN_KEY) !== false;
+  get lastSawToken(): boolean {
+    return this.memo?.get<boolean>(HAS_TOKEN_KEY) === true;
   }
 
   async load(): Promise<string | undefined> {

@@ -86,35 +86,40 @@ test('a CourtListener token that cannot be read from secret storage is logged; t
   await deactivate();
 });
 
-test('a machine that last saw no token starts the server without waiting for the secret store; a token found after all restarts it', { skip: noServer, timeout: 120_000 }, async () => {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'citecheck-vscode-ext-'));
-  fake.config.set('citecheck.python', PYTHON);
-  fake.config.set('citecheck.offline', true);
-  fake.config.set('citecheck.capFetch', false);
-  fake.config.set('citecheck.corpusPath', path.join(tmp, 'c.sqlite'));
-  fake.config.set('citecheck.cachePath', path.join(tmp, 'k.sqlite'));
-  const state = new Map<string, unknown>([['citecheck.hasCourtListenerToken', false]]);
-  let answer!: (token: string) => void;
-  const ctx = {
-    ...context(),
-    globalState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, v) },
-  };
-  ctx.secrets.get = () => new Promise<string | undefined>((resolve) => (answer = resolve)); // the workbench has not answered yet
-  try {
-    await activate(ctx as never);
-    const item = fake.statusItems[0];
-    assert.doesNotMatch(item.text, /starting|stopped|failed/, item.text); // running, the secret still unread
-    const before = item.history.length;
-    answer('0123456789abcdef0123456789abcdef01234567');
-    await until('a restart with the token', () => item.history.slice(before).includes('$(sync~spin) citecheck: starting…'));
-    await until('running again', () => !/starting|stopped|failed/.test(item.text));
-    assert.equal(state.get('citecheck.hasCourtListenerToken'), true);
-  } finally {
-    for (const d of ctx.subscriptions) d.dispose();
-    await deactivate();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-});
+for (const [profile, hint] of [
+  ['a profile that last saw no token', false],
+  ['a new profile (never read a token)', undefined],
+] as const) {
+  test(`${profile} starts the server without waiting for the secret store; a token found after all restarts it`, { skip: noServer, timeout: 120_000 }, async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'citecheck-vscode-ext-'));
+    fake.config.set('citecheck.python', PYTHON);
+    fake.config.set('citecheck.offline', true);
+    fake.config.set('citecheck.capFetch', false);
+    fake.config.set('citecheck.corpusPath', path.join(tmp, 'c.sqlite'));
+    fake.config.set('citecheck.cachePath', path.join(tmp, 'k.sqlite'));
+    const state = new Map<string, unknown>(hint === undefined ? [] : [['citecheck.hasCourtListenerToken', hint]]);
+    let answer!: (token: string) => void;
+    const ctx = {
+      ...context(),
+      globalState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, v) },
+    };
+    ctx.secrets.get = () => new Promise<string | undefined>((resolve) => (answer = resolve)); // the workbench has not answered yet
+    try {
+      await activate(ctx as never);
+      const item = fake.statusItems[0];
+      assert.doesNotMatch(item.text, /starting|stopped|failed/, item.text); // running, the secret still unread
+      const before = item.history.length;
+      answer('0123456789abcdef0123456789abcdef01234567');
+      await until('a restart with the token', () => item.history.slice(before).includes('$(sync~spin) citecheck: starting…'));
+      await until('running again', () => !/starting|stopped|failed/.test(item.text));
+      assert.equal(state.get('citecheck.hasCourtListenerToken'), true);
+    } finally {
+      for (const d of ctx.subscriptions) d.dispose();
+      await deactivate();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+}
 
 test('activation against the real server: status bar, Citations view, Check document, Show report', { skip: noServer, timeout: 120_000 }, async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'citecheck-vscode-ext-'));

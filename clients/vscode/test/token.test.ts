@@ -41,24 +41,24 @@ function memo(): Memo & { data: Map<string, unknown> } {
   };
 }
 
-test('whether a token exists is remembered in globalState (never the token): a start need not wait for the secret when it is known absent', async () => {
+test('whether a token exists is remembered in globalState (never the token): a start waits for the secret only when the last read found one', async () => {
   const s = secrets();
   const m = memo();
   const store = new TokenStore(s, m);
-  assert.equal(store.mayHaveToken, true); // never read on this machine: it may
+  assert.equal(store.lastSawToken, false); // never read on this profile: a new user, no token yet
   await store.load();
   assert.equal(m.data.get(HAS_TOKEN_KEY), false);
-  assert.equal(new TokenStore(s, m).mayHaveToken, false);
+  assert.equal(new TokenStore(s, m).lastSawToken, false);
   await store.set('0123456789abcdef0123456789abcdef01234567');
   assert.equal(m.data.get(HAS_TOKEN_KEY), true);
-  assert.equal(new TokenStore(s, m).mayHaveToken, true);
+  assert.equal(new TokenStore(s, m).lastSawToken, true);
   assert.ok(![...m.data.values()].some((v) => typeof v === 'string'), 'the token itself is not in globalState');
   await store.set('');
-  assert.equal(new TokenStore(s, m).mayHaveToken, false);
+  assert.equal(new TokenStore(s, m).lastSawToken, false);
   s.data.set(TOKEN_KEY, '0123456789abcdef0123456789abcdef01234567'); // stored by another window
   await new TokenStore(s, m).load();
-  assert.equal(new TokenStore(s, m).mayHaveToken, true);
-  assert.equal(new TokenStore(s).mayHaveToken, true); // no globalState: always wait
+  assert.equal(new TokenStore(s, m).lastSawToken, true);
+  assert.equal(new TokenStore(s).lastSawToken, false); // no globalState: never known
 });
 
 test('paste mistakes are explained', () => {

@@ -60,10 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     # answer a keystroke between the worker's slices instead of waiting 5 ms per hand-over.
     sys.setswitchinterval(0.0005)
 
+    from citecheck.lsp.features.warmup import start_warming
     from citecheck.lsp.transport import serve_stdio
 
     server = create_server()
     tune_gc()
+    # Before the first message is read: it overlaps whatever the editor does before ``initialize`` (VS
+    # Code's extension may wait for the CourtListener token's read) and pygls reading it.
+    start_warming(server)
     status = serve_stdio(server)
     # ``exit`` means now: do not wait for a background extraction or a network call to finish
     # (SQLite writes are transactions; an interrupted one is simply not there).

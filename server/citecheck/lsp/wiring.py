@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 
 
 def initialize(ls: CiteServer, params: types.InitializeParams) -> None:
-    """Settings from initializationOptions, the workspace's ignore list, the trace level; the warm-up
-    starts (``features/warmup.py``).
+    """Settings from initializationOptions, the workspace's ignore list, the trace level (the warm-up
+    began before the server read anything: ``__main__``, ``features/warmup.py``).
 
     pygls keeps the trace level ``$/setTrace`` sets (``protocol.trace``) but not the one ``initialize`` asks
     for; it is taken here (``$/logTrace`` says which versions were checked and which publishes were skipped,
@@ -46,7 +46,6 @@ def initialize(ls: CiteServer, params: types.InitializeParams) -> None:
     elif params.root_uri:
         root = to_fs_path(params.root_uri) or root
     ls.ignores = IgnoreStore.for_root(root)
-    warmup.start_warming(ls)
 
 
 async def initialized(ls: CiteServer, params: types.InitializedParams) -> None:

@@ -46,6 +46,7 @@ class Schedule:
     later: asyncio.Task[Any] | None = None  # stage 2 (waiting for the pause, or running)
     judging: asyncio.Task[Any] | None = None  # stage 3: the holding judge for the report's version
     published: asyncio.Event = field(default_factory=asyncio.Event)  # a version was rendered (pull waits)
+    pulls_waiting: int = 0  # pulls waiting for ``published``: the publish that sets it answers them
     #: CPU seconds the last source check spent in the executor (a cancelled one: so far): the pause it waits for
     stage2_cpu: float = 0.0
     stage2_acc: float = 0.0  # …the running one's, so far

@@ -135,7 +135,10 @@ class Publisher:
                 s.diagnostic if s.diagnostic is not None else structure(json.loads(s.json), types.Diagnostic)
                 for s in state.screen.display.shown(mode, state.screen.held)
             ]
-            if self.server.caps.refresh and refresh:  # a pull client re-pulls after its own edits anyway
+            # A pull client re-pulls after its own edits anyway; and a pull waiting for this publish (the
+            # document's first, as it opens) carries it: a refresh then only makes VS Code cancel that
+            # pull and send another, a round trip more before the first squiggle (issue 40).
+            if self.server.caps.refresh and refresh and not state.schedule.pulls_waiting:
                 with contextlib.suppress(Exception):
                     self.server.workspace_diagnostic_refresh(None)
             return True
@@ -173,8 +176,13 @@ class Publisher:
         state: DocState | None = self.server.docs.get(uri)
         if state is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(state.schedule.published.wait(), timeout=10)
+        if not state.schedule.published.is_set():
+            state.schedule.pulls_waiting += 1
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(state.schedule.published.wait(), timeout=10)
+            finally:
+                state.schedule.pulls_waiting -= 1
         if previous_result_id and previous_result_id == state.screen.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=state.screen.result_id)
         return types.RelatedFullDocumentDiagnosticReport(

@@ -4,10 +4,14 @@ modules and the sources are ready before the first document is opened.
 VS Code starts the server when its window has loaded (``onStartupFinished``), seconds before a lawyer
 opens a brief; until the first ``didOpen`` the server sat idle, and then paid for everything at once:
 reading the tokenizer's table, the first compile of the regexes a paragraph runs, importing the
-checks and courts-db, opening the corpus and cache. Here the same happens right after
-``initialized``, on a made-up paragraph, in the one executor (a ``didOpen`` that arrives meanwhile
-queues behind it and finds the work done). Nothing of it touches the network: the warm-up paragraph
-is extracted and judged with no evidence, and the sources are only opened.
+checks and courts-db, opening the corpus and cache. Here the checks run once on a made-up paragraph,
+in the one executor, as soon as the server's modules are imported and before it reads its first
+message (``__main__``; a ``didOpen`` that arrives meanwhile queues behind it and finds the work done),
+so it overlaps whatever the editor does before ``initialize`` — VS Code's extension waits for the
+CourtListener token's read where the profile has a token (issue 40, the first squiggle). The sources
+are opened after ``initialized``, once the settings are known. Nothing
+of it touches the network: the warm-up paragraph is extracted and judged with no evidence, and the
+sources are only opened.
 """
 
 from __future__ import annotations
@@ -47,8 +51,9 @@ def warm_checks(settings: Settings) -> float:
 
 
 def start_warming(server: CiteServer) -> None:
-    """From ``initialize``: the checks' first run, queued in the executor at once (while the client is
-    still reading the answer and sending ``initialized``)."""
+    """The checks' first run, queued in the executor at once (``__main__``, before serving: with the
+    settings of the environment and the user's files, not yet the client's, which a made-up paragraph
+    judged with no evidence does not need)."""
 
     def run() -> None:
         try:
