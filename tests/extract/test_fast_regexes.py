@@ -26,7 +26,12 @@ from citecheck.extract import (
     state_statutes,
     unrecognised,
 )
-from citecheck.extract.tokenizer import _dash_then_space, _whole_text_matcher
+from citecheck.extract.tokenizer import (
+    _KNOWN_IGNORED,
+    _LITERAL_STARTS,
+    _dash_then_space,
+    _whole_text_matcher,
+)
 
 _PLAIN = {
     "paragraph._MAY_CITE_CODE": (
@@ -219,6 +224,9 @@ def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str
         # capitals, and the non-ASCII letters IGNORECASE folds to ASCII ones (an ASCII text is searched
         # lower-cased without IGNORECASE, any other as written)
         *"SEE Also V. IN RE Id. IBID. Supra, CF. cf İd. ıbid. ſee ſupra K".split(),
+        # the literals ``Id.`` and ``supra`` are looked for first (``_LITERAL_STARTS``): inside words, after
+        # punctuation, twice in a row
+        *'xid. bid. Ibid., id.id. (supra) ..supra" "supra supra.supra xsupra 3supra IBID ib id.,'.split(),
         "___ U.S. ___",
         "— N.J. —",
         "-- A.2d --",
@@ -237,6 +245,28 @@ def test_the_tokenizers_whole_text_matchers_find_what_finditer_finds(source: str
         matched += bool(want)
     assert matched > 100
     assert spanned == 3_000 or not source.startswith("(?:^|\\s)")
+
+
+def test_the_literal_first_places_are_every_place_a_match_can_start() -> None:
+    """``_LITERAL_STARTS``: for the ``Id.`` and ``supra`` regexes (eyecite's: ``_KNOWN_IGNORED``), every place
+    in a lower-cased ASCII text where ``\\sREST`` matches is among the places given, which come in order."""
+    known = {source[len("(?:^|\\s)") :]: flags for _, source, flags in _KNOWN_IGNORED}
+    assert {rest for rest, _ in _LITERAL_STARTS} <= set(known)
+    assert all(known[rest] == flags for rest, flags in _LITERAL_STARTS)
+    rng = random.Random(9)
+    pieces = [*"id. ibid. ib supra ( ) . , \" ' x 3 -".split(), " ", " ", "\n", "\t"]
+    matched = 0
+    for (rest, flags), starts in _LITERAL_STARTS.items():
+        regex = re.compile("\\s" + rest, flags)
+        for _ in range(3_000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
+            places = list(starts(text, 0))
+            assert places == sorted(set(places)), text
+            want = [at for at in range(len(text)) if regex.match(text, at)]
+            assert set(want) <= set(places), text
+            assert {at for at in want if at >= 2} <= set(starts(text, 2)), text  # looked for from 2 on
+            matched += bool(want)
+    assert matched > 300
 
 
 def test_a_dash_followed_by_whitespace_is_found_anywhere() -> None:
@@ -363,3 +393,64 @@ def test_every_agency_series_holds_what_its_prefilter_looks_for() -> None:
             assert agency.may_cite_agency_series(text), text
             found += 1
     assert found > 100
+
+
+def test_reference_windows_step_back_four_words_over_any_whitespace() -> None:
+    """``_reference_windows`` steps back from each tail over four words (``_FOUR_WORDS``, read in the
+    reversed paragraph): the same place as walking back character by character, whatever whitespace
+    (``str.isspace``'s: tabs, line breaks, no-break and thin spaces) stands between the words."""
+
+    def walked(norm: str, at: int) -> int:
+        for _ in range(4):
+            while at > 0 and norm[at - 1].isspace():
+                at -= 1
+            while at > 0 and not norm[at - 1].isspace():
+                at -= 1
+        return at
+
+    rng = random.Random(43)
+    words = "Roe Wade v. In re Smith, the Court (1973) § 5 x".split()
+    stepped = 0
+    for _ in range(3_000):
+        text = "".join(
+            rng.choice(words) + rng.choice((" ", "\t", "\n", "\xa0", "\u2009", "\u3000", "\x1c", "  \n"))
+            for _ in range(rng.randrange(0, 7))
+        ) + rng.choice(("at 5", "p. 3", "at *4", "pp. 12"))
+        tails = list(paragraph._REFERENCE_TAIL.finditer(text))
+        found = paragraph._reference_windows(text)
+        if len(tails) == 1:
+            assert found == [(walked(text, tails[0].start()), tails[0].end())], text
+            stepped += found[0][0] > 0
+    assert stepped > 500
+
+
+def test_whitespace_removed_as_split_removes_it() -> None:
+    """``tokenizer._without_whitespace`` (spaces replaced, then the printable check) gives
+    ``"".join(text.split())`` on text with every kind of whitespace and unprintable characters; and no
+    character but the space is both whitespace and printable (what the shortcut rests on)."""
+    from citecheck.extract.tokenizer import _without_whitespace
+
+    assert not [c for c in map(chr, range(0x110000)) if c.isspace() and c.isprintable() and c != " "]
+    rng = random.Random(45)
+    pieces = [
+        "Roe",
+        "U.S.",
+        "5",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\xa0",
+        "\u2009",
+        "\u3000",
+        "\x1f",
+        "\x00",
+        "\u200e",
+        "é",
+    ]
+    shortcut = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 10)))
+        assert _without_whitespace(text) == "".join(text.split()), repr(text)
+        shortcut += text.replace(" ", "").isprintable()
+    assert shortcut > 100

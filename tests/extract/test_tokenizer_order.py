@@ -177,3 +177,40 @@ def test_ties_left_in_any_order_resolve_alike_in_every_order(bulk_opinions) -> N
                 mixed += 1
             k = j
     assert free > 300 and mixed > 0
+
+
+def test_short_and_full_forms_told_apart_before_trying_them() -> None:
+    """``_volume_tokens`` tries a reporter's short-form regex only where "at" (a comma aside) follows the
+    reporter, and its full one only where a page's first character does (``_follows``): on text made of
+    volumes, reporters, commas, "at", pages (digits of any script, roman numerals, "_"), other words and
+    whitespace (the window after a number runs out inside such text), the tokens are the plain way's."""
+    tokenizer = _tokenizer()
+    pieces = (
+        "5 12 410 U.S. U. S. N.W.2d N.W. 2d N.W. F. Supp. 2d F.Supp.2d So. 3d S. Ct. P.3d A. Cal. Rptr. 3d "
+        "at at* , ,at a 116 \u0664\u0665 xii cl iv v lv _ __ x c p. page (2019) Id. ; . ( ) d e atx 3d Ga. App."
+    ).split(" ")
+    # whole citations: a comma before "at" or the page, pages opening with each letter a roman numeral can,
+    # a reporter long enough that what follows it is not in the first window read after the number
+    whole = (
+        "410 U.S., at 5|5 N.W.2d, 12|5 So. 3d, at xii|5 P.3d at vi|5 A. v|5 F.3d iv|5 F.3d vi|5 U.S. lv|5 U.S. _|"
+        "5 Cal. Rptr. 3d at 7|5 Cal. Rptr. 3d, at 7|5 Cal. Rptr. 3d 7|5 F. Supp. 2d, at cl|5 F.3d\nat 3|"
+        "5 S. Ct. \u0664\u0665|5 N.W.2d ,at 4|5 N.W.2d,at 4|5 Ga. App. at"
+    ).split("|")
+    rng = random.Random(42)
+    pruned = 0
+    for k in range(6_000):
+        text = "".join(
+            rng.choice(whole if k % 2 and rng.random() < 0.5 else pieces)
+            + rng.choice((" ", " ", "", "\n", "  "))
+            for _ in range(10)
+        )
+        tokenizer.narrow = False
+        try:
+            plain = tokenizer.tokenize(text)
+        finally:
+            tokenizer.narrow = True
+        assert _as_written(tokenizer.tokenize(text)) == _as_written(plain), text
+    for path, (_ends, chosen) in tokenizer._after_volume_plans.items():
+        every = tokenizer._path_extractors(path)
+        pruned += sum(len(ids) < len(every) for ids in chosen.values())
+    assert pruned > 50  # the shortcut was taken

@@ -42,6 +42,8 @@ def _replaced(m: re.Match[str]) -> str:
 
 # ``*`` / ``**`` / ``_`` / ``__`` used as emphasis, not ``*3`` star pages nor ``___`` blanks.
 _EMPHASIS = re.compile(r"\*(?!\d)|_(?<!__)_?(?!_)")
+_EMPHASIS_STAR = re.compile(r"\*(?!\d)")
+_EMPHASIS_UNDERSCORE = re.compile(r"_(?<!__)_?(?!_)")
 
 
 # A Markdown link around a case name or a whole citation, as blogs write them: the brackets and the target
@@ -63,8 +65,12 @@ def normalise(text: str) -> str:
     out = text.translate(_TABLE) if text.isascii() else _TO_REPLACE.sub(_replaced, text)
     if "](" in out or "][" in out:  # before emphasis: a target's "_" is no emphasis ("Mata_v._Avianca")
         out = _LINK_TARGET.sub(_blank, _LINK.sub(" ", out))
-    if "*" in out or "_" in out:
-        out = _EMPHASIS.sub(_blank, out)
+    # ``_EMPHASIS``'s two alternatives apart (neither looks at the other's characters): a star's match is one
+    # character, replaced by a string, not a call per match
+    if "*" in out:
+        out = _EMPHASIS_STAR.sub(" ", out)
+    if "_" in out:
+        out = _EMPHASIS_UNDERSCORE.sub(_blank, out)
     return out
 
 

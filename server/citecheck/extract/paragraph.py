@@ -1327,6 +1327,11 @@ def _reference_candidates(
 _REFERENCE_TAIL = re.compile(r"\s(?:at\s+|pp?\.\s*)\*?\d")
 
 
+#: four times whitespace then a word, all optional (``\\s`` is ``str.isspace``'s whitespace): what
+#: ``_reference_windows`` steps back over, read in the reversed paragraph (it always matches)
+_FOUR_WORDS = re.compile(r"\s*\S*\s*\S*\s*\S*\s*\S*")
+
+
 def _reference_windows(norm: str) -> list[tuple[int, int]]:
     """Where ``_REFERENCE`` matches can lie, in order: for each tail (every match ends in one), from the
     fourth word before it (a match's name is at most four words, the first maybe cut, the tail right
@@ -1334,13 +1339,13 @@ def _reference_windows(norm: str) -> list[tuple[int, int]]:
     match lies inside one. ``_REFERENCE`` searched in each finds what it finds in the whole paragraph
     (its lookbehind still sees before the window; no match starts between windows)."""
     windows: list[tuple[int, int]] = []
+    backwards = ""
+    n = len(norm)
     for m in _REFERENCE_TAIL.finditer(norm):
-        i = m.start()
-        for _ in range(4):
-            while i > 0 and norm[i - 1].isspace():
-                i -= 1
-            while i > 0 and not norm[i - 1].isspace():
-                i -= 1
+        # back over four runs of whitespace, each with the word before it: in the reversed paragraph, forwards
+        backwards = backwards or norm[::-1]
+        step = _FOUR_WORDS.match(backwards, n - m.start())  # always a match (every part optional)
+        i = n - step.end() if step is not None else m.start()
         if windows and i <= windows[-1][1]:
             windows[-1] = (windows[-1][0], m.end())
         else:

@@ -472,8 +472,12 @@ class Tokenizer:
         self._insensitive_lists = [(tuple(found), listed) for listed, found in by_list.items()]
         self._volume_first_filter = _automaton(table.volume_first_strings, ahocorasick, with_length=True)
         self._longest = max((len(s) for s, _ in table.volume_first_strings), default=1)
-        #: a path of the volume-first trie (what follows a number) → the extractors of its strings, in order
-        self._after_volume_listed: dict[str, tuple[int, ...]] = {}
+        #: a path → the reporter lengths whose next characters decide between a short-form and a full regex,
+        #: and (what follows each, ``_follows``) → the path's extractors that can match (``_volume_tokens``)
+        self._need_of: dict[int, str | None] = {}  # ``_needs``' answers
+        self._after_volume_plans: dict[
+            str, tuple[tuple[int, ...], dict[tuple[str, ...], tuple[int, ...]]]
+        ] = {}
         #: each extractor's prefilter: volume-first, after any volume, or neither (a list: read per extractor)
         self._how = [
             _HOW_STRICT if i in table.volume_first else _HOW_ANYWHERE if i in table.after_any_volume else None
@@ -584,7 +588,7 @@ class Tokenizer:
         extractors run at all, and that is known without it (a volume-first extractor runs where one
         of its strings follows a number; the others where ``_other_strings`` finds one of theirs)."""
         table = self.table
-        stripped = "".join(text.split())  # what ``\s+`` removes: str.isspace's characters
+        stripped = _without_whitespace(text)
         tokens: list[Token] = []
         ignored: list[int] = []
         anywhere = self._volume_tokens(text, tokens)
@@ -755,7 +759,7 @@ class Tokenizer:
         the positions for any reporter, in order."""
         width = self._longest
         strings = self._volume_first_filter
-        listed = self._after_volume_listed
+        plans = self._after_volume_plans
         compiled = self._compiled
         table = self.table
         last: dict[int, int] = {}  # extractor → the end of its last match
@@ -785,9 +789,14 @@ class Tokenizer:
             if not depth or not positions:
                 continue
             path = window[:depth]
-            ids = listed.get(path)
+            plan = plans.get(path)
+            if plan is None:
+                plan = plans[path] = self._path_plan(path)
+            ends, chosen = plan
+            follows = tuple(_follows(window, k) for k in ends)
+            ids = chosen.get(follows)
             if ids is None:
-                ids = listed[path] = self._path_extractors(path)
+                ids = chosen[follows] = self._path_extractors_for(path, ends, follows)
             for i in ids:
                 regex = compiled[i] or self.regex(i)
                 after = last.get(i, 0)
@@ -800,6 +809,53 @@ class Tokenizer:
                         after = last[i] = hit.end()
         return every
 
+    def _path_plan(self, path: str) -> tuple[tuple[int, ...], dict[tuple[str, ...], tuple[int, ...]]]:
+        """The reporter lengths along ``path`` (its strings') of the path's extractors that need an "at" or a
+        page right after their reporter (``_needs``), and an empty choice per what follows them."""
+        strings = self._volume_first_filter
+        ends = tuple(
+            k
+            for k in range(1, len(path) + 1)
+            if (found := strings.get(path[:k], None)) is not None
+            and any(self._needs(i) is not None for i in found[1])
+        )
+        return ends, {}
+
+    def _needs(self, i: int) -> str | None:
+        """What must follow volume-first extractor ``i``'s reporter (whitespace and a comma aside): ``_AT``
+        (a short form), ``_PAGE`` (a full citation), or None (anything: its regex has another shape)."""
+        if i not in self._need_of:
+            regex = self.table.regexes[i]
+            marker = "(?P<reporter>"
+            at = regex.find(marker)
+            tail = (
+                regex[at + len(marker) + len(_reporter_group(regex, at + len(marker))) + 1 :]
+                if at >= 0
+                else ""
+            )
+            self._need_of[i] = (
+                _AT if tail.startswith(_SHORT_TAILS) else _PAGE if tail.startswith(_FULL_TAILS) else None
+            )
+        return self._need_of[i]
+
+    def _path_extractors_for(
+        self, path: str, ends: tuple[int, ...], follows: tuple[str, ...]
+    ) -> tuple[int, ...]:
+        """The path's extractors (``_path_extractors``) that can match when what follows their reporter of
+        each length in ``ends`` is as ``follows`` says: one needing an "at" or a page is left out when no
+        reporter of its own along the path is followed by it (nor by too few characters to tell)."""
+        strings = self._volume_first_filter
+        follow_at = dict(zip(ends, follows, strict=True))
+        out = []
+        for i in self._path_extractors(path):
+            need = self._needs(i)
+            if need is not None and not any(
+                follow_at[k] in (need, _UNKNOWN) for k in ends if i in strings.get(path[:k])[1]
+            ):
+                continue
+            out.append(i)
+        return tuple(out)
+
     def _path_extractors(self, path: str) -> tuple[int, ...]:
         """The extractors of the volume-first strings along ``path`` (the table's, whatever the text)."""
         strings = self._volume_first_filter
@@ -811,6 +867,36 @@ class Tokenizer:
                 for i in found[1]
             )
         )
+
+
+#: How eyecite 2.7's volume-first regexes go on after their reporter group: a short form's "at" …
+_SHORT_TAILS = (",? at\\s?(p(\\.|age)?)? ", " at\\s?(p(\\.|age)?)? ")
+#: … or a full citation's page: a digit (any Unicode one: ``\d``), a roman numeral's letter or "_"
+_PAGE_GROUP = (
+    "(?P<page>(?:\\d+|c?(?:xc|xl|l?x{1,3})(?:ix|iv|v?i{0,3})|(?:c?l?)(?:ix|iv|v?i{1,3})|(?:lv|cv|cl|clv)|_+))"
+)
+_FULL_TAILS = (",? " + _PAGE_GROUP, " " + _PAGE_GROUP, " (?P<page>\\d")
+_PAGE_OPENING = frozenset("cxliv_")
+#: ``_follows``' answers: "at", a page's first character, neither, or too few characters read to tell
+_AT = "at"
+_PAGE = "page"
+_NEITHER = "neither"
+_UNKNOWN = "unknown"
+
+
+def _follows(window: str, k: int) -> str:
+    """What follows the first ``k`` characters of ``window`` (whitespace-free text after a number), a comma
+    skipped: an "at" (``_AT``), what a page opens with (``_PAGE``), ``_NEITHER``, or ``_UNKNOWN`` where the
+    window has fewer than three characters after them."""
+    rest = window[k : k + 3]
+    if len(rest) < 3:
+        return _UNKNOWN
+    if rest[0] == ",":
+        rest = rest[1:]
+    if rest.startswith("at"):
+        return _AT
+    first = rest[0]
+    return _PAGE if first in _PAGE_OPENING or first.isdecimal() else _NEITHER
 
 
 _START_OR_NON_ALNUM = "(?:^|[^a-zA-Z0-9])"
@@ -852,12 +938,22 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
         at_start = re.compile("^" + rest, flags)
         after_space = re.compile(r"\s" + rest, flags)
         lowered = _lower_case_form(rest, flags)
+        starts = _LITERAL_STARTS.get((rest, flags))
 
         def start_or_space(text: str) -> Iterator[re.Match[str]]:
             first = at_start.match(text)
             if first is not None:
                 yield first
             pos = first.end() if first is not None else 0
+            if starts is not None and text.isascii():
+                # only where the regex's literal ("id.", "supra") stands: the places a match can start,
+                # in order, each tried as ``finditer`` would (none inside the last match)
+                last = pos
+                for at in starts(text.lower(), pos):
+                    if at >= last and (hit := after_space.match(text, at)) is not None:
+                        yield hit
+                        last = hit.end()
+                return
             if lowered is None or not text.isascii():
                 yield from after_space.finditer(text, pos)
                 return
@@ -903,6 +999,52 @@ def _whole_text_matcher(source: str, flags: int, compiled: re.Pattern[str]) -> A
 
         return placeholder
     return compiled.finditer
+
+
+def _without_whitespace(text: str) -> str:
+    """``"".join(text.split())`` (what ``\\s+`` removes: str.isspace's characters), without a string per
+    word where the only whitespace is the space (a normalised paragraph's): every other whitespace
+    character is unprintable, so a text that is printable once its spaces are gone had no other."""
+    plain = text.replace(" ", "")
+    return plain if plain.isprintable() else "".join(text.split())
+
+
+def _id_starts(lowered: str, pos: int) -> Iterator[int]:
+    r"""Where a match of ``\s(id\.,?|ibid\.)(?:\s|$)`` can start in the lower-cased ASCII text
+    ``lowered`` (every place at or after ``pos``, maybe some before it: the caller skips those), in
+    order: the character before each "id.", and three before it where "ib" precedes it ("ibid.").
+    "id." cannot overlap itself, so the places come in order."""
+    at = lowered.find("id.", pos)
+    while at >= 0:
+        if at >= 3 and lowered.startswith("ib", at - 2):
+            yield at - 3
+        if at >= 1:
+            yield at - 1
+        at = lowered.find("id.", at + 3)
+
+
+def _supra_starts(lowered: str, pos: int) -> Iterator[int]:
+    r"""Where a match of ``\s([^\sa-zA-Z0-9]*supra[^\sa-zA-Z0-9]*)(?:\s|$)`` can start in the
+    lower-cased ASCII text ``lowered`` (every place at or after ``pos``, maybe some before it), in
+    order: before each "supra", back over the characters that are neither whitespace nor ASCII
+    letters or digits (the only ones the match can have there). Each such run stops after the
+    previous "supra"'s letters, so the places come in order."""
+    at = lowered.find("supra", pos)
+    while at >= 0:
+        p = at - 1
+        while p >= 0 and lowered[p] not in _ASCII_ALNUM and not lowered[p].isspace():
+            p -= 1
+        if p >= 0:
+            yield p
+        at = lowered.find("supra", at + 5)
+
+
+#: eyecite's ``Id.`` and ``supra`` regexes (what follows ``(?:^|\s)``, and their flags) → where in a lower-cased
+#: ASCII text a match can start (``_whole_text_matcher``)
+_LITERAL_STARTS: dict[tuple[str, int], Any] = {
+    (r"(id\.,?|ibid\.)(?:\s|$)", _I): _id_starts,
+    (r"([^\sa-zA-Z0-9]*supra[^\sa-zA-Z0-9]*)(?:\s|$)", _I): _supra_starts,
+}
 
 
 def _lower_case_form(rest: str, flags: int) -> re.Pattern[str] | None:
