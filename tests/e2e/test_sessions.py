@@ -82,15 +82,20 @@ async def test_pull_mode_when_client_can_pull_and_refresh(h, corpus_db: Path, tm
         h.open_doc(client, uri, TEXT)
         ident = types.TextDocumentIdentifier(uri=uri)
         report = None
+        pulls = 0
         for _ in range(200):  # stage 1 first, then the refresh after stage 2 tells us to pull again
             report = await client.text_document_diagnostic_async(
                 types.DocumentDiagnosticParams(text_document=ident)
             )
+            pulls += 1
             if {"court-mismatch", "year-mismatch"} <= {d.code for d in report.items}:
                 break
             await asyncio.sleep(0.05)
         assert {"court-mismatch", "year-mismatch"} <= {d.code for d in report.items}
-        assert client.diagnostic_refresh_count >= 1
+        # A publish the first (waiting) pull carried owes no refresh; any later one does. Which of the two
+        # happened depends on whether the sources answered before the first publish: not on the machine's load
+        # being asserted, only the rule.
+        assert client.diagnostic_refresh_count >= 1 or pulls == 1
         again = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=ident, previous_result_id=report.result_id)
         )

@@ -48,16 +48,17 @@ class CourtDate:
 
 
 def matching_paren(text: str, open_at: int, limit: int) -> int | None:
-    """Index just past the ``)`` that closes the ``(`` at ``open_at``; ``None`` if unbalanced."""
+    """Index just past the ``)`` that closes the ``(`` at ``open_at``; ``None`` if unbalanced.
+
+    Read from one ``)`` to the next (``str.find``), the ``(`` between them counted (``str.count``): the
+    depth only rises between two closing parentheses, so it can reach 0 only at one."""
     depth = 0
-    for i in range(open_at, limit):
-        ch = text[i]
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
+    pos = open_at
+    while (close := text.find(")", pos, limit)) >= 0:
+        depth += text.count("(", pos, close) - 1
+        if depth == 0:
+            return close + 1
+        pos = close + 1
     return None
 
 

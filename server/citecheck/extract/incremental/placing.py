@@ -176,9 +176,14 @@ def shift_citation(
     date_span = c.date_span
     if date_span is not None and d:
         date_span = sh.shared_span(date_span)  # parallel cites share it
-    span = unchecked_span(c.span.start + d, c.span.end + d)
-    full = c.full_span
-    full = span if full == c.span else unchecked_span(full.start + d, full.end + d)
+    cs = c.span
+    span = unchecked_span(cs.start + d, cs.end + d)
+    full = c.full_span  # the same as the span, often: one object for both (compared by its two fields)
+    full = (
+        span
+        if full.start == cs.start and full.end == cs.end
+        else unchecked_span(full.start + d, full.end + d)
+    )
     # the fields in their order (``positional_constructor``; tests/extract/test_records.py checks the
     # names); the strings interned (``_one``) as conditional expressions, not a call each
     return _citation_at(
