@@ -194,3 +194,40 @@ def test_the_lookup_records_and_references_are_what_their_classes_make() -> None
     assert steps and all(e == CiteStep(*e) for e in steps)
     cites = extract_citations(text).citations
     assert [c.antecedent for c in cites] == [None, None, 0, None, 0, 1]  # as main 1002753 resolves them
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Base:
+    a: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Derived(_Base):
+    b: str
+    c: tuple[int, ...] = ()
+
+
+def test_the_constructors_make_frozen_objects_of_the_class_itself() -> None:
+    import pickle
+
+    from citecheck.extract.records import _writable_twin
+
+    assert _writable_twin(Citation) is not None  # Citation is made through the writable twin
+    assert _writable_twin(_Derived) is None  # a base with slots: through the slot descriptors
+    make_pin = positional_constructor(Pincite)
+    names = [f.name for f in dataclasses.fields(Pincite)]
+    values = [getattr(_every_field_set().pincite, name) for name in names]
+    pin = make_pin(*values)
+    same = Pincite(**dict(zip(names, values, strict=True)))
+    assert type(pin) is Pincite
+    assert pin == same and hash(pin) == hash(same)
+    assert pickle.loads(pickle.dumps(pin)) == pin
+    try:
+        pin.text = "changed"  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("a constructed record must stay frozen")
+    derived = fast_constructor(_Derived)(a=1, b="x")
+    assert type(derived) is _Derived and derived == _Derived(1, "x")
+    assert positional_constructor(_Derived)(2, "y", (3,)) == _Derived(2, "y", (3,))
