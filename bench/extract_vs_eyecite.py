@@ -60,8 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             theirs.append(time.process_time() - c0)
         a, b = statistics.median(ours), statistics.median(theirs)
         print(
-            f"{words:,} words ({len(text):,} characters): citecheck {a:.3f} s CPU, eyecite {b:.3f} s CPU "
-            f"(medians of {args.rounds}): {a / b:.3f}x; citations found: citecheck {n_ours:,}, eyecite "
+            f"{words:,} words ({len(text):,} characters): citecheck {a:.4f} s CPU, eyecite {b:.3f} s CPU "
+            f"(medians of {args.rounds}): {a / b:.4f}x; citations found: citecheck {n_ours:,}, eyecite "
             f"{n_theirs:,}; load average {_load()}"
         )
     print("targets: <= 0.05x at 10k words, <= 0.025x at 100k")
