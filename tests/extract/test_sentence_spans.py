@@ -7,7 +7,7 @@ import random
 from bisect import bisect_right
 
 from citecheck.extract import sentences
-from citecheck.extract.sentences import _END, _after_abbreviation, _outermost, sentence_spans
+from citecheck.extract.sentences import _END, _after_abbreviation, _outermost, sentence_spans, spans_between
 
 
 def _every_match(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -24,18 +24,7 @@ def _every_match(norm: str, protected: list[tuple[int, int]]) -> list[tuple[int,
         if norm[dot] == "." and not inside and _after_abbreviation(norm, m.end()):
             continue
         cuts.append(m.end())
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    for c in [*cuts, len(norm)]:
-        s, e = pos, c
-        while s < e and norm[s].isspace():
-            s += 1
-        while e > s and norm[e - 1].isspace():
-            e -= 1
-        if e > s:
-            spans.append((s, e))
-        pos = c
-    return spans
+    return spans_between(norm, cuts)
 
 
 def test_sentences_are_those_every_match_gives() -> None:

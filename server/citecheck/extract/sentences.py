@@ -80,6 +80,11 @@ def sentence_spans(norm: str, protected: list[tuple[int, int]]) -> list[tuple[in
         if norm[dot] == "." and not inside and _after_abbreviation(norm, m.end()):
             continue
         cuts.append(m.end())
+    return spans_between(norm, cuts)
+
+
+def spans_between(norm: str, cuts: list[int]) -> list[tuple[int, int]]:
+    """The non-blank pieces of ``norm`` between its cuts (in order), each without its outer whitespace."""
     spans: list[tuple[int, int]] = []
     pos = 0
     for c in [*cuts, len(norm)]:
